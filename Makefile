@@ -1,0 +1,71 @@
+# memscope: build, test, run.
+#   make             build build/memscope and the tests (no GPU needed)
+#   make test        run every test; GPU tests skip when no GPU is present
+#   make run         run the suite on the GPU (RUN_ARGS passes options)
+#   make CUDA_ARCH=80  build for another GPU architecture (default: Hopper, 90)
+
+CUDA ?= /usr/local/cuda
+CUDA_ARCH ?= 90
+NVCC ?= $(CUDA)/bin/nvcc
+CC := gcc
+BUILD := build
+
+GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+GIT_DIRTY := $(shell test -n "$$(git status --porcelain 2>/dev/null)" && echo 1 || echo 0)
+NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')
+
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP
+NVCCFLAGS := -O3 -g -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) \
+	-Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP
+# nvcc links the CUDA runtime statically; cuBLAS is found through the rpath.
+LDFLAGS := -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64
+LDLIBS := -lcublas -ldl
+
+KERNEL_CU := $(wildcard kernels/*.cu)
+KERNEL_C := $(wildcard kernels/*.c)
+HARNESS_C := $(filter-out harness/main.c,$(wildcard harness/*.c))
+LIB_OBJS := $(KERNEL_CU:%.cu=$(BUILD)/%.o) $(KERNEL_C:%.c=$(BUILD)/%.o) $(HARNESS_C:%.c=$(BUILD)/%.o)
+LIB := $(BUILD)/libmemscope.a
+BIN := $(BUILD)/memscope
+
+TEST_NAMES := $(basename $(notdir $(wildcard tests/test_*.c)))
+TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
+TEST_CU_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/*.cu))
+
+.PHONY: all test run clean FORCE
+all: $(BIN) $(TEST_BINS)
+
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define MEMSCOPE_GIT_COMMIT "%s"\n#define MEMSCOPE_GIT_DIRTY %s\n#define MEMSCOPE_NVCC_VERSION "%s"\n#define MEMSCOPE_CUDA_ARCH "sm_%s"\n' \
+		'$(GIT_COMMIT)' '$(GIT_DIRTY)' '$(NVCC_VERSION)' '$(CUDA_ARCH)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/%.o: %.c | $(BUILD)/version.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/harness/main.o $(LIB)
+	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_CU_OBJS) $(LIB)
+	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+test: $(BIN) $(TEST_BINS)
+	@failed=0; for t in $(TEST_BINS); do MEMSCOPE_BIN=$(BIN) $$t || failed=1; done; \
+	if [ $$failed -ne 0 ]; then echo "make test: some tests failed"; exit 1; fi
+
+run: $(BIN)
+	$(BIN) $(RUN_ARGS)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

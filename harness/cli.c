@@ -1,0 +1,288 @@
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define DEFAULT_SIZES "1024,2048,4096"
+
+void cli_print_help(FILE *f)
+{
+    fprintf(f,
+            "usage: memscope [options]\n"
+            "\n"
+            "Checks every selected matrix-multiplication variant against a reference, times it\n"
+            "and writes a results folder (summary.csv, samples.csv, environment.csv).\n"
+            "\n"
+            "  -v, --variants LIST     names or shell patterns, comma-separated (default: all);\n"
+            "                          see --list\n"
+            "  -s, --sizes LIST        widths, comma-separated; an item may be a range\n"
+            "                          A:B (doubling), A:B:xF (times F) or A:B:+S (plus S)\n"
+            "                          (default: " DEFAULT_SIZES ")\n"
+            "  -p, --precision P       fp32, fp64 or all (default: all)\n"
+            "  -d, --device N          CUDA device index (default: 0)\n"
+            "  -o, --out DIR           results folder; must not exist yet\n"
+            "                          (default: memscope-results/<UTC time>)\n"
+            "      --warmup N          untimed launches before sampling (default: 3)\n"
+            "      --min-samples N     timed samples always taken (default: 10)\n"
+            "      --max-samples N     timed samples at most (default: 1000)\n"
+            "      --target-spread PCT stop when the 95%% interval of the mean is within PCT %%\n"
+            "                          of the mean (default: 0.5)\n"
+            "      --budget SECONDS    time for the timed runs of one variant x size\n"
+            "                          (default: 2)\n"
+            "      --seed N            seed of the random inputs (default: 1)\n"
+            "      --list              list the variants and exit (needs no GPU)\n"
+            "  -h, --help              this text\n"
+            "\n"
+            "Exit codes: 0 all variants correct; 1 a variant failed its check; 2 bad usage;\n"
+            "3 no GPU or driver; 4 results folder not writable; 5 CUDA or cuBLAS error.\n");
+}
+
+void cli_print_variants(FILE *f)
+{
+    size_t count;
+    const struct matmul_variant *v = matmul_variants(&count);
+    fprintf(f, "%-24s %-5s %-12s %-8s %s\n", "variant", "prec", "layout", "block", "description");
+    for (size_t i = 0; i < count; ++i) {
+        char block[16] = "library";
+        if (v[i].block_x)
+            snprintf(block, sizeof block, "%ux%u", v[i].block_x, v[i].block_y);
+        fprintf(f, "%-24s %-5s %-12s %-8s %s\n", v[i].name, matmul_precision_name(v[i].precision),
+                matmul_layout_name(v[i].layout), block, v[i].description);
+    }
+}
+
+static int parse_long(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno || end == text || *end != '\0' || value < lo || value > hi)
+        return -1;
+    *out = value;
+    return 0;
+}
+
+static int parse_int_option(const char *name, const char *text, long lo, long hi, int *out, struct error *e)
+{
+    long value;
+    if (parse_long(text, lo, hi, &value) != 0)
+        return error_set(e, EXIT_USAGE, "%s: '%s' is not a whole number from %ld to %ld", name, text, lo, hi);
+    *out = (int)value;
+    return 0;
+}
+
+static int parse_positive_double(const char *name, const char *text, double *out, struct error *e)
+{
+    char *end;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (errno || end == text || *end != '\0' || !(value > 0) || value > 1e9)
+        return error_set(e, EXIT_USAGE, "%s: '%s' is not a positive number", name, text);
+    *out = value;
+    return 0;
+}
+
+static int parse_width(const char *text, long *out, struct error *e)
+{
+    if (parse_long(text, LONG_MIN, LONG_MAX, out) != 0)
+        return error_set(e, EXIT_USAGE, "--sizes: '%s' is not a whole number", text);
+    if (*out < 1)
+        return error_set(e, EXIT_USAGE, "--sizes: %ld is not a valid width (must be at least 1)", *out);
+    if (*out > MAX_WIDTH)
+        return error_set(e, EXIT_USAGE, "--sizes: %ld exceeds %d, the largest width whose element count fits a 32-bit index",
+                         *out, MAX_WIDTH);
+    return 0;
+}
+
+static int add_size(struct options *o, long width, struct error *e)
+{
+    for (int i = 0; i < o->n_sizes; ++i)
+        if (o->sizes[i] == width)
+            return 0;
+    if (o->n_sizes == MAX_SIZES)
+        return error_set(e, EXIT_USAGE, "--sizes: more than %d sizes", MAX_SIZES);
+    o->sizes[o->n_sizes++] = (int)width;
+    return 0;
+}
+
+/* A:B, A:B:xF or A:B:+S, inclusive of A and of B when a step lands on it. */
+static int add_size_range(struct options *o, char *item, struct error *e)
+{
+    char *first = strtok(item, ":"), *last = strtok(NULL, ":"), *step = strtok(NULL, ":");
+    long a, b, by = 2;
+    bool multiply = true;
+    if (!first || !last || strtok(NULL, ":"))
+        return error_set(e, EXIT_USAGE, "--sizes: a range is A:B, A:B:xF or A:B:+S");
+    if (parse_width(first, &a, e) || parse_width(last, &b, e))
+        return e->code;
+    if (b < a)
+        return error_set(e, EXIT_USAGE, "--sizes: range %ld:%ld runs backwards", a, b);
+    if (step) {
+        multiply = step[0] == 'x';
+        if ((step[0] != 'x' && step[0] != '+') || parse_long(step + 1, multiply ? 2 : 1, MAX_WIDTH, &by) != 0)
+            return error_set(e, EXIT_USAGE, "--sizes: step '%s' must be xF (F >= 2) or +S (S >= 1)", step);
+    }
+    for (long w = a; w <= b; w = multiply ? w * by : w + by)
+        if (add_size(o, w, e))
+            return e->code;
+    return 0;
+}
+
+static int parse_sizes(struct options *o, const char *text, struct error *e)
+{
+    char *copy = strdup(text), *save = NULL;
+    if (!copy)
+        return error_set(e, EXIT_USAGE, "--sizes: out of memory");
+    o->n_sizes = 0;
+    for (char *item = strtok_r(copy, ",", &save); item && !e->code; item = strtok_r(NULL, ",", &save)) {
+        long width;
+        if (strchr(item, ':'))
+            add_size_range(o, item, e);
+        else if (parse_width(item, &width, e) == 0)
+            add_size(o, width, e);
+    }
+    free(copy);
+    if (!e->code && o->n_sizes == 0)
+        error_set(e, EXIT_USAGE, "--sizes: no size given");
+    return e->code;
+}
+
+static void list_valid_names(char *buf, size_t len)
+{
+    size_t count, used = 0;
+    const struct matmul_variant *v = matmul_variants(&count);
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && used < len; ++i)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", v[i].name);
+}
+
+static bool precision_allowed(const char *precision, const struct matmul_variant *v)
+{
+    return strcmp(precision, "all") == 0 || strcmp(precision, matmul_precision_name(v->precision)) == 0;
+}
+
+static int select_variants(struct options *o, const char *patterns, const char *precision, struct error *e)
+{
+    size_t count;
+    const struct matmul_variant *v = matmul_variants(&count);
+    bool chosen[MAX_VARIANTS] = {false};
+    char *copy = strdup(patterns), *save = NULL;
+    if (!copy)
+        return error_set(e, EXIT_USAGE, "--variants: out of memory");
+    for (char *pat = strtok_r(copy, ",", &save); pat && !e->code; pat = strtok_r(NULL, ",", &save)) {
+        bool matched = false;
+        for (size_t i = 0; i < count; ++i)
+            if (fnmatch(pat, v[i].name, 0) == 0)
+                matched = chosen[i] = true;
+        if (!matched) {
+            char names[1024];
+            list_valid_names(names, sizeof names);
+            error_set(e, EXIT_USAGE, "--variants: unknown variant '%s'; valid variants: %s", pat, names);
+        }
+    }
+    free(copy);
+    if (e->code)
+        return e->code;
+    o->n_variants = 0;
+    for (size_t i = 0; i < count; ++i)
+        if (chosen[i] && precision_allowed(precision, &v[i]))
+            o->variants[o->n_variants++] = &v[i];
+    if (o->n_variants == 0)
+        return error_set(e, EXIT_USAGE, "no variant matches --variants '%s' with --precision %s", patterns, precision);
+    return 0;
+}
+
+enum long_only { OPT_WARMUP = 256, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES, OPT_TARGET, OPT_BUDGET, OPT_SEED, OPT_LIST };
+
+static const struct option long_options[] = {
+    {"variants", required_argument, NULL, 'v'},
+    {"sizes", required_argument, NULL, 's'},
+    {"precision", required_argument, NULL, 'p'},
+    {"device", required_argument, NULL, 'd'},
+    {"out", required_argument, NULL, 'o'},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
+    {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
+    {"target-spread", required_argument, NULL, OPT_TARGET},
+    {"budget", required_argument, NULL, OPT_BUDGET},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"list", no_argument, NULL, OPT_LIST},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static void set_defaults(struct options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->timing.warmup = 3;
+    o->timing.min_samples = 10;
+    o->timing.max_samples = 1000;
+    o->timing.target_spread = 0.005;
+    o->timing.budget_s = 2.0;
+    o->seed = 1;
+}
+
+static int parse_option(int opt, const char *arg, struct options *o, const char **patterns,
+                        const char **precision, const char **sizes, struct error *e)
+{
+    long seed;
+    switch (opt) {
+    case 'v': *patterns = arg; return 0;
+    case 's': *sizes = arg; return 0;
+    case 'p': *precision = arg; return 0;
+    case 'o': o->out_dir = arg; return 0;
+    case 'h': o->help = true; return 0;
+    case OPT_LIST: o->list = true; return 0;
+    case 'd': return parse_int_option("--device", arg, 0, 1023, &o->device, e);
+    case OPT_WARMUP: return parse_int_option("--warmup", arg, 0, 1000, &o->timing.warmup, e);
+    case OPT_MIN_SAMPLES: return parse_int_option("--min-samples", arg, 1, 1000000, &o->timing.min_samples, e);
+    case OPT_MAX_SAMPLES: return parse_int_option("--max-samples", arg, 1, 1000000, &o->timing.max_samples, e);
+    case OPT_BUDGET: return parse_positive_double("--budget", arg, &o->timing.budget_s, e);
+    case OPT_TARGET:
+        if (parse_positive_double("--target-spread", arg, &o->timing.target_spread, e))
+            return e->code;
+        o->timing.target_spread /= 100.0;
+        return 0;
+    case OPT_SEED:
+        if (parse_long(arg, 0, LONG_MAX, &seed) != 0)
+            return error_set(e, EXIT_USAGE, "--seed: '%s' is not a non-negative whole number", arg);
+        o->seed = (unsigned long long)seed;
+        return 0;
+    }
+    return error_set(e, EXIT_USAGE, "internal: unhandled option %d", opt);
+}
+
+int cli_parse(int argc, char **argv, struct options *o, struct error *e)
+{
+    const char *patterns = "*", *precision = "all", *sizes = DEFAULT_SIZES;
+    set_defaults(o);
+    optind = 0; /* glibc: full re-initialisation, so the parser can run more than once */
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":v:s:p:d:o:h", long_options, NULL)) != -1) {
+        if (opt == '?')
+            return error_set(e, EXIT_USAGE, "unknown option '%s' (see --help)", argv[optind - 1]);
+        if (opt == ':')
+            return error_set(e, EXIT_USAGE, "option '%s' needs a value (see --help)", argv[optind - 1]);
+        if (parse_option(opt, optarg, o, &patterns, &precision, &sizes, e))
+            return e->code;
+    }
+    if (optind < argc)
+        return error_set(e, EXIT_USAGE, "unexpected argument '%s' (see --help)", argv[optind]);
+    if (o->help || o->list)
+        return 0;
+    if (strcmp(precision, "fp32") && strcmp(precision, "fp64") && strcmp(precision, "all"))
+        return error_set(e, EXIT_USAGE, "--precision: '%s' is not fp32, fp64 or all", precision);
+    if (o->timing.min_samples > o->timing.max_samples)
+        return error_set(e, EXIT_USAGE, "--min-samples %d exceeds --max-samples %d", o->timing.min_samples,
+                         o->timing.max_samples);
+    if (o->out_dir && o->out_dir[0] == '\0')
+        return error_set(e, EXIT_USAGE, "--out: empty folder name");
+    if (select_variants(o, patterns, precision, e) || parse_sizes(o, sizes, e))
+        return e->code;
+    return 0;
+}

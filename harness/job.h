@@ -1,0 +1,43 @@
+/*
+ * One variant at one size, through every phase: allocate, copy in, verify
+ * against the reference, warm up, timed runs, copy out (and check the last
+ * timed result again), release. A variant that fails verification is
+ * recorded as failed and not timed.
+ */
+#ifndef MEMSCOPE_JOB_H
+#define MEMSCOPE_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "check.h"
+#include "cli.h"
+#include "gpu.h"
+#include "progress.h"
+#include "timing.h"
+
+struct job_result {
+    const struct matmul_variant *variant;
+    int width;
+    uint64_t seed;
+    const char *reference;
+    struct check_result check;     /* the first, poisoned-output run */
+    struct check_result recheck;   /* the output of the last timed run */
+    bool passed;
+    struct timing timing;          /* empty when the check failed */
+};
+
+/* Device memory one job needs at this width, for the check before anything is allocated. */
+size_t job_device_bytes(const struct matmul_variant *v, int width);
+
+/* Only errors that stop the run return non-zero; a failed check is a result. */
+int job_run(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, const struct timing_policy *policy,
+            struct progress *progress, struct job_result *r, struct error *e);
+
+/* The check alone: poisoned output, one launch, compared with the reference (the GPU tests use this). */
+int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct check_result *check,
+              struct error *e);
+
+void job_free(struct job_result *r);
+
+#endif

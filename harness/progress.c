@@ -1,0 +1,48 @@
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+
+#define UPDATE_INTERVAL_S 0.2
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void progress_init(struct progress *p, int jobs)
+{
+    *p = (struct progress){.enabled = isatty(STDERR_FILENO) == 1, .jobs = jobs};
+}
+
+void progress_job(struct progress *p, int job, const char *variant, int width)
+{
+    p->job = job;
+    p->variant = variant;
+    p->width = width;
+}
+
+void progress_phase(struct progress *p, const char *phase)
+{
+    if (p->enabled)
+        fprintf(stderr, "\r\033[K[%d/%d] %s W=%d: %s", p->job, p->jobs, p->variant, p->width, phase);
+}
+
+void progress_samples(struct progress *p, int samples, double ci95_rel)
+{
+    double t = now_s();
+    if (!p->enabled || t - p->last_update < UPDATE_INTERVAL_S)
+        return;
+    p->last_update = t;
+    fprintf(stderr, "\r\033[K[%d/%d] %s W=%d: timed runs, %d samples, spread %.2f%%", p->job, p->jobs, p->variant,
+            p->width, samples, ci95_rel * 100.0);
+}
+
+void progress_clear(struct progress *p)
+{
+    if (p->enabled)
+        fprintf(stderr, "\r\033[K");
+}

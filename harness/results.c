@@ -1,0 +1,97 @@
+#include <math.h>
+
+#include "csv.h"
+#include "results.h"
+
+const char SUMMARY_HEADER[] =
+    "variant,precision,layout,width,status,reference,seed,max_error,rel_l2_error,tolerance,"
+    "samples,stop_reason,min_ms,q1_ms,median_ms,q3_ms,max_ms,mean_ms,stdev_ms,ci95_rel,"
+    "flop,min_bytes,gflops,effective_gbs";
+const char SAMPLES_HEADER[] = "variant,precision,width,sample,time_ms";
+
+static const char *status_of(const struct job_result *r)
+{
+    if (r->passed)
+        return "passed";
+    return r->check.passed ? "failed_recheck" : "failed";
+}
+
+static void write_timing(struct csv *c, const struct job_result *r)
+{
+    const struct sample_stats *s = &r->timing.stats;
+    double flop = matmul_flop(r->width), bytes = matmul_min_bytes(r->variant, r->width);
+    if (r->timing.n == 0) {
+        csv_int(c, 0);
+        for (int i = 0; i < 9; ++i)
+            csv_empty(c);
+    } else {
+        csv_int(c, r->timing.n);
+        csv_text(c, r->timing.stop_reason);
+        double values[] = {s->min, s->q1, s->median, s->q3, s->max, s->mean, s->stdev, s->ci95_rel};
+        for (size_t i = 0; i < sizeof values / sizeof values[0]; ++i)
+            csv_real(c, values[i]);
+    }
+    csv_real(c, flop);
+    csv_real(c, bytes);
+    csv_real(c, r->timing.n ? flop / (s->median * 1e-3) / 1e9 : NAN);
+    csv_real(c, r->timing.n ? bytes / (s->median * 1e-3) / 1e9 : NAN);
+}
+
+int results_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e)
+{
+    struct csv c;
+    if (csv_create(&c, dir, "summary.csv", SUMMARY_HEADER, e))
+        return e->code;
+    for (int i = 0; i < count; ++i) {
+        const struct job_result *r = &jobs[i];
+        const struct check_result *check = r->check.passed ? &r->recheck : &r->check;
+        csv_text(&c, r->variant->name);
+        csv_text(&c, matmul_precision_name(r->variant->precision));
+        csv_text(&c, matmul_layout_name(r->variant->layout));
+        csv_int(&c, r->width);
+        csv_text(&c, status_of(r));
+        csv_text(&c, r->reference);
+        csv_int(&c, (long long)r->seed);
+        csv_real(&c, check->non_finite ? NAN : check->max_error);
+        csv_real(&c, check->non_finite ? NAN : check->rel_l2_error);
+        csv_real(&c, check->tolerance);
+        write_timing(&c, r);
+        csv_end_row(&c);
+    }
+    return csv_close(&c, e);
+}
+
+int results_write_samples(const char *dir, const struct job_result *jobs, int count, struct error *e)
+{
+    struct csv c;
+    if (csv_create(&c, dir, "samples.csv", SAMPLES_HEADER, e))
+        return e->code;
+    for (int i = 0; i < count; ++i)
+        for (int s = 0; s < jobs[i].timing.n; ++s) {
+            csv_text(&c, jobs[i].variant->name);
+            csv_text(&c, matmul_precision_name(jobs[i].variant->precision));
+            csv_int(&c, jobs[i].width);
+            csv_int(&c, s);
+            csv_real(&c, jobs[i].timing.samples_ms[s]);
+            csv_end_row(&c);
+        }
+    return csv_close(&c, e);
+}
+
+void results_print_table(FILE *f, const struct job_result *jobs, int count)
+{
+    fprintf(f, "%-24s %6s %-8s %11s %9s %9s %8s %7s\n", "variant", "width", "status", "median_ms", "GFLOP/s",
+            "GB/s", "samples", "spread");
+    for (int i = 0; i < count; ++i) {
+        const struct job_result *r = &jobs[i];
+        const struct sample_stats *s = &r->timing.stats;
+        if (r->timing.n == 0) {
+            fprintf(f, "%-24s %6d %-8s (max error %.3g, %zu non-finite)\n", r->variant->name, r->width, status_of(r),
+                    r->check.max_error, r->check.non_finite);
+            continue;
+        }
+        fprintf(f, "%-24s %6d %-8s %11.4f %9.1f %9.1f %8d %6.2f%%\n", r->variant->name, r->width, status_of(r),
+                s->median, matmul_flop(r->width) / (s->median * 1e-3) / 1e9,
+                matmul_min_bytes(r->variant, r->width) / (s->median * 1e-3) / 1e9, r->timing.n, s->ci95_rel * 100);
+    }
+}

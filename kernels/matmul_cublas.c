@@ -1,0 +1,38 @@
+/*
+ * cublas, cublas_fp64: the library reference every hand-written variant is
+ * measured against. cuBLAS is column-major; a row-major P = M x N is the
+ * column-major P^T = N^T x M^T, so the operands are passed swapped and no
+ * transpose is needed. The handle is pinned to CUBLAS_DEFAULT_MATH so that
+ * SGEMM stays true FP32 (no TF32 tensor-core shortcut).
+ */
+#include "matmul.h"
+
+static const char *cublas_status(cublasStatus_t status)
+{
+    return status == CUBLAS_STATUS_SUCCESS ? NULL : cublasGetStatusString(status);
+}
+
+const char *matmul_cublas_configure(cublasHandle_t handle)
+{
+    return cublas_status(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
+}
+
+const char *matmul_cublas_sgemm(const struct matmul_operands *o, dim3 grid, dim3 block)
+{
+    (void)grid;
+    (void)block;
+    const float one = 1.0f, zero = 0.0f;
+    int w = o->width;
+    return cublas_status(cublasSgemm(o->cublas, CUBLAS_OP_N, CUBLAS_OP_N, w, w, w, &one,
+                                     (const float *)o->n, w, (const float *)o->m, w, &zero, (float *)o->p, w));
+}
+
+const char *matmul_cublas_dgemm(const struct matmul_operands *o, dim3 grid, dim3 block)
+{
+    (void)grid;
+    (void)block;
+    const double one = 1.0, zero = 0.0;
+    int w = o->width;
+    return cublas_status(cublasDgemm(o->cublas, CUBLAS_OP_N, CUBLAS_OP_N, w, w, w, &one,
+                                     (const double *)o->n, w, (const double *)o->m, w, &zero, (double *)o->p, w));
+}
