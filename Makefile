@@ -10,8 +10,10 @@ NVCC ?= $(CUDA)/bin/nvcc
 CC := gcc
 BUILD := build
 
-GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
-GIT_DIRTY := $(shell test -n "$$(git status --porcelain 2>/dev/null)" && echo 1 || echo 0)
+# Both can be given on the command line where the tree is a copy without .git.
+GIT_COMMIT ?= $(shell git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)
+GIT_DIRTY ?= $(shell if git rev-parse --git-dir >/dev/null 2>&1; then \
+	test -n "$$(git status --porcelain)" && echo 1 || echo 0; else echo unknown; fi)
 NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')
 
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP
@@ -37,7 +39,7 @@ all: $(BIN) $(TEST_BINS)
 
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
-	@printf '#define MEMSCOPE_GIT_COMMIT "%s"\n#define MEMSCOPE_GIT_DIRTY %s\n#define MEMSCOPE_NVCC_VERSION "%s"\n#define MEMSCOPE_CUDA_ARCH "sm_%s"\n' \
+	@printf '#define MEMSCOPE_GIT_COMMIT "%s"\n#define MEMSCOPE_GIT_DIRTY "%s"\n#define MEMSCOPE_NVCC_VERSION "%s"\n#define MEMSCOPE_CUDA_ARCH "sm_%s"\n' \
 		'$(GIT_COMMIT)' '$(GIT_DIRTY)' '$(NVCC_VERSION)' '$(CUDA_ARCH)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 

@@ -44,6 +44,12 @@ void csv_int(struct csv *c, long long value)
     fprintf(c->file, "%lld", value);
 }
 
+void csv_uint(struct csv *c, unsigned long long value)
+{
+    separate(c);
+    fprintf(c->file, "%llu", value);
+}
+
 void csv_real(struct csv *c, double value)
 {
     separate(c);

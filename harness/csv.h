@@ -16,6 +16,7 @@ struct csv {
 int csv_create(struct csv *c, const char *dir, const char *name, const char *header, struct error *e);
 void csv_text(struct csv *c, const char *value);
 void csv_int(struct csv *c, long long value);
+void csv_uint(struct csv *c, unsigned long long value);
 void csv_real(struct csv *c, double value); /* non-finite values are written as an empty field */
 void csv_empty(struct csv *c);
 void csv_end_row(struct csv *c);

@@ -40,12 +40,12 @@ void env_collect_host(struct environment *env, int argc, char **argv)
     join_command_line(command, sizeof command, argc, argv);
     env_add(env, "suite", "memscope");
     env_add(env, "git_commit", "%s", MEMSCOPE_GIT_COMMIT);
-    env_add(env, "git_dirty", "%d", MEMSCOPE_GIT_DIRTY);
+    env_add(env, "git_dirty", "%s", MEMSCOPE_GIT_DIRTY);
     env_add(env, "host", "%s", host);
     env_add(env, "time_utc", "%s", stamp);
     env_add(env, "command_line", "%s", command);
     env_add(env, "nvcc_version", "%s", MEMSCOPE_NVCC_VERSION);
-    env_add(env, "host_compiler", "%s", __VERSION__);
+    env_add(env, "host_compiler", "gcc %s", __VERSION__);
     env_add(env, "cuda_arch", "%s", MEMSCOPE_CUDA_ARCH);
 }
 

@@ -1,6 +1,6 @@
 /*
- * One variant at one size, through every phase: allocate, copy in, verify
- * against the reference, warm up, timed runs, copy out (and check the last
+ * One variant at one size, through every phase: allocate, copy in, compute
+ * the reference, verify against it, warm up, timed runs, copy out (and check the last
  * timed result again), release. A variant that fails verification is
  * recorded as failed and not timed.
  */

@@ -53,9 +53,12 @@ static void nvml_close(struct nvml *n)
     dlclose(n->library);
 }
 
-static void add_reading(struct environment *env, const char *key, nvml_return rc, unsigned value)
+/* The reading is taken here, before its value is used: never pass both as arguments of one call. */
+static void add_clock(struct environment *env, const char *key, struct nvml *n, int clock_type,
+                      nvml_return (*read)(nvml_device, int, unsigned *))
 {
-    if (rc == NVML_SUCCESS)
+    unsigned value = 0;
+    if (read(n->device, clock_type, &value) == NVML_SUCCESS)
         env_add(env, key, "%u", value);
     else
         env_add(env, key, "unavailable");
@@ -65,14 +68,17 @@ void nvml_probe_driver(struct environment *env, const char *pci_bus_id)
 {
     struct nvml n;
     char version[96];
-    unsigned sm = 0, mem = 0, power_mw = 0;
+    unsigned power_mw = 0;
     if (nvml_open(&n, pci_bus_id) != 0) {
         env_add(env, "driver_version", "unavailable");
         return;
     }
-    add_reading(env, "power_limit_w", n.power_limit(n.device, &power_mw), power_mw / 1000);
-    add_reading(env, "sm_clock_application_mhz", n.application_clock(n.device, NVML_CLOCK_SM, &sm), sm);
-    add_reading(env, "memory_clock_application_mhz", n.application_clock(n.device, NVML_CLOCK_MEM, &mem), mem);
+    if (n.power_limit(n.device, &power_mw) == NVML_SUCCESS)
+        env_add(env, "power_limit_w", "%u", power_mw / 1000);
+    else
+        env_add(env, "power_limit_w", "unavailable");
+    add_clock(env, "sm_clock_application_mhz", &n, NVML_CLOCK_SM, n.application_clock);
+    add_clock(env, "memory_clock_application_mhz", &n, NVML_CLOCK_MEM, n.application_clock);
     if (n.driver_version(version, sizeof version) == NVML_SUCCESS)
         env_add(env, "driver_version", "%s", version);
     else
@@ -84,7 +90,6 @@ void nvml_probe_clocks(struct environment *env, const char *pci_bus_id, const ch
 {
     struct nvml n;
     char sm_key[48], mem_key[48], temp_key[48];
-    unsigned sm = 0, mem = 0, temp = 0;
     snprintf(sm_key, sizeof sm_key, "sm_clock_mhz_%s", when);
     snprintf(mem_key, sizeof mem_key, "memory_clock_mhz_%s", when);
     snprintf(temp_key, sizeof temp_key, "temperature_c_%s", when);
@@ -94,8 +99,8 @@ void nvml_probe_clocks(struct environment *env, const char *pci_bus_id, const ch
         env_add(env, temp_key, "unavailable");
         return;
     }
-    add_reading(env, sm_key, n.clock(n.device, NVML_CLOCK_SM, &sm), sm);
-    add_reading(env, mem_key, n.clock(n.device, NVML_CLOCK_MEM, &mem), mem);
-    add_reading(env, temp_key, n.temperature(n.device, NVML_TEMPERATURE_GPU, &temp), temp);
+    add_clock(env, sm_key, &n, NVML_CLOCK_SM, n.clock);
+    add_clock(env, mem_key, &n, NVML_CLOCK_MEM, n.clock);
+    add_clock(env, temp_key, &n, NVML_TEMPERATURE_GPU, n.temperature);
     nvml_close(&n);
 }

@@ -51,7 +51,7 @@ int results_write_summary(const char *dir, const struct job_result *jobs, int co
         csv_int(&c, r->width);
         csv_text(&c, status_of(r));
         csv_text(&c, r->reference);
-        csv_int(&c, (long long)r->seed);
+        csv_uint(&c, r->seed);
         csv_real(&c, check->non_finite ? NAN : check->max_error);
         csv_real(&c, check->non_finite ? NAN : check->rel_l2_error);
         csv_real(&c, check->tolerance);

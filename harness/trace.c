@@ -12,6 +12,7 @@ static const struct {
 } phases[PHASE_COUNT] = {
     [PHASE_ALLOCATE] = {"allocate", 0xFF9E9E9E},
     [PHASE_COPY_IN] = {"copy in", 0xFF1E88E5},
+    [PHASE_REFERENCE] = {"reference", 0xFF00ACC1},
     [PHASE_VERIFY] = {"verify", 0xFF43A047},
     [PHASE_WARMUP] = {"warm-up", 0xFFFDD835},
     [PHASE_TIMED_RUNS] = {"timed runs", 0xFFE53935},
