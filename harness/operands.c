@@ -1,3 +1,6 @@
+#include <float.h>
+#include <math.h>
+
 #include "operands.h"
 
 /* splitmix64: tiny, fast, and good enough to make inputs that are not zeros or patterns. */
@@ -11,11 +14,13 @@ static uint64_t next_random(uint64_t *state)
 
 void operands_fill_random(double *x, size_t count, uint64_t seed, enum matmul_precision precision)
 {
+    /* Draw only as many bits as the precision holds, so 2u - 1 is exact and never rounds up to 1. */
+    int bits = precision == MATMUL_FP32 ? FLT_MANT_DIG : DBL_MANT_DIG;
+    double scale = ldexp(1.0, -bits);
     uint64_t state = seed;
     for (size_t i = 0; i < count; ++i) {
-        double unit = (double)(next_random(&state) >> 11) * 0x1.0p-53;
-        double value = 2.0 * unit - 1.0;
-        x[i] = precision == MATMUL_FP32 ? (double)(float)value : value;
+        double unit = (double)(next_random(&state) >> (64 - bits)) * scale;
+        x[i] = 2.0 * unit - 1.0;
     }
 }
 
