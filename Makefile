@@ -23,6 +23,13 @@ NVCCFLAGS := -O3 -g -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA
 LDFLAGS := -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64
 LDLIBS := -lcublas -ldl
 
+# cmocka from the system, or unpacked under CMOCKA (a machine where nothing can be installed).
+CMOCKA ?=
+ifneq ($(CMOCKA),)
+CFLAGS += -I$(CMOCKA)/usr/include
+TEST_LDFLAGS := -L$(CMOCKA)/usr/lib/x86_64-linux-gnu -Xlinker -rpath=$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu
+endif
+
 KERNEL_CU := $(wildcard kernels/*.cu)
 KERNEL_C := $(wildcard kernels/*.c)
 HARNESS_C := $(filter-out harness/main.c,$(wildcard harness/*.c))
@@ -58,7 +65,7 @@ $(BIN): $(BUILD)/harness/main.o $(LIB)
 	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_CU_OBJS) $(LIB)
-	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 test: $(BIN) $(TEST_BINS)
 	@failed=0; for t in $(TEST_BINS); do MEMSCOPE_BIN=$(BIN) $$t || failed=1; done; \
