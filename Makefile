@@ -42,6 +42,8 @@ TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_CU_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/*.cu))
 
 .PHONY: all test run clean FORCE
+# Keep intermediate objects, so a second make rebuilds nothing.
+.SECONDARY:
 all: $(BIN) $(TEST_BINS)
 
 $(BUILD)/version.h: FORCE
