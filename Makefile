@@ -17,11 +17,12 @@ GIT_DIRTY ?= $(shell if git rev-parse --git-dir >/dev/null 2>&1; then \
 NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')
 
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP
+CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -MMD -MP
 NVCCFLAGS := -O3 -g -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) \
 	-Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP
 # nvcc links the CUDA runtime statically; cuBLAS is found through the rpath.
 LDFLAGS := -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64
-LDLIBS := -lcublas -ldl
+LDLIBS := -lcublas -lcupti -ldl
 
 # cmocka from the system, or unpacked under CMOCKA (a machine where nothing can be installed).
 CMOCKA ?=
@@ -32,8 +33,11 @@ endif
 
 KERNEL_CU := $(wildcard kernels/*.cu)
 KERNEL_C := $(wildcard kernels/*.c)
+CUPTI_C := $(wildcard cupti/*.c)
+CUPTI_CPP := $(wildcard cupti/*.cpp)
 HARNESS_C := $(filter-out harness/main.c,$(wildcard harness/*.c))
-LIB_OBJS := $(KERNEL_CU:%.cu=$(BUILD)/%.o) $(KERNEL_C:%.c=$(BUILD)/%.o) $(HARNESS_C:%.c=$(BUILD)/%.o)
+LIB_OBJS := $(KERNEL_CU:%.cu=$(BUILD)/%.o) $(KERNEL_C:%.c=$(BUILD)/%.o) $(CUPTI_C:%.c=$(BUILD)/%.o) \
+	$(CUPTI_CPP:%.cpp=$(BUILD)/%.o) $(HARNESS_C:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libmemscope.a
 BIN := $(BUILD)/memscope
 
@@ -55,6 +59,11 @@ $(BUILD)/version.h: FORCE
 $(BUILD)/%.o: %.c | $(BUILD)/version.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+# The one C++ file: CUPTI's host header needs C++ (see cupti/metric_host.cpp).
+$(BUILD)/%.o: %.cpp
+	@mkdir -p $(@D)
+	g++ $(CXXFLAGS) -c $< -o $@
 
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(@D)

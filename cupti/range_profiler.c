@@ -1,0 +1,137 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include "range_profiler.h"
+
+int prof_chip_name(int device, char *chip, size_t len, struct prof_error *e)
+{
+    CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize"))
+        return e->status;
+    CUpti_Device_GetChipName_Params p = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    p.deviceIndex = (size_t)device;
+    if (prof_check(e, cuptiDeviceGetChipName(&p), "cuptiDeviceGetChipName"))
+        return e->status;
+    strncpy(chip, p.pChipName, len - 1);
+    chip[len - 1] = '\0';
+    return PROF_OK;
+}
+
+/* The driver's cuCtxGetCurrent through the runtime, so the program need not link libcuda. */
+static int current_context(CUcontext *ctx, struct prof_error *e)
+{
+    CUresult (*get_current)(CUcontext *) = NULL;
+    enum cudaDriverEntryPointQueryResult found;
+    if (cudaFree(NULL) != cudaSuccess || /* makes the primary context current */
+        cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", (void **)&get_current, 12000, cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess || get_current(ctx) != CUDA_SUCCESS || !*ctx)
+        return prof_fail(e, PROF_FAILED, "no current CUDA context to profile");
+    return PROF_OK;
+}
+
+static int counter_data_image(struct prof_session *s, struct prof_error *e)
+{
+    CUpti_RangeProfiler_GetCounterDataSize_Params size = {.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    size.pRangeProfilerObject = s->object;
+    size.pMetricNames = (const char **)s->config->metrics;
+    size.numMetrics = (size_t)s->config->n_metrics;
+    size.maxNumOfRanges = s->max_ranges;
+    size.maxNumRangeTreeNodes = (uint32_t)s->max_ranges;
+    if (prof_check(e, cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize"))
+        return e->status;
+    s->counter_data_size = size.counterDataSize;
+    s->counter_data = malloc(s->counter_data_size);
+    if (!s->counter_data)
+        return prof_fail(e, PROF_FAILED, "out of memory for a %zu-byte counter data image", s->counter_data_size);
+    return PROF_OK;
+}
+
+int prof_session_open(struct prof_session *s, const struct prof_config *config, size_t max_ranges,
+                      struct prof_error *e)
+{
+    CUcontext ctx;
+    *s = (struct prof_session){.config = config, .max_ranges = max_ranges};
+    CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") || current_context(&ctx, e))
+        return e->status;
+    CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    enable.ctx = ctx;
+    if (prof_check(e, cuptiRangeProfilerEnable(&enable), "cuptiRangeProfilerEnable"))
+        return e->status;
+    s->object = enable.pRangeProfilerObject;
+    return counter_data_image(s, e);
+}
+
+int prof_session_begin(struct prof_session *s, struct prof_error *e)
+{
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params init = {.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    init.pRangeProfilerObject = s->object;
+    init.counterDataSize = s->counter_data_size;
+    init.pCounterData = s->counter_data;
+    if (prof_check(e, cuptiRangeProfilerCounterDataImageInitialize(&init),
+                   "cuptiRangeProfilerCounterDataImageInitialize"))
+        return e->status;
+    CUpti_RangeProfiler_SetConfig_Params config = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    config.pRangeProfilerObject = s->object;
+    config.configSize = s->config->image_size;
+    config.pConfig = s->config->image;
+    config.counterDataImageSize = s->counter_data_size;
+    config.pCounterDataImage = s->counter_data;
+    config.range = CUPTI_AutoRange;
+    config.replayMode = CUPTI_KernelReplay;
+    config.maxRangesPerPass = s->max_ranges;
+    config.numNestingLevels = 1;
+    config.minNestingLevel = 1;
+    config.targetNestingLevel = 1;
+    if (prof_check(e, cuptiRangeProfilerSetConfig(&config), "cuptiRangeProfilerSetConfig"))
+        return e->status;
+    CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    start.pRangeProfilerObject = s->object;
+    return prof_check(e, cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
+}
+
+int prof_session_end(struct prof_session *s, size_t *ranges, struct prof_error *e)
+{
+    CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    stop.pRangeProfilerObject = s->object;
+    if (prof_check(e, cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop"))
+        return e->status;
+    CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    decode.pRangeProfilerObject = s->object;
+    if (prof_check(e, cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))
+        return e->status;
+    if (decode.numOfRangeDropped)
+        return prof_fail(e, PROF_DROPPED_RANGES,
+                         "%zu profiled range(s) dropped: more than %zu kernels ran in one profiled call",
+                         decode.numOfRangeDropped, s->max_ranges);
+    return prof_range_count(s->counter_data, s->counter_data_size, ranges, e);
+}
+
+int prof_range_count(const uint8_t *counter_data, size_t size, size_t *ranges, struct prof_error *e)
+{
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info = {.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = counter_data;
+    info.counterDataImageSize = size;
+    if (prof_check(e, cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo"))
+        return e->status;
+    *ranges = info.numTotalRanges;
+    return PROF_OK;
+}
+
+void prof_session_close(struct prof_session *s)
+{
+    if (s->object) {
+        CUpti_RangeProfiler_Disable_Params disable = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+        disable.pRangeProfilerObject = s->object;
+        cuptiRangeProfilerDisable(&disable);
+    }
+    free(s->counter_data);
+    *s = (struct prof_session){0};
+}

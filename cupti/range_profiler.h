@@ -1,0 +1,42 @@
+/*
+ * The target side of CUPTI profiling (needs a GPU): each kernel launched
+ * between begin and end becomes one range (auto range), replayed by CUPTI as
+ * many times as the configuration has passes (kernel replay), so a call that
+ * launches several kernels, such as cuBLAS, yields one range per kernel, each
+ * under its own kernel name.
+ *
+ * CUPTI crashes instead of failing on some of these calls when no GPU is
+ * present: callers must have a working device before opening a session.
+ */
+#ifndef MEMSCOPE_RANGE_PROFILER_H
+#define MEMSCOPE_RANGE_PROFILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metric_host.h"
+#include "profiler_error.h"
+
+struct prof_session {
+    struct CUpti_RangeProfiler_Object *object;
+    const struct prof_config *config;
+    size_t max_ranges;
+    uint8_t *counter_data;
+    size_t counter_data_size;
+};
+
+/* CUPTI's name for the chip of a device, e.g. "GH100". */
+int prof_chip_name(int device, char *chip, size_t len, struct prof_error *e);
+
+/* Opens on the calling thread's current CUDA context; at most max_ranges kernels per begin/end. */
+int prof_session_open(struct prof_session *s, const struct prof_config *config, size_t max_ranges,
+                      struct prof_error *e);
+int prof_session_begin(struct prof_session *s, struct prof_error *e);
+/* Waits for the profiled work, decodes it, and says how many ranges the counter data now holds. */
+int prof_session_end(struct prof_session *s, size_t *ranges, struct prof_error *e);
+void prof_session_close(struct prof_session *s);
+
+/* Ranges held by a counter data image; needs no GPU, so it serves offline decoding too. */
+int prof_range_count(const uint8_t *counter_data, size_t size, size_t *ranges, struct prof_error *e);
+
+#endif
