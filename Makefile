@@ -35,11 +35,12 @@ KERNEL_CU := $(wildcard kernels/*.cu)
 KERNEL_C := $(wildcard kernels/*.c)
 CUPTI_C := $(wildcard cupti/*.c)
 CUPTI_CPP := $(wildcard cupti/*.cpp)
-HARNESS_C := $(filter-out harness/main.c,$(wildcard harness/*.c))
+HARNESS_C := $(filter-out harness/main.c harness/decode_main.c,$(wildcard harness/*.c))
 LIB_OBJS := $(KERNEL_CU:%.cu=$(BUILD)/%.o) $(KERNEL_C:%.c=$(BUILD)/%.o) $(CUPTI_C:%.c=$(BUILD)/%.o) \
 	$(CUPTI_CPP:%.cpp=$(BUILD)/%.o) $(HARNESS_C:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libmemscope.a
 BIN := $(BUILD)/memscope
+DECODE_BIN := $(BUILD)/memscope-decode
 
 TEST_NAMES := $(basename $(notdir $(wildcard tests/test_*.c)))
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
@@ -48,7 +49,7 @@ TEST_CU_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/*.cu))
 .PHONY: all test run clean FORCE
 # Keep intermediate objects, so a second make rebuilds nothing.
 .SECONDARY:
-all: $(BIN) $(TEST_BINS)
+all: $(BIN) $(DECODE_BIN) $(TEST_BINS)
 
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
@@ -75,11 +76,14 @@ $(LIB): $(LIB_OBJS)
 $(BIN): $(BUILD)/harness/main.o $(LIB)
 	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(DECODE_BIN): $(BUILD)/harness/decode_main.o $(LIB)
+	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_CU_OBJS) $(LIB)
 	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-test: $(BIN) $(TEST_BINS)
-	@failed=0; for t in $(TEST_BINS); do MEMSCOPE_BIN=$(BIN) $$t || failed=1; done; \
+test: $(BIN) $(DECODE_BIN) $(TEST_BINS)
+	@failed=0; for t in $(TEST_BINS); do MEMSCOPE_BIN=$(BIN) MEMSCOPE_DECODE_BIN=$(DECODE_BIN) $$t || failed=1; done; \
 	if [ $$failed -ne 0 ]; then echo "make test: some tests failed"; exit 1; fi
 
 run: $(BIN)

@@ -34,11 +34,19 @@ void cli_print_help(FILE *f)
             "      --budget SECONDS    time for the timed runs of one variant x size\n"
             "                          (default: 2)\n"
             "      --seed N            seed of the random inputs (default: 1)\n"
+            "      --metric-groups LIST  hardware metric groups: global, shared, dram, roofline,\n"
+            "                          cache, all or none (default: all)\n"
+            "      --metrics LIST      further metric names (Nsight Compute / Perfworks names)\n"
+            "      --no-metrics        time only; collect no hardware metrics\n"
+            "      --validate          check the metrics against ground-truth kernels instead\n"
+            "                          (writes validate.csv; exit 1 when a check fails)\n"
             "      --list              list the variants and exit (needs no GPU)\n"
+            "      --list-metric-groups  list the metric groups and exit (needs no GPU)\n"
             "  -h, --help              this text\n"
             "\n"
             "Exit codes: 0 all variants correct; 1 a variant failed its check; 2 bad usage;\n"
-            "3 no GPU or driver; 4 results folder not writable; 5 CUDA or cuBLAS error.\n");
+            "3 no GPU or driver; 4 results folder not writable; 5 CUDA or cuBLAS error;\n"
+            "6 hardware counters unavailable (no permission, unsupported chip).\n");
 }
 
 void cli_print_variants(FILE *f)
@@ -196,7 +204,20 @@ static int select_variants(struct options *o, const char *patterns, const char *
     return 0;
 }
 
-enum long_only { OPT_WARMUP = 256, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES, OPT_TARGET, OPT_BUDGET, OPT_SEED, OPT_LIST };
+enum long_only {
+    OPT_WARMUP = 256,
+    OPT_MIN_SAMPLES,
+    OPT_MAX_SAMPLES,
+    OPT_TARGET,
+    OPT_BUDGET,
+    OPT_SEED,
+    OPT_LIST,
+    OPT_METRIC_GROUPS,
+    OPT_METRICS,
+    OPT_NO_METRICS,
+    OPT_LIST_METRIC_GROUPS,
+    OPT_VALIDATE,
+};
 
 static const struct option long_options[] = {
     {"variants", required_argument, NULL, 'v'},
@@ -211,6 +232,11 @@ static const struct option long_options[] = {
     {"budget", required_argument, NULL, OPT_BUDGET},
     {"seed", required_argument, NULL, OPT_SEED},
     {"list", no_argument, NULL, OPT_LIST},
+    {"metric-groups", required_argument, NULL, OPT_METRIC_GROUPS},
+    {"metrics", required_argument, NULL, OPT_METRICS},
+    {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
+    {"list-metric-groups", no_argument, NULL, OPT_LIST_METRIC_GROUPS},
+    {"validate", no_argument, NULL, OPT_VALIDATE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -224,6 +250,7 @@ static void set_defaults(struct options *o)
     o->timing.target_spread = 0.005;
     o->timing.budget_s = 2.0;
     o->seed = 1;
+    o->metric_groups = "all";
 }
 
 static int parse_option(int opt, const char *arg, struct options *o, const char **patterns,
@@ -237,6 +264,11 @@ static int parse_option(int opt, const char *arg, struct options *o, const char 
     case 'o': o->out_dir = arg; return 0;
     case 'h': o->help = true; return 0;
     case OPT_LIST: o->list = true; return 0;
+    case OPT_LIST_METRIC_GROUPS: o->list_metric_groups = true; return 0;
+    case OPT_VALIDATE: o->validate = true; return 0;
+    case OPT_METRIC_GROUPS: o->metric_groups = arg; return 0;
+    case OPT_METRICS: o->metrics = arg; return 0;
+    case OPT_NO_METRICS: o->metric_groups = "none"; o->metrics = NULL; return 0;
     case 'd': return parse_int_option("--device", arg, 0, 1023, &o->device, e);
     case OPT_WARMUP: return parse_int_option("--warmup", arg, 0, 1000, &o->timing.warmup, e);
     case OPT_MIN_SAMPLES: return parse_int_option("--min-samples", arg, 1, 1000000, &o->timing.min_samples, e);
@@ -273,7 +305,7 @@ int cli_parse(int argc, char **argv, struct options *o, struct error *e)
     }
     if (optind < argc)
         return error_set(e, EXIT_USAGE, "unexpected argument '%s' (see --help)", argv[optind]);
-    if (o->help || o->list)
+    if (o->help || o->list || o->list_metric_groups)
         return 0;
     if (strcmp(precision, "fp32") && strcmp(precision, "fp64") && strcmp(precision, "all"))
         return error_set(e, EXIT_USAGE, "--precision: '%s' is not fp32, fp64 or all", precision);

@@ -31,6 +31,10 @@ struct options {
     int device;
     struct timing_policy timing;
     const char *out_dir; /* NULL: a fresh folder under memscope-results/ */
+    const char *metric_groups; /* "all" unless --metric-groups or --no-metrics says otherwise */
+    const char *metrics;       /* extra metric names, or NULL */
+    bool list_metric_groups;
+    bool validate; /* run the ground-truth kernels instead of the matmul variants */
     unsigned long long seed;
 };
 

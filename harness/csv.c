@@ -16,6 +16,14 @@ int csv_create(struct csv *c, const char *dir, const char *name, const char *hea
     return 0;
 }
 
+void csv_on_stream(struct csv *c, FILE *stream, const char *name, const char *header)
+{
+    c->fields_in_row = 0;
+    c->file = stream;
+    snprintf(c->path, sizeof c->path, "%s", name);
+    fprintf(c->file, "%s\n", header);
+}
+
 static void separate(struct csv *c)
 {
     if (c->fields_in_row++ > 0)

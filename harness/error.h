@@ -12,6 +12,7 @@ enum exit_code {
     EXIT_NO_GPU = 3,       /* no CUDA driver, no GPU, or no such device index */
     EXIT_OUTPUT = 4,       /* the results folder cannot be created or written */
     EXIT_RUNTIME = 5,      /* a CUDA or cuBLAS call failed, or memory ran out, during the run */
+    EXIT_PROFILER = 6,     /* hardware counters unavailable: no permission, or a chip CUPTI does not support */
 };
 
 struct error {

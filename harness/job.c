@@ -123,6 +123,37 @@ static int prepare_and_verify(struct gpu *g, const struct matmul_variant *v, int
     return rc;
 }
 
+struct profiled_variant {
+    const struct matmul_variant *variant;
+    const struct matmul_operands *ops;
+};
+
+static int launch_and_wait(void *context, struct error *e)
+{
+    const struct profiled_variant *pv = context;
+    if (launch_variant(pv->variant, pv->ops, e))
+        return e->code;
+    CUDA_TRY(e, cudaStreamSynchronize(pv->ops->stream));
+    return 0;
+}
+
+static int collect_metrics(const struct job_context *ctx, const struct matmul_variant *v,
+                           const struct matmul_operands *ops, struct job_result *r, struct error *e)
+{
+    char path[4200], width[16], job[16];
+    snprintf(path, sizeof path, "%s/%s-W%d.capture", ctx->capture_dir, v->name, ops->width);
+    snprintf(width, sizeof width, "%d", ops->width);
+    snprintf(job, sizeof job, "%d", ctx->progress->job);
+    const char *const tags[][2] = {
+        {"job", job}, {"variant", v->name}, {"precision", matmul_precision_name(v->precision)}, {"width", width}};
+    struct profiled_variant pv = {v, ops};
+    phase_begin(ctx->progress, PHASE_METRICS, ops->width);
+    int rc = metrics_collect(ctx->metrics, launch_and_wait, &pv, tags, 4, path, &r->profile, e);
+    trace_end();
+    r->profiled = rc == 0;
+    return rc;
+}
+
 static int time_and_recheck(struct gpu *g, const struct matmul_variant *v, const struct matmul_operands *ops,
                             const struct timing_policy *policy, struct progress *p, struct buffers *b,
                             struct job_result *r, struct error *e)
@@ -150,17 +181,20 @@ static void release_phase(struct progress *p, int width, struct buffers *b, stru
     trace_end();
 }
 
-int job_run(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, const struct timing_policy *policy,
-            struct progress *progress, struct job_result *r, struct error *e)
+int job_run(const struct job_context *ctx, const struct matmul_variant *v, int width, uint64_t seed,
+            struct job_result *r, struct error *e)
 {
     *r = (struct job_result){.variant = v, .width = width, .seed = seed, .reference = reference_name(width)};
     struct buffers b = {0};
     struct matmul_operands ops;
     trace_job_begin(v->name, width);
-    if (prepare_and_verify(g, v, width, seed, progress, &b, &ops, &r->check, e) == 0 && r->check.passed &&
-        time_and_recheck(g, v, &ops, policy, progress, &b, r, e) == 0)
+    if (prepare_and_verify(ctx->gpu, v, width, seed, ctx->progress, &b, &ops, &r->check, e) == 0 && r->check.passed &&
+        time_and_recheck(ctx->gpu, v, &ops, ctx->policy, ctx->progress, &b, r, e) == 0) {
         r->passed = r->recheck.passed;
-    release_phase(progress, width, &b, e);
+        if (r->passed && ctx->metrics)
+            collect_metrics(ctx, v, &ops, r, e);
+    }
+    release_phase(ctx->progress, width, &b, e);
     trace_end();
     return e->code;
 }

@@ -1,8 +1,9 @@
 /*
  * One variant at one size, through every phase: allocate, copy in, compute
- * the reference, verify against it, warm up, timed runs, copy out (and check the last
- * timed result again), release. A variant that fails verification is
- * recorded as failed and not timed.
+ * the reference, verify against it, warm up, timed runs, copy out (and check
+ * the last timed result again), metric passes, release. Timing and metrics
+ * are separate phases because replay distorts time. A variant that fails
+ * verification is recorded as failed and neither timed nor profiled.
  */
 #ifndef MEMSCOPE_JOB_H
 #define MEMSCOPE_JOB_H
@@ -13,8 +14,18 @@
 #include "check.h"
 #include "cli.h"
 #include "gpu.h"
+#include "metrics.h"
 #include "progress.h"
 #include "timing.h"
+
+/* What every job of a run shares. metrics is NULL when no metric is collected. */
+struct job_context {
+    struct gpu *gpu;
+    const struct timing_policy *policy;
+    struct progress *progress;
+    struct metrics_collector *metrics;
+    const char *capture_dir;
+};
 
 struct job_result {
     const struct matmul_variant *variant;
@@ -25,14 +36,16 @@ struct job_result {
     struct check_result recheck;   /* the output of the last timed run */
     bool passed;
     struct timing timing;          /* empty when the check failed */
+    bool profiled;
+    struct profile profile;        /* hardware metrics, when profiled */
 };
 
 /* Device memory one job needs at this width, for the check before anything is allocated. */
 size_t job_device_bytes(const struct matmul_variant *v, int width);
 
 /* Only errors that stop the run return non-zero; a failed check is a result. */
-int job_run(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, const struct timing_policy *policy,
-            struct progress *progress, struct job_result *r, struct error *e);
+int job_run(const struct job_context *ctx, const struct matmul_variant *v, int width, uint64_t seed,
+            struct job_result *r, struct error *e);
 
 /* The check alone: poisoned output, one launch, compared with the reference (the GPU tests use this). */
 int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct check_result *check,

@@ -1,14 +1,20 @@
-/* memscope: check, time and record matrix-multiplication variants. */
+/* memscope: check, time, profile and record matrix-multiplication variants. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "environment.h"
 #include "job.h"
+#include "metric_set.h"
+#include "metrics_csv.h"
 #include "results.h"
 #include "results_dir.h"
 #include "trace.h"
+#include "validate.h"
 
 /* A fresh input set for every variant x size, reproducible from the run's seed (recorded per row). */
 static uint64_t job_seed(unsigned long long base, const char *variant, int width)
@@ -31,30 +37,41 @@ static int check_memory(const struct gpu *g, const struct options *o, struct err
     return 0;
 }
 
-static int run_jobs(struct gpu *g, const struct options *o, struct job_result *jobs, int *done, struct error *e)
+static int run_jobs(const struct options *o, struct job_context *ctx, struct job_result *jobs, int *done,
+                    struct error *e)
 {
-    struct progress progress;
-    int total = o->n_sizes * o->n_variants;
-    progress_init(&progress, total);
     trace_run_begin();
     for (int s = 0; s < o->n_sizes && !e->code; ++s)
         for (int v = 0; v < o->n_variants && !e->code; ++v) {
             const struct matmul_variant *variant = o->variants[v];
-            progress_job(&progress, *done + 1, variant->name, o->sizes[s]);
+            progress_job(ctx->progress, *done + 1, variant->name, o->sizes[s]);
             uint64_t seed = job_seed(o->seed, variant->name, o->sizes[s]);
-            if (job_run(g, variant, o->sizes[s], seed, &o->timing, &progress, &jobs[*done], e) == 0)
+            if (job_run(ctx, variant, o->sizes[s], seed, &jobs[*done], e) == 0)
                 ++*done;
         }
     trace_end();
-    progress_clear(&progress);
+    progress_clear(ctx->progress);
     return e->code;
 }
 
+static int write_metrics(const char *dir, const struct job_result *jobs, int count, struct error *e)
+{
+    struct csv c;
+    if (metrics_csv_create(&c, dir, e))
+        return e->code;
+    for (int i = 0; i < count; ++i)
+        if (jobs[i].profiled)
+            metrics_csv_rows(&c, jobs[i].variant->name, matmul_precision_name(jobs[i].variant->precision),
+                             jobs[i].width, &jobs[i].profile);
+    return csv_close(&c, e);
+}
+
 static int write_results(const struct results_dir *dir, const struct environment *env, const struct job_result *jobs,
-                         int count, struct error *e)
+                         int count, bool profiled, struct error *e)
 {
     if (env_write(env, dir->partial_path, e) || results_write_summary(dir->partial_path, jobs, count, e) ||
-        results_write_samples(dir->partial_path, jobs, count, e) || results_dir_commit(dir, e))
+        results_write_samples(dir->partial_path, jobs, count, e) ||
+        (profiled && write_metrics(dir->partial_path, jobs, count, e)) || results_dir_commit(dir, e))
         return e->code;
     return 0;
 }
@@ -67,17 +84,29 @@ static int count_failures(const struct job_result *jobs, int count)
     return failed;
 }
 
-static int measure(struct gpu *g, const struct options *o, const struct results_dir *dir, struct environment *env,
-                   struct error *e)
+static int make_capture_dir(const struct results_dir *dir, char *path, size_t len, struct error *e)
+{
+    snprintf(path, len, "%s/captures", dir->partial_path);
+    if (mkdir(path, 0777) != 0)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
+    return 0;
+}
+
+static int measure(struct gpu *g, const struct options *o, struct metrics_collector *metrics,
+                   const struct results_dir *dir, struct environment *env, struct error *e)
 {
     int total = o->n_sizes * o->n_variants, done = 0;
+    char capture_dir[4300] = "";
+    struct progress progress;
+    progress_init(&progress, total);
+    struct job_context ctx = {g, &o->timing, &progress, metrics, capture_dir};
     struct job_result *jobs = calloc((size_t)total, sizeof *jobs);
     if (!jobs)
         return error_set(e, EXIT_RUNTIME, "out of host memory");
-    env_collect_clocks(env, g, "start");
-    if (run_jobs(g, o, jobs, &done, e) == 0) {
+    if ((!metrics || make_capture_dir(dir, capture_dir, sizeof capture_dir, e) == 0) &&
+        run_jobs(o, &ctx, jobs, &done, e) == 0) {
         env_collect_clocks(env, g, "end");
-        if (write_results(dir, env, jobs, done, e) == 0) {
+        if (write_results(dir, env, jobs, done, metrics != NULL, e) == 0) {
             results_print_table(stdout, jobs, done);
             printf("results: %s\n", dir->final_path);
         }
@@ -92,24 +121,70 @@ static int measure(struct gpu *g, const struct options *o, const struct results_
     return e->code;
 }
 
+static int validate(struct gpu *g, struct metrics_collector *metrics, const struct results_dir *dir,
+                    struct environment *env, struct error *e)
+{
+    char capture_dir[4300];
+    int checks, failures;
+    if (make_capture_dir(dir, capture_dir, sizeof capture_dir, e) ||
+        validate_run(g, metrics, dir->partial_path, capture_dir, &checks, &failures, e))
+        return e->code;
+    env_collect_clocks(env, g, "end");
+    if (env_write(env, dir->partial_path, e) || results_dir_commit(dir, e))
+        return e->code;
+    printf("validate: %d of %d checks passed\nresults: %s\n", checks - failures, checks, dir->final_path);
+    if (failures)
+        return error_set(e, EXIT_CHECK_FAILED, "%d of %d ground-truth checks failed (see validate.csv)", failures,
+                         checks);
+    return 0;
+}
+
+static void record_profiler(struct environment *env, const struct metrics_collector *m)
+{
+    env_add(env, "profiler_chip", "%s", m ? m->chip : "none");
+    env_add(env, "metric_count", "%d", m ? m->config.n_metrics : 0);
+    env_add(env, "metric_passes", "%zu", m ? m->config.passes : (size_t)0);
+}
+
+static int start_gpu(struct gpu *g, const struct options *o, const struct metric_set *set,
+                     struct metrics_collector *metrics, struct environment *env, struct error *e)
+{
+    if (gpu_open(g, o->device, e) || check_memory(g, o, e) || env_collect_gpu(env, g, e))
+        return e->code;
+    if (set->n > 0 && metrics_open(metrics, o->device, set, e))
+        return e->code;
+    record_profiler(env, set->n > 0 ? metrics : NULL);
+    return 0;
+}
+
 static int run(int argc, char **argv, struct error *e)
 {
     struct options o;
     struct results_dir dir;
-    struct environment env = {0};
+    struct metric_set set;
+    static struct environment env;
+    static struct metrics_collector metrics;
     struct gpu g = {0};
     if (cli_parse(argc, argv, &o, e))
         return e->code;
-    if (o.help || o.list) {
-        o.help ? cli_print_help(stdout) : cli_print_variants(stdout);
+    if (o.help || o.list || o.list_metric_groups) {
+        o.help ? cli_print_help(stdout) : o.list ? cli_print_variants(stdout) : metric_groups_print(stdout);
         return 0;
     }
-    if (results_dir_plan(&dir, o.out_dir, e))
+    if (metric_set_build(o.metric_groups, o.metrics, &set, e) || results_dir_plan(&dir, o.out_dir, e))
         return e->code;
+    if (o.validate && set.n == 0)
+        return error_set(e, EXIT_USAGE, "--validate checks metrics: it cannot run with --no-metrics");
     env_collect_host(&env, argc, argv);
-    if (gpu_open(&g, o.device, e) == 0 && check_memory(&g, &o, e) == 0 && env_collect_gpu(&env, &g, e) == 0 &&
-        results_dir_create(&dir, e) == 0 && measure(&g, &o, &dir, &env, e) > EXIT_CHECK_FAILED)
-        fprintf(stderr, "memscope: incomplete results left in %s\n", dir.partial_path);
+    if (start_gpu(&g, &o, &set, &metrics, &env, e) == 0 && results_dir_create(&dir, e) == 0) {
+        env_collect_clocks(&env, &g, "start");
+        int rc = o.validate ? validate(&g, &metrics, &dir, &env, e)
+                            : measure(&g, &o, set.n > 0 ? &metrics : NULL, &dir, &env, e);
+        if (rc > EXIT_CHECK_FAILED)
+            fprintf(stderr, "memscope: incomplete results left in %s\n", dir.partial_path);
+    }
+    if (set.n > 0)
+        metrics_close(&metrics);
     gpu_close(&g, e);
     return e->code;
 }

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <string.h>
 
 #include "csv.h"
 #include "results.h"
@@ -6,7 +7,9 @@
 const char SUMMARY_HEADER[] =
     "variant,precision,layout,width,status,reference,seed,max_error,rel_l2_error,tolerance,"
     "samples,stop_reason,min_ms,q1_ms,median_ms,q3_ms,max_ms,mean_ms,stdev_ms,ci95_rel,"
-    "flop,min_bytes,gflops,effective_gbs";
+    "flop,min_bytes,gflops,effective_gbs,"
+    "metrics_kernel,global_load_efficiency_pct,sectors_per_request_ld,shared_conflicts_hw,shared_conflicts_exact,"
+    "dram_gbs,dram_pct_of_peak,achieved_gflops,achieved_occupancy_pct,metrics_wall_ms,metrics_overhead_ms";
 const char SAMPLES_HEADER[] = "variant,precision,width,sample,time_ms";
 
 static const char *status_of(const struct job_result *r)
@@ -37,6 +40,46 @@ static void write_timing(struct csv *c, const struct job_result *r)
     csv_real(c, r->timing.n ? bytes / (s->median * 1e-3) / 1e9 : NAN);
 }
 
+/* Summary column, then the derived metric it shows. */
+static const char *const headline[][2] = {
+    {"global_load_efficiency_pct", "global_load_efficiency"},
+    {"sectors_per_request_ld", "sectors_per_request_ld"},
+    {"shared_conflicts_hw", "shared_conflicts_hw"},
+    {"shared_conflicts_exact", "shared_conflicts_exact"},
+    {"dram_gbs", "dram_gbs"},
+    {"dram_pct_of_peak", "dram_pct_of_peak"},
+    {"achieved_gflops", "achieved_gflops"},
+    {"achieved_occupancy_pct", "achieved_occupancy"},
+};
+#define N_HEADLINE (sizeof headline / sizeof headline[0])
+
+static double derived_value(const struct derived_metric *d, int n, const char *name)
+{
+    for (int i = 0; i < n; ++i)
+        if (strcmp(d[i].name, name) == 0)
+            return d[i].value;
+    return NAN;
+}
+
+/* Empty fields where no metric was collected: "not collected" is never written as zero. */
+static void write_headline(struct csv *c, const struct job_result *r)
+{
+    struct derived_metric derived[MAX_DERIVED];
+    if (!r->profiled) {
+        for (size_t i = 0; i < N_HEADLINE + 3; ++i)
+            csv_empty(c);
+        return;
+    }
+    const struct profile *p = &r->profile;
+    const struct kernel_profile *k = &p->kernels[profile_main_kernel(p)];
+    int n = metrics_derive(p->names, k->values, p->n_metrics, derived);
+    csv_text(c, k->kernel);
+    for (size_t i = 0; i < N_HEADLINE; ++i)
+        csv_real(c, derived_value(derived, n, headline[i][1]));
+    csv_real(c, p->wall_ms);
+    csv_real(c, p->wall_ms - p->replay_ms);
+}
+
 int results_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e)
 {
     struct csv c;
@@ -56,6 +99,7 @@ int results_write_summary(const char *dir, const struct job_result *jobs, int co
         csv_real(&c, check->non_finite ? NAN : check->rel_l2_error);
         csv_real(&c, check->tolerance);
         write_timing(&c, r);
+        write_headline(&c, r);
         csv_end_row(&c);
     }
     return csv_close(&c, e);

@@ -17,6 +17,7 @@ static const struct {
     [PHASE_WARMUP] = {"warm-up", 0xFFFDD835},
     [PHASE_TIMED_RUNS] = {"timed runs", 0xFFE53935},
     [PHASE_COPY_OUT] = {"copy out", 0xFF8E24AA},
+    [PHASE_METRICS] = {"metric passes", 0xFFFB8C00},
     [PHASE_RELEASE] = {"release", 0xFF6D4C41},
 };
 

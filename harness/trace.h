@@ -15,6 +15,7 @@ enum phase {
     PHASE_WARMUP,
     PHASE_TIMED_RUNS,
     PHASE_COPY_OUT,
+    PHASE_METRICS,
     PHASE_RELEASE,
     PHASE_COUNT
 };

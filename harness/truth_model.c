@@ -1,0 +1,61 @@
+#include <stdint.h>
+#include <string.h>
+
+#include "truth_model.h"
+
+#define WARP 32
+#define SECTOR_BYTES 32
+#define BANKS 32
+#define BANK_BYTES 4
+
+static int sectors_of_warp(int first_thread, int n, int stride, int offset)
+{
+    uint64_t seen[WARP];
+    int count = 0;
+    for (int lane = 0; lane < WARP && first_thread + lane < n; ++lane) {
+        uint64_t sector = ((uint64_t)(first_thread + lane) * stride + offset) * sizeof(float) / SECTOR_BYTES;
+        int known = 0;
+        for (int k = 0; k < count && !known; ++k)
+            known = seen[k] == sector;
+        if (!known)
+            seen[count++] = sector;
+    }
+    return count;
+}
+
+double model_copy_sectors_per_request(int n, int stride, int offset)
+{
+    double sectors = 0.0;
+    int requests = 0;
+    for (int t = 0; t < n; t += WARP, ++requests)
+        sectors += sectors_of_warp(t, n, stride, offset);
+    return requests ? sectors / requests : 0.0;
+}
+
+double model_copy_load_efficiency(int n, int stride, int offset)
+{
+    double sectors = model_copy_sectors_per_request(n, stride, offset) * ((n + WARP - 1) / WARP);
+    return 100.0 * n * sizeof(float) / (sectors * SECTOR_BYTES);
+}
+
+int model_shared_wavefronts(int stride, int elem_bytes)
+{
+    /* distinct 4-byte words each bank must deliver; the busiest bank sets the count */
+    uint64_t words[BANKS][WARP * 2];
+    int per_bank[BANKS];
+    memset(per_bank, 0, sizeof per_bank);
+    for (int lane = 0; lane < WARP; ++lane)
+        for (int part = 0; part < elem_bytes / BANK_BYTES; ++part) {
+            uint64_t word = ((uint64_t)lane * stride * elem_bytes) / BANK_BYTES + part;
+            int bank = (int)(word % BANKS), known = 0;
+            for (int k = 0; k < per_bank[bank] && !known; ++k)
+                known = words[bank][k] == word;
+            if (!known)
+                words[bank][per_bank[bank]++] = word;
+        }
+    int busiest = 0;
+    for (int b = 0; b < BANKS; ++b)
+        busiest = per_bank[b] > busiest ? per_bank[b] : busiest;
+    int minimum = WARP * elem_bytes / (BANKS * BANK_BYTES);
+    return busiest > minimum ? busiest : minimum;
+}

@@ -1,0 +1,32 @@
+/*
+ * Ground-truth kernels: small kernels whose memory metrics are known in closed
+ * form, so that measured counters can be checked before they are trusted.
+ * Each launcher returns NULL when the work was enqueued, else a static reason.
+ */
+#ifndef MEMSCOPE_TRUTH_H
+#define MEMSCOPE_TRUTH_H
+
+#include <stdbool.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* out[i] = in[i * stride + offset] for i < n; one warp reads 32 floats stride apart. */
+const char *truth_strided_copy(const float *in, float *out, int n, int stride, int offset, cudaStream_t stream);
+
+/* Each thread reads shared word (lane * stride + r) for r < TRUTH_SHARED_READS: a stride-dependent conflict. */
+#define TRUTH_SHARED_READS 64
+const char *truth_shared_stride_f32(float *out, int stride, int blocks, cudaStream_t stream);
+const char *truth_shared_stride_f64(double *out, int stride, int blocks, cudaStream_t stream);
+
+/* out = in^T for a width x width row-major matrix; width a multiple of 32. */
+const char *truth_transpose_naive(const float *in, float *out, int width, cudaStream_t stream);
+const char *truth_transpose_shared(const float *in, float *out, int width, bool padded, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
