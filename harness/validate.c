@@ -72,16 +72,21 @@ static struct truth_case shared_case(int stride, int elem_bytes)
 }
 
 /*
- * DRAM: every byte of the input is read once (within 2 %). Writes may still sit
- * dirty in the L2 when the kernel ends, so up to one L2 of them can be missing.
+ * DRAM, for the tiled transposes (whole-sector writes): every byte of the input
+ * is read once, within 2 %; writes may still sit dirty in the L2 when the
+ * kernel ends, so up to one L2 of them can be missing. The naive transpose
+ * writes 4 bytes of each 32-byte sector per request, and sectors the L2 evicts
+ * half-written cost extra DRAM traffic (about 5 % measured on an H200): only
+ * the lower bounds are a law there.
  */
 static struct truth_case transpose_case(enum case_kind kind, const char *kernel, size_t l2_bytes)
 {
     struct truth_case c = {kind, kernel, "", 0, 0, 0, {{0}}};
     double bytes = (double)TRANSPOSE_WIDTH * TRANSPOSE_WIDTH * sizeof(float);
+    double upper = kind == TRANSPOSE_NAIVE ? INFINITY : bytes * 1.02;
     snprintf(c.parameter, sizeof c.parameter, "width=%d", TRANSPOSE_WIDTH);
-    expect_range(&c, "dram__bytes_read.sum", bytes, bytes * 0.98, bytes * 1.02);
-    expect_range(&c, "dram__bytes_write.sum", bytes, bytes - (double)l2_bytes, bytes * 1.02);
+    expect_range(&c, "dram__bytes_read.sum", bytes, bytes * 0.98, upper);
+    expect_range(&c, "dram__bytes_write.sum", bytes, bytes - (double)l2_bytes, upper);
     expect_exact(&c, "sectors_per_request_ld", 4.0);
     expect_exact(&c, "sectors_per_request_st", kind == TRANSPOSE_NAIVE ? 32.0 : 4.0);
     if (kind != TRANSPOSE_NAIVE)
@@ -202,6 +207,16 @@ static void report(struct csv *out, const struct truth_case *c, const struct pro
     }
 }
 
+static int launch_only(struct gpu *g, const struct truth_case *c, const struct truth_buffers *b, const char *name,
+                       struct error *e)
+{
+    struct launch_context x = {c, b, g->stream};
+    trace_job_begin(name, 0);
+    int rc = launch_and_wait(&x, e);
+    trace_end();
+    return rc;
+}
+
 static int profile_case(struct gpu *g, struct metrics_collector *m, const struct truth_case *c,
                         const struct truth_buffers *b, int index, const char *name, const char *capture_dir,
                         struct profile *p, struct error *e)
@@ -218,6 +233,24 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, const struct
     trace_end();
     trace_end();
     return rc;
+}
+
+int validate_launch_only(struct gpu *g, struct error *e)
+{
+    static struct truth_case cases[64];
+    struct truth_buffers b = {0};
+    int n = build_cases(cases, (size_t)g->prop.l2CacheSize);
+    if (allocate(&b, e) == 0) {
+        trace_run_begin();
+        for (int i = 0; i < n && !e->code; ++i) {
+            char name[96];
+            snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
+            launch_only(g, &cases[i], &b, name, e);
+        }
+        trace_end();
+    }
+    release(&b, e);
+    return e->code;
 }
 
 int validate_run(struct gpu *g, struct metrics_collector *m, const char *dir, const char *capture_dir, int *checks,

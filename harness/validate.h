@@ -17,4 +17,7 @@ extern const char VALIDATE_HEADER[];
 int validate_run(struct gpu *g, struct metrics_collector *m, const char *dir, const char *capture_dir,
                  int *checks, int *failures, struct error *e);
 
+/* Only launches the ground-truth kernels, each in its NVTX range: for measuring them with another profiler. */
+int validate_launch_only(struct gpu *g, struct error *e);
+
 #endif
