@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "../kernels/cache_sweep.h"
 #include "../kernels/matmul.h"
 #include "gpu.h"
 
@@ -40,7 +41,8 @@ int gpu_open(struct gpu *g, int device, struct error *e)
     if (why)
         return error_set(e, EXIT_RUNTIME, "configuring cuBLAS: %s", why);
     g->l2_flush_bytes = 2 * (size_t)g->prop.l2CacheSize;
-    CUDA_TRY(e, cudaMalloc(&g->l2_flush, g->l2_flush_bytes));
+    CUDA_TRY(e, cudaMalloc(&g->l2_flush, g->l2_flush_bytes + sizeof(int)));
+    CUDA_TRY(e, cudaMemset(g->l2_flush, 0, g->l2_flush_bytes + sizeof(int)));
     return 0;
 }
 
@@ -73,6 +75,17 @@ int gpu_require_free_memory(const struct gpu *g, size_t bytes, const char *purpo
 
 int gpu_flush_l2(struct gpu *g, struct error *e)
 {
-    CUDA_TRY(e, cudaMemsetAsync(g->l2_flush, 0x5a, g->l2_flush_bytes, g->stream));
+    int *sink = (int *)((char *)g->l2_flush + g->l2_flush_bytes);
+    const char *why = cache_sweep(g->l2_flush, g->l2_flush_bytes, sink, g->stream);
+    if (why)
+        return error_set(e, EXIT_RUNTIME, "sweeping the L2: %s", why);
+    return 0;
+}
+
+int gpu_flush_l2_and_wait(struct gpu *g, struct error *e)
+{
+    if (gpu_flush_l2(g, e))
+        return e->code;
+    CUDA_TRY(e, cudaStreamSynchronize(g->stream));
     return 0;
 }

@@ -148,7 +148,9 @@ static int collect_metrics(const struct job_context *ctx, const struct matmul_va
         {"job", job}, {"variant", v->name}, {"precision", matmul_precision_name(v->precision)}, {"width", width}};
     struct profiled_variant pv = {v, ops};
     phase_begin(ctx->progress, PHASE_METRICS, ops->width);
-    int rc = metrics_collect(ctx->metrics, launch_and_wait, &pv, tags, 4, path, &r->profile, e);
+    int rc = gpu_flush_l2_and_wait(ctx->gpu, e);
+    if (rc == 0)
+        rc = metrics_collect(ctx->metrics, launch_and_wait, &pv, ops->stream, tags, 4, path, &r->profile, e);
     trace_end();
     r->profiled = rc == 0;
     return rc;

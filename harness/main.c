@@ -144,6 +144,7 @@ static void record_profiler(struct environment *env, const struct metrics_collec
     env_add(env, "profiler_chip", "%s", m ? m->chip : "none");
     env_add(env, "metric_count", "%d", m ? m->config.n_metrics : 0);
     env_add(env, "metric_passes", "%zu", m ? m->config.passes : (size_t)0);
+    env_add(env, "profiler_setup_ms", "%.1f", m ? m->setup_ms : 0.0);
 }
 
 static int start_gpu(struct gpu *g, const struct options *o, const struct metric_set *set,
@@ -151,7 +152,7 @@ static int start_gpu(struct gpu *g, const struct options *o, const struct metric
 {
     if (gpu_open(g, o->device, e) || check_memory(g, o, e) || env_collect_gpu(env, g, e))
         return e->code;
-    if (set->n > 0 && metrics_open(metrics, o->device, set, e))
+    if (set->n > 0 && metrics_open(metrics, o->device, g->stream, set, e))
         return e->code;
     record_profiler(env, set->n > 0 ? metrics : NULL);
     return 0;

@@ -3,7 +3,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "../kernels/truth.h"
 #include "metrics.h"
+
+#define WARM_UP_FLOATS 256
 
 /* Kernels one profiled call may launch before ranges are dropped. Each range costs
  * about 360 KB of counter data (measured on GH100 with the default metrics), and
@@ -35,10 +38,45 @@ int metrics_units(struct prof_host *host, const char *const *names, int n, char 
     return error_from_profiler(e, &pe);
 }
 
-int metrics_open(struct metrics_collector *m, int device, const struct metric_set *set, struct error *e)
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+struct warm_up_copy {
+    float *buffer;
+    cudaStream_t stream;
+};
+
+static int launch_warm_up(void *context, struct error *e)
+{
+    const struct warm_up_copy *w = context;
+    const char *why = truth_strided_copy(w->buffer, w->buffer + WARM_UP_FLOATS, WARM_UP_FLOATS, 1, 0, w->stream);
+    if (why)
+        return error_set(e, EXIT_RUNTIME, "profiler warm-up launch: %s", why);
+    CUDA_TRY(e, cudaStreamSynchronize(w->stream));
+    return 0;
+}
+
+static int warm_up(struct metrics_collector *m, cudaStream_t stream, struct error *e)
+{
+    static struct profile discarded;
+    struct warm_up_copy w = {NULL, stream};
+    CUDA_TRY(e, cudaMalloc((void **)&w.buffer, 2 * WARM_UP_FLOATS * sizeof(float)));
+    CUDA_TRY(e, cudaMemsetAsync(w.buffer, 0, 2 * WARM_UP_FLOATS * sizeof(float), stream));
+    metrics_collect(m, launch_warm_up, &w, stream, NULL, 0, NULL, &discarded, e);
+    CUDA_RELEASE(e, cudaFree(w.buffer));
+    return e->code;
+}
+
+int metrics_open(struct metrics_collector *m, int device, cudaStream_t stream, const struct metric_set *set,
+                 struct error *e)
 {
     struct prof_error pe = {0};
     const char *names[MAX_METRICS];
+    double started = now_ms();
     memset(m, 0, sizeof *m);
     for (int i = 0; i < set->n; ++i)
         names[i] = set->names[i];
@@ -52,7 +90,10 @@ int metrics_open(struct metrics_collector *m, int device, const struct metric_se
         m->names[i] = m->config.metrics[i];
         m->units[i] = m->unit_text[i];
     }
-    return metrics_units(m->host, m->names, m->config.n_metrics, m->unit_text, e);
+    if (metrics_units(m->host, m->names, m->config.n_metrics, m->unit_text, e) || warm_up(m, stream, e))
+        return e->code;
+    m->setup_ms = now_ms() - started;
+    return 0;
 }
 
 void metrics_close(struct metrics_collector *m)
@@ -94,13 +135,6 @@ int metrics_evaluate(struct prof_host *host, const uint8_t *counter_data, size_t
     return error_from_profiler(e, &pe);
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
 static int save_capture(struct metrics_collector *m, const char *const tags[][2], int n_tags, const char *path,
                         struct error *e)
 {
@@ -117,31 +151,43 @@ static int save_capture(struct metrics_collector *m, const char *const tags[][2]
     return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;
 }
 
-static double replay_ms(const struct profile *p, size_t passes)
+/* The launch, bracketed by events: the GPU time of every replayed pass, save and restore included. */
+static int timed_launch(profiled_launch launch, void *context, cudaStream_t stream, double *gpu_ms, struct error *e)
 {
-    double ns = 0.0;
-    for (int k = 0; k < p->n_kernels; ++k)
-        ns += metric_lookup(p->names, p->kernels[k].values, p->n_metrics, "gpu__time_duration.sum");
-    return isnan(ns) ? NAN : ns * 1e-6 * (double)passes;
+    cudaEvent_t start, stop;
+    float ms = 0.0f;
+    CUDA_TRY(e, cudaEventCreate(&start));
+    CUDA_TRY(e, cudaEventCreate(&stop));
+    CUDA_TRY(e, cudaEventRecord(start, stream));
+    if (launch(context, e) == 0) {
+        CUDA_TRY(e, cudaEventRecord(stop, stream));
+        CUDA_TRY(e, cudaEventSynchronize(stop));
+        CUDA_TRY(e, cudaEventElapsedTime(&ms, start, stop));
+    }
+    CUDA_RELEASE(e, cudaEventDestroy(start));
+    CUDA_RELEASE(e, cudaEventDestroy(stop));
+    *gpu_ms = ms;
+    return e->code;
 }
 
-int metrics_collect(struct metrics_collector *m, profiled_launch launch, void *context, const char *const tags[][2],
-                    int n_tags, const char *capture_path, struct profile *out, struct error *e)
+int metrics_collect(struct metrics_collector *m, profiled_launch launch, void *context, cudaStream_t stream,
+                    const char *const tags[][2], int n_tags, const char *capture_path, struct profile *out,
+                    struct error *e)
 {
     struct prof_error pe = {0};
     size_t ranges = 0;
-    double started = now_ms();
+    double started = now_ms(), gpu_ms = 0.0;
     if (prof_session_begin(&m->session, &pe))
         return error_from_profiler(e, &pe);
-    int launched = launch(context, e);
+    int launched = timed_launch(launch, context, stream, &gpu_ms, e);
     prof_session_end(&m->session, &ranges, &pe);
     if (launched || error_from_profiler(e, &pe))
         return e->code;
     if (metrics_evaluate(m->host, m->session.counter_data, m->session.counter_data_size, ranges, m->names, m->units,
                          m->config.n_metrics, out, e) ||
-        save_capture(m, tags, n_tags, capture_path, e))
+        (capture_path && save_capture(m, tags, n_tags, capture_path, e)))
         return e->code;
     out->wall_ms = now_ms() - started;
-    out->replay_ms = replay_ms(out, m->config.passes);
+    out->replay_ms = gpu_ms;
     return 0;
 }

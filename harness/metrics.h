@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include <cuda_runtime_api.h>
+
 #include "../cupti/capture_file.h"
 #include "../cupti/metric_host.h"
 #include "../cupti/range_profiler.h"
@@ -29,11 +31,12 @@ struct profile {
     int n_kernels;
     struct kernel_profile kernels[MAX_PROFILED_KERNELS];
     double wall_ms;   /* host time of the whole metric phase */
-    double replay_ms; /* passes x the kernels' own duration: the part no collector can avoid */
+    double replay_ms; /* GPU time of the replayed passes (instrumented ones run slower), by CUDA events */
 };
 
 struct metrics_collector {
     char chip[32];
+    double setup_ms; /* opening, plus CUPTI's one-time cost on the first profiled kernel */
     struct prof_config config;
     struct prof_session session;
     struct prof_host *host;
@@ -45,15 +48,19 @@ struct metrics_collector {
 /* Maps a cupti/ error to the harness's exit codes. */
 int error_from_profiler(struct error *e, const struct prof_error *pe);
 
-/* Validates every name for the device's chip before anything is profiled. */
-int metrics_open(struct metrics_collector *m, int device, const struct metric_set *set, struct error *e);
+/* Validates every name for the device's chip before anything is profiled, then profiles one tiny kernel so
+ * that CUPTI's one-time setup is not charged to the first variant. */
+int metrics_open(struct metrics_collector *m, int device, cudaStream_t stream, const struct metric_set *set,
+                 struct error *e);
 void metrics_close(struct metrics_collector *m);
 
 typedef int (*profiled_launch)(void *context, struct error *e);
 
-/* Runs launch() once under the profiler, saves the capture (with tags) to capture_path, and evaluates it. */
-int metrics_collect(struct metrics_collector *m, profiled_launch launch, void *context, const char *const tags[][2],
-                    int n_tags, const char *capture_path, struct profile *out, struct error *e);
+/* Runs launch() (work on stream) once under the profiler, saves the capture (with tags) to capture_path unless
+ * it is NULL, and evaluates it. */
+int metrics_collect(struct metrics_collector *m, profiled_launch launch, void *context, cudaStream_t stream,
+                    const char *const tags[][2], int n_tags, const char *capture_path, struct profile *out,
+                    struct error *e);
 
 /* Evaluates a counter data image into a profile (used live and by offline decoding). */
 int metrics_evaluate(struct prof_host *host, const uint8_t *counter_data, size_t size, size_t ranges,

@@ -9,7 +9,8 @@ const char SUMMARY_HEADER[] =
     "samples,stop_reason,min_ms,q1_ms,median_ms,q3_ms,max_ms,mean_ms,stdev_ms,ci95_rel,"
     "flop,min_bytes,gflops,effective_gbs,"
     "metrics_kernel,global_load_efficiency_pct,sectors_per_request_ld,shared_conflicts_hw,shared_conflicts_exact,"
-    "dram_gbs,dram_pct_of_peak,achieved_gflops,achieved_occupancy_pct,metrics_wall_ms,metrics_overhead_ms";
+    "dram_gbs,dram_pct_of_peak,achieved_gflops,achieved_occupancy_pct,metrics_wall_ms,metrics_replay_ms,"
+    "metrics_overhead_ms";
 const char SAMPLES_HEADER[] = "variant,precision,width,sample,time_ms";
 
 static const char *status_of(const struct job_result *r)
@@ -66,7 +67,7 @@ static void write_headline(struct csv *c, const struct job_result *r)
 {
     struct derived_metric derived[MAX_DERIVED];
     if (!r->profiled) {
-        for (size_t i = 0; i < N_HEADLINE + 3; ++i)
+        for (size_t i = 0; i < N_HEADLINE + 4; ++i)
             csv_empty(c);
         return;
     }
@@ -77,6 +78,7 @@ static void write_headline(struct csv *c, const struct job_result *r)
     for (size_t i = 0; i < N_HEADLINE; ++i)
         csv_real(c, derived_value(derived, n, headline[i][1]));
     csv_real(c, p->wall_ms);
+    csv_real(c, p->replay_ms);
     csv_real(c, p->wall_ms - p->replay_ms);
 }
 

@@ -229,7 +229,9 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, const struct
     struct launch_context x = {c, b, g->stream};
     trace_job_begin(name, 0);
     trace_phase_begin(PHASE_METRICS, 0);
-    int rc = metrics_collect(m, launch_and_wait, &x, tags, 4, path, p, e);
+    int rc = gpu_flush_l2_and_wait(g, e);
+    if (rc == 0)
+        rc = metrics_collect(m, launch_and_wait, &x, g->stream, tags, 4, path, p, e);
     trace_end();
     trace_end();
     return rc;
