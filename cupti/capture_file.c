@@ -50,7 +50,7 @@ static int parse_header_line(struct prof_capture *c, const char *line)
     if (sscanf(line, "chip %31s", c->config.chip) == 1)
         return 0;
     if (c->n_tags < CAPTURE_MAX_TAGS &&
-        sscanf(line, "tag %31s %127[^\n]", c->tag_key[c->n_tags], c->tag_value[c->n_tags]) == 2) {
+        sscanf(line, "tag %31s %255[^\n]", c->tag_key[c->n_tags], c->tag_value[c->n_tags]) == 2) {
         c->n_tags++;
         return 0;
     }
@@ -80,7 +80,7 @@ static int read_images(FILE *f, struct prof_capture *c, const char *path, int li
 
 int prof_capture_read(const char *path, struct prof_capture *out, struct prof_error *e)
 {
-    char line[512];
+    char line[1024];
     int number = 0;
     *out = (struct prof_capture){0};
     FILE *f = fopen(path, "rb");

@@ -23,7 +23,7 @@
 #include "metric_host.h"
 #include "profiler_error.h"
 
-#define CAPTURE_MAX_TAGS 8
+#define CAPTURE_MAX_TAGS 16
 
 struct prof_capture {
     struct prof_config config;
@@ -31,7 +31,7 @@ struct prof_capture {
     size_t counter_data_size;
     int n_tags;
     char tag_key[CAPTURE_MAX_TAGS][32];
-    char tag_value[CAPTURE_MAX_TAGS][128];
+    char tag_value[CAPTURE_MAX_TAGS][256];
 };
 
 int prof_capture_write(const char *path, const struct prof_capture *c, struct prof_error *e);

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <cxxabi.h>
+
 #include <cupti_profiler_host.h>
 #include <cupti_result.h>
 
@@ -230,6 +232,14 @@ void prof_config_free(struct prof_config *c)
     free(c->metrics);
     free(c->image);
     *c = prof_config{};
+}
+
+void prof_demangle(const char *symbol, char *name, size_t len)
+{
+    int status = 0;
+    char *plain = abi::__cxa_demangle(symbol, NULL, NULL, &status);
+    snprintf(name, len, "%s", status == 0 && plain ? plain : symbol);
+    free(plain);
 }
 
 int prof_range_name(const uint8_t *counter_data, size_t size, size_t range, char *name, size_t len,

@@ -41,6 +41,9 @@ int prof_config_build(const char *chip, const char *const *metrics, int n_metric
                       struct prof_error *e);
 void prof_config_free(struct prof_config *c);
 
+/* A kernel's source-level name from its mangled symbol; the symbol itself when it is not mangled. */
+void prof_demangle(const char *symbol, char *name, size_t len);
+
 int prof_range_name(const uint8_t *counter_data, size_t size, size_t range, char *name, size_t len,
                     struct prof_error *e);
 /* values[i] is metrics[i] in the given range. */

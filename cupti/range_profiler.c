@@ -1,8 +1,11 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
@@ -53,11 +56,47 @@ static int counter_data_image(struct prof_session *s, struct prof_error *e)
     return PROF_OK;
 }
 
+static const CUpti_CallbackId launch_callbacks[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+};
+
+static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data)
+{
+    struct prof_session *s = userdata;
+    const CUpti_CallbackData *call = data;
+    (void)domain;
+    (void)id;
+    if (!s->recording || call->callbackSite != CUPTI_API_ENTER)
+        return;
+    if (s->launches < PROF_MAX_RANGES)
+        snprintf(s->kernel_names[s->launches], PROF_KERNEL_NAME_LEN, "%s",
+                 call->symbolName ? call->symbolName : "unknown");
+    s->launches++;
+}
+
+static int subscribe(struct prof_session *s, struct prof_error *e)
+{
+    if (prof_check(e, cuptiSubscribe(&s->subscriber, on_launch, s), "cuptiSubscribe"))
+        return e->status;
+    for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; ++i)
+        if (prof_check(e, cuptiEnableCallback(1, s->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]),
+                       "cuptiEnableCallback"))
+            return e->status;
+    return PROF_OK;
+}
+
 int prof_session_open(struct prof_session *s, const struct prof_config *config, size_t max_ranges,
                       struct prof_error *e)
 {
     CUcontext ctx;
     *s = (struct prof_session){.config = config, .max_ranges = max_ranges};
+    if (max_ranges == 0 || max_ranges > PROF_MAX_RANGES)
+        return prof_fail(e, PROF_FAILED, "at most %d ranges per profiled call", PROF_MAX_RANGES);
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") || current_context(&ctx, e))
         return e->status;
@@ -66,7 +105,9 @@ int prof_session_open(struct prof_session *s, const struct prof_config *config, 
     if (prof_check(e, cuptiRangeProfilerEnable(&enable), "cuptiRangeProfilerEnable"))
         return e->status;
     s->object = enable.pRangeProfilerObject;
-    return counter_data_image(s, e);
+    if (counter_data_image(s, e))
+        return e->status;
+    return subscribe(s, e);
 }
 
 int prof_session_begin(struct prof_session *s, struct prof_error *e)
@@ -94,6 +135,8 @@ int prof_session_begin(struct prof_session *s, struct prof_error *e)
         return e->status;
     CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = s->object;
+    s->launches = 0;
+    s->recording = 1;
     return prof_check(e, cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
 }
 
@@ -101,6 +144,7 @@ int prof_session_end(struct prof_session *s, size_t *ranges, struct prof_error *
 {
     CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = s->object;
+    s->recording = 0;
     if (prof_check(e, cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop"))
         return e->status;
     CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
@@ -127,6 +171,8 @@ int prof_range_count(const uint8_t *counter_data, size_t size, size_t *ranges, s
 
 void prof_session_close(struct prof_session *s)
 {
+    if (s->subscriber)
+        cuptiUnsubscribe(s->subscriber);
     if (s->object) {
         CUpti_RangeProfiler_Disable_Params disable = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
         disable.pRangeProfilerObject = s->object;

@@ -17,18 +17,27 @@
 #include "metric_host.h"
 #include "profiler_error.h"
 
+#define PROF_MAX_RANGES 8
+#define PROF_KERNEL_NAME_LEN 256
+
 struct prof_session {
     struct CUpti_RangeProfiler_Object *object;
     const struct prof_config *config;
     size_t max_ranges;
     uint8_t *counter_data;
     size_t counter_data_size;
+    /* Auto ranges are numbered, not named: launches are recorded (range i is launch i) to keep kernel names. */
+    struct CUpti_Subscriber_st *subscriber;
+    int recording;
+    size_t launches;
+    char kernel_names[PROF_MAX_RANGES][PROF_KERNEL_NAME_LEN]; /* as the driver saw them (mangled) */
 };
 
 /* CUPTI's name for the chip of a device, e.g. "GH100". */
 int prof_chip_name(int device, char *chip, size_t len, struct prof_error *e);
 
-/* Opens on the calling thread's current CUDA context; at most max_ranges kernels per begin/end. */
+/* Opens on the calling thread's current CUDA context; at most max_ranges (<= PROF_MAX_RANGES) kernels per
+ * begin/end. Subscribes to CUPTI's launch callbacks, so no other CUPTI subscriber may exist in the process. */
 int prof_session_open(struct prof_session *s, const struct prof_config *config, size_t max_ranges,
                       struct prof_error *e);
 int prof_session_begin(struct prof_session *s, struct prof_error *e);

@@ -78,10 +78,16 @@ static int decode_one(const struct prof_capture *c, struct csv *out, struct erro
         return error_set(e, EXIT_USAGE, "a capture holds more than %d metrics", MAX_METRICS);
     for (int i = 0; i < c->config.n_metrics; ++i)
         unit_ptr[i] = units[i];
+    const char *kernel_names[MAX_PROFILED_KERNELS];
+    for (size_t r = 0; r < MAX_PROFILED_KERNELS; ++r) {
+        char key[32];
+        metrics_kernel_tag(key, sizeof key, r);
+        kernel_names[r] = prof_capture_tag(c, key);
+    }
     if (prof_host_open(c->config.chip, &host, &pe) || prof_range_count(c->counter_data, c->counter_data_size, &ranges, &pe))
         error_from_profiler(e, &pe);
     else if (metrics_units(host, (const char *const *)c->config.metrics, c->config.n_metrics, units, e) == 0 &&
-             metrics_evaluate(host, c->counter_data, c->counter_data_size, ranges,
+             metrics_evaluate(host, c->counter_data, c->counter_data_size, ranges, kernel_names,
                               (const char *const *)c->config.metrics, unit_ptr, c->config.n_metrics, &profile, e) == 0)
         metrics_csv_rows(out, variant, precision, atoi(width), &profile);
     prof_host_close(host);

@@ -118,9 +118,14 @@ int profile_main_kernel(const struct profile *p)
     return best;
 }
 
+void metrics_kernel_tag(char *key, size_t len, size_t range)
+{
+    snprintf(key, len, "kernel%zu", range);
+}
+
 int metrics_evaluate(struct prof_host *host, const uint8_t *counter_data, size_t size, size_t ranges,
-                     const char *const *names, const char *const *units, int n_metrics, struct profile *out,
-                     struct error *e)
+                     const char *const *kernel_names, const char *const *names, const char *const *units,
+                     int n_metrics, struct profile *out, struct error *e)
 {
     struct prof_error pe = {0};
     *out = (struct profile){.n_metrics = n_metrics, .names = names, .units = units};
@@ -129,23 +134,38 @@ int metrics_evaluate(struct prof_host *host, const uint8_t *counter_data, size_t
                          MAX_PROFILED_KERNELS);
     for (size_t r = 0; r < ranges && !pe.status; ++r) {
         struct kernel_profile *k = &out->kernels[out->n_kernels++];
-        if (prof_range_name(counter_data, size, r, k->kernel, sizeof k->kernel, &pe) == 0)
+        if (kernel_names && kernel_names[r])
+            snprintf(k->kernel, sizeof k->kernel, "%s", kernel_names[r]);
+        else
+            prof_range_name(counter_data, size, r, k->kernel, sizeof k->kernel, &pe);
+        if (!pe.status)
             prof_evaluate(host, counter_data, size, r, names, n_metrics, k->values, &pe);
     }
     return error_from_profiler(e, &pe);
 }
 
-static int save_capture(struct metrics_collector *m, const char *const tags[][2], int n_tags, const char *path,
-                        struct error *e)
+static void add_tag(struct prof_capture *c, const char *key, const char *value)
 {
-    struct prof_capture capture = {.config = m->config,
-                                   .counter_data = m->session.counter_data,
-                                   .counter_data_size = m->session.counter_data_size};
+    if (c->n_tags == CAPTURE_MAX_TAGS)
+        return;
+    snprintf(c->tag_key[c->n_tags], sizeof c->tag_key[0], "%s", key);
+    snprintf(c->tag_value[c->n_tags++], sizeof c->tag_value[0], "%s", value);
+}
+
+static int save_capture(struct metrics_collector *m, const char *const tags[][2], int n_tags,
+                        const struct profile *p, const char *path, struct error *e)
+{
+    static struct prof_capture capture;
+    capture = (struct prof_capture){.config = m->config,
+                                    .counter_data = m->session.counter_data,
+                                    .counter_data_size = m->session.counter_data_size};
     struct prof_error pe = {0};
-    for (int i = 0; i < n_tags && i < CAPTURE_MAX_TAGS; ++i) {
-        snprintf(capture.tag_key[i], sizeof capture.tag_key[i], "%s", tags[i][0]);
-        snprintf(capture.tag_value[i], sizeof capture.tag_value[i], "%s", tags[i][1]);
-        capture.n_tags++;
+    for (int i = 0; i < n_tags; ++i)
+        add_tag(&capture, tags[i][0], tags[i][1]);
+    for (int k = 0; k < p->n_kernels; ++k) {
+        char key[32];
+        metrics_kernel_tag(key, sizeof key, (size_t)k);
+        add_tag(&capture, key, p->kernels[k].kernel);
     }
     prof_capture_write(path, &capture, &pe);
     return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;
@@ -183,9 +203,17 @@ int metrics_collect(struct metrics_collector *m, profiled_launch launch, void *c
     prof_session_end(&m->session, &ranges, &pe);
     if (launched || error_from_profiler(e, &pe))
         return e->code;
-    if (metrics_evaluate(m->host, m->session.counter_data, m->session.counter_data_size, ranges, m->names, m->units,
-                         m->config.n_metrics, out, e) ||
-        (capture_path && save_capture(m, tags, n_tags, capture_path, e)))
+    if (ranges > m->session.launches)
+        return error_set(e, EXIT_RUNTIME, "%zu profiled ranges but %zu launches seen", ranges, m->session.launches);
+    static char demangled[PROF_MAX_RANGES][PROF_KERNEL_NAME_LEN];
+    const char *kernel_names[PROF_MAX_RANGES];
+    for (size_t r = 0; r < ranges && r < PROF_MAX_RANGES; ++r) {
+        prof_demangle(m->session.kernel_names[r], demangled[r], sizeof demangled[r]);
+        kernel_names[r] = demangled[r];
+    }
+    if (metrics_evaluate(m->host, m->session.counter_data, m->session.counter_data_size, ranges, kernel_names,
+                         m->names, m->units, m->config.n_metrics, out, e) ||
+        (capture_path && save_capture(m, tags, n_tags, out, capture_path, e)))
         return e->code;
     out->wall_ms = now_ms() - started;
     out->replay_ms = gpu_ms;

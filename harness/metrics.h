@@ -62,10 +62,13 @@ int metrics_collect(struct metrics_collector *m, profiled_launch launch, void *c
                     const char *const tags[][2], int n_tags, const char *capture_path, struct profile *out,
                     struct error *e);
 
-/* Evaluates a counter data image into a profile (used live and by offline decoding). */
+/* Evaluates a counter data image into a profile (used live and by offline decoding); kernel_names[i] names
+ * range i (NULL: CUPTI's range names, which are only numbers under auto range). */
 int metrics_evaluate(struct prof_host *host, const uint8_t *counter_data, size_t size, size_t ranges,
-                     const char *const *names, const char *const *units, int n_metrics, struct profile *out,
-                     struct error *e);
+                     const char *const *kernel_names, const char *const *names, const char *const *units,
+                     int n_metrics, struct profile *out, struct error *e);
+/* Capture tags "kernel0", "kernel1", ... hold the kernel names of the ranges. */
+void metrics_kernel_tag(char *key, size_t len, size_t range);
 int metrics_units(struct prof_host *host, const char *const *names, int n, char units[][METRIC_UNIT_LEN],
                   struct error *e);
 
