@@ -18,7 +18,8 @@ int prof_capture_write(const char *path, const struct prof_capture *c, struct pr
         fprintf(f, "tag %s %s\n", c->tag_key[i], c->tag_value[i]);
     for (int i = 0; i < c->config.n_metrics; ++i)
         fprintf(f, "metric %s\n", c->config.metrics[i]);
-    fprintf(f, "config_bytes %zu\ncounter_data_bytes %zu\nend\n", c->config.image_size, c->counter_data_size);
+    fprintf(f, "passes %zu\nconfig_bytes %zu\ncounter_data_bytes %zu\nend\n", c->config.passes,
+            c->config.image_size, c->counter_data_size);
     fwrite(c->config.image, 1, c->config.image_size, f);
     fwrite(c->counter_data, 1, c->counter_data_size, f);
     int failed = ferror(f);
@@ -56,7 +57,7 @@ static int parse_header_line(struct prof_capture *c, const char *line)
     }
     if (sscanf(line, "metric %255s", name) == 1)
         return add_metric(c, name);
-    if (sscanf(line, "config_bytes %zu", &c->config.image_size) == 1 ||
+    if (sscanf(line, "passes %zu", &c->config.passes) == 1 || sscanf(line, "config_bytes %zu", &c->config.image_size) == 1 ||
         sscanf(line, "counter_data_bytes %zu", &c->counter_data_size) == 1)
         return 0;
     return -1;
@@ -80,7 +81,7 @@ static int read_images(FILE *f, struct prof_capture *c, const char *path, int li
 
 int prof_capture_read(const char *path, struct prof_capture *out, struct prof_error *e)
 {
-    char line[1024];
+    char line[1024] = "";
     int number = 0;
     *out = (struct prof_capture){0};
     FILE *f = fopen(path, "rb");

@@ -9,6 +9,7 @@
  *   chip GH100
  *   tag <key> <value>            (any number)
  *   metric <name>                (one per metric, in order)
+ *   passes <n>                   (replay passes the configuration took)
  *   config_bytes <n>
  *   counter_data_bytes <n>
  *   end

@@ -102,14 +102,16 @@ static int add_group(struct metric_set *s, const char *name, struct error *e)
     return 0;
 }
 
+/* strsep, not strtok: an empty item ("a,,b") must reach add() and be refused, not skipped. */
 static int for_each_item(const char *list, struct metric_set *s, struct error *e,
                          int (*add)(struct metric_set *, const char *, struct error *))
 {
-    char copy[4096], *save = NULL;
+    char copy[4096];
     if (strlen(list) >= sizeof copy)
         return error_set(e, EXIT_USAGE, "metric list too long");
     strcpy(copy, list);
-    for (char *item = strtok_r(copy, ",", &save); item && !e->code; item = strtok_r(NULL, ",", &save))
+    char *rest = copy;
+    for (char *item = strsep(&rest, ","); item && !e->code; item = strsep(&rest, ","))
         add(s, item, e);
     return e->code;
 }
