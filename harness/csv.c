@@ -58,11 +58,16 @@ void csv_uint(struct csv *c, unsigned long long value)
     fprintf(c->file, "%llu", value);
 }
 
+/* Whole numbers (counter values) are written exactly; others with 10 significant digits. */
 void csv_real(struct csv *c, double value)
 {
     separate(c);
-    if (isfinite(value))
-        fprintf(c->file, "%.9g", value);
+    if (!isfinite(value))
+        return;
+    if (value == floor(value) && fabs(value) < 1e15)
+        fprintf(c->file, "%.0f", value);
+    else
+        fprintf(c->file, "%.10g", value);
 }
 
 void csv_empty(struct csv *c)
