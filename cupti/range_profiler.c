@@ -39,21 +39,30 @@ static int current_context(CUcontext *ctx, struct prof_error *e)
     return PROF_OK;
 }
 
-static int counter_data_image(struct prof_session *s, struct prof_error *e)
+int prof_counter_data_create(struct prof_session *s, const struct prof_config *config, struct prof_counter_data *d,
+                             struct prof_error *e)
 {
-    CUpti_RangeProfiler_GetCounterDataSize_Params size = {.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    CUpti_RangeProfiler_GetCounterDataSize_Params size = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    *d = (struct prof_counter_data){.config = config};
     size.pRangeProfilerObject = s->object;
-    size.pMetricNames = (const char **)s->config->metrics;
-    size.numMetrics = (size_t)s->config->n_metrics;
+    size.pMetricNames = (const char **)config->metrics;
+    size.numMetrics = (size_t)config->n_metrics;
     size.maxNumOfRanges = s->max_ranges;
     size.maxNumRangeTreeNodes = (uint32_t)s->max_ranges;
     if (prof_check(e, cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize"))
         return e->status;
-    s->counter_data_size = size.counterDataSize;
-    s->counter_data = malloc(s->counter_data_size);
-    if (!s->counter_data)
-        return prof_fail(e, PROF_FAILED, "out of memory for a %zu-byte counter data image", s->counter_data_size);
+    d->size = size.counterDataSize;
+    d->image = malloc(d->size);
+    if (!d->image)
+        return prof_fail(e, PROF_FAILED, "out of memory for a %zu-byte counter data image", d->size);
     return PROF_OK;
+}
+
+void prof_counter_data_free(struct prof_counter_data *d)
+{
+    free(d->image);
+    *d = (struct prof_counter_data){0};
 }
 
 static const CUpti_CallbackId launch_callbacks[] = {
@@ -90,11 +99,10 @@ static int subscribe(struct prof_session *s, struct prof_error *e)
     return PROF_OK;
 }
 
-int prof_session_open(struct prof_session *s, const struct prof_config *config, size_t max_ranges,
-                      struct prof_error *e)
+int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_error *e)
 {
     CUcontext ctx;
-    *s = (struct prof_session){.config = config, .max_ranges = max_ranges};
+    *s = (struct prof_session){.max_ranges = max_ranges};
     if (max_ranges == 0 || max_ranges > PROF_MAX_RANGES)
         return prof_fail(e, PROF_FAILED, "at most %d ranges per profiled call", PROF_MAX_RANGES);
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
@@ -105,26 +113,24 @@ int prof_session_open(struct prof_session *s, const struct prof_config *config, 
     if (prof_check(e, cuptiRangeProfilerEnable(&enable), "cuptiRangeProfilerEnable"))
         return e->status;
     s->object = enable.pRangeProfilerObject;
-    if (counter_data_image(s, e))
-        return e->status;
     return subscribe(s, e);
 }
 
-int prof_session_begin(struct prof_session *s, struct prof_error *e)
+int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, struct prof_error *e)
 {
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params init = {.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     init.pRangeProfilerObject = s->object;
-    init.counterDataSize = s->counter_data_size;
-    init.pCounterData = s->counter_data;
+    init.counterDataSize = d->size;
+    init.pCounterData = d->image;
     if (prof_check(e, cuptiRangeProfilerCounterDataImageInitialize(&init),
                    "cuptiRangeProfilerCounterDataImageInitialize"))
         return e->status;
     CUpti_RangeProfiler_SetConfig_Params config = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
     config.pRangeProfilerObject = s->object;
-    config.configSize = s->config->image_size;
-    config.pConfig = s->config->image;
-    config.counterDataImageSize = s->counter_data_size;
-    config.pCounterDataImage = s->counter_data;
+    config.configSize = d->config->image_size;
+    config.pConfig = d->config->image;
+    config.counterDataImageSize = d->size;
+    config.pCounterDataImage = d->image;
     config.range = CUPTI_AutoRange;
     config.replayMode = CUPTI_KernelReplay;
     config.maxRangesPerPass = s->max_ranges;
@@ -140,7 +146,7 @@ int prof_session_begin(struct prof_session *s, struct prof_error *e)
     return prof_check(e, cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
 }
 
-int prof_session_end(struct prof_session *s, size_t *ranges, struct prof_error *e)
+int prof_session_end(struct prof_session *s, struct prof_counter_data *d, size_t *ranges, struct prof_error *e)
 {
     CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = s->object;
@@ -155,7 +161,7 @@ int prof_session_end(struct prof_session *s, size_t *ranges, struct prof_error *
         return prof_fail(e, PROF_DROPPED_RANGES,
                          "%zu profiled range(s) dropped: more than %zu kernels ran in one profiled call",
                          decode.numOfRangeDropped, s->max_ranges);
-    return prof_range_count(s->counter_data, s->counter_data_size, ranges, e);
+    return prof_range_count(d->image, d->size, ranges, e);
 }
 
 int prof_range_count(const uint8_t *counter_data, size_t size, size_t *ranges, struct prof_error *e)
@@ -178,6 +184,5 @@ void prof_session_close(struct prof_session *s)
         disable.pRangeProfilerObject = s->object;
         cuptiRangeProfilerDisable(&disable);
     }
-    free(s->counter_data);
     *s = (struct prof_session){0};
 }

@@ -20,12 +20,16 @@
 #define PROF_MAX_RANGES 8
 #define PROF_KERNEL_NAME_LEN 256
 
+/* Where one configuration's counters land; a session can alternate between several. */
+struct prof_counter_data {
+    const struct prof_config *config;
+    uint8_t *image;
+    size_t size;
+};
+
 struct prof_session {
     struct CUpti_RangeProfiler_Object *object;
-    const struct prof_config *config;
     size_t max_ranges;
-    uint8_t *counter_data;
-    size_t counter_data_size;
     /* Auto ranges are numbered, not named: launches are recorded (range i is launch i) to keep kernel names. */
     struct CUpti_Subscriber_st *subscriber;
     int recording;
@@ -38,11 +42,14 @@ int prof_chip_name(int device, char *chip, size_t len, struct prof_error *e);
 
 /* Opens on the calling thread's current CUDA context; at most max_ranges (<= PROF_MAX_RANGES) kernels per
  * begin/end. Subscribes to CUPTI's launch callbacks, so no other CUPTI subscriber may exist in the process. */
-int prof_session_open(struct prof_session *s, const struct prof_config *config, size_t max_ranges,
-                      struct prof_error *e);
-int prof_session_begin(struct prof_session *s, struct prof_error *e);
-/* Waits for the profiled work, decodes it, and says how many ranges the counter data now holds. */
-int prof_session_end(struct prof_session *s, size_t *ranges, struct prof_error *e);
+int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_error *e);
+int prof_counter_data_create(struct prof_session *s, const struct prof_config *config, struct prof_counter_data *d,
+                             struct prof_error *e);
+void prof_counter_data_free(struct prof_counter_data *d);
+/* Programs the counters with d's configuration and starts collecting into d. */
+int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, struct prof_error *e);
+/* Waits for the profiled work, decodes it into d, and says how many ranges d now holds. */
+int prof_session_end(struct prof_session *s, struct prof_counter_data *d, size_t *ranges, struct prof_error *e);
 void prof_session_close(struct prof_session *s);
 
 /* Ranges held by a counter data image; needs no GPU, so it serves offline decoding too. */

@@ -140,17 +140,15 @@ static int launch_and_wait(void *context, struct error *e)
 static int collect_metrics(const struct job_context *ctx, const struct matmul_variant *v,
                            const struct matmul_operands *ops, struct job_result *r, struct error *e)
 {
-    char path[4200], width[16], job[16];
-    snprintf(path, sizeof path, "%s/%s-W%d.capture", ctx->capture_dir, v->name, ops->width);
+    char base[4200], width[16], job[16];
+    snprintf(base, sizeof base, "%s/%s-W%d", ctx->capture_dir, v->name, ops->width);
     snprintf(width, sizeof width, "%d", ops->width);
     snprintf(job, sizeof job, "%d", ctx->progress->job);
     const char *const tags[][2] = {
         {"job", job}, {"variant", v->name}, {"precision", matmul_precision_name(v->precision)}, {"width", width}};
     struct profiled_variant pv = {v, ops};
     phase_begin(ctx->progress, PHASE_METRICS, ops->width);
-    int rc = gpu_flush_l2_and_wait(ctx->gpu, e);
-    if (rc == 0)
-        rc = metrics_collect(ctx->metrics, launch_and_wait, &pv, ops->stream, tags, 4, path, &r->profile, e);
+    int rc = metrics_collect(ctx->metrics, ctx->gpu, launch_and_wait, &pv, tags, 4, base, &r->profile, e);
     trace_end();
     r->profiled = rc == 0;
     return rc;

@@ -142,8 +142,8 @@ static int validate(struct gpu *g, struct metrics_collector *metrics, const stru
 static void record_profiler(struct environment *env, const struct metrics_collector *m)
 {
     env_add(env, "profiler_chip", "%s", m ? m->chip : "none");
-    env_add(env, "metric_count", "%d", m ? m->config.n_metrics : 0);
-    env_add(env, "metric_passes", "%zu", m ? m->config.passes : (size_t)0);
+    env_add(env, "metric_count", "%d", m ? metrics_count(m) : 0);
+    env_add(env, "metric_passes", "%zu", m ? metrics_passes(m) : (size_t)0);
     env_add(env, "profiler_setup_ms", "%.1f", m ? m->setup_ms : 0.0);
 }
 
@@ -152,7 +152,7 @@ static int start_gpu(struct gpu *g, const struct options *o, const struct metric
 {
     if (gpu_open(g, o->device, e) || check_memory(g, o, e) || env_collect_gpu(env, g, e))
         return e->code;
-    if (set->n > 0 && metrics_open(metrics, o->device, g->stream, set, e))
+    if (set->n > 0 && metrics_open(metrics, g, set, e))
         return e->code;
     record_profiler(env, set->n > 0 ? metrics : NULL);
     return 0;

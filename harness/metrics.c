@@ -6,12 +6,10 @@
 #include "../kernels/truth.h"
 #include "metrics.h"
 
-#define WARM_UP_FLOATS 256
-
-/* Kernels one profiled call may launch before ranges are dropped. Each range costs
- * about 360 KB of counter data (measured on GH100 with the default metrics), and
- * every variant here launches one kernel per call, cuBLAS included. */
+/* Each range costs about 360 KB of counter data (GH100, default metrics); every variant here launches one
+ * kernel per call, cuBLAS included. */
 #define RANGES_PER_CALL 2
+#define WARM_UP_FLOATS 256
 
 int error_from_profiler(struct error *e, const struct prof_error *pe)
 {
@@ -29,20 +27,100 @@ int error_from_profiler(struct error *e, const struct prof_error *pe)
     }
 }
 
-int metrics_units(struct prof_host *host, const char *const *names, int n, char units[][METRIC_UNIT_LEN],
-                  struct error *e)
-{
-    struct prof_error pe = {0};
-    for (int i = 0; i < n && !pe.status; ++i)
-        prof_metric_unit(host, names[i], units[i], METRIC_UNIT_LEN, &pe);
-    return error_from_profiler(e, &pe);
-}
-
 static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+void metrics_kernel_tag(char *key, size_t len, size_t range)
+{
+    snprintf(key, len, "kernel%zu", range);
+}
+
+int profile_main_kernel(const struct profile *p)
+{
+    int best = 0;
+    double longest = -1.0;
+    for (int k = 0; k < p->n_kernels; ++k) {
+        double ns = metric_lookup(p->names, p->kernels[k].values, p->n_metrics, "gpu__time_duration.sum");
+        if (ns > longest) {
+            longest = ns;
+            best = k;
+        }
+    }
+    return best;
+}
+
+static int start_kernels(struct profile *out, size_t ranges, const char *const *kernel_names, const uint8_t *image,
+                         size_t size, struct prof_error *pe)
+{
+    out->n_kernels = (int)ranges;
+    for (size_t r = 0; r < ranges && !pe->status; ++r) {
+        char *name = out->kernels[r].kernel;
+        if (kernel_names && kernel_names[r])
+            snprintf(name, PROF_KERNEL_NAME_LEN, "%s", kernel_names[r]);
+        else
+            prof_range_name(image, size, r, name, PROF_KERNEL_NAME_LEN, pe);
+    }
+    return pe->status;
+}
+
+int metrics_append(struct prof_host *host, const uint8_t *image, size_t size, const char *const *kernel_names,
+                   const struct prof_config *config, struct profile *out, struct error *e)
+{
+    struct prof_error pe = {0};
+    size_t ranges = 0;
+    int first = out->n_metrics;
+    if (first + config->n_metrics > MAX_METRICS)
+        return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
+    if (prof_range_count(image, size, &ranges, &pe))
+        return error_from_profiler(e, &pe);
+    if (ranges > MAX_PROFILED_KERNELS)
+        return error_set(e, EXIT_RUNTIME, "%zu kernels in one profiled call; at most %d are kept", ranges,
+                         MAX_PROFILED_KERNELS);
+    if (first == 0 ? start_kernels(out, ranges, kernel_names, image, size, &pe) != 0 : (int)ranges != out->n_kernels)
+        return pe.status ? error_from_profiler(e, &pe)
+                         : error_set(e, EXIT_RUNTIME, "the metric parts saw %d and %zu kernels", out->n_kernels,
+                                     ranges);
+    for (int i = 0; i < config->n_metrics && !pe.status; ++i) {
+        out->names[first + i] = config->metrics[i];
+        prof_metric_unit(host, config->metrics[i], out->units[first + i], METRIC_UNIT_LEN, &pe);
+    }
+    double values[MAX_METRICS];
+    for (size_t r = 0; r < ranges && !pe.status; ++r)
+        if (prof_evaluate(host, image, size, r, (const char *const *)config->metrics, config->n_metrics, values,
+                          &pe) == 0)
+            memcpy(out->kernels[r].values + first, values, (size_t)config->n_metrics * sizeof *values);
+    if (!pe.status)
+        out->n_metrics = first + config->n_metrics;
+    return error_from_profiler(e, &pe);
+}
+
+/* DRAM traffic and duration are measured in a pass of their own: see metrics.h. */
+static bool single_pass_metric(const char *name)
+{
+    return strncmp(name, "dram__", 6) == 0 || strcmp(name, "gpu__time_duration.sum") == 0;
+}
+
+static int build_parts(struct metrics_collector *m, const struct metric_set *set, struct prof_error *pe)
+{
+    static const char *const suffixes[MAX_METRIC_PARTS] = {"", ".dram"};
+    for (int part = 0; part < MAX_METRIC_PARTS && !pe->status; ++part) {
+        const char *names[MAX_METRICS];
+        int n = 0;
+        for (int i = 0; i < set->n; ++i)
+            if (single_pass_metric(set->names[i]) == (part == 1))
+                names[n++] = set->names[i];
+        if (n == 0)
+            continue;
+        struct metric_part *p = &m->parts[m->n_parts++];
+        p->capture_suffix = suffixes[part];
+        if (prof_config_build(m->chip, names, n, &p->config, pe) == 0)
+            prof_counter_data_create(&m->session, &p->config, &p->data, pe);
+    }
+    return pe->status;
 }
 
 struct warm_up_copy {
@@ -60,37 +138,26 @@ static int launch_warm_up(void *context, struct error *e)
     return 0;
 }
 
-static int warm_up(struct metrics_collector *m, cudaStream_t stream, struct error *e)
+static int warm_up(struct metrics_collector *m, struct gpu *g, struct error *e)
 {
     static struct profile discarded;
-    struct warm_up_copy w = {NULL, stream};
+    struct warm_up_copy w = {NULL, g->stream};
     CUDA_TRY(e, cudaMalloc((void **)&w.buffer, 2 * WARM_UP_FLOATS * sizeof(float)));
-    CUDA_TRY(e, cudaMemsetAsync(w.buffer, 0, 2 * WARM_UP_FLOATS * sizeof(float), stream));
-    metrics_collect(m, launch_warm_up, &w, stream, NULL, 0, NULL, &discarded, e);
+    CUDA_TRY(e, cudaMemsetAsync(w.buffer, 0, 2 * WARM_UP_FLOATS * sizeof(float), g->stream));
+    metrics_collect(m, g, launch_warm_up, &w, NULL, 0, NULL, &discarded, e);
     CUDA_RELEASE(e, cudaFree(w.buffer));
     return e->code;
 }
 
-int metrics_open(struct metrics_collector *m, int device, cudaStream_t stream, const struct metric_set *set,
-                 struct error *e)
+int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric_set *set, struct error *e)
 {
     struct prof_error pe = {0};
-    const char *names[MAX_METRICS];
     double started = now_ms();
     memset(m, 0, sizeof *m);
-    for (int i = 0; i < set->n; ++i)
-        names[i] = set->names[i];
-    if (prof_chip_name(device, m->chip, sizeof m->chip, &pe) == 0 &&
-        prof_config_build(m->chip, names, set->n, &m->config, &pe) == 0 &&
-        prof_host_open(m->chip, &m->host, &pe) == 0)
-        prof_session_open(&m->session, &m->config, RANGES_PER_CALL, &pe);
-    if (error_from_profiler(e, &pe))
-        return e->code;
-    for (int i = 0; i < m->config.n_metrics; ++i) {
-        m->names[i] = m->config.metrics[i];
-        m->units[i] = m->unit_text[i];
-    }
-    if (metrics_units(m->host, m->names, m->config.n_metrics, m->unit_text, e) || warm_up(m, stream, e))
+    if (prof_chip_name(g->device, m->chip, sizeof m->chip, &pe) == 0 &&
+        prof_host_open(m->chip, &m->host, &pe) == 0 && prof_session_open(&m->session, RANGES_PER_CALL, &pe) == 0)
+        build_parts(m, set, &pe);
+    if (error_from_profiler(e, &pe) || warm_up(m, g, e))
         return e->code;
     m->setup_ms = now_ms() - started;
     return 0;
@@ -98,50 +165,29 @@ int metrics_open(struct metrics_collector *m, int device, cudaStream_t stream, c
 
 void metrics_close(struct metrics_collector *m)
 {
+    for (int i = 0; i < m->n_parts; ++i) {
+        prof_counter_data_free(&m->parts[i].data);
+        prof_config_free(&m->parts[i].config);
+    }
     prof_session_close(&m->session);
     prof_host_close(m->host);
-    prof_config_free(&m->config);
     memset(m, 0, sizeof *m);
 }
 
-int profile_main_kernel(const struct profile *p)
+size_t metrics_passes(const struct metrics_collector *m)
 {
-    int best = 0;
-    double longest = -1.0;
-    for (int k = 0; k < p->n_kernels; ++k) {
-        double ns = metric_lookup(p->names, p->kernels[k].values, p->n_metrics, "gpu__time_duration.sum");
-        if (ns > longest) {
-            longest = ns;
-            best = k;
-        }
-    }
-    return best;
+    size_t passes = 0;
+    for (int i = 0; i < m->n_parts; ++i)
+        passes += m->parts[i].config.passes;
+    return passes;
 }
 
-void metrics_kernel_tag(char *key, size_t len, size_t range)
+int metrics_count(const struct metrics_collector *m)
 {
-    snprintf(key, len, "kernel%zu", range);
-}
-
-int metrics_evaluate(struct prof_host *host, const uint8_t *counter_data, size_t size, size_t ranges,
-                     const char *const *kernel_names, const char *const *names, const char *const *units,
-                     int n_metrics, struct profile *out, struct error *e)
-{
-    struct prof_error pe = {0};
-    *out = (struct profile){.n_metrics = n_metrics, .names = names, .units = units};
-    if (ranges > MAX_PROFILED_KERNELS)
-        return error_set(e, EXIT_RUNTIME, "%zu kernels in one profiled call; at most %d are kept", ranges,
-                         MAX_PROFILED_KERNELS);
-    for (size_t r = 0; r < ranges && !pe.status; ++r) {
-        struct kernel_profile *k = &out->kernels[out->n_kernels++];
-        if (kernel_names && kernel_names[r])
-            snprintf(k->kernel, sizeof k->kernel, "%s", kernel_names[r]);
-        else
-            prof_range_name(counter_data, size, r, k->kernel, sizeof k->kernel, &pe);
-        if (!pe.status)
-            prof_evaluate(host, counter_data, size, r, names, n_metrics, k->values, &pe);
-    }
-    return error_from_profiler(e, &pe);
+    int n = 0;
+    for (int i = 0; i < m->n_parts; ++i)
+        n += m->parts[i].config.n_metrics;
+    return n;
 }
 
 static void add_tag(struct prof_capture *c, const char *key, const char *value)
@@ -152,21 +198,25 @@ static void add_tag(struct prof_capture *c, const char *key, const char *value)
     snprintf(c->tag_value[c->n_tags++], sizeof c->tag_value[0], "%s", value);
 }
 
-static int save_capture(struct metrics_collector *m, const char *const tags[][2], int n_tags,
-                        const struct profile *p, const char *path, struct error *e)
+static int save_capture(const struct metric_part *part, int index, const char *const tags[][2], int n_tags,
+                        const struct profile *p, const char *base, struct error *e)
 {
+    char part_number[16];
     static struct prof_capture capture;
-    capture = (struct prof_capture){.config = m->config,
-                                    .counter_data = m->session.counter_data,
-                                    .counter_data_size = m->session.counter_data_size};
+    char path[4400];
     struct prof_error pe = {0};
+    capture = (struct prof_capture){.config = part->config, .counter_data = part->data.image,
+                                    .counter_data_size = part->data.size};
     for (int i = 0; i < n_tags; ++i)
         add_tag(&capture, tags[i][0], tags[i][1]);
+    snprintf(part_number, sizeof part_number, "%d", index);
+    add_tag(&capture, "part", part_number);
     for (int k = 0; k < p->n_kernels; ++k) {
         char key[32];
         metrics_kernel_tag(key, sizeof key, (size_t)k);
         add_tag(&capture, key, p->kernels[k].kernel);
     }
+    snprintf(path, sizeof path, "%s%s.capture", base, part->capture_suffix);
     prof_capture_write(path, &capture, &pe);
     return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;
 }
@@ -190,32 +240,45 @@ static int timed_launch(profiled_launch launch, void *context, cudaStream_t stre
     return e->code;
 }
 
-int metrics_collect(struct metrics_collector *m, profiled_launch launch, void *context, cudaStream_t stream,
-                    const char *const tags[][2], int n_tags, const char *capture_path, struct profile *out,
-                    struct error *e)
+/* One part: a clean L2, the profiled launch, and its metrics appended to out. */
+static int collect_part(struct metrics_collector *m, struct metric_part *part, struct gpu *g, profiled_launch launch,
+                        void *context, struct profile *out, double *gpu_ms, struct error *e)
 {
     struct prof_error pe = {0};
     size_t ranges = 0;
-    double started = now_ms(), gpu_ms = 0.0;
-    if (prof_session_begin(&m->session, &pe))
+    static char demangled[PROF_MAX_RANGES][PROF_KERNEL_NAME_LEN];
+    const char *kernel_names[PROF_MAX_RANGES];
+    if (gpu_flush_l2_and_wait(g, e))
+        return e->code;
+    if (prof_session_begin(&m->session, &part->data, &pe))
         return error_from_profiler(e, &pe);
-    int launched = timed_launch(launch, context, stream, &gpu_ms, e);
-    prof_session_end(&m->session, &ranges, &pe);
+    int launched = timed_launch(launch, context, g->stream, gpu_ms, e);
+    prof_session_end(&m->session, &part->data, &ranges, &pe);
     if (launched || error_from_profiler(e, &pe))
         return e->code;
     if (ranges > m->session.launches)
         return error_set(e, EXIT_RUNTIME, "%zu profiled ranges but %zu launches seen", ranges, m->session.launches);
-    static char demangled[PROF_MAX_RANGES][PROF_KERNEL_NAME_LEN];
-    const char *kernel_names[PROF_MAX_RANGES];
-    for (size_t r = 0; r < ranges && r < PROF_MAX_RANGES; ++r) {
+    for (size_t r = 0; r < ranges; ++r) {
         prof_demangle(m->session.kernel_names[r], demangled[r], sizeof demangled[r]);
         kernel_names[r] = demangled[r];
     }
-    if (metrics_evaluate(m->host, m->session.counter_data, m->session.counter_data_size, ranges, kernel_names,
-                         m->names, m->units, m->config.n_metrics, out, e) ||
-        (capture_path && save_capture(m, tags, n_tags, out, capture_path, e)))
-        return e->code;
+    return metrics_append(m->host, part->data.image, part->data.size, kernel_names, &part->config, out, e);
+}
+
+int metrics_collect(struct metrics_collector *m, struct gpu *g, profiled_launch launch, void *context,
+                    const char *const tags[][2], int n_tags, const char *capture_base, struct profile *out,
+                    struct error *e)
+{
+    double started = now_ms(), replay = 0.0;
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < m->n_parts; ++i) {
+        double gpu_ms = 0.0;
+        if (collect_part(m, &m->parts[i], g, launch, context, out, &gpu_ms, e) ||
+            (capture_base && save_capture(&m->parts[i], i, tags, n_tags, out, capture_base, e)))
+            return e->code;
+        replay += gpu_ms;
+    }
     out->wall_ms = now_ms() - started;
-    out->replay_ms = gpu_ms;
+    out->replay_ms = replay;
     return 0;
 }

@@ -221,17 +221,15 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, const struct
                         const struct truth_buffers *b, int index, const char *name, const char *capture_dir,
                         struct profile *p, struct error *e)
 {
-    char path[4400], job[16];
-    snprintf(path, sizeof path, "%s/%s-%d.capture", capture_dir, c->kernel, index);
+    char base[4400], job[16];
+    snprintf(base, sizeof base, "%s/%s-%d", capture_dir, c->kernel, index);
     snprintf(job, sizeof job, "%d", index);
     const char *const tags[][2] = {{"job", job}, {"variant", name},
                                    {"precision", c->kind == SHARED_F64 ? "fp64" : "fp32"}, {"width", "0"}};
     struct launch_context x = {c, b, g->stream};
     trace_job_begin(name, 0);
     trace_phase_begin(PHASE_METRICS, 0);
-    int rc = gpu_flush_l2_and_wait(g, e);
-    if (rc == 0)
-        rc = metrics_collect(m, launch_and_wait, &x, g->stream, tags, 4, path, p, e);
+    int rc = metrics_collect(m, g, launch_and_wait, &x, tags, 4, base, p, e);
     trace_end();
     trace_end();
     return rc;
