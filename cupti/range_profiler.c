@@ -39,20 +39,29 @@ static int current_context(CUcontext *ctx, struct prof_error *e)
     return PROF_OK;
 }
 
+/* Also binds the profiler object to the configuration's metrics, which the image initialisation relies on. */
+static int counter_data_size(struct prof_session *s, const struct prof_config *config, size_t *size,
+                             struct prof_error *e)
+{
+    CUpti_RangeProfiler_GetCounterDataSize_Params p = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = s->object;
+    p.pMetricNames = (const char **)config->metrics;
+    p.numMetrics = (size_t)config->n_metrics;
+    p.maxNumOfRanges = s->max_ranges;
+    p.maxNumRangeTreeNodes = (uint32_t)s->max_ranges;
+    if (prof_check(e, cuptiRangeProfilerGetCounterDataSize(&p), "cuptiRangeProfilerGetCounterDataSize"))
+        return e->status;
+    *size = p.counterDataSize;
+    return PROF_OK;
+}
+
 int prof_counter_data_create(struct prof_session *s, const struct prof_config *config, struct prof_counter_data *d,
                              struct prof_error *e)
 {
-    CUpti_RangeProfiler_GetCounterDataSize_Params size = {
-        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     *d = (struct prof_counter_data){.config = config};
-    size.pRangeProfilerObject = s->object;
-    size.pMetricNames = (const char **)config->metrics;
-    size.numMetrics = (size_t)config->n_metrics;
-    size.maxNumOfRanges = s->max_ranges;
-    size.maxNumRangeTreeNodes = (uint32_t)s->max_ranges;
-    if (prof_check(e, cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize"))
+    if (counter_data_size(s, config, &d->size, e))
         return e->status;
-    d->size = size.counterDataSize;
     d->image = malloc(d->size);
     if (!d->image)
         return prof_fail(e, PROF_FAILED, "out of memory for a %zu-byte counter data image", d->size);
@@ -118,6 +127,11 @@ int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_err
 
 int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, struct prof_error *e)
 {
+    size_t size;
+    if (counter_data_size(s, d->config, &size, e))
+        return e->status;
+    if (size != d->size)
+        return prof_fail(e, PROF_FAILED, "counter data size changed from %zu to %zu bytes", d->size, size);
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params init = {.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     init.pRangeProfilerObject = s->object;
     init.counterDataSize = d->size;
