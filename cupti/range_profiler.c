@@ -108,6 +108,39 @@ static int subscribe(struct prof_session *s, struct prof_error *e)
     return PROF_OK;
 }
 
+static int enable(struct prof_session *s, struct prof_error *e)
+{
+    CUpti_RangeProfiler_Enable_Params p = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    p.ctx = s->context;
+    if (prof_check(e, cuptiRangeProfilerEnable(&p), "cuptiRangeProfilerEnable"))
+        return e->status;
+    s->object = p.pRangeProfilerObject;
+    return PROF_OK;
+}
+
+static void disable(struct prof_session *s)
+{
+    CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = s->object;
+    cuptiRangeProfilerDisable(&p);
+    s->object = NULL;
+}
+
+/* A range profiler object collects nothing for a second configuration (seen on GH100 with CUPTI 13.0): a
+ * change of configuration gets a fresh object. */
+static int reconfigure(struct prof_session *s, const struct prof_counter_data *d, struct prof_error *e)
+{
+    if (s->configured == d)
+        return PROF_OK;
+    if (s->configured) {
+        disable(s);
+        if (enable(s, e))
+            return e->status;
+    }
+    s->configured = d;
+    return PROF_OK;
+}
+
 int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_error *e)
 {
     CUcontext ctx;
@@ -117,18 +150,16 @@ int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_err
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") || current_context(&ctx, e))
         return e->status;
-    CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    enable.ctx = ctx;
-    if (prof_check(e, cuptiRangeProfilerEnable(&enable), "cuptiRangeProfilerEnable"))
+    s->context = ctx;
+    if (enable(s, e))
         return e->status;
-    s->object = enable.pRangeProfilerObject;
     return subscribe(s, e);
 }
 
 int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, struct prof_error *e)
 {
     size_t size;
-    if (counter_data_size(s, d->config, &size, e))
+    if (reconfigure(s, d, e) || counter_data_size(s, d->config, &size, e))
         return e->status;
     if (size != d->size)
         return prof_fail(e, PROF_FAILED, "counter data size changed from %zu to %zu bytes", d->size, size);
@@ -193,10 +224,7 @@ void prof_session_close(struct prof_session *s)
 {
     if (s->subscriber)
         cuptiUnsubscribe(s->subscriber);
-    if (s->object) {
-        CUpti_RangeProfiler_Disable_Params disable = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-        disable.pRangeProfilerObject = s->object;
-        cuptiRangeProfilerDisable(&disable);
-    }
+    if (s->object)
+        disable(s);
     *s = (struct prof_session){0};
 }

@@ -29,6 +29,8 @@ struct prof_counter_data {
 
 struct prof_session {
     struct CUpti_RangeProfiler_Object *object;
+    struct CUctx_st *context;
+    const struct prof_counter_data *configured; /* what the object was last programmed for */
     size_t max_ranges;
     /* Auto ranges are numbered, not named: launches are recorded (range i is launch i) to keep kernel names. */
     struct CUpti_Subscriber_st *subscriber;
