@@ -177,7 +177,9 @@ int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, stru
     config.counterDataImageSize = d->size;
     config.pCounterDataImage = d->image;
     config.range = CUPTI_AutoRange;
-    config.replayMode = CUPTI_KernelReplay;
+    /* One pass needs no replay: user replay then saves and restores no device memory, whose dirty lines
+     * would otherwise be written back while the kernel runs and counted as its DRAM traffic. */
+    config.replayMode = d->config->passes == 1 ? CUPTI_UserReplay : CUPTI_KernelReplay;
     config.maxRangesPerPass = s->max_ranges;
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;
@@ -198,6 +200,8 @@ int prof_session_end(struct prof_session *s, struct prof_counter_data *d, size_t
     s->recording = 0;
     if (prof_check(e, cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop"))
         return e->status;
+    if (!stop.isAllPassSubmitted)
+        return prof_fail(e, PROF_FAILED, "the profiler wants more passes than one launch gave it");
     CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     decode.pRangeProfilerObject = s->object;
     if (prof_check(e, cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))

@@ -1,9 +1,10 @@
 /*
  * The target side of CUPTI profiling (needs a GPU): each kernel launched
  * between begin and end becomes one range (auto range), replayed by CUPTI as
- * many times as the configuration has passes (kernel replay), so a call that
- * launches several kernels, such as cuBLAS, yields one range per kernel, each
- * under its own kernel name.
+ * many times as the configuration has passes (kernel replay; a one-pass
+ * configuration is not replayed at all), so a call that launches several
+ * kernels, such as cuBLAS, yields one range per kernel, each under its own
+ * kernel name.
  *
  * CUPTI crashes instead of failing on some of these calls when no GPU is
  * present: callers must have a working device before opening a session.
