@@ -1,5 +1,5 @@
 /*
- * Emptying the L2 before a measurement: reading a buffer twice the size of the
+ * Emptying the L2 before a measurement: reading a buffer several times the size of the
  * L2 evicts everything, and since the sweep only reads, dirty lines left by
  * earlier work are written back during the sweep, not during the kernel that
  * follows. A memset would evict as well, but leave the L2 full of dirty lines
