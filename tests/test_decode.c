@@ -1,0 +1,182 @@
+/*
+ * Offline decode: two captures of tiled_transposed at W=1024, taken on an
+ * NVIDIA H200 (GH100 chip) by memscope, are evaluated again here with no GPU,
+ * and compared with what Nsight Compute 2025.3.1 measured for the same kernel
+ * on the same machine (tests/fixtures/ncu-tiled_transposed-W1024.csv, the
+ * rows of `ncu --csv --print-units base --clock-control none --metrics ...`).
+ * Counts that do not depend on timing must be equal; DRAM bytes read within
+ * 2 %; duration within 10 %.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../harness/metrics.h"
+
+#define FIXTURES "tests/fixtures/"
+#define NCU_COLUMNS 17
+#define NCU_METRIC 14
+#define NCU_VALUE 16
+
+static struct profile profile;
+static struct prof_capture captures[2];
+
+static int decode_fixtures(void **state)
+{
+    (void)state;
+    static const char *const files[] = {FIXTURES "tiled_transposed-W1024.capture",
+                                        FIXTURES "tiled_transposed-W1024.dram.capture"};
+    for (int i = 0; i < 2; ++i) {
+        struct prof_error pe = {0};
+        struct prof_host *host = NULL;
+        struct error e = {0};
+        const char *names[1];
+        if (prof_capture_read(files[i], &captures[i], &pe) || prof_host_open(captures[i].config.chip, &host, &pe)) {
+            fprintf(stderr, "%s\n", pe.message);
+            return -1;
+        }
+        names[0] = prof_capture_tag(&captures[i], "kernel0");
+        int rc = metrics_append(host, captures[i].counter_data, captures[i].counter_data_size, names,
+                                &captures[i].config, &profile, &e);
+        prof_host_close(host);
+        if (rc) {
+            fprintf(stderr, "%s\n", e.message);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int free_fixtures(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 2; ++i)
+        prof_capture_free(&captures[i]);
+    return 0;
+}
+
+/* ncu quotes every field; none of the fields we read holds the "," sequence. */
+static int split_ncu_row(char *line, char *fields[NCU_COLUMNS])
+{
+    int n = 0;
+    char *p = line + 1;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *end; n < NCU_COLUMNS && (end = strstr(p, "\",\"")); p = end + 3) {
+        *end = '\0';
+        fields[n++] = p;
+    }
+    if (n == NCU_COLUMNS - 1) {
+        p[strlen(p) - 1] = '\0';
+        fields[n++] = p;
+    }
+    return n;
+}
+
+static double ncu_value(const char *metric)
+{
+    char line[8192], *fields[NCU_COLUMNS];
+    FILE *f = fopen(FIXTURES "ncu-tiled_transposed-W1024.csv", "r");
+    assert_non_null(f);
+    double value = NAN;
+    while (fgets(line, sizeof line, f))
+        if (split_ncu_row(line, fields) == NCU_COLUMNS && strcmp(fields[NCU_METRIC], metric) == 0) {
+            char digits[64], *d = digits;
+            for (const char *c = fields[NCU_VALUE]; *c && d < digits + sizeof digits - 1; ++c)
+                if (*c != ',')
+                    *d++ = *c;
+            *d = '\0';
+            value = strtod(digits, NULL);
+        }
+    fclose(f);
+    if (isnan(value))
+        fail_msg("%s not in the ncu fixture", metric);
+    return value;
+}
+
+static double decoded(const char *metric)
+{
+    double v = metric_lookup(profile.names, profile.kernels[0].values, profile.n_metrics, metric);
+    if (isnan(v))
+        fail_msg("%s not decoded", metric);
+    return v;
+}
+
+static void the_kernel_keeps_its_name(void **state)
+{
+    (void)state;
+    assert_int_equal(profile.n_kernels, 1);
+    assert_string_equal(profile.kernels[0].kernel,
+                        "void transposed_tile_kernel<0>(float const*, float const*, float*, int)");
+}
+
+static void both_parts_are_merged(void **state)
+{
+    (void)state;
+    assert_int_equal(profile.n_metrics, captures[0].config.n_metrics + captures[1].config.n_metrics);
+}
+
+static void counts_equal_nsight_compute(void **state)
+{
+    (void)state;
+    static const char *const counts[] = {
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        "smsp__sass_inst_executed_op_shared_st.sum",
+        "smsp__sass_data_bytes_mem_shared_op_ld.sum",
+        "smsp__sass_data_bytes_mem_shared_op_st.sum",
+        "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+        double mine = decoded(counts[i]), theirs = ncu_value(counts[i]);
+        if (mine != theirs)
+            fail_msg("%s: decoded %.0f, ncu %.0f", counts[i], mine, theirs);
+    }
+}
+
+static void dram_reads_within_two_percent_of_nsight_compute(void **state)
+{
+    (void)state;
+    double mine = decoded("dram__bytes_read.sum"), theirs = ncu_value("dram__bytes_read.sum");
+    assert_true(fabs(mine - theirs) <= 0.02 * theirs);
+}
+
+static void duration_within_ten_percent_of_nsight_compute(void **state)
+{
+    (void)state;
+    double mine = decoded("gpu__time_duration.sum"), theirs = ncu_value("gpu__time_duration.sum");
+    assert_true(fabs(mine - theirs) <= 0.10 * theirs);
+}
+
+/* The lesson of the kernel: the transposed store is a 32-way conflict on one of its two stores. */
+static void the_transposed_store_conflict_is_visible(void **state)
+{
+    (void)state;
+    double per_store = decoded("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum") /
+                       decoded("smsp__sass_inst_executed_op_shared_st.sum");
+    assert_true(per_store > 16.0 && per_store < 17.0); /* (32 + 1) / 2 = 16.5 */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_kernel_keeps_its_name),
+        cmocka_unit_test(both_parts_are_merged),
+        cmocka_unit_test(counts_equal_nsight_compute),
+        cmocka_unit_test(dram_reads_within_two_percent_of_nsight_compute),
+        cmocka_unit_test(duration_within_ten_percent_of_nsight_compute),
+        cmocka_unit_test(the_transposed_store_conflict_is_visible),
+    };
+    return cmocka_run_group_tests_name("decode", tests, decode_fixtures, free_fixtures);
+}
