@@ -40,7 +40,7 @@ int gpu_open(struct gpu *g, int device, struct error *e)
     const char *why = matmul_cublas_configure(g->cublas);
     if (why)
         return error_set(e, EXIT_RUNTIME, "configuring cuBLAS: %s", why);
-    g->l2_flush_bytes = 4 * (size_t)g->prop.l2CacheSize; /* twice the L2 left dirty lines behind on GH100 */
+    g->l2_flush_bytes = 4 * (size_t)g->prop.l2CacheSize; /* a margin: L2 hashing and associativity give no guarantee at 1x */
     CUDA_TRY(e, cudaMalloc(&g->l2_flush, g->l2_flush_bytes + sizeof(int)));
     CUDA_TRY(e, cudaMemset(g->l2_flush, 0, g->l2_flush_bytes + sizeof(int)));
     return 0;

@@ -54,11 +54,11 @@ static void nvml_close(struct nvml *n)
 }
 
 /* The reading is taken here, before its value is used: never pass both as arguments of one call. */
-static void add_clock(struct environment *env, const char *key, struct nvml *n, int clock_type,
+static void add_reading(struct environment *env, const char *key, struct nvml *n, int which,
                       nvml_return (*read)(nvml_device, int, unsigned *))
 {
     unsigned value = 0;
-    if (read(n->device, clock_type, &value) == NVML_SUCCESS)
+    if (read(n->device, which, &value) == NVML_SUCCESS)
         env_add(env, key, "%u", value);
     else
         env_add(env, key, "unavailable");
@@ -77,8 +77,8 @@ void nvml_probe_driver(struct environment *env, const char *pci_bus_id)
         env_add(env, "power_limit_w", "%u", power_mw / 1000);
     else
         env_add(env, "power_limit_w", "unavailable");
-    add_clock(env, "sm_clock_application_mhz", &n, NVML_CLOCK_SM, n.application_clock);
-    add_clock(env, "memory_clock_application_mhz", &n, NVML_CLOCK_MEM, n.application_clock);
+    add_reading(env, "sm_clock_application_mhz", &n, NVML_CLOCK_SM, n.application_clock);
+    add_reading(env, "memory_clock_application_mhz", &n, NVML_CLOCK_MEM, n.application_clock);
     if (n.driver_version(version, sizeof version) == NVML_SUCCESS)
         env_add(env, "driver_version", "%s", version);
     else
@@ -99,8 +99,8 @@ void nvml_probe_clocks(struct environment *env, const char *pci_bus_id, const ch
         env_add(env, temp_key, "unavailable");
         return;
     }
-    add_clock(env, sm_key, &n, NVML_CLOCK_SM, n.clock);
-    add_clock(env, mem_key, &n, NVML_CLOCK_MEM, n.clock);
-    add_clock(env, temp_key, &n, NVML_TEMPERATURE_GPU, n.temperature);
+    add_reading(env, sm_key, &n, NVML_CLOCK_SM, n.clock);
+    add_reading(env, mem_key, &n, NVML_CLOCK_MEM, n.clock);
+    add_reading(env, temp_key, &n, NVML_TEMPERATURE_GPU, n.temperature);
     nvml_close(&n);
 }

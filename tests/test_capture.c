@@ -1,7 +1,6 @@
 /* Saved captures: a hand-built capture survives a write and a read; damaged files are refused with a
  * message naming the file (and the line, where one is at fault). No GPU and no CUPTI call is needed. */
 #define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "remove_tree.h"
 #include "../cupti/capture_file.h"
 
 #define CONFIG_BYTES 100
@@ -65,18 +65,10 @@ static int make_folder(void **state)
     return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    return remove(path);
-}
-
 static int remove_folder(void **state)
 {
     struct fixture *f = *state;
-    int rc = nftw(f->folder, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+    int rc = remove_tree(f->folder) == 0 ? 0 : -1;
     free(f);
     return rc;
 }

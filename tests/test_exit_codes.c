@@ -3,6 +3,7 @@
  * message, and no results folder left behind by a run that could not start.
  * The binary is found through MEMSCOPE_BIN (set by make test).
  */
+#define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 
 #include "../harness/error.h"
 #include "gpu_present.h"
+#include "remove_tree.h"
 
 #define MAX_ARGS 16
 
@@ -205,9 +207,7 @@ static int make_workdir(void **state)
 static int remove_workdir(void **state)
 {
     (void)state;
-    char command[300];
-    snprintf(command, sizeof command, "rm -rf '%s'", workdir);
-    return system(command);
+    return remove_tree(workdir);
 }
 
 int main(void)

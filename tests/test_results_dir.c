@@ -1,6 +1,5 @@
 /* The results folder: planned without side effects, filled under ".partial", renamed when complete. */
 #define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "remove_tree.h"
 #include "../harness/results_dir.h"
 
 struct fixture {
@@ -33,19 +33,11 @@ static int enter_scratch(void **state)
     return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    return remove(path);
-}
-
 static int leave_scratch(void **state)
 {
     struct fixture *f = *state;
     int rc = chdir(f->home);
-    if (nftw(f->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+    if (remove_tree(f->scratch) != 0)
         rc = -1;
     free(f);
     return rc;
