@@ -2,6 +2,8 @@
 #   make             build build/memscope and the tests (no GPU needed)
 #   make test        run every test; GPU tests skip when no GPU is present
 #   make run         run the suite on the GPU (RUN_ARGS passes options)
+#   make report      run the suite and render the PDF (without a GPU: the committed
+#                    reference run); make report RESULTS=<dir> renders that folder
 #   make CUDA_ARCH=80  build for another GPU architecture (default: Hopper, 90)
 
 CUDA ?= /usr/local/cuda
@@ -35,21 +37,23 @@ KERNEL_CU := $(wildcard kernels/*.cu)
 KERNEL_C := $(wildcard kernels/*.c)
 CUPTI_C := $(wildcard cupti/*.c)
 CUPTI_CPP := $(wildcard cupti/*.cpp)
-HARNESS_C := $(filter-out harness/main.c harness/decode_main.c,$(wildcard harness/*.c))
+HARNESS_C := $(filter-out harness/%_main.c harness/main.c,$(wildcard harness/*.c))
 LIB_OBJS := $(KERNEL_CU:%.cu=$(BUILD)/%.o) $(KERNEL_C:%.c=$(BUILD)/%.o) $(CUPTI_C:%.c=$(BUILD)/%.o) \
 	$(CUPTI_CPP:%.cpp=$(BUILD)/%.o) $(HARNESS_C:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libmemscope.a
 BIN := $(BUILD)/memscope
 DECODE_BIN := $(BUILD)/memscope-decode
+REPORT_DATA_BIN := $(BUILD)/memscope-report-data
+REFERENCE_RUN := reports/reference
 
 TEST_NAMES := $(basename $(notdir $(wildcard tests/test_*.c)))
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_CU_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/*.cu))
 
-.PHONY: all test run clean FORCE
+.PHONY: all test run report clean FORCE
 # Keep intermediate objects, so a second make rebuilds nothing.
 .SECONDARY:
-all: $(BIN) $(DECODE_BIN) $(TEST_BINS)
+all: $(BIN) $(DECODE_BIN) $(REPORT_DATA_BIN) $(TEST_BINS)
 
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
@@ -79,15 +83,38 @@ $(BIN): $(BUILD)/harness/main.o $(LIB)
 $(DECODE_BIN): $(BUILD)/harness/decode_main.o $(LIB)
 	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(REPORT_DATA_BIN): $(BUILD)/harness/report_data_main.o $(LIB)
+	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_CU_OBJS) $(LIB)
 	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-test: $(BIN) $(DECODE_BIN) $(TEST_BINS)
-	@failed=0; for t in $(TEST_BINS); do MEMSCOPE_BIN=$(BIN) MEMSCOPE_DECODE_BIN=$(DECODE_BIN) $$t || failed=1; done; \
+test: $(BIN) $(DECODE_BIN) $(REPORT_DATA_BIN) $(TEST_BINS)
+	@failed=0; for t in $(TEST_BINS); do MEMSCOPE_BIN=$(BIN) MEMSCOPE_DECODE_BIN=$(DECODE_BIN) \
+		MEMSCOPE_REPORT_DATA=$(REPORT_DATA_BIN) $$t || failed=1; done; \
 	if [ $$failed -ne 0 ]; then echo "make test: some tests failed"; exit 1; fi
 
 run: $(BIN)
 	$(BIN) $(RUN_ARGS)
+
+# With RESULTS, renders that folder. Otherwise, on a GPU, runs the suite and
+# the ground-truth check and renders them; without one, renders the reference run.
+# A run in which a variant failed its check still renders, then exits 1.
+report: $(REPORT_DATA_BIN) $(if $(RESULTS),,$(BIN))
+ifneq ($(RESULTS),)
+	@scripts/report-render $(RESULTS) reports/$(notdir $(abspath $(RESULTS)))-report
+else
+	@if nvidia-smi -L >/dev/null 2>&1; then \
+		dir=memscope-results/$$(date -u +%Y%m%dT%H%M%SZ); \
+		$(BIN) -o $$dir $(RUN_ARGS); rc=$$?; [ $$rc -le 1 ] || exit $$rc; \
+		$(BIN) --validate -o $$dir/validate; v=$$?; [ $$v -le 1 ] || exit $$v; \
+		scripts/report-render $$dir reports/$$(basename $$dir)-report || exit $$?; exit $$rc; \
+	else \
+		echo "make report: no GPU on this machine; rendering the committed reference run ($(REFERENCE_RUN))"; \
+		scripts/report-render --note "Committed reference run ($(REFERENCE_RUN)), rendered on a machine without a GPU" \
+			$(REFERENCE_RUN) reports/reference-report; \
+	fi
+endif
 
 clean:
 	rm -rf $(BUILD)

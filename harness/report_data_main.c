@@ -1,0 +1,45 @@
+/*
+ * memscope-report-data: reads a results folder and writes, into an existing
+ * folder, the tables and variables the report's gnuplot scripts draw.
+ * Run by scripts/report; needs no GPU.
+ *
+ *   memscope-report-data [--note TEXT] RESULTS_DIR DATA_DIR
+ *
+ * Exit codes: 0 written; 2 bad usage or a results folder that cannot be read
+ * (the message names the file and line); 4 DATA_DIR not writable.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report_data.h"
+
+static int usage(struct error *e)
+{
+    return error_set(e, EXIT_USAGE, "usage: memscope-report-data [--note TEXT] RESULTS_DIR DATA_DIR");
+}
+
+static int run(int argc, char **argv, struct error *e)
+{
+    const char *note = "";
+    int at = 1;
+    if (at + 1 < argc && strcmp(argv[at], "--note") == 0) {
+        note = argv[at + 1];
+        at += 2;
+    }
+    if (argc - at != 2)
+        return usage(e);
+    struct results_folder results;
+    if (results_folder_open(argv[at], &results, e))
+        return e->code;
+    report_data_write(&results, argv[at + 1], note, e);
+    results_folder_close(&results);
+    return e->code;
+}
+
+int main(int argc, char **argv)
+{
+    struct error e = {0};
+    if (run(argc, argv, &e))
+        fprintf(stderr, "memscope-report-data: %s\n", e.message);
+    return e.code;
+}

@@ -1,0 +1,15 @@
+# Shared by every page: data layout, fonts, the colours of the variants.
+# Expects datadir (memscope-report-data's output) and scriptdir (this folder).
+reset
+set datafile separator "\t"
+set termoption noenhanced
+set encoding utf8
+load datadir.'/variables.gp'
+missing(x) = (x != x)
+# Room at the bottom of every page for the sentence that says what to read from it.
+set tmargin at screen 0.90
+set bmargin at screen 0.22
+set lmargin at screen 0.09
+set rmargin at screen 0.95
+set grid ytics lc rgb "#dddddd"
+set key top left

@@ -1,0 +1,14 @@
+# Global load efficiency per variant.
+load scriptdir.'/common.gp'
+page_title = sprintf("Global load efficiency at W = %d", largest_width)
+page_caption = "Bytes the warp asked for per byte of the 32-byte sectors fetched (smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct).\n".\
+    "naive reads N along rows (coalesced); naive_uncoalesced walks down the columns of M: 16.5 sectors per request, 12.5 %.\n".\
+    "cuBLAS loads global memory with cp.async (LDGSTS), which this metric does not count."
+load scriptdir.'/page.gp'
+load scriptdir.'/bars.gp'
+set ylabel "global load efficiency (%)"
+set yrange [0:115]
+set ytics 0, 20, 100
+plot bars_file using 1:4:2:xtic(3) with boxes lc variable notitle, \
+     bars_file using 1:($4 + 3):(sprintf("%.1f", $4)) with labels font ",10" notitle, \
+     bars_file using 1:(4):(strcol(11) eq "-" ? "" : strcol(11)) with labels rotate by 90 left font ",10" notitle

@@ -1,0 +1,20 @@
+# Draws table_file as a table: the first line its header, later lines its rows.
+# table_x: left edge of each column (a word list, in screen fractions);
+# table_first: the first column drawn; table_colour_column: a column holding each
+# row's linetype (0: none), which colours the row's first drawn cell.
+unset border
+unset tics
+unset key
+unset grid
+set xrange [0:1]
+set yrange [-table_rows:1]
+set lmargin at screen 0.04
+set rmargin at screen 0.98
+table_columns = words(table_x)
+cell_x(c) = word(table_x, c - table_first + 1) + 0
+plot for [c=table_first:table_first+table_columns-1] table_file every ::0::0 \
+         using (cell_x(c)):(-$0):(stringcolumn(c)) with labels left font ",11" tc rgb "#333333", \
+     for [c=table_first+1:table_first+table_columns-1] table_file every ::1 \
+         using (cell_x(c)):(-$0-1):(stringcolumn(c)) with labels left font ",11", \
+     table_file every ::1 using (cell_x(table_first)):(-$0-1):(stringcolumn(table_first)):(table_colour_column ? column(table_colour_column) : 0) \
+         with labels left font ",11" tc variable

@@ -1,0 +1,13 @@
+# Page 1: what was measured, where, and from which commit.
+load scriptdir.'/common.gp'
+table_rows = 12
+set label 1 "memscope: matrix multiplication on the memory system" at screen 0.5, screen 0.86 center font ",22"
+set label 2 gpu_name at screen 0.5, screen 0.79 center font ",16"
+set label 3 source_note at screen 0.5, screen 0.73 center font ",13" tc rgb "#b22222"
+set tmargin at screen 0.68
+set bmargin at screen 0.10
+table_file = datadir.'/title.tsv'
+table_x = "0.08 0.24"
+table_first = 1
+table_colour_column = 0
+load scriptdir.'/table.gp'
