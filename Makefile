@@ -44,16 +44,20 @@ LIB := $(BUILD)/libmemscope.a
 BIN := $(BUILD)/memscope
 DECODE_BIN := $(BUILD)/memscope-decode
 REPORT_DATA_BIN := $(BUILD)/memscope-report-data
+COMPARE_BIN := $(BUILD)/memscope-compare
+HISTORY_BIN := $(BUILD)/memscope-history
+HISTORY ?= memscope-results/history.csv
 REFERENCE_RUN := reports/reference
 
 TEST_NAMES := $(basename $(notdir $(wildcard tests/test_*.c)))
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_CU_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/*.cu))
 
-.PHONY: all test run report clean FORCE
+.PHONY: all test run report compare history history-add clean FORCE
 # Keep intermediate objects, so a second make rebuilds nothing.
 .SECONDARY:
-all: $(BIN) $(DECODE_BIN) $(REPORT_DATA_BIN) $(TEST_BINS)
+TOOLS := $(BIN) $(DECODE_BIN) $(REPORT_DATA_BIN) $(COMPARE_BIN) $(HISTORY_BIN)
+all: $(TOOLS) $(TEST_BINS)
 
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
@@ -80,18 +84,21 @@ $(LIB): $(LIB_OBJS)
 $(BIN): $(BUILD)/harness/main.o $(LIB)
 	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(DECODE_BIN): $(BUILD)/harness/decode_main.o $(LIB)
-	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-
-$(REPORT_DATA_BIN): $(BUILD)/harness/report_data_main.o $(LIB)
-	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# The tools beside memscope: each one main file over the same library.
+$(DECODE_BIN): $(BUILD)/harness/decode_main.o
+$(REPORT_DATA_BIN): $(BUILD)/harness/report_data_main.o
+$(COMPARE_BIN): $(BUILD)/harness/compare_main.o
+$(HISTORY_BIN): $(BUILD)/harness/history_main.o
+$(DECODE_BIN) $(REPORT_DATA_BIN) $(COMPARE_BIN) $(HISTORY_BIN): $(LIB)
+	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_CU_OBJS) $(LIB)
 	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-test: $(BIN) $(DECODE_BIN) $(REPORT_DATA_BIN) $(TEST_BINS)
+test: $(TOOLS) $(TEST_BINS)
 	@failed=0; for t in $(TEST_BINS); do MEMSCOPE_BIN=$(BIN) MEMSCOPE_DECODE_BIN=$(DECODE_BIN) \
-		MEMSCOPE_REPORT_DATA=$(REPORT_DATA_BIN) $$t || failed=1; done; \
+		MEMSCOPE_REPORT_DATA=$(REPORT_DATA_BIN) MEMSCOPE_COMPARE=$(COMPARE_BIN) MEMSCOPE_HISTORY=$(HISTORY_BIN) \
+		$$t || failed=1; done; \
 	if [ $$failed -ne 0 ]; then echo "make test: some tests failed"; exit 1; fi
 
 run: $(BIN)
@@ -100,14 +107,15 @@ run: $(BIN)
 # With RESULTS, renders that folder. Otherwise, on a GPU, runs the suite and
 # the ground-truth check and renders them; without one, renders the reference run.
 # A run in which a variant failed its check still renders, then exits 1.
-report: $(REPORT_DATA_BIN) $(if $(RESULTS),,$(BIN))
+report: $(REPORT_DATA_BIN) $(HISTORY_BIN) $(if $(RESULTS),,$(BIN))
 ifneq ($(RESULTS),)
-	@scripts/report-render $(RESULTS) reports/$(notdir $(abspath $(RESULTS)))-report
+	@scripts/report-render $(if $(COMPARE),--compare $(COMPARE)) $(RESULTS) reports/$(notdir $(abspath $(RESULTS)))-report
 else
 	@if nvidia-smi -L >/dev/null 2>&1; then \
 		dir=memscope-results/$$(date -u +%Y%m%dT%H%M%SZ); \
 		$(BIN) -o $$dir $(RUN_ARGS); rc=$$?; [ $$rc -le 1 ] || exit $$rc; \
 		$(BIN) --validate -o $$dir/validate; v=$$?; [ $$v -le 1 ] || exit $$v; \
+		$(HISTORY_BIN) add $(HISTORY) $$dir || exit $$?; \
 		scripts/report-render $$dir reports/$$(basename $$dir)-report || exit $$?; exit $$rc; \
 	else \
 		echo "make report: no GPU on this machine; rendering the committed reference run ($(REFERENCE_RUN))"; \
@@ -115,6 +123,26 @@ else
 			$(REFERENCE_RUN) reports/reference-report; \
 	fi
 endif
+
+# make compare BASE=<rev> [HEAD=<rev>]: both built and run here, interleaved.
+# make compare BASE_RESULTS=<dir> HEAD_RESULTS=<dir>: two existing results.
+compare: $(COMPARE_BIN)
+ifneq ($(BASE_RESULTS),)
+	@out=memscope-results/compare-$$(date -u +%Y%m%dT%H%M%SZ); rc=0; \
+	$(COMPARE_BIN) -o $$out $(COMPARE_ARGS) $(BASE_RESULTS) $(HEAD_RESULTS) || rc=$$?; \
+	[ $$rc -gt 1 ] || scripts/compare-chart $$out; exit $$rc
+else
+	@test -n "$(BASE)" || { echo "make compare: give BASE=<rev> (or BASE_RESULTS and HEAD_RESULTS)"; exit 2; }
+	@scripts/compare-revisions $(if $(ROUNDS),--rounds $(ROUNDS)) $(BASE) $(HEAD)
+endif
+
+# Records a results folder in the history; make history draws it.
+history-add: $(HISTORY_BIN)
+	@test -n "$(RESULTS)" || { echo "make history-add: give RESULTS=<dir>"; exit 2; }
+	@$(HISTORY_BIN) add $(HISTORY) $(RESULTS)
+
+history: $(HISTORY_BIN)
+	@scripts/history-render $(HISTORY) reports/history
 
 clean:
 	rm -rf $(BUILD)

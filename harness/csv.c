@@ -21,7 +21,8 @@ void csv_on_stream(struct csv *c, FILE *stream, const char *name, const char *he
     c->fields_in_row = 0;
     c->file = stream;
     snprintf(c->path, sizeof c->path, "%s", name);
-    fprintf(c->file, "%s\n", header);
+    if (header)
+        fprintf(c->file, "%s\n", header);
 }
 
 static void separate(struct csv *c)

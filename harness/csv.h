@@ -14,7 +14,8 @@ struct csv {
 
 /* header is the literal header line without newline, e.g. "variant,width". */
 int csv_create(struct csv *c, const char *dir, const char *name, const char *header, struct error *e);
-/* Writes to an open stream (standard output, say); csv_close then closes it. */
+/* Writes to an open stream (standard output, or a file opened to append to: header
+ * NULL writes none); csv_close then closes it. */
 void csv_on_stream(struct csv *c, FILE *stream, const char *name, const char *header);
 void csv_text(struct csv *c, const char *value);
 void csv_int(struct csv *c, long long value);

@@ -58,10 +58,15 @@ static int find_summary_columns(struct results_folder *r, struct error *e)
 static int check_sample_counts(const struct results_folder *r, struct error *e)
 {
     const struct csv_table *s = &r->samples;
-    int variant, width;
+    int variant, width, time;
     if (csv_table_column(s, "variant", &variant, e) || csv_table_column(s, "width", &width, e) ||
-        csv_table_column(s, "time_ms", &(int){0}, e))
+        csv_table_column(s, "time_ms", &time, e))
         return e->code;
+    for (int row = 0; row < s->rows; ++row) {
+        double value;
+        if (csv_table_required_real(s, row, time, &value, e))
+            return e->code;
+    }
     int *counted = calloc((size_t)r->summary.rows, sizeof *counted);
     if (!counted)
         return error_set(e, EXIT_RUNTIME, "out of memory");

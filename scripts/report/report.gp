@@ -13,3 +13,6 @@ load scriptdir.'/speedup.gp'
 do for [validate_page = 1 : validate_pages] {
     load scriptdir.'/validate.gp'
 }
+if (exists("compare_file")) {
+    load scriptdir.'/compare.gp'
+}

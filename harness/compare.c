@@ -1,0 +1,193 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+/* Counts fixed by the code and the size alone: any change is the code's doing.
+ * More of any of them is more work, so an increase is a regression. */
+static const char *const deterministic_metrics[] = {
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    "shared_conflicts_exact",
+};
+
+static int find_pair(const struct comparison *c, const char *variant, int width)
+{
+    for (int i = 0; i < c->pairs; ++i)
+        if (strcmp(c->pair[i].variant, variant) == 0 && c->pair[i].width == width)
+            return i;
+    return -1;
+}
+
+static const char *status_of(const struct results_folder *r, int row)
+{
+    return csv_table_text(&r->summary, row, r->col_status);
+}
+
+/* The pairs in the base's order, then those only the head has. */
+static int list_pairs(const struct results_folder *base, const struct results_folder *head, struct comparison *c,
+                      struct error *e)
+{
+    const struct results_folder *sides[2] = {base, head};
+    for (int s = 0; s < 2; ++s)
+        for (int row = 0; row < sides[s]->summary.rows; ++row) {
+            const char *variant = csv_table_text(&sides[s]->summary, row, sides[s]->col_variant);
+            int width = atoi(csv_table_text(&sides[s]->summary, row, sides[s]->col_width));
+            if (find_pair(c, variant, width) >= 0)
+                continue;
+            if (c->pairs == COMPARE_MAX_PAIRS)
+                return error_set(e, EXIT_USAGE, "more than %d variant x width pairs", COMPARE_MAX_PAIRS);
+            struct compared_pair *p = &c->pair[c->pairs++];
+            snprintf(p->variant, sizeof p->variant, "%s", variant);
+            snprintf(p->precision, sizeof p->precision, "%s",
+                     csv_table_text(&sides[s]->summary, row, sides[s]->col_precision));
+            p->width = width;
+            int in_base = results_summary_row(base, variant, width) >= 0;
+            int in_head = results_summary_row(head, variant, width) >= 0;
+            p->state = !in_head ? PAIR_ONLY_BASE : !in_base ? PAIR_ONLY_HEAD : PAIR_COMPARED;
+        }
+    return 0;
+}
+
+/* A variant that fails its check in any round of a side is not timed there. */
+static int failed_in(const struct compare_side *side, const char *variant, int width)
+{
+    for (int i = 0; i < side->rounds; ++i) {
+        int row = results_summary_row(&side->round[i], variant, width);
+        if (row >= 0 && strcmp(status_of(&side->round[i], row), "passed") != 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int compare_pair(const struct compare_side *base, const struct compare_side *head,
+                        const struct compare_options *o, struct compared_pair *p, struct error *e)
+{
+    if (p->state != PAIR_COMPARED)
+        return 0;
+    if (failed_in(head, p->variant, p->width)) {
+        p->state = PAIR_HEAD_FAILED;
+        return 0;
+    }
+    if (failed_in(base, p->variant, p->width)) {
+        p->state = PAIR_BASE_FAILED;
+        return 0;
+    }
+    double *a = NULL, *b = NULL;
+    int na, nb, failed = compare_side_samples(base, p->variant, p->width, &a, &na) ||
+                         compare_side_samples(head, p->variant, p->width, &b, &nb) ||
+                         compare_timings(a, na, b, nb, &o->rules, &p->timing);
+    free(a);
+    free(b);
+    return failed ? error_set(e, EXIT_RUNTIME, "out of memory") : 0;
+}
+
+static int metric_value(const struct results_folder *r, const char *variant, int width, const char *metric,
+                        double *value)
+{
+    const struct csv_table *t = &r->metrics;
+    int cv = csv_table_column_or_none(t, "variant"), cw = csv_table_column_or_none(t, "width");
+    int cm = csv_table_column_or_none(t, "metric"), cx = csv_table_column_or_none(t, "value");
+    *value = NAN;
+    if (cv < 0 || cw < 0 || cm < 0 || cx < 0)
+        return -1;
+    for (int row = 0; row < t->rows; ++row)
+        if (!strcmp(csv_table_text(t, row, cv), variant) && atoi(csv_table_text(t, row, cw)) == width &&
+            !strcmp(csv_table_text(t, row, cm), metric)) {
+            char *end;
+            const char *text = csv_table_text(t, row, cx);
+            double v = strtod(text, &end);
+            *value = (*text && !*end) ? (isnan(*value) ? v : *value + v) : NAN;
+        }
+    return 0;
+}
+
+static int add_change(struct comparison *c, const struct compared_pair *p, const char *metric, double base,
+                      double head, enum metric_change_kind kind, struct error *e)
+{
+    if (c->changes == COMPARE_MAX_METRIC_CHANGES)
+        return error_set(e, EXIT_USAGE, "more than %d metric changes", COMPARE_MAX_METRIC_CHANGES);
+    struct metric_change *m = &c->change[c->changes++];
+    snprintf(m->variant, sizeof m->variant, "%s", p->variant);
+    snprintf(m->metric, sizeof m->metric, "%s", metric);
+    m->width = p->width;
+    m->base = base;
+    m->head = head;
+    m->kind = kind;
+    return 0;
+}
+
+static int compare_metrics(const struct results_folder *base, const struct results_folder *head,
+                           const struct compare_options *o, struct comparison *c, struct error *e)
+{
+    for (int i = 0; i < c->pairs && !e->code; ++i) {
+        const struct compared_pair *p = &c->pair[i];
+        double x, y;
+        if (p->state != PAIR_COMPARED)
+            continue;
+        for (size_t m = 0; m < sizeof deterministic_metrics / sizeof deterministic_metrics[0] && !e->code; ++m) {
+            if (metric_value(base, p->variant, p->width, deterministic_metrics[m], &x) ||
+                metric_value(head, p->variant, p->width, deterministic_metrics[m], &y) || isnan(x) || isnan(y) ||
+                x == y)
+                continue;
+            add_change(c, p, deterministic_metrics[m], x, y, y > x ? METRIC_REGRESSION : METRIC_IMPROVEMENT, e);
+        }
+        if (!metric_value(base, p->variant, p->width, "dram_gbs", &x) &&
+            !metric_value(head, p->variant, p->width, "dram_gbs", &y) && x > 0 &&
+            fabs(y / x - 1) > o->dram_tolerance)
+            add_change(c, p, "dram_gbs", x, y, METRIC_DRAM_CHANGE, e);
+    }
+    return e->code;
+}
+
+int compare_run(const struct compare_side *base, const struct compare_side *head, const struct compare_options *o,
+                struct comparison *c, struct error *e)
+{
+    memset(c, 0, sizeof *c);
+    if (compare_sides_match(base, head, o->force, e) || list_pairs(&base->round[0], &head->round[0], c, e))
+        return e->code;
+    for (int i = 0; i < c->pairs && !e->code; ++i)
+        compare_pair(base, head, o, &c->pair[i], e);
+    const struct results_folder *base_metrics = compare_side_metrics(base), *head_metrics = compare_side_metrics(head);
+    if (!e->code && base_metrics && head_metrics) {
+        c->metrics_compared = 1;
+        compare_metrics(base_metrics, head_metrics, o, c, e);
+    }
+    return e->code;
+}
+
+double comparison_geomean_ratio(const struct comparison *c)
+{
+    double log_sum = 0;
+    int n = 0;
+    for (int i = 0; i < c->pairs; ++i) {
+        const struct timing_comparison *t = &c->pair[i].timing;
+        if (c->pair[i].state == PAIR_COMPARED && t->base_median > 0 && t->head_median > 0) {
+            log_sum += log(t->head_median / t->base_median);
+            ++n;
+        }
+    }
+    return n ? exp(log_sum / n) : NAN;
+}
+
+int comparison_exit_code(const struct comparison *c, const struct compare_options *o)
+{
+    for (int i = 0; i < c->pairs; ++i)
+        if (c->pair[i].state == PAIR_HEAD_FAILED ||
+            (c->pair[i].state == PAIR_COMPARED && c->pair[i].timing.verdict == VERDICT_SLOWER))
+            return 1;
+    for (int i = 0; i < c->changes && !o->ignore_metrics; ++i)
+        if (c->change[i].kind == METRIC_REGRESSION)
+            return 1;
+    return 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * Is head slower than base? The statistics behind memscope-compare's verdict,
+ * on the raw timing samples of one variant x size.
+ *
+ * SLOWER or FASTER only when all of these hold:
+ *   - the Mann-Whitney U test (two-sided, normal approximation with tie
+ *     correction) rejects "same distribution" at level alpha;
+ *   - the bootstrap 95 % interval of median(head) / median(base) excludes 1;
+ *   - the change of the medians is larger than the noise floor and larger than
+ *     either side's own spread (interquartile range over median).
+ * SAME when the whole interval lies within the floor. UNSURE otherwise, with
+ * the reason: too few samples, a spread wider than the change, or an interval
+ * that reaches past the floor.
+ */
+#ifndef MEMSCOPE_COMPARE_STATS_H
+#define MEMSCOPE_COMPARE_STATS_H
+
+enum verdict { VERDICT_SAME, VERDICT_SLOWER, VERDICT_FASTER, VERDICT_UNSURE };
+
+struct verdict_rules {
+    double floor;      /* relative change below which a difference does not matter (0.02) */
+    double alpha;      /* significance level of the U test (0.01) */
+    int min_samples;   /* per side (5) */
+    int resamples;     /* bootstrap resamples (2000) */
+};
+
+struct timing_comparison {
+    int base_n, head_n;
+    double base_median, head_median;
+    double base_spread, head_spread; /* IQR / median */
+    double change;                   /* head_median / base_median - 1 */
+    double interval_low, interval_high; /* of head_median / base_median - 1, 95 % */
+    double p_value;
+    enum verdict verdict;
+    char reason[160];
+};
+
+extern const struct verdict_rules VERDICT_RULES_DEFAULT;
+
+const char *verdict_name(enum verdict v);
+
+/* Two-sided p-value of the Mann-Whitney U test. */
+double mann_whitney_p(const double *a, int na, const double *b, int nb);
+
+/* Percentile bootstrap 95 % interval of median(b) / median(a); deterministic for a seed. */
+int bootstrap_median_ratio(const double *a, int na, const double *b, int nb, int resamples, unsigned long long seed,
+                           double *low, double *high);
+
+/* Returns 0, or -1 when memory cannot be had. */
+int compare_timings(const double *base, int base_n, const double *head, int head_n, const struct verdict_rules *rules,
+                    struct timing_comparison *out);
+
+#endif

@@ -1,0 +1,230 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "csv.h"
+#include "csv_table.h"
+#include "history.h"
+
+#define HISTORY_HEADER                                                                                    \
+    "commit,dirty,gpu_name,time_utc,variant,precision,width,samples,median_ms,q1_ms,q3_ms,gflops,"        \
+    "global_load_efficiency_pct,shared_conflicts_exact,dram_gbs"
+
+/* Summary columns copied as they are, after the run's own key columns. */
+static const char *const copied[] = {"variant", "precision", "width", "samples", "median_ms", "q1_ms", "q3_ms",
+                                     "gflops", "global_load_efficiency_pct", "shared_conflicts_exact", "dram_gbs"};
+#define COPIED (sizeof copied / sizeof copied[0])
+
+#define MAX_RUNS 1024
+#define MAX_SERIES 64
+
+static const char *env(const struct results_folder *r, const char *key)
+{
+    const char *value = results_environment(r, key);
+    return value ? value : "";
+}
+
+static int already_recorded(const struct csv_table *h, const struct results_folder *run)
+{
+    for (int row = 0; row < h->rows; ++row)
+        if (!strcmp(csv_table_text(h, row, 0), env(run, "git_commit")) &&
+            !strcmp(csv_table_text(h, row, 2), env(run, "gpu_name")) &&
+            !strcmp(csv_table_text(h, row, 3), env(run, "time_utc")))
+            return 1;
+    return 0;
+}
+
+static int check_existing(const char *path, const struct results_folder *run, struct error *e)
+{
+    struct csv_table h;
+    if (csv_table_read(path, &h, e))
+        return e->code;
+    int columns_ok = h.columns == 4 + (int)COPIED && !strcmp(h.header[0], "commit");
+    int recorded = columns_ok && already_recorded(&h, run);
+    csv_table_free(&h);
+    if (!columns_ok)
+        return error_set(e, EXIT_USAGE, "%s:1: not a memscope history (header differs)", path);
+    if (recorded)
+        return error_set(e, EXIT_USAGE, "%s: the run of %s at %s is recorded already", path,
+                         env(run, "git_commit"), env(run, "time_utc"));
+    return 0;
+}
+
+int history_add(const char *history_path, const struct results_folder *run, struct error *e)
+{
+    struct stat st;
+    int exists = stat(history_path, &st) == 0;
+    int col[COPIED];
+    for (size_t c = 0; c < COPIED; ++c)
+        if ((col[c] = csv_table_column_or_none(&run->summary, copied[c])) < 0 && c < 7)
+            return error_set(e, EXIT_USAGE, "%s:1: no column '%s'", run->summary.path, copied[c]);
+    if (exists && check_existing(history_path, run, e))
+        return e->code;
+    FILE *f = fopen(history_path, "a");
+    if (!f)
+        return error_set(e, EXIT_OUTPUT, "cannot open %s: %s", history_path, strerror(errno));
+    struct csv out;
+    csv_on_stream(&out, f, history_path, exists ? NULL : HISTORY_HEADER);
+    for (int row = 0; row < run->summary.rows; ++row) {
+        csv_text(&out, env(run, "git_commit"));
+        csv_text(&out, env(run, "git_dirty"));
+        csv_text(&out, env(run, "gpu_name"));
+        csv_text(&out, env(run, "time_utc"));
+        for (size_t c = 0; c < COPIED; ++c)
+            csv_text(&out, col[c] < 0 ? "" : csv_table_text(&run->summary, row, col[c]));
+        csv_end_row(&out);
+    }
+    return csv_close(&out, e);
+}
+
+/* The history's rows of one GPU, grouped into runs in the order they were recorded. */
+struct history_view {
+    const struct csv_table *t;
+    int run_of_row[1 << 16];
+    int first_row[MAX_RUNS];
+    int runs;
+    const char *series[MAX_SERIES];
+    int serieses;
+    int width;
+};
+
+static int same_run(const struct csv_table *t, int a, int b)
+{
+    return !strcmp(csv_table_text(t, a, 0), csv_table_text(t, b, 0)) &&
+           !strcmp(csv_table_text(t, a, 2), csv_table_text(t, b, 2)) &&
+           !strcmp(csv_table_text(t, a, 3), csv_table_text(t, b, 3));
+}
+
+static int build_view(const struct csv_table *t, const char *gpu, int width, struct history_view *v, struct error *e)
+{
+    memset(v, 0, sizeof *v);
+    v->t = t;
+    if (t->rows == 0 || t->rows > (int)(sizeof v->run_of_row / sizeof v->run_of_row[0]))
+        return error_set(e, EXIT_USAGE, "%s: %s", t->path, t->rows ? "too many rows" : "no runs recorded");
+    if (!gpu)
+        gpu = csv_table_text(t, t->rows - 1, 2);
+    for (int row = 0; row < t->rows && !e->code; ++row) {
+        v->run_of_row[row] = -1;
+        if (strcmp(csv_table_text(t, row, 2), gpu))
+            continue;
+        if (v->runs == 0 || !same_run(t, row, v->first_row[v->runs - 1])) {
+            if (v->runs == MAX_RUNS)
+                return error_set(e, EXIT_USAGE, "%s: more than %d runs", t->path, MAX_RUNS);
+            v->first_row[v->runs++] = row;
+        }
+        v->run_of_row[row] = v->runs - 1;
+        int w = atoi(csv_table_text(t, row, 6));
+        if (!width && w > v->width)
+            v->width = w;
+    }
+    if (width)
+        v->width = width;
+    if (v->runs == 0)
+        return error_set(e, EXIT_USAGE, "%s: no run on %s", t->path, gpu);
+    for (int row = 0; row < t->rows; ++row) {
+        const char *name = csv_table_text(t, row, 4);
+        int known = 0;
+        for (int s = 0; s < v->serieses; ++s)
+            known |= !strcmp(v->series[s], name);
+        if (!known && v->run_of_row[row] >= 0 && v->serieses < MAX_SERIES)
+            v->series[v->serieses++] = name;
+    }
+    return 0;
+}
+
+static int value_at(const struct history_view *v, int run, const char *variant, int column, double *value,
+                    struct error *e)
+{
+    *value = NAN;
+    for (int row = v->first_row[run]; row < v->t->rows && v->run_of_row[row] == run; ++row)
+        if (!strcmp(csv_table_text(v->t, row, 4), variant) && atoi(csv_table_text(v->t, row, 6)) == v->width)
+            return csv_table_real(v->t, row, column, value, e);
+    return 0;
+}
+
+static void put(FILE *f, double x)
+{
+    if (isnan(x))
+        fputs("\tNaN", f);
+    else
+        fprintf(f, "\t%.6g", x);
+}
+
+/* One variant's block: run, median, q1, q3, load efficiency, exact conflicts, DRAM GB/s, step, step label. */
+static int write_series(FILE *f, const struct history_view *v, const char *variant, double floor, struct error *e)
+{
+    double previous[3] = {NAN, NAN, NAN};
+    fprintf(f, "# %s\n", variant);
+    for (int run = 0; run < v->runs && !e->code; ++run) {
+        double x[7];
+        for (int c = 0; c < 7; ++c)
+            if (value_at(v, run, variant, 8 + c, &x[c], e))
+                return e->code;
+        double median = x[0], q1 = x[1], q3 = x[2], change = median / previous[0] - 1;
+        int step = !isnan(change) && fabs(change) > floor && (q1 > previous[2] || q3 < previous[1]);
+        fprintf(f, "%d", run);
+        put(f, median);
+        put(f, q1);
+        put(f, q3);
+        put(f, x[4]);
+        put(f, x[5]);
+        put(f, x[6]);
+        fprintf(f, "\t%d\t%+.1f%%\n", step, step ? 100 * change : 0.0);
+        if (!isnan(median))
+            memcpy(previous, x, sizeof previous);
+    }
+    fputs("\n\n", f);
+    return 0;
+}
+
+static int write_variables(const char *dir, const struct history_view *v, struct error *e)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/variables.gp", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
+    const struct csv_table *t = v->t;
+    fprintf(f, "gpu_name = \"%s\"\nhistory_width = %d\nrun_count = %d\nseries_count = %d\nseries_names = \"",
+            csv_table_text(t, v->first_row[0], 2), v->width, v->runs, v->serieses);
+    for (int s = 0; s < v->serieses; ++s)
+        fprintf(f, "%s%s", s ? " " : "", v->series[s]);
+    fputs("\"\nset xtics (", f);
+    for (int run = 0; run < v->runs; ++run) {
+        int row = v->first_row[run];
+        fprintf(f, "%s\"%.7s%s\" %d", run ? ", " : "", csv_table_text(t, row, 0),
+                strcmp(csv_table_text(t, row, 1), "0") ? "*" : "", run);
+    }
+    fputs(")\n", f);
+    int failed = ferror(f);
+    if (fclose(f) || failed)
+        return error_set(e, EXIT_OUTPUT, "writing %s failed", path);
+    return 0;
+}
+
+int history_chart_data(const char *history_path, const char *gpu, int width, double floor, const char *out_dir,
+                       struct error *e)
+{
+    static struct history_view v;
+    struct csv_table t;
+    if (csv_table_read(history_path, &t, e))
+        return e->code;
+    if (t.columns != 4 + (int)COPIED || strcmp(t.header[0], "commit"))
+        error_set(e, EXIT_USAGE, "%s:1: not a memscope history (header differs)", history_path);
+    if (!e->code && !build_view(&t, gpu, width, &v, e) && !write_variables(out_dir, &v, e)) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/history.tsv", out_dir);
+        FILE *f = fopen(path, "w");
+        if (!f)
+            error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
+        for (int s = 0; f && s < v.serieses && !e->code; ++s)
+            write_series(f, &v, v.series[s], floor, e);
+        if (f && (fclose(f) != 0) && !e->code)
+            error_set(e, EXIT_OUTPUT, "writing %s failed", path);
+    }
+    csv_table_free(&t);
+    return e->code;
+}

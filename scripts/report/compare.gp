@@ -1,0 +1,26 @@
+# The changes of a comparison (compare.csv): each variant x width's change of the
+# median with its 95 % interval, coloured by verdict. Expects compare_file.
+reset
+set datafile separator ","
+set termoption noenhanced
+set label 90 "Head against base: change of the median time" at screen 0.5, screen 0.955 center font ",18"
+set label 91 "Bars: change of the median time, head against base, in %; whiskers: bootstrap 95 % interval of the ratio of medians.\n".\
+    "SLOWER and FASTER need a Mann-Whitney U test significant at alpha, an interval that excludes zero, and a change beyond the\n".\
+    "noise floor and beyond either side's spread; SAME means the whole interval lies within the floor." \
+    at screen 0.09, screen 0.10 left font ",12"
+set tmargin at screen 0.90
+set bmargin at screen 0.30
+set lmargin at screen 0.09
+set rmargin at screen 0.95
+set grid ytics lc rgb "#dddddd"
+set ylabel "change of the median (%)"
+set xtics rotate by 45 right font ",9" nomirror
+set style fill solid 0.8 border -1
+set boxwidth 0.7
+set key top left
+verdict_colour(v) = v eq "SLOWER" ? 0xd62728 : v eq "FASTER" ? 0x2ca02c : v eq "SAME" ? 0x7f7f7f : v eq "FAILED" ? 0x000000 : 0xff7f0e
+label(v, w) = sprintf("%s W=%d", v, w)
+plot compare_file skip 1 using 0:8:(verdict_colour(strcol(12))):xtic(label(strcol(1), column(3))) with boxes lc rgb variable notitle, \
+     compare_file skip 1 using 0:8:9:10 with yerrorbars lc rgb "black" pt -1 notitle, \
+     compare_file skip 1 using 0:(column(10) > 0 ? column(10) : 0):(strcol(12)) with labels offset 0, 0.8 font ",8" notitle, \
+     0 with lines lc rgb "black" notitle
