@@ -8,6 +8,7 @@
 #include "csv.h"
 #include "csv_table.h"
 #include "history.h"
+#include "palette.h"
 
 #define HISTORY_HEADER                                                                                    \
     "commit,dirty,gpu_name,time_utc,variant,precision,width,samples,median_ms,q1_ms,q3_ms,gflops,"        \
@@ -116,14 +117,15 @@ static int build_view(const struct csv_table *t, const char *gpu, int width, str
             v->first_row[v->runs++] = row;
         }
         v->run_of_row[row] = v->runs - 1;
-        int w = atoi(csv_table_text(t, row, 6));
-        if (!width && w > v->width)
-            v->width = w;
     }
-    if (width)
-        v->width = width;
     if (v->runs == 0)
         return error_set(e, EXIT_USAGE, "%s: no run on %s", t->path, gpu);
+    /* By default the largest width of the latest run: the one its chart can show. */
+    for (int row = v->first_row[v->runs - 1]; !width && row < t->rows; ++row)
+        if (v->run_of_row[row] == v->runs - 1 && atoi(csv_table_text(t, row, 6)) > v->width)
+            v->width = atoi(csv_table_text(t, row, 6));
+    if (width)
+        v->width = width;
     for (int row = 0; row < t->rows; ++row) {
         const char *name = csv_table_text(t, row, 4);
         int known = 0;
@@ -199,6 +201,7 @@ static int write_variables(const char *dir, const struct history_view *v, struct
                 strcmp(csv_table_text(t, row, 1), "0") ? "*" : "", run);
     }
     fputs(")\n", f);
+    palette_write_linetypes(f, v->serieses);
     int failed = ferror(f);
     if (fclose(f) || failed)
         return error_set(e, EXIT_OUTPUT, "writing %s failed", path);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "palette.h"
 #include "report_data.h"
 
 #define MAX_VARIANTS 64
@@ -28,11 +29,6 @@ static const struct {
     {"fp64", "naive_fp64", "cublas_fp64"},
 };
 
-/* Distinct on paper and on screen; variant i always gets colour i, on every page. */
-static const char *const palette[] = {
-    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
-    "#000000", "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#ad494a", "#5254a3", "#e7969c",
-};
 
 static int add_width(struct report_model *m, int width, struct error *e)
 {
@@ -243,9 +239,7 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
         put_clean(f, m->variant[v]);
     }
     fprintf(f, "\"\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->width[m->widths - 1]);
-    for (int v = 0; v < m->variants; ++v)
-        fprintf(f, "set linetype %d lc rgb \"%s\" lw 2 pt %d ps 1.2\n", v + 1,
-                palette[v % (sizeof palette / sizeof palette[0])], 5 + 2 * (v % 4));
+    palette_write_linetypes(f, m->variants);
 }
 
 static int write_variables(const struct report_model *m, const char *dir, const char *note, struct error *e)

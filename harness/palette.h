@@ -1,0 +1,10 @@
+/* The colours of the variants, shared by every chart so that a variant keeps its colour. */
+#ifndef MEMSCOPE_PALETTE_H
+#define MEMSCOPE_PALETTE_H
+
+#include <stdio.h>
+
+/* Writes gnuplot's "set linetype" lines for count series: series i gets linetype i + 1. */
+void palette_write_linetypes(FILE *f, int count);
+
+#endif
