@@ -16,36 +16,13 @@
 
 #include <cmocka.h>
 
-#include "../harness/csv.h"
-#include "../harness/csv_table.h"
 #include "remove_tree.h"
+#include "rewrite_csv.h"
+#include "run_shell.h"
 
 #define FIXTURE "tests/fixtures/report-run"
 
 static char workdir[] = "/tmp/memscope-compare-XXXXXX";
-
-struct outcome {
-    int exit_code;
-    char output[1 << 16];
-};
-
-static void shell(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void shell(struct outcome *o, const char *fmt, ...)
-{
-    char command[2048];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(command, sizeof command, fmt, args);
-    va_end(args);
-    strcat(command, " 2>&1");
-    FILE *p = popen(command, "r");
-    assert_non_null(p);
-    size_t used = fread(o->output, 1, sizeof o->output - 1, p);
-    o->output[used] = '\0';
-    int status = pclose(p);
-    assert_true(WIFEXITED(status));
-    o->exit_code = WEXITSTATUS(status);
-}
 
 static const char *compare_tool(void)
 {
@@ -69,34 +46,6 @@ static const char *copy(const char *name)
     shell(&o, "rm -rf %s && mkdir -p $(dirname %s) && cp -r %s %s", dest, dest, FIXTURE, dest);
     assert_int_equal(o.exit_code, 0);
     return dest;
-}
-
-/* Rewrites dir/file, letting edit change the fields of each row. */
-static void rewrite(const char *dir, const char *file, void (*edit)(const struct csv_table *, int row, char **fields))
-{
-    struct csv_table t;
-    struct error e = {0};
-    char path[512], header[4096] = "";
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    if (csv_table_read(path, &t, &e))
-        fail_msg("%s", e.message);
-    for (int c = 0; c < t.columns; ++c)
-        snprintf(header + strlen(header), sizeof header - strlen(header), "%s%s", c ? "," : "", t.header[c]);
-    struct csv out;
-    assert_int_equal(csv_create(&out, dir, file, header, &e), 0);
-    for (int row = 0; row < t.rows; ++row) {
-        char *fields[64], buffers[64][256];
-        for (int c = 0; c < t.columns; ++c) {
-            snprintf(buffers[c], sizeof buffers[c], "%s", t.cells[row][c]);
-            fields[c] = buffers[c];
-        }
-        edit(&t, row, fields);
-        for (int c = 0; c < t.columns; ++c)
-            csv_text(&out, fields[c]);
-        csv_end_row(&out);
-    }
-    assert_int_equal(csv_close(&out, &e), 0);
-    csv_table_free(&t);
 }
 
 static double shift_factor;
@@ -150,7 +99,7 @@ static void five_percent_slower_kernel_is_slower_and_alone(void **state)
     static struct outcome o;
     const char *head = copy("slower");
     shift_factor = 1.05;
-    rewrite(head, "samples.csv", shift_naive);
+    rewrite_csv(head, "samples.csv", shift_naive);
     compare(&o, "", FIXTURE, head);
     expect(&o, 1, "13 SAME, 1 SLOWER, 0 FASTER");
     char *line = strstr(o.output, "\nnaive ");
@@ -165,7 +114,7 @@ static void faster_kernel_exits_zero(void **state)
     static struct outcome o;
     const char *head = copy("faster");
     shift_factor = 0.95;
-    rewrite(head, "samples.csv", shift_naive);
+    rewrite_csv(head, "samples.csv", shift_naive);
     compare(&o, "", FIXTURE, head);
     expect(&o, 0, "13 SAME, 0 SLOWER, 1 FASTER");
 }
@@ -176,7 +125,7 @@ static void one_percent_under_the_floor_is_same(void **state)
     static struct outcome o;
     const char *head = copy("one-percent");
     shift_factor = 1.01;
-    rewrite(head, "samples.csv", shift_naive);
+    rewrite_csv(head, "samples.csv", shift_naive);
     compare(&o, "", FIXTURE, head);
     expect(&o, 0, "14 SAME, 0 SLOWER");
     compare(&o, "--floor 0.5", FIXTURE, head);
@@ -188,7 +137,7 @@ static void metric_regression_exits_one_unless_ignored(void **state)
     (void)state;
     static struct outcome o;
     const char *head = copy("sectors");
-    rewrite(head, "metrics.csv", more_sectors_for_naive);
+    rewrite_csv(head, "metrics.csv", more_sectors_for_naive);
     compare(&o, "", FIXTURE, head);
     expect(&o, 1, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
     assert_non_null(strstr(o.output, "regression"));
@@ -201,7 +150,7 @@ static void different_gpus_are_refused_naming_the_field(void **state)
     (void)state;
     static struct outcome o;
     const char *head = copy("h200");
-    rewrite(head, "environment.csv", other_gpu);
+    rewrite_csv(head, "environment.csv", other_gpu);
     compare(&o, "", FIXTURE, head);
     expect(&o, 2, "gpu_name differs: 'NVIDIA H100 80GB HBM3'");
     compare(&o, "--force", FIXTURE, head);
