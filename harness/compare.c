@@ -92,26 +92,6 @@ static int compare_pair(const struct compare_side *base, const struct compare_si
     return failed ? error_set(e, EXIT_RUNTIME, "out of memory") : 0;
 }
 
-static int metric_value(const struct results_folder *r, const char *variant, int width, const char *metric,
-                        double *value)
-{
-    const struct csv_table *t = &r->metrics;
-    int cv = csv_table_column_or_none(t, "variant"), cw = csv_table_column_or_none(t, "width");
-    int cm = csv_table_column_or_none(t, "metric"), cx = csv_table_column_or_none(t, "value");
-    *value = NAN;
-    if (cv < 0 || cw < 0 || cm < 0 || cx < 0)
-        return -1;
-    for (int row = 0; row < t->rows; ++row)
-        if (!strcmp(csv_table_text(t, row, cv), variant) && atoi(csv_table_text(t, row, cw)) == width &&
-            !strcmp(csv_table_text(t, row, cm), metric)) {
-            char *end;
-            const char *text = csv_table_text(t, row, cx);
-            double v = strtod(text, &end);
-            *value = (*text && !*end) ? (isnan(*value) ? v : *value + v) : NAN;
-        }
-    return 0;
-}
-
 static int add_change(struct comparison *c, const struct compared_pair *p, const char *metric, double base,
                       double head, enum metric_change_kind kind, struct error *e)
 {
@@ -136,14 +116,14 @@ static int compare_metrics(const struct results_folder *base, const struct resul
         if (p->state != PAIR_COMPARED)
             continue;
         for (size_t m = 0; m < sizeof deterministic_metrics / sizeof deterministic_metrics[0] && !e->code; ++m) {
-            if (metric_value(base, p->variant, p->width, deterministic_metrics[m], &x) ||
-                metric_value(head, p->variant, p->width, deterministic_metrics[m], &y) || isnan(x) || isnan(y) ||
-                x == y)
+            if (results_metric_sum(base, p->variant, p->width, deterministic_metrics[m], &x, e) ||
+                results_metric_sum(head, p->variant, p->width, deterministic_metrics[m], &y, e) || isnan(x) ||
+                isnan(y) || x == y)
                 continue;
             add_change(c, p, deterministic_metrics[m], x, y, y > x ? METRIC_REGRESSION : METRIC_IMPROVEMENT, e);
         }
-        if (!metric_value(base, p->variant, p->width, "dram_gbs", &x) &&
-            !metric_value(head, p->variant, p->width, "dram_gbs", &y) && x > 0 &&
+        if (!e->code && !results_metric_sum(base, p->variant, p->width, "dram_gbs", &x, e) &&
+            !results_metric_sum(head, p->variant, p->width, "dram_gbs", &y, e) && x > 0 &&
             fabs(y / x - 1) > o->dram_tolerance)
             add_change(c, p, "dram_gbs", x, y, METRIC_DRAM_CHANGE, e);
     }

@@ -88,30 +88,6 @@ static int passed(const struct report_model *m, const char *variant, int width)
     return row >= 0 && strcmp(csv_table_text(&m->r->summary, row, m->r->col_status), "passed") == 0;
 }
 
-/* Sum over the kernels of one profiled call (cuBLAS may launch several); NAN when none was collected. */
-static int metric_sum(const struct report_model *m, const char *variant, int width, const char *metric, double *sum,
-                      struct error *e)
-{
-    const struct csv_table *t = &m->r->metrics;
-    int cv, cw, cm, cx;
-    *sum = NAN;
-    if (!m->r->has_metrics)
-        return 0;
-    if (csv_table_column(t, "variant", &cv, e) || csv_table_column(t, "width", &cw, e) ||
-        csv_table_column(t, "metric", &cm, e) || csv_table_column(t, "value", &cx, e))
-        return e->code;
-    for (int row = 0; row < t->rows; ++row) {
-        double value;
-        if (strcmp(csv_table_text(t, row, cv), variant) || atoi(csv_table_text(t, row, cw)) != width ||
-            strcmp(csv_table_text(t, row, cm), metric))
-            continue;
-        if (csv_table_real(t, row, cx, &value, e))
-            return e->code;
-        *sum = isnan(*sum) ? value : *sum + value;
-    }
-    return 0;
-}
-
 static const char *anchor(const char *precision, int reference)
 {
     for (size_t i = 0; i < sizeof precision_anchors / sizeof precision_anchors[0]; ++i)
@@ -436,8 +412,9 @@ static int roofline_point(struct report_model *m, int v, int width, FILE *f, str
 {
     const char *name = m->variant[v];
     double fp32, fp64, dram, nominal = summary_value(m, name, width, "flop");
-    if (metric_sum(m, name, width, "flop_fp32", &fp32, e) || metric_sum(m, name, width, "flop_fp64", &fp64, e) ||
-        metric_sum(m, name, width, "dram_bytes", &dram, e))
+    if (results_metric_sum(m->r, name, width, "flop_fp32", &fp32, e) ||
+        results_metric_sum(m->r, name, width, "flop_fp64", &fp64, e) ||
+        results_metric_sum(m->r, name, width, "dram_bytes", &dram, e))
         return e->code;
     double counted = (isnan(fp32) ? 0 : fp32) + (isnan(fp64) ? 0 : fp64);
     int from_model = counted < 0.5 * nominal;

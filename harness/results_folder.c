@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,19 @@ static int check_sample_counts(const struct results_folder *r, struct error *e)
     return e->code;
 }
 
+static int find_metric_columns(struct results_folder *r, struct error *e)
+{
+    const struct csv_table *t = &r->metrics;
+    if (!r->has_metrics)
+        return 0;
+    if (csv_table_column(t, "variant", &r->metric_col_variant, e) ||
+        csv_table_column(t, "width", &r->metric_col_width, e) ||
+        csv_table_column(t, "metric", &r->metric_col_metric, e) ||
+        csv_table_column(t, "value", &r->metric_col_value, e))
+        return e->code;
+    return 0;
+}
+
 static int check_environment(const struct results_folder *r, struct error *e)
 {
     const struct csv_table *t = &r->environment;
@@ -113,7 +127,7 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
     if (read_file(r, "environment.csv", &r->environment, e) || check_environment(r, e) ||
         read_file(r, "summary.csv", &r->summary, e) || find_summary_columns(r, e) ||
         read_file(r, "samples.csv", &r->samples, e) || check_sample_counts(r, e) ||
-        read_optional(r, "metrics.csv", &r->metrics, &r->has_metrics, e) ||
+        read_optional(r, "metrics.csv", &r->metrics, &r->has_metrics, e) || find_metric_columns(r, e) ||
         read_optional(r, "validate/validate.csv", &r->validate, &r->has_validate, e))
         results_folder_close(r);
     return e->code;
@@ -143,4 +157,22 @@ int results_summary_row(const struct results_folder *r, const char *variant, int
             atoi(csv_table_text(&r->summary, row, r->col_width)) == width)
             return row;
     return -1;
+}
+
+int results_metric_sum(const struct results_folder *r, const char *variant, int width, const char *metric,
+                       double *sum, struct error *e)
+{
+    const struct csv_table *t = &r->metrics;
+    *sum = NAN;
+    for (int row = 0; r->has_metrics && row < t->rows; ++row) {
+        double value;
+        if (strcmp(csv_table_text(t, row, r->metric_col_variant), variant) ||
+            atoi(csv_table_text(t, row, r->metric_col_width)) != width ||
+            strcmp(csv_table_text(t, row, r->metric_col_metric), metric))
+            continue;
+        if (csv_table_real(t, row, r->metric_col_value, &value, e))
+            return e->code;
+        *sum = isnan(*sum) ? value : *sum + value;
+    }
+    return 0;
 }

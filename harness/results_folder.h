@@ -14,6 +14,8 @@ struct results_folder {
     int has_metrics, has_validate;
     /* Columns of the summary every reader needs. */
     int col_variant, col_precision, col_width, col_status, col_samples, col_median_ms;
+    /* Columns of metrics.csv, when it is there. */
+    int metric_col_variant, metric_col_width, metric_col_metric, metric_col_value;
 };
 
 /* Refuses a folder that is missing, still being written (.partial), lacks a
@@ -23,6 +25,12 @@ void results_folder_close(struct results_folder *r);
 
 /* A value of environment.csv, or NULL. */
 const char *results_environment(const struct results_folder *r, const char *key);
+
+/* A metric of variant at width, summed over the kernels of its profiled call
+ * (cuBLAS may launch several); NAN when the run did not collect it. Fails on a
+ * value that is not a number, naming the file and line. */
+int results_metric_sum(const struct results_folder *r, const char *variant, int width, const char *metric,
+                       double *sum, struct error *e);
 
 /* The summary row of a variant at a width, or -1. */
 int results_summary_row(const struct results_folder *r, const char *variant, int width);
