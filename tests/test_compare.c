@@ -61,6 +61,15 @@ static void shift_naive(const struct csv_table *t, int row, char **fields)
     snprintf(*time, 256, "%.10g", atof(*time) * shift_factor);
 }
 
+/* A copy of the fixture in which naive at 1024 takes factor times as long. */
+static const char *naive_shifted(const char *name, double factor)
+{
+    const char *head = copy(name);
+    shift_factor = factor;
+    rewrite_csv(head, "samples.csv", shift_naive);
+    return head;
+}
+
 static void more_sectors_for_naive(const struct csv_table *t, int row, char **fields)
 {
     (void)row;
@@ -97,9 +106,7 @@ static void five_percent_slower_kernel_is_slower_and_alone(void **state)
 {
     (void)state;
     static struct outcome o;
-    const char *head = copy("slower");
-    shift_factor = 1.05;
-    rewrite_csv(head, "samples.csv", shift_naive);
+    const char *head = naive_shifted("slower", 1.05);
     compare(&o, "", FIXTURE, head);
     expect(&o, 1, "13 SAME, 1 SLOWER, 0 FASTER");
     char *line = strstr(o.output, "\nnaive ");
@@ -112,9 +119,7 @@ static void faster_kernel_exits_zero(void **state)
 {
     (void)state;
     static struct outcome o;
-    const char *head = copy("faster");
-    shift_factor = 0.95;
-    rewrite_csv(head, "samples.csv", shift_naive);
+    const char *head = naive_shifted("faster", 0.95);
     compare(&o, "", FIXTURE, head);
     expect(&o, 0, "13 SAME, 0 SLOWER, 1 FASTER");
 }
@@ -123,9 +128,7 @@ static void one_percent_under_the_floor_is_same(void **state)
 {
     (void)state;
     static struct outcome o;
-    const char *head = copy("one-percent");
-    shift_factor = 1.01;
-    rewrite_csv(head, "samples.csv", shift_naive);
+    const char *head = naive_shifted("one-percent", 1.01);
     compare(&o, "", FIXTURE, head);
     expect(&o, 0, "14 SAME, 0 SLOWER");
     compare(&o, "--floor 0.5", FIXTURE, head);

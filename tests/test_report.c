@@ -72,6 +72,12 @@ static void copy_fixture(void)
     assert_int_equal(o.exit_code, 0);
 }
 
+static void require_tools(void)
+{
+    if (!tools_present)
+        skip();
+}
+
 static void render(const char *results, struct outcome *o)
 {
     shell(o, "%s %s %s", RENDER, results, out_dir);
@@ -89,12 +95,21 @@ static void expect_refused(const char *results, const char *message)
     assert_false(exists(partial));
 }
 
+/* Damages a copy of the fixture with a shell command ($R names the copy); the render must refuse it. */
+static void expect_damage_refused(const char *damage, const char *message)
+{
+    static struct outcome o;
+    copy_fixture();
+    shell(&o, "R=%s; %s", scratch, damage);
+    assert_int_equal(o.exit_code, 0);
+    expect_refused(scratch, message);
+}
+
 static void fixture_renders_every_page(void **state)
 {
     (void)state;
     static struct outcome o;
-    if (!tools_present)
-        skip();
+    require_tools();
     render(FIXTURE, &o);
     if (o.exit_code != 0)
         fail_msg("render failed (%d):\n%s", o.exit_code, o.output);
@@ -117,8 +132,7 @@ static void every_page_has_a_png(void **state)
 {
     (void)state;
     static struct outcome o;
-    if (!tools_present)
-        skip();
+    require_tools();
     render(FIXTURE, &o);
     assert_int_equal(o.exit_code, 0);
     shell(&o, "ls %s/*.png | wc -l", out_dir);
@@ -137,8 +151,7 @@ static void run_without_metrics_reads_not_collected(void **state)
 {
     (void)state;
     static struct outcome o;
-    if (!tools_present)
-        skip();
+    require_tools();
     copy_fixture();
     shell(&o, "rm %s/metrics.csv", scratch);
     rewrite_csv(scratch, "summary.csv", blank_metric_columns);
@@ -152,53 +165,38 @@ static void run_without_metrics_reads_not_collected(void **state)
 static void truncated_summary_is_refused_with_its_line(void **state)
 {
     (void)state;
-    static struct outcome o;
-    if (!tools_present)
-        skip();
-    copy_fixture();
-    shell(&o, "head -c 2000 %s/summary.csv > %s/cut && mv %s/cut %s/summary.csv", scratch, scratch, scratch, scratch);
-    expect_refused(scratch, "summary.csv:");
+    require_tools();
+    expect_damage_refused("head -c 2000 $R/summary.csv > $R/cut && mv $R/cut $R/summary.csv", "summary.csv:");
 }
 
 static void truncated_samples_are_refused(void **state)
 {
     (void)state;
-    static struct outcome o;
-    if (!tools_present)
-        skip();
-    copy_fixture();
-    shell(&o, "sed -i '$d' %s/samples.csv", scratch);
-    expect_refused(scratch, "samples.csv: 9 samples of cublas_fp64 at width 2048, but");
+    require_tools();
+    expect_damage_refused("sed -i '$d' $R/samples.csv", "samples.csv: 9 samples of cublas_fp64 at width 2048, but");
 }
 
 static void missing_column_is_named(void **state)
 {
     (void)state;
-    static struct outcome o;
-    if (!tools_present)
-        skip();
-    copy_fixture();
-    shell(&o, "cut -d, -f1-4 %s/samples.csv > %s/cut && mv %s/cut %s/samples.csv", scratch, scratch, scratch, scratch);
-    expect_refused(scratch, "samples.csv:1: no column 'time_ms'");
+    require_tools();
+    expect_damage_refused("cut -d, -f1-4 $R/samples.csv > $R/cut && mv $R/cut $R/samples.csv",
+                          "samples.csv:1: no column 'time_ms'");
 }
 
 static void malformed_number_is_refused_with_its_line(void **state)
 {
     (void)state;
-    static struct outcome o;
-    if (!tools_present)
-        skip();
-    copy_fixture();
-    shell(&o, "sed -i '3s/,row_major,1024,/,row_major,ten,/' %s/summary.csv", scratch);
-    expect_refused(scratch, "summary.csv:3: column 'width' holds 'ten', not a number");
+    require_tools();
+    expect_damage_refused("sed -i '3s/,row_major,1024,/,row_major,ten,/' $R/summary.csv",
+                          "summary.csv:3: column 'width' holds 'ten', not a number");
 }
 
 static void empty_folder_is_refused(void **state)
 {
     (void)state;
     static struct outcome o;
-    if (!tools_present)
-        skip();
+    require_tools();
     shell(&o, "rm -rf %s && mkdir %s", scratch, scratch);
     expect_refused(scratch, "no environment.csv");
 }
@@ -207,8 +205,7 @@ static void failed_render_leaves_no_earlier_pdf(void **state)
 {
     (void)state;
     static struct outcome o;
-    if (!tools_present)
-        skip();
+    require_tools();
     render(FIXTURE, &o);
     assert_int_equal(o.exit_code, 0);
     assert_true(exists(pdf));
@@ -220,8 +217,7 @@ static void output_over_the_results_is_refused(void **state)
 {
     (void)state;
     static struct outcome o;
-    if (!tools_present)
-        skip();
+    require_tools();
     copy_fixture();
     shell(&o, "%s %s %s", RENDER, scratch, scratch);
     assert_int_equal(o.exit_code, 2);
@@ -233,8 +229,7 @@ static void comparison_adds_a_page(void **state)
 {
     (void)state;
     static struct outcome o;
-    if (!tools_present)
-        skip();
+    require_tools();
     const char *compare = getenv("MEMSCOPE_COMPARE");
     shell(&o, "%s -o %s/cmp %s %s", compare ? compare : "build/memscope-compare", workdir, FIXTURE, FIXTURE);
     assert_int_equal(o.exit_code, 0);
