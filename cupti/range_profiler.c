@@ -126,21 +126,6 @@ static void disable(struct prof_session *s)
     s->object = NULL;
 }
 
-/* A range profiler object collects nothing for a second configuration (seen on GH100 with CUPTI 13.0): a
- * change of configuration gets a fresh object. */
-static int reconfigure(struct prof_session *s, const struct prof_counter_data *d, struct prof_error *e)
-{
-    if (s->configured == d)
-        return PROF_OK;
-    if (s->configured) {
-        disable(s);
-        if (enable(s, e))
-            return e->status;
-    }
-    s->configured = d;
-    return PROF_OK;
-}
-
 int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_error *e)
 {
     CUcontext ctx;
@@ -159,7 +144,7 @@ int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_err
 int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, struct prof_error *e)
 {
     size_t size;
-    if (reconfigure(s, d, e) || counter_data_size(s, d->config, &size, e))
+    if (counter_data_size(s, d->config, &size, e))
         return e->status;
     if (size != d->size)
         return prof_fail(e, PROF_FAILED, "counter data size changed from %zu to %zu bytes", d->size, size);
@@ -177,15 +162,16 @@ int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, stru
     config.counterDataImageSize = d->size;
     config.pCounterDataImage = d->image;
     config.range = CUPTI_AutoRange;
-    /* One pass needs no replay: user replay then saves and restores no device memory, whose dirty lines
-     * would otherwise be written back while the kernel runs and counted as its DRAM traffic. */
-    config.replayMode = d->config->passes == 1 ? CUPTI_UserReplay : CUPTI_KernelReplay;
+    config.replayMode = CUPTI_UserReplay;
     config.maxRangesPerPass = s->max_ranges;
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;
     config.targetNestingLevel = 1;
-    if (prof_check(e, cuptiRangeProfilerSetConfig(&config), "cuptiRangeProfilerSetConfig"))
-        return e->status;
+    return prof_check(e, cuptiRangeProfilerSetConfig(&config), "cuptiRangeProfilerSetConfig");
+}
+
+int prof_pass_begin(struct prof_session *s, struct prof_error *e)
+{
     CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = s->object;
     s->launches = 0;
@@ -193,15 +179,19 @@ int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, stru
     return prof_check(e, cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
 }
 
-int prof_session_end(struct prof_session *s, struct prof_counter_data *d, size_t *ranges, struct prof_error *e)
+int prof_pass_end(struct prof_session *s, bool *all_passes_done, struct prof_error *e)
 {
     CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = s->object;
     s->recording = 0;
     if (prof_check(e, cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop"))
         return e->status;
-    if (!stop.isAllPassSubmitted)
-        return prof_fail(e, PROF_FAILED, "the profiler wants more passes than one launch gave it");
+    *all_passes_done = stop.isAllPassSubmitted;
+    return PROF_OK;
+}
+
+int prof_session_end(struct prof_session *s, struct prof_counter_data *d, size_t *ranges, struct prof_error *e)
+{
     CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     decode.pRangeProfilerObject = s->object;
     if (prof_check(e, cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))

@@ -1,10 +1,11 @@
 /*
  * The target side of CUPTI profiling (needs a GPU): each kernel launched
- * between begin and end becomes one range (auto range), replayed by CUPTI as
- * many times as the configuration has passes (kernel replay; a one-pass
- * configuration is not replayed at all), so a call that launches several
- * kernels, such as cuBLAS, yields one range per kernel, each under its own
- * kernel name.
+ * during a pass becomes one range (auto range), so a call that launches
+ * several kernels, such as cuBLAS, yields one range per kernel, each under its
+ * own kernel name. The caller replays the work itself, once per pass, until
+ * CUPTI has every pass it needs (user replay): CUPTI then neither saves nor
+ * restores device memory, and the caller can prepare the caches before each
+ * pass. The work must therefore give the same result every time it runs.
  *
  * CUPTI crashes instead of failing on some of these calls when no GPU is
  * present: callers must have a working device before opening a session.
@@ -12,6 +13,7 @@
 #ifndef MEMSCOPE_RANGE_PROFILER_H
 #define MEMSCOPE_RANGE_PROFILER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,7 +23,7 @@
 #define PROF_MAX_RANGES 8
 #define PROF_KERNEL_NAME_LEN 256
 
-/* Where one configuration's counters land; a session can alternate between several. */
+/* Where one configuration's counters land. */
 struct prof_counter_data {
     const struct prof_config *config;
     uint8_t *image;
@@ -31,9 +33,8 @@ struct prof_counter_data {
 struct prof_session {
     struct CUpti_RangeProfiler_Object *object;
     struct CUctx_st *context;
-    const struct prof_counter_data *configured; /* what the object was last programmed for */
     size_t max_ranges;
-    /* Auto ranges are numbered, not named: launches are recorded (range i is launch i) to keep kernel names. */
+    /* Auto ranges are numbered, not named: each pass's launches are recorded (range i is launch i) to keep kernel names. */
     struct CUpti_Subscriber_st *subscriber;
     int recording;
     size_t launches;
@@ -49,9 +50,12 @@ int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_err
 int prof_counter_data_create(struct prof_session *s, const struct prof_config *config, struct prof_counter_data *d,
                              struct prof_error *e);
 void prof_counter_data_free(struct prof_counter_data *d);
-/* Programs the counters with d's configuration and starts collecting into d. */
+/* Programs the counters with d's configuration and collects into d from the first pass on. */
 int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, struct prof_error *e);
-/* Waits for the profiled work, decodes it into d, and says how many ranges d now holds. */
+/* Brackets one run of the work; after the last pass it needs, CUPTI sets *all_passes_done. */
+int prof_pass_begin(struct prof_session *s, struct prof_error *e);
+int prof_pass_end(struct prof_session *s, bool *all_passes_done, struct prof_error *e);
+/* Decodes every pass into d and says how many ranges d now holds. */
 int prof_session_end(struct prof_session *s, struct prof_counter_data *d, size_t *ranges, struct prof_error *e);
 void prof_session_close(struct prof_session *s);
 

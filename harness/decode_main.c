@@ -16,7 +16,7 @@
 
 struct loaded {
     struct prof_capture capture;
-    long job, part;
+    long job;
 };
 
 static int usage(struct error *e)
@@ -31,9 +31,8 @@ static int load(const char *path, struct loaded *list, int *n, struct error *e)
         return error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
     if (prof_capture_read(path, &list[*n].capture, &pe))
         return error_from_profiler(e, &pe);
-    const char *job = prof_capture_tag(&list[*n].capture, "job"), *part = prof_capture_tag(&list[*n].capture, "part");
-    list[*n].job = job ? atol(job) : 0;
-    list[(*n)++].part = part ? atol(part) : 0;
+    const char *job = prof_capture_tag(&list[*n].capture, "job");
+    list[(*n)++].job = job ? atol(job) : 0;
     return 0;
 }
 
@@ -57,44 +56,33 @@ static int load_folder(const char *dir, struct loaded *list, int *n, struct erro
     return e->code;
 }
 
-/* Run order, and within one profiled call the order its parts were collected in. */
+/* Run order. */
 static int by_job(const void *a, const void *b)
 {
     const struct loaded *x = a, *y = b;
-    if (x->job != y->job)
-        return (x->job > y->job) - (x->job < y->job);
-    return (x->part > y->part) - (x->part < y->part);
+    return (x->job > y->job) - (x->job < y->job);
 }
 
-/* Captures of one profiled call (its parts) share a job tag; their metrics are merged, then written. */
-static int decode_job(const struct loaded *first, int count, struct csv *out, struct error *e)
+static int decode_capture(const struct prof_capture *c, struct csv *out, struct error *e)
 {
     static struct profile profile;
-    const struct prof_capture *c = &first->capture;
+    struct prof_error pe = {0};
+    struct prof_host *host = NULL;
+    const char *kernel_names[MAX_PROFILED_KERNELS];
     const char *variant = prof_capture_tag(c, "variant"), *precision = prof_capture_tag(c, "precision");
     const char *width = prof_capture_tag(c, "width");
     if (!variant || !precision || !width)
         return error_set(e, EXIT_USAGE, "a capture lacks its variant, precision or width tag");
-    memset(&profile, 0, sizeof profile);
-    for (int i = 0; i < count && !e->code; ++i) {
-        struct prof_error pe = {0};
-        struct prof_host *host = NULL;
-        const struct prof_capture *part = &first[i].capture;
-        const char *kernel_names[MAX_PROFILED_KERNELS];
-        for (size_t r = 0; r < MAX_PROFILED_KERNELS; ++r) {
-            char key[32];
-            metrics_kernel_tag(key, sizeof key, r);
-            kernel_names[r] = prof_capture_tag(part, key);
-        }
-        if (prof_host_open(part->config.chip, &host, &pe))
-            error_from_profiler(e, &pe);
-        else
-            metrics_append(host, part->counter_data, part->counter_data_size, kernel_names, &part->config,
-                           &profile, e);
-        prof_host_close(host);
+    for (size_t r = 0; r < MAX_PROFILED_KERNELS; ++r) {
+        char key[32];
+        metrics_kernel_tag(key, sizeof key, r);
+        kernel_names[r] = prof_capture_tag(c, key);
     }
-    if (!e->code)
+    if (prof_host_open(c->config.chip, &host, &pe))
+        error_from_profiler(e, &pe);
+    else if (metrics_evaluate(host, c->counter_data, c->counter_data_size, kernel_names, &c->config, &profile, e) == 0)
         metrics_csv_rows(out, variant, precision, atoi(width), &profile);
+    prof_host_close(host);
     return e->code;
 }
 
@@ -124,11 +112,8 @@ static int run(int argc, char **argv, struct error *e)
         if (!stream)
             return error_set(e, EXIT_OUTPUT, "cannot create %s", out_path);
         metrics_csv_on_stream(&out, stream, out_path ? out_path : "standard output");
-        for (int i = 0, parts; i < n && !e->code; i += parts) {
-            for (parts = 1; i + parts < n && list[i + parts].job == list[i].job; ++parts)
-                ;
-            decode_job(&list[i], parts, &out, e);
-        }
+        for (int i = 0; i < n && !e->code; ++i)
+            decode_capture(&list[i].capture, &out, e);
         csv_close(&out, e);
         if (e->code && out_path)
             remove(out_path); /* never leave a CSV that looks complete but is not */

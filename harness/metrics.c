@@ -53,74 +53,44 @@ int profile_main_kernel(const struct profile *p)
     return best;
 }
 
-static int start_kernels(struct profile *out, size_t ranges, const char *const *kernel_names, const uint8_t *image,
-                         size_t size, struct prof_error *pe)
+static int name_kernels(struct profile *out, const char *const *kernel_names, const uint8_t *image, size_t size,
+                        struct prof_error *pe)
 {
-    out->n_kernels = (int)ranges;
-    for (size_t r = 0; r < ranges && !pe->status; ++r) {
+    for (int r = 0; r < out->n_kernels && !pe->status; ++r) {
         char *name = out->kernels[r].kernel;
         if (kernel_names && kernel_names[r])
             snprintf(name, PROF_KERNEL_NAME_LEN, "%s", kernel_names[r]);
         else
-            prof_range_name(image, size, r, name, PROF_KERNEL_NAME_LEN, pe);
+            prof_range_name(image, size, (size_t)r, name, PROF_KERNEL_NAME_LEN, pe);
     }
     return pe->status;
 }
 
-int metrics_append(struct prof_host *host, const uint8_t *image, size_t size, const char *const *kernel_names,
-                   const struct prof_config *config, struct profile *out, struct error *e)
+int metrics_evaluate(struct prof_host *host, const uint8_t *image, size_t size, const char *const *kernel_names,
+                     const struct prof_config *config, struct profile *out, struct error *e)
 {
     struct prof_error pe = {0};
     size_t ranges = 0;
-    int first = out->n_metrics;
-    if (first + config->n_metrics > MAX_METRICS)
+    memset(out, 0, sizeof *out);
+    if (config->n_metrics > MAX_METRICS)
         return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
     if (prof_range_count(image, size, &ranges, &pe))
         return error_from_profiler(e, &pe);
     if (ranges > MAX_PROFILED_KERNELS)
         return error_set(e, EXIT_RUNTIME, "%zu kernels in one profiled call; at most %d are kept", ranges,
                          MAX_PROFILED_KERNELS);
-    if (first == 0 ? start_kernels(out, ranges, kernel_names, image, size, &pe) != 0 : (int)ranges != out->n_kernels)
-        return pe.status ? error_from_profiler(e, &pe)
-                         : error_set(e, EXIT_RUNTIME, "the metric parts saw %d and %zu kernels", out->n_kernels,
-                                     ranges);
+    out->n_kernels = (int)ranges;
+    name_kernels(out, kernel_names, image, size, &pe);
     for (int i = 0; i < config->n_metrics && !pe.status; ++i) {
-        out->names[first + i] = config->metrics[i];
-        prof_metric_unit(host, config->metrics[i], out->units[first + i], METRIC_UNIT_LEN, &pe);
+        out->names[i] = config->metrics[i];
+        prof_metric_unit(host, config->metrics[i], out->units[i], METRIC_UNIT_LEN, &pe);
     }
-    double values[MAX_METRICS];
     for (size_t r = 0; r < ranges && !pe.status; ++r)
-        if (prof_evaluate(host, image, size, r, (const char *const *)config->metrics, config->n_metrics, values,
-                          &pe) == 0)
-            memcpy(out->kernels[r].values + first, values, (size_t)config->n_metrics * sizeof *values);
+        prof_evaluate(host, image, size, r, (const char *const *)config->metrics, config->n_metrics,
+                      out->kernels[r].values, &pe);
     if (!pe.status)
-        out->n_metrics = first + config->n_metrics;
+        out->n_metrics = config->n_metrics;
     return error_from_profiler(e, &pe);
-}
-
-/* DRAM traffic and duration are measured in a pass of their own: see metrics.h. */
-static bool single_pass_metric(const char *name)
-{
-    return strncmp(name, "dram__", 6) == 0 || strcmp(name, "gpu__time_duration.sum") == 0;
-}
-
-static int build_parts(struct metrics_collector *m, const struct metric_set *set, struct prof_error *pe)
-{
-    static const char *const suffixes[MAX_METRIC_PARTS] = {"", ".dram"};
-    for (int part = 0; part < MAX_METRIC_PARTS && !pe->status; ++part) {
-        const char *names[MAX_METRICS];
-        int n = 0;
-        for (int i = 0; i < set->n; ++i)
-            if (single_pass_metric(set->names[i]) == (part == 1))
-                names[n++] = set->names[i];
-        if (n == 0)
-            continue;
-        struct metric_part *p = &m->parts[m->n_parts++];
-        p->capture_suffix = suffixes[part];
-        if (prof_config_build(m->chip, names, n, &p->config, pe) == 0)
-            prof_counter_data_create(&m->session, &p->config, &p->data, pe);
-    }
-    return pe->status;
 }
 
 struct warm_up_copy {
@@ -153,10 +123,14 @@ int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric
 {
     struct prof_error pe = {0};
     double started = now_ms();
+    const char *names[MAX_METRICS];
     memset(m, 0, sizeof *m);
+    for (int i = 0; i < set->n; ++i)
+        names[i] = set->names[i];
     if (prof_chip_name(g->device, m->chip, sizeof m->chip, &pe) == 0 &&
-        prof_host_open(m->chip, &m->host, &pe) == 0 && prof_session_open(&m->session, RANGES_PER_CALL, &pe) == 0)
-        build_parts(m, set, &pe);
+        prof_host_open(m->chip, &m->host, &pe) == 0 && prof_session_open(&m->session, RANGES_PER_CALL, &pe) == 0 &&
+        prof_config_build(m->chip, names, set->n, &m->config, &pe) == 0)
+        prof_counter_data_create(&m->session, &m->config, &m->data, &pe);
     if (error_from_profiler(e, &pe) || warm_up(m, g, e))
         return e->code;
     m->setup_ms = now_ms() - started;
@@ -165,10 +139,8 @@ int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric
 
 void metrics_close(struct metrics_collector *m)
 {
-    for (int i = 0; i < m->n_parts; ++i) {
-        prof_counter_data_free(&m->parts[i].data);
-        prof_config_free(&m->parts[i].config);
-    }
+    prof_counter_data_free(&m->data);
+    prof_config_free(&m->config);
     prof_session_close(&m->session);
     prof_host_close(m->host);
     memset(m, 0, sizeof *m);
@@ -176,18 +148,12 @@ void metrics_close(struct metrics_collector *m)
 
 size_t metrics_passes(const struct metrics_collector *m)
 {
-    size_t passes = 0;
-    for (int i = 0; i < m->n_parts; ++i)
-        passes += m->parts[i].config.passes;
-    return passes;
+    return m->config.passes;
 }
 
 int metrics_count(const struct metrics_collector *m)
 {
-    int n = 0;
-    for (int i = 0; i < m->n_parts; ++i)
-        n += m->parts[i].config.n_metrics;
-    return n;
+    return m->config.n_metrics;
 }
 
 static void add_tag(struct prof_capture *c, const char *key, const char *value)
@@ -198,30 +164,27 @@ static void add_tag(struct prof_capture *c, const char *key, const char *value)
     snprintf(c->tag_value[c->n_tags++], sizeof c->tag_value[0], "%s", value);
 }
 
-static int save_capture(const struct metric_part *part, int index, const char *const tags[][2], int n_tags,
+static int save_capture(const struct metrics_collector *m, const char *const tags[][2], int n_tags,
                         const struct profile *p, const char *base, struct error *e)
 {
-    char part_number[16];
     static struct prof_capture capture;
     char path[4400];
     struct prof_error pe = {0};
-    capture = (struct prof_capture){.config = part->config, .counter_data = part->data.image,
-                                    .counter_data_size = part->data.size};
+    capture = (struct prof_capture){.config = m->config, .counter_data = m->data.image,
+                                    .counter_data_size = m->data.size};
     for (int i = 0; i < n_tags; ++i)
         add_tag(&capture, tags[i][0], tags[i][1]);
-    snprintf(part_number, sizeof part_number, "%d", index);
-    add_tag(&capture, "part", part_number);
     for (int k = 0; k < p->n_kernels; ++k) {
         char key[32];
         metrics_kernel_tag(key, sizeof key, (size_t)k);
         add_tag(&capture, key, p->kernels[k].kernel);
     }
-    snprintf(path, sizeof path, "%s%s.capture", base, part->capture_suffix);
+    snprintf(path, sizeof path, "%s.capture", base);
     prof_capture_write(path, &capture, &pe);
     return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;
 }
 
-/* The launch, bracketed by events: the GPU time of every replayed pass, save and restore included. */
+/* The launch, bracketed by events: the GPU time of one pass, without the emptying of the L2 before it. */
 static int timed_launch(profiled_launch launch, void *context, cudaStream_t stream, double *gpu_ms, struct error *e)
 {
     cudaEvent_t start, stop;
@@ -240,45 +203,63 @@ static int timed_launch(profiled_launch launch, void *context, cudaStream_t stre
     return e->code;
 }
 
-/* One part: a clean L2, the profiled launch, and its metrics appended to out. */
-static int collect_part(struct metrics_collector *m, struct metric_part *part, struct gpu *g, profiled_launch launch,
-                        void *context, struct profile *out, double *gpu_ms, struct error *e)
+/* One pass: an empty L2, then the launch under the profiler. */
+static int profile_pass(struct metrics_collector *m, struct gpu *g, profiled_launch launch, void *context,
+                        bool *all_passes_done, double *gpu_ms, struct error *e)
 {
     struct prof_error pe = {0};
-    size_t ranges = 0;
-    static char demangled[PROF_MAX_RANGES][PROF_KERNEL_NAME_LEN];
-    const char *kernel_names[PROF_MAX_RANGES];
     if (gpu_flush_l2_and_wait(g, e))
         return e->code;
-    if (prof_session_begin(&m->session, &part->data, &pe))
+    if (prof_pass_begin(&m->session, &pe))
         return error_from_profiler(e, &pe);
     int launched = timed_launch(launch, context, g->stream, gpu_ms, e);
-    prof_session_end(&m->session, &part->data, &ranges, &pe);
-    if (launched || error_from_profiler(e, &pe))
-        return e->code;
-    if (ranges > m->session.launches)
-        return error_set(e, EXIT_RUNTIME, "%zu profiled ranges but %zu launches seen", ranges, m->session.launches);
-    for (size_t r = 0; r < ranges; ++r) {
-        prof_demangle(m->session.kernel_names[r], demangled[r], sizeof demangled[r]);
-        kernel_names[r] = demangled[r];
+    prof_pass_end(&m->session, all_passes_done, &pe);
+    return launched ? e->code : error_from_profiler(e, &pe);
+}
+
+/* Every pass the configuration needs; CUPTI says when it has them all. */
+static int profile_passes(struct metrics_collector *m, struct gpu *g, profiled_launch launch, void *context,
+                          double *replay_ms, struct error *e)
+{
+    struct prof_error pe = {0};
+    bool done = false;
+    if (prof_session_begin(&m->session, &m->data, &pe))
+        return error_from_profiler(e, &pe);
+    for (size_t pass = 0; !done; ++pass) {
+        double gpu_ms = 0.0;
+        if (pass == m->config.passes)
+            return error_set(e, EXIT_RUNTIME, "CUPTI wants more than the %zu passes the configuration has",
+                             m->config.passes);
+        if (profile_pass(m, g, launch, context, &done, &gpu_ms, e))
+            return e->code;
+        *replay_ms += gpu_ms;
     }
-    return metrics_append(m->host, part->data.image, part->data.size, kernel_names, &part->config, out, e);
+    return 0;
 }
 
 int metrics_collect(struct metrics_collector *m, struct gpu *g, profiled_launch launch, void *context,
                     const char *const tags[][2], int n_tags, const char *capture_base, struct profile *out,
                     struct error *e)
 {
-    double started = now_ms(), replay = 0.0;
-    memset(out, 0, sizeof *out);
-    for (int i = 0; i < m->n_parts; ++i) {
-        double gpu_ms = 0.0;
-        if (collect_part(m, &m->parts[i], g, launch, context, out, &gpu_ms, e) ||
-            (capture_base && save_capture(&m->parts[i], i, tags, n_tags, out, capture_base, e)))
-            return e->code;
-        replay += gpu_ms;
+    struct prof_error pe = {0};
+    size_t ranges = 0;
+    double started = now_ms(), replay_ms = 0.0;
+    static char demangled[PROF_MAX_RANGES][PROF_KERNEL_NAME_LEN];
+    const char *kernel_names[PROF_MAX_RANGES];
+    if (profile_passes(m, g, launch, context, &replay_ms, e))
+        return e->code;
+    if (prof_session_end(&m->session, &m->data, &ranges, &pe))
+        return error_from_profiler(e, &pe);
+    if (ranges > m->session.launches)
+        return error_set(e, EXIT_RUNTIME, "%zu profiled ranges but %zu launches seen", ranges, m->session.launches);
+    for (size_t r = 0; r < ranges; ++r) {
+        prof_demangle(m->session.kernel_names[r], demangled[r], sizeof demangled[r]);
+        kernel_names[r] = demangled[r];
     }
+    if (metrics_evaluate(m->host, m->data.image, m->data.size, kernel_names, &m->config, out, e) ||
+        (capture_base && save_capture(m, tags, n_tags, out, capture_base, e)))
+        return e->code;
     out->wall_ms = now_ms() - started;
-    out->replay_ms = replay;
+    out->replay_ms = replay_ms;
     return 0;
 }

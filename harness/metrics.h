@@ -3,12 +3,12 @@
  * knows nothing of what runs) and the harness. One profiled call may launch
  * several kernels (cuBLAS); each becomes its own entry, under its kernel name.
  *
- * The metrics are collected in up to two parts, each its own profiled call
- * after the L2 is swept: DRAM bytes and duration in a single pass, and all
- * the others, replayed over as many passes as they need. Kernel replay
- * restores device memory between passes, and the dirty lines of that restore
- * would be written back during a later pass and counted as the kernel's DRAM
- * traffic; a single pass has no restore.
+ * All the metrics form one configuration, and the harness replays the call
+ * once per pass it needs, emptying the L2 before each pass as Nsight Compute
+ * does. CUPTI's own kernel replay would save and restore device memory
+ * around each pass instead, and the write-back of that restore would be
+ * counted as the kernel's DRAM traffic. Every profiled call here writes its
+ * output without reading it, so running it again changes nothing.
  */
 #ifndef MEMSCOPE_METRICS_H
 #define MEMSCOPE_METRICS_H
@@ -26,7 +26,6 @@
 
 #define MAX_PROFILED_KERNELS PROF_MAX_RANGES
 #define METRIC_UNIT_LEN 32
-#define MAX_METRIC_PARTS 2
 
 struct kernel_profile {
     char kernel[PROF_KERNEL_NAME_LEN];
@@ -43,19 +42,13 @@ struct profile {
     double replay_ms; /* GPU time of the profiled calls, every replayed pass included, by CUDA events */
 };
 
-struct metric_part {
-    const char *capture_suffix;
-    struct prof_config config;
-    struct prof_counter_data data;
-};
-
 struct metrics_collector {
     char chip[32];
     double setup_ms; /* opening, plus CUPTI's one-time cost on a first, discarded kernel */
     struct prof_session session;
     struct prof_host *host;
-    int n_parts;
-    struct metric_part parts[MAX_METRIC_PARTS];
+    struct prof_config config;
+    struct prof_counter_data data;
 };
 
 /* Maps a cupti/ error to the harness's exit codes. */
@@ -70,15 +63,15 @@ int metrics_count(const struct metrics_collector *m);
 
 typedef int (*profiled_launch)(void *context, struct error *e);
 
-/* Runs launch() (its work on g's stream) under the profiler once per part, saves each part's capture (with
- * tags) as capture_base + suffix unless capture_base is NULL, and evaluates them into one profile. */
+/* Runs launch() (its work on g's stream) under the profiler once per pass, each time after emptying the L2,
+ * saves the capture (with tags) as capture_base + ".capture" unless capture_base is NULL, and evaluates it. */
 int metrics_collect(struct metrics_collector *m, struct gpu *g, profiled_launch launch, void *context,
                     const char *const tags[][2], int n_tags, const char *capture_base, struct profile *out,
                     struct error *e);
 
-/* Evaluates one counter data image (live, or offline from a capture) and appends its metrics to out; ranges
- * must match the kernels already in out. kernel_names[i] names range i (NULL: CUPTI's range names). */
-int metrics_append(struct prof_host *host, const uint8_t *image, size_t size, const char *const *kernel_names,
+/* Evaluates one counter data image (live, or offline from a capture) into out. kernel_names[i] names range i
+ * (NULL: CUPTI's range names). */
+int metrics_evaluate(struct prof_host *host, const uint8_t *image, size_t size, const char *const *kernel_names,
                    const struct prof_config *config, struct profile *out, struct error *e);
 /* Capture tags "kernel0", "kernel1", ... hold the kernel names of the ranges. */
 void metrics_kernel_tag(char *key, size_t len, size_t range);
