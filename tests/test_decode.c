@@ -122,10 +122,10 @@ static void counts_equal_nsight_compute(void **state)
 {
     (void)state;
     static const char *const counts[] = {
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+        "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "smsp__sass_inst_executed_op_global_ld.sum",
+        "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
+        "smsp__sass_inst_executed_op_global_st.sum",
         "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
         "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         "smsp__sass_inst_executed_op_shared_ld.sum",

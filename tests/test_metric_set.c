@@ -107,7 +107,7 @@ static void global_and_shared_add_up(void **state)
     build_ok("global,shared", NULL, &s);
     /* 6 global + 8 shared, no name in common. */
     assert_int_equal(s.n, 6 + 8);
-    assert_int_equal(count_of(&s, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 1);
+    assert_int_equal(count_of(&s, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"), 1);
     assert_int_equal(count_of(&s, "smsp__sass_data_bytes_mem_shared_op_st.sum"), 1);
 }
 
@@ -203,8 +203,8 @@ static double derived(const char *const *names, const double *values, int n, con
 static void sectors_per_request_is_ratio(void **state)
 {
     (void)state;
-    const char *const names[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-                                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"};
+    const char *const names[] = {"smsp__sass_inst_executed_op_global_ld.sum",
+                                 "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"};
     const double values[] = {100, 800};
     /* 800 sectors / 100 requests */
     assert_close(derived(names, values, N(names), "sectors_per_request_ld"), 8);
