@@ -3,7 +3,8 @@
  * NVIDIA H100 (GH100 chip) by memscope, is evaluated again here with no GPU,
  * and compared with what Nsight Compute 2025.3.1 measured for the same kernel
  * on the same machine (tests/fixtures/ncu-tiled_transposed-W1024.csv, the
- * rows of `ncu --csv --print-units base --nvtx --clock-control none --metrics ...`).
+ * rows of `ncu --csv --print-units base --nvtx --clock-control none
+ * --replay-mode application --metrics ...`).
  * Counts that do not depend on timing must be equal; DRAM bytes within 2 %
  * (or 64 KiB, for traffic that small); duration within 10 %.
  */
