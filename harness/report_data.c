@@ -288,14 +288,14 @@ static void put_cell(FILE *f, const char *text, int last)
     fputc(last ? '\n' : '\t', f);
 }
 
-/* The efficiency metric counts LDG instructions only: a kernel that requests sectors
- * without one (cp.async, as cuBLAS does) shows 0 %, which would read as "all wasted". */
-static const char *load_efficiency_note(const struct report_model *m, const char *variant, int width, double efficiency)
+/* The efficiency metric counts LDG instructions only, and so do the instrumented sector and request counts: a
+ * kernel that loads through cp.async (LDGSTS), as cuBLAS does, shows 0 %, which would read as "all wasted". */
+static const char *load_efficiency_note(double efficiency)
 {
     if (isnan(efficiency))
         return "not collected";
-    if (efficiency == 0 && summary_value(m, variant, width, "sectors_per_request_ld") > 0)
-        return "cp.async";
+    if (efficiency == 0)
+        return "no LDG";
     return "-";
 }
 
@@ -310,7 +310,7 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
     format_number(cell[1], sizeof cell[1], summary_value(m, name, width, "gflops"), "%.0f");
     format_number(cell[2], sizeof cell[2], 100.0 * reference / median, "%.1f");
     double efficiency = summary_value(m, name, width, "global_load_efficiency_pct");
-    const char *note = load_efficiency_note(m, name, width, efficiency);
+    const char *note = load_efficiency_note(efficiency);
     format_number(cell[3], sizeof cell[3], efficiency, "%.1f");
     if (*note != '-')
         snprintf(cell[3], sizeof cell[3], "%s", note);
@@ -393,7 +393,7 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
         fprintf(f, "%d\t%d\t", v, v + 1);
         put_cell(f, name, 0);
         double efficiency = summary_value(m, name, width, "global_load_efficiency_pct");
-        const char *note = load_efficiency_note(m, name, width, efficiency);
+        const char *note = load_efficiency_note(efficiency);
         put_value(f, *note == '-' ? efficiency : NAN, 0);
         put_value(f, summary_value(m, name, width, "shared_conflicts_hw"), 0);
         put_value(f, summary_value(m, name, width, "shared_conflicts_exact"), 0);
