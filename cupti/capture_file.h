@@ -24,7 +24,7 @@
 #include "metric_host.h"
 #include "profiler_error.h"
 
-#define CAPTURE_MAX_TAGS 16
+#define CAPTURE_MAX_TAGS 256
 
 struct prof_capture {
     struct prof_config config;

@@ -20,7 +20,7 @@
 #include "metric_host.h"
 #include "profiler_error.h"
 
-#define PROF_MAX_RANGES 8
+#define PROF_MAX_RANGES 256
 #define PROF_KERNEL_NAME_LEN 256
 
 /* Where one configuration's counters land. */

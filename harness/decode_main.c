@@ -3,6 +3,9 @@
  * metrics.csv a run writes. Needs CUPTI's host library, not a GPU.
  *
  *   memscope-decode [-o FILE] RESULTS_DIR|CAPTURE...
+ *
+ * A results folder's captures are read in the order of their names, which
+ * is the order they were taken in.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -13,82 +16,123 @@
 #include "metrics_csv.h"
 
 #define MAX_CAPTURES 1024
-
-struct loaded {
-    struct prof_capture capture;
-    long job;
-};
+#define PATH_LEN 4400
 
 static int usage(struct error *e)
 {
     return error_set(e, EXIT_USAGE, "usage: memscope-decode [-o FILE] RESULTS_DIR|CAPTURE...");
 }
 
-static int load(const char *path, struct loaded *list, int *n, struct error *e)
+/* One call of a batch: its tag "precision width first_range ranges variant", and its kernels' names. */
+static int decode_call(struct prof_host *host, const struct prof_capture *c, const char *path, int call,
+                       struct csv *out, struct error *e)
 {
-    struct prof_error pe = {0};
-    if (*n == MAX_CAPTURES)
-        return error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
-    if (prof_capture_read(path, &list[*n].capture, &pe))
-        return error_from_profiler(e, &pe);
-    const char *job = prof_capture_tag(&list[*n].capture, "job");
-    list[(*n)++].job = job ? atol(job) : 0;
-    return 0;
+    static struct profile profile;
+    char key[32], variant[128], precision[16];
+    const char *kernel_names[MAX_PROFILED_KERNELS];
+    int width, n;
+    size_t first;
+    metrics_call_tag(key, sizeof key, call);
+    const char *tag = prof_capture_tag(c, key);
+    if (!tag || sscanf(tag, "%15s %d %zu %d %127[^\n]", precision, &width, &first, &n, variant) != 5 || n < 0 ||
+        n > MAX_PROFILED_KERNELS)
+        return error_set(e, EXIT_USAGE, "%s: tag %s missing or malformed", path, key);
+    for (int r = 0; r < n; ++r) {
+        metrics_range_tag(key, sizeof key, first + (size_t)r);
+        kernel_names[r] = prof_capture_tag(c, key);
+    }
+    if (metrics_evaluate(host, c->counter_data, c->counter_data_size, first, n, kernel_names, &c->config, &profile,
+                         e) == 0)
+        metrics_csv_rows(out, variant, precision, width, &profile);
+    return e->code;
 }
 
-static int load_folder(const char *dir, struct loaded *list, int *n, struct error *e)
+static int decode_capture(const char *path, struct csv *out, struct error *e)
 {
-    char captures[4096];
+    static struct prof_capture capture;
+    struct prof_error pe = {0};
+    struct prof_host *host = NULL;
+    if (prof_capture_read(path, &capture, &pe))
+        return error_from_profiler(e, &pe);
+    const char *calls = prof_capture_tag(&capture, "calls");
+    if (!calls || atoi(calls) < 1)
+        error_set(e, EXIT_USAGE, "%s: no \"calls\" tag (a capture from memscope before 2026-11-21?)", path);
+    else if (prof_host_open(capture.config.chip, &host, &pe))
+        error_from_profiler(e, &pe);
+    for (int i = 0; !e->code && i < atoi(calls); ++i)
+        decode_call(host, &capture, path, i, out, e);
+    prof_host_close(host);
+    prof_capture_free(&capture);
+    return e->code;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int list_folder(const char *dir, char **paths, int *n, struct error *e)
+{
+    char captures[PATH_LEN - 300]; /* room for the file name */
     snprintf(captures, sizeof captures, "%s/captures", dir);
     DIR *d = opendir(captures);
     if (!d)
         return error_set(e, EXIT_USAGE, "%s: no captures folder (was the run made with --no-metrics?)", dir);
-    struct dirent *entry;
-    while (!e->code && (entry = readdir(d))) {
+    int first = *n;
+    for (struct dirent *entry; !e->code && (entry = readdir(d));) {
         size_t len = strlen(entry->d_name);
-        char path[4400];
-        if (len > 8 && strcmp(entry->d_name + len - 8, ".capture") == 0) {
-            snprintf(path, sizeof path, "%s/%s", captures, entry->d_name);
-            load(path, list, n, e);
-        }
+        if (len <= 8 || strcmp(entry->d_name + len - 8, ".capture") != 0)
+            continue;
+        if (*n == MAX_CAPTURES)
+            error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
+        else if (!(paths[*n] = malloc(PATH_LEN)))
+            error_set(e, EXIT_RUNTIME, "out of host memory");
+        else
+            snprintf(paths[(*n)++], PATH_LEN, "%s/%s", captures, entry->d_name);
     }
     closedir(d);
+    qsort(paths + first, (size_t)(*n - first), sizeof *paths, by_name);
     return e->code;
 }
 
-/* Run order. */
-static int by_job(const void *a, const void *b)
+static int list_arguments(int argc, char **argv, char **paths, int *n, struct error *e)
 {
-    const struct loaded *x = a, *y = b;
-    return (x->job > y->job) - (x->job < y->job);
+    for (int i = 0; i < argc && !e->code; ++i) {
+        struct stat st;
+        if (stat(argv[i], &st) != 0)
+            return error_set(e, EXIT_USAGE, "%s: no such file or folder", argv[i]);
+        if (S_ISDIR(st.st_mode))
+            list_folder(argv[i], paths, n, e);
+        else if (*n == MAX_CAPTURES)
+            error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
+        else if ((paths[*n] = strdup(argv[i])))
+            ++*n;
+        else
+            error_set(e, EXIT_RUNTIME, "out of host memory");
+    }
+    if (!e->code && *n == 0)
+        error_set(e, EXIT_USAGE, "no capture found");
+    return e->code;
 }
 
-static int decode_capture(const struct prof_capture *c, struct csv *out, struct error *e)
+static int decode_all(char **paths, int n, const char *out_path, struct error *e)
 {
-    static struct profile profile;
-    struct prof_error pe = {0};
-    struct prof_host *host = NULL;
-    const char *kernel_names[MAX_PROFILED_KERNELS];
-    const char *variant = prof_capture_tag(c, "variant"), *precision = prof_capture_tag(c, "precision");
-    const char *width = prof_capture_tag(c, "width");
-    if (!variant || !precision || !width)
-        return error_set(e, EXIT_USAGE, "a capture lacks its variant, precision or width tag");
-    for (size_t r = 0; r < MAX_PROFILED_KERNELS; ++r) {
-        char key[32];
-        metrics_kernel_tag(key, sizeof key, r);
-        kernel_names[r] = prof_capture_tag(c, key);
-    }
-    if (prof_host_open(c->config.chip, &host, &pe))
-        error_from_profiler(e, &pe);
-    else if (metrics_evaluate(host, c->counter_data, c->counter_data_size, kernel_names, &c->config, &profile, e) == 0)
-        metrics_csv_rows(out, variant, precision, atoi(width), &profile);
-    prof_host_close(host);
+    struct csv out;
+    FILE *stream = out_path ? fopen(out_path, "w") : stdout;
+    if (!stream)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s", out_path);
+    metrics_csv_on_stream(&out, stream, out_path ? out_path : "standard output");
+    for (int i = 0; i < n && !e->code; ++i)
+        decode_capture(paths[i], &out, e);
+    csv_close(&out, e);
+    if (e->code && out_path)
+        remove(out_path); /* never leave a CSV that looks complete but is not */
     return e->code;
 }
 
 static int run(int argc, char **argv, struct error *e)
 {
-    static struct loaded list[MAX_CAPTURES];
+    static char *paths[MAX_CAPTURES];
     const char *out_path = NULL;
     int n = 0, first = 1;
     if (argc > 2 && strcmp(argv[1], "-o") == 0) {
@@ -97,29 +141,10 @@ static int run(int argc, char **argv, struct error *e)
     }
     if (first >= argc)
         return usage(e);
-    for (int i = first; i < argc && !e->code; ++i) {
-        struct stat st;
-        if (stat(argv[i], &st) != 0)
-            return error_set(e, EXIT_USAGE, "%s: no such file or folder", argv[i]);
-        S_ISDIR(st.st_mode) ? load_folder(argv[i], list, &n, e) : load(argv[i], list, &n, e);
-    }
-    if (!e->code && n == 0)
-        error_set(e, EXIT_USAGE, "no capture found");
-    qsort(list, (size_t)n, sizeof list[0], by_job);
-    struct csv out;
-    if (!e->code) {
-        FILE *stream = out_path ? fopen(out_path, "w") : stdout;
-        if (!stream)
-            return error_set(e, EXIT_OUTPUT, "cannot create %s", out_path);
-        metrics_csv_on_stream(&out, stream, out_path ? out_path : "standard output");
-        for (int i = 0; i < n && !e->code; ++i)
-            decode_capture(&list[i].capture, &out, e);
-        csv_close(&out, e);
-        if (e->code && out_path)
-            remove(out_path); /* never leave a CSV that looks complete but is not */
-    }
+    if (list_arguments(argc - first, argv + first, paths, &n, e) == 0)
+        decode_all(paths, n, out_path, e);
     for (int i = 0; i < n; ++i)
-        prof_capture_free(&list[i].capture);
+        free(paths[i]);
     return e->code;
 }
 

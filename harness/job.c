@@ -15,9 +15,14 @@ struct buffers {
     void *dm, *dn, *dp;
 };
 
+size_t job_kept_bytes(const struct matmul_variant *v, int width)
+{
+    return 3 * (size_t)width * width * matmul_element_size(v->precision);
+}
+
 size_t job_device_bytes(const struct matmul_variant *v, int width)
 {
-    return 3 * (size_t)width * width * matmul_element_size(v->precision) + reference_device_bytes(width);
+    return job_kept_bytes(v, width) + reference_device_bytes(width);
 }
 
 static int allocate(struct buffers *b, const struct matmul_variant *v, int width, struct error *e)
@@ -123,35 +128,35 @@ static int prepare_and_verify(struct gpu *g, const struct matmul_variant *v, int
     return rc;
 }
 
-struct profiled_variant {
-    const struct matmul_variant *variant;
-    const struct matmul_operands *ops;
-};
-
-static int launch_and_wait(void *context, struct error *e)
+static int launch_kept(void *context, struct error *e)
 {
-    const struct profiled_variant *pv = context;
-    if (launch_variant(pv->variant, pv->ops, e))
+    const struct job_result *r = context;
+    if (launch_variant(r->variant, &r->kept, e))
         return e->code;
-    CUDA_TRY(e, cudaStreamSynchronize(pv->ops->stream));
+    CUDA_TRY(e, cudaStreamSynchronize(r->kept.stream));
     return 0;
 }
 
-static int collect_metrics(const struct job_context *ctx, const struct matmul_variant *v,
-                           const struct matmul_operands *ops, struct job_result *r, struct error *e)
+void job_profiled_call(struct job_result *r, struct profiled_call *call)
 {
-    char base[4200], width[16], job[16];
-    snprintf(base, sizeof base, "%s/%s-W%d", ctx->capture_dir, v->name, ops->width);
-    snprintf(width, sizeof width, "%d", ops->width);
-    snprintf(job, sizeof job, "%d", ctx->progress->job);
-    const char *const tags[][2] = {
-        {"job", job}, {"variant", v->name}, {"precision", matmul_precision_name(v->precision)}, {"width", width}};
-    struct profiled_variant pv = {v, ops};
-    phase_begin(ctx->progress, PHASE_METRICS, ops->width);
-    int rc = metrics_collect(ctx->metrics, ctx->gpu, launch_and_wait, &pv, tags, 4, base, &r->profile, e);
-    trace_end();
-    r->profiled = rc == 0;
-    return rc;
+    *call = (struct profiled_call){launch_kept, r, r->variant->name, matmul_precision_name(r->variant->precision),
+                                   r->width, &r->profile};
+}
+
+/* The device operands move to the result, so that releasing the buffers leaves them alone. */
+static void keep_operands(struct job_result *r, const struct matmul_operands *ops, struct buffers *b)
+{
+    r->kept = *ops;
+    b->dm = b->dn = b->dp = NULL;
+}
+
+void job_release_kept(struct job_result *r, struct error *e)
+{
+    void *device[] = {(void *)r->kept.m, (void *)r->kept.n, r->kept.p};
+    for (int i = 0; i < 3; ++i)
+        if (device[i])
+            CUDA_RELEASE(e, cudaFree(device[i]));
+    r->kept = (struct matmul_operands){0};
 }
 
 static int time_and_recheck(struct gpu *g, const struct matmul_variant *v, const struct matmul_operands *ops,
@@ -192,7 +197,7 @@ int job_run(const struct job_context *ctx, const struct matmul_variant *v, int w
         time_and_recheck(ctx->gpu, v, &ops, ctx->policy, ctx->progress, &b, r, e) == 0) {
         r->passed = r->recheck.passed;
         if (r->passed && ctx->metrics)
-            collect_metrics(ctx, v, &ops, r, e);
+            keep_operands(r, &ops, &b);
     }
     release_phase(ctx->progress, width, &b, e);
     trace_end();

@@ -1,9 +1,12 @@
 /*
  * One variant at one size, through every phase: allocate, copy in, compute
  * the reference, verify against it, warm up, timed runs, copy out (and check
- * the last timed result again), metric passes, release. Timing and metrics
- * are separate phases because replay distorts time. A variant that fails
- * verification is recorded as failed and neither timed nor profiled.
+ * the last timed result again), release. When metrics are collected, a job
+ * that passed keeps its device operands until the metric passes of its width,
+ * which profile all the variants of that width together (see metrics.h).
+ * Timing and metrics are separate phases because replay distorts time. A
+ * variant that fails verification is recorded as failed and neither timed
+ * nor profiled.
  */
 #ifndef MEMSCOPE_JOB_H
 #define MEMSCOPE_JOB_H
@@ -38,10 +41,13 @@ struct job_result {
     struct timing timing;          /* empty when the check failed */
     bool profiled;
     struct profile profile;        /* hardware metrics, when profiled */
+    struct matmul_operands kept;   /* device operands kept for the metric passes (kept.m NULL: none) */
 };
 
-/* Device memory one job needs at this width, for the check before anything is allocated. */
+/* Device memory one job needs at this width, for the check before anything is allocated, and what it keeps
+ * for the metric passes. */
 size_t job_device_bytes(const struct matmul_variant *v, int width);
+size_t job_kept_bytes(const struct matmul_variant *v, int width);
 
 /* Only errors that stop the run return non-zero; a failed check is a result. */
 int job_run(const struct job_context *ctx, const struct matmul_variant *v, int width, uint64_t seed,
@@ -50,6 +56,11 @@ int job_run(const struct job_context *ctx, const struct matmul_variant *v, int w
 /* The check alone: poisoned output, one launch, compared with the reference (the GPU tests use this). */
 int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct check_result *check,
               struct error *e);
+
+/* The call that profiles a job which kept its operands. */
+void job_profiled_call(struct job_result *r, struct profiled_call *call);
+/* Frees the operands a job kept, if any. */
+void job_release_kept(struct job_result *r, struct error *e);
 
 void job_free(struct job_result *r);
 

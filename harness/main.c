@@ -1,5 +1,6 @@
 /* memscope: check, time, profile and record matrix-multiplication variants. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,16 +26,64 @@ static uint64_t job_seed(unsigned long long base, const char *variant, int width
     return (h ^ (uint64_t)width) * 1099511628211ull;
 }
 
-static int check_memory(const struct gpu *g, const struct options *o, struct error *e)
+/* With metrics, every variant of a width keeps its operands until the metric passes of that width. */
+static int check_memory(const struct gpu *g, const struct options *o, bool metrics, struct error *e)
 {
-    for (int s = 0; s < o->n_sizes; ++s)
+    for (int s = 0; s < o->n_sizes; ++s) {
+        size_t kept = 0;
         for (int v = 0; v < o->n_variants; ++v) {
             char purpose[128];
-            snprintf(purpose, sizeof purpose, "%s at W=%d", o->variants[v]->name, o->sizes[s]);
-            if (gpu_require_free_memory(g, job_device_bytes(o->variants[v], o->sizes[s]), purpose, e))
+            snprintf(purpose, sizeof purpose, "%s at W=%d%s", o->variants[v]->name, o->sizes[s],
+                     metrics && v > 0 ? ", with the operands of the variants before it" : "");
+            if (gpu_require_free_memory(g, kept + job_device_bytes(o->variants[v], o->sizes[s]), purpose, e))
                 return e->code;
+            kept += metrics ? job_kept_bytes(o->variants[v], o->sizes[s]) : 0;
         }
+    }
     return 0;
+}
+
+/* The metric passes of one width: every job of it that passed, in one batch; then their operands go. */
+static int profile_width(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
+                         struct error *e)
+{
+    struct profiled_call *calls = calloc((size_t)count, sizeof *calls);
+    char path[4400];
+    int n = 0;
+    if (!calls)
+        return error_set(e, EXIT_RUNTIME, "out of host memory");
+    for (int i = 0; i < count; ++i)
+        if (jobs[i].kept.p)
+            job_profiled_call(&jobs[i], &calls[n++]);
+    snprintf(path, sizeof path, "%s/%02d-W%d.capture", ctx->capture_dir, batch, width);
+    if (n > 0) {
+        trace_phase_begin(PHASE_METRICS, width);
+        progress_phase(ctx->progress, phase_name(PHASE_METRICS));
+        int rc = metrics_collect(ctx->metrics, ctx->gpu, calls, n, path, e);
+        trace_end();
+        for (int i = 0; i < count; ++i)
+            jobs[i].profiled = rc == 0 && jobs[i].kept.p;
+    }
+    free(calls);
+    return e->code;
+}
+
+static int run_width(const struct options *o, struct job_context *ctx, int s, struct job_result *jobs, int *done,
+                     struct error *e)
+{
+    int first = *done;
+    for (int v = 0; v < o->n_variants && !e->code; ++v) {
+        const struct matmul_variant *variant = o->variants[v];
+        progress_job(ctx->progress, *done + 1, variant->name, o->sizes[s]);
+        uint64_t seed = job_seed(o->seed, variant->name, o->sizes[s]);
+        if (job_run(ctx, variant, o->sizes[s], seed, &jobs[*done], e) == 0)
+            ++*done;
+    }
+    if (ctx->metrics && !e->code)
+        profile_width(ctx, jobs + first, *done - first, o->sizes[s], s + 1, e);
+    for (int i = first; i < *done; ++i)
+        job_release_kept(&jobs[i], e);
+    return e->code;
 }
 
 static int run_jobs(const struct options *o, struct job_context *ctx, struct job_result *jobs, int *done,
@@ -42,13 +91,7 @@ static int run_jobs(const struct options *o, struct job_context *ctx, struct job
 {
     trace_run_begin();
     for (int s = 0; s < o->n_sizes && !e->code; ++s)
-        for (int v = 0; v < o->n_variants && !e->code; ++v) {
-            const struct matmul_variant *variant = o->variants[v];
-            progress_job(ctx->progress, *done + 1, variant->name, o->sizes[s]);
-            uint64_t seed = job_seed(o->seed, variant->name, o->sizes[s]);
-            if (job_run(ctx, variant, o->sizes[s], seed, &jobs[*done], e) == 0)
-                ++*done;
-        }
+        run_width(o, ctx, s, jobs, done, e);
     trace_end();
     progress_clear(ctx->progress);
     return e->code;
@@ -150,9 +193,10 @@ static void record_profiler(struct environment *env, const struct metrics_collec
 static int start_gpu(struct gpu *g, const struct options *o, const struct metric_set *set,
                      struct metrics_collector *metrics, struct environment *env, struct error *e)
 {
-    if (gpu_open(g, o->device, e) || check_memory(g, o, e) || env_collect_gpu(env, g, e))
+    if (gpu_open(g, o->device, e) || check_memory(g, o, set->n > 0 && !o->validate, e) ||
+        env_collect_gpu(env, g, e))
         return e->code;
-    if (set->n > 0 && metrics_open(metrics, g, set, e))
+    if (set->n > 0 && metrics_open(metrics, g, set, o->validate ? 1 : o->n_variants, e))
         return e->code;
     record_profiler(env, set->n > 0 ? metrics : NULL);
     return 0;

@@ -6,9 +6,10 @@
 #include "../kernels/truth.h"
 #include "metrics.h"
 
-/* Each range costs about 360 KB of counter data (GH100, default metrics); every variant here launches one
- * kernel per call, cuBLAS included. */
-#define RANGES_PER_CALL 2
+/* Ranges one call may take in a pass: the two kernels that empty the L2 before it, and its own (cuBLAS
+ * launches one or two). Each range costs about 360 KB of counter data (GH100, default metrics). */
+#define RANGES_PER_CALL 4
+#define MAX_BATCH (PROF_MAX_RANGES / RANGES_PER_CALL)
 #define WARM_UP_FLOATS 256
 
 int error_from_profiler(struct error *e, const struct prof_error *pe)
@@ -34,9 +35,14 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-void metrics_kernel_tag(char *key, size_t len, size_t range)
+void metrics_call_tag(char *key, size_t len, int call)
 {
-    snprintf(key, len, "kernel%zu", range);
+    snprintf(key, len, "call%d", call);
+}
+
+void metrics_range_tag(char *key, size_t len, size_t range)
+{
+    snprintf(key, len, "range%zu", range);
 }
 
 int profile_main_kernel(const struct profile *p)
@@ -53,40 +59,44 @@ int profile_main_kernel(const struct profile *p)
     return best;
 }
 
-static int name_kernels(struct profile *out, const char *const *kernel_names, const uint8_t *image, size_t size,
-                        struct prof_error *pe)
+static int name_kernels(struct profile *out, size_t first, const char *const *kernel_names, const uint8_t *image,
+                        size_t size, struct prof_error *pe)
 {
     for (int r = 0; r < out->n_kernels && !pe->status; ++r) {
         char *name = out->kernels[r].kernel;
         if (kernel_names && kernel_names[r])
             snprintf(name, PROF_KERNEL_NAME_LEN, "%s", kernel_names[r]);
         else
-            prof_range_name(image, size, (size_t)r, name, PROF_KERNEL_NAME_LEN, pe);
+            prof_range_name(image, size, first + (size_t)r, name, PROF_KERNEL_NAME_LEN, pe);
     }
     return pe->status;
 }
 
-int metrics_evaluate(struct prof_host *host, const uint8_t *image, size_t size, const char *const *kernel_names,
-                     const struct prof_config *config, struct profile *out, struct error *e)
+int metrics_evaluate(struct prof_host *host, const uint8_t *image, size_t size, size_t first, int n,
+                     const char *const *kernel_names, const struct prof_config *config, struct profile *out,
+                     struct error *e)
 {
     struct prof_error pe = {0};
     size_t ranges = 0;
     memset(out, 0, sizeof *out);
     if (config->n_metrics > MAX_METRICS)
         return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
+    if (n > MAX_PROFILED_KERNELS)
+        return error_set(e, EXIT_RUNTIME, "%d kernels in one profiled call; at most %d are kept", n,
+                         MAX_PROFILED_KERNELS);
     if (prof_range_count(image, size, &ranges, &pe))
         return error_from_profiler(e, &pe);
-    if (ranges > MAX_PROFILED_KERNELS)
-        return error_set(e, EXIT_RUNTIME, "%zu kernels in one profiled call; at most %d are kept", ranges,
-                         MAX_PROFILED_KERNELS);
-    out->n_kernels = (int)ranges;
-    name_kernels(out, kernel_names, image, size, &pe);
+    if (n < 0 || first + (size_t)n > ranges)
+        return error_set(e, EXIT_USAGE, "ranges %zu to %zu asked of a counter data image that holds %zu", first,
+                         first + (size_t)n, ranges);
+    out->n_kernels = n;
+    name_kernels(out, first, kernel_names, image, size, &pe);
     for (int i = 0; i < config->n_metrics && !pe.status; ++i) {
         out->names[i] = config->metrics[i];
         prof_metric_unit(host, config->metrics[i], out->units[i], METRIC_UNIT_LEN, &pe);
     }
-    for (size_t r = 0; r < ranges && !pe.status; ++r)
-        prof_evaluate(host, image, size, r, (const char *const *)config->metrics, config->n_metrics,
+    for (int r = 0; r < n && !pe.status; ++r)
+        prof_evaluate(host, image, size, first + (size_t)r, (const char *const *)config->metrics, config->n_metrics,
                       out->kernels[r].values, &pe);
     if (!pe.status)
         out->n_metrics = config->n_metrics;
@@ -112,23 +122,29 @@ static int warm_up(struct metrics_collector *m, struct gpu *g, struct error *e)
 {
     static struct profile discarded;
     struct warm_up_copy w = {NULL, g->stream};
+    struct profiled_call call = {launch_warm_up, &w, "warm-up", "fp32", 0, &discarded};
     CUDA_TRY(e, cudaMalloc((void **)&w.buffer, 2 * WARM_UP_FLOATS * sizeof(float)));
     CUDA_TRY(e, cudaMemsetAsync(w.buffer, 0, 2 * WARM_UP_FLOATS * sizeof(float), g->stream));
-    metrics_collect(m, g, launch_warm_up, &w, NULL, 0, NULL, &discarded, e);
+    metrics_collect(m, g, &call, 1, NULL, e);
     CUDA_RELEASE(e, cudaFree(w.buffer));
     return e->code;
 }
 
-int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric_set *set, struct error *e)
+int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric_set *set, int max_calls,
+                 struct error *e)
 {
     struct prof_error pe = {0};
     double started = now_ms();
     const char *names[MAX_METRICS];
     memset(m, 0, sizeof *m);
+    if (max_calls < 1 || max_calls > MAX_BATCH)
+        return error_set(e, EXIT_USAGE, "%d calls in one profiled batch; at most %d", max_calls, MAX_BATCH);
+    m->max_calls = max_calls;
     for (int i = 0; i < set->n; ++i)
         names[i] = set->names[i];
     if (prof_chip_name(g->device, m->chip, sizeof m->chip, &pe) == 0 &&
-        prof_host_open(m->chip, &m->host, &pe) == 0 && prof_session_open(&m->session, RANGES_PER_CALL, &pe) == 0 &&
+        prof_host_open(m->chip, &m->host, &pe) == 0 &&
+        prof_session_open(&m->session, (size_t)max_calls * RANGES_PER_CALL, &pe) == 0 &&
         prof_config_build(m->chip, names, set->n, &m->config, &pe) == 0)
         prof_counter_data_create(&m->session, &m->config, &m->data, &pe);
     if (error_from_profiler(e, &pe) || warm_up(m, g, e))
@@ -156,6 +172,12 @@ int metrics_count(const struct metrics_collector *m)
     return m->config.n_metrics;
 }
 
+/* Where one call's kernels lie among a pass's ranges, and its GPU time over every pass. */
+struct call_span {
+    size_t first, count;
+    double replay_ms;
+};
+
 static void add_tag(struct prof_capture *c, const char *key, const char *value)
 {
     if (c->n_tags == CAPTURE_MAX_TAGS)
@@ -164,35 +186,41 @@ static void add_tag(struct prof_capture *c, const char *key, const char *value)
     snprintf(c->tag_value[c->n_tags++], sizeof c->tag_value[0], "%s", value);
 }
 
-static int save_capture(const struct metrics_collector *m, const char *const tags[][2], int n_tags,
-                        const struct profile *p, const char *base, struct error *e)
+static int save_capture(const struct metrics_collector *m, const struct profiled_call *calls, int n_calls,
+                        const struct call_span *spans, const char *path, struct error *e)
 {
     static struct prof_capture capture;
-    char path[4400];
     struct prof_error pe = {0};
+    char key[32], value[256];
     capture = (struct prof_capture){.config = m->config, .counter_data = m->data.image,
                                     .counter_data_size = m->data.size};
-    for (int i = 0; i < n_tags; ++i)
-        add_tag(&capture, tags[i][0], tags[i][1]);
-    for (int k = 0; k < p->n_kernels; ++k) {
-        char key[32];
-        metrics_kernel_tag(key, sizeof key, (size_t)k);
-        add_tag(&capture, key, p->kernels[k].kernel);
+    snprintf(value, sizeof value, "%d", n_calls);
+    add_tag(&capture, "calls", value);
+    for (int i = 0; i < n_calls; ++i) {
+        metrics_call_tag(key, sizeof key, i);
+        snprintf(value, sizeof value, "%s %d %zu %zu %s", calls[i].precision, calls[i].width, spans[i].first,
+                 spans[i].count, calls[i].variant);
+        add_tag(&capture, key, value);
+        for (int k = 0; k < calls[i].out->n_kernels; ++k) {
+            metrics_range_tag(key, sizeof key, spans[i].first + (size_t)k);
+            add_tag(&capture, key, calls[i].out->kernels[k].kernel);
+        }
     }
-    snprintf(path, sizeof path, "%s.capture", base);
+    if (capture.n_tags == CAPTURE_MAX_TAGS)
+        return error_set(e, EXIT_OUTPUT, "%s: more than %d capture tags", path, CAPTURE_MAX_TAGS);
     prof_capture_write(path, &capture, &pe);
     return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;
 }
 
 /* The launch, bracketed by events: the GPU time of one pass, without the emptying of the L2 before it. */
-static int timed_launch(profiled_launch launch, void *context, cudaStream_t stream, double *gpu_ms, struct error *e)
+static int timed_launch(const struct profiled_call *call, cudaStream_t stream, double *gpu_ms, struct error *e)
 {
     cudaEvent_t start, stop;
     float ms = 0.0f;
     CUDA_TRY(e, cudaEventCreate(&start));
     CUDA_TRY(e, cudaEventCreate(&stop));
     CUDA_TRY(e, cudaEventRecord(start, stream));
-    if (launch(context, e) == 0) {
+    if (call->launch(call->context, e) == 0) {
         CUDA_TRY(e, cudaEventRecord(stop, stream));
         CUDA_TRY(e, cudaEventSynchronize(stop));
         CUDA_TRY(e, cudaEventElapsedTime(&ms, start, stop));
@@ -203,63 +231,90 @@ static int timed_launch(profiled_launch launch, void *context, cudaStream_t stre
     return e->code;
 }
 
-/* One pass: an empty L2, then the launch under the profiler. */
-static int profile_pass(struct metrics_collector *m, struct gpu *g, profiled_launch launch, void *context,
-                        bool *all_passes_done, double *gpu_ms, struct error *e)
+/* One call in a pass: an empty L2 (its two kernels are ranges of their own), then the call's kernels. */
+static int profile_call(struct metrics_collector *m, struct gpu *g, const struct profiled_call *call,
+                        struct call_span *span, struct error *e)
+{
+    double ms = 0.0;
+    if (gpu_flush_l2(g, e))
+        return e->code;
+    size_t before = m->session.launches;
+    if (timed_launch(call, g->stream, &ms, e))
+        return e->code;
+    *span = (struct call_span){before, m->session.launches - before, span->replay_ms + ms};
+    return 0;
+}
+
+static int profile_pass(struct metrics_collector *m, struct gpu *g, const struct profiled_call *calls, int n_calls,
+                        struct call_span *spans, bool *all_passes_done, struct error *e)
 {
     struct prof_error pe = {0};
-    if (gpu_flush_l2_and_wait(g, e))
-        return e->code;
     if (prof_pass_begin(&m->session, &pe))
         return error_from_profiler(e, &pe);
-    int launched = timed_launch(launch, context, g->stream, gpu_ms, e);
+    for (int i = 0; i < n_calls && !e->code; ++i)
+        profile_call(m, g, &calls[i], &spans[i], e);
     prof_pass_end(&m->session, all_passes_done, &pe);
-    return launched ? e->code : error_from_profiler(e, &pe);
+    return e->code ? e->code : error_from_profiler(e, &pe);
 }
 
 /* Every pass the configuration needs; CUPTI says when it has them all. */
-static int profile_passes(struct metrics_collector *m, struct gpu *g, profiled_launch launch, void *context,
-                          double *replay_ms, struct error *e)
+static int profile_passes(struct metrics_collector *m, struct gpu *g, const struct profiled_call *calls,
+                          int n_calls, struct call_span *spans, struct error *e)
 {
     struct prof_error pe = {0};
     bool done = false;
     if (prof_session_begin(&m->session, &m->data, &pe))
         return error_from_profiler(e, &pe);
     for (size_t pass = 0; !done; ++pass) {
-        double gpu_ms = 0.0;
         if (pass == m->config.passes)
             return error_set(e, EXIT_RUNTIME, "CUPTI wants more than the %zu passes the configuration has",
                              m->config.passes);
-        if (profile_pass(m, g, launch, context, &done, &gpu_ms, e))
+        if (profile_pass(m, g, calls, n_calls, spans, &done, e))
             return e->code;
-        *replay_ms += gpu_ms;
     }
     return 0;
 }
 
-int metrics_collect(struct metrics_collector *m, struct gpu *g, profiled_launch launch, void *context,
-                    const char *const tags[][2], int n_tags, const char *capture_base, struct profile *out,
-                    struct error *e)
+static int evaluate_calls(struct metrics_collector *m, struct profiled_call *calls, int n_calls,
+                          const struct call_span *spans, struct error *e)
 {
-    struct prof_error pe = {0};
-    size_t ranges = 0;
-    double started = now_ms(), replay_ms = 0.0;
     static char demangled[PROF_MAX_RANGES][PROF_KERNEL_NAME_LEN];
     const char *kernel_names[PROF_MAX_RANGES];
-    if (profile_passes(m, g, launch, context, &replay_ms, e))
-        return e->code;
-    if (prof_session_end(&m->session, &m->data, &ranges, &pe))
-        return error_from_profiler(e, &pe);
-    if (ranges > m->session.launches)
-        return error_set(e, EXIT_RUNTIME, "%zu profiled ranges but %zu launches seen", ranges, m->session.launches);
-    for (size_t r = 0; r < ranges; ++r) {
+    for (size_t r = 0; r < m->session.launches && r < PROF_MAX_RANGES; ++r) {
         prof_demangle(m->session.kernel_names[r], demangled[r], sizeof demangled[r]);
         kernel_names[r] = demangled[r];
     }
-    if (metrics_evaluate(m->host, m->data.image, m->data.size, kernel_names, &m->config, out, e) ||
-        (capture_base && save_capture(m, tags, n_tags, out, capture_base, e)))
+    for (int i = 0; i < n_calls && !e->code; ++i)
+        metrics_evaluate(m->host, m->data.image, m->data.size, spans[i].first, (int)spans[i].count,
+                         kernel_names + spans[i].first, &m->config, calls[i].out, e);
+    return e->code;
+}
+
+int metrics_collect(struct metrics_collector *m, struct gpu *g, struct profiled_call *calls, int n_calls,
+                    const char *capture_path, struct error *e)
+{
+    struct prof_error pe = {0};
+    struct call_span spans[MAX_BATCH] = {{0}};
+    size_t ranges = 0;
+    double started = now_ms(), replay_ms = 0.0;
+    if (n_calls < 1 || n_calls > m->max_calls)
+        return error_set(e, EXIT_RUNTIME, "%d calls in one profiled batch; the profiler was opened for %d", n_calls,
+                         m->max_calls);
+    if (profile_passes(m, g, calls, n_calls, spans, e))
         return e->code;
-    out->wall_ms = now_ms() - started;
-    out->replay_ms = replay_ms;
+    if (prof_session_end(&m->session, &m->data, &ranges, &pe))
+        return error_from_profiler(e, &pe);
+    if (ranges != m->session.launches)
+        return error_set(e, EXIT_RUNTIME, "%zu profiled ranges but %zu launches seen", ranges, m->session.launches);
+    if (evaluate_calls(m, calls, n_calls, spans, e) ||
+        (capture_path && save_capture(m, calls, n_calls, spans, capture_path, e)))
+        return e->code;
+    for (int i = 0; i < n_calls; ++i)
+        replay_ms += spans[i].replay_ms;
+    double share = (now_ms() - started - replay_ms) / n_calls;
+    for (int i = 0; i < n_calls; ++i) {
+        calls[i].out->replay_ms = spans[i].replay_ms;
+        calls[i].out->wall_ms = spans[i].replay_ms + share;
+    }
     return 0;
 }

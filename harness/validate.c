@@ -221,15 +221,13 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, const struct
                         const struct truth_buffers *b, int index, const char *name, const char *capture_dir,
                         struct profile *p, struct error *e)
 {
-    char base[4400], job[16];
-    snprintf(base, sizeof base, "%s/%s-%d", capture_dir, c->kernel, index);
-    snprintf(job, sizeof job, "%d", index);
-    const char *const tags[][2] = {{"job", job}, {"variant", name},
-                                   {"precision", c->kind == SHARED_F64 ? "fp64" : "fp32"}, {"width", "0"}};
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%02d-%s.capture", capture_dir, index, c->kernel);
     struct launch_context x = {c, b, g->stream};
+    struct profiled_call call = {launch_and_wait, &x, name, c->kind == SHARED_F64 ? "fp64" : "fp32", 0, p};
     trace_job_begin(name, 0);
     trace_phase_begin(PHASE_METRICS, 0);
-    int rc = metrics_collect(m, g, launch_and_wait, &x, tags, 4, base, p, e);
+    int rc = metrics_collect(m, g, &call, 1, path, e);
     trace_end();
     trace_end();
     return rc;

@@ -1,8 +1,9 @@
 /*
- * Offline decode: the capture of tiled_transposed at W=1024, taken on an
- * NVIDIA H100 (GH100 chip) by memscope, is evaluated again here with no GPU,
- * and compared with what Nsight Compute 2025.3.1 measured for the same kernel
- * on the same machine (tests/fixtures/ncu-tiled_transposed-W1024.csv, the
+ * Offline decode: the capture of tiled_transposed at W=1024 (a batch of one
+ * call: two L2-sweep ranges, then the kernel), taken on an NVIDIA H100 (GH100
+ * chip) by memscope, is evaluated again here with no GPU, and compared with
+ * what Nsight Compute 2025.3.1 measured for the same kernel on an H100
+ * (tests/fixtures/ncu-tiled_transposed-W1024.csv, the
  * rows of `ncu --csv --print-units base --nvtx --clock-control none
  * --replay-mode application --metrics ...`).
  * Counts that do not depend on timing must be equal; DRAM bytes within 2 %
@@ -31,20 +32,34 @@
 static struct profile profile;
 static struct prof_capture capture;
 
+/* The fixture is a batch of one call: the tag "call0" says which ranges are its kernels. */
 static int decode_fixture(void **state)
 {
     (void)state;
     struct prof_error pe = {0};
     struct prof_host *host = NULL;
     struct error e = {0};
-    const char *names[1];
+    char variant[64], precision[16], key[32];
+    int width, n;
+    size_t first;
+    const char *names[MAX_PROFILED_KERNELS];
     if (prof_capture_read(FIXTURES "tiled_transposed-W1024.capture", &capture, &pe) ||
         prof_host_open(capture.config.chip, &host, &pe)) {
         fprintf(stderr, "%s\n", pe.message);
         return -1;
     }
-    names[0] = prof_capture_tag(&capture, "kernel0");
-    int rc = metrics_evaluate(host, capture.counter_data, capture.counter_data_size, names, &capture.config,
+    const char *call = prof_capture_tag(&capture, "call0");
+    if (!call || sscanf(call, "%15s %d %zu %d %63[^\n]", precision, &width, &first, &n, variant) != 5 ||
+        n > MAX_PROFILED_KERNELS) {
+        fprintf(stderr, "the fixture has no well-formed call0 tag\n");
+        prof_host_close(host);
+        return -1;
+    }
+    for (int r = 0; r < n; ++r) {
+        metrics_range_tag(key, sizeof key, first + (size_t)r);
+        names[r] = prof_capture_tag(&capture, key);
+    }
+    int rc = metrics_evaluate(host, capture.counter_data, capture.counter_data_size, first, n, names, &capture.config,
                               &profile, &e);
     prof_host_close(host);
     if (rc)
@@ -197,6 +212,28 @@ static void the_command_refuses_a_file_that_is_not_a_capture(void **state)
     assert_int_not_equal(access("/tmp/memscope-decode-refused.csv", F_OK), 0);
 }
 
+/* A capture written before batches (no "calls" tag) cannot say which ranges belong to which call. */
+static void the_command_refuses_a_capture_without_its_calls(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    static struct prof_capture old;
+    struct prof_error pe = {0};
+    const char *path = "/tmp/memscope-decode-no-calls.capture";
+    old = capture;
+    old.n_tags = 0;
+    for (int i = 0; i < capture.n_tags; ++i)
+        if (strcmp(capture.tag_key[i], "calls") != 0) {
+            memcpy(old.tag_key[old.n_tags], capture.tag_key[i], sizeof old.tag_key[0]);
+            memcpy(old.tag_value[old.n_tags++], capture.tag_value[i], sizeof old.tag_value[0]);
+        }
+    assert_int_equal(prof_capture_write(path, &old, &pe), 0);
+    shell(&o, "%s %s", decode_bin(), path);
+    remove(path);
+    assert_int_equal(o.exit_code, 2);
+    assert_non_null(strstr(o.output, "no \"calls\" tag"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +245,7 @@ int main(void)
         cmocka_unit_test(the_transposed_store_conflict_is_visible),
         cmocka_unit_test(the_command_writes_the_metric_rows),
         cmocka_unit_test(the_command_refuses_a_file_that_is_not_a_capture),
+        cmocka_unit_test(the_command_refuses_a_capture_without_its_calls),
     };
     return cmocka_run_group_tests_name("decode", tests, decode_fixture, free_fixture);
 }
