@@ -131,7 +131,7 @@ int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_err
     CUcontext ctx;
     *s = (struct prof_session){.max_ranges = max_ranges};
     if (max_ranges == 0 || max_ranges > PROF_MAX_RANGES)
-        return prof_fail(e, PROF_FAILED, "at most %d ranges per profiled call", PROF_MAX_RANGES);
+        return prof_fail(e, PROF_FAILED, "at most %d ranges per pass", PROF_MAX_RANGES);
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") || current_context(&ctx, e))
         return e->status;
@@ -198,7 +198,7 @@ int prof_session_end(struct prof_session *s, struct prof_counter_data *d, size_t
         return e->status;
     if (decode.numOfRangeDropped)
         return prof_fail(e, PROF_DROPPED_RANGES,
-                         "%zu profiled range(s) dropped: more than %zu kernels ran in one profiled call",
+                         "%zu profiled range(s) dropped: more than %zu kernels ran in one pass",
                          decode.numOfRangeDropped, s->max_ranges);
     return prof_range_count(d->image, d->size, ranges, e);
 }

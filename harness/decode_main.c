@@ -8,6 +8,8 @@
  * is the order they were taken in.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,27 +25,61 @@ static int usage(struct error *e)
     return error_set(e, EXIT_USAGE, "usage: memscope-decode [-o FILE] RESULTS_DIR|CAPTURE...");
 }
 
-/* One call of a batch: its tag "precision width first_range ranges variant", and its kernels' names. */
+/* A whole decimal number from lowest to highest, and nothing else. */
+static int parse_count(const char *text, long lowest, long highest, long *value)
+{
+    char *end;
+    if (!text)
+        return -1;
+    *value = strtol(text, &end, 10);
+    return end == text || *end != '\0' || *value < lowest || *value > highest ? -1 : 0;
+}
+
+/* A call's tag, "precision width first_range ranges variant": three numbers, none negative or out of range,
+ * between words; the variant is the rest of the line (a ground-truth case's name holds spaces). */
+static int parse_call_tag(const char *tag, char *precision, size_t len, long numbers[3], const char **variant)
+{
+    size_t word = tag ? strcspn(tag, " ") : 0;
+    if (word == 0 || word >= len)
+        return -1;
+    memcpy(precision, tag, word);
+    precision[word] = '\0';
+    const char *p = tag + word;
+    for (int i = 0; i < 3; ++i) {
+        char *end;
+        if (*p != ' ' || p[1] < '0' || p[1] > '9')
+            return -1;
+        errno = 0;
+        numbers[i] = strtol(p + 1, &end, 10);
+        if (errno || numbers[i] > INT_MAX)
+            return -1;
+        p = end;
+    }
+    *variant = p + 1;
+    return *p == ' ' && p[1] ? 0 : -1;
+}
+
+/* One call of a batch, and a name for each of its ranges (the L2 sweeps between calls have none, so a call
+ * cannot claim them). */
 static int decode_call(struct prof_host *host, const struct prof_capture *c, const char *path, int call,
                        struct csv *out, struct error *e)
 {
     static struct profile profile;
-    char key[32], variant[128], precision[16];
-    const char *kernel_names[MAX_PROFILED_KERNELS];
-    int width, n;
-    size_t first;
+    char key[32], precision[16];
+    const char *kernel_names[MAX_PROFILED_KERNELS], *variant;
+    long number[3]; /* width, first range, ranges */
     metrics_call_tag(key, sizeof key, call);
-    const char *tag = prof_capture_tag(c, key);
-    if (!tag || sscanf(tag, "%15s %d %zu %d %127[^\n]", precision, &width, &first, &n, variant) != 5 || n < 0 ||
-        n > MAX_PROFILED_KERNELS)
+    if (parse_call_tag(prof_capture_tag(c, key), precision, sizeof precision, number, &variant) ||
+        number[2] < 1 || number[2] > MAX_PROFILED_KERNELS)
         return error_set(e, EXIT_USAGE, "%s: tag %s missing or malformed", path, key);
-    for (int r = 0; r < n; ++r) {
-        metrics_range_tag(key, sizeof key, first + (size_t)r);
-        kernel_names[r] = prof_capture_tag(c, key);
+    for (long r = 0; r < number[2]; ++r) {
+        metrics_range_tag(key, sizeof key, (size_t)(number[1] + r));
+        if (!(kernel_names[r] = prof_capture_tag(c, key)))
+            return error_set(e, EXIT_USAGE, "%s: call %d has no tag %s", path, call, key);
     }
-    if (metrics_evaluate(host, c->counter_data, c->counter_data_size, first, n, kernel_names, &c->config, &profile,
-                         e) == 0)
-        metrics_csv_rows(out, variant, precision, width, &profile);
+    if (metrics_evaluate(host, c->counter_data, c->counter_data_size, (size_t)number[1], (int)number[2],
+                         kernel_names, &c->config, &profile, e) == 0)
+        metrics_csv_rows(out, variant, precision, (int)number[0], &profile);
     return e->code;
 }
 
@@ -52,14 +88,15 @@ static int decode_capture(const char *path, struct csv *out, struct error *e)
     static struct prof_capture capture;
     struct prof_error pe = {0};
     struct prof_host *host = NULL;
+    long calls = 0;
     if (prof_capture_read(path, &capture, &pe))
         return error_from_profiler(e, &pe);
-    const char *calls = prof_capture_tag(&capture, "calls");
-    if (!calls || atoi(calls) < 1)
-        error_set(e, EXIT_USAGE, "%s: no \"calls\" tag (a capture from memscope before 2026-11-21?)", path);
+    if (parse_count(prof_capture_tag(&capture, "calls"), 1, MAX_BATCH, &calls))
+        error_set(e, EXIT_USAGE, "%s: no \"calls\" tag from 1 to %d (a capture from memscope before 2026-11-21?)",
+                  path, MAX_BATCH);
     else if (prof_host_open(capture.config.chip, &host, &pe))
         error_from_profiler(e, &pe);
-    for (int i = 0; !e->code && i < atoi(calls); ++i)
+    for (int i = 0; !e->code && i < calls; ++i)
         decode_call(host, &capture, path, i, out, e);
     prof_host_close(host);
     prof_capture_free(&capture);
@@ -115,18 +152,25 @@ static int list_arguments(int argc, char **argv, char **paths, int *n, struct er
     return e->code;
 }
 
+/* With -o, the rows go to FILE.partial, renamed FILE once every capture is decoded: a capture that cannot be
+ * decoded leaves FILE as it was. */
 static int decode_all(char **paths, int n, const char *out_path, struct error *e)
 {
+    char partial[PATH_LEN];
     struct csv out;
-    FILE *stream = out_path ? fopen(out_path, "w") : stdout;
+    if (out_path && snprintf(partial, sizeof partial, "%s.partial", out_path) >= (int)sizeof partial)
+        return error_set(e, EXIT_USAGE, "%s: path too long", out_path);
+    FILE *stream = out_path ? fopen(partial, "w") : stdout;
     if (!stream)
-        return error_set(e, EXIT_OUTPUT, "cannot create %s", out_path);
-    metrics_csv_on_stream(&out, stream, out_path ? out_path : "standard output");
+        return error_set(e, EXIT_OUTPUT, "cannot create %s", partial);
+    metrics_csv_on_stream(&out, stream, out_path ? partial : "standard output");
     for (int i = 0; i < n && !e->code; ++i)
         decode_capture(paths[i], &out, e);
     csv_close(&out, e);
-    if (e->code && out_path)
-        remove(out_path); /* never leave a CSV that looks complete but is not */
+    if (out_path && e->code)
+        remove(partial); /* never leave a CSV that looks complete but is not */
+    else if (out_path && rename(partial, out_path) != 0)
+        error_set(e, EXIT_OUTPUT, "cannot rename %s to %s", partial, out_path);
     return e->code;
 }
 

@@ -81,11 +81,3 @@ int gpu_flush_l2(struct gpu *g, struct error *e)
         return error_set(e, EXIT_RUNTIME, "sweeping the L2: %s", why);
     return 0;
 }
-
-int gpu_flush_l2_and_wait(struct gpu *g, struct error *e)
-{
-    if (gpu_flush_l2(g, e))
-        return e->code;
-    CUDA_TRY(e, cudaStreamSynchronize(g->stream));
-    return 0;
-}

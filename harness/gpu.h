@@ -21,9 +21,7 @@ struct gpu {
 int gpu_open(struct gpu *g, int device, struct error *e);
 int gpu_close(struct gpu *g, struct error *e);
 int gpu_require_free_memory(const struct gpu *g, size_t bytes, const char *purpose, struct error *e);
-/* Reads a buffer four times the size of the L2 (see kernels/cache_sweep.h): the next kernel starts cold and clean. */
+/* Empties the L2 on g's stream (see kernels/cache_sweep.h): the next kernel starts cold and clean. */
 int gpu_flush_l2(struct gpu *g, struct error *e);
-/* The same, finished before returning: nothing of it may fall inside a profiled region. */
-int gpu_flush_l2_and_wait(struct gpu *g, struct error *e);
 
 #endif

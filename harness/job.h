@@ -41,7 +41,7 @@ struct job_result {
     struct timing timing;          /* empty when the check failed */
     bool profiled;
     struct profile profile;        /* hardware metrics, when profiled */
-    struct matmul_operands kept;   /* device operands kept for the metric passes (kept.m NULL: none) */
+    struct matmul_operands kept;   /* device operands kept for the metric passes (kept.p NULL: none) */
 };
 
 /* Device memory one job needs at this width, for the check before anything is allocated, and what it keeps

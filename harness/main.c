@@ -26,6 +26,8 @@ static uint64_t job_seed(unsigned long long base, const char *variant, int width
     return (h ^ (uint64_t)width) * 1099511628211ull;
 }
 
+_Static_assert(MAX_VARIANTS <= MAX_BATCH, "every variant of a width must fit in one batch of metric passes");
+
 /* With metrics, every variant of a width keeps its operands until the metric passes of that width. */
 static int check_memory(const struct gpu *g, const struct options *o, bool metrics, struct error *e)
 {
@@ -58,6 +60,7 @@ static int profile_width(struct job_context *ctx, struct job_result *jobs, int c
     snprintf(path, sizeof path, "%s/%02d-W%d.capture", ctx->capture_dir, batch, width);
     if (n > 0) {
         trace_phase_begin(PHASE_METRICS, width);
+        progress_job(ctx->progress, ctx->progress->job, "every variant", width);
         progress_phase(ctx->progress, phase_name(PHASE_METRICS));
         int rc = metrics_collect(ctx->metrics, ctx->gpu, calls, n, path, e);
         trace_end();

@@ -6,10 +6,6 @@
 #include "../kernels/truth.h"
 #include "metrics.h"
 
-/* Ranges one call may take in a pass: the two kernels that empty the L2 before it, and its own (cuBLAS
- * launches one or two). Each range costs about 360 KB of counter data (GH100, default metrics). */
-#define RANGES_PER_CALL 4
-#define MAX_BATCH (PROF_MAX_RANGES / RANGES_PER_CALL)
 #define WARM_UP_FLOATS 256
 
 int error_from_profiler(struct error *e, const struct prof_error *pe)
@@ -86,9 +82,9 @@ int metrics_evaluate(struct prof_host *host, const uint8_t *image, size_t size, 
                          MAX_PROFILED_KERNELS);
     if (prof_range_count(image, size, &ranges, &pe))
         return error_from_profiler(e, &pe);
-    if (n < 0 || first + (size_t)n > ranges)
-        return error_set(e, EXIT_USAGE, "ranges %zu to %zu asked of a counter data image that holds %zu", first,
-                         first + (size_t)n, ranges);
+    if (n < 0 || first > ranges || (size_t)n > ranges - first)
+        return error_set(e, EXIT_USAGE, "%d ranges from range %zu asked of a counter data image that holds %zu", n,
+                         first, ranges);
     out->n_kernels = n;
     name_kernels(out, first, kernel_names, image, size, &pe);
     for (int i = 0; i < config->n_metrics && !pe.status; ++i) {
@@ -178,12 +174,14 @@ struct call_span {
     double replay_ms;
 };
 
-static void add_tag(struct prof_capture *c, const char *key, const char *value)
+/* Returns non-zero when the capture has no room left for the tag. */
+static int add_tag(struct prof_capture *c, const char *key, const char *value)
 {
     if (c->n_tags == CAPTURE_MAX_TAGS)
-        return;
+        return -1;
     snprintf(c->tag_key[c->n_tags], sizeof c->tag_key[0], "%s", key);
     snprintf(c->tag_value[c->n_tags++], sizeof c->tag_value[0], "%s", value);
+    return 0;
 }
 
 static int save_capture(const struct metrics_collector *m, const struct profiled_call *calls, int n_calls,
@@ -192,21 +190,22 @@ static int save_capture(const struct metrics_collector *m, const struct profiled
     static struct prof_capture capture;
     struct prof_error pe = {0};
     char key[32], value[256];
+    int full;
     capture = (struct prof_capture){.config = m->config, .counter_data = m->data.image,
                                     .counter_data_size = m->data.size};
     snprintf(value, sizeof value, "%d", n_calls);
-    add_tag(&capture, "calls", value);
-    for (int i = 0; i < n_calls; ++i) {
+    full = add_tag(&capture, "calls", value);
+    for (int i = 0; i < n_calls && !full; ++i) {
         metrics_call_tag(key, sizeof key, i);
         snprintf(value, sizeof value, "%s %d %zu %zu %s", calls[i].precision, calls[i].width, spans[i].first,
                  spans[i].count, calls[i].variant);
-        add_tag(&capture, key, value);
-        for (int k = 0; k < calls[i].out->n_kernels; ++k) {
+        full = add_tag(&capture, key, value);
+        for (int k = 0; k < calls[i].out->n_kernels && !full; ++k) {
             metrics_range_tag(key, sizeof key, spans[i].first + (size_t)k);
-            add_tag(&capture, key, calls[i].out->kernels[k].kernel);
+            full = add_tag(&capture, key, calls[i].out->kernels[k].kernel);
         }
     }
-    if (capture.n_tags == CAPTURE_MAX_TAGS)
+    if (full)
         return error_set(e, EXIT_OUTPUT, "%s: more than %d capture tags", path, CAPTURE_MAX_TAGS);
     prof_capture_write(path, &capture, &pe);
     return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;
@@ -231,28 +230,33 @@ static int timed_launch(const struct profiled_call *call, cudaStream_t stream, d
     return e->code;
 }
 
-/* One call in a pass: an empty L2 (its two kernels are ranges of their own), then the call's kernels. */
-static int profile_call(struct metrics_collector *m, struct gpu *g, const struct profiled_call *call,
+/* One call in a pass: an empty L2 (its two kernels are ranges of their own), then the call's kernels, which
+ * must take the same ranges in every pass for the ranges to be attributed. */
+static int profile_call(struct metrics_collector *m, struct gpu *g, const struct profiled_call *call, size_t pass,
                         struct call_span *span, struct error *e)
 {
     double ms = 0.0;
     if (gpu_flush_l2(g, e))
         return e->code;
-    size_t before = m->session.launches;
+    size_t first = m->session.launches;
     if (timed_launch(call, g->stream, &ms, e))
         return e->code;
-    *span = (struct call_span){before, m->session.launches - before, span->replay_ms + ms};
+    size_t count = m->session.launches - first;
+    if (pass > 0 && (first != span->first || count != span->count))
+        return error_set(e, EXIT_RUNTIME, "%s W=%d launched %zu kernel(s) from range %zu in pass %zu, %zu from %zu before",
+                         call->variant, call->width, count, first, pass + 1, span->count, span->first);
+    *span = (struct call_span){first, count, span->replay_ms + ms};
     return 0;
 }
 
 static int profile_pass(struct metrics_collector *m, struct gpu *g, const struct profiled_call *calls, int n_calls,
-                        struct call_span *spans, bool *all_passes_done, struct error *e)
+                        size_t pass, struct call_span *spans, bool *all_passes_done, struct error *e)
 {
     struct prof_error pe = {0};
     if (prof_pass_begin(&m->session, &pe))
         return error_from_profiler(e, &pe);
     for (int i = 0; i < n_calls && !e->code; ++i)
-        profile_call(m, g, &calls[i], &spans[i], e);
+        profile_call(m, g, &calls[i], pass, &spans[i], e);
     prof_pass_end(&m->session, all_passes_done, &pe);
     return e->code ? e->code : error_from_profiler(e, &pe);
 }
@@ -269,7 +273,7 @@ static int profile_passes(struct metrics_collector *m, struct gpu *g, const stru
         if (pass == m->config.passes)
             return error_set(e, EXIT_RUNTIME, "CUPTI wants more than the %zu passes the configuration has",
                              m->config.passes);
-        if (profile_pass(m, g, calls, n_calls, spans, &done, e))
+        if (profile_pass(m, g, calls, n_calls, pass, spans, &done, e))
             return e->code;
     }
     return 0;

@@ -29,6 +29,10 @@
 #include "metric_set.h"
 
 #define MAX_PROFILED_KERNELS 8 /* per profiled call */
+/* Ranges one call may take in a pass: the two kernels that empty the L2 before it, and its own (cuBLAS
+ * launches one or two). Each range costs about 360 KB of counter data (GH100, default metrics). */
+#define RANGES_PER_CALL 4
+#define MAX_BATCH (PROF_MAX_RANGES / RANGES_PER_CALL)
 #define METRIC_UNIT_LEN 32
 
 struct kernel_profile {
@@ -84,7 +88,7 @@ int metrics_collect(struct metrics_collector *m, struct gpu *g, struct profiled_
                     const char *capture_path, struct error *e);
 
 /* Evaluates n ranges of a counter data image from range first on (live, or offline from a capture) into out.
- * kernel_names[i] names range first + i. */
+ * kernel_names[i] names range first + i (NULL: CUPTI's range name). */
 int metrics_evaluate(struct prof_host *host, const uint8_t *image, size_t size, size_t first, int n,
                      const char *const *kernel_names, const struct prof_config *config, struct profile *out,
                      struct error *e);

@@ -1,6 +1,8 @@
 /*
  * NVTX annotation, domain "memscope": one range for the run, one per
- * variant x size (named "<variant> W=<width>"), and one per phase inside it.
+ * variant x size (named "<variant> W=<width>"), and one per phase inside it,
+ * except the metric passes of a width, which profile all its variants at once
+ * and sit directly inside the run's range.
  * Each phase has its own category and colour; every range carries the width
  * as its payload.
  */

@@ -190,7 +190,8 @@ static const char *decode_bin(void)
     return bin ? bin : "build/memscope-decode";
 }
 
-/* The command line gives the rows a run writes: one per metric, tagged with the job the capture came from. */
+/* The command line gives the rows a run writes: one per metric, tagged with its call's variant, precision and
+ * width. */
 static void the_command_writes_the_metric_rows(void **state)
 {
     (void)state;
@@ -212,26 +213,95 @@ static void the_command_refuses_a_file_that_is_not_a_capture(void **state)
     assert_int_not_equal(access("/tmp/memscope-decode-refused.csv", F_OK), 0);
 }
 
+#define EDITED "/tmp/memscope-decode-edited.capture"
+
+/* The fixture again, its tag key set to value (added if absent, dropped if value is NULL). */
+static void write_edited_fixture(const char *key, const char *value)
+{
+    static struct prof_capture edited;
+    struct prof_error pe = {0};
+    edited = capture;
+    edited.n_tags = 0;
+    for (int i = 0; i < capture.n_tags; ++i)
+        if (strcmp(capture.tag_key[i], key) != 0) {
+            memcpy(edited.tag_key[edited.n_tags], capture.tag_key[i], sizeof edited.tag_key[0]);
+            memcpy(edited.tag_value[edited.n_tags++], capture.tag_value[i], sizeof edited.tag_value[0]);
+        }
+    if (value) {
+        snprintf(edited.tag_key[edited.n_tags], sizeof edited.tag_key[0], "%s", key);
+        snprintf(edited.tag_value[edited.n_tags++], sizeof edited.tag_value[0], "%s", value);
+    }
+    assert_int_equal(prof_capture_write(EDITED, &edited, &pe), 0);
+}
+
+static void expect_edited_refused(const char *what)
+{
+    static struct outcome o;
+    shell(&o, "%s %s", decode_bin(), EDITED);
+    remove(EDITED);
+    assert_int_equal(o.exit_code, 2);
+    if (!strstr(o.output, what))
+        fail_msg("expected '%s' in: %s", what, o.output);
+}
+
 /* A capture written before batches (no "calls" tag) cannot say which ranges belong to which call. */
 static void the_command_refuses_a_capture_without_its_calls(void **state)
 {
     (void)state;
+    write_edited_fixture("calls", NULL);
+    expect_edited_refused("no \"calls\" tag");
+}
+
+/* A range number that would wrap around, and a call that claims an L2 sweep's range (which has no name tag). */
+static void the_command_refuses_calls_outside_their_ranges(void **state)
+{
+    (void)state;
+    write_edited_fixture("call0", "fp32 1024 18446744073709551615 1 tiled_transposed");
+    expect_edited_refused("tag call0 missing or malformed");
+    write_edited_fixture("call0", "fp32 1024 0 1 tiled_transposed");
+    expect_edited_refused("call 0 has no tag range0");
+}
+
+/* Two calls of one batch come out in their order, each under its own variant (here both read the same range). */
+static void the_command_decodes_every_call_of_a_batch(void **state)
+{
+    (void)state;
     static struct outcome o;
-    static struct prof_capture old;
+    static struct prof_capture two;
     struct prof_error pe = {0};
-    const char *path = "/tmp/memscope-decode-no-calls.capture";
-    old = capture;
-    old.n_tags = 0;
-    for (int i = 0; i < capture.n_tags; ++i)
-        if (strcmp(capture.tag_key[i], "calls") != 0) {
-            memcpy(old.tag_key[old.n_tags], capture.tag_key[i], sizeof old.tag_key[0]);
-            memcpy(old.tag_value[old.n_tags++], capture.tag_value[i], sizeof old.tag_value[0]);
-        }
-    assert_int_equal(prof_capture_write(path, &old, &pe), 0);
-    shell(&o, "%s %s", decode_bin(), path);
-    remove(path);
+    two = capture;
+    for (int i = 0; i < two.n_tags; ++i)
+        if (strcmp(two.tag_key[i], "calls") == 0)
+            snprintf(two.tag_value[i], sizeof two.tag_value[0], "2");
+    snprintf(two.tag_key[two.n_tags], sizeof two.tag_key[0], "call1");
+    snprintf(two.tag_value[two.n_tags++], sizeof two.tag_value[0], "fp64 2048 2 1 second call");
+    assert_int_equal(prof_capture_write(EDITED, &two, &pe), 0);
+    shell(&o, "%s %s", decode_bin(), EDITED);
+    remove(EDITED);
+    assert_int_equal(o.exit_code, 0);
+    const char *first = strstr(o.output, "tiled_transposed,fp32,1024,"), *second = strstr(o.output, "second call,fp64,2048,");
+    assert_non_null(first);
+    assert_non_null(second);
+    assert_true(first < second);
+}
+
+/* With -o, a capture that cannot be decoded leaves an earlier file of that name as it was. */
+static void a_failed_decode_keeps_the_earlier_output(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *out = "/tmp/memscope-decode-earlier.csv";
+    FILE *f = fopen(out, "w");
+    assert_non_null(f);
+    fputs("earlier\n", f);
+    fclose(f);
+    write_edited_fixture("calls", NULL);
+    shell(&o, "%s -o %s %stiled_transposed-W1024.capture %s", decode_bin(), out, FIXTURES, EDITED);
+    remove(EDITED);
     assert_int_equal(o.exit_code, 2);
-    assert_non_null(strstr(o.output, "no \"calls\" tag"));
+    shell(&o, "cat %s", out);
+    remove(out);
+    assert_string_equal(o.output, "earlier\n");
 }
 
 int main(void)
@@ -246,6 +316,9 @@ int main(void)
         cmocka_unit_test(the_command_writes_the_metric_rows),
         cmocka_unit_test(the_command_refuses_a_file_that_is_not_a_capture),
         cmocka_unit_test(the_command_refuses_a_capture_without_its_calls),
+        cmocka_unit_test(the_command_refuses_calls_outside_their_ranges),
+        cmocka_unit_test(the_command_decodes_every_call_of_a_batch),
+        cmocka_unit_test(a_failed_decode_keeps_the_earlier_output),
     };
     return cmocka_run_group_tests_name("decode", tests, decode_fixture, free_fixture);
 }
