@@ -1,9 +1,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "../kernels/truth.h"
+#include "host_clock.h"
 #include "metrics.h"
 
 #define WARM_UP_FLOATS 256
@@ -22,13 +22,6 @@ int error_from_profiler(struct error *e, const struct prof_error *pe)
     default:
         return error_set(e, EXIT_RUNTIME, "%s", pe->message);
     }
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
 void metrics_call_tag(char *key, size_t len, int call)
@@ -130,7 +123,7 @@ int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric
                  struct error *e)
 {
     struct prof_error pe = {0};
-    double started = now_ms();
+    double started = host_seconds();
     const char *names[MAX_METRICS];
     memset(m, 0, sizeof *m);
     if (max_calls < 1 || max_calls > MAX_BATCH)
@@ -145,7 +138,7 @@ int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric
         prof_counter_data_create(&m->session, &m->config, &m->data, &pe);
     if (error_from_profiler(e, &pe) || warm_up(m, g, e))
         return e->code;
-    m->setup_ms = now_ms() - started;
+    m->setup_ms = 1e3 * (host_seconds() - started);
     return 0;
 }
 
@@ -211,23 +204,18 @@ static int save_capture(const struct metrics_collector *m, const struct profiled
     return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;
 }
 
-/* The launch, bracketed by events: the GPU time of one pass, without the emptying of the L2 before it. */
-static int timed_launch(const struct profiled_call *call, cudaStream_t stream, double *gpu_ms, struct error *e)
+/* The launch, bracketed by the GPU's events: its time in one pass, without the emptying of the L2 before it. */
+static int timed_launch(const struct profiled_call *call, struct gpu *g, double *gpu_ms, struct error *e)
 {
-    cudaEvent_t start, stop;
-    float ms = 0.0f;
-    CUDA_TRY(e, cudaEventCreate(&start));
-    CUDA_TRY(e, cudaEventCreate(&stop));
-    CUDA_TRY(e, cudaEventRecord(start, stream));
-    if (call->launch(call->context, e) == 0) {
-        CUDA_TRY(e, cudaEventRecord(stop, stream));
-        CUDA_TRY(e, cudaEventSynchronize(stop));
-        CUDA_TRY(e, cudaEventElapsedTime(&ms, start, stop));
-    }
-    CUDA_RELEASE(e, cudaEventDestroy(start));
-    CUDA_RELEASE(e, cudaEventDestroy(stop));
+    float ms;
+    CUDA_TRY(e, cudaEventRecord(g->start, g->stream));
+    if (call->launch(call->context, e))
+        return e->code;
+    CUDA_TRY(e, cudaEventRecord(g->stop, g->stream));
+    CUDA_TRY(e, cudaEventSynchronize(g->stop));
+    CUDA_TRY(e, cudaEventElapsedTime(&ms, g->start, g->stop));
     *gpu_ms = ms;
-    return e->code;
+    return 0;
 }
 
 /* One call in a pass: an empty L2 (its two kernels are ranges of their own), then the call's kernels, which
@@ -239,7 +227,7 @@ static int profile_call(struct metrics_collector *m, struct gpu *g, const struct
     if (gpu_flush_l2(g, e))
         return e->code;
     size_t first = m->session.launches;
-    if (timed_launch(call, g->stream, &ms, e))
+    if (timed_launch(call, g, &ms, e))
         return e->code;
     size_t count = m->session.launches - first;
     if (pass > 0 && (first != span->first || count != span->count))
@@ -300,7 +288,7 @@ int metrics_collect(struct metrics_collector *m, struct gpu *g, struct profiled_
     struct prof_error pe = {0};
     struct call_span spans[MAX_BATCH] = {{0}};
     size_t ranges = 0;
-    double started = now_ms(), replay_ms = 0.0;
+    double started = host_seconds(), replay_ms = 0.0;
     if (n_calls < 1 || n_calls > m->max_calls)
         return error_set(e, EXIT_RUNTIME, "%d calls in one profiled batch; the profiler was opened for %d", n_calls,
                          m->max_calls);
@@ -315,7 +303,7 @@ int metrics_collect(struct metrics_collector *m, struct gpu *g, struct profiled_
         return e->code;
     for (int i = 0; i < n_calls; ++i)
         replay_ms += spans[i].replay_ms;
-    double share = (now_ms() - started - replay_ms) / n_calls;
+    double share = (1e3 * (host_seconds() - started) - replay_ms) / n_calls;
     for (int i = 0; i < n_calls; ++i) {
         calls[i].out->replay_ms = spans[i].replay_ms;
         calls[i].out->wall_ms = spans[i].replay_ms + share;

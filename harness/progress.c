@@ -1,17 +1,10 @@
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "host_clock.h"
 #include "progress.h"
 
 #define UPDATE_INTERVAL_S 0.2
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 void progress_init(struct progress *p, int jobs)
 {
@@ -33,7 +26,7 @@ void progress_phase(struct progress *p, const char *phase)
 
 void progress_samples(struct progress *p, int samples, double ci95_rel)
 {
-    double t = now_s();
+    double t = host_seconds();
     if (!p->enabled || t - p->last_update < UPDATE_INTERVAL_S)
         return;
     p->last_update = t;

@@ -1,15 +1,8 @@
 #include <stdlib.h>
-#include <time.h>
 
+#include "host_clock.h"
 #include "launch.h"
 #include "timing.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int timing_warm_up(struct gpu *g, const struct matmul_variant *v, const struct matmul_operands *ops, int launches,
                    struct error *e)
@@ -58,13 +51,13 @@ int timing_sample(struct gpu *g, const struct matmul_variant *v, const struct ma
     if (!t->samples_ms)
         return error_set(e, EXIT_RUNTIME, "out of host memory for %d samples", policy->max_samples);
     struct running_stats running = {0};
-    double started = now_s();
+    double started = host_seconds();
     while (!t->stop_reason) {
         if (one_sample(g, v, ops, &t->samples_ms[t->n], e))
             return e->code;
         running_add(&running, t->samples_ms[t->n++]);
         progress_samples(progress, t->n, running_ci95_rel(&running));
-        t->stop_reason = stop_reason(policy, &running, now_s() - started);
+        t->stop_reason = stop_reason(policy, &running, host_seconds() - started);
     }
     if (stats_compute(t->samples_ms, t->n, &t->stats) != 0)
         return error_set(e, EXIT_RUNTIME, "out of host memory for statistics");

@@ -215,24 +215,39 @@ static void the_command_refuses_a_file_that_is_not_a_capture(void **state)
 
 #define EDITED "/tmp/memscope-decode-edited.capture"
 
-/* The fixture again, its tag key set to value (added if absent, dropped if value is NULL). */
-static void write_edited_fixture(const char *key, const char *value)
+/* One tag of an edited fixture: set to value (added if absent), or dropped if value is NULL. */
+struct tag_edit {
+    const char *key, *value;
+};
+
+static void drop_tag(struct prof_capture *c, const char *key)
+{
+    int kept = 0;
+    for (int i = 0; i < c->n_tags; ++i)
+        if (strcmp(c->tag_key[i], key) != 0) {
+            memmove(c->tag_key[kept], c->tag_key[i], sizeof c->tag_key[0]);
+            memmove(c->tag_value[kept++], c->tag_value[i], sizeof c->tag_value[0]);
+        }
+    c->n_tags = kept;
+}
+
+/* The fixture again, with its tags edited, at EDITED. */
+static void write_edited_fixture(const struct tag_edit *edits, int n)
 {
     static struct prof_capture edited;
     struct prof_error pe = {0};
     edited = capture;
-    edited.n_tags = 0;
-    for (int i = 0; i < capture.n_tags; ++i)
-        if (strcmp(capture.tag_key[i], key) != 0) {
-            memcpy(edited.tag_key[edited.n_tags], capture.tag_key[i], sizeof edited.tag_key[0]);
-            memcpy(edited.tag_value[edited.n_tags++], capture.tag_value[i], sizeof edited.tag_value[0]);
+    for (int i = 0; i < n; ++i) {
+        drop_tag(&edited, edits[i].key);
+        if (edits[i].value) {
+            snprintf(edited.tag_key[edited.n_tags], sizeof edited.tag_key[0], "%s", edits[i].key);
+            snprintf(edited.tag_value[edited.n_tags++], sizeof edited.tag_value[0], "%s", edits[i].value);
         }
-    if (value) {
-        snprintf(edited.tag_key[edited.n_tags], sizeof edited.tag_key[0], "%s", key);
-        snprintf(edited.tag_value[edited.n_tags++], sizeof edited.tag_value[0], "%s", value);
     }
     assert_int_equal(prof_capture_write(EDITED, &edited, &pe), 0);
 }
+
+static const struct tag_edit no_calls[] = {{"calls", NULL}};
 
 static void expect_edited_refused(const char *what)
 {
@@ -248,7 +263,7 @@ static void expect_edited_refused(const char *what)
 static void the_command_refuses_a_capture_without_its_calls(void **state)
 {
     (void)state;
-    write_edited_fixture("calls", NULL);
+    write_edited_fixture(no_calls, 1);
     expect_edited_refused("no \"calls\" tag");
 }
 
@@ -256,9 +271,11 @@ static void the_command_refuses_a_capture_without_its_calls(void **state)
 static void the_command_refuses_calls_outside_their_ranges(void **state)
 {
     (void)state;
-    write_edited_fixture("call0", "fp32 1024 18446744073709551615 1 tiled_transposed");
+    static const struct tag_edit wrapping[] = {{"call0", "fp32 1024 18446744073709551615 1 tiled_transposed"}};
+    static const struct tag_edit sweep[] = {{"call0", "fp32 1024 0 1 tiled_transposed"}};
+    write_edited_fixture(wrapping, 1);
     expect_edited_refused("tag call0 missing or malformed");
-    write_edited_fixture("call0", "fp32 1024 0 1 tiled_transposed");
+    write_edited_fixture(sweep, 1);
     expect_edited_refused("call 0 has no tag range0");
 }
 
@@ -267,15 +284,8 @@ static void the_command_decodes_every_call_of_a_batch(void **state)
 {
     (void)state;
     static struct outcome o;
-    static struct prof_capture two;
-    struct prof_error pe = {0};
-    two = capture;
-    for (int i = 0; i < two.n_tags; ++i)
-        if (strcmp(two.tag_key[i], "calls") == 0)
-            snprintf(two.tag_value[i], sizeof two.tag_value[0], "2");
-    snprintf(two.tag_key[two.n_tags], sizeof two.tag_key[0], "call1");
-    snprintf(two.tag_value[two.n_tags++], sizeof two.tag_value[0], "fp64 2048 2 1 second call");
-    assert_int_equal(prof_capture_write(EDITED, &two, &pe), 0);
+    static const struct tag_edit two_calls[] = {{"calls", "2"}, {"call1", "fp64 2048 2 1 second call"}};
+    write_edited_fixture(two_calls, 2);
     shell(&o, "%s %s", decode_bin(), EDITED);
     remove(EDITED);
     assert_int_equal(o.exit_code, 0);
@@ -295,7 +305,7 @@ static void a_failed_decode_keeps_the_earlier_output(void **state)
     assert_non_null(f);
     fputs("earlier\n", f);
     fclose(f);
-    write_edited_fixture("calls", NULL);
+    write_edited_fixture(no_calls, 1);
     shell(&o, "%s -o %s %stiled_transposed-W1024.capture %s", decode_bin(), out, FIXTURES, EDITED);
     remove(EDITED);
     assert_int_equal(o.exit_code, 2);
