@@ -38,6 +38,9 @@ void cli_print_help(FILE *f)
             "                          cache, all or none (default: all)\n"
             "      --metrics LIST      further metric names (Nsight Compute / Perfworks names)\n"
             "      --no-metrics        time only; collect no hardware metrics\n"
+            "      --keep-operands     keep every variant's device buffers until all variants\n"
+            "                          of its width have run, as a run with metrics does, so\n"
+            "                          that another profiler sees the same buffer placement\n"
             "      --validate          check the metrics against ground-truth kernels instead\n"
             "                          (writes validate.csv; exit 1 when a check fails); with\n"
             "                          --no-metrics, only launches them, for another profiler\n"
@@ -218,6 +221,7 @@ enum long_only {
     OPT_NO_METRICS,
     OPT_LIST_METRIC_GROUPS,
     OPT_VALIDATE,
+    OPT_KEEP_OPERANDS,
 };
 
 static const struct option long_options[] = {
@@ -238,6 +242,7 @@ static const struct option long_options[] = {
     {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
     {"list-metric-groups", no_argument, NULL, OPT_LIST_METRIC_GROUPS},
     {"validate", no_argument, NULL, OPT_VALIDATE},
+    {"keep-operands", no_argument, NULL, OPT_KEEP_OPERANDS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -267,6 +272,7 @@ static int parse_option(int opt, const char *arg, struct options *o, const char 
     case OPT_LIST: o->list = true; return 0;
     case OPT_LIST_METRIC_GROUPS: o->list_metric_groups = true; return 0;
     case OPT_VALIDATE: o->validate = true; return 0;
+    case OPT_KEEP_OPERANDS: o->keep_operands = true; return 0;
     case OPT_METRIC_GROUPS: o->metric_groups = arg; return 0;
     case OPT_METRICS: o->metrics = arg; return 0;
     case OPT_NO_METRICS: o->metric_groups = "none"; o->metrics = NULL; return 0;
@@ -313,6 +319,8 @@ int cli_parse(int argc, char **argv, struct options *o, struct error *e)
     if (o->timing.min_samples > o->timing.max_samples)
         return error_set(e, EXIT_USAGE, "--min-samples %d exceeds --max-samples %d", o->timing.min_samples,
                          o->timing.max_samples);
+    if (o->keep_operands && o->validate)
+        return error_set(e, EXIT_USAGE, "--keep-operands applies to the matrix products, not to --validate");
     if (o->out_dir && o->out_dir[0] == '\0')
         return error_set(e, EXIT_USAGE, "--out: empty folder name");
     if (select_variants(o, patterns, precision, e) || parse_sizes(o, sizes, e))

@@ -196,7 +196,7 @@ int job_run(const struct job_context *ctx, const struct matmul_variant *v, int w
     if (prepare_and_verify(ctx->gpu, v, width, seed, ctx->progress, &b, &ops, &r->check, e) == 0 && r->check.passed &&
         time_and_recheck(ctx->gpu, v, &ops, ctx->policy, ctx->progress, &b, r, e) == 0) {
         r->passed = r->recheck.passed;
-        if (r->passed && ctx->metrics)
+        if (r->passed && ctx->keep_operands)
             keep_operands(r, &ops, &b);
     }
     release_phase(ctx->progress, width, &b, e);

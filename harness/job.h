@@ -28,6 +28,7 @@ struct job_context {
     struct progress *progress;
     struct metrics_collector *metrics;
     const char *capture_dir;
+    bool keep_operands; /* until the width is done: for its metric passes, or for another profiler */
 };
 
 struct job_result {

@@ -28,18 +28,18 @@ static uint64_t job_seed(unsigned long long base, const char *variant, int width
 
 _Static_assert(MAX_VARIANTS <= MAX_BATCH, "every variant of a width must fit in one batch of metric passes");
 
-/* With metrics, every variant of a width keeps its operands until the metric passes of that width. */
-static int check_memory(const struct gpu *g, const struct options *o, bool metrics, struct error *e)
+/* With metrics (or --keep-operands), every variant of a width keeps its operands until the width is done. */
+static int check_memory(const struct gpu *g, const struct options *o, bool keep, struct error *e)
 {
     for (int s = 0; s < o->n_sizes; ++s) {
         size_t kept = 0;
         for (int v = 0; v < o->n_variants; ++v) {
             char purpose[128];
             snprintf(purpose, sizeof purpose, "%s at W=%d%s", o->variants[v]->name, o->sizes[s],
-                     metrics && v > 0 ? ", with the operands of the variants before it" : "");
+                     keep && v > 0 ? ", with the operands of the variants before it" : "");
             if (gpu_require_free_memory(g, kept + job_device_bytes(o->variants[v], o->sizes[s]), purpose, e))
                 return e->code;
-            kept += metrics ? job_kept_bytes(o->variants[v], o->sizes[s]) : 0;
+            kept += keep ? job_kept_bytes(o->variants[v], o->sizes[s]) : 0;
         }
     }
     return 0;
@@ -145,7 +145,7 @@ static int measure(struct gpu *g, const struct options *o, struct metrics_collec
     char capture_dir[4300] = "";
     struct progress progress;
     progress_init(&progress, total);
-    struct job_context ctx = {g, &o->timing, &progress, metrics, capture_dir};
+    struct job_context ctx = {g, &o->timing, &progress, metrics, capture_dir, metrics || o->keep_operands};
     struct job_result *jobs = calloc((size_t)total, sizeof *jobs);
     if (!jobs)
         return error_set(e, EXIT_RUNTIME, "out of host memory");
@@ -196,7 +196,7 @@ static void record_profiler(struct environment *env, const struct metrics_collec
 static int start_gpu(struct gpu *g, const struct options *o, const struct metric_set *set,
                      struct metrics_collector *metrics, struct environment *env, struct error *e)
 {
-    if (gpu_open(g, o->device, e) || check_memory(g, o, set->n > 0 && !o->validate, e) ||
+    if (gpu_open(g, o->device, e) || check_memory(g, o, (set->n > 0 || o->keep_operands) && !o->validate, e) ||
         env_collect_gpu(env, g, e))
         return e->code;
     if (set->n > 0 && metrics_open(metrics, g, set, o->validate ? 1 : o->n_variants, e))

@@ -198,6 +198,16 @@ static void timing_and_output_options(void **state)
     assert_string_equal(o.out_dir, "results");
 }
 
+static void keep_operands_only_when_asked(void **state)
+{
+    (void)state;
+    struct options o;
+    parse_ok(ARGS("--no-metrics"), &o);
+    assert_false(o.keep_operands);
+    parse_ok(ARGS("--no-metrics", "--keep-operands"), &o);
+    assert_true(o.keep_operands);
+}
+
 static void list_flag(void **state)
 {
     (void)state;
@@ -335,6 +345,12 @@ static void error_device_negative(void **state)
     expect_usage_error(ARGS("--device", "-1"), "--device: '-1'");
 }
 
+static void error_keep_operands_with_validate(void **state)
+{
+    (void)state;
+    expect_usage_error(ARGS("--validate", "--keep-operands"), "not to --validate");
+}
+
 static void error_out_empty(void **state)
 {
     (void)state;
@@ -358,6 +374,7 @@ int main(void)
         cmocka_unit_test(precision_fp32_drops_fp64_variants),
         cmocka_unit_test(target_spread_is_a_percentage),
         cmocka_unit_test(timing_and_output_options),
+        cmocka_unit_test(keep_operands_only_when_asked),
         cmocka_unit_test(list_flag),
         cmocka_unit_test(help_flag),
         cmocka_unit_test(parse_twice_starts_afresh),
@@ -378,6 +395,7 @@ int main(void)
         cmocka_unit_test(error_extra_argument),
         cmocka_unit_test(error_budget_zero),
         cmocka_unit_test(error_device_negative),
+        cmocka_unit_test(error_keep_operands_with_validate),
         cmocka_unit_test(error_out_empty),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
