@@ -106,7 +106,7 @@ run: $(BIN)
 
 # With RESULTS, renders that folder. Otherwise, on a GPU, runs the suite and
 # the ground-truth check and renders them; without one, renders the reference run.
-# A run in which a variant failed its check still renders, then exits 1.
+# A run in which a variant or a ground-truth check failed still renders, then exits 1.
 report: $(REPORT_DATA_BIN) $(HISTORY_BIN) $(if $(RESULTS),,$(BIN))
 ifneq ($(RESULTS),)
 	@scripts/report-render $(if $(COMPARE),--compare $(COMPARE)) $(RESULTS) reports/$(notdir $(abspath $(RESULTS)))-report
@@ -116,7 +116,7 @@ else
 		$(BIN) -o $$dir $(RUN_ARGS); rc=$$?; [ $$rc -le 1 ] || exit $$rc; \
 		$(BIN) --validate -o $$dir/validate; v=$$?; [ $$v -le 1 ] || exit $$v; \
 		$(HISTORY_BIN) add $(HISTORY) $$dir || exit $$?; \
-		scripts/report-render $$dir reports/$$(basename $$dir)-report || exit $$?; exit $$rc; \
+		scripts/report-render $$dir reports/$$(basename $$dir)-report || exit $$?; exit $$(( rc ? rc : v )); \
 	else \
 		echo "make report: no GPU on this machine; rendering the committed reference run ($(REFERENCE_RUN))"; \
 		scripts/report-render --note "Committed reference run ($(REFERENCE_RUN)), rendered on a machine without a GPU" \

@@ -16,18 +16,24 @@
 
 struct prof_host {
     CUpti_Profiler_Host_Object *object;
+    char chip[32];
 };
 
-static int list_supported_chips(char *buf, size_t len)
+/* Whether CUPTI lists the chip (compared by whole name), and the list, for the message when it does not. */
+static int chip_listed(const char *chip, char *buf, size_t len, bool *listed)
 {
     CUpti_Profiler_Host_GetSupportedChips_Params p{};
     p.structSize = CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE;
     size_t used = 0;
     buf[0] = '\0';
+    *listed = false;
     if (cuptiProfilerHostGetSupportedChips(&p) != CUPTI_SUCCESS)
         return -1;
-    for (size_t i = 0; i < p.numChips && used < len; ++i)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", p.ppChipNames[i]);
+    for (size_t i = 0; i < p.numChips; ++i) {
+        *listed = *listed || strcmp(p.ppChipNames[i], chip) == 0;
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", p.ppChipNames[i]);
+    }
     return 0;
 }
 
@@ -37,30 +43,35 @@ int prof_host_open(const char *chip, struct prof_host **out, struct prof_error *
     p.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE;
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     p.pChipName = chip;
+    struct prof_host *h = (struct prof_host *)calloc(1, sizeof *h);
+    if (!h)
+        return prof_fail(e, PROF_FAILED, "out of memory");
     CUptiResult rc = cuptiProfilerHostInitialize(&p);
     if (rc != CUPTI_SUCCESS) {
         char chips[512];
-        if (list_supported_chips(chips, sizeof chips) == 0 && !strstr(chips, chip))
+        bool listed;
+        free(h);
+        if (chip_listed(chip, chips, sizeof chips, &listed) == 0 && !listed)
             return prof_fail(e, PROF_UNSUPPORTED_CHIP, "chip %s is not supported by this CUPTI (supported: %s)", chip,
                              chips);
         return prof_check(e, rc, "cuptiProfilerHostInitialize");
     }
-    *out = (struct prof_host *)calloc(1, sizeof **out);
-    if (!*out)
-        return prof_fail(e, PROF_FAILED, "out of memory");
-    (*out)->object = p.pHostObject;
+    h->object = p.pHostObject;
+    snprintf(h->chip, sizeof h->chip, "%s", chip);
+    *out = h;
     return PROF_OK;
 }
 
-void prof_host_close(struct prof_host *h)
+int prof_host_close(struct prof_host *h, struct prof_error *e)
 {
     if (!h)
-        return;
+        return e->status;
     CUpti_Profiler_Host_Deinitialize_Params p{};
     p.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE;
     p.pHostObject = h->object;
-    cuptiProfilerHostDeinitialize(&p);
+    prof_check(e, cuptiProfilerHostDeinitialize(&p), "cuptiProfilerHostDeinitialize");
     free(h);
+    return e->status;
 }
 
 /* Edit distance, for suggesting a near name when one is mistyped. */
@@ -207,21 +218,17 @@ static int copy_names(const char *const *metrics, int n, struct prof_config *c, 
     return PROF_OK;
 }
 
-int prof_config_build(const char *chip, const char *const *metrics, int n_metrics, struct prof_config *out,
+int prof_config_build(struct prof_host *h, const char *const *metrics, int n_metrics, struct prof_config *out,
                       struct prof_error *e)
 {
-    struct prof_host *h = NULL;
     *out = prof_config{};
-    snprintf(out->chip, sizeof out->chip, "%s", chip);
+    snprintf(out->chip, sizeof out->chip, "%s", h->chip);
     if (n_metrics <= 0)
         return prof_fail(e, PROF_UNKNOWN_METRIC, "no metric given");
-    if (prof_host_open(chip, &h, e))
-        return e->status;
     for (int i = 0; i < n_metrics && !e->status; ++i)
         prof_metric_validate(h, metrics[i], e);
     if (!e->status && copy_names(metrics, n_metrics, out, e) == PROF_OK)
         config_image(h, metrics, n_metrics, out, e);
-    prof_host_close(h);
     return e->status;
 }
 

@@ -19,7 +19,8 @@ extern "C" {
 struct prof_host;
 
 int prof_host_open(const char *chip, struct prof_host **out, struct prof_error *e);
-void prof_host_close(struct prof_host *h);
+/* Records a failure to release CUPTI's host object in e (the first failure wins) and frees h regardless. */
+int prof_host_close(struct prof_host *h, struct prof_error *e);
 
 /* PROF_UNKNOWN_METRIC with up to three near names in the message when the chip does not know the name. */
 int prof_metric_validate(struct prof_host *h, const char *name, struct prof_error *e);
@@ -37,7 +38,7 @@ struct prof_config {
 };
 
 /* Validates every name first, so an unknown one is reported by name rather than as a failed image. */
-int prof_config_build(const char *chip, const char *const *metrics, int n_metrics, struct prof_config *out,
+int prof_config_build(struct prof_host *h, const char *const *metrics, int n_metrics, struct prof_config *out,
                       struct prof_error *e);
 void prof_config_free(struct prof_config *c);
 

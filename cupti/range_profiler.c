@@ -108,21 +108,21 @@ static int subscribe(struct prof_session *s, struct prof_error *e)
     return PROF_OK;
 }
 
-static int enable(struct prof_session *s, struct prof_error *e)
+static int enable(struct prof_session *s, CUcontext ctx, struct prof_error *e)
 {
     CUpti_RangeProfiler_Enable_Params p = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    p.ctx = s->context;
+    p.ctx = ctx;
     if (prof_check(e, cuptiRangeProfilerEnable(&p), "cuptiRangeProfilerEnable"))
         return e->status;
     s->object = p.pRangeProfilerObject;
     return PROF_OK;
 }
 
-static void disable(struct prof_session *s)
+static void disable(struct prof_session *s, struct prof_error *e)
 {
     CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     p.pRangeProfilerObject = s->object;
-    cuptiRangeProfilerDisable(&p);
+    prof_check(e, cuptiRangeProfilerDisable(&p), "cuptiRangeProfilerDisable");
     s->object = NULL;
 }
 
@@ -135,8 +135,7 @@ int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_err
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") || current_context(&ctx, e))
         return e->status;
-    s->context = ctx;
-    if (enable(s, e))
+    if (enable(s, ctx, e))
         return e->status;
     return subscribe(s, e);
 }
@@ -214,11 +213,12 @@ int prof_range_count(const uint8_t *counter_data, size_t size, size_t *ranges, s
     return PROF_OK;
 }
 
-void prof_session_close(struct prof_session *s)
+int prof_session_close(struct prof_session *s, struct prof_error *e)
 {
     if (s->subscriber)
-        cuptiUnsubscribe(s->subscriber);
+        prof_check(e, cuptiUnsubscribe(s->subscriber), "cuptiUnsubscribe");
     if (s->object)
-        disable(s);
+        disable(s, e);
     *s = (struct prof_session){0};
+    return e->status;
 }

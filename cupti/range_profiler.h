@@ -32,7 +32,6 @@ struct prof_counter_data {
 
 struct prof_session {
     struct CUpti_RangeProfiler_Object *object;
-    struct CUctx_st *context;
     size_t max_ranges;
     /* Auto ranges are numbered, not named: each pass's launches are recorded (range i is launch i) to keep kernel names. */
     struct CUpti_Subscriber_st *subscriber;
@@ -57,7 +56,8 @@ int prof_pass_begin(struct prof_session *s, struct prof_error *e);
 int prof_pass_end(struct prof_session *s, bool *all_passes_done, struct prof_error *e);
 /* Decodes every pass into d and says how many ranges d now holds. */
 int prof_session_end(struct prof_session *s, struct prof_counter_data *d, size_t *ranges, struct prof_error *e);
-void prof_session_close(struct prof_session *s);
+/* Records a failure to unsubscribe or disable in e (the first failure wins) and clears s regardless. */
+int prof_session_close(struct prof_session *s, struct prof_error *e);
 
 /* Ranges held by a counter data image; needs no GPU, so it serves offline decoding too. */
 int prof_range_count(const uint8_t *counter_data, size_t size, size_t *ranges, struct prof_error *e);

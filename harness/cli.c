@@ -148,7 +148,7 @@ static int parse_sizes(struct options *o, const char *text, struct error *e)
 {
     char *copy = strdup(text), *save = NULL;
     if (!copy)
-        return error_set(e, EXIT_USAGE, "--sizes: out of memory");
+        return error_set(e, EXIT_RUNTIME, "--sizes: out of memory");
     o->n_sizes = 0;
     for (char *item = strtok_r(copy, ",", &save); item && !e->code; item = strtok_r(NULL, ",", &save)) {
         long width;
@@ -184,7 +184,7 @@ static int select_variants(struct options *o, const char *patterns, const char *
     bool chosen[MAX_VARIANTS] = {false};
     char *copy = strdup(patterns), *save = NULL;
     if (!copy)
-        return error_set(e, EXIT_USAGE, "--variants: out of memory");
+        return error_set(e, EXIT_RUNTIME, "--variants: out of memory");
     for (char *pat = strtok_r(copy, ",", &save); pat && !e->code; pat = strtok_r(NULL, ",", &save)) {
         bool matched = false;
         for (size_t i = 0; i < count; ++i)

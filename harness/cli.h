@@ -35,7 +35,7 @@ struct options {
     const char *metrics;       /* extra metric names, or NULL */
     bool list_metric_groups;
     bool validate; /* run the ground-truth kernels instead of the matmul variants */
-    bool keep_operands; /* keep each variant's device operands until its width is done, as a run with metrics does */
+    bool keep_operands; /* keep each variant's device operands until its width is done (run() sets it with metrics) */
     unsigned long long seed;
 };
 

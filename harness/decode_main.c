@@ -98,7 +98,8 @@ static int decode_capture(const char *path, struct csv *out, struct error *e)
         error_from_profiler(e, &pe);
     for (int i = 0; !e->code && i < calls; ++i)
         decode_call(host, &capture, path, i, out, e);
-    prof_host_close(host);
+    if (prof_host_close(host, &pe))
+        error_from_profiler(e, &pe);
     prof_capture_free(&capture);
     return e->code;
 }

@@ -42,7 +42,9 @@ int gpu_open(struct gpu *g, int device, struct error *e)
         return error_set(e, EXIT_RUNTIME, "configuring cuBLAS: %s", why);
     g->l2_flush_bytes = 4 * (size_t)g->prop.l2CacheSize; /* a margin: L2 hashing and associativity give no guarantee at 1x */
     CUDA_TRY(e, cudaMalloc(&g->l2_flush, g->l2_flush_bytes + sizeof(int)));
-    CUDA_TRY(e, cudaMemset(g->l2_flush, 0, g->l2_flush_bytes + sizeof(int)));
+    /* On the work stream: it does not wait for the legacy default stream, where a plain memset would run. */
+    CUDA_TRY(e, cudaMemsetAsync(g->l2_flush, 0, g->l2_flush_bytes + sizeof(int), g->stream));
+    CUDA_TRY(e, cudaStreamSynchronize(g->stream));
     return 0;
 }
 

@@ -1,9 +1,10 @@
 /*
  * One variant at one size, through every phase: allocate, copy in, compute
  * the reference, verify against it, warm up, timed runs, copy out (and check
- * the last timed result again), release. When metrics are collected, a job
- * that passed keeps its device operands until the metric passes of its width,
- * which profile all the variants of that width together (see metrics.h).
+ * the last timed result again), release. When metrics are collected (or with
+ * --keep-operands), a job that passed keeps its device operands until every
+ * variant of its width has run; the metric passes then profile them all
+ * together (see metrics.h).
  * Timing and metrics are separate phases because replay distorts time. A
  * variant that fails verification is recorded as failed and neither timed
  * nor profiled.
@@ -42,11 +43,11 @@ struct job_result {
     struct timing timing;          /* empty when the check failed */
     bool profiled;
     struct profile profile;        /* hardware metrics, when profiled */
-    struct matmul_operands kept;   /* device operands kept for the metric passes (kept.p NULL: none) */
+    struct matmul_operands kept;   /* device operands kept until the width is done (kept.p NULL: none) */
 };
 
 /* Device memory one job needs at this width, for the check before anything is allocated, and what it keeps
- * for the metric passes. */
+ * until its width is done. */
 size_t job_device_bytes(const struct matmul_variant *v, int width);
 size_t job_kept_bytes(const struct matmul_variant *v, int width);
 

@@ -28,24 +28,24 @@ static uint64_t job_seed(unsigned long long base, const char *variant, int width
 
 _Static_assert(MAX_VARIANTS <= MAX_BATCH, "every variant of a width must fit in one batch of metric passes");
 
-/* With metrics (or --keep-operands), every variant of a width keeps its operands until the width is done. */
-static int check_memory(const struct gpu *g, const struct options *o, bool keep, struct error *e)
+/* With o->keep_operands, every variant of a width keeps its operands until the width is done. */
+static int check_memory(const struct gpu *g, const struct options *o, struct error *e)
 {
     for (int s = 0; s < o->n_sizes; ++s) {
         size_t kept = 0;
         for (int v = 0; v < o->n_variants; ++v) {
             char purpose[128];
             snprintf(purpose, sizeof purpose, "%s at W=%d%s", o->variants[v]->name, o->sizes[s],
-                     keep && v > 0 ? ", with the operands of the variants before it" : "");
+                     o->keep_operands && v > 0 ? ", with the operands of the variants before it" : "");
             if (gpu_require_free_memory(g, kept + job_device_bytes(o->variants[v], o->sizes[s]), purpose, e))
                 return e->code;
-            kept += keep ? job_kept_bytes(o->variants[v], o->sizes[s]) : 0;
+            kept += o->keep_operands ? job_kept_bytes(o->variants[v], o->sizes[s]) : 0;
         }
     }
     return 0;
 }
 
-/* The metric passes of one width: every job of it that passed, in one batch; then their operands go. */
+/* The metric passes of one width: every job of it that passed, in one batch. */
 static int profile_width(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
                          struct error *e)
 {
@@ -81,6 +81,8 @@ static int run_width(const struct options *o, struct job_context *ctx, int s, st
         uint64_t seed = job_seed(o->seed, variant->name, o->sizes[s]);
         if (job_run(ctx, variant, o->sizes[s], seed, &jobs[*done], e) == 0)
             ++*done;
+        else
+            job_free(&jobs[*done]); /* not counted, so not freed with the others */
     }
     if (ctx->metrics && !e->code)
         profile_width(ctx, jobs + first, *done - first, o->sizes[s], s + 1, e);
@@ -145,7 +147,7 @@ static int measure(struct gpu *g, const struct options *o, struct metrics_collec
     char capture_dir[4300] = "";
     struct progress progress;
     progress_init(&progress, total);
-    struct job_context ctx = {g, &o->timing, &progress, metrics, capture_dir, metrics || o->keep_operands};
+    struct job_context ctx = {g, &o->timing, &progress, metrics, capture_dir, o->keep_operands};
     struct job_result *jobs = calloc((size_t)total, sizeof *jobs);
     if (!jobs)
         return error_set(e, EXIT_RUNTIME, "out of host memory");
@@ -187,7 +189,7 @@ static int validate(struct gpu *g, struct metrics_collector *metrics, const stru
 
 static void record_profiler(struct environment *env, const struct metrics_collector *m)
 {
-    env_add(env, "profiler_chip", "%s", m ? m->chip : "none");
+    env_add(env, "profiler_chip", "%s", m ? m->config.chip : "none");
     env_add(env, "metric_count", "%d", m ? metrics_count(m) : 0);
     env_add(env, "metric_passes", "%zu", m ? metrics_passes(m) : (size_t)0);
     env_add(env, "profiler_setup_ms", "%.1f", m ? m->setup_ms : 0.0);
@@ -196,8 +198,7 @@ static void record_profiler(struct environment *env, const struct metrics_collec
 static int start_gpu(struct gpu *g, const struct options *o, const struct metric_set *set,
                      struct metrics_collector *metrics, struct environment *env, struct error *e)
 {
-    if (gpu_open(g, o->device, e) || check_memory(g, o, (set->n > 0 || o->keep_operands) && !o->validate, e) ||
-        env_collect_gpu(env, g, e))
+    if (gpu_open(g, o->device, e) || (!o->validate && check_memory(g, o, e)) || env_collect_gpu(env, g, e))
         return e->code;
     if (set->n > 0 && metrics_open(metrics, g, set, o->validate ? 1 : o->n_variants, e))
         return e->code;
@@ -221,6 +222,7 @@ static int run(int argc, char **argv, struct error *e)
     }
     if (metric_set_build(o.metric_groups, o.metrics, &set, e) || results_dir_plan(&dir, o.out_dir, e))
         return e->code;
+    o.keep_operands = o.keep_operands || set.n > 0; /* the metric passes profile the width's variants together */
     env_collect_host(&env, argc, argv);
     if (o.validate && set.n == 0) { /* the ground-truth kernels alone, for an external profiler */
         if (gpu_open(&g, o.device, e) == 0 && validate_launch_only(&g, e) == 0)
@@ -236,7 +238,7 @@ static int run(int argc, char **argv, struct error *e)
             fprintf(stderr, "memscope: incomplete results left in %s\n", dir.partial_path);
     }
     if (set.n > 0)
-        metrics_close(&metrics);
+        metrics_close(&metrics, e);
     gpu_close(&g, e);
     return e->code;
 }

@@ -113,8 +113,11 @@ static int warm_up(struct metrics_collector *m, struct gpu *g, struct error *e)
     struct warm_up_copy w = {NULL, g->stream};
     struct profiled_call call = {launch_warm_up, &w, "warm-up", "fp32", 0, &discarded};
     CUDA_TRY(e, cudaMalloc((void **)&w.buffer, 2 * WARM_UP_FLOATS * sizeof(float)));
-    CUDA_TRY(e, cudaMemsetAsync(w.buffer, 0, 2 * WARM_UP_FLOATS * sizeof(float), g->stream));
-    metrics_collect(m, g, &call, 1, NULL, e);
+    cudaError_t rc = cudaMemsetAsync(w.buffer, 0, 2 * WARM_UP_FLOATS * sizeof(float), g->stream);
+    if (rc != cudaSuccess)
+        error_set(e, EXIT_RUNTIME, "cudaMemsetAsync for the profiler warm-up: %s", cudaGetErrorString(rc));
+    else
+        metrics_collect(m, g, &call, 1, NULL, e);
     CUDA_RELEASE(e, cudaFree(w.buffer));
     return e->code;
 }
@@ -125,16 +128,16 @@ int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric
     struct prof_error pe = {0};
     double started = host_seconds();
     const char *names[MAX_METRICS];
+    char chip[sizeof m->config.chip];
     memset(m, 0, sizeof *m);
     if (max_calls < 1 || max_calls > MAX_BATCH)
         return error_set(e, EXIT_USAGE, "%d calls in one profiled batch; at most %d", max_calls, MAX_BATCH);
     m->max_calls = max_calls;
     for (int i = 0; i < set->n; ++i)
         names[i] = set->names[i];
-    if (prof_chip_name(g->device, m->chip, sizeof m->chip, &pe) == 0 &&
-        prof_host_open(m->chip, &m->host, &pe) == 0 &&
+    if (prof_chip_name(g->device, chip, sizeof chip, &pe) == 0 && prof_host_open(chip, &m->host, &pe) == 0 &&
         prof_session_open(&m->session, (size_t)max_calls * RANGES_PER_CALL, &pe) == 0 &&
-        prof_config_build(m->chip, names, set->n, &m->config, &pe) == 0)
+        prof_config_build(m->host, names, set->n, &m->config, &pe) == 0)
         prof_counter_data_create(&m->session, &m->config, &m->data, &pe);
     if (error_from_profiler(e, &pe) || warm_up(m, g, e))
         return e->code;
@@ -142,13 +145,15 @@ int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric
     return 0;
 }
 
-void metrics_close(struct metrics_collector *m)
+int metrics_close(struct metrics_collector *m, struct error *e)
 {
+    struct prof_error pe = {0};
     prof_counter_data_free(&m->data);
     prof_config_free(&m->config);
-    prof_session_close(&m->session);
-    prof_host_close(m->host);
+    prof_session_close(&m->session, &pe);
+    prof_host_close(m->host, &pe);
     memset(m, 0, sizeof *m);
+    return error_from_profiler(e, &pe);
 }
 
 size_t metrics_passes(const struct metrics_collector *m)

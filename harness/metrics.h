@@ -51,7 +51,6 @@ struct profile {
 };
 
 struct metrics_collector {
-    char chip[32];
     double setup_ms; /* opening, plus CUPTI's one-time cost on a first, discarded kernel */
     struct prof_session session;
     struct prof_host *host;
@@ -67,7 +66,8 @@ int error_from_profiler(struct error *e, const struct prof_error *pe);
  * that CUPTI's one-time setup is not charged to the first variant. Batches hold at most max_calls calls. */
 int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric_set *set, int max_calls,
                  struct error *e);
-void metrics_close(struct metrics_collector *m);
+/* Releases everything; a CUPTI failure on the way is reported in e (unless e already holds one). */
+int metrics_close(struct metrics_collector *m, struct error *e);
 size_t metrics_passes(const struct metrics_collector *m);
 int metrics_count(const struct metrics_collector *m);
 

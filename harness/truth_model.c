@@ -23,13 +23,17 @@ static int sectors_of_warp(int first_thread, int n, int stride, int offset)
     return count;
 }
 
+/* Each full warp starts 32 * stride floats (a whole number of sectors) after the one before, so all full
+ * warps touch as many sectors as the first; only a last, partial warp can differ. */
 double model_copy_sectors_per_request(int n, int stride, int offset)
 {
-    double sectors = 0.0;
-    int requests = 0;
-    for (int t = 0; t < n; t += WARP, ++requests)
-        sectors += sectors_of_warp(t, n, stride, offset);
-    return requests ? sectors / requests : 0.0;
+    int full = n / WARP, requests = (n + WARP - 1) / WARP;
+    if (requests == 0)
+        return 0.0;
+    double sectors = full > 0 ? (double)full * sectors_of_warp(0, n, stride, offset) : 0.0;
+    if (requests > full)
+        sectors += sectors_of_warp(full * WARP, n, stride, offset);
+    return sectors / requests;
 }
 
 double model_copy_load_efficiency(int n, int stride, int offset)

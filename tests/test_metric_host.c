@@ -26,8 +26,8 @@ static int open_host(void **state)
 static int close_host(void **state)
 {
     (void)state;
-    prof_host_close(host);
-    return 0;
+    struct prof_error e = {0};
+    return prof_host_close(host, &e) == PROF_OK ? 0 : -1;
 }
 
 static void every_default_metric_is_valid_for_gh100(void **state)
@@ -88,7 +88,7 @@ static void one_hardware_counter_needs_one_pass(void **state)
     const char *names[] = {"dram__bytes_read.sum"};
     struct prof_config c;
     struct prof_error e = {0};
-    assert_int_equal(prof_config_build("GH100", names, 1, &c, &e), PROF_OK);
+    assert_int_equal(prof_config_build(host, names, 1, &c, &e), PROF_OK);
     assert_int_equal(c.passes, 1);
     assert_true(c.image_size > 0);
     assert_int_equal(c.n_metrics, 1);
@@ -108,7 +108,7 @@ static void the_default_set_needs_several_passes(void **state)
         names[i] = set.names[i];
     struct prof_config c;
     struct prof_error e = {0};
-    assert_int_equal(prof_config_build("GH100", names, set.n, &c, &e), PROF_OK);
+    assert_int_equal(prof_config_build(host, names, set.n, &c, &e), PROF_OK);
     assert_true(c.passes > 1);
     assert_int_equal(c.n_metrics, set.n);
     prof_config_free(&c);
@@ -120,10 +120,21 @@ static void a_configuration_names_the_unknown_metric_among_good_ones(void **stat
     const char *names[] = {"dram__bytes_read.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ldd.sum"};
     struct prof_config c;
     struct prof_error e = {0};
-    assert_int_equal(prof_config_build("GH100", names, 2, &c, &e), PROF_UNKNOWN_METRIC);
+    assert_int_equal(prof_config_build(host, names, 2, &c, &e), PROF_UNKNOWN_METRIC);
     assert_non_null(strstr(e.message, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldd.sum"));
     assert_non_null(strstr(e.message, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
     prof_config_free(&c);
+}
+
+/* A name that is only part of a supported one (GH10 in GH100) is still an unsupported chip. */
+static void a_chip_cupti_does_not_list_is_unsupported(void **state)
+{
+    (void)state;
+    struct prof_host *other = NULL;
+    struct prof_error e = {0};
+    assert_int_equal(prof_host_open("GH10", &other, &e), PROF_UNSUPPORTED_CHIP);
+    assert_null(other);
+    assert_non_null(strstr(e.message, "GH100"));
 }
 
 static void kernel_symbols_are_demangled(void **state)
@@ -147,6 +158,7 @@ int main(void)
         cmocka_unit_test(one_hardware_counter_needs_one_pass),
         cmocka_unit_test(the_default_set_needs_several_passes),
         cmocka_unit_test(a_configuration_names_the_unknown_metric_among_good_ones),
+        cmocka_unit_test(a_chip_cupti_does_not_list_is_unsupported),
         cmocka_unit_test(kernel_symbols_are_demangled),
     };
     return cmocka_run_group_tests_name("metric_host", tests, open_host, close_host);
