@@ -130,6 +130,7 @@ static void assert_capture_zeroed(const struct prof_capture *c)
 static void read_refused(struct fixture *f, const char *path, struct prof_error *e)
 {
     struct prof_capture c;
+    memset(&c, 0xA5, sizeof c); /* so that only prof_capture_read can have zeroed it */
     *e = (struct prof_error){0};
     int rc = prof_capture_read(path, &c, e);
     if (rc != PROF_BAD_CAPTURE)
