@@ -1,6 +1,6 @@
 # memscope: build, test, run.
-#   make             build build/memscope and the tests (no GPU needed)
-#   make test        run every test; GPU tests skip when no GPU is present
+#   make             build build/memscope and the tools that read results (no GPU needed)
+#   make test        build and run every test; GPU tests skip when no GPU is present
 #   make run         run the suite on the GPU (RUN_ARGS passes options)
 #   make report      run the suite and render the PDF (without a GPU: the committed
 #                    reference run); make report RESULTS=<dir> renders that folder
@@ -53,11 +53,17 @@ TEST_NAMES := $(basename $(notdir $(wildcard tests/test_*.c)))
 TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
 TEST_CU_OBJS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/*.cu))
 
-.PHONY: all test run report compare history history-add clean FORCE
+.PHONY: all test run report compare history history-add clean FORCE test-setup report-setup
 # Keep intermediate objects, so a second make rebuilds nothing.
 .SECONDARY:
 TOOLS := $(BIN) $(DECODE_BIN) $(REPORT_DATA_BIN) $(COMPARE_BIN) $(HISTORY_BIN)
-all: $(TOOLS) $(TEST_BINS)
+all: $(TOOLS)
+
+# Installs what the tests or the report need, where it can (scripts/setup says what).
+test-setup:
+	@scripts/setup test $(CMOCKA)
+report-setup:
+	@scripts/setup report
 
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
@@ -92,14 +98,14 @@ $(HISTORY_BIN): $(BUILD)/harness/history_main.o
 $(DECODE_BIN) $(REPORT_DATA_BIN) $(COMPARE_BIN) $(HISTORY_BIN): $(LIB)
 	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
+$(TEST_BINS:%=%.o): | test-setup
+
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_CU_OBJS) $(LIB)
 	$(NVCC) -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-test: $(TOOLS) $(TEST_BINS)
-	@failed=0; for t in $(TEST_BINS); do MEMSCOPE_BIN=$(BIN) MEMSCOPE_DECODE_BIN=$(DECODE_BIN) \
-		MEMSCOPE_REPORT_DATA=$(REPORT_DATA_BIN) MEMSCOPE_COMPARE=$(COMPARE_BIN) MEMSCOPE_HISTORY=$(HISTORY_BIN) \
-		$$t || failed=1; done; \
-	if [ $$failed -ne 0 ]; then echo "make test: some tests failed"; exit 1; fi
+test: test-setup $(TOOLS) $(TEST_BINS)
+	@MEMSCOPE_BIN=$(BIN) MEMSCOPE_DECODE_BIN=$(DECODE_BIN) MEMSCOPE_REPORT_DATA=$(REPORT_DATA_BIN) \
+		MEMSCOPE_COMPARE=$(COMPARE_BIN) MEMSCOPE_HISTORY=$(HISTORY_BIN) tests/run-all $(TEST_BINS)
 
 run: $(BIN)
 	$(BIN) $(RUN_ARGS)
@@ -107,7 +113,7 @@ run: $(BIN)
 # With RESULTS, renders that folder. Otherwise, on a GPU, runs the suite and
 # the ground-truth check and renders them; without one, renders the reference run.
 # A run in which a variant or a ground-truth check failed still renders, then exits 1.
-report: $(REPORT_DATA_BIN) $(HISTORY_BIN) $(if $(RESULTS),,$(BIN))
+report: report-setup $(REPORT_DATA_BIN) $(HISTORY_BIN) $(if $(RESULTS),,$(BIN))
 ifneq ($(RESULTS),)
 	@scripts/report-render $(if $(COMPARE),--compare $(COMPARE)) $(RESULTS) reports/$(notdir $(abspath $(RESULTS)))-report
 else
@@ -126,9 +132,9 @@ endif
 
 # make compare BASE=<rev> [HEAD=<rev>]: both built and run here, interleaved.
 # make compare BASE_RESULTS=<dir> HEAD_RESULTS=<dir>: two existing results.
-compare: $(COMPARE_BIN)
+compare: report-setup $(COMPARE_BIN)
 ifneq ($(BASE_RESULTS),)
-	@out=memscope-results/compare-$$(date -u +%Y%m%dT%H%M%SZ); rc=0; \
+	@mkdir -p memscope-results; out=memscope-results/compare-$$(date -u +%Y%m%dT%H%M%SZ); rc=0; \
 	$(COMPARE_BIN) -o $$out $(COMPARE_ARGS) $(BASE_RESULTS) $(HEAD_RESULTS) || rc=$$?; \
 	[ $$rc -gt 1 ] || scripts/compare-chart $$out; exit $$rc
 else
@@ -141,7 +147,7 @@ history-add: $(HISTORY_BIN)
 	@test -n "$(RESULTS)" || { echo "make history-add: give RESULTS=<dir>"; exit 2; }
 	@$(HISTORY_BIN) add $(HISTORY) $(RESULTS)
 
-history: $(HISTORY_BIN)
+history: report-setup $(HISTORY_BIN)
 	@scripts/history-render $(HISTORY) reports/history
 
 clean:

@@ -43,7 +43,8 @@ void cli_print_help(FILE *f)
             "                          that another profiler sees the same buffer placement\n"
             "      --validate          check the metrics against ground-truth kernels instead\n"
             "                          (writes validate.csv; exit 1 when a check fails); with\n"
-            "                          --no-metrics, only launches them, for another profiler\n"
+            "                          --no-metrics, only launches them, for another profiler;\n"
+            "                          takes no --variants, --sizes or --precision\n"
             "      --list              list the variants and exit (needs no GPU)\n"
             "      --list-metric-groups  list the metric groups and exit (needs no GPU)\n"
             "  -h, --help              this text\n"
@@ -259,23 +260,46 @@ static void set_defaults(struct options *o)
     o->metric_groups = "all";
 }
 
-static int parse_option(int opt, const char *arg, struct options *o, const char **patterns,
-                        const char **precision, const char **sizes, struct error *e)
+/* What the command line said, before defaults fill the rest: options that cannot go together are refused. */
+struct given {
+    const char *patterns, *precision, *sizes;
+    bool metric_choice; /* --metrics or --metric-groups */
+    bool no_metrics;
+};
+
+/* strtok would silently pass over the empty item of "a,,b" or "1024,". */
+static int refuse_empty_item(const char *option, const char *item_name, const char *list, struct error *e)
+{
+    size_t n = strlen(list);
+    if (n == 0)
+        return error_set(e, EXIT_USAGE, "%s: no %s given", option, item_name);
+    if (list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,"))
+        return error_set(e, EXIT_USAGE, "%s: '%s' has an empty item", option, list);
+    return 0;
+}
+
+static int parse_option(int opt, const char *arg, struct options *o, struct given *g, struct error *e)
 {
     long seed;
     switch (opt) {
-    case 'v': *patterns = arg; return 0;
-    case 's': *sizes = arg; return 0;
-    case 'p': *precision = arg; return 0;
+    case 'v': g->patterns = arg; return refuse_empty_item("--variants", "variant", arg, e);
+    case 's': g->sizes = arg; return refuse_empty_item("--sizes", "size", arg, e);
+    case 'p': g->precision = arg; return 0;
     case 'o': o->out_dir = arg; return 0;
     case 'h': o->help = true; return 0;
     case OPT_LIST: o->list = true; return 0;
     case OPT_LIST_METRIC_GROUPS: o->list_metric_groups = true; return 0;
     case OPT_VALIDATE: o->validate = true; return 0;
     case OPT_KEEP_OPERANDS: o->keep_operands = true; return 0;
-    case OPT_METRIC_GROUPS: o->metric_groups = arg; return 0;
-    case OPT_METRICS: o->metrics = arg; return 0;
-    case OPT_NO_METRICS: o->metric_groups = "none"; o->metrics = NULL; return 0;
+    case OPT_METRIC_GROUPS:
+        g->metric_choice = true;
+        o->metric_groups = arg;
+        return refuse_empty_item("--metric-groups", "metric group", arg, e);
+    case OPT_METRICS:
+        g->metric_choice = true;
+        o->metrics = arg;
+        return refuse_empty_item("--metrics", "metric", arg, e);
+    case OPT_NO_METRICS: g->no_metrics = true; o->metric_groups = "none"; return 0;
     case 'd': return parse_int_option("--device", arg, 0, 1023, &o->device, e);
     case OPT_WARMUP: return parse_int_option("--warmup", arg, 0, 1000, &o->timing.warmup, e);
     case OPT_MIN_SAMPLES: return parse_int_option("--min-samples", arg, 1, 1000000, &o->timing.min_samples, e);
@@ -295,9 +319,25 @@ static int parse_option(int opt, const char *arg, struct options *o, const char 
     return error_set(e, EXIT_USAGE, "internal: unhandled option %d", opt);
 }
 
+static int refuse_conflicts(const struct options *o, const struct given *g, struct error *e)
+{
+    if (g->no_metrics && g->metric_choice)
+        return error_set(e, EXIT_USAGE, "--no-metrics cannot go with --metrics or --metric-groups");
+    if (o->validate && (g->patterns || g->sizes || g->precision))
+        return error_set(e, EXIT_USAGE,
+                         "--validate runs the ground-truth kernels, not the matrix products: it takes no "
+                         "--variants, --sizes or --precision");
+    if (o->keep_operands && o->validate)
+        return error_set(e, EXIT_USAGE, "--keep-operands applies to the matrix products, not to --validate");
+    if (o->timing.min_samples > o->timing.max_samples)
+        return error_set(e, EXIT_USAGE, "--min-samples %d exceeds --max-samples %d", o->timing.min_samples,
+                         o->timing.max_samples);
+    return 0;
+}
+
 int cli_parse(int argc, char **argv, struct options *o, struct error *e)
 {
-    const char *patterns = "*", *precision = "all", *sizes = DEFAULT_SIZES;
+    struct given g = {0};
     set_defaults(o);
     optind = 0; /* glibc: full re-initialisation, so the parser can run more than once */
     opterr = 0;
@@ -307,23 +347,22 @@ int cli_parse(int argc, char **argv, struct options *o, struct error *e)
             return error_set(e, EXIT_USAGE, "unknown option '%s' (see --help)", argv[optind - 1]);
         if (opt == ':')
             return error_set(e, EXIT_USAGE, "option '%s' needs a value (see --help)", argv[optind - 1]);
-        if (parse_option(opt, optarg, o, &patterns, &precision, &sizes, e))
+        if (parse_option(opt, optarg, o, &g, e))
             return e->code;
     }
     if (optind < argc)
         return error_set(e, EXIT_USAGE, "unexpected argument '%s' (see --help)", argv[optind]);
     if (o->help || o->list || o->list_metric_groups)
         return 0;
+    const char *precision = g.precision ? g.precision : "all";
     if (strcmp(precision, "fp32") && strcmp(precision, "fp64") && strcmp(precision, "all"))
         return error_set(e, EXIT_USAGE, "--precision: '%s' is not fp32, fp64 or all", precision);
-    if (o->timing.min_samples > o->timing.max_samples)
-        return error_set(e, EXIT_USAGE, "--min-samples %d exceeds --max-samples %d", o->timing.min_samples,
-                         o->timing.max_samples);
-    if (o->keep_operands && o->validate)
-        return error_set(e, EXIT_USAGE, "--keep-operands applies to the matrix products, not to --validate");
+    if (refuse_conflicts(o, &g, e))
+        return e->code;
     if (o->out_dir && o->out_dir[0] == '\0')
         return error_set(e, EXIT_USAGE, "--out: empty folder name");
-    if (select_variants(o, patterns, precision, e) || parse_sizes(o, sizes, e))
+    if (select_variants(o, g.patterns ? g.patterns : "*", precision, e) ||
+        parse_sizes(o, g.sizes ? g.sizes : DEFAULT_SIZES, e))
         return e->code;
     return 0;
 }

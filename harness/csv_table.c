@@ -130,9 +130,20 @@ static int add_row(struct csv_table *t, struct fields *f, int line, struct error
     return 0;
 }
 
+/* A spreadsheet that saves a results file as "CSV UTF-8" puts a byte-order mark before the header. */
+static void skip_byte_order_mark(FILE *in)
+{
+    static const unsigned char mark[] = {0xEF, 0xBB, 0xBF};
+    unsigned char head[sizeof mark];
+    size_t n = fread(head, 1, sizeof head, in);
+    if (n != sizeof mark || memcmp(head, mark, sizeof mark) != 0)
+        rewind(in);
+}
+
 static int read_rows(FILE *in, struct csv_table *t, struct error *e)
 {
     int line = 1;
+    skip_byte_order_mark(in);
     struct fields f = {0};
     switch (read_record(in, t->path, &line, &f, e)) {
     case RECORD_EOF:

@@ -351,6 +351,31 @@ static void error_keep_operands_with_validate(void **state)
     expect_usage_error(ARGS("--validate", "--keep-operands"), "not to --validate");
 }
 
+static void error_no_metrics_with_metric_choice(void **state)
+{
+    (void)state;
+    expect_usage_error(ARGS("--no-metrics", "--metrics", "dram__bytes_read.sum"), "--no-metrics cannot go with");
+    expect_usage_error(ARGS("--metric-groups", "dram", "--no-metrics"), "--no-metrics cannot go with");
+}
+
+static void error_validate_with_matrix_selection(void **state)
+{
+    (void)state;
+    expect_usage_error(ARGS("--validate", "-v", "naive"), "--validate runs the ground-truth kernels");
+    expect_usage_error(ARGS("-s", "1024", "--validate"), "--validate runs the ground-truth kernels");
+    expect_usage_error(ARGS("--validate", "--precision", "fp32"), "--validate runs the ground-truth kernels");
+}
+
+static void error_empty_list_items(void **state)
+{
+    (void)state;
+    expect_usage_error(ARGS("-s", "1024,"), "--sizes: '1024,' has an empty item");
+    expect_usage_error(ARGS("-v", "naive,,tiled_32"), "--variants: 'naive,,tiled_32' has an empty item");
+    expect_usage_error(ARGS("-v", ",naive"), "has an empty item");
+    expect_usage_error(ARGS("--metric-groups", "dram,"), "--metric-groups: 'dram,' has an empty item");
+    expect_usage_error(ARGS("--metrics", ""), "--metrics: no metric given");
+}
+
 static void error_out_empty(void **state)
 {
     (void)state;
@@ -396,6 +421,9 @@ int main(void)
         cmocka_unit_test(error_budget_zero),
         cmocka_unit_test(error_device_negative),
         cmocka_unit_test(error_keep_operands_with_validate),
+        cmocka_unit_test(error_no_metrics_with_metric_choice),
+        cmocka_unit_test(error_validate_with_matrix_selection),
+        cmocka_unit_test(error_empty_list_items),
         cmocka_unit_test(error_out_empty),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

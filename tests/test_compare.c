@@ -1,7 +1,8 @@
 /*
  * memscope-compare as CI meets it, on fixture folders cut from the H100
  * reference run: exit 0 for identical runs, 1 for a 5 % slower kernel or a
- * metric regression, 2 for mismatched GPUs or a truncated samples file.
+ * metric regression, 2 for mismatched GPUs or a truncated samples file; and
+ * `make compare` as a newcomer runs it, in a fresh clone of the repository.
  * The binary is found through MEMSCOPE_COMPARE (set by make test).
  */
 #define _XOPEN_SOURCE 700
@@ -198,6 +199,34 @@ static void bad_usage_exits_two(void **state)
     expect(&o, 2, "/nonexistent");
 }
 
+/* The committed tree, built from nothing: memscope-results/ does not exist there yet. */
+static void make_compare_of_two_folders_works_in_a_fresh_clone(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "git rev-parse --show-toplevel");
+    if (o.exit_code != 0) {
+        print_message("not a git checkout: the fresh-clone test is skipped\n");
+        skip();
+    }
+    if (system("command -v gnuplot >/dev/null") != 0) {
+        print_message("gnuplot missing: make compare cannot draw its chart, the fresh-clone test is skipped\n");
+        skip();
+    }
+    char root[512], clone[300];
+    snprintf(root, sizeof root, "%.*s", (int)strcspn(o.output, "\n"), o.output);
+    snprintf(clone, sizeof clone, "%s/clone", workdir);
+    shell(&o, "git clone -q %s %s", root, clone);
+    expect(&o, 0, "");
+    /* The last lines say why, should make fail. */
+    shell(&o, "make -C %s compare BASE_RESULTS=%s/" FIXTURE " HEAD_RESULTS=%s/" FIXTURE " >%s/make.log 2>&1; rc=$?; "
+              "tail -n 20 %s/make.log; exit $rc", clone, root, root, workdir, workdir);
+    expect(&o, 0, "14 SAME, 0 SLOWER");
+    expect(&o, 0, "compare chart: memscope-results/compare-");
+    shell(&o, "ls %s/memscope-results/compare-*/compare.csv %s/memscope-results/compare-*/compare.png", clone, clone);
+    expect(&o, 0, "compare.png");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -222,6 +251,7 @@ int main(void)
         cmocka_unit_test(truncated_samples_exit_two_with_file_and_line),
         cmocka_unit_test(rounds_are_pooled_and_written_to_csv),
         cmocka_unit_test(bad_usage_exits_two),
+        cmocka_unit_test(make_compare_of_two_folders_works_in_a_fresh_clone),
     };
     return cmocka_run_group_tests_name("compare", tests, setup, teardown);
 }

@@ -1,4 +1,5 @@
-/* Writing CSV: the exact bytes of small files, and the error for a folder that is not there. */
+/* Writing CSV: the exact bytes of small files, and the error for a folder that is not there;
+ * reading it back from a file a spreadsheet saved. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "../harness/csv.h"
+#include "../harness/csv_table.h"
 
 struct fixture {
     char dir[64];
@@ -196,6 +198,43 @@ static void create_in_missing_folder_fails(void **state)
         fail_msg("message \"%s\" lacks the path %s", e.message, expected_path);
 }
 
+static void write_bytes(const char *path, const char *bytes)
+{
+    FILE *file = fopen(path, "wb");
+    assert_non_null(file);
+    assert_int_equal(fputs(bytes, file) >= 0, 1);
+    assert_int_equal(fclose(file), 0);
+}
+
+static void read_ok(const char *path, struct csv_table *t)
+{
+    struct error e = {0};
+    if (csv_table_read(path, t, &e) != 0)
+        fail_msg("csv_table_read: %s", e.message);
+}
+
+static void reader_skips_a_utf8_byte_order_mark(void **state)
+{
+    struct fixture *f = *state;
+    write_bytes(f->path, "\xEF\xBB\xBFvariant,width\nnaive,1024\n");
+    struct csv_table t;
+    read_ok(f->path, &t);
+    assert_int_equal(csv_table_column_or_none(&t, "variant"), 0);
+    assert_int_equal(t.rows, 1);
+    assert_string_equal(csv_table_text(&t, 0, 0), "naive");
+    csv_table_free(&t);
+}
+
+static void reader_keeps_a_first_byte_that_only_looks_like_a_mark(void **state)
+{
+    struct fixture *f = *state;
+    write_bytes(f->path, "\xEF\xBBx,width\n1,2\n");
+    struct csv_table t;
+    read_ok(f->path, &t);
+    assert_string_equal(t.header[0], "\xEF\xBBx");
+    csv_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +247,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(integers_span_long_long, make_folder, remove_folder),
         cmocka_unit_test_setup_teardown(empty_fields_keep_separators, make_folder, remove_folder),
         cmocka_unit_test_setup_teardown(create_in_missing_folder_fails, make_folder, remove_folder),
+        cmocka_unit_test_setup_teardown(reader_skips_a_utf8_byte_order_mark, make_folder, remove_folder),
+        cmocka_unit_test_setup_teardown(reader_keeps_a_first_byte_that_only_looks_like_a_mark, make_folder, remove_folder),
     };
     return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
 }

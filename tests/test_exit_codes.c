@@ -125,6 +125,16 @@ static void bad_sizes_are_usage_errors(void **state)
     expect((const char *[]){"-s", "99999", NULL}, 0, EXIT_USAGE, "32-bit index");
 }
 
+/* Caught by the command line, before any GPU check: exit 2 where no GPU is visible. */
+static void conflicting_or_empty_options_exit_two_before_the_gpu(void **state)
+{
+    (void)state;
+    expect((const char *[]){"--no-metrics", "--metric-groups", "dram", NULL}, 1, EXIT_USAGE, "--no-metrics cannot go");
+    expect((const char *[]){"--validate", "-s", "1024", NULL}, 1, EXIT_USAGE, "takes no --variants, --sizes");
+    expect((const char *[]){"-s", "1024,", NULL}, 1, EXIT_USAGE, "has an empty item");
+    expect((const char *[]){"-v", "naive,,tiled_32", NULL}, 1, EXIT_USAGE, "has an empty item");
+}
+
 static void unknown_option_is_usage_error(void **state)
 {
     (void)state;
@@ -220,6 +230,7 @@ int main(void)
         cmocka_unit_test(unknown_option_is_usage_error),
         cmocka_unit_test(unwritable_output_is_refused_before_anything_runs),
         cmocka_unit_test(existing_output_is_refused),
+        cmocka_unit_test(conflicting_or_empty_options_exit_two_before_the_gpu),
         cmocka_unit_test(no_gpu_exits_three_and_writes_nothing),
         cmocka_unit_test(device_index_out_of_range_exits_three),
         cmocka_unit_test(a_run_writes_a_complete_results_folder),
