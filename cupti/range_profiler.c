@@ -202,17 +202,6 @@ int prof_session_end(struct prof_session *s, struct prof_counter_data *d, size_t
     return prof_range_count(d->image, d->size, ranges, e);
 }
 
-int prof_range_count(const uint8_t *counter_data, size_t size, size_t *ranges, struct prof_error *e)
-{
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info = {.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage = counter_data;
-    info.counterDataImageSize = size;
-    if (prof_check(e, cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo"))
-        return e->status;
-    *ranges = info.numTotalRanges;
-    return PROF_OK;
-}
-
 int prof_session_close(struct prof_session *s, struct prof_error *e)
 {
     if (s->subscriber)

@@ -1,0 +1,57 @@
+/*
+ * memscope-compare's judgement of two sides: a timing verdict per variant x
+ * width, and every change in the metrics that do not depend on timing.
+ */
+#ifndef MEMSCOPE_COMPARE_H
+#define MEMSCOPE_COMPARE_H
+
+#include "side.h"
+#include "verdict.h"
+
+#define COMPARE_MAX_PAIRS 512
+#define COMPARE_MAX_METRIC_CHANGES 4096
+
+enum pair_state { PAIR_COMPARED, PAIR_ONLY_BASE, PAIR_ONLY_HEAD, PAIR_HEAD_FAILED, PAIR_BASE_FAILED };
+
+struct compared_pair {
+    char variant[64], precision[8];
+    int width;
+    enum pair_state state;
+    struct timing_comparison timing;
+};
+
+enum metric_change_kind { METRIC_REGRESSION, METRIC_IMPROVEMENT, METRIC_DRAM_CHANGE };
+
+struct metric_change {
+    char variant[64], metric[96];
+    int width;
+    double base, head;
+    enum metric_change_kind kind;
+};
+
+struct compare_options {
+    struct verdict_rules rules;
+    double dram_tolerance; /* relative change of DRAM GB/s worth reporting (0.10) */
+    int force;             /* compare different GPUs, drivers or clocks anyway */
+    int ignore_metrics;    /* metric regressions do not set the exit code */
+};
+
+struct comparison {
+    struct compared_pair pair[COMPARE_MAX_PAIRS];
+    int pairs;
+    struct metric_change change[COMPARE_MAX_METRIC_CHANGES];
+    int changes;
+    int metrics_compared; /* 0 when a side collected none */
+};
+
+int compare_run(const struct compare_side *base, const struct compare_side *head, const struct compare_options *o,
+                struct comparison *c, struct error *e);
+
+/* Geometric mean of head/base medians over the compared pairs; NAN when none. */
+double comparison_geomean_ratio(const struct comparison *c);
+
+/* 0 no regression; 1 a SLOWER verdict, a variant that failed its check in head, or
+ * (unless ignored) a metric regression. */
+int comparison_exit_code(const struct comparison *c, const struct compare_options *o);
+
+#endif

@@ -1,0 +1,135 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "output.h"
+#include "../common/csv_writer.h"
+
+static const char *const change_kind[] = {"regression", "improvement", "dram_change"};
+
+const char *pair_verdict(const struct compared_pair *p)
+{
+    switch (p->state) {
+    case PAIR_COMPARED:
+        return verdict_name(p->timing.verdict);
+    case PAIR_HEAD_FAILED:
+        return "FAILED";
+    default:
+        return "UNSURE";
+    }
+}
+
+static const char *pair_reason(const struct compared_pair *p)
+{
+    switch (p->state) {
+    case PAIR_ONLY_BASE:
+        return "not measured in head";
+    case PAIR_ONLY_HEAD:
+        return "not measured in base";
+    case PAIR_HEAD_FAILED:
+        return "head failed its correctness check";
+    case PAIR_BASE_FAILED:
+        return "base failed its correctness check";
+    default:
+        return p->timing.reason;
+    }
+}
+
+static void print_pair(FILE *out, const struct compared_pair *p)
+{
+    const struct timing_comparison *t = &p->timing;
+    fprintf(out, "%-24s %6d ", p->variant, p->width);
+    if (p->state != PAIR_COMPARED) {
+        fprintf(out, "%11s %11s %8s %19s %-7s %s\n", "-", "-", "-", "-", pair_verdict(p), pair_reason(p));
+        return;
+    }
+    char interval[40] = "-";
+    if (!isnan(t->interval_low))
+        snprintf(interval, sizeof interval, "[%+.2f, %+.2f]", 100 * t->interval_low, 100 * t->interval_high);
+    fprintf(out, "%11.4f %11.4f %+7.2f%% %19s %-7s %s\n", t->base_median, t->head_median, 100 * t->change, interval,
+            pair_verdict(p), pair_reason(p));
+}
+
+static void print_changes(FILE *out, const struct comparison *c)
+{
+    if (c->changes == 0)
+        return;
+    fprintf(out, "\nmetric changes (counts that do not depend on timing; DRAM GB/s beyond its tolerance):\n");
+    for (int i = 0; i < c->changes; ++i) {
+        const struct metric_change *m = &c->change[i];
+        fprintf(out, "%-24s %6d %-64s %14.6g -> %-14.6g %+8.2f%% %s\n", m->variant, m->width, m->metric, m->base,
+                m->head, 100 * (m->head / m->base - 1), change_kind[m->kind]);
+    }
+}
+
+void compare_print(FILE *out, const struct comparison *c, const struct compare_options *o)
+{
+    int count[5] = {0};
+    fprintf(out, "%-24s %6s %11s %11s %8s %19s %-7s %s\n", "variant", "width", "base_ms", "head_ms", "change",
+            "95% interval (%)", "verdict", "why");
+    for (int i = 0; i < c->pairs; ++i) {
+        print_pair(out, &c->pair[i]);
+        const char *v = pair_verdict(&c->pair[i]);
+        count[strcmp(v, "SAME") == 0 ? 0 : strcmp(v, "SLOWER") == 0 ? 1 : strcmp(v, "FASTER") == 0 ? 2
+                                      : strcmp(v, "UNSURE") == 0 ? 3 : 4]++;
+    }
+    print_changes(out, c);
+    int regressions = 0;
+    for (int i = 0; i < c->changes; ++i)
+        regressions += c->change[i].kind == METRIC_REGRESSION;
+    fprintf(out, "\ngeometric mean of head/base medians: %.4f (%+.2f %%); %d SAME, %d SLOWER, %d FASTER, %d UNSURE, "
+                 "%d FAILED; %s%d metric regressions%s\n",
+            comparison_geomean_ratio(c), 100 * (comparison_geomean_ratio(c) - 1), count[0], count[1], count[2],
+            count[3], count[4], c->metrics_compared ? "" : "metrics not compared (a side has none), ", regressions,
+            o->ignore_metrics && regressions ? " (ignored)" : "");
+    fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians; "
+                 "floor %.3g %%\n",
+            o->rules.alpha, 100 * o->rules.floor);
+}
+
+static void write_pair(struct csv *f, const struct compared_pair *p)
+{
+    const struct timing_comparison *t = &p->timing;
+    int compared = p->state == PAIR_COMPARED;
+    csv_text(f, p->variant);
+    csv_text(f, p->precision);
+    csv_int(f, p->width);
+    csv_int(f, compared ? t->base_n : 0);
+    csv_int(f, compared ? t->head_n : 0);
+    csv_real(f, compared ? t->base_median : NAN);
+    csv_real(f, compared ? t->head_median : NAN);
+    csv_real(f, compared ? 100 * t->change : NAN);
+    csv_real(f, compared ? 100 * t->interval_low : NAN);
+    csv_real(f, compared ? 100 * t->interval_high : NAN);
+    csv_real(f, compared ? t->p_value : NAN);
+    csv_text(f, pair_verdict(p));
+    csv_text(f, pair_reason(p));
+    csv_end_row(f);
+}
+
+int compare_write_csv(const char *dir, const struct comparison *c, struct error *e)
+{
+    struct csv f;
+    if (csv_create(&f, dir, "compare.csv",
+                   "variant,precision,width,base_samples,head_samples,base_median_ms,head_median_ms,change_pct,"
+                   "interval_low_pct,interval_high_pct,p_value,verdict,reason",
+                   e))
+        return e->code;
+    for (int i = 0; i < c->pairs; ++i)
+        write_pair(&f, &c->pair[i]);
+    if (csv_close(&f, e) ||
+        csv_create(&f, dir, "compare-metrics.csv", "variant,width,metric,base,head,change_pct,kind", e))
+        return e->code;
+    for (int i = 0; i < c->changes; ++i) {
+        const struct metric_change *m = &c->change[i];
+        csv_text(&f, m->variant);
+        csv_int(&f, m->width);
+        csv_text(&f, m->metric);
+        csv_real(&f, m->base);
+        csv_real(&f, m->head);
+        csv_real(&f, 100 * (m->head / m->base - 1));
+        csv_text(&f, change_kind[m->kind]);
+        csv_end_row(&f);
+    }
+    return csv_close(&f, e);
+}

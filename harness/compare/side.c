@@ -1,0 +1,144 @@
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "side.h"
+
+/* What makes two runs' timings comparable. The GPU's serial (uuid) may differ:
+ * the same model in two machines is a fair comparison. */
+static const char *const matching_fields[] = {
+    "gpu_name", "compute_capability", "driver_version", "sm_clock_application_mhz", "memory_clock_application_mhz",
+    "power_limit_w",
+};
+
+static int is_results_folder(const char *dir)
+{
+    char path[4500];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/environment.csv", dir);
+    return stat(path, &st) == 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The rounds in name order (round-1, round-2, ...: the order they ran in). */
+static int list_rounds(const char *dir, char **names, int *count, struct error *e)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return error_set(e, EXIT_USAGE, "%s: no such results folder", dir);
+    struct dirent *entry;
+    *count = 0;
+    while ((entry = readdir(d)) && !e->code) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+        if (entry->d_name[0] == '.' || !is_results_folder(path))
+            continue;
+        if (*count == COMPARE_MAX_ROUNDS)
+            error_set(e, EXIT_USAGE, "%s: more than %d rounds", dir, COMPARE_MAX_ROUNDS);
+        else if (!(names[(*count)++] = strdup(path)))
+            error_set(e, EXIT_RUNTIME, "out of memory");
+    }
+    closedir(d);
+    if (!e->code && *count == 0)
+        error_set(e, EXIT_USAGE, "%s: neither a results folder nor a folder of them (no environment.csv)", dir);
+    qsort(names, (size_t)*count, sizeof *names, by_name);
+    return e->code;
+}
+
+int compare_side_open(const char *path, struct compare_side *side, struct error *e)
+{
+    memset(side, 0, sizeof *side);
+    snprintf(side->path, sizeof side->path, "%s", path);
+    if (is_results_folder(path)) {
+        if (results_folder_open(path, &side->round[0], e))
+            return e->code;
+        side->rounds = 1;
+        return 0;
+    }
+    char *names[COMPARE_MAX_ROUNDS];
+    int count = 0;
+    list_rounds(path, names, &count, e);
+    for (int i = 0; i < count; ++i) {
+        if (!e->code && !results_folder_open(names[i], &side->round[side->rounds], e))
+            ++side->rounds;
+        free(names[i]);
+    }
+    if (e->code)
+        compare_side_close(side);
+    return e->code;
+}
+
+void compare_side_close(struct compare_side *side)
+{
+    for (int i = 0; i < side->rounds; ++i)
+        results_folder_close(&side->round[i]);
+    side->rounds = 0;
+}
+
+static int fields_match(const struct results_folder *a, const struct results_folder *b, int force, struct error *e)
+{
+    for (size_t i = 0; i < sizeof matching_fields / sizeof matching_fields[0]; ++i) {
+        const char *x = results_environment(a, matching_fields[i]), *y = results_environment(b, matching_fields[i]);
+        if (strcmp(x ? x : "(not recorded)", y ? y : "(not recorded)") == 0)
+            continue;
+        if (!force)
+            return error_set(e, EXIT_USAGE,
+                             "%s differs: '%s' in %s, '%s' in %s (--force compares anyway)", matching_fields[i],
+                             x ? x : "(not recorded)", a->dir, y ? y : "(not recorded)", b->dir);
+        fprintf(stderr, "memscope-compare: warning: %s differs: '%s' in %s, '%s' in %s\n", matching_fields[i],
+                x ? x : "(not recorded)", a->dir, y ? y : "(not recorded)", b->dir);
+    }
+    return 0;
+}
+
+int compare_sides_match(const struct compare_side *base, const struct compare_side *head, int force, struct error *e)
+{
+    const struct results_folder *first = &base->round[0];
+    for (int i = 1; i < base->rounds && !e->code; ++i)
+        fields_match(first, &base->round[i], force, e);
+    for (int i = 0; i < head->rounds && !e->code; ++i)
+        fields_match(first, &head->round[i], force, e);
+    return e->code;
+}
+
+static int append_round(const struct results_folder *r, const char *variant, int width, double **samples, int *count)
+{
+    const struct csv_table *t = &r->samples;
+    int cv = csv_table_column_or_none(t, "variant"), cw = csv_table_column_or_none(t, "width");
+    int ct = csv_table_column_or_none(t, "time_ms");
+    for (int row = 0; row < t->rows; ++row) {
+        if (strcmp(csv_table_text(t, row, cv), variant) || atoi(csv_table_text(t, row, cw)) != width)
+            continue;
+        double *grown = realloc(*samples, (size_t)(*count + 1) * sizeof **samples);
+        if (!grown)
+            return -1;
+        *samples = grown;
+        (*samples)[(*count)++] = atof(csv_table_text(t, row, ct));
+    }
+    return 0;
+}
+
+int compare_side_samples(const struct compare_side *side, const char *variant, int width, double **samples,
+                         int *count)
+{
+    *samples = NULL;
+    *count = 0;
+    for (int i = 0; i < side->rounds; ++i)
+        if (append_round(&side->round[i], variant, width, samples, count))
+            return -1;
+    return 0;
+}
+
+const struct results_folder *compare_side_metrics(const struct compare_side *side)
+{
+    for (int i = 0; i < side->rounds; ++i)
+        if (side->round[i].has_metrics)
+            return &side->round[i];
+    return NULL;
+}

@@ -1,0 +1,156 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict.h"
+#include "../common/stats.h"
+
+const struct verdict_rules VERDICT_RULES_DEFAULT = {.floor = 0.02, .alpha = 0.01, .min_samples = 5, .resamples = 2000};
+
+const char *verdict_name(enum verdict v)
+{
+    static const char *const names[] = {"SAME", "SLOWER", "FASTER", "UNSURE"};
+    return names[v];
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+struct ranked {
+    double value;
+    int from_a;
+};
+
+static int by_ranked_value(const void *a, const void *b)
+{
+    return by_value(&((const struct ranked *)a)->value, &((const struct ranked *)b)->value);
+}
+
+double mann_whitney_p(const double *a, int na, const double *b, int nb)
+{
+    int n = na + nb;
+    struct ranked *all = malloc((size_t)n * sizeof *all);
+    if (!all)
+        return NAN;
+    for (int i = 0; i < na; ++i)
+        all[i] = (struct ranked){a[i], 1};
+    for (int i = 0; i < nb; ++i)
+        all[na + i] = (struct ranked){b[i], 0};
+    qsort(all, (size_t)n, sizeof *all, by_ranked_value);
+    double rank_sum_a = 0, ties = 0;
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j < n && all[j].value == all[i].value)
+            ++j;
+        double mid_rank = (i + 1 + j) / 2.0, t = j - i;
+        for (int k = i; k < j; ++k)
+            if (all[k].from_a)
+                rank_sum_a += mid_rank;
+        ties += t * t * t - t;
+        i = j;
+    }
+    free(all);
+    double u = rank_sum_a - na * (na + 1) / 2.0, mean = na * (double)nb / 2.0;
+    double variance = na * (double)nb / 12.0 * ((n + 1) - ties / ((double)n * (n - 1)));
+    if (variance <= 0)
+        return 1.0; /* every sample equal: no evidence of a difference */
+    double z = (fabs(u - mean) - 0.5) / sqrt(variance);
+    return z <= 0 ? 1.0 : erfc(z / sqrt(2.0));
+}
+
+/* splitmix64: small, fast, and the same sequence on every machine. */
+static unsigned long long next_random(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static double resampled_median(const double *x, int n, double *scratch, unsigned long long *state)
+{
+    for (int i = 0; i < n; ++i)
+        scratch[i] = x[next_random(state) % (unsigned long long)n];
+    qsort(scratch, (size_t)n, sizeof *scratch, by_value);
+    return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
+}
+
+int bootstrap_median_ratio(const double *a, int na, const double *b, int nb, int resamples, unsigned long long seed,
+                           double *low, double *high)
+{
+    double *ratios = malloc((size_t)resamples * sizeof *ratios);
+    double *scratch = malloc((size_t)(na > nb ? na : nb) * sizeof *scratch);
+    if (!ratios || !scratch) {
+        free(ratios);
+        free(scratch);
+        return -1;
+    }
+    unsigned long long state = seed;
+    for (int r = 0; r < resamples; ++r) {
+        double median_a = resampled_median(a, na, scratch, &state);
+        ratios[r] = resampled_median(b, nb, scratch, &state) / median_a;
+    }
+    qsort(ratios, (size_t)resamples, sizeof *ratios, by_value);
+    *low = ratios[(int)floor(0.025 * (resamples - 1))];
+    *high = ratios[(int)ceil(0.975 * (resamples - 1))];
+    free(ratios);
+    free(scratch);
+    return 0;
+}
+
+static void judge(const struct verdict_rules *rules, struct timing_comparison *c)
+{
+    double spread = fmax(c->base_spread, c->head_spread), size = fabs(c->change);
+    int significant = c->p_value < rules->alpha && (c->interval_low > 0 || c->interval_high < 0);
+    if (significant && size > rules->floor && size > spread) {
+        c->verdict = c->change > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
+        snprintf(c->reason, sizeof c->reason, "U test p = %.2g; change beyond the %.3g %% floor and the spread",
+                 c->p_value, 100 * rules->floor);
+    } else if (c->interval_low >= -rules->floor && c->interval_high <= rules->floor) {
+        c->verdict = VERDICT_SAME;
+        snprintf(c->reason, sizeof c->reason, "interval within the %.3g %% floor", 100 * rules->floor);
+    } else if (significant && size > rules->floor) {
+        c->verdict = VERDICT_UNSURE;
+        snprintf(c->reason, sizeof c->reason, "change %.2f %% is within the spread (%.2f %%)", 100 * c->change,
+                 100 * spread);
+    } else {
+        c->verdict = VERDICT_UNSURE;
+        snprintf(c->reason, sizeof c->reason, "interval reaches past the %.3g %% floor (spread %.2f %%)",
+                 100 * rules->floor, 100 * spread);
+    }
+}
+
+int compare_timings(const double *base, int base_n, const double *head, int head_n, const struct verdict_rules *rules,
+                    struct timing_comparison *out)
+{
+    struct sample_stats b, h;
+    memset(out, 0, sizeof *out);
+    out->base_n = base_n;
+    out->head_n = head_n;
+    if (stats_compute(base, base_n, &b) || stats_compute(head, head_n, &h))
+        return -1;
+    out->base_median = b.median;
+    out->head_median = h.median;
+    out->change = base_n && head_n ? h.median / b.median - 1 : NAN;
+    out->interval_low = out->interval_high = out->p_value = NAN;
+    if (base_n < rules->min_samples || head_n < rules->min_samples) {
+        out->verdict = VERDICT_UNSURE;
+        snprintf(out->reason, sizeof out->reason, "too few samples (base %d, head %d; %d needed)", base_n, head_n,
+                 rules->min_samples);
+        return 0;
+    }
+    out->base_spread = (b.q3 - b.q1) / b.median;
+    out->head_spread = (h.q3 - h.q1) / h.median;
+    out->p_value = mann_whitney_p(base, base_n, head, head_n);
+    double low, high;
+    if (isnan(out->p_value) || bootstrap_median_ratio(base, base_n, head, head_n, rules->resamples, 1, &low, &high))
+        return -1;
+    out->interval_low = low - 1;
+    out->interval_high = high - 1;
+    judge(rules, out);
+    return 0;
+}

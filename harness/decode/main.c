@@ -1,0 +1,167 @@
+/*
+ * memscope-decode: evaluates saved captures again, offline, into the same
+ * metrics.csv a run writes. Needs CUPTI's host library, not a GPU.
+ *
+ *   memscope-decode [-o FILE] RESULTS_DIR|CAPTURE...
+ *
+ * A results folder's captures are read in the order of their names, which
+ * is the order they were taken in.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../profile/capture_tags.h"
+#include "../results/metrics_csv.h"
+
+#define MAX_CAPTURES 1024
+#define PATH_LEN 4400
+
+static int usage(struct error *e)
+{
+    return error_set(e, EXIT_USAGE, "usage: memscope-decode [-o FILE] RESULTS_DIR|CAPTURE...");
+}
+
+/* One call of a batch, evaluated from the ranges its tags name. */
+static int decode_call(struct prof_host *host, const struct prof_capture *c, const char *path, int call,
+                       struct csv *out, struct error *e)
+{
+    static struct profile profile;
+    static struct tagged_call tagged;
+    char tag[32];
+    switch (capture_tags_call(c, call, &tagged, tag, sizeof tag)) {
+    case TAGGED_CALL_MALFORMED:
+        return error_set(e, EXIT_USAGE, "%s: tag %s missing or malformed", path, tag);
+    case TAGGED_CALL_NO_RANGE:
+        return error_set(e, EXIT_USAGE, "%s: call %d has no tag %s", path, call, tag);
+    case TAGGED_CALL_OK:
+        break;
+    }
+    if (metrics_evaluate(host, c->counter_data, c->counter_data_size, tagged.first_range, (int)tagged.ranges,
+                         tagged.kernels, &c->config, &profile, e) == 0)
+        metrics_csv_rows(out, tagged.variant, tagged.precision, tagged.width, &profile);
+    return e->code;
+}
+
+static int decode_capture(const char *path, struct csv *out, struct error *e)
+{
+    static struct prof_capture capture;
+    struct prof_error pe = {0};
+    struct prof_host *host = NULL;
+    if (prof_capture_read(path, &capture, &pe))
+        return error_from_profiler(e, &pe);
+    int calls = capture_tags_calls(&capture, MAX_BATCH);
+    if (calls < 0)
+        error_set(e, EXIT_USAGE, "%s: no \"calls\" tag from 1 to %d (a capture from memscope before 2026-11-21?)",
+                  path, MAX_BATCH);
+    else if (prof_host_open(capture.config.chip, &host, &pe))
+        error_from_profiler(e, &pe);
+    for (int i = 0; !e->code && i < calls; ++i)
+        decode_call(host, &capture, path, i, out, e);
+    if (prof_host_close(host, &pe))
+        error_from_profiler(e, &pe);
+    prof_capture_free(&capture);
+    return e->code;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int list_folder(const char *dir, char **paths, int *n, struct error *e)
+{
+    char captures[PATH_LEN - 300]; /* room for the file name */
+    snprintf(captures, sizeof captures, "%s/captures", dir);
+    DIR *d = opendir(captures);
+    if (!d)
+        return error_set(e, EXIT_USAGE, "%s: no captures folder (was the run made with --no-metrics?)", dir);
+    int first = *n;
+    for (struct dirent *entry; !e->code && (entry = readdir(d));) {
+        size_t len = strlen(entry->d_name);
+        if (len <= 8 || strcmp(entry->d_name + len - 8, ".capture") != 0)
+            continue;
+        if (*n == MAX_CAPTURES)
+            error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
+        else if (!(paths[*n] = malloc(PATH_LEN)))
+            error_set(e, EXIT_RUNTIME, "out of host memory");
+        else
+            snprintf(paths[(*n)++], PATH_LEN, "%s/%s", captures, entry->d_name);
+    }
+    closedir(d);
+    qsort(paths + first, (size_t)(*n - first), sizeof *paths, by_name);
+    return e->code;
+}
+
+static int list_arguments(int argc, char **argv, char **paths, int *n, struct error *e)
+{
+    for (int i = 0; i < argc && !e->code; ++i) {
+        struct stat st;
+        if (stat(argv[i], &st) != 0)
+            return error_set(e, EXIT_USAGE, "%s: no such file or folder", argv[i]);
+        if (S_ISDIR(st.st_mode))
+            list_folder(argv[i], paths, n, e);
+        else if (*n == MAX_CAPTURES)
+            error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
+        else if ((paths[*n] = strdup(argv[i])))
+            ++*n;
+        else
+            error_set(e, EXIT_RUNTIME, "out of host memory");
+    }
+    if (!e->code && *n == 0)
+        error_set(e, EXIT_USAGE, "no capture found");
+    return e->code;
+}
+
+/* With -o, the rows go to FILE.partial, renamed FILE once every capture is decoded: a capture that cannot be
+ * decoded leaves FILE as it was. */
+static int decode_all(char **paths, int n, const char *out_path, struct error *e)
+{
+    char partial[PATH_LEN];
+    struct csv out;
+    if (out_path && snprintf(partial, sizeof partial, "%s.partial", out_path) >= (int)sizeof partial)
+        return error_set(e, EXIT_USAGE, "%s: path too long", out_path);
+    FILE *stream = out_path ? fopen(partial, "w") : stdout;
+    if (!stream)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s", partial);
+    metrics_csv_on_stream(&out, stream, out_path ? partial : "standard output");
+    for (int i = 0; i < n && !e->code; ++i)
+        decode_capture(paths[i], &out, e);
+    csv_close(&out, e);
+    if (out_path && e->code)
+        remove(partial); /* never leave a CSV that looks complete but is not */
+    else if (out_path && rename(partial, out_path) != 0)
+        error_set(e, EXIT_OUTPUT, "cannot rename %s to %s", partial, out_path);
+    return e->code;
+}
+
+static int run(int argc, char **argv, struct error *e)
+{
+    static char *paths[MAX_CAPTURES];
+    const char *out_path = NULL;
+    int n = 0, first = 1;
+    if (argc > 2 && strcmp(argv[1], "-o") == 0) {
+        out_path = argv[2];
+        first = 3;
+    }
+    if (first >= argc)
+        return usage(e);
+    if (list_arguments(argc - first, argv + first, paths, &n, e) == 0)
+        decode_all(paths, n, out_path, e);
+    for (int i = 0; i < n; ++i)
+        free(paths[i]);
+    return e->code;
+}
+
+int main(int argc, char **argv)
+{
+    struct error e = {0};
+    int code = run(argc, argv, &e);
+    if (code != EXIT_OK)
+        fprintf(stderr, "memscope-decode: %s\n", e.message);
+    return code;
+}

@@ -1,0 +1,85 @@
+#include <string.h>
+
+#include "../../kernels/cache_sweep.h"
+#include "../../kernels/matmul.h"
+#include "gpu.h"
+
+/* cuBLAS and the runtime need some memory of their own beyond our buffers. */
+#define MEMORY_HEADROOM ((size_t)256 << 20)
+
+static int find_device(int device, struct error *e)
+{
+    int count = 0;
+    cudaError_t rc = cudaGetDeviceCount(&count);
+    if (rc == cudaErrorInsufficientDriver)
+        return error_set(e, EXIT_NO_GPU, "no usable CUDA GPU: no NVIDIA driver was found, or it is older than "
+                                         "this CUDA %d.%d runtime needs (%s)",
+                         CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10, cudaGetErrorString(rc));
+    if (rc != cudaSuccess)
+        return error_set(e, EXIT_NO_GPU, "no usable CUDA GPU: %s", cudaGetErrorString(rc));
+    if (count == 0)
+        return error_set(e, EXIT_NO_GPU, "no CUDA GPU found");
+    if (device >= count)
+        return error_set(e, EXIT_NO_GPU, "--device %d: this machine has %d GPU(s), numbered from 0", device, count);
+    return 0;
+}
+
+int gpu_open(struct gpu *g, int device, struct error *e)
+{
+    memset(g, 0, sizeof *g);
+    g->device = device;
+    if (find_device(device, e))
+        return e->code;
+    CUDA_TRY(e, cudaSetDevice(device));
+    CUDA_TRY(e, cudaGetDeviceProperties(&g->prop, device));
+    CUDA_TRY(e, cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    CUDA_TRY(e, cudaEventCreate(&g->start));
+    CUDA_TRY(e, cudaEventCreate(&g->stop));
+    CUBLAS_TRY(e, cublasCreate(&g->cublas));
+    CUBLAS_TRY(e, cublasSetStream(g->cublas, g->stream));
+    const char *why = matmul_cublas_configure(g->cublas);
+    if (why)
+        return error_set(e, EXIT_RUNTIME, "configuring cuBLAS: %s", why);
+    g->l2_flush_bytes = 4 * (size_t)g->prop.l2CacheSize; /* a margin: L2 hashing and associativity give no guarantee at 1x */
+    CUDA_TRY(e, cudaMalloc(&g->l2_flush, g->l2_flush_bytes + sizeof(int)));
+    /* On the work stream: it does not wait for the legacy default stream, where a plain memset would run. */
+    CUDA_TRY(e, cudaMemsetAsync(g->l2_flush, 0, g->l2_flush_bytes + sizeof(int), g->stream));
+    CUDA_TRY(e, cudaStreamSynchronize(g->stream));
+    return 0;
+}
+
+int gpu_close(struct gpu *g, struct error *e)
+{
+    if (g->l2_flush)
+        CUDA_RELEASE(e, cudaFree(g->l2_flush));
+    if (g->cublas && cublasDestroy(g->cublas) != CUBLAS_STATUS_SUCCESS)
+        error_set(e, EXIT_RUNTIME, "cublasDestroy failed");
+    if (g->start)
+        CUDA_RELEASE(e, cudaEventDestroy(g->start));
+    if (g->stop)
+        CUDA_RELEASE(e, cudaEventDestroy(g->stop));
+    if (g->stream)
+        CUDA_RELEASE(e, cudaStreamDestroy(g->stream));
+    memset(g, 0, sizeof *g);
+    return e->code;
+}
+
+int gpu_require_free_memory(const struct gpu *g, size_t bytes, const char *purpose, struct error *e)
+{
+    size_t free_bytes, total_bytes;
+    CUDA_TRY(e, cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (bytes + MEMORY_HEADROOM > free_bytes)
+        return error_set(e, EXIT_USAGE, "%s needs %.2f GiB of GPU memory (plus %.2f GiB headroom); %s has %.2f GiB free",
+                         purpose, bytes / 1073741824.0, MEMORY_HEADROOM / 1073741824.0, g->prop.name,
+                         free_bytes / 1073741824.0);
+    return 0;
+}
+
+int gpu_flush_l2(struct gpu *g, struct error *e)
+{
+    int *sink = (int *)((char *)g->l2_flush + g->l2_flush_bytes);
+    const char *why = cache_sweep(g->l2_flush, g->l2_flush_bytes, sink, g->stream);
+    if (why)
+        return error_set(e, EXIT_RUNTIME, "sweeping the L2: %s", why);
+    return 0;
+}

@@ -1,0 +1,75 @@
+#include <stdio.h>
+
+#include <nvtx3/nvToolsExt.h>
+
+#include "nvtx.h"
+
+enum { CATEGORY_RUN = 1, CATEGORY_JOB = 2, CATEGORY_FIRST_PHASE = 10 };
+
+static const struct {
+    const char *name;
+    uint32_t argb;
+} phases[PHASE_COUNT] = {
+    [PHASE_ALLOCATE] = {"allocate", 0xFF9E9E9E},
+    [PHASE_COPY_IN] = {"copy in", 0xFF1E88E5},
+    [PHASE_REFERENCE] = {"reference", 0xFF00ACC1},
+    [PHASE_VERIFY] = {"verify", 0xFF43A047},
+    [PHASE_WARMUP] = {"warm-up", 0xFFFDD835},
+    [PHASE_TIMED_RUNS] = {"timed runs", 0xFFE53935},
+    [PHASE_COPY_OUT] = {"copy out", 0xFF8E24AA},
+    [PHASE_METRICS] = {"metric passes", 0xFFFB8C00},
+    [PHASE_RELEASE] = {"release", 0xFF6D4C41},
+};
+
+static nvtxDomainHandle_t domain; /* NULL when no tool is attached: every call is then a no-op */
+static int initialised;
+
+const char *phase_name(enum phase p)
+{
+    return phases[p].name;
+}
+
+static void push(const char *message, uint32_t category, uint32_t argb, uint64_t payload)
+{
+    nvtxEventAttributes_t a = {0};
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.category = category;
+    a.colorType = NVTX_COLOR_ARGB;
+    a.color = argb;
+    a.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT64;
+    a.payload.ullValue = payload;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = message;
+    nvtxDomainRangePushEx(domain, &a);
+}
+
+void nvtx_run_begin(void)
+{
+    if (!initialised) {
+        initialised = 1;
+        domain = nvtxDomainCreateA("memscope");
+        nvtxDomainNameCategoryA(domain, CATEGORY_RUN, "run");
+        nvtxDomainNameCategoryA(domain, CATEGORY_JOB, "variant x size");
+        for (int p = 0; p < PHASE_COUNT; ++p)
+            nvtxDomainNameCategoryA(domain, CATEGORY_FIRST_PHASE + p, phases[p].name);
+    }
+    push("memscope run", CATEGORY_RUN, 0xFF263238, 0);
+}
+
+void nvtx_job_begin(const char *variant, int width)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s W=%d", variant, width);
+    push(name, CATEGORY_JOB, 0xFF00897B, (uint64_t)width);
+}
+
+void nvtx_phase_begin(enum phase p, int width)
+{
+    push(phases[p].name, CATEGORY_FIRST_PHASE + p, phases[p].argb, (uint64_t)width);
+}
+
+void nvtx_end(void)
+{
+    nvtxDomainRangePop(domain);
+}

@@ -1,0 +1,239 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/csv_writer.h"
+#include "../common/csv_reader.h"
+#include "history.h"
+#include "../common/palette.h"
+
+/* A history row: the run's key, then summary columns copied as they are; the
+ * first REQUIRED of those every summary has, the others an older run may lack. */
+static const char *const run_key[] = {"commit", "dirty", "gpu_name", "time_utc"};
+static const char *const copied[] = {"variant", "precision", "width", "samples", "median_ms", "q1_ms", "q3_ms",
+                                     "gflops", "global_load_efficiency_pct", "shared_conflicts_exact", "dram_gbs"};
+#define KEYS (sizeof run_key / sizeof run_key[0])
+#define COPIED (sizeof copied / sizeof copied[0])
+#define REQUIRED 7
+/* Where the history's columns stand: the key, then copied[] in order. */
+enum { COL_COMMIT, COL_DIRTY, COL_GPU, COL_TIME, COL_VARIANT, COL_PRECISION, COL_WIDTH, COL_SAMPLES, COL_MEDIAN };
+
+#define MAX_RUNS 1024
+#define MAX_SERIES 64
+
+static const char *env(const struct results_folder *r, const char *key)
+{
+    const char *value = results_environment(r, key);
+    return value ? value : "";
+}
+
+static int already_recorded(const struct csv_table *h, const struct results_folder *run)
+{
+    for (int row = 0; row < h->rows; ++row)
+        if (!strcmp(csv_table_text(h, row, COL_COMMIT), env(run, "git_commit")) &&
+            !strcmp(csv_table_text(h, row, COL_GPU), env(run, "gpu_name")) &&
+            !strcmp(csv_table_text(h, row, COL_TIME), env(run, "time_utc")))
+            return 1;
+    return 0;
+}
+
+static int check_existing(const char *path, const struct results_folder *run, struct error *e)
+{
+    struct csv_table h;
+    if (csv_table_read(path, &h, e))
+        return e->code;
+    int columns_ok = h.columns == (int)(KEYS + COPIED) && !strcmp(h.header[0], "commit");
+    int recorded = columns_ok && already_recorded(&h, run);
+    csv_table_free(&h);
+    if (!columns_ok)
+        return error_set(e, EXIT_USAGE, "%s:1: not a memscope history (header differs)", path);
+    if (recorded)
+        return error_set(e, EXIT_USAGE, "%s: the run of %s at %s is recorded already", path,
+                         env(run, "git_commit"), env(run, "time_utc"));
+    return 0;
+}
+
+int history_add(const char *history_path, const struct results_folder *run, struct error *e)
+{
+    struct stat st;
+    int exists = stat(history_path, &st) == 0;
+    int col[COPIED];
+    for (size_t c = 0; c < COPIED; ++c)
+        if ((col[c] = csv_table_column_or_none(&run->summary, copied[c])) < 0 && c < REQUIRED)
+            return error_set(e, EXIT_USAGE, "%s:1: no column '%s'", run->summary.path, copied[c]);
+    if (exists && check_existing(history_path, run, e))
+        return e->code;
+    FILE *f = fopen(history_path, "a");
+    if (!f)
+        return error_set(e, EXIT_OUTPUT, "cannot open %s: %s", history_path, strerror(errno));
+    char header[1024] = "";
+    for (size_t c = 0; c < KEYS + COPIED; ++c)
+        snprintf(header + strlen(header), sizeof header - strlen(header), "%s%s", c ? "," : "",
+                 c < KEYS ? run_key[c] : copied[c - KEYS]);
+    struct csv out;
+    csv_on_stream(&out, f, history_path, exists ? NULL : header);
+    for (int row = 0; row < run->summary.rows; ++row) {
+        csv_text(&out, env(run, "git_commit"));
+        csv_text(&out, env(run, "git_dirty"));
+        csv_text(&out, env(run, "gpu_name"));
+        csv_text(&out, env(run, "time_utc"));
+        for (size_t c = 0; c < COPIED; ++c)
+            csv_text(&out, col[c] < 0 ? "" : csv_table_text(&run->summary, row, col[c]));
+        csv_end_row(&out);
+    }
+    return csv_close(&out, e);
+}
+
+/* The history's rows of one GPU, grouped into runs in the order they were recorded. */
+struct history_view {
+    const struct csv_table *t;
+    int run_of_row[1 << 16];
+    int first_row[MAX_RUNS];
+    int runs;
+    const char *series[MAX_SERIES];
+    int serieses;
+    int width;
+};
+
+static int same_run(const struct csv_table *t, int a, int b)
+{
+    return !strcmp(csv_table_text(t, a, COL_COMMIT), csv_table_text(t, b, COL_COMMIT)) &&
+           !strcmp(csv_table_text(t, a, COL_GPU), csv_table_text(t, b, COL_GPU)) &&
+           !strcmp(csv_table_text(t, a, COL_TIME), csv_table_text(t, b, COL_TIME));
+}
+
+static int build_view(const struct csv_table *t, const char *gpu, int width, struct history_view *v, struct error *e)
+{
+    memset(v, 0, sizeof *v);
+    v->t = t;
+    if (t->rows == 0 || t->rows > (int)(sizeof v->run_of_row / sizeof v->run_of_row[0]))
+        return error_set(e, EXIT_USAGE, "%s: %s", t->path, t->rows ? "too many rows" : "no runs recorded");
+    if (!gpu)
+        gpu = csv_table_text(t, t->rows - 1, COL_GPU);
+    for (int row = 0; row < t->rows && !e->code; ++row) {
+        v->run_of_row[row] = -1;
+        if (strcmp(csv_table_text(t, row, COL_GPU), gpu))
+            continue;
+        if (v->runs == 0 || !same_run(t, row, v->first_row[v->runs - 1])) {
+            if (v->runs == MAX_RUNS)
+                return error_set(e, EXIT_USAGE, "%s: more than %d runs", t->path, MAX_RUNS);
+            v->first_row[v->runs++] = row;
+        }
+        v->run_of_row[row] = v->runs - 1;
+    }
+    if (v->runs == 0)
+        return error_set(e, EXIT_USAGE, "%s: no run on %s", t->path, gpu);
+    /* By default the largest width of the latest run: the one its chart can show. */
+    for (int row = v->first_row[v->runs - 1]; !width && row < t->rows; ++row)
+        if (v->run_of_row[row] == v->runs - 1 && atoi(csv_table_text(t, row, COL_WIDTH)) > v->width)
+            v->width = atoi(csv_table_text(t, row, COL_WIDTH));
+    if (width)
+        v->width = width;
+    for (int row = 0; row < t->rows; ++row) {
+        const char *name = csv_table_text(t, row, COL_VARIANT);
+        int known = 0;
+        for (int s = 0; s < v->serieses; ++s)
+            known |= !strcmp(v->series[s], name);
+        if (!known && v->run_of_row[row] >= 0 && v->serieses < MAX_SERIES)
+            v->series[v->serieses++] = name;
+    }
+    return 0;
+}
+
+static int value_at(const struct history_view *v, int run, const char *variant, int column, double *value,
+                    struct error *e)
+{
+    *value = NAN;
+    for (int row = v->first_row[run]; row < v->t->rows && v->run_of_row[row] == run; ++row)
+        if (!strcmp(csv_table_text(v->t, row, COL_VARIANT), variant) && atoi(csv_table_text(v->t, row, COL_WIDTH)) == v->width)
+            return csv_table_real(v->t, row, column, value, e);
+    return 0;
+}
+
+static void put(FILE *f, double x)
+{
+    if (isnan(x))
+        fputs("\tNaN", f);
+    else
+        fprintf(f, "\t%.6g", x);
+}
+
+/* One variant's block: run, median, q1, q3, load efficiency, exact conflicts, DRAM GB/s, step, step label. */
+static int write_series(FILE *f, const struct history_view *v, const char *variant, double floor, struct error *e)
+{
+    double previous[3] = {NAN, NAN, NAN};
+    fprintf(f, "# %s\n", variant);
+    for (int run = 0; run < v->runs && !e->code; ++run) {
+        double x[7];
+        for (int c = 0; c < 7; ++c)
+            if (value_at(v, run, variant, COL_MEDIAN + c, &x[c], e))
+                return e->code;
+        double median = x[0], q1 = x[1], q3 = x[2], change = median / previous[0] - 1;
+        int step = !isnan(change) && fabs(change) > floor && (q1 > previous[2] || q3 < previous[1]);
+        fprintf(f, "%d", run);
+        put(f, median);
+        put(f, q1);
+        put(f, q3);
+        put(f, x[4]);
+        put(f, x[5]);
+        put(f, x[6]);
+        fprintf(f, "\t%d\t%+.1f%%\n", step, step ? 100 * change : 0.0);
+        if (!isnan(median))
+            memcpy(previous, x, sizeof previous);
+    }
+    fputs("\n\n", f);
+    return 0;
+}
+
+static int write_variables(const char *dir, const struct history_view *v, struct error *e)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/variables.gp", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
+    const struct csv_table *t = v->t;
+    fprintf(f, "gpu_name = \"%s\"\nhistory_width = %d\nrun_count = %d\nseries_count = %d\nseries_names = \"",
+            csv_table_text(t, v->first_row[0], COL_GPU), v->width, v->runs, v->serieses);
+    for (int s = 0; s < v->serieses; ++s)
+        fprintf(f, "%s%s", s ? " " : "", v->series[s]);
+    fputs("\"\nset xtics (", f);
+    for (int run = 0; run < v->runs; ++run) {
+        int row = v->first_row[run];
+        fprintf(f, "%s\"%.7s%s\" %d", run ? ", " : "", csv_table_text(t, row, COL_COMMIT),
+                strcmp(csv_table_text(t, row, COL_DIRTY), "0") ? "*" : "", run);
+    }
+    fputs(")\n", f);
+    palette_write_linetypes(f, v->serieses);
+    int failed = ferror(f);
+    if (fclose(f) || failed)
+        return error_set(e, EXIT_OUTPUT, "writing %s failed", path);
+    return 0;
+}
+
+int history_chart_data(const char *history_path, const char *gpu, int width, double floor, const char *out_dir,
+                       struct error *e)
+{
+    static struct history_view v;
+    struct csv_table t;
+    if (csv_table_read(history_path, &t, e))
+        return e->code;
+    if (t.columns != (int)(KEYS + COPIED) || strcmp(t.header[0], "commit"))
+        error_set(e, EXIT_USAGE, "%s:1: not a memscope history (header differs)", history_path);
+    if (!e->code && !build_view(&t, gpu, width, &v, e) && !write_variables(out_dir, &v, e)) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/history.tsv", out_dir);
+        FILE *f = fopen(path, "w");
+        if (!f)
+            error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
+        for (int s = 0; f && s < v.serieses && !e->code; ++s)
+            write_series(f, &v, v.series[s], floor, e);
+        if (f && (fclose(f) != 0) && !e->code)
+            error_set(e, EXIT_OUTPUT, "writing %s failed", path);
+    }
+    csv_table_free(&t);
+    return e->code;
+}

@@ -1,0 +1,106 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture_tags.h"
+
+static void call_key(char *key, size_t len, int call)
+{
+    snprintf(key, len, "call%d", call);
+}
+
+static void range_key(char *key, size_t len, size_t range)
+{
+    snprintf(key, len, "range%zu", range);
+}
+
+/* Returns non-zero when the capture has no room left for the tag. */
+static int add_tag(struct prof_capture *c, const char *key, const char *value)
+{
+    if (c->n_tags == CAPTURE_MAX_TAGS)
+        return -1;
+    snprintf(c->tag_key[c->n_tags], sizeof c->tag_key[0], "%s", key);
+    snprintf(c->tag_value[c->n_tags++], sizeof c->tag_value[0], "%s", value);
+    return 0;
+}
+
+int capture_tags_write(struct prof_capture *c, const struct tagged_call *calls, int n)
+{
+    char key[32], value[256];
+    snprintf(value, sizeof value, "%d", n);
+    int full = add_tag(c, "calls", value);
+    for (int i = 0; i < n && !full; ++i) {
+        call_key(key, sizeof key, i);
+        snprintf(value, sizeof value, "%s %d %zu %zu %s", calls[i].precision, calls[i].width, calls[i].first_range,
+                 calls[i].ranges, calls[i].variant);
+        full = add_tag(c, key, value);
+        for (size_t k = 0; k < calls[i].ranges && !full; ++k) {
+            range_key(key, sizeof key, calls[i].first_range + k);
+            full = add_tag(c, key, calls[i].kernels[k]);
+        }
+    }
+    return full ? -1 : 0;
+}
+
+/* A whole decimal number from lowest to highest, and nothing else. */
+static int parse_count(const char *text, long lowest, long highest, long *value)
+{
+    char *end;
+    if (!text)
+        return -1;
+    errno = 0;
+    *value = strtol(text, &end, 10);
+    return errno || end == text || *end != '\0' || *value < lowest || *value > highest ? -1 : 0;
+}
+
+int capture_tags_calls(const struct prof_capture *c, int max)
+{
+    long calls;
+    return parse_count(prof_capture_tag(c, "calls"), 1, max, &calls) ? -1 : (int)calls;
+}
+
+/* "precision width first_range ranges variant": three numbers, none negative or out of range, between words;
+ * the variant is the rest of the line. */
+static int parse_call(const char *tag, struct tagged_call *out)
+{
+    size_t word = tag ? strcspn(tag, " ") : 0;
+    long numbers[3];
+    if (word == 0 || word >= sizeof out->precision)
+        return -1;
+    memcpy(out->precision, tag, word);
+    out->precision[word] = '\0';
+    const char *p = tag + word;
+    for (int i = 0; i < 3; ++i) {
+        char *end;
+        if (*p != ' ' || p[1] < '0' || p[1] > '9')
+            return -1;
+        errno = 0;
+        numbers[i] = strtol(p + 1, &end, 10);
+        if (errno || numbers[i] > INT_MAX)
+            return -1;
+        p = end;
+    }
+    if (*p != ' ' || !p[1] || strlen(p + 1) >= sizeof out->variant)
+        return -1;
+    strcpy(out->variant, p + 1);
+    out->width = (int)numbers[0];
+    out->first_range = (size_t)numbers[1];
+    out->ranges = (size_t)numbers[2];
+    return out->ranges >= 1 && out->ranges <= MAX_PROFILED_KERNELS ? 0 : -1;
+}
+
+enum tagged_call_status capture_tags_call(const struct prof_capture *c, int i, struct tagged_call *out,
+                                          char *bad_tag, size_t len)
+{
+    call_key(bad_tag, len, i);
+    if (parse_call(prof_capture_tag(c, bad_tag), out))
+        return TAGGED_CALL_MALFORMED;
+    for (size_t k = 0; k < out->ranges; ++k) {
+        range_key(bad_tag, len, out->first_range + k);
+        if (!(out->kernels[k] = prof_capture_tag(c, bad_tag)))
+            return TAGGED_CALL_NO_RANGE;
+    }
+    return TAGGED_CALL_OK;
+}

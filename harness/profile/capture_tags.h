@@ -1,0 +1,40 @@
+/*
+ * The tags a batch's capture carries, written by the live run and read by
+ * memscope-decode, here in one place:
+ *   "calls"     how many calls the batch profiled;
+ *   "call<i>"   "precision width first_range ranges variant", the variant last,
+ *               since a ground-truth case's name holds spaces;
+ *   "range<r>"  the kernel name of each range that belongs to a call (the L2
+ *               sweeps between calls have none, so a call cannot claim them).
+ */
+#ifndef MEMSCOPE_CAPTURE_TAGS_H
+#define MEMSCOPE_CAPTURE_TAGS_H
+
+#include <stddef.h>
+
+#include "../../cupti/capture_file.h"
+#include "profile.h"
+
+/* Ranges one call may take in a pass: the two kernels that empty the L2 before it, and its own (cuBLAS
+ * launches one or two). Each range costs about 360 KB of counter data (GH100, default metrics). */
+#define RANGES_PER_CALL 4
+#define MAX_BATCH (PROF_MAX_RANGES / RANGES_PER_CALL)
+
+struct tagged_call {
+    char precision[16];
+    char variant[200];
+    int width;
+    size_t first_range, ranges;
+    const char *kernels[MAX_PROFILED_KERNELS]; /* range first_range + k is kernels[k] */
+};
+
+/* Adds the tags of n calls; -1 when the capture has no room left for them. */
+int capture_tags_write(struct prof_capture *c, const struct tagged_call *calls, int n);
+/* The number of calls, from 1 to max; -1 when the tag is missing or out of range. */
+int capture_tags_calls(const struct prof_capture *c, int max);
+enum tagged_call_status { TAGGED_CALL_OK, TAGGED_CALL_MALFORMED, TAGGED_CALL_NO_RANGE };
+/* Call i read back; otherwise which tag (named in bad_tag) is malformed or missing. */
+enum tagged_call_status capture_tags_call(const struct prof_capture *c, int i, struct tagged_call *out,
+                                          char *bad_tag, size_t len);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * Which hardware metrics a run collects (named groups plus any names the user
+ * adds), and what is derived from them. Values are always looked up by metric
+ * name, never by position.
+ */
+#ifndef MEMSCOPE_METRIC_SET_H
+#define MEMSCOPE_METRIC_SET_H
+
+#include <stdio.h>
+
+#include "../common/error.h"
+
+#define MAX_METRICS 64
+#define METRIC_NAME_LEN 128
+#define MAX_DERIVED 24
+
+struct metric_set {
+    int n;
+    char names[MAX_METRICS][METRIC_NAME_LEN];
+};
+
+/* groups: comma-separated group names, "all" or "none"; extra: comma-separated metric names (may be NULL). */
+int metric_set_build(const char *groups, const char *extra, struct metric_set *out, struct error *e);
+void metric_groups_print(FILE *f);
+
+double metric_lookup(const char *const *names, const double *values, int n, const char *name);
+
+struct derived_metric {
+    const char *name;
+    const char *unit;
+    double value; /* NAN when an input metric was not collected */
+};
+
+/* Fills out[] (MAX_DERIVED entries) with the derived metrics; returns how many. */
+int metrics_derive(const char *const *names, const double *values, int n, struct derived_metric *out);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * The report's data: a results folder turned into the small tab-separated
+ * tables and the gnuplot variables that the scripts in scripts/report/ draw.
+ * Numbers in tables are formatted here, once; a metric the run did not
+ * collect is written as "not collected" (tables) or NaN (charts).
+ */
+#ifndef MEMSCOPE_REPORT_DATA_H
+#define MEMSCOPE_REPORT_DATA_H
+
+#include "../results/folder_reader.h"
+
+/* Rows per page of the ground-truth table. */
+#define REPORT_VALIDATE_ROWS_PER_PAGE 30
+
+/* note: one line for the title page, such as where the run came from; may be empty. */
+int report_data_write(const struct results_folder *r, const char *out_dir, const char *note, struct error *e);
+
+/* Peak rates from the environment of a run; NAN where the GPU is not known. */
+struct peak_rates {
+    double fp32_gflops, fp64_gflops, dram_gbs;
+};
+struct peak_rates report_peak_rates(const struct results_folder *r);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * A results folder read back (by the report and the comparison): its
+ * environment, summary and samples, and when present its metrics and the
+ * ground-truth check of `memscope --validate` (validate/validate.csv).
+ */
+#ifndef MEMSCOPE_RESULTS_FOLDER_H
+#define MEMSCOPE_RESULTS_FOLDER_H
+
+#include "../common/csv_reader.h"
+
+struct results_folder {
+    char dir[4096];
+    struct csv_table environment, summary, samples, metrics, validate;
+    int has_metrics, has_validate;
+    /* Columns of the summary every reader needs. */
+    int col_variant, col_precision, col_width, col_status, col_samples, col_median_ms;
+    /* Columns of metrics.csv, when it is there. */
+    int metric_col_variant, metric_col_width, metric_col_metric, metric_col_value;
+};
+
+/* Refuses a folder that is missing, still being written (.partial), lacks a
+ * file or a column, or whose samples do not add up to the summary's counts. */
+int results_folder_open(const char *dir, struct results_folder *r, struct error *e);
+void results_folder_close(struct results_folder *r);
+
+/* A value of environment.csv, or NULL. */
+const char *results_environment(const struct results_folder *r, const char *key);
+
+/* A metric of variant at width, summed over the kernels of its profiled call
+ * (cuBLAS may launch several); NAN when the run did not collect it. Fails on a
+ * value that is not a number, naming the file and line. */
+int results_metric_sum(const struct results_folder *r, const char *variant, int width, const char *metric,
+                       double *sum, struct error *e);
+
+/* The summary row of a variant at a width, or -1. */
+int results_summary_row(const struct results_folder *r, const char *variant, int width);
+
+#endif

@@ -1,0 +1,46 @@
+/* The command line: what to run, how long to time it, and where to write. */
+#ifndef MEMSCOPE_CLI_H
+#define MEMSCOPE_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../../kernels/matmul.h"
+#include "../common/error.h"
+
+#define MAX_VARIANTS 64
+#define MAX_SIZES 64
+/* Kernels index with 32-bit ints: Width^2 must stay below 2^31. */
+#define MAX_WIDTH 46340
+
+struct timing_policy {
+    int warmup;            /* untimed launches before sampling */
+    int min_samples;       /* always taken, even past the budget */
+    int max_samples;       /* never exceeded */
+    double target_spread;  /* stop once the 95 % interval of the mean is within this fraction */
+    double budget_s;       /* per variant x size, for the timed runs */
+};
+
+struct options {
+    bool help;
+    bool list;
+    const struct matmul_variant *variants[MAX_VARIANTS];
+    int n_variants;
+    int sizes[MAX_SIZES];
+    int n_sizes;
+    int device;
+    struct timing_policy timing;
+    const char *out_dir; /* NULL: a fresh folder under memscope-results/ */
+    const char *metric_groups; /* "all" unless --metric-groups or --no-metrics says otherwise */
+    const char *metrics;       /* extra metric names, or NULL */
+    bool list_metric_groups;
+    bool validate; /* run the ground-truth kernels instead of the matmul variants */
+    bool keep_operands; /* keep each variant's device operands until its width is done (run() sets it with metrics) */
+    unsigned long long seed;
+};
+
+int cli_parse(int argc, char **argv, struct options *o, struct error *e);
+void cli_print_help(FILE *f);
+void cli_print_variants(FILE *f);
+
+#endif

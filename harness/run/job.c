@@ -1,0 +1,223 @@
+#include <stdlib.h>
+
+#include "job.h"
+#include "launch.h"
+#include "../check/operands.h"
+#include "../check/reference.h"
+#include "../gpu/nvtx.h"
+
+/* Host matrices are logical row-major doubles; staging and device buffers are in the variant's own form. */
+struct buffers {
+    size_t count;
+    size_t bytes;
+    double *m, *n, *ref, *out;
+    void *staging;
+    void *dm, *dn, *dp;
+};
+
+size_t job_kept_bytes(const struct matmul_variant *v, int width)
+{
+    return 3 * (size_t)width * width * matmul_element_size(v->precision);
+}
+
+size_t job_device_bytes(const struct matmul_variant *v, int width)
+{
+    return job_kept_bytes(v, width) + reference_device_bytes(width);
+}
+
+static int allocate(struct buffers *b, const struct matmul_variant *v, int width, struct error *e)
+{
+    b->count = (size_t)width * width;
+    b->bytes = b->count * matmul_element_size(v->precision);
+    b->m = malloc(b->count * sizeof(double));
+    b->n = malloc(b->count * sizeof(double));
+    b->ref = malloc(b->count * sizeof(double));
+    b->out = malloc(b->count * sizeof(double));
+    b->staging = malloc(b->bytes);
+    if (!b->m || !b->n || !b->ref || !b->out || !b->staging)
+        return error_set(e, EXIT_RUNTIME, "out of host memory for W=%d", width);
+    CUDA_TRY(e, cudaMalloc(&b->dm, b->bytes));
+    CUDA_TRY(e, cudaMalloc(&b->dn, b->bytes));
+    CUDA_TRY(e, cudaMalloc(&b->dp, b->bytes));
+    return 0;
+}
+
+static void release(struct buffers *b, struct error *e)
+{
+    free(b->m);
+    free(b->n);
+    free(b->ref);
+    free(b->out);
+    free(b->staging);
+    void *device[] = {b->dm, b->dn, b->dp};
+    for (int i = 0; i < 3; ++i)
+        if (device[i])
+            CUDA_RELEASE(e, cudaFree(device[i]));
+    *b = (struct buffers){0};
+}
+
+static int upload(struct gpu *g, const struct matmul_variant *v, int width, struct buffers *b, const double *logical,
+                  void *device, enum operand which, struct error *e)
+{
+    operands_pack(logical, b->staging, width, v->precision, operands_column_major(v->layout, which));
+    CUDA_TRY(e, cudaMemcpyAsync(device, b->staging, b->bytes, cudaMemcpyHostToDevice, g->stream));
+    CUDA_TRY(e, cudaStreamSynchronize(g->stream)); /* the staging buffer is reused next */
+    return 0;
+}
+
+static int copy_in(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct buffers *b,
+                   struct error *e)
+{
+    operands_fill_random(b->m, b->count, seed, v->precision);
+    operands_fill_random(b->n, b->count, seed ^ 0xA5A5A5A5A5A5A5A5ull, v->precision);
+    if (upload(g, v, width, b, b->m, b->dm, OPERAND_M, e) || upload(g, v, width, b, b->n, b->dn, OPERAND_N, e))
+        return e->code;
+    return 0;
+}
+
+static int copy_out_and_check(struct gpu *g, const struct matmul_variant *v, int width, struct buffers *b,
+                              struct check_result *check, struct error *e)
+{
+    CUDA_TRY(e, cudaMemcpyAsync(b->staging, b->dp, b->bytes, cudaMemcpyDeviceToHost, g->stream));
+    CUDA_TRY(e, cudaStreamSynchronize(g->stream));
+    operands_unpack(b->staging, b->out, width, v->precision, operands_column_major(v->layout, OPERAND_P));
+    check_against_reference(b->out, b->ref, b->count, check_tolerance(v->precision), check);
+    return 0;
+}
+
+static int verify(struct gpu *g, const struct matmul_variant *v, const struct matmul_operands *ops, struct buffers *b,
+                  struct check_result *check, struct error *e)
+{
+    CUDA_TRY(e, cudaMemsetAsync(b->dp, 0xFF, b->bytes, g->stream)); /* all-ones bytes are NaN in FP32 and FP64 */
+    if (launch_variant(v, ops, e))
+        return e->code;
+    CUDA_TRY(e, cudaStreamSynchronize(g->stream));
+    return copy_out_and_check(g, v, ops->width, b, check, e);
+}
+
+static void phase_begin(struct progress *p, enum phase phase, int width)
+{
+    nvtx_phase_begin(phase, width);
+    progress_phase(p, phase_name(phase));
+}
+
+/* Allocate, copy in and verify: the part shared by a full job and a bare check. */
+static int prepare_and_verify(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed,
+                              struct progress *p, struct buffers *b, struct matmul_operands *ops,
+                              struct check_result *check, struct error *e)
+{
+    phase_begin(p, PHASE_ALLOCATE, width);
+    int rc = allocate(b, v, width, e);
+    nvtx_end();
+    if (rc)
+        return rc;
+    *ops = (struct matmul_operands){b->dm, b->dn, b->dp, width, g->stream, g->cublas};
+    phase_begin(p, PHASE_COPY_IN, width);
+    rc = copy_in(g, v, width, seed, b, e);
+    nvtx_end();
+    if (rc)
+        return rc;
+    phase_begin(p, PHASE_REFERENCE, width);
+    rc = reference_compute(g, b->m, b->n, b->ref, width, e);
+    nvtx_end();
+    if (rc)
+        return rc;
+    phase_begin(p, PHASE_VERIFY, width);
+    rc = verify(g, v, ops, b, check, e);
+    nvtx_end();
+    return rc;
+}
+
+static int launch_kept(void *context, struct error *e)
+{
+    const struct job_result *r = context;
+    if (launch_variant(r->variant, &r->kept, e))
+        return e->code;
+    CUDA_TRY(e, cudaStreamSynchronize(r->kept.stream));
+    return 0;
+}
+
+void job_profiled_call(struct job_result *r, struct profiled_call *call)
+{
+    *call = (struct profiled_call){launch_kept, r, r->variant->name, matmul_precision_name(r->variant->precision),
+                                   r->width, &r->profile};
+}
+
+/* The device operands move to the result, so that releasing the buffers leaves them alone. */
+static void keep_operands(struct job_result *r, const struct matmul_operands *ops, struct buffers *b)
+{
+    r->kept = *ops;
+    b->dm = b->dn = b->dp = NULL;
+}
+
+void job_release_kept(struct job_result *r, struct error *e)
+{
+    void *device[] = {(void *)r->kept.m, (void *)r->kept.n, r->kept.p};
+    for (int i = 0; i < 3; ++i)
+        if (device[i])
+            CUDA_RELEASE(e, cudaFree(device[i]));
+    r->kept = (struct matmul_operands){0};
+}
+
+static int time_and_recheck(struct gpu *g, const struct matmul_variant *v, const struct matmul_operands *ops,
+                            const struct timing_policy *policy, struct progress *p, struct buffers *b,
+                            struct job_result *r, struct error *e)
+{
+    phase_begin(p, PHASE_WARMUP, ops->width);
+    int rc = timing_warm_up(g, v, ops, policy->warmup, e);
+    nvtx_end();
+    if (rc)
+        return rc;
+    phase_begin(p, PHASE_TIMED_RUNS, ops->width);
+    rc = timing_sample(g, v, ops, policy, p, &r->timing, e);
+    nvtx_end();
+    if (rc)
+        return rc;
+    phase_begin(p, PHASE_COPY_OUT, ops->width);
+    rc = copy_out_and_check(g, v, ops->width, b, &r->recheck, e);
+    nvtx_end();
+    return rc;
+}
+
+static void release_phase(struct progress *p, int width, struct buffers *b, struct error *e)
+{
+    phase_begin(p, PHASE_RELEASE, width);
+    release(b, e);
+    nvtx_end();
+}
+
+int job_run(const struct job_context *ctx, const struct matmul_variant *v, int width, uint64_t seed,
+            struct job_result *r, struct error *e)
+{
+    *r = (struct job_result){.variant = v, .width = width, .seed = seed, .reference = reference_name(width)};
+    struct buffers b = {0};
+    struct matmul_operands ops;
+    nvtx_job_begin(v->name, width);
+    if (prepare_and_verify(ctx->gpu, v, width, seed, ctx->progress, &b, &ops, &r->check, e) == 0 && r->check.passed &&
+        time_and_recheck(ctx->gpu, v, &ops, ctx->policy, ctx->progress, &b, r, e) == 0) {
+        r->passed = r->recheck.passed;
+        if (r->passed && ctx->keep_operands)
+            keep_operands(r, &ops, &b);
+    }
+    release_phase(ctx->progress, width, &b, e);
+    nvtx_end();
+    return e->code;
+}
+
+int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct check_result *check,
+              struct error *e)
+{
+    struct buffers b = {0};
+    struct matmul_operands ops;
+    struct progress silent = {0};
+    nvtx_job_begin(v->name, width);
+    prepare_and_verify(g, v, width, seed, &silent, &b, &ops, check, e);
+    release_phase(&silent, width, &b, e);
+    nvtx_end();
+    return e->code;
+}
+
+void job_free(struct job_result *r)
+{
+    timing_free(&r->timing);
+}

@@ -1,0 +1,69 @@
+/*
+ * One variant at one size, through every phase: allocate, copy in, compute
+ * the reference, verify against it, warm up, timed runs, copy out (and check
+ * the last timed result again), release. When metrics are collected (or with
+ * --keep-operands), a job that passed keeps its device operands until every
+ * variant of its width has run; the metric passes then profile them all
+ * together (see metrics.h).
+ * Timing and metrics are separate phases because replay distorts time. A
+ * variant that fails verification is recorded as failed and neither timed
+ * nor profiled.
+ */
+#ifndef MEMSCOPE_JOB_H
+#define MEMSCOPE_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../check/check.h"
+#include "cli.h"
+#include "../gpu/gpu.h"
+#include "../profile/collect.h"
+#include "progress.h"
+#include "timing.h"
+
+/* What every job of a run shares. metrics is NULL when no metric is collected. */
+struct job_context {
+    struct gpu *gpu;
+    const struct timing_policy *policy;
+    struct progress *progress;
+    struct metrics_collector *metrics;
+    const char *capture_dir;
+    bool keep_operands; /* until the width is done: for its metric passes, or for another profiler */
+};
+
+struct job_result {
+    const struct matmul_variant *variant;
+    int width;
+    uint64_t seed;
+    const char *reference;
+    struct check_result check;     /* the first, poisoned-output run */
+    struct check_result recheck;   /* the output of the last timed run */
+    bool passed;
+    struct timing timing;          /* empty when the check failed */
+    bool profiled;
+    struct profile profile;        /* hardware metrics, when profiled */
+    struct matmul_operands kept;   /* device operands kept until the width is done (kept.p NULL: none) */
+};
+
+/* Device memory one job needs at this width, for the check before anything is allocated, and what it keeps
+ * until its width is done. */
+size_t job_device_bytes(const struct matmul_variant *v, int width);
+size_t job_kept_bytes(const struct matmul_variant *v, int width);
+
+/* Only errors that stop the run return non-zero; a failed check is a result. */
+int job_run(const struct job_context *ctx, const struct matmul_variant *v, int width, uint64_t seed,
+            struct job_result *r, struct error *e);
+
+/* The check alone: poisoned output, one launch, compared with the reference (the GPU tests use this). */
+int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct check_result *check,
+              struct error *e);
+
+/* The call that profiles a job which kept its operands. */
+void job_profiled_call(struct job_result *r, struct profiled_call *call);
+/* Frees the operands a job kept, if any. */
+void job_release_kept(struct job_result *r, struct error *e);
+
+void job_free(struct job_result *r);
+
+#endif

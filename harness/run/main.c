@@ -1,0 +1,253 @@
+/* memscope: check, time, profile and record matrix-multiplication variants. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "../gpu/environment.h"
+#include "job.h"
+#include "../profile/metric_set.h"
+#include "../results/metrics_csv.h"
+#include "summary_csv.h"
+#include "../results/partial_folder.h"
+#include "../gpu/nvtx.h"
+#include "../validate/validate.h"
+
+/* A fresh input set for every variant x size, reproducible from the run's seed (recorded per row). */
+static uint64_t job_seed(unsigned long long base, const char *variant, int width)
+{
+    uint64_t h = 1469598103934665603ull ^ base;
+    for (const char *c = variant; *c; ++c)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    return (h ^ (uint64_t)width) * 1099511628211ull;
+}
+
+_Static_assert(MAX_VARIANTS <= MAX_BATCH, "every variant of a width must fit in one batch of metric passes");
+
+/* With o->keep_operands, every variant of a width keeps its operands until the width is done. */
+static int check_memory(const struct gpu *g, const struct options *o, struct error *e)
+{
+    for (int s = 0; s < o->n_sizes; ++s) {
+        size_t kept = 0;
+        for (int v = 0; v < o->n_variants; ++v) {
+            char purpose[128];
+            snprintf(purpose, sizeof purpose, "%s at W=%d%s", o->variants[v]->name, o->sizes[s],
+                     o->keep_operands && v > 0 ? ", with the operands of the variants before it" : "");
+            if (gpu_require_free_memory(g, kept + job_device_bytes(o->variants[v], o->sizes[s]), purpose, e))
+                return e->code;
+            kept += o->keep_operands ? job_kept_bytes(o->variants[v], o->sizes[s]) : 0;
+        }
+    }
+    return 0;
+}
+
+/* The metric passes of one width: every job of it that passed, in one batch. */
+static int profile_width(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
+                         struct error *e)
+{
+    struct profiled_call *calls = calloc((size_t)count, sizeof *calls);
+    char path[4400];
+    int n = 0;
+    if (!calls)
+        return error_set(e, EXIT_RUNTIME, "out of host memory");
+    for (int i = 0; i < count; ++i)
+        if (jobs[i].kept.p)
+            job_profiled_call(&jobs[i], &calls[n++]);
+    snprintf(path, sizeof path, "%s/%02d-W%d.capture", ctx->capture_dir, batch, width);
+    if (n > 0) {
+        nvtx_phase_begin(PHASE_METRICS, width);
+        progress_job(ctx->progress, ctx->progress->job, "every variant", width);
+        progress_phase(ctx->progress, phase_name(PHASE_METRICS));
+        int rc = metrics_collect(ctx->metrics, ctx->gpu, calls, n, path, e);
+        nvtx_end();
+        for (int i = 0; i < count; ++i)
+            jobs[i].profiled = rc == 0 && jobs[i].kept.p;
+    }
+    free(calls);
+    return e->code;
+}
+
+static int run_width(const struct options *o, struct job_context *ctx, int s, struct job_result *jobs, int *done,
+                     struct error *e)
+{
+    int first = *done;
+    for (int v = 0; v < o->n_variants && !e->code; ++v) {
+        const struct matmul_variant *variant = o->variants[v];
+        progress_job(ctx->progress, *done + 1, variant->name, o->sizes[s]);
+        uint64_t seed = job_seed(o->seed, variant->name, o->sizes[s]);
+        if (job_run(ctx, variant, o->sizes[s], seed, &jobs[*done], e) == 0)
+            ++*done;
+        else
+            job_free(&jobs[*done]); /* not counted, so not freed with the others */
+    }
+    if (ctx->metrics && !e->code)
+        profile_width(ctx, jobs + first, *done - first, o->sizes[s], s + 1, e);
+    for (int i = first; i < *done; ++i)
+        job_release_kept(&jobs[i], e);
+    return e->code;
+}
+
+static int run_jobs(const struct options *o, struct job_context *ctx, struct job_result *jobs, int *done,
+                    struct error *e)
+{
+    nvtx_run_begin();
+    for (int s = 0; s < o->n_sizes && !e->code; ++s)
+        run_width(o, ctx, s, jobs, done, e);
+    nvtx_end();
+    progress_clear(ctx->progress);
+    return e->code;
+}
+
+static int write_metrics(const char *dir, const struct job_result *jobs, int count, struct error *e)
+{
+    struct csv c;
+    if (metrics_csv_create(&c, dir, e))
+        return e->code;
+    for (int i = 0; i < count; ++i)
+        if (jobs[i].profiled)
+            metrics_csv_rows(&c, jobs[i].variant->name, matmul_precision_name(jobs[i].variant->precision),
+                             jobs[i].width, &jobs[i].profile);
+    return csv_close(&c, e);
+}
+
+static int write_results(const struct results_dir *dir, const struct environment *env, const struct job_result *jobs,
+                         int count, bool profiled, struct error *e)
+{
+    if (env_write(env, dir->partial_path, e) || results_write_summary(dir->partial_path, jobs, count, e) ||
+        results_write_samples(dir->partial_path, jobs, count, e) ||
+        (profiled && write_metrics(dir->partial_path, jobs, count, e)) || results_dir_commit(dir, e))
+        return e->code;
+    return 0;
+}
+
+static int count_failures(const struct job_result *jobs, int count)
+{
+    int failed = 0;
+    for (int i = 0; i < count; ++i)
+        failed += !jobs[i].passed;
+    return failed;
+}
+
+static int make_capture_dir(const struct results_dir *dir, char *path, size_t len, struct error *e)
+{
+    snprintf(path, len, "%s/captures", dir->partial_path);
+    if (mkdir(path, 0777) != 0)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
+    return 0;
+}
+
+static int measure(struct gpu *g, const struct options *o, struct metrics_collector *metrics,
+                   const struct results_dir *dir, struct environment *env, struct error *e)
+{
+    int total = o->n_sizes * o->n_variants, done = 0;
+    char capture_dir[4300] = "";
+    struct progress progress;
+    progress_init(&progress, total);
+    struct job_context ctx = {g, &o->timing, &progress, metrics, capture_dir, o->keep_operands};
+    struct job_result *jobs = calloc((size_t)total, sizeof *jobs);
+    if (!jobs)
+        return error_set(e, EXIT_RUNTIME, "out of host memory");
+    if ((!metrics || make_capture_dir(dir, capture_dir, sizeof capture_dir, e) == 0) &&
+        run_jobs(o, &ctx, jobs, &done, e) == 0) {
+        env_collect_clocks(env, g, "end");
+        if (write_results(dir, env, jobs, done, metrics != NULL, e) == 0) {
+            results_print_table(stdout, jobs, done);
+            printf("results: %s\n", dir->final_path);
+        }
+    }
+    int failed = count_failures(jobs, done);
+    for (int i = 0; i < done; ++i)
+        job_free(&jobs[i]);
+    free(jobs);
+    if (!e->code && failed)
+        return error_set(e, EXIT_CHECK_FAILED, "%d of %d variant x size runs failed their correctness check", failed,
+                         total);
+    return e->code;
+}
+
+static int validate(struct gpu *g, struct metrics_collector *metrics, const struct results_dir *dir,
+                    struct environment *env, struct error *e)
+{
+    char capture_dir[4300];
+    int checks, failures;
+    if (make_capture_dir(dir, capture_dir, sizeof capture_dir, e) ||
+        validate_run(g, metrics, dir->partial_path, capture_dir, &checks, &failures, e))
+        return e->code;
+    env_collect_clocks(env, g, "end");
+    if (env_write(env, dir->partial_path, e) || results_dir_commit(dir, e))
+        return e->code;
+    printf("validate: %d of %d checks passed\nresults: %s\n", checks - failures, checks, dir->final_path);
+    if (failures)
+        return error_set(e, EXIT_CHECK_FAILED, "%d of %d ground-truth checks failed (see validate.csv)", failures,
+                         checks);
+    return 0;
+}
+
+static void record_profiler(struct environment *env, const struct metrics_collector *m)
+{
+    env_add(env, "profiler_chip", "%s", m ? m->config.chip : "none");
+    env_add(env, "metric_count", "%d", m ? metrics_count(m) : 0);
+    env_add(env, "metric_passes", "%zu", m ? metrics_passes(m) : (size_t)0);
+    env_add(env, "profiler_setup_ms", "%.1f", m ? m->setup_ms : 0.0);
+}
+
+static int start_gpu(struct gpu *g, const struct options *o, const struct metric_set *set,
+                     struct metrics_collector *metrics, struct environment *env, struct error *e)
+{
+    if (gpu_open(g, o->device, e) || (!o->validate && check_memory(g, o, e)) || env_collect_gpu(env, g, e))
+        return e->code;
+    if (set->n > 0 && metrics_open(metrics, g, set, o->validate ? 1 : o->n_variants, e))
+        return e->code;
+    record_profiler(env, set->n > 0 ? metrics : NULL);
+    return 0;
+}
+
+static int run(int argc, char **argv, struct error *e)
+{
+    struct options o;
+    struct results_dir dir;
+    struct metric_set set;
+    static struct environment env;
+    static struct metrics_collector metrics;
+    struct gpu g = {0};
+    if (cli_parse(argc, argv, &o, e))
+        return e->code;
+    if (o.help || o.list || o.list_metric_groups) {
+        o.help ? cli_print_help(stdout) : o.list ? cli_print_variants(stdout) : metric_groups_print(stdout);
+        return 0;
+    }
+    if (metric_set_build(o.metric_groups, o.metrics, &set, e) || results_dir_plan(&dir, o.out_dir, e))
+        return e->code;
+    o.keep_operands = o.keep_operands || set.n > 0; /* the metric passes profile the width's variants together */
+    env_collect_host(&env, argc, argv);
+    if (o.validate && set.n == 0) { /* the ground-truth kernels alone, for an external profiler */
+        if (gpu_open(&g, o.device, e) == 0 && validate_launch_only(&g, e) == 0)
+            printf("ground-truth kernels launched; nothing measured (--no-metrics)\n");
+        gpu_close(&g, e);
+        return e->code;
+    }
+    if (start_gpu(&g, &o, &set, &metrics, &env, e) == 0 && results_dir_create(&dir, e) == 0) {
+        env_collect_clocks(&env, &g, "start");
+        int rc = o.validate ? validate(&g, &metrics, &dir, &env, e)
+                            : measure(&g, &o, set.n > 0 ? &metrics : NULL, &dir, &env, e);
+        if (rc > EXIT_CHECK_FAILED)
+            fprintf(stderr, "memscope: incomplete results left in %s\n", dir.partial_path);
+    }
+    if (set.n > 0)
+        metrics_close(&metrics, e);
+    gpu_close(&g, e);
+    return e->code;
+}
+
+int main(int argc, char **argv)
+{
+    struct error e = {0};
+    int code = run(argc, argv, &e);
+    if (code != EXIT_OK)
+        fprintf(stderr, "memscope: %s\n", e.message);
+    return code;
+}

@@ -1,0 +1,143 @@
+#include <math.h>
+#include <string.h>
+
+#include "../common/csv_writer.h"
+#include "summary_csv.h"
+
+const char SUMMARY_HEADER[] =
+    "variant,precision,layout,width,status,reference,seed,max_error,rel_l2_error,tolerance,"
+    "samples,stop_reason,min_ms,q1_ms,median_ms,q3_ms,max_ms,mean_ms,stdev_ms,ci95_rel,"
+    "flop,min_bytes,gflops,effective_gbs,"
+    "metrics_kernel,global_load_efficiency_pct,sectors_per_request_ld,shared_conflicts_hw,shared_conflicts_exact,"
+    "dram_gbs,dram_pct_of_peak,achieved_gflops,achieved_occupancy_pct,metrics_wall_ms,metrics_replay_ms,"
+    "metrics_overhead_ms";
+const char SAMPLES_HEADER[] = "variant,precision,width,sample,time_ms";
+
+static const char *status_of(const struct job_result *r)
+{
+    if (r->passed)
+        return "passed";
+    return r->check.passed ? "failed_recheck" : "failed";
+}
+
+static void write_timing(struct csv *c, const struct job_result *r)
+{
+    const struct sample_stats *s = &r->timing.stats;
+    double flop = matmul_flop(r->width), bytes = matmul_min_bytes(r->variant, r->width);
+    if (r->timing.n == 0) {
+        csv_int(c, 0);
+        for (int i = 0; i < 9; ++i)
+            csv_empty(c);
+    } else {
+        csv_int(c, r->timing.n);
+        csv_text(c, r->timing.stop_reason);
+        double values[] = {s->min, s->q1, s->median, s->q3, s->max, s->mean, s->stdev, s->ci95_rel};
+        for (size_t i = 0; i < sizeof values / sizeof values[0]; ++i)
+            csv_real(c, values[i]);
+    }
+    csv_real(c, flop);
+    csv_real(c, bytes);
+    csv_real(c, r->timing.n ? flop / (s->median * 1e-3) / 1e9 : NAN);
+    csv_real(c, r->timing.n ? bytes / (s->median * 1e-3) / 1e9 : NAN);
+}
+
+/* Summary column, then the derived metric it shows. */
+static const char *const headline[][2] = {
+    {"global_load_efficiency_pct", "global_load_efficiency"},
+    {"sectors_per_request_ld", "sectors_per_request_ld"},
+    {"shared_conflicts_hw", "shared_conflicts_hw"},
+    {"shared_conflicts_exact", "shared_conflicts_exact"},
+    {"dram_gbs", "dram_gbs"},
+    {"dram_pct_of_peak", "dram_pct_of_peak"},
+    {"achieved_gflops", "achieved_gflops"},
+    {"achieved_occupancy_pct", "achieved_occupancy"},
+};
+#define N_HEADLINE (sizeof headline / sizeof headline[0])
+
+static double derived_value(const struct derived_metric *d, int n, const char *name)
+{
+    for (int i = 0; i < n; ++i)
+        if (strcmp(d[i].name, name) == 0)
+            return d[i].value;
+    return NAN;
+}
+
+/* Empty fields where no metric was collected: "not collected" is never written as zero. */
+static void write_headline(struct csv *c, const struct job_result *r)
+{
+    struct derived_metric derived[MAX_DERIVED];
+    if (!r->profiled) {
+        for (size_t i = 0; i < N_HEADLINE + 4; ++i)
+            csv_empty(c);
+        return;
+    }
+    const struct profile *p = &r->profile;
+    const struct kernel_profile *k = &p->kernels[profile_main_kernel(p)];
+    int n = metrics_derive(p->names, k->values, p->n_metrics, derived);
+    csv_text(c, k->kernel);
+    for (size_t i = 0; i < N_HEADLINE; ++i)
+        csv_real(c, derived_value(derived, n, headline[i][1]));
+    csv_real(c, p->wall_ms);
+    csv_real(c, p->replay_ms);
+    csv_real(c, p->wall_ms - p->replay_ms);
+}
+
+int results_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e)
+{
+    struct csv c;
+    if (csv_create(&c, dir, "summary.csv", SUMMARY_HEADER, e))
+        return e->code;
+    for (int i = 0; i < count; ++i) {
+        const struct job_result *r = &jobs[i];
+        const struct check_result *check = r->check.passed ? &r->recheck : &r->check;
+        csv_text(&c, r->variant->name);
+        csv_text(&c, matmul_precision_name(r->variant->precision));
+        csv_text(&c, matmul_layout_name(r->variant->layout));
+        csv_int(&c, r->width);
+        csv_text(&c, status_of(r));
+        csv_text(&c, r->reference);
+        csv_uint(&c, r->seed);
+        csv_real(&c, check->non_finite ? NAN : check->max_error);
+        csv_real(&c, check->non_finite ? NAN : check->rel_l2_error);
+        csv_real(&c, check->tolerance);
+        write_timing(&c, r);
+        write_headline(&c, r);
+        csv_end_row(&c);
+    }
+    return csv_close(&c, e);
+}
+
+int results_write_samples(const char *dir, const struct job_result *jobs, int count, struct error *e)
+{
+    struct csv c;
+    if (csv_create(&c, dir, "samples.csv", SAMPLES_HEADER, e))
+        return e->code;
+    for (int i = 0; i < count; ++i)
+        for (int s = 0; s < jobs[i].timing.n; ++s) {
+            csv_text(&c, jobs[i].variant->name);
+            csv_text(&c, matmul_precision_name(jobs[i].variant->precision));
+            csv_int(&c, jobs[i].width);
+            csv_int(&c, s);
+            csv_real(&c, jobs[i].timing.samples_ms[s]);
+            csv_end_row(&c);
+        }
+    return csv_close(&c, e);
+}
+
+void results_print_table(FILE *f, const struct job_result *jobs, int count)
+{
+    fprintf(f, "%-24s %6s %-8s %11s %9s %9s %8s %7s\n", "variant", "width", "status", "median_ms", "GFLOP/s",
+            "GB/s", "samples", "spread");
+    for (int i = 0; i < count; ++i) {
+        const struct job_result *r = &jobs[i];
+        const struct sample_stats *s = &r->timing.stats;
+        if (r->timing.n == 0) {
+            fprintf(f, "%-24s %6d %-8s (max error %.3g, %zu non-finite)\n", r->variant->name, r->width, status_of(r),
+                    r->check.max_error, r->check.non_finite);
+            continue;
+        }
+        fprintf(f, "%-24s %6d %-8s %11.4f %9.1f %9.1f %8d %6.2f%%\n", r->variant->name, r->width, status_of(r),
+                s->median, matmul_flop(r->width) / (s->median * 1e-3) / 1e9,
+                matmul_min_bytes(r->variant, r->width) / (s->median * 1e-3) / 1e9, r->timing.n, s->ci95_rel * 100);
+    }
+}

@@ -1,0 +1,310 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../kernels/truth.h"
+#include "../results/metrics_csv.h"
+#include "../gpu/nvtx.h"
+#include "truth_model.h"
+#include "validate.h"
+
+#define MIN_COPY_THREADS (1 << 22) /* long enough (tens of microseconds) for durations to compare */
+#define MAX_STRIDE 32
+#define MAX_OFFSET 32
+#define SHARED_BLOCKS 264
+/* 1 GiB per matrix: far beyond the L2, so the DRAM counts are the matrix itself. */
+#define TRANSPOSE_WIDTH 16384
+#define MAX_EXPECT 5
+
+const char VALIDATE_HEADER[] = "kernel,parameter,metric,expected,lower,upper,measured,status";
+
+enum case_kind { COPY, SHARED_F32, SHARED_F64, TRANSPOSE_NAIVE, TRANSPOSE_SHARED, TRANSPOSE_PADDED };
+
+struct expectation {
+    const char *metric;
+    double expected, lower, upper;
+};
+
+struct truth_case {
+    enum case_kind kind;
+    const char *kernel;
+    char parameter[32];
+    int stride, offset;
+    int n_expect;
+    struct expectation expect[MAX_EXPECT];
+};
+
+struct truth_buffers {
+    int copy_threads;
+    float *copy_in, *copy_out;
+    double *shared_out;
+    float *matrix_in, *matrix_out;
+};
+
+static void expect_exact(struct truth_case *c, const char *metric, double value)
+{
+    double slack = 1e-9 * fmax(1.0, fabs(value));
+    c->expect[c->n_expect++] = (struct expectation){metric, value, value - slack, value + slack};
+}
+
+static void expect_range(struct truth_case *c, const char *metric, double value, double lower, double upper)
+{
+    c->expect[c->n_expect++] = (struct expectation){metric, value, lower, upper};
+}
+
+/*
+ * The copy writes at least twice the L2, so its DRAM writes are the copy's own: an output that fits in the
+ * L2 mostly stays there, and how much of it the L2 evicts during the kernel varies between runs and with
+ * where the buffers lie (hundreds of KB of a 16.8 MB output, measured with ncu and memscope on an H100).
+ */
+static int copy_threads_beyond_l2(size_t l2_bytes)
+{
+    int n = MIN_COPY_THREADS;
+    while ((size_t)n * sizeof(float) < 2 * l2_bytes)
+        n *= 2;
+    return n;
+}
+
+static struct truth_case copy_case(int threads, int stride, int offset)
+{
+    struct truth_case c = {COPY, "strided_copy", "", stride, offset, 0, {{0}}};
+    snprintf(c.parameter, sizeof c.parameter, "stride=%d offset=%d", stride, offset);
+    expect_exact(&c, "sectors_per_request_ld", model_copy_sectors_per_request(threads, stride, offset));
+    expect_exact(&c, "global_load_efficiency", model_copy_load_efficiency(threads, stride, offset));
+    return c;
+}
+
+static struct truth_case shared_case(int stride, int elem_bytes)
+{
+    struct truth_case c = {elem_bytes == 8 ? SHARED_F64 : SHARED_F32, elem_bytes == 8 ? "shared_stride_64bit"
+                                                                                      : "shared_stride_32bit",
+                           "", stride, 0, 0, {{0}}};
+    snprintf(c.parameter, sizeof c.parameter, "stride=%d", stride);
+    expect_exact(&c, "shared_ld_wavefronts_per_inst", model_shared_wavefronts(stride, elem_bytes));
+    expect_exact(&c, "shared_st_wavefronts_per_inst", model_shared_wavefronts(1, elem_bytes));
+    return c;
+}
+
+/*
+ * DRAM, for the tiled transposes (whole-sector writes): every byte of the input
+ * is read once, within 2 %; writes may still sit dirty in the L2 when the
+ * kernel ends, so up to one L2 of them can be missing. The naive transpose
+ * writes 4 bytes of each 32-byte sector per request, and sectors the L2 evicts
+ * half-written cost extra DRAM traffic (about 5 % measured on an H200): only
+ * the lower bounds are a law there.
+ */
+static struct truth_case transpose_case(enum case_kind kind, const char *kernel, size_t l2_bytes)
+{
+    struct truth_case c = {kind, kernel, "", 0, 0, 0, {{0}}};
+    double bytes = (double)TRANSPOSE_WIDTH * TRANSPOSE_WIDTH * sizeof(float);
+    double upper = kind == TRANSPOSE_NAIVE ? INFINITY : bytes * 1.02;
+    snprintf(c.parameter, sizeof c.parameter, "width=%d", TRANSPOSE_WIDTH);
+    expect_range(&c, "dram__bytes_read.sum", bytes, bytes * 0.98, upper);
+    expect_range(&c, "dram__bytes_write.sum", bytes, bytes - (double)l2_bytes, upper);
+    expect_exact(&c, "sectors_per_request_ld", 4.0);
+    expect_exact(&c, "sectors_per_request_st", kind == TRANSPOSE_NAIVE ? 32.0 : 4.0);
+    if (kind != TRANSPOSE_NAIVE)
+        expect_exact(&c, "shared_ld_wavefronts_per_inst", kind == TRANSPOSE_SHARED ? 32.0 : 1.0);
+    return c;
+}
+
+static int build_cases(struct truth_case *cases, int copy_threads, size_t l2_bytes)
+{
+    static const int strides[] = {1, 2, 4, 8, 16, 32};
+    static const int offsets[] = {1, 2, 4, 7, 8, 16, 31, 32};
+    static const int shared_strides[] = {1, 2, 3, 4, 8, 16, 32};
+    static const int shared64_strides[] = {1, 2, 4, 8, 16};
+    int n = 0;
+    for (size_t i = 0; i < sizeof strides / sizeof *strides; ++i)
+        cases[n++] = copy_case(copy_threads, strides[i], 0);
+    for (size_t i = 0; i < sizeof offsets / sizeof *offsets; ++i)
+        cases[n++] = copy_case(copy_threads, 1, offsets[i]);
+    for (size_t i = 0; i < sizeof shared_strides / sizeof *shared_strides; ++i)
+        cases[n++] = shared_case(shared_strides[i], 4);
+    for (size_t i = 0; i < sizeof shared64_strides / sizeof *shared64_strides; ++i)
+        cases[n++] = shared_case(shared64_strides[i], 8);
+    cases[n++] = transpose_case(TRANSPOSE_NAIVE, "transpose_naive", l2_bytes);
+    cases[n++] = transpose_case(TRANSPOSE_SHARED, "transpose_shared", l2_bytes);
+    cases[n++] = transpose_case(TRANSPOSE_PADDED, "transpose_shared_padded", l2_bytes);
+    return n;
+}
+
+struct launch_context {
+    const struct truth_case *c;
+    const struct truth_buffers *b;
+    cudaStream_t stream;
+};
+
+static const char *launch_case(const struct launch_context *x)
+{
+    const struct truth_case *c = x->c;
+    const struct truth_buffers *b = x->b;
+    switch (c->kind) {
+    case COPY:
+        return truth_strided_copy(b->copy_in, b->copy_out, b->copy_threads, c->stride, c->offset, x->stream);
+    case SHARED_F32:
+        return truth_shared_stride_f32((float *)b->shared_out, c->stride, SHARED_BLOCKS, x->stream);
+    case SHARED_F64:
+        return truth_shared_stride_f64(b->shared_out, c->stride, SHARED_BLOCKS, x->stream);
+    case TRANSPOSE_NAIVE:
+        return truth_transpose_naive(b->matrix_in, b->matrix_out, TRANSPOSE_WIDTH, x->stream);
+    case TRANSPOSE_SHARED:
+    case TRANSPOSE_PADDED:
+        return truth_transpose_shared(b->matrix_in, b->matrix_out, TRANSPOSE_WIDTH, c->kind == TRANSPOSE_PADDED,
+                                      x->stream);
+    }
+    return "unknown ground-truth case";
+}
+
+static int launch_and_wait(void *context, struct error *e)
+{
+    const struct launch_context *x = context;
+    const char *why = launch_case(x);
+    if (why)
+        return error_set(e, EXIT_RUNTIME, "launching %s %s: %s", x->c->kernel, x->c->parameter, why);
+    CUDA_TRY(e, cudaStreamSynchronize(x->stream));
+    return 0;
+}
+
+static int allocate(const struct gpu *g, struct truth_buffers *b, struct error *e)
+{
+    b->copy_threads = copy_threads_beyond_l2((size_t)g->prop.l2CacheSize);
+    size_t copy_in = ((size_t)b->copy_threads * MAX_STRIDE + MAX_OFFSET) * sizeof(float);
+    size_t copy_out = (size_t)b->copy_threads * sizeof(float);
+    size_t shared_out = SHARED_BLOCKS * 256 * sizeof(double);
+    size_t matrix = (size_t)TRANSPOSE_WIDTH * TRANSPOSE_WIDTH * sizeof(float);
+    if (gpu_require_free_memory(g, copy_in + copy_out + shared_out + 2 * matrix, "the ground-truth kernels", e))
+        return e->code;
+    CUDA_TRY(e, cudaMalloc((void **)&b->copy_in, copy_in));
+    CUDA_TRY(e, cudaMalloc((void **)&b->copy_out, copy_out));
+    CUDA_TRY(e, cudaMalloc((void **)&b->shared_out, shared_out));
+    CUDA_TRY(e, cudaMalloc((void **)&b->matrix_in, matrix));
+    CUDA_TRY(e, cudaMalloc((void **)&b->matrix_out, matrix));
+    /* Defined inputs, so memory checkers stay quiet; zeroed on the work stream, and finished, before any
+     * kernel is measured. */
+    CUDA_TRY(e, cudaMemsetAsync(b->copy_in, 0, copy_in, g->stream));
+    CUDA_TRY(e, cudaMemsetAsync(b->matrix_in, 0, matrix, g->stream));
+    CUDA_TRY(e, cudaStreamSynchronize(g->stream));
+    return 0;
+}
+
+static void release(struct truth_buffers *b, struct error *e)
+{
+    void *all[] = {b->copy_in, b->copy_out, b->shared_out, b->matrix_in, b->matrix_out};
+    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
+        if (all[i])
+            CUDA_RELEASE(e, cudaFree(all[i]));
+}
+
+static double measured_value(const struct profile *p, const char *metric)
+{
+    struct derived_metric derived[MAX_DERIVED];
+    const double *values = p->kernels[profile_main_kernel(p)].values;
+    int n = metrics_derive(p->names, values, p->n_metrics, derived);
+    for (int i = 0; i < n; ++i)
+        if (strcmp(derived[i].name, metric) == 0)
+            return derived[i].value;
+    return metric_lookup(p->names, values, p->n_metrics, metric);
+}
+
+static void report(struct csv *out, const struct truth_case *c, const struct profile *p, int *checks, int *failures)
+{
+    for (int i = 0; i < c->n_expect; ++i) {
+        const struct expectation *x = &c->expect[i];
+        double measured = measured_value(p, x->metric);
+        int pass = measured >= x->lower && measured <= x->upper;
+        ++*checks;
+        *failures += !pass;
+        printf("%-24s %-22s %-30s expected %-12.6g measured %-12.6g %s\n", c->kernel, c->parameter, x->metric,
+               x->expected, measured, pass ? "pass" : "FAIL");
+        csv_text(out, c->kernel);
+        csv_text(out, c->parameter);
+        csv_text(out, x->metric);
+        csv_real(out, x->expected);
+        csv_real(out, x->lower);
+        csv_real(out, x->upper);
+        csv_real(out, measured);
+        csv_text(out, pass ? "pass" : "fail");
+        csv_end_row(out);
+    }
+}
+
+/* Each kernel starts from an emptied L2, as in the metric passes, so that a profiler run with its own cache
+ * control off (ncu --cache-control none) sees what memscope measures. */
+static int launch_only(struct gpu *g, const struct truth_case *c, const struct truth_buffers *b, const char *name,
+                       struct error *e)
+{
+    struct launch_context x = {c, b, g->stream};
+    nvtx_job_begin(name, 0);
+    int rc = gpu_flush_l2(g, e) ? e->code : launch_and_wait(&x, e);
+    nvtx_end();
+    return rc;
+}
+
+static int profile_case(struct gpu *g, struct metrics_collector *m, const struct truth_case *c,
+                        const struct truth_buffers *b, int index, const char *name, const char *capture_dir,
+                        struct profile *p, struct error *e)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%02d-%s.capture", capture_dir, index, c->kernel);
+    struct launch_context x = {c, b, g->stream};
+    struct profiled_call call = {launch_and_wait, &x, name, c->kind == SHARED_F64 ? "fp64" : "fp32", 0, p};
+    nvtx_job_begin(name, 0);
+    nvtx_phase_begin(PHASE_METRICS, 0);
+    int rc = metrics_collect(m, g, &call, 1, path, e);
+    nvtx_end();
+    nvtx_end();
+    return rc;
+}
+
+int validate_launch_only(struct gpu *g, struct error *e)
+{
+    static struct truth_case cases[64];
+    struct truth_buffers b = {0};
+    if (allocate(g, &b, e) == 0) {
+        int n = build_cases(cases, b.copy_threads, (size_t)g->prop.l2CacheSize);
+        nvtx_run_begin();
+        for (int i = 0; i < n && !e->code; ++i) {
+            char name[96];
+            snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
+            launch_only(g, &cases[i], &b, name, e);
+        }
+        nvtx_end();
+    }
+    release(&b, e);
+    return e->code;
+}
+
+int validate_run(struct gpu *g, struct metrics_collector *m, const char *dir, const char *capture_dir, int *checks,
+                 int *failures, struct error *e)
+{
+    static struct truth_case cases[64];
+    static struct profile profile;
+    struct truth_buffers b = {0};
+    struct csv out, metrics;
+    *checks = *failures = 0;
+    if (allocate(g, &b, e) || csv_create(&out, dir, "validate.csv", VALIDATE_HEADER, e)) {
+        release(&b, e);
+        return e->code;
+    }
+    if (metrics_csv_create(&metrics, dir, e)) {
+        csv_close(&out, e);
+        release(&b, e);
+        return e->code;
+    }
+    int n = build_cases(cases, b.copy_threads, (size_t)g->prop.l2CacheSize);
+    nvtx_run_begin();
+    for (int i = 0; i < n && !e->code; ++i) {
+        char name[96];
+        snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
+        if (profile_case(g, m, &cases[i], &b, i + 1, name, capture_dir, &profile, e) == 0) {
+            report(&out, &cases[i], &profile, checks, failures);
+            metrics_csv_rows(&metrics, name, cases[i].kind == SHARED_F64 ? "fp64" : "fp32", 0, &profile);
+        }
+    }
+    nvtx_end();
+    csv_close(&out, e);
+    csv_close(&metrics, e);
+    release(&b, e);
+    return e->code;
+}

@@ -1,0 +1,23 @@
+/*
+ * --validate: run the ground-truth kernels under the profiler and compare each
+ * measured metric with its closed-form value: exactly for counts that do not
+ * depend on timing (sectors per request, shared wavefronts per instruction),
+ * within a stated tolerance for DRAM bytes. Writes validate.csv.
+ */
+#ifndef MEMSCOPE_VALIDATE_H
+#define MEMSCOPE_VALIDATE_H
+
+#include "../common/csv_writer.h"
+#include "../gpu/gpu.h"
+#include "../profile/collect.h"
+
+extern const char VALIDATE_HEADER[];
+
+/* Writes validate.csv and metrics.csv into dir and captures into capture_dir; *failures counts failed checks. */
+int validate_run(struct gpu *g, struct metrics_collector *m, const char *dir, const char *capture_dir,
+                 int *checks, int *failures, struct error *e);
+
+/* Only launches the ground-truth kernels, each in its NVTX range: for measuring them with another profiler. */
+int validate_launch_only(struct gpu *g, struct error *e);
+
+#endif

@@ -1,0 +1,148 @@
+/* Comparing an output with the reference: errors relative to the reference's root-mean-square. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../harness/check/check.h"
+
+#define WIDTH 100
+#define COUNT (WIDTH * WIDTH)
+#define PERTURBED 4321
+
+static double ref[COUNT], out[COUNT];
+
+/* Values between 0.5 and 1.5, so the root-mean-square of the reference is near 1. */
+static int fill_reference(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < COUNT; ++i)
+        ref[i] = 1.0 + 0.5 * sin((double)i);
+    memcpy(out, ref, sizeof out);
+    return 0;
+}
+
+static void tolerances(void **state)
+{
+    (void)state;
+    assert_true(check_tolerance(MATMUL_FP32) == 1e-4);
+    assert_true(check_tolerance(MATMUL_FP64) == 1e-12);
+}
+
+static void identical_arrays_pass_with_zero_error(void **state)
+{
+    (void)state;
+    struct check_result r;
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_FP64), &r);
+    assert_true(r.passed);
+    assert_int_equal(r.non_finite, 0);
+    assert_true(r.max_error == 0.0);
+    assert_true(r.rel_l2_error == 0.0);
+    assert_true(r.tolerance == 1e-12);
+}
+
+static void one_wrong_element_fails(void **state)
+{
+    (void)state;
+    out[PERTURBED] += 1.0;
+    struct check_result r;
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_FP32), &r);
+    assert_false(r.passed);
+    assert_int_equal(r.non_finite, 0);
+    assert_int_equal(r.worst_index, PERTURBED);
+    /* |error| 1 against a root-mean-square between 0.5 and 1.5 */
+    assert_true(r.max_error > 0.5 && r.max_error < 2.0);
+}
+
+static void single_nan_fails(void **state)
+{
+    (void)state;
+    out[PERTURBED] = NAN;
+    struct check_result r;
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_FP32), &r);
+    assert_false(r.passed);
+    assert_int_equal(r.non_finite, 1);
+    assert_true(r.max_error == 0.0); /* the remaining elements are exact */
+}
+
+static void infinity_counts_as_non_finite(void **state)
+{
+    (void)state;
+    out[0] = INFINITY;
+    out[1] = -INFINITY;
+    struct check_result r;
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_FP32), &r);
+    assert_false(r.passed);
+    assert_int_equal(r.non_finite, 2);
+}
+
+static void add_relative_noise(double amount)
+{
+    for (size_t i = 0; i < COUNT; ++i)
+        out[i] = ref[i] * (1.0 + (i % 2 ? amount : -amount));
+}
+
+static void small_noise_passes_at_fp32_tolerance(void **state)
+{
+    (void)state;
+    add_relative_noise(1e-6);
+    struct check_result r;
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_FP32), &r);
+    assert_true(r.passed);
+    assert_true(r.max_error > 0.0 && r.max_error < 1e-5);
+}
+
+static void small_noise_fails_at_fp64_tolerance(void **state)
+{
+    (void)state;
+    add_relative_noise(1e-6);
+    struct check_result r;
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_FP64), &r);
+    assert_false(r.passed);
+    assert_int_equal(r.non_finite, 0);
+}
+
+static void worst_index_points_at_largest_error(void **state)
+{
+    (void)state;
+    add_relative_noise(1e-6);
+    out[PERTURBED] = ref[PERTURBED] + 1e-3;
+    struct check_result r;
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_FP32), &r);
+    assert_int_equal(r.worst_index, PERTURBED);
+    assert_false(r.passed);
+}
+
+static void error_is_relative_to_rms(void **state)
+{
+    (void)state;
+    const double reference[] = {3, 4, 0, 0}; /* rms = sqrt((9 + 16) / 4) = 2.5 */
+    const double output[] = {3, 4, 0.5, 0};
+    struct check_result r;
+    check_against_reference(output, reference, 4, 1.0, &r);
+    /* max error 0.5 / 2.5 = 0.2; relative L2 = 0.5 / sqrt(25) = 0.1 */
+    assert_true(fabs(r.max_error - 0.2) < 1e-15);
+    assert_true(fabs(r.rel_l2_error - 0.1) < 1e-15);
+    assert_int_equal(r.worst_index, 2);
+    assert_true(r.passed);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tolerances),
+        cmocka_unit_test_setup(identical_arrays_pass_with_zero_error, fill_reference),
+        cmocka_unit_test_setup(one_wrong_element_fails, fill_reference),
+        cmocka_unit_test_setup(single_nan_fails, fill_reference),
+        cmocka_unit_test_setup(infinity_counts_as_non_finite, fill_reference),
+        cmocka_unit_test_setup(small_noise_passes_at_fp32_tolerance, fill_reference),
+        cmocka_unit_test_setup(small_noise_fails_at_fp64_tolerance, fill_reference),
+        cmocka_unit_test_setup(worst_index_points_at_largest_error, fill_reference),
+        cmocka_unit_test(error_is_relative_to_rms),
+    };
+    return cmocka_run_group_tests_name("check", tests, NULL, NULL);
+}

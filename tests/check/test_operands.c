@@ -1,0 +1,200 @@
+/* Host operands: random inputs and the conversion to each variant's precision and storage order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../harness/check/operands.h"
+
+#define COUNT 4096
+#define WIDTH 7
+
+static double a[COUNT], b[COUNT];
+
+static void assert_in_unit_range(const double *x, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+        if (!(x[i] >= -1.0 && x[i] < 1.0))
+            fail_msg("element %zu is %.17g, outside [-1, 1)", i, x[i]);
+}
+
+static void random_values_lie_in_unit_range(void **state)
+{
+    (void)state;
+    operands_fill_random(a, COUNT, 1, MATMUL_FP64);
+    assert_in_unit_range(a, COUNT);
+    operands_fill_random(a, COUNT, 1, MATMUL_FP32);
+    assert_in_unit_range(a, COUNT);
+}
+
+/* splitmix64 is invertible: this seed makes the first draw the largest one, (2^53 - 1) * 2^-53,
+ * so the value is 1 - 2^-52. The nearest float to that is 1.0f, which lies outside [-1, 1). */
+static void largest_draw_stays_below_one_after_rounding(void **state)
+{
+    (void)state;
+    const uint64_t seed = 0x31628af67b2131abull;
+    operands_fill_random(a, 1, seed, MATMUL_FP64);
+    assert_true(a[0] == 1.0 - 0x1.0p-52);
+    operands_fill_random(a, 1, seed, MATMUL_FP32);
+    assert_in_unit_range(a, 1);
+}
+
+static void random_values_are_spread(void **state)
+{
+    (void)state;
+    operands_fill_random(a, COUNT, 1, MATMUL_FP64);
+    double lo = a[0], hi = a[0];
+    int negative = 0;
+    for (size_t i = 0; i < COUNT; ++i) {
+        lo = a[i] < lo ? a[i] : lo;
+        hi = a[i] > hi ? a[i] : hi;
+        negative += a[i] < 0;
+    }
+    assert_true(lo < -0.9);
+    assert_true(hi > 0.9);
+    /* 4096 fair draws: 2048 negative on average, standard deviation 32. */
+    assert_in_range(negative, 2048 - 320, 2048 + 320);
+}
+
+static void same_seed_reproduces_values(void **state)
+{
+    (void)state;
+    operands_fill_random(a, COUNT, 42, MATMUL_FP64);
+    operands_fill_random(b, COUNT, 42, MATMUL_FP64);
+    assert_memory_equal(a, b, sizeof a);
+}
+
+static void other_seed_gives_other_values(void **state)
+{
+    (void)state;
+    operands_fill_random(a, COUNT, 42, MATMUL_FP64);
+    operands_fill_random(b, COUNT, 43, MATMUL_FP64);
+    size_t equal = 0;
+    for (size_t i = 0; i < COUNT; ++i)
+        equal += a[i] == b[i];
+    assert_int_equal(equal, 0);
+}
+
+static void fp32_values_are_exact_floats(void **state)
+{
+    (void)state;
+    operands_fill_random(a, COUNT, 7, MATMUL_FP32);
+    for (size_t i = 0; i < COUNT; ++i)
+        assert_true((double)(float)a[i] == a[i]);
+}
+
+/* 2u - 1 with u drawn from 24 bits: every value is a whole multiple of 2^-23. */
+static void fp32_values_lie_on_the_float_grid(void **state)
+{
+    (void)state;
+    operands_fill_random(b, COUNT, 7, MATMUL_FP32);
+    for (size_t i = 0; i < COUNT; ++i) {
+        double steps = b[i] * 8388608.0;
+        assert_true(steps == (double)(long long)steps);
+    }
+}
+
+static void column_major_per_layout_and_operand(void **state)
+{
+    (void)state;
+    assert_false(operands_column_major(MATMUL_ROW_MAJOR, OPERAND_M));
+    assert_false(operands_column_major(MATMUL_ROW_MAJOR, OPERAND_N));
+    assert_false(operands_column_major(MATMUL_ROW_MAJOR, OPERAND_P));
+    assert_false(operands_column_major(MATMUL_N_COL_MAJOR, OPERAND_M));
+    assert_true(operands_column_major(MATMUL_N_COL_MAJOR, OPERAND_N));
+    assert_false(operands_column_major(MATMUL_N_COL_MAJOR, OPERAND_P));
+    assert_true(operands_column_major(MATMUL_COL_MAJOR, OPERAND_M));
+    assert_true(operands_column_major(MATMUL_COL_MAJOR, OPERAND_N));
+    assert_true(operands_column_major(MATMUL_COL_MAJOR, OPERAND_P));
+}
+
+static void pack_column_major_transposes(void **state)
+{
+    (void)state;
+    const double logical[] = {1, 2, 3, 4};
+    double stored64[4];
+    float stored32[4];
+    operands_pack(logical, stored64, 2, MATMUL_FP64, true);
+    assert_memory_equal(stored64, ((const double[]){1, 3, 2, 4}), sizeof stored64);
+    operands_pack(logical, stored32, 2, MATMUL_FP32, true);
+    assert_memory_equal(stored32, ((const float[]){1, 3, 2, 4}), sizeof stored32);
+}
+
+static void pack_row_major_keeps_order(void **state)
+{
+    (void)state;
+    const double logical[] = {1, 2, 3, 4};
+    float stored[4];
+    operands_pack(logical, stored, 2, MATMUL_FP32, false);
+    assert_memory_equal(stored, ((const float[]){1, 2, 3, 4}), sizeof stored);
+}
+
+static void assert_round_trip(enum matmul_precision precision, bool column_major)
+{
+    double stored[WIDTH * WIDTH]; /* large enough for either precision */
+    operands_fill_random(a, WIDTH * WIDTH, 3, precision);
+    memset(b, 0, sizeof b);
+    operands_pack(a, stored, WIDTH, precision, column_major);
+    operands_unpack(stored, b, WIDTH, precision, column_major);
+    assert_memory_equal(a, b, WIDTH * WIDTH * sizeof a[0]);
+}
+
+static void round_trip_fp32_row_major(void **state)
+{
+    (void)state;
+    assert_round_trip(MATMUL_FP32, false);
+}
+
+static void round_trip_fp32_column_major(void **state)
+{
+    (void)state;
+    assert_round_trip(MATMUL_FP32, true);
+}
+
+static void round_trip_fp64_row_major(void **state)
+{
+    (void)state;
+    assert_round_trip(MATMUL_FP64, false);
+}
+
+static void round_trip_fp64_column_major(void **state)
+{
+    (void)state;
+    assert_round_trip(MATMUL_FP64, true);
+}
+
+static void column_major_element_lands_at_transposed_index(void **state)
+{
+    (void)state;
+    operands_fill_random(a, WIDTH * WIDTH, 5, MATMUL_FP64);
+    double stored[WIDTH * WIDTH];
+    operands_pack(a, stored, WIDTH, MATMUL_FP64, true);
+    for (int r = 0; r < WIDTH; ++r)
+        for (int c = 0; c < WIDTH; ++c)
+            assert_true(stored[c * WIDTH + r] == a[r * WIDTH + c]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_values_lie_in_unit_range),
+        cmocka_unit_test(largest_draw_stays_below_one_after_rounding),
+        cmocka_unit_test(random_values_are_spread),
+        cmocka_unit_test(same_seed_reproduces_values),
+        cmocka_unit_test(other_seed_gives_other_values),
+        cmocka_unit_test(fp32_values_are_exact_floats),
+        cmocka_unit_test(fp32_values_lie_on_the_float_grid),
+        cmocka_unit_test(column_major_per_layout_and_operand),
+        cmocka_unit_test(pack_column_major_transposes),
+        cmocka_unit_test(pack_row_major_keeps_order),
+        cmocka_unit_test(round_trip_fp32_row_major),
+        cmocka_unit_test(round_trip_fp32_column_major),
+        cmocka_unit_test(round_trip_fp64_row_major),
+        cmocka_unit_test(round_trip_fp64_column_major),
+        cmocka_unit_test(column_major_element_lands_at_transposed_index),
+    };
+    return cmocka_run_group_tests_name("operands", tests, NULL, NULL);
+}

@@ -1,0 +1,257 @@
+/*
+ * memscope-compare as CI meets it, on fixture folders cut from the H100
+ * reference run: exit 0 for identical runs, 1 for a 5 % slower kernel or a
+ * metric regression, 2 for mismatched GPUs or a truncated samples file; and
+ * `make compare` as a newcomer runs it, in a fresh clone of the repository.
+ * The binary is found through MEMSCOPE_COMPARE (set by make test).
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "../support/remove_tree.h"
+#include "../support/rewrite_csv.h"
+#include "../support/run_shell.h"
+
+#define FIXTURE "tests/fixtures/report-run"
+
+static char workdir[] = "/tmp/memscope-compare-XXXXXX";
+
+static const char *compare_tool(void)
+{
+    const char *path = getenv("MEMSCOPE_COMPARE");
+    return path ? path : "build/memscope-compare";
+}
+
+static void compare(struct outcome *o, const char *options, const char *base, const char *head)
+{
+    shell(o, "%s %s %s %s", compare_tool(), options, base, head);
+}
+
+/* A copy of the fixture under the work folder, returned as its path. */
+static const char *copy(const char *name)
+{
+    static char path[8][256];
+    static int next;
+    static struct outcome o;
+    char *dest = path[next++ % 8];
+    snprintf(dest, sizeof path[0], "%s/%s", workdir, name);
+    shell(&o, "rm -rf %s && mkdir -p $(dirname %s) && cp -r %s %s", dest, dest, FIXTURE, dest);
+    assert_int_equal(o.exit_code, 0);
+    return dest;
+}
+
+static double shift_factor;
+
+/* Every sample of naive at 1024 times shift_factor. */
+static void shift_naive(const struct csv_table *t, int row, char **fields)
+{
+    (void)row;
+    if (strcmp(fields[csv_table_column_or_none(t, "variant")], "naive") ||
+        strcmp(fields[csv_table_column_or_none(t, "width")], "1024"))
+        return;
+    char **time = &fields[csv_table_column_or_none(t, "time_ms")];
+    snprintf(*time, 256, "%.10g", atof(*time) * shift_factor);
+}
+
+/* A copy of the fixture in which naive at 1024 takes factor times as long. */
+static const char *naive_shifted(const char *name, double factor)
+{
+    const char *head = copy(name);
+    shift_factor = factor;
+    rewrite_csv(head, "samples.csv", shift_naive);
+    return head;
+}
+
+static void more_sectors_for_naive(const struct csv_table *t, int row, char **fields)
+{
+    (void)row;
+    if (!strcmp(fields[csv_table_column_or_none(t, "variant")], "naive") &&
+        !strcmp(fields[csv_table_column_or_none(t, "metric")], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")) {
+        char *value = fields[csv_table_column_or_none(t, "value")];
+        snprintf(value, 256, "%.0f", atof(value) * 2);
+    }
+}
+
+static void other_gpu(const struct csv_table *t, int row, char **fields)
+{
+    (void)t;
+    (void)row;
+    if (!strcmp(fields[0], "gpu_name"))
+        snprintf(fields[1], 256, "NVIDIA H200");
+}
+
+static void expect(const struct outcome *o, int code, const char *text)
+{
+    if (o->exit_code != code || (text && !strstr(o->output, text)))
+        fail_msg("expected exit %d and \"%s\"; got %d:\n%s", code, text ? text : "", o->exit_code, o->output);
+}
+
+static void identical_runs_exit_zero_with_no_verdict(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    compare(&o, "", FIXTURE, copy("same"));
+    expect(&o, 0, "14 SAME, 0 SLOWER, 0 FASTER, 0 UNSURE, 0 FAILED; 0 metric regressions");
+}
+
+static void five_percent_slower_kernel_is_slower_and_alone(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *head = naive_shifted("slower", 1.05);
+    compare(&o, "", FIXTURE, head);
+    expect(&o, 1, "13 SAME, 1 SLOWER, 0 FASTER");
+    char *line = strstr(o.output, "\nnaive ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "SLOWER"));
+    assert_true(strstr(line, "SLOWER") < strchr(line + 1, '\n'));
+}
+
+static void faster_kernel_exits_zero(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *head = naive_shifted("faster", 0.95);
+    compare(&o, "", FIXTURE, head);
+    expect(&o, 0, "13 SAME, 0 SLOWER, 1 FASTER");
+}
+
+static void one_percent_under_the_floor_is_same(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *head = naive_shifted("one-percent", 1.01);
+    compare(&o, "", FIXTURE, head);
+    expect(&o, 0, "14 SAME, 0 SLOWER");
+    compare(&o, "--floor 0.5", FIXTURE, head);
+    expect(&o, 1, "1 SLOWER");
+}
+
+static void metric_regression_exits_one_unless_ignored(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *head = copy("sectors");
+    rewrite_csv(head, "metrics.csv", more_sectors_for_naive);
+    compare(&o, "", FIXTURE, head);
+    expect(&o, 1, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+    assert_non_null(strstr(o.output, "regression"));
+    compare(&o, "--ignore-metrics", FIXTURE, head);
+    expect(&o, 0, "(ignored)");
+}
+
+static void different_gpus_are_refused_naming_the_field(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *head = copy("h200");
+    rewrite_csv(head, "environment.csv", other_gpu);
+    compare(&o, "", FIXTURE, head);
+    expect(&o, 2, "gpu_name differs: 'NVIDIA H100 80GB HBM3'");
+    compare(&o, "--force", FIXTURE, head);
+    expect(&o, 0, "warning: gpu_name differs");
+}
+
+static void truncated_samples_exit_two_with_file_and_line(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *head = copy("truncated");
+    shell(&o, "head -c 3000 %s/samples.csv > %s/cut && mv %s/cut %s/samples.csv", head, head, head, head);
+    compare(&o, "", FIXTURE, head);
+    expect(&o, 2, "samples.csv:");
+    assert_non_null(strstr(o.output, "truncated"));
+}
+
+static void rounds_are_pooled_and_written_to_csv(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    copy("rounds/round-1");
+    copy("rounds/round-2");
+    char rounds[256], out[256];
+    snprintf(rounds, sizeof rounds, "%s/rounds", workdir);
+    snprintf(out, sizeof out, "%s/out", workdir);
+    shell(&o, "%s -o %s %s %s", compare_tool(), out, FIXTURE, rounds);
+    expect(&o, 0, NULL);
+    shell(&o, "grep '^naive,fp32,1024,' %s/compare.csv", out);
+    expect(&o, 0, "naive,fp32,1024,10,20,");
+    shell(&o, "wc -l < %s/compare.csv", out);
+    assert_int_equal(atoi(o.output), 15);
+}
+
+static void bad_usage_exits_two(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    compare(&o, "--floor ten", FIXTURE, FIXTURE);
+    expect(&o, 2, "--floor needs a number");
+    compare(&o, "", FIXTURE, "/nonexistent");
+    expect(&o, 2, "/nonexistent");
+}
+
+/* The committed tree, built from nothing: memscope-results/ does not exist there yet. */
+static void make_compare_of_two_folders_works_in_a_fresh_clone(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "git rev-parse --show-toplevel");
+    if (o.exit_code != 0) {
+        print_message("not a git checkout: the fresh-clone test is skipped\n");
+        skip();
+    }
+    if (system("command -v gnuplot >/dev/null") != 0) {
+        print_message("gnuplot missing: make compare cannot draw its chart, the fresh-clone test is skipped\n");
+        skip();
+    }
+    char root[512], clone[300];
+    snprintf(root, sizeof root, "%.*s", (int)strcspn(o.output, "\n"), o.output);
+    snprintf(clone, sizeof clone, "%s/clone", workdir);
+    shell(&o, "git clone -q %s %s", root, clone);
+    expect(&o, 0, "");
+    /* The last lines say why, should make fail. */
+    shell(&o, "make -C %s compare BASE_RESULTS=%s/" FIXTURE " HEAD_RESULTS=%s/" FIXTURE " >%s/make.log 2>&1; rc=$?; "
+              "tail -n 20 %s/make.log; exit $rc", clone, root, root, workdir, workdir);
+    expect(&o, 0, "14 SAME, 0 SLOWER");
+    expect(&o, 0, "compare chart: memscope-results/compare-");
+    shell(&o, "ls %s/memscope-results/compare-*/compare.csv %s/memscope-results/compare-*/compare.png", clone, clone);
+    expect(&o, 0, "compare.png");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(workdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(identical_runs_exit_zero_with_no_verdict),
+        cmocka_unit_test(five_percent_slower_kernel_is_slower_and_alone),
+        cmocka_unit_test(faster_kernel_exits_zero),
+        cmocka_unit_test(one_percent_under_the_floor_is_same),
+        cmocka_unit_test(metric_regression_exits_one_unless_ignored),
+        cmocka_unit_test(different_gpus_are_refused_naming_the_field),
+        cmocka_unit_test(truncated_samples_exit_two_with_file_and_line),
+        cmocka_unit_test(rounds_are_pooled_and_written_to_csv),
+        cmocka_unit_test(bad_usage_exits_two),
+        cmocka_unit_test(make_compare_of_two_folders_works_in_a_fresh_clone),
+    };
+    return cmocka_run_group_tests_name("compare", tests, setup, teardown);
+}

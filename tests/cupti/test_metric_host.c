@@ -1,0 +1,165 @@
+/*
+ * The CUPTI host API through cupti/metric_host.h, for chip GH100, on a machine
+ * with no GPU: metric validation (with suggestions), units, configuration
+ * images and their pass counts, and demangling of kernel names.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../cupti/metric_host.h"
+#include "../../harness/profile/metric_set.h"
+
+static struct prof_host *host;
+
+static int open_host(void **state)
+{
+    (void)state;
+    struct prof_error e = {0};
+    return prof_host_open("GH100", &host, &e) == PROF_OK ? 0 : -1;
+}
+
+static int close_host(void **state)
+{
+    (void)state;
+    struct prof_error e = {0};
+    return prof_host_close(host, &e) == PROF_OK ? 0 : -1;
+}
+
+static void every_default_metric_is_valid_for_gh100(void **state)
+{
+    (void)state;
+    struct metric_set set;
+    struct error e = {0};
+    assert_int_equal(metric_set_build("all", NULL, &set, &e), 0);
+    for (int i = 0; i < set.n; ++i) {
+        struct prof_error pe = {0};
+        if (prof_metric_validate(host, set.names[i], &pe) != PROF_OK)
+            print_error("%s: %s\n", set.names[i], pe.message);
+        assert_int_equal(pe.status, PROF_OK);
+    }
+}
+
+static void a_misspelt_metric_is_refused_with_the_right_suggestion(void **state)
+{
+    (void)state;
+    struct prof_error e = {0};
+    assert_int_equal(prof_metric_validate(host, "dram__bytes_reed.sum", &e), PROF_UNKNOWN_METRIC);
+    assert_non_null(strstr(e.message, "unknown metric 'dram__bytes_reed.sum'"));
+    assert_non_null(strstr(e.message, "dram__bytes_read.sum"));
+}
+
+static void a_metric_with_no_near_name_is_still_refused(void **state)
+{
+    (void)state;
+    struct prof_error e = {0};
+    assert_int_equal(prof_metric_validate(host, "no_such_metric_at_all.sum", &e), PROF_UNKNOWN_METRIC);
+}
+
+static void units_come_from_the_metric_tables(void **state)
+{
+    (void)state;
+    struct prof_error e = {0};
+    char unit[32];
+    assert_int_equal(prof_metric_unit(host, "dram__bytes_read.sum", unit, sizeof unit, &e), PROF_OK);
+    assert_string_equal(unit, "byte");
+    assert_int_equal(prof_metric_unit(host, "gpu__time_duration.sum", unit, sizeof unit, &e), PROF_OK);
+    assert_string_equal(unit, "nanosecond");
+}
+
+static void an_unknown_chip_is_refused_naming_the_supported_ones(void **state)
+{
+    (void)state;
+    struct prof_host *other = NULL;
+    struct prof_error e = {0};
+    assert_int_equal(prof_host_open("GX999", &other, &e), PROF_UNSUPPORTED_CHIP);
+    assert_null(other);
+    assert_non_null(strstr(e.message, "GX999"));
+    assert_non_null(strstr(e.message, "GH100"));
+}
+
+static void one_hardware_counter_needs_one_pass(void **state)
+{
+    (void)state;
+    const char *names[] = {"dram__bytes_read.sum"};
+    struct prof_config c;
+    struct prof_error e = {0};
+    assert_int_equal(prof_config_build(host, names, 1, &c, &e), PROF_OK);
+    assert_int_equal(c.passes, 1);
+    assert_true(c.image_size > 0);
+    assert_int_equal(c.n_metrics, 1);
+    assert_string_equal(c.metrics[0], "dram__bytes_read.sum");
+    prof_config_free(&c);
+}
+
+/* Instrumented (smsp__sass_*) and hardware metrics cannot share a pass (field notes: 18 of them needed 3). */
+static void the_default_set_needs_several_passes(void **state)
+{
+    (void)state;
+    struct metric_set set;
+    struct error err = {0};
+    const char *names[MAX_METRICS];
+    assert_int_equal(metric_set_build("all", NULL, &set, &err), 0);
+    for (int i = 0; i < set.n; ++i)
+        names[i] = set.names[i];
+    struct prof_config c;
+    struct prof_error e = {0};
+    assert_int_equal(prof_config_build(host, names, set.n, &c, &e), PROF_OK);
+    assert_true(c.passes > 1);
+    assert_int_equal(c.n_metrics, set.n);
+    prof_config_free(&c);
+}
+
+static void a_configuration_names_the_unknown_metric_among_good_ones(void **state)
+{
+    (void)state;
+    const char *names[] = {"dram__bytes_read.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ldd.sum"};
+    struct prof_config c;
+    struct prof_error e = {0};
+    assert_int_equal(prof_config_build(host, names, 2, &c, &e), PROF_UNKNOWN_METRIC);
+    assert_non_null(strstr(e.message, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldd.sum"));
+    assert_non_null(strstr(e.message, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+    prof_config_free(&c);
+}
+
+/* A name that is only part of a supported one (GH10 in GH100) is still an unsupported chip. */
+static void a_chip_cupti_does_not_list_is_unsupported(void **state)
+{
+    (void)state;
+    struct prof_host *other = NULL;
+    struct prof_error e = {0};
+    assert_int_equal(prof_host_open("GH10", &other, &e), PROF_UNSUPPORTED_CHIP);
+    assert_null(other);
+    assert_non_null(strstr(e.message, "GH100"));
+}
+
+static void kernel_symbols_are_demangled(void **state)
+{
+    (void)state;
+    char name[256];
+    prof_demangle("_Z12tiled_kernelIfLi32EEvPKT_S2_PS0_i", name, sizeof name);
+    assert_string_equal(name, "void tiled_kernel<float, 32>(float const*, float const*, float*, int)");
+    prof_demangle("plain_c_kernel", name, sizeof name);
+    assert_string_equal(name, "plain_c_kernel");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_default_metric_is_valid_for_gh100),
+        cmocka_unit_test(a_misspelt_metric_is_refused_with_the_right_suggestion),
+        cmocka_unit_test(a_metric_with_no_near_name_is_still_refused),
+        cmocka_unit_test(units_come_from_the_metric_tables),
+        cmocka_unit_test(an_unknown_chip_is_refused_naming_the_supported_ones),
+        cmocka_unit_test(one_hardware_counter_needs_one_pass),
+        cmocka_unit_test(the_default_set_needs_several_passes),
+        cmocka_unit_test(a_configuration_names_the_unknown_metric_among_good_ones),
+        cmocka_unit_test(a_chip_cupti_does_not_list_is_unsupported),
+        cmocka_unit_test(kernel_symbols_are_demangled),
+    };
+    return cmocka_run_group_tests_name("metric_host", tests, open_host, close_host);
+}

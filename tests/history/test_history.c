@@ -1,0 +1,114 @@
+/*
+ * memscope-history: runs recorded once each, in order, and a step change
+ * marked where a variant's median moved beyond the floor. Fixture runs are
+ * cut from the H100 reference run; the binary comes from MEMSCOPE_HISTORY.
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "../support/remove_tree.h"
+#include "../support/rewrite_csv.h"
+#include "../support/run_shell.h"
+
+#define FIXTURE "tests/fixtures/report-run"
+
+static char workdir[] = "/tmp/memscope-history-XXXXXX";
+static char history[128], later[128];
+
+static const char *tool(void)
+{
+    const char *path = getenv("MEMSCOPE_HISTORY");
+    return path ? path : "build/memscope-history";
+}
+
+/* The summary of a later run: tiled_transposed 6 % slower (median and quartiles). */
+static void slow_down_tiled_transposed(const struct csv_table *t, int row, char **fields)
+{
+    (void)row;
+    if (strcmp(fields[0], "tiled_transposed"))
+        return;
+    for (int c = 0; c < t->columns; ++c)
+        if (!strcmp(t->header[c], "median_ms") || !strcmp(t->header[c], "q1_ms") || !strcmp(t->header[c], "q3_ms"))
+            snprintf(fields[c], 256, "%.10g", atof(fields[c]) * 1.06);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    if (!mkdtemp(workdir))
+        return -1;
+    snprintf(history, sizeof history, "%s/history.csv", workdir);
+    snprintf(later, sizeof later, "%s/later", workdir);
+    shell(&o, "cp -r %s %s && sed -i 's/^git_commit,.*/git_commit,1234567abc/; s/^time_utc,.*/time_utc,2026-12-01T00:00:00Z/' "
+              "%s/environment.csv",
+          FIXTURE, later, later);
+    if (o.exit_code)
+        return -1;
+    rewrite_csv(later, "summary.csv", slow_down_tiled_transposed);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+static void runs_are_recorded_once_each(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "%s add %s %s", tool(), history, FIXTURE);
+    assert_int_equal(o.exit_code, 0);
+    shell(&o, "%s add %s %s", tool(), history, FIXTURE);
+    assert_int_equal(o.exit_code, 2);
+    assert_non_null(strstr(o.output, "recorded already"));
+    shell(&o, "%s add %s %s", tool(), history, later);
+    assert_int_equal(o.exit_code, 0);
+    shell(&o, "cut -d, -f1 %s | uniq | tr '\\n' ' '", history);
+    assert_string_equal(o.output, "commit 60dceeeabb15aa26c1aa7f8f3bd7cc75b0453d3b 1234567abc ");
+}
+
+static void a_step_is_marked_where_the_median_moved(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "mkdir -p %s/chart && %s chart-data %s %s/chart", workdir, tool(), history, workdir);
+    if (o.exit_code)
+        fail_msg("%s", o.output);
+    /* Blocks are variants in run order; column 8 is the step mark, 9 its label. */
+    shell(&o, "awk -F'\\t' '$8 == 1 {print prev, $1, $9} /^# / {prev = substr($0, 3)}' %s/chart/history.tsv", workdir);
+    assert_string_equal(o.output, "tiled_transposed 1 +6.0%\n");
+    shell(&o, "grep -c 'set xtics' %s/chart/variables.gp && grep -o '\"1234567\" 1' %s/chart/variables.gp", workdir,
+          workdir);
+    assert_int_equal(o.exit_code, 0);
+}
+
+static void a_file_that_is_no_history_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "%s chart-data %s/summary.csv %s", tool(), FIXTURE, workdir);
+    assert_int_equal(o.exit_code, 2);
+    assert_non_null(strstr(o.output, "summary.csv:1: not a memscope history"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(runs_are_recorded_once_each),
+        cmocka_unit_test(a_step_is_marked_where_the_median_moved),
+        cmocka_unit_test(a_file_that_is_no_history_is_refused),
+    };
+    return cmocka_run_group_tests_name("history", tests, setup, teardown);
+}

@@ -1,0 +1,184 @@
+/* The variant registry: names, launch shapes, grid cover and the work model. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../kernels/matmul.h"
+
+static const char *const required_names[] = {
+    "naive", "naive_uncoalesced", "tiled_16", "tiled_32",
+    "tiled_corner_turning", "tiled_transposed", "tiled_transposed_padded", "cublas",
+    "naive_fp64", "tiled_32_fp64", "colmajor_padded_fp64", "cublas_fp64",
+};
+
+static const struct matmul_variant *must_find(const char *name)
+{
+    const struct matmul_variant *v = matmul_find(name);
+    if (!v)
+        fail_msg("variant %s is missing from the registry", name);
+    return v;
+}
+
+static void names_are_lowercase_identifiers(void **state)
+{
+    (void)state;
+    size_t count;
+    const struct matmul_variant *v = matmul_variants(&count);
+    for (size_t i = 0; i < count; ++i) {
+        assert_non_null(v[i].name);
+        assert_true(v[i].name[0] != '\0');
+        assert_int_equal(strspn(v[i].name, "abcdefghijklmnopqrstuvwxyz0123456789_"), strlen(v[i].name));
+    }
+}
+
+static void names_are_unique(void **state)
+{
+    (void)state;
+    size_t count;
+    const struct matmul_variant *v = matmul_variants(&count);
+    for (size_t i = 0; i < count; ++i)
+        for (size_t j = i + 1; j < count; ++j)
+            assert_string_not_equal(v[i].name, v[j].name);
+}
+
+static void every_variant_has_description_and_launcher(void **state)
+{
+    (void)state;
+    size_t count;
+    const struct matmul_variant *v = matmul_variants(&count);
+    for (size_t i = 0; i < count; ++i) {
+        assert_non_null(v[i].description);
+        assert_true(v[i].description[0] != '\0');
+        assert_non_null(v[i].launch);
+    }
+}
+
+static void kernel_variants_have_valid_launch_shape(void **state)
+{
+    (void)state;
+    size_t count;
+    const struct matmul_variant *v = matmul_variants(&count);
+    for (size_t i = 0; i < count; ++i) {
+        if (v[i].block_x == 0)
+            continue;
+        assert_true(v[i].block_y > 0);
+        assert_true(v[i].block_x * v[i].block_y <= 1024);
+        assert_true(v[i].tile_x > 0);
+        assert_true(v[i].tile_y > 0);
+    }
+}
+
+static void find_returns_each_registered_variant(void **state)
+{
+    (void)state;
+    size_t count;
+    const struct matmul_variant *v = matmul_variants(&count);
+    for (size_t i = 0; i < count; ++i)
+        assert_ptr_equal(matmul_find(v[i].name), &v[i]);
+}
+
+static void find_returns_null_for_unknown_name(void **state)
+{
+    (void)state;
+    assert_null(matmul_find("no_such_variant"));
+    assert_null(matmul_find(""));
+    assert_null(matmul_find("Naive"));
+}
+
+static void registry_holds_required_variants(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof required_names / sizeof required_names[0]; ++i)
+        assert_string_equal(must_find(required_names[i])->name, required_names[i]);
+}
+
+static void cublas_variants_have_their_precision(void **state)
+{
+    (void)state;
+    assert_int_equal(must_find("cublas")->precision, MATMUL_FP32);
+    assert_int_equal(must_find("cublas_fp64")->precision, MATMUL_FP64);
+}
+
+static void layouts_of_special_variants(void **state)
+{
+    (void)state;
+    assert_int_equal(must_find("tiled_corner_turning")->layout, MATMUL_N_COL_MAJOR);
+    assert_int_equal(must_find("colmajor_padded_fp64")->layout, MATMUL_COL_MAJOR);
+    assert_int_equal(must_find("naive")->layout, MATMUL_ROW_MAJOR);
+}
+
+static void grid_covers_width_with_tiles_of_32(void **state)
+{
+    (void)state;
+    const struct matmul_variant *v = must_find("tiled_32");
+    assert_int_equal(v->tile_x, 32);
+    assert_int_equal(v->tile_y, 32);
+    /* ceil(W / 32): 33 needs a second block for its last column, 64 fills two exactly. */
+    const int widths[] = {1, 32, 33, 64, 65};
+    const unsigned blocks[] = {1, 1, 2, 2, 3};
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; ++i) {
+        dim3 grid = matmul_grid(v, widths[i]);
+        assert_int_equal(grid.x, blocks[i]);
+        assert_int_equal(grid.y, blocks[i]);
+        assert_int_equal(grid.z, 1);
+    }
+}
+
+static void grid_covers_width_with_tiles_of_16(void **state)
+{
+    (void)state;
+    dim3 grid = matmul_grid(must_find("tiled_16"), 33); /* ceil(33 / 16) = 3 */
+    assert_int_equal(grid.x, 3);
+    assert_int_equal(grid.y, 3);
+}
+
+static void tiled_16_block_is_16_by_16(void **state)
+{
+    (void)state;
+    const struct matmul_variant *v = must_find("tiled_16");
+    dim3 block = matmul_block(v);
+    assert_int_equal(block.x, 16);
+    assert_int_equal(block.y, 16);
+    assert_int_equal(block.z, 1);
+}
+
+static void flop_is_two_width_cubed(void **state)
+{
+    (void)state;
+    assert_true(matmul_flop(3) == 54.0); /* 2 * 3^3 */
+    assert_true(matmul_flop(1) == 2.0);
+    assert_true(matmul_flop(46340) == 2.0 * 46340.0 * 46340.0 * 46340.0);
+}
+
+static void min_bytes_counts_three_matrices(void **state)
+{
+    (void)state;
+    /* 3 matrices * 10 * 10 elements * 4 or 8 bytes */
+    assert_true(matmul_min_bytes(must_find("naive"), 10) == 1200.0);
+    assert_true(matmul_min_bytes(must_find("naive_fp64"), 10) == 2400.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(names_are_lowercase_identifiers),
+        cmocka_unit_test(names_are_unique),
+        cmocka_unit_test(every_variant_has_description_and_launcher),
+        cmocka_unit_test(kernel_variants_have_valid_launch_shape),
+        cmocka_unit_test(find_returns_each_registered_variant),
+        cmocka_unit_test(find_returns_null_for_unknown_name),
+        cmocka_unit_test(registry_holds_required_variants),
+        cmocka_unit_test(cublas_variants_have_their_precision),
+        cmocka_unit_test(layouts_of_special_variants),
+        cmocka_unit_test(grid_covers_width_with_tiles_of_32),
+        cmocka_unit_test(grid_covers_width_with_tiles_of_16),
+        cmocka_unit_test(tiled_16_block_is_16_by_16),
+        cmocka_unit_test(flop_is_two_width_cubed),
+        cmocka_unit_test(min_bytes_counts_three_matrices),
+    };
+    return cmocka_run_group_tests_name("registry", tests, NULL, NULL);
+}

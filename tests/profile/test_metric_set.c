@@ -1,0 +1,354 @@
+/* Metric groups, extra metric names, and the metrics derived from collected values (looked up by name). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../harness/profile/metric_set.h"
+
+static void assert_close(double actual, double expected)
+{
+    if (!(fabs(actual - expected) <= 1e-12 * fmax(1.0, fabs(expected))))
+        fail_msg("got %.17g, expected %.17g", actual, expected);
+}
+
+static int count_of(const struct metric_set *s, const char *name)
+{
+    int count = 0;
+    for (int i = 0; i < s->n; ++i)
+        count += strcmp(s->names[i], name) == 0;
+    return count;
+}
+
+static void build_ok(const char *groups, const char *extra, struct metric_set *s)
+{
+    struct error e = {0};
+    int rc = metric_set_build(groups, extra, s, &e);
+    if (rc != 0)
+        fail_msg("metric_set_build(\"%s\", \"%s\") failed: %d %s", groups, extra ? extra : "(null)", rc, e.message);
+}
+
+static void build_fails(const char *groups, const char *extra, struct error *e)
+{
+    struct metric_set s;
+    *e = (struct error){0};
+    assert_int_equal(metric_set_build(groups, extra, &s, e), EXIT_USAGE);
+    assert_int_equal(e->code, EXIT_USAGE);
+    assert_true(e->message[0] != '\0');
+}
+
+/* ---- metric_set_build ---- */
+
+static void all_holds_every_group_metric_once(void **state)
+{
+    (void)state;
+    static const char *const group_names[] = {"global", "shared", "dram", "roofline", "cache"};
+    struct metric_set all, group;
+    build_ok("all", NULL, &all);
+    /* Every metric of every group is in "all", exactly once. */
+    int members = 0;
+    for (size_t g = 0; g < sizeof group_names / sizeof group_names[0]; ++g) {
+        build_ok(group_names[g], NULL, &group);
+        assert_true(group.n > 0);
+        for (int i = 0; i < group.n; ++i)
+            if (count_of(&all, group.names[i]) != 1)
+                fail_msg("%s (group %s) appears %d times in \"all\"", group.names[i], group_names[g],
+                         count_of(&all, group.names[i]));
+        members += group.n;
+    }
+    /* No duplicates at all within "all". */
+    for (int i = 0; i < all.n; ++i)
+        assert_int_equal(count_of(&all, all.names[i]), 1);
+    /* Groups: global 6 + shared 8 + dram 4 + roofline 8 + cache 2 = 28 memberships; gpu__time_duration.sum
+     * is in both dram and roofline, so "all" has 28 - 1 = 27 distinct names. */
+    assert_int_equal(members, 28);
+    assert_int_equal(all.n, 27);
+}
+
+static void all_includes_sample_metrics(void **state)
+{
+    (void)state;
+    struct metric_set s;
+    build_ok("all", NULL, &s);
+    assert_int_equal(count_of(&s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"), 1);
+    assert_int_equal(count_of(&s, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), 1);
+    /* In both the dram and the roofline group, yet once in the set. */
+    assert_int_equal(count_of(&s, "gpu__time_duration.sum"), 1);
+}
+
+static void none_is_empty(void **state)
+{
+    (void)state;
+    struct metric_set s;
+    build_ok("none", NULL, &s);
+    assert_int_equal(s.n, 0);
+}
+
+static void dram_is_exactly_four_metrics(void **state)
+{
+    (void)state;
+    struct metric_set s;
+    build_ok("dram", NULL, &s);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(count_of(&s, "dram__bytes_read.sum"), 1);
+    assert_int_equal(count_of(&s, "dram__bytes_write.sum"), 1);
+    assert_int_equal(count_of(&s, "dram__throughput.avg.pct_of_peak_sustained_elapsed"), 1);
+    assert_int_equal(count_of(&s, "gpu__time_duration.sum"), 1);
+}
+
+static void global_and_shared_add_up(void **state)
+{
+    (void)state;
+    struct metric_set s;
+    build_ok("global,shared", NULL, &s);
+    /* 6 global + 8 shared, no name in common. */
+    assert_int_equal(s.n, 6 + 8);
+    assert_int_equal(count_of(&s, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"), 1);
+    assert_int_equal(count_of(&s, "smsp__sass_data_bytes_mem_shared_op_st.sum"), 1);
+}
+
+static void extra_names_with_no_group(void **state)
+{
+    (void)state;
+    struct metric_set s;
+    build_ok("none", "a.sum,b.sum", &s);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(count_of(&s, "a.sum"), 1);
+    assert_int_equal(count_of(&s, "b.sum"), 1);
+}
+
+static void extra_duplicate_of_group_metric_not_added_twice(void **state)
+{
+    (void)state;
+    struct metric_set s;
+    build_ok("dram", "dram__bytes_read.sum,x.sum", &s);
+    /* 4 dram metrics + x.sum; dram__bytes_read.sum is already there. */
+    assert_int_equal(s.n, 5);
+    assert_int_equal(count_of(&s, "dram__bytes_read.sum"), 1);
+    assert_int_equal(count_of(&s, "x.sum"), 1);
+}
+
+static void unknown_group_names_it(void **state)
+{
+    (void)state;
+    struct error e;
+    build_fails("bogus", NULL, &e);
+    assert_non_null(strstr(e.message, "bogus"));
+}
+
+static void empty_extra_item_is_usage_error(void **state)
+{
+    (void)state;
+    struct error e;
+    /* The item between the two commas is empty: not a metric name. */
+    build_fails("none", "a.sum,,b.sum", &e);
+}
+
+static void name_of_128_chars_is_usage_error(void **state)
+{
+    (void)state;
+    char name[129];
+    memset(name, 'x', 128);
+    name[128] = '\0';
+    struct error e;
+    /* 128 characters need 129 bytes with the terminator; the set holds METRIC_NAME_LEN = 128. */
+    build_fails("none", name, &e);
+}
+
+static void name_of_127_chars_fits(void **state)
+{
+    (void)state;
+    char name[128];
+    memset(name, 'y', 127);
+    name[127] = '\0';
+    struct metric_set s;
+    build_ok("none", name, &s);
+    assert_int_equal(s.n, 1);
+    assert_string_equal(s.names[0], name);
+}
+
+/* ---- metric_lookup ---- */
+
+static void lookup_finds_by_name_and_missing_is_nan(void **state)
+{
+    (void)state;
+    const char *const names[] = {"a.sum", "b.sum"};
+    const double values[] = {1.5, 2.5};
+    assert_close(metric_lookup(names, values, 2, "b.sum"), 2.5);
+    assert_close(metric_lookup(names, values, 2, "a.sum"), 1.5);
+    assert_true(isnan(metric_lookup(names, values, 2, "c.sum")));
+    assert_true(isnan(metric_lookup(names, values, 0, "a.sum")));
+}
+
+/* ---- metrics_derive ---- */
+
+static double derived(const char *const *names, const double *values, int n, const char *name)
+{
+    struct derived_metric out[MAX_DERIVED];
+    int count = metrics_derive(names, values, n, out);
+    assert_true(count > 0 && count <= MAX_DERIVED);
+    for (int i = 0; i < count; ++i)
+        if (strcmp(out[i].name, name) == 0)
+            return out[i].value;
+    fail_msg("no derived metric named %s", name);
+    return NAN;
+}
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static void sectors_per_request_is_ratio(void **state)
+{
+    (void)state;
+    const char *const names[] = {"smsp__sass_inst_executed_op_global_ld.sum",
+                                 "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"};
+    const double values[] = {100, 800};
+    /* 800 sectors / 100 requests */
+    assert_close(derived(names, values, N(names), "sectors_per_request_ld"), 8);
+}
+
+static const char *const shared_ld_names[] = {
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_data_bytes_mem_shared_op_ld.sum",
+};
+
+static void shared_ld_32bit_conflicts(void **state)
+{
+    (void)state;
+    /* 100 instructions of 32-bit accesses move 100 * 32 lanes * 4 bytes = 12800 bytes: 100 wavefronts at
+     * least (12800 / 128 = 100, and one per instruction = 100). 1000 measured - 100 ideal = 900 extra. */
+    const double values[] = {1000, 100, 12800};
+    assert_close(derived(shared_ld_names, values, 3, "shared_conflicts_exact_ld"), 900);
+    /* 1000 wavefronts / 100 instructions */
+    assert_close(derived(shared_ld_names, values, 3, "shared_ld_wavefronts_per_inst"), 10);
+}
+
+static void shared_ld_64bit_needs_two_wavefronts(void **state)
+{
+    (void)state;
+    /* 64-bit: 100 * 32 * 8 = 25600 bytes, 25600 / 128 = 200 ideal wavefronts > 100 instructions;
+     * 200 measured - 200 ideal = 0 conflicts. */
+    const double values[] = {200, 100, 25600};
+    assert_close(derived(shared_ld_names, values, 3, "shared_conflicts_exact_ld"), 0);
+    assert_close(derived(shared_ld_names, values, 3, "shared_ld_wavefronts_per_inst"), 2);
+}
+
+static void shared_ld_without_bytes_assumes_one_wavefront_per_inst(void **state)
+{
+    (void)state;
+    /* No byte count: the ideal is one wavefront per instruction, 1000 - 100 = 900. */
+    const double values[] = {1000, 100};
+    assert_close(derived(shared_ld_names, values, 2, "shared_conflicts_exact_ld"), 900);
+}
+
+static void shared_exact_is_ld_plus_st_and_hw_sums_counters(void **state)
+{
+    (void)state;
+    const char *const names[] = {
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "smsp__sass_inst_executed_op_shared_st.sum",
+        "smsp__sass_data_bytes_mem_shared_op_st.sum",
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        "smsp__sass_data_bytes_mem_shared_op_ld.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    };
+    /* st: 300 wavefronts, 100 32-bit instructions (12800 bytes): 300 - 100 = 200.
+     * ld: 1000 wavefronts, 100 32-bit instructions: 1000 - 100 = 900. Total 1100.
+     * hardware counters: 7 + 5 = 12. */
+    const double values[] = {300, 100, 12800, 1000, 100, 12800, 7, 5};
+    assert_close(derived(names, values, N(names), "shared_conflicts_exact_st"), 200);
+    assert_close(derived(names, values, N(names), "shared_conflicts_exact_ld"), 900);
+    assert_close(derived(names, values, N(names), "shared_conflicts_exact"), 1100);
+    assert_close(derived(names, values, N(names), "shared_conflicts_hw"), 12);
+    /* 300 / 100 */
+    assert_close(derived(names, values, N(names), "shared_st_wavefronts_per_inst"), 3);
+}
+
+static const char *const dram_flop_names[] = {
+    "gpu__time_duration.sum",
+    "dram__bytes_write.sum",
+    "dram__bytes_read.sum",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+};
+/* in the order of dram_flop_names: 2e6 ns, write 1e9, read 3e9, ffma 30, fmul 20, fadd 10, dfma 3, dmul 2, dadd 1 */
+static const double dram_flop_values[] = {2e6, 1e9, 3e9, 30, 20, 10, 3, 2, 1};
+
+static double dram_flop(const char *name)
+{
+    return derived(dram_flop_names, dram_flop_values, N(dram_flop_names), name);
+}
+
+static void dram_bytes_and_bandwidth(void **state)
+{
+    (void)state;
+    /* 3e9 read + 1e9 written = 4e9 bytes; 4e9 bytes / 2e6 ns = 2000 bytes/ns = 2000 GB/s. */
+    assert_close(dram_flop("dram_bytes"), 4e9);
+    assert_close(dram_flop("dram_gbs"), 2000);
+    /* 2e6 ns = 2 ms */
+    assert_close(dram_flop("duration_ms"), 2);
+}
+
+static void flops_count_fma_twice(void **state)
+{
+    (void)state;
+    /* fadd 10 + fmul 20 + 2 * ffma 30 = 90; dadd 1 + dmul 2 + 2 * dfma 3 = 9. */
+    assert_close(dram_flop("flop_fp32"), 90);
+    assert_close(dram_flop("flop_fp64"), 9);
+    /* (90 + 9) flop / 2e6 ns = flop/ns = GFLOP/s */
+    assert_close(dram_flop("achieved_gflops"), (90.0 + 9.0) / 2e6);
+    /* 99 flop / 4e9 bytes */
+    assert_close(dram_flop("arithmetic_intensity"), 99.0 / 4e9);
+}
+
+static void derived_with_absent_inputs_is_nan(void **state)
+{
+    (void)state;
+    const char *const names[] = {"dram__bytes_read.sum", "dram__bytes_write.sum",
+                                 "dram__throughput.avg.pct_of_peak_sustained_elapsed", "gpu__time_duration.sum"};
+    const double values[] = {3e9, 1e9, 75, 2e6};
+    assert_true(isnan(derived(names, values, N(names), "sectors_per_request_ld")));
+    assert_true(isnan(derived(names, values, N(names), "shared_conflicts_exact")));
+    assert_true(isnan(derived(names, values, N(names), "flop_fp32")));
+    assert_true(isnan(derived(names, values, N(names), "achieved_gflops")));
+    /* while those with their inputs present are numbers */
+    assert_close(derived(names, values, N(names), "dram_gbs"), 2000);
+    assert_close(derived(names, values, N(names), "dram_pct_of_peak"), 75);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(all_holds_every_group_metric_once),
+        cmocka_unit_test(all_includes_sample_metrics),
+        cmocka_unit_test(none_is_empty),
+        cmocka_unit_test(dram_is_exactly_four_metrics),
+        cmocka_unit_test(global_and_shared_add_up),
+        cmocka_unit_test(extra_names_with_no_group),
+        cmocka_unit_test(extra_duplicate_of_group_metric_not_added_twice),
+        cmocka_unit_test(unknown_group_names_it),
+        cmocka_unit_test(empty_extra_item_is_usage_error),
+        cmocka_unit_test(name_of_128_chars_is_usage_error),
+        cmocka_unit_test(name_of_127_chars_fits),
+        cmocka_unit_test(lookup_finds_by_name_and_missing_is_nan),
+        cmocka_unit_test(sectors_per_request_is_ratio),
+        cmocka_unit_test(shared_ld_32bit_conflicts),
+        cmocka_unit_test(shared_ld_64bit_needs_two_wavefronts),
+        cmocka_unit_test(shared_ld_without_bytes_assumes_one_wavefront_per_inst),
+        cmocka_unit_test(shared_exact_is_ld_plus_st_and_hw_sums_counters),
+        cmocka_unit_test(dram_bytes_and_bandwidth),
+        cmocka_unit_test(flops_count_fma_twice),
+        cmocka_unit_test(derived_with_absent_inputs_is_nan),
+    };
+    return cmocka_run_group_tests_name("metric_set", tests, NULL, NULL);
+}

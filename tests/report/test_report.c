@@ -1,0 +1,261 @@
+/*
+ * The report as a user meets it, on a machine without a GPU: scripts/report-render
+ * turns a results folder (fixture CSVs cut from the H100 reference run) into a PDF
+ * with every page; bad input gives one message naming the file and line, a
+ * non-zero exit, and no PDF. Needs gnuplot and poppler-utils (pdfinfo, pdftotext):
+ * .ci/run installs them; where they are missing (the GPU machine, where nothing can
+ * be installed) every test here reports SKIPPED and says why.
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../support/remove_tree.h"
+#include "../support/rewrite_csv.h"
+#include "../support/run_shell.h"
+
+#define FIXTURE "tests/fixtures/report-run"
+#define RENDER "scripts/report-render"
+
+/* The fixture holds 7 variants at 2 widths and 40 ground-truth rows:
+ * title, 2 summary tables, 6 charts, 2 pages of the ground-truth table. */
+#define FIXTURE_PAGES 11
+
+static char workdir[] = "/tmp/memscope-report-XXXXXX";
+static char out_dir[128], pdf[160], scratch[128];
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static int tools_present = 1;
+
+static int setup(void **state)
+{
+    (void)state;
+    tools_present = system("command -v gnuplot >/dev/null && command -v pdfinfo >/dev/null && "
+                           "command -v pdftotext >/dev/null") == 0;
+    if (!tools_present)
+        fprintf(stderr, "gnuplot or poppler-utils missing: the report tests are skipped "
+                        "(apt-get install gnuplot-nox poppler-utils)\n");
+    if (!mkdtemp(workdir))
+        return -1;
+    snprintf(out_dir, sizeof out_dir, "%s/report", workdir);
+    snprintf(pdf, sizeof pdf, "%s/memscope-report.pdf", out_dir);
+    snprintf(scratch, sizeof scratch, "%s/run", workdir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+/* A copy of the fixture that a test may damage. */
+static void copy_fixture(void)
+{
+    static struct outcome o;
+    shell(&o, "rm -rf %s && cp -r %s %s", scratch, FIXTURE, scratch);
+    assert_int_equal(o.exit_code, 0);
+}
+
+static void require_tools(void)
+{
+    if (!tools_present)
+        skip();
+}
+
+static void render(const char *results, struct outcome *o)
+{
+    shell(o, "%s %s %s", RENDER, results, out_dir);
+}
+
+static void expect_refused(const char *results, const char *message)
+{
+    static struct outcome o;
+    render(results, &o);
+    if (o.exit_code != 2 || !strstr(o.output, message))
+        fail_msg("expected exit 2 and \"%s\"; got %d:\n%s", message, o.exit_code, o.output);
+    assert_false(exists(pdf));
+    char partial[160];
+    snprintf(partial, sizeof partial, "%s.partial", out_dir);
+    assert_false(exists(partial));
+}
+
+/* Damages a copy of the fixture with a shell command ($R names the copy); the render must refuse it. */
+static void expect_damage_refused(const char *damage, const char *message)
+{
+    static struct outcome o;
+    copy_fixture();
+    shell(&o, "R=%s; %s", scratch, damage);
+    assert_int_equal(o.exit_code, 0);
+    expect_refused(scratch, message);
+}
+
+static void fixture_renders_every_page(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    render(FIXTURE, &o);
+    if (o.exit_code != 0)
+        fail_msg("render failed (%d):\n%s", o.exit_code, o.output);
+    assert_non_null(strstr(o.output, pdf));
+    shell(&o, "pdfinfo %s | sed -n 's/^Pages: *//p'", pdf);
+    assert_int_equal(atoi(o.output), FIXTURE_PAGES);
+    shell(&o, "pdftotext -layout %s -", pdf);
+    static const char *const expected[] = {
+        "NVIDIA H100 80GB HBM3", "60dceeeabb15aa26c1aa7f8f3bd7cc75b0453d3b", "Summary at W = 1024",
+        "Summary at W = 2048", "Performance versus matrix size", "Global load efficiency", "bank conflicts",
+        "DRAM throughput", "Roofline", "Speedup over naive", "Ground truth: 40 of 40 checks passed",
+        "naive_uncoalesced", "tiled_transposed_padded", "cublas_fp64", "naive_fp64", "32,505,856",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
+        if (!strstr(o.output, expected[i]))
+            fail_msg("the PDF's text lacks \"%s\"", expected[i]);
+}
+
+static void every_page_has_a_png(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    render(FIXTURE, &o);
+    assert_int_equal(o.exit_code, 0);
+    shell(&o, "ls %s/*.png | wc -l", out_dir);
+    assert_int_equal(atoi(o.output), FIXTURE_PAGES);
+}
+
+/* The summary of a run made with --no-metrics: the kernel and metric columns empty. */
+static void blank_metric_columns(const struct csv_table *t, int row, char **fields)
+{
+    (void)row;
+    for (int c = csv_table_column_or_none(t, "metrics_kernel"); c < t->columns; ++c)
+        fields[c][0] = '\0';
+}
+
+static void run_without_metrics_reads_not_collected(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    copy_fixture();
+    shell(&o, "rm %s/metrics.csv", scratch);
+    rewrite_csv(scratch, "summary.csv", blank_metric_columns);
+    render(scratch, &o);
+    if (o.exit_code != 0)
+        fail_msg("render failed (%d):\n%s", o.exit_code, o.output);
+    shell(&o, "pdftotext -layout %s -", pdf);
+    assert_non_null(strstr(o.output, "not collected"));
+}
+
+static void truncated_summary_is_refused_with_its_line(void **state)
+{
+    (void)state;
+    require_tools();
+    expect_damage_refused("head -c 2000 $R/summary.csv > $R/cut && mv $R/cut $R/summary.csv", "summary.csv:");
+}
+
+static void truncated_samples_are_refused(void **state)
+{
+    (void)state;
+    require_tools();
+    expect_damage_refused("sed -i '$d' $R/samples.csv", "samples.csv: 9 samples of cublas_fp64 at width 2048, but");
+}
+
+static void missing_column_is_named(void **state)
+{
+    (void)state;
+    require_tools();
+    expect_damage_refused("cut -d, -f1-4 $R/samples.csv > $R/cut && mv $R/cut $R/samples.csv",
+                          "samples.csv:1: no column 'time_ms'");
+}
+
+static void malformed_number_is_refused_with_its_line(void **state)
+{
+    (void)state;
+    require_tools();
+    expect_damage_refused("sed -i '3s/,row_major,1024,/,row_major,ten,/' $R/summary.csv",
+                          "summary.csv:3: column 'width' holds 'ten', not a number");
+}
+
+static void empty_folder_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    shell(&o, "rm -rf %s && mkdir %s", scratch, scratch);
+    expect_refused(scratch, "no environment.csv");
+}
+
+static void failed_render_leaves_no_earlier_pdf(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    render(FIXTURE, &o);
+    assert_int_equal(o.exit_code, 0);
+    assert_true(exists(pdf));
+    shell(&o, "rm -rf %s && mkdir %s", scratch, scratch);
+    expect_refused(scratch, "no environment.csv");
+}
+
+static void output_over_the_results_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    copy_fixture();
+    shell(&o, "%s %s %s", RENDER, scratch, scratch);
+    assert_int_equal(o.exit_code, 2);
+    assert_non_null(strstr(o.output, "would replace the results folder"));
+    assert_true(exists(scratch));
+}
+
+static void comparison_adds_a_page(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    const char *compare = getenv("MEMSCOPE_COMPARE");
+    shell(&o, "%s -o %s/cmp %s %s", compare ? compare : "build/memscope-compare", workdir, FIXTURE, FIXTURE);
+    assert_int_equal(o.exit_code, 0);
+    shell(&o, "%s --compare %s/cmp/compare.csv %s %s", RENDER, workdir, FIXTURE, out_dir);
+    if (o.exit_code != 0)
+        fail_msg("render failed (%d):\n%s", o.exit_code, o.output);
+    shell(&o, "pdfinfo %s | sed -n 's/^Pages: *//p'", pdf);
+    assert_int_equal(atoi(o.output), FIXTURE_PAGES + 1);
+    shell(&o, "pdftotext -layout %s -", pdf);
+    assert_non_null(strstr(o.output, "Head against base"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fixture_renders_every_page),
+        cmocka_unit_test(every_page_has_a_png),
+        cmocka_unit_test(run_without_metrics_reads_not_collected),
+        cmocka_unit_test(truncated_summary_is_refused_with_its_line),
+        cmocka_unit_test(truncated_samples_are_refused),
+        cmocka_unit_test(missing_column_is_named),
+        cmocka_unit_test(malformed_number_is_refused_with_its_line),
+        cmocka_unit_test(empty_folder_is_refused),
+        cmocka_unit_test(failed_render_leaves_no_earlier_pdf),
+        cmocka_unit_test(output_over_the_results_is_refused),
+        cmocka_unit_test(comparison_adds_a_page),
+    };
+    return cmocka_run_group_tests_name("report", tests, setup, teardown);
+}

@@ -1,0 +1,135 @@
+/* The ground-truth model against closed forms: 32-byte sectors, 4-byte floats, warps of 32 lanes,
+ * 32 shared-memory banks of 4 bytes, at most 128 bytes per wavefront. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../harness/validate/truth_model.h"
+
+#define N_BIG (1 << 16)
+
+static void assert_close(double actual, double expected)
+{
+    if (!(fabs(actual - expected) <= 1e-12 * fmax(1.0, fabs(expected))))
+        fail_msg("got %.17g, expected %.17g", actual, expected);
+}
+
+static int gcd(int a, int b)
+{
+    while (b) {
+        int r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+static const int strides[] = {1, 2, 3, 4, 8, 16, 32, 64};
+#define N_STRIDES ((int)(sizeof strides / sizeof strides[0]))
+
+static void strided_sectors_per_request(void **state)
+{
+    (void)state;
+    /* Lane i reads byte i * s * 4, sector i * s / 8. For s < 8 the lanes step through consecutive sectors
+     * without gaps, 32 lanes spanning 32 * s * 4 bytes = 4 * s sectors; for s >= 8 every lane has a sector
+     * of its own, 32. So min(4 * s, 32); every warp of a multiple of 32 threads is alike. */
+    for (int k = 0; k < N_STRIDES; ++k) {
+        int s = strides[k];
+        double expected = 4 * s < 32 ? 4 * s : 32;
+        double got = model_copy_sectors_per_request(N_BIG, s, 0);
+        if (got != expected)
+            fail_msg("stride %d: %g sectors/request, expected %g", s, got, expected);
+    }
+}
+
+static void strided_load_efficiency(void **state)
+{
+    (void)state;
+    /* A warp asks for 32 * 4 = 128 bytes; the sectors carry 32 * min(4 s, 32) bytes.
+     * 128 / (128 s) = 1 / s for s <= 8, 128 / 1024 = 12.5 % for s >= 8. */
+    for (int k = 0; k < N_STRIDES; ++k) {
+        int s = strides[k];
+        double expected = s <= 8 ? 100.0 / s : 12.5;
+        double got = model_copy_load_efficiency(N_BIG, s, 0);
+        if (fabs(got - expected) > 1e-12 * expected)
+            fail_msg("stride %d: %.17g %%, expected %.17g %%", s, got, expected);
+    }
+}
+
+static void offset_misaligns_unless_multiple_of_eight(void **state)
+{
+    (void)state;
+    /* Stride 1: a warp reads 32 consecutive floats = 128 bytes from element t + o, t a multiple of 32.
+     * Aligned to a sector (o % 8 == 0, 8 floats a sector) that is 4 sectors; otherwise the 128 bytes
+     * straddle 5 sectors, and 128 / (5 * 32) = 80 %. */
+    for (int o = 0; o <= 32; ++o) {
+        double sectors = o % 8 == 0 ? 4 : 5;
+        double efficiency = o % 8 == 0 ? 100 : 80;
+        double got_sectors = model_copy_sectors_per_request(N_BIG, 1, o);
+        double got_efficiency = model_copy_load_efficiency(N_BIG, 1, o);
+        if (got_sectors != sectors || fabs(got_efficiency - efficiency) > 1e-12 * efficiency)
+            fail_msg("offset %d: %g sectors/request and %g %%, expected %g and %g %%", o, got_sectors,
+                     got_efficiency, sectors, efficiency);
+    }
+}
+
+static void partial_last_warp(void **state)
+{
+    (void)state;
+    /* n = 40: warp 0 has 32 lanes, floats 0..31 = 4 sectors; warp 1 has 8 lanes, floats 32..39 = one
+     * sector. (4 + 1) / 2 requests = 2.5. */
+    assert_close(model_copy_sectors_per_request(40, 1, 0), 2.5);
+    /* 40 * 4 = 160 bytes asked for, 5 sectors * 32 = 160 carried: 100 %. */
+    assert_close(model_copy_load_efficiency(40, 1, 0), 100);
+}
+
+static void shared_32bit_wavefronts_are_gcd(void **state)
+{
+    (void)state;
+    /* Lane i uses bank (i * s) % 32. The lanes sharing a bank, each with its own word, number
+     * 32 / (32 / gcd(s, 32)) = gcd(s, 32); the 128 bytes fit one wavefront, so that is the count. */
+    for (int s = 1; s <= 64; ++s) {
+        int expected = gcd(s, 32), got = model_shared_wavefronts(s, 4);
+        if (got != expected)
+            fail_msg("stride %d, 4-byte words: %d wavefronts, expected %d", s, got, expected);
+    }
+}
+
+static void shared_64bit_wavefronts(void **state)
+{
+    (void)state;
+    /* Lane i covers 4-byte words 2 i s and 2 i s + 1, banks 2 ((i s) % 16) and the odd one after it.
+     * (i s) % 16 takes 16 / gcd(s, 16) values over the 32 lanes, each 2 gcd(s, 16) times with distinct
+     * words; and 32 * 8 = 256 bytes need at least 2 wavefronts of 128, which 2 gcd(s, 16) >= 2 meets. */
+    for (int s = 1; s <= 16; ++s) {
+        int expected = 2 * gcd(s, 16), got = model_shared_wavefronts(s, 8);
+        if (got != expected)
+            fail_msg("stride %d, 8-byte words: %d wavefronts, expected %d", s, got, expected);
+    }
+}
+
+static void shared_128bit_contiguous_needs_four(void **state)
+{
+    (void)state;
+    /* 32 lanes * 16 bytes = 512 bytes = 4 wavefronts of 128 at least; lanes i, i + 8, i + 16, i + 24
+     * share banks 4 (i % 8) .. 4 (i % 8) + 3, four words each: exactly 4. */
+    assert_int_equal(model_shared_wavefronts(1, 16), 4);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(strided_sectors_per_request),
+        cmocka_unit_test(strided_load_efficiency),
+        cmocka_unit_test(offset_misaligns_unless_multiple_of_eight),
+        cmocka_unit_test(partial_last_warp),
+        cmocka_unit_test(shared_32bit_wavefronts_are_gcd),
+        cmocka_unit_test(shared_64bit_wavefronts),
+        cmocka_unit_test(shared_128bit_contiguous_needs_four),
+    };
+    return cmocka_run_group_tests_name("truth_model", tests, NULL, NULL);
+}
