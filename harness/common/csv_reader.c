@@ -1,10 +1,12 @@
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csv_reader.h"
+#include "numbers.h"
 
 /* A growing array of strings: the fields of one record. */
 struct fields {
@@ -227,15 +229,23 @@ const char *csv_table_text(const struct csv_table *t, int row, int column)
 int csv_table_real(const struct csv_table *t, int row, int column, double *value, struct error *e)
 {
     const char *text = t->cells[row][column];
-    char *end;
     *value = NAN;
     if (text[0] == '\0')
         return 0;
-    errno = 0;
-    *value = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE)
+    if (parse_real(text, -HUGE_VAL, HUGE_VAL, value))
         return error_set(e, EXIT_USAGE, "%s:%d: column '%s' holds '%s', not a number", t->path, t->line[row],
                          t->header[column], text);
+    return 0;
+}
+
+int csv_table_int(const struct csv_table *t, int row, int column, int *value, struct error *e)
+{
+    long parsed;
+    const char *text = t->cells[row][column];
+    if (parse_long(text, INT_MIN, INT_MAX, &parsed))
+        return error_set(e, EXIT_USAGE, "%s:%d: column '%s' holds '%s', not a whole number", t->path, t->line[row],
+                         t->header[column], text);
+    *value = (int)parsed;
     return 0;
 }
 

@@ -30,6 +30,8 @@ int csv_table_column_or_none(const struct csv_table *t, const char *name);
 const char *csv_table_text(const struct csv_table *t, int row, int column);
 /* An empty field gives NAN ("not collected"); anything else must be a number. */
 int csv_table_real(const struct csv_table *t, int row, int column, double *value, struct error *e);
+/* The field must be a whole number that fits an int. */
+int csv_table_int(const struct csv_table *t, int row, int column, int *value, struct error *e);
 /* The field must be present and a number. */
 int csv_table_required_real(const struct csv_table *t, int row, int column, double *value, struct error *e);
 

@@ -3,30 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../profile/metric_catalog.h"
 #include "compare.h"
-
-/* Counts fixed by the code and the size alone: any change is the code's doing.
- * More of any of them is more work, so an increase is a regression. A count
- * missing from either side is not compared: runs before 2026-11-21 (the
- * committed reference run among them) have the hardware l1tex__t_* counts of
- * global sectors and requests, later runs the instrumented ones. */
-static const char *const deterministic_metrics[] = {
-    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "smsp__sass_inst_executed_op_global_ld.sum",
-    "smsp__sass_inst_executed_op_global_st.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "smsp__sass_inst_executed_op_shared_ld.sum",
-    "smsp__sass_inst_executed_op_shared_st.sum",
-    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
-    "shared_conflicts_exact",
-};
 
 static int find_pair(const struct comparison *c, const char *variant, int width)
 {
@@ -49,7 +27,7 @@ static int list_pairs(const struct results_folder *base, const struct results_fo
     for (int s = 0; s < 2; ++s)
         for (int row = 0; row < sides[s]->summary.rows; ++row) {
             const char *variant = csv_table_text(&sides[s]->summary, row, sides[s]->col_variant);
-            int width = atoi(csv_table_text(&sides[s]->summary, row, sides[s]->col_width));
+            int width = sides[s]->summary_width[row];
             if (find_pair(c, variant, width) >= 0)
                 continue;
             if (c->pairs == COMPARE_MAX_PAIRS)
@@ -117,22 +95,27 @@ static int add_change(struct comparison *c, const struct compared_pair *p, const
 static int compare_metrics(const struct results_folder *base, const struct results_folder *head,
                            const struct compare_options *o, struct comparison *c, struct error *e)
 {
+    const char *exact[COLLECTED_METRIC_COUNT + DERIVED_METRIC_COUNT];
+    int n_exact = deterministic_metrics(exact, COLLECTED_METRIC_COUNT + DERIVED_METRIC_COUNT);
+    const char *dram_gbs = DERIVED(DRAM_GBS);
     for (int i = 0; i < c->pairs && !e->code; ++i) {
         const struct compared_pair *p = &c->pair[i];
         double x, y;
         if (p->state != PAIR_COMPARED)
             continue;
-        for (size_t m = 0; m < sizeof deterministic_metrics / sizeof deterministic_metrics[0] && !e->code; ++m) {
-            if (results_metric_sum(base, p->variant, p->width, deterministic_metrics[m], &x, e) ||
-                results_metric_sum(head, p->variant, p->width, deterministic_metrics[m], &y, e) || isnan(x) ||
+        /* Counts fixed by the code and the size alone: more of any of them is more work, a regression. A count
+         * missing from either side is not compared (older runs have the hardware global counts instead). */
+        for (int m = 0; m < n_exact && !e->code; ++m) {
+            if (results_metric_sum(base, p->variant, p->width, exact[m], &x, e) ||
+                results_metric_sum(head, p->variant, p->width, exact[m], &y, e) || isnan(x) ||
                 isnan(y) || x == y)
                 continue;
-            add_change(c, p, deterministic_metrics[m], x, y, y > x ? METRIC_REGRESSION : METRIC_IMPROVEMENT, e);
+            add_change(c, p, exact[m], x, y, y > x ? METRIC_REGRESSION : METRIC_IMPROVEMENT, e);
         }
-        if (!e->code && !results_metric_sum(base, p->variant, p->width, "dram_gbs", &x, e) &&
-            !results_metric_sum(head, p->variant, p->width, "dram_gbs", &y, e) && x > 0 &&
+        if (!e->code && !results_metric_sum(base, p->variant, p->width, dram_gbs, &x, e) &&
+            !results_metric_sum(head, p->variant, p->width, dram_gbs, &y, e) && x > 0 &&
             fabs(y / x - 1) > o->dram_tolerance)
-            add_change(c, p, "dram_gbs", x, y, METRIC_DRAM_CHANGE, e);
+            add_change(c, p, dram_gbs, x, y, METRIC_DRAM_CHANGE, e);
     }
     return e->code;
 }

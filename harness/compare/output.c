@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "output.h"
-#include "../common/csv_writer.h"
+#include "../results/schema.h"
 
 static const char *const change_kind[] = {"regression", "improvement", "dram_change"};
 
@@ -110,15 +110,12 @@ static void write_pair(struct csv *f, const struct compared_pair *p)
 int compare_write_csv(const char *dir, const struct comparison *c, struct error *e)
 {
     struct csv f;
-    if (csv_create(&f, dir, "compare.csv",
-                   "variant,precision,width,base_samples,head_samples,base_median_ms,head_median_ms,change_pct,"
-                   "interval_low_pct,interval_high_pct,p_value,verdict,reason",
-                   e))
+    if (schema_create(&f, dir, &compare_csv, e))
         return e->code;
     for (int i = 0; i < c->pairs; ++i)
         write_pair(&f, &c->pair[i]);
     if (csv_close(&f, e) ||
-        csv_create(&f, dir, "compare-metrics.csv", "variant,width,metric,base,head,change_pct,kind", e))
+        schema_create(&f, dir, &compare_metrics_csv, e))
         return e->code;
     for (int i = 0; i < c->changes; ++i) {
         const struct metric_change *m = &c->change[i];

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../results/schema.h"
 #include "side.h"
 
 /* What makes two runs' timings comparable. The GPU's serial (uuid) may differ:
@@ -110,16 +111,15 @@ int compare_sides_match(const struct compare_side *base, const struct compare_si
 static int append_round(const struct results_folder *r, const char *variant, int width, double **samples, int *count)
 {
     const struct csv_table *t = &r->samples;
-    int cv = csv_table_column_or_none(t, "variant"), cw = csv_table_column_or_none(t, "width");
-    int ct = csv_table_column_or_none(t, "time_ms");
+    int cv = schema_column_or_none(t, &samples_csv, SAMPLES_VARIANT);
     for (int row = 0; row < t->rows; ++row) {
-        if (strcmp(csv_table_text(t, row, cv), variant) || atoi(csv_table_text(t, row, cw)) != width)
+        if (strcmp(csv_table_text(t, row, cv), variant) || r->sample_width[row] != width)
             continue;
         double *grown = realloc(*samples, (size_t)(*count + 1) * sizeof **samples);
         if (!grown)
             return -1;
         *samples = grown;
-        (*samples)[(*count)++] = atof(csv_table_text(t, row, ct));
+        (*samples)[(*count)++] = r->sample_ms[row];
     }
     return 0;
 }

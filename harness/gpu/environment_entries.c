@@ -1,7 +1,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "../common/csv_writer.h"
+#include "../results/schema.h"
 #include "environment_entries.h"
 
 void env_add(struct environment *env, const char *key, const char *fmt, ...)
@@ -19,7 +19,7 @@ void env_add(struct environment *env, const char *key, const char *fmt, ...)
 int env_write(const struct environment *env, const char *dir, struct error *e)
 {
     struct csv c;
-    if (csv_create(&c, dir, "environment.csv", "key,value", e))
+    if (schema_create(&c, dir, &environment_csv, e))
         return e->code;
     for (int i = 0; i < env->count; ++i) {
         csv_text(&c, env->key[i]);

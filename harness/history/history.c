@@ -5,21 +5,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../common/csv_writer.h"
-#include "../common/csv_reader.h"
-#include "history.h"
 #include "../common/palette.h"
+#include "../results/schema.h"
+#include "history.h"
 
-/* A history row: the run's key, then summary columns copied as they are; the
- * first REQUIRED of those every summary has, the others an older run may lack. */
-static const char *const run_key[] = {"commit", "dirty", "gpu_name", "time_utc"};
-static const char *const copied[] = {"variant", "precision", "width", "samples", "median_ms", "q1_ms", "q3_ms",
-                                     "gflops", "global_load_efficiency_pct", "shared_conflicts_exact", "dram_gbs"};
-#define KEYS (sizeof run_key / sizeof run_key[0])
-#define COPIED (sizeof copied / sizeof copied[0])
-#define REQUIRED 7
-/* Where the history's columns stand: the key, then copied[] in order. */
-enum { COL_COMMIT, COL_DIRTY, COL_GPU, COL_TIME, COL_VARIANT, COL_PRECISION, COL_WIDTH, COL_SAMPLES, COL_MEDIAN };
+/* The columns copied from the summary, under the same names; the first of them an older summary may lack. */
+#define FIRST_COPIED HISTORY_VARIANT
+#define FIRST_OPTIONAL HISTORY_Q1_MS
+/* The environment keys that make up a run's key, in the history's first columns. */
+static const char *const run_key[FIRST_COPIED] = {"git_commit", "git_dirty", "gpu_name", "time_utc"};
 
 #define MAX_RUNS 1024
 #define MAX_SERIES 64
@@ -33,9 +27,9 @@ static const char *env(const struct results_folder *r, const char *key)
 static int already_recorded(const struct csv_table *h, const struct results_folder *run)
 {
     for (int row = 0; row < h->rows; ++row)
-        if (!strcmp(csv_table_text(h, row, COL_COMMIT), env(run, "git_commit")) &&
-            !strcmp(csv_table_text(h, row, COL_GPU), env(run, "gpu_name")) &&
-            !strcmp(csv_table_text(h, row, COL_TIME), env(run, "time_utc")))
+        if (!strcmp(csv_table_text(h, row, HISTORY_COMMIT), env(run, run_key[HISTORY_COMMIT])) &&
+            !strcmp(csv_table_text(h, row, HISTORY_GPU_NAME), env(run, run_key[HISTORY_GPU_NAME])) &&
+            !strcmp(csv_table_text(h, row, HISTORY_TIME_UTC), env(run, run_key[HISTORY_TIME_UTC])))
             return 1;
     return 0;
 }
@@ -45,7 +39,7 @@ static int check_existing(const char *path, const struct results_folder *run, st
     struct csv_table h;
     if (csv_table_read(path, &h, e))
         return e->code;
-    int columns_ok = h.columns == (int)(KEYS + COPIED) && !strcmp(h.header[0], "commit");
+    int columns_ok = schema_header_matches(&h, &history_csv);
     int recorded = columns_ok && already_recorded(&h, run);
     csv_table_free(&h);
     if (!columns_ok)
@@ -60,27 +54,21 @@ int history_add(const char *history_path, const struct results_folder *run, stru
 {
     struct stat st;
     int exists = stat(history_path, &st) == 0;
-    int col[COPIED];
-    for (size_t c = 0; c < COPIED; ++c)
-        if ((col[c] = csv_table_column_or_none(&run->summary, copied[c])) < 0 && c < REQUIRED)
-            return error_set(e, EXIT_USAGE, "%s:1: no column '%s'", run->summary.path, copied[c]);
+    int col[HISTORY_COLUMNS];
+    for (int c = FIRST_COPIED; c < HISTORY_COLUMNS; ++c)
+        if ((col[c] = csv_table_column_or_none(&run->summary, history_csv.columns[c])) < 0 && c < FIRST_OPTIONAL)
+            return error_set(e, EXIT_USAGE, "%s:1: no column '%s'", run->summary.path, history_csv.columns[c]);
     if (exists && check_existing(history_path, run, e))
         return e->code;
     FILE *f = fopen(history_path, "a");
     if (!f)
         return error_set(e, EXIT_OUTPUT, "cannot open %s: %s", history_path, strerror(errno));
-    char header[1024] = "";
-    for (size_t c = 0; c < KEYS + COPIED; ++c)
-        snprintf(header + strlen(header), sizeof header - strlen(header), "%s%s", c ? "," : "",
-                 c < KEYS ? run_key[c] : copied[c - KEYS]);
     struct csv out;
-    csv_on_stream(&out, f, history_path, exists ? NULL : header);
+    schema_on_stream(&out, f, history_path, &history_csv, !exists);
     for (int row = 0; row < run->summary.rows; ++row) {
-        csv_text(&out, env(run, "git_commit"));
-        csv_text(&out, env(run, "git_dirty"));
-        csv_text(&out, env(run, "gpu_name"));
-        csv_text(&out, env(run, "time_utc"));
-        for (size_t c = 0; c < COPIED; ++c)
+        for (int c = 0; c < FIRST_COPIED; ++c)
+            csv_text(&out, env(run, run_key[c]));
+        for (int c = FIRST_COPIED; c < HISTORY_COLUMNS; ++c)
             csv_text(&out, col[c] < 0 ? "" : csv_table_text(&run->summary, row, col[c]));
         csv_end_row(&out);
     }
@@ -100,9 +88,9 @@ struct history_view {
 
 static int same_run(const struct csv_table *t, int a, int b)
 {
-    return !strcmp(csv_table_text(t, a, COL_COMMIT), csv_table_text(t, b, COL_COMMIT)) &&
-           !strcmp(csv_table_text(t, a, COL_GPU), csv_table_text(t, b, COL_GPU)) &&
-           !strcmp(csv_table_text(t, a, COL_TIME), csv_table_text(t, b, COL_TIME));
+    return !strcmp(csv_table_text(t, a, HISTORY_COMMIT), csv_table_text(t, b, HISTORY_COMMIT)) &&
+           !strcmp(csv_table_text(t, a, HISTORY_GPU_NAME), csv_table_text(t, b, HISTORY_GPU_NAME)) &&
+           !strcmp(csv_table_text(t, a, HISTORY_TIME_UTC), csv_table_text(t, b, HISTORY_TIME_UTC));
 }
 
 static int build_view(const struct csv_table *t, const char *gpu, int width, struct history_view *v, struct error *e)
@@ -112,10 +100,10 @@ static int build_view(const struct csv_table *t, const char *gpu, int width, str
     if (t->rows == 0 || t->rows > (int)(sizeof v->run_of_row / sizeof v->run_of_row[0]))
         return error_set(e, EXIT_USAGE, "%s: %s", t->path, t->rows ? "too many rows" : "no runs recorded");
     if (!gpu)
-        gpu = csv_table_text(t, t->rows - 1, COL_GPU);
+        gpu = csv_table_text(t, t->rows - 1, HISTORY_GPU_NAME);
     for (int row = 0; row < t->rows && !e->code; ++row) {
         v->run_of_row[row] = -1;
-        if (strcmp(csv_table_text(t, row, COL_GPU), gpu))
+        if (strcmp(csv_table_text(t, row, HISTORY_GPU_NAME), gpu))
             continue;
         if (v->runs == 0 || !same_run(t, row, v->first_row[v->runs - 1])) {
             if (v->runs == MAX_RUNS)
@@ -127,13 +115,17 @@ static int build_view(const struct csv_table *t, const char *gpu, int width, str
     if (v->runs == 0)
         return error_set(e, EXIT_USAGE, "%s: no run on %s", t->path, gpu);
     /* By default the largest width of the latest run: the one its chart can show. */
-    for (int row = v->first_row[v->runs - 1]; !width && row < t->rows; ++row)
-        if (v->run_of_row[row] == v->runs - 1 && atoi(csv_table_text(t, row, COL_WIDTH)) > v->width)
-            v->width = atoi(csv_table_text(t, row, COL_WIDTH));
+    for (int row = v->first_row[v->runs - 1]; !width && row < t->rows && !e->code; ++row) {
+        int w;
+        if (v->run_of_row[row] == v->runs - 1 && !csv_table_int(t, row, HISTORY_WIDTH, &w, e) && w > v->width)
+            v->width = w;
+    }
+    if (e->code)
+        return e->code;
     if (width)
         v->width = width;
     for (int row = 0; row < t->rows; ++row) {
-        const char *name = csv_table_text(t, row, COL_VARIANT);
+        const char *name = csv_table_text(t, row, HISTORY_VARIANT);
         int known = 0;
         for (int s = 0; s < v->serieses; ++s)
             known |= !strcmp(v->series[s], name);
@@ -147,9 +139,15 @@ static int value_at(const struct history_view *v, int run, const char *variant, 
                     struct error *e)
 {
     *value = NAN;
-    for (int row = v->first_row[run]; row < v->t->rows && v->run_of_row[row] == run; ++row)
-        if (!strcmp(csv_table_text(v->t, row, COL_VARIANT), variant) && atoi(csv_table_text(v->t, row, COL_WIDTH)) == v->width)
+    for (int row = v->first_row[run]; row < v->t->rows && v->run_of_row[row] == run; ++row) {
+        int width;
+        if (strcmp(csv_table_text(v->t, row, HISTORY_VARIANT), variant))
+            continue;
+        if (csv_table_int(v->t, row, HISTORY_WIDTH, &width, e))
+            return e->code;
+        if (width == v->width)
             return csv_table_real(v->t, row, column, value, e);
+    }
     return 0;
 }
 
@@ -169,7 +167,7 @@ static int write_series(FILE *f, const struct history_view *v, const char *varia
     for (int run = 0; run < v->runs && !e->code; ++run) {
         double x[7];
         for (int c = 0; c < 7; ++c)
-            if (value_at(v, run, variant, COL_MEDIAN + c, &x[c], e))
+            if (value_at(v, run, variant, HISTORY_MEDIAN_MS + c, &x[c], e))
                 return e->code;
         double median = x[0], q1 = x[1], q3 = x[2], change = median / previous[0] - 1;
         int step = !isnan(change) && fabs(change) > floor && (q1 > previous[2] || q3 < previous[1]);
@@ -197,14 +195,14 @@ static int write_variables(const char *dir, const struct history_view *v, struct
         return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
     const struct csv_table *t = v->t;
     fprintf(f, "gpu_name = \"%s\"\nhistory_width = %d\nrun_count = %d\nseries_count = %d\nseries_names = \"",
-            csv_table_text(t, v->first_row[0], COL_GPU), v->width, v->runs, v->serieses);
+            csv_table_text(t, v->first_row[0], HISTORY_GPU_NAME), v->width, v->runs, v->serieses);
     for (int s = 0; s < v->serieses; ++s)
         fprintf(f, "%s%s", s ? " " : "", v->series[s]);
     fputs("\"\nset xtics (", f);
     for (int run = 0; run < v->runs; ++run) {
         int row = v->first_row[run];
-        fprintf(f, "%s\"%.7s%s\" %d", run ? ", " : "", csv_table_text(t, row, COL_COMMIT),
-                strcmp(csv_table_text(t, row, COL_DIRTY), "0") ? "*" : "", run);
+        fprintf(f, "%s\"%.7s%s\" %d", run ? ", " : "", csv_table_text(t, row, HISTORY_COMMIT),
+                strcmp(csv_table_text(t, row, HISTORY_DIRTY), "0") ? "*" : "", run);
     }
     fputs(")\n", f);
     palette_write_linetypes(f, v->serieses);
@@ -221,7 +219,7 @@ int history_chart_data(const char *history_path, const char *gpu, int width, dou
     struct csv_table t;
     if (csv_table_read(history_path, &t, e))
         return e->code;
-    if (t.columns != (int)(KEYS + COPIED) || strcmp(t.header[0], "commit"))
+    if (!schema_header_matches(&t, &history_csv))
         error_set(e, EXIT_USAGE, "%s:1: not a memscope history (header differs)", history_path);
     if (!e->code && !build_view(&t, gpu, width, &v, e) && !write_variables(out_dir, &v, e)) {
         char path[4400];

@@ -2,77 +2,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "metric_catalog.h"
 #include "metric_set.h"
-
-struct metric_group {
-    const char *name;
-    const char *what;
-    const char *const *metrics;
-};
-
-static const char *const global_metrics[] = {
-    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
-    "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
-    /* Instrumented, like the efficiencies: they share one pass, where the hardware counters l1tex__t_sectors_* and
-     * l1tex__t_requests_* need two more of their own, about 25 ms per profiled call on an H100. */
-    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "smsp__sass_inst_executed_op_global_ld.sum",
-    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "smsp__sass_inst_executed_op_global_st.sum",
-    NULL,
-};
-static const char *const shared_metrics[] = {
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "smsp__sass_inst_executed_op_shared_ld.sum",
-    "smsp__sass_inst_executed_op_shared_st.sum",
-    "smsp__sass_data_bytes_mem_shared_op_ld.sum",
-    "smsp__sass_data_bytes_mem_shared_op_st.sum",
-    NULL,
-};
-static const char *const dram_metrics[] = {
-    "dram__bytes_read.sum",
-    "dram__bytes_write.sum",
-    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-    "gpu__time_duration.sum",
-    NULL,
-};
-static const char *const roofline_metrics[] = {
-    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
-    "sm__warps_active.avg.pct_of_peak_sustained_active",
-    "gpu__time_duration.sum",
-    NULL,
-};
-static const char *const cache_metrics[] = {
-    "l1tex__t_sector_hit_rate.pct",
-    "lts__t_sector_hit_rate.pct",
-    NULL,
-};
-
-static const struct metric_group groups[] = {
-    {"global", "global load/store efficiency, sectors and requests", global_metrics},
-    {"shared", "shared-memory bank conflicts: hardware counter and instrumented wavefronts", shared_metrics},
-    {"dram", "DRAM bytes, throughput and kernel duration", dram_metrics},
-    {"roofline", "executed FP32/FP64 operations and achieved occupancy", roofline_metrics},
-    {"cache", "L1 and L2 sector hit rates", cache_metrics},
-};
-#define N_GROUPS (sizeof groups / sizeof groups[0])
-
-void metric_groups_print(FILE *f)
-{
-    for (size_t g = 0; g < N_GROUPS; ++g) {
-        fprintf(f, "%-9s %s\n", groups[g].name, groups[g].what);
-        for (const char *const *m = groups[g].metrics; *m; ++m)
-            fprintf(f, "          %s\n", *m);
-    }
-}
 
 static int add_metric(struct metric_set *s, const char *name, struct error *e)
 {
@@ -90,12 +21,16 @@ static int add_metric(struct metric_set *s, const char *name, struct error *e)
 static int add_group(struct metric_set *s, const char *name, struct error *e)
 {
     bool all = strcmp(name, "all") == 0, known = all || strcmp(name, "none") == 0;
-    for (size_t g = 0; g < N_GROUPS; ++g) {
+    int n_groups;
+    const struct metric_group *groups = metric_groups(&n_groups);
+    for (int g = 0; g < n_groups; ++g) {
         if (!all && strcmp(name, groups[g].name) != 0)
             continue;
         known = true;
-        for (const char *const *m = groups[g].metrics; *m; ++m)
-            if (add_metric(s, *m, e))
+        const char *members[COLLECTED_METRIC_COUNT];
+        int n = metric_group_members(groups[g].bit, members, COLLECTED_METRIC_COUNT);
+        for (int m = 0; m < n; ++m)
+            if (add_metric(s, members[m], e))
                 return e->code;
     }
     if (!known)
@@ -134,7 +69,7 @@ double metric_lookup(const char *const *names, const double *values, int n, cons
     return NAN;
 }
 
-#define GET(name) metric_lookup(names, values, n, name)
+#define GET(id) metric_lookup(names, values, n, COLLECTED(id))
 
 /* Ideal shared wavefronts: one per instruction, or one per 128 bytes where accesses are wider than 32 bits. */
 static double ideal_wavefronts(double instructions, double bytes)
@@ -142,56 +77,42 @@ static double ideal_wavefronts(double instructions, double bytes)
     return isnan(bytes) ? instructions : fmax(instructions, bytes / 128.0);
 }
 
+static void compute(const char *const *names, const double *values, int n, double v[DERIVED_METRIC_COUNT])
+{
+    double ns = GET(DURATION_NS);
+    double ld_exact = GET(SHARED_LD_WAVEFRONTS) - ideal_wavefronts(GET(SHARED_LD_INSTRUCTIONS), GET(SHARED_LD_BYTES));
+    double st_exact = GET(SHARED_ST_WAVEFRONTS) - ideal_wavefronts(GET(SHARED_ST_INSTRUCTIONS), GET(SHARED_ST_BYTES));
+    double dram = GET(DRAM_BYTES_READ) + GET(DRAM_BYTES_WRITE);
+    double fp32 = GET(FADD) + GET(FMUL) + 2.0 * GET(FFMA);
+    double fp64 = GET(DADD) + GET(DMUL) + 2.0 * GET(DFMA);
+    v[METRIC_GLOBAL_LOAD_EFFICIENCY] = GET(GLOBAL_LD_BYTES_PER_SECTOR_PCT);
+    v[METRIC_GLOBAL_STORE_EFFICIENCY] = GET(GLOBAL_ST_BYTES_PER_SECTOR_PCT);
+    v[METRIC_SECTORS_PER_REQUEST_LD] = GET(GLOBAL_LD_SECTORS) / GET(GLOBAL_LD_REQUESTS);
+    v[METRIC_SECTORS_PER_REQUEST_ST] = GET(GLOBAL_ST_SECTORS) / GET(GLOBAL_ST_REQUESTS);
+    v[METRIC_SHARED_LD_WAVEFRONTS_PER_INST] = GET(SHARED_LD_WAVEFRONTS) / GET(SHARED_LD_INSTRUCTIONS);
+    v[METRIC_SHARED_ST_WAVEFRONTS_PER_INST] = GET(SHARED_ST_WAVEFRONTS) / GET(SHARED_ST_INSTRUCTIONS);
+    v[METRIC_SHARED_CONFLICTS_EXACT_LD] = ld_exact;
+    v[METRIC_SHARED_CONFLICTS_EXACT_ST] = st_exact;
+    v[METRIC_SHARED_CONFLICTS_EXACT] = ld_exact + st_exact;
+    v[METRIC_SHARED_CONFLICTS_HW] = GET(SHARED_LD_CONFLICTS_HW) + GET(SHARED_ST_CONFLICTS_HW);
+    v[METRIC_DRAM_BYTES] = dram;
+    v[METRIC_DRAM_GBS] = dram / ns;
+    v[METRIC_DRAM_PCT_OF_PEAK] = GET(DRAM_THROUGHPUT_PCT);
+    v[METRIC_DURATION_MS] = ns * 1e-6;
+    v[METRIC_FLOP_FP32] = fp32;
+    v[METRIC_FLOP_FP64] = fp64;
+    v[METRIC_ACHIEVED_GFLOPS] = (fp32 + fp64) / ns;
+    v[METRIC_ARITHMETIC_INTENSITY] = (fp32 + fp64) / dram;
+    v[METRIC_ACHIEVED_OCCUPANCY] = GET(WARPS_ACTIVE_PCT);
+    v[METRIC_L1_HIT_RATE_PCT] = GET(L1_HIT_RATE);
+    v[METRIC_L2_HIT_RATE_PCT] = GET(L2_HIT_RATE);
+}
+
 int metrics_derive(const char *const *names, const double *values, int n, struct derived_metric *out)
 {
-    double ns = GET("gpu__time_duration.sum");
-    double ld_exact = GET("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") -
-                      ideal_wavefronts(GET("smsp__sass_inst_executed_op_shared_ld.sum"),
-                                       GET("smsp__sass_data_bytes_mem_shared_op_ld.sum"));
-    double st_exact = GET("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum") -
-                      ideal_wavefronts(GET("smsp__sass_inst_executed_op_shared_st.sum"),
-                                       GET("smsp__sass_data_bytes_mem_shared_op_st.sum"));
-    double dram = GET("dram__bytes_read.sum") + GET("dram__bytes_write.sum");
-    double fp32 = GET("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") +
-                  GET("smsp__sass_thread_inst_executed_op_fmul_pred_on.sum") +
-                  2.0 * GET("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum");
-    double fp64 = GET("smsp__sass_thread_inst_executed_op_dadd_pred_on.sum") +
-                  GET("smsp__sass_thread_inst_executed_op_dmul_pred_on.sum") +
-                  2.0 * GET("smsp__sass_thread_inst_executed_op_dfma_pred_on.sum");
-    const struct derived_metric derived[] = {
-        {"global_load_efficiency", "%", GET("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct")},
-        {"global_store_efficiency", "%", GET("smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct")},
-        {"sectors_per_request_ld", "sector/request",
-         GET("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum") /
-             GET("smsp__sass_inst_executed_op_global_ld.sum")},
-        {"sectors_per_request_st", "sector/request",
-         GET("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum") /
-             GET("smsp__sass_inst_executed_op_global_st.sum")},
-        {"shared_ld_wavefronts_per_inst", "wavefront/instruction",
-         GET("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") /
-             GET("smsp__sass_inst_executed_op_shared_ld.sum")},
-        {"shared_st_wavefronts_per_inst", "wavefront/instruction",
-         GET("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum") /
-             GET("smsp__sass_inst_executed_op_shared_st.sum")},
-        {"shared_conflicts_exact_ld", "wavefront", ld_exact},
-        {"shared_conflicts_exact_st", "wavefront", st_exact},
-        {"shared_conflicts_exact", "wavefront", ld_exact + st_exact},
-        {"shared_conflicts_hw", "conflict",
-         GET("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") +
-             GET("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")},
-        {"dram_bytes", "byte", dram},
-        {"dram_gbs", "GB/s", dram / ns},
-        {"dram_pct_of_peak", "%", GET("dram__throughput.avg.pct_of_peak_sustained_elapsed")},
-        {"duration_ms", "ms", ns * 1e-6},
-        {"flop_fp32", "flop", fp32},
-        {"flop_fp64", "flop", fp64},
-        {"achieved_gflops", "GFLOP/s", (fp32 + fp64) / ns},
-        {"arithmetic_intensity", "flop/byte", (fp32 + fp64) / dram},
-        {"achieved_occupancy", "%", GET("sm__warps_active.avg.pct_of_peak_sustained_active")},
-        {"l1_hit_rate", "%", GET("l1tex__t_sector_hit_rate.pct")},
-        {"l2_hit_rate", "%", GET("lts__t_sector_hit_rate.pct")},
-    };
-    int count = (int)(sizeof derived / sizeof derived[0]);
-    memcpy(out, derived, sizeof derived);
-    return count;
+    double v[DERIVED_METRIC_COUNT];
+    compute(names, values, n, v);
+    for (int i = 0; i < DERIVED_METRIC_COUNT; ++i)
+        out[i] = (struct derived_metric){derived_metric_name(i), derived_metric_unit(i), v[i]};
+    return DERIVED_METRIC_COUNT;
 }

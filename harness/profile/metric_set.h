@@ -9,10 +9,11 @@
 #include <stdio.h>
 
 #include "../common/error.h"
+#include "metric_catalog.h"
 
 #define MAX_METRICS 64
 #define METRIC_NAME_LEN 128
-#define MAX_DERIVED 24
+#define MAX_DERIVED DERIVED_METRIC_COUNT
 
 struct metric_set {
     int n;
@@ -21,7 +22,6 @@ struct metric_set {
 
 /* groups: comma-separated group names, "all" or "none"; extra: comma-separated metric names (may be NULL). */
 int metric_set_build(const char *groups, const char *extra, struct metric_set *out, struct error *e);
-void metric_groups_print(FILE *f);
 
 double metric_lookup(const char *const *names, const double *values, int n, const char *name);
 
@@ -31,7 +31,7 @@ struct derived_metric {
     double value; /* NAN when an input metric was not collected */
 };
 
-/* Fills out[] (MAX_DERIVED entries) with the derived metrics; returns how many. */
+/* Fills out[] (MAX_DERIVED entries) with the derived metrics, in catalog order; returns how many. */
 int metrics_derive(const char *const *names, const double *values, int n, struct derived_metric *out);
 
 #endif

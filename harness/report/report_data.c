@@ -65,7 +65,7 @@ static int build_model(const struct results_folder *r, struct report_model *m, s
             m->precision[m->variants] = csv_table_text(&r->summary, row, r->col_precision);
             m->variant[m->variants++] = name;
         }
-        add_width(m, atoi(csv_table_text(&r->summary, row, r->col_width)), e);
+        add_width(m, r->summary_width[row], e);
     }
     return e->code;
 }
@@ -155,7 +155,7 @@ static void format_count(char *out, size_t size, double value)
     out[at] = '\0';
 }
 
-struct peak_rates report_peak_rates(const struct results_folder *r)
+struct peak_rates report_peak_rates(const struct results_folder *r, struct error *e)
 {
     /* FP32 and FP64 results per SM per clock (an FMA is two), by compute capability. */
     static const struct {
@@ -166,19 +166,20 @@ struct peak_rates report_peak_rates(const struct results_folder *r)
         {"8.9", 256, 4},   {"9.0", 256, 128}, {"10.0", 256, 128}, {"12.0", 256, 4},
     };
     struct peak_rates p = {NAN, NAN, NAN};
-    const char *cc = results_environment(r, "compute_capability"), *sms = results_environment(r, "sm_count");
-    const char *sm_mhz = results_environment(r, "sm_clock_max_mhz");
-    const char *mem_mhz = results_environment(r, "memory_clock_max_mhz");
-    const char *bus = results_environment(r, "memory_bus_width_bits");
-    for (size_t i = 0; cc && sms && sm_mhz && i < sizeof per_sm / sizeof per_sm[0]; ++i)
+    const char *cc = results_environment(r, "compute_capability");
+    double sms, sm_mhz, mem_mhz, bus;
+    if (results_environment_number(r, "sm_count", &sms, e) ||
+        results_environment_number(r, "sm_clock_max_mhz", &sm_mhz, e) ||
+        results_environment_number(r, "memory_clock_max_mhz", &mem_mhz, e) ||
+        results_environment_number(r, "memory_bus_width_bits", &bus, e))
+        return p;
+    for (size_t i = 0; cc && i < sizeof per_sm / sizeof per_sm[0]; ++i)
         if (strcmp(per_sm[i].capability, cc) == 0) {
-            double clock_ghz = atof(sm_mhz) / 1000.0;
-            p.fp32_gflops = per_sm[i].fp32 * atof(sms) * clock_ghz;
-            p.fp64_gflops = per_sm[i].fp64 * atof(sms) * clock_ghz;
+            p.fp32_gflops = per_sm[i].fp32 * sms * sm_mhz / 1000.0;
+            p.fp64_gflops = per_sm[i].fp64 * sms * sm_mhz / 1000.0;
         }
     /* Two transfers per memory clock, as the driver reports the clock of HBM. */
-    if (mem_mhz && bus)
-        p.dram_gbs = 2.0 * atof(mem_mhz) * 1e6 * atof(bus) / 8.0 / 1e9;
+    p.dram_gbs = 2.0 * mem_mhz * 1e6 * bus / 8.0 / 1e9;
     return p;
 }
 
@@ -221,10 +222,12 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
 static int write_variables(const struct report_model *m, const char *dir, const char *note, struct error *e)
 {
     char path[4400];
+    struct peak_rates peak = report_peak_rates(m->r, e);
+    if (e->code)
+        return e->code;
     FILE *f = open_output(dir, "variables.gp", path, sizeof path, e);
     if (!f)
         return e->code;
-    struct peak_rates peak = report_peak_rates(m->r);
     fputs("# Written by memscope-report-data; loaded by scripts/report/*.gp.\n", f);
     put_variable(f, "gpu_name", results_environment(m->r, "gpu_name"));
     put_variable(f, "source_note", note);

@@ -19,6 +19,6 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
 struct peak_rates {
     double fp32_gflops, fp64_gflops, dram_gbs;
 };
-struct peak_rates report_peak_rates(const struct results_folder *r);
+struct peak_rates report_peak_rates(const struct results_folder *r, struct error *e);
 
 #endif

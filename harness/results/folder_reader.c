@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "folder_reader.h"
+#include "schema.h"
 
 static int is_folder(const char *path)
 {
@@ -36,43 +37,62 @@ static int read_optional(const struct results_folder *r, const char *name, struc
     return *present ? csv_table_read(path, t, e) : 0;
 }
 
+/* Every column a whole number: parsed once, so that lookups compare numbers, not texts. */
+static int read_ints(const struct csv_table *t, int column, int **values, struct error *e)
+{
+    *values = calloc((size_t)t->rows + 1, sizeof **values);
+    if (!*values)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    for (int row = 0; row < t->rows; ++row)
+        if (csv_table_int(t, row, column, &(*values)[row], e))
+            return e->code;
+    return 0;
+}
+
 static int find_summary_columns(struct results_folder *r, struct error *e)
 {
     const struct csv_table *s = &r->summary;
-    if (csv_table_column(s, "variant", &r->col_variant, e) || csv_table_column(s, "precision", &r->col_precision, e) ||
-        csv_table_column(s, "width", &r->col_width, e) || csv_table_column(s, "status", &r->col_status, e) ||
-        csv_table_column(s, "samples", &r->col_samples, e) || csv_table_column(s, "median_ms", &r->col_median_ms, e))
+    if (schema_column(s, &summary_csv, SUMMARY_VARIANT, &r->col_variant, e) ||
+        schema_column(s, &summary_csv, SUMMARY_PRECISION, &r->col_precision, e) ||
+        schema_column(s, &summary_csv, SUMMARY_WIDTH, &r->col_width, e) ||
+        schema_column(s, &summary_csv, SUMMARY_STATUS, &r->col_status, e) ||
+        schema_column(s, &summary_csv, SUMMARY_SAMPLES, &r->col_samples, e) ||
+        schema_column(s, &summary_csv, SUMMARY_MEDIAN_MS, &r->col_median_ms, e))
         return e->code;
     if (s->rows == 0)
         return error_set(e, EXIT_USAGE, "%s: no rows (the run measured nothing)", s->path);
+    if (read_ints(s, r->col_width, &r->summary_width, e) || read_ints(s, r->col_samples, &r->summary_samples, e))
+        return e->code;
     for (int row = 0; row < s->rows; ++row) {
-        double width, samples, median;
-        if (csv_table_required_real(s, row, r->col_width, &width, e) ||
-            csv_table_required_real(s, row, r->col_samples, &samples, e) ||
-            csv_table_real(s, row, r->col_median_ms, &median, e))
+        double median;
+        if (csv_table_real(s, row, r->col_median_ms, &median, e))
             return e->code;
     }
     return 0;
 }
 
 /* A samples file cut short at a line boundary still parses; its counts give it away. */
-static int check_sample_counts(const struct results_folder *r, struct error *e)
+static int check_sample_counts(struct results_folder *r, struct error *e)
 {
     const struct csv_table *s = &r->samples;
     int variant, width, time;
-    if (csv_table_column(s, "variant", &variant, e) || csv_table_column(s, "width", &width, e) ||
-        csv_table_column(s, "time_ms", &time, e))
+    if (schema_column(s, &samples_csv, SAMPLES_VARIANT, &variant, e) ||
+        schema_column(s, &samples_csv, SAMPLES_WIDTH, &width, e) ||
+        schema_column(s, &samples_csv, SAMPLES_TIME_MS, &time, e))
         return e->code;
-    for (int row = 0; row < s->rows; ++row) {
-        double value;
-        if (csv_table_required_real(s, row, time, &value, e))
+    r->sample_width = calloc((size_t)s->rows + 1, sizeof *r->sample_width);
+    r->sample_ms = calloc((size_t)s->rows + 1, sizeof *r->sample_ms);
+    if (!r->sample_width || !r->sample_ms)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    for (int row = 0; row < s->rows; ++row)
+        if (csv_table_required_real(s, row, time, &r->sample_ms[row], e) ||
+            csv_table_int(s, row, width, &r->sample_width[row], e))
             return e->code;
-    }
     int *counted = calloc((size_t)r->summary.rows, sizeof *counted);
     if (!counted)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     for (int row = 0; row < s->rows && !e->code; ++row) {
-        int at = results_summary_row(r, csv_table_text(s, row, variant), atoi(csv_table_text(s, row, width)));
+        int at = results_summary_row(r, csv_table_text(s, row, variant), r->sample_width[row]);
         if (at < 0)
             error_set(e, EXIT_USAGE, "%s:%d: %s at width %s is not in summary.csv", s->path, s->line[row],
                       csv_table_text(s, row, variant), csv_table_text(s, row, width));
@@ -80,7 +100,7 @@ static int check_sample_counts(const struct results_folder *r, struct error *e)
             ++counted[at];
     }
     for (int row = 0; row < r->summary.rows && !e->code; ++row) {
-        int expected = atoi(csv_table_text(&r->summary, row, r->col_samples));
+        int expected = r->summary_samples[row];
         if (counted[row] != expected)
             error_set(e, EXIT_USAGE, "%s: %d samples of %s at width %s, but %s:%d says %d (file truncated?)", s->path,
                       counted[row], csv_table_text(&r->summary, row, r->col_variant),
@@ -95,18 +115,18 @@ static int find_metric_columns(struct results_folder *r, struct error *e)
     const struct csv_table *t = &r->metrics;
     if (!r->has_metrics)
         return 0;
-    if (csv_table_column(t, "variant", &r->metric_col_variant, e) ||
-        csv_table_column(t, "width", &r->metric_col_width, e) ||
-        csv_table_column(t, "metric", &r->metric_col_metric, e) ||
-        csv_table_column(t, "value", &r->metric_col_value, e))
+    if (schema_column(t, &metrics_csv, METRICS_VARIANT, &r->metric_col_variant, e) ||
+        schema_column(t, &metrics_csv, METRICS_WIDTH, &r->metric_col_width, e) ||
+        schema_column(t, &metrics_csv, METRICS_METRIC, &r->metric_col_metric, e) ||
+        schema_column(t, &metrics_csv, METRICS_VALUE, &r->metric_col_value, e))
         return e->code;
-    return 0;
+    return read_ints(t, r->metric_col_width, &r->metric_width, e);
 }
 
 static int check_environment(const struct results_folder *r, struct error *e)
 {
     const struct csv_table *t = &r->environment;
-    if (t->columns != 2 || strcmp(t->header[0], "key") != 0 || strcmp(t->header[1], "value") != 0)
+    if (!schema_header_matches(t, &environment_csv))
         return error_set(e, EXIT_USAGE, "%s:1: the header must be 'key,value'", t->path);
     if (!results_environment(r, "gpu_name"))
         return error_set(e, EXIT_USAGE, "%s: no gpu_name", r->environment.path);
@@ -124,10 +144,10 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
         return error_set(e, EXIT_USAGE, "%s: no such results folder", r->dir);
     if (length > 8 && strcmp(r->dir + length - 8, ".partial") == 0)
         return error_set(e, EXIT_USAGE, "%s: an incomplete run (the folder is renamed when the run completes)", r->dir);
-    if (read_file(r, "environment.csv", &r->environment, e) || check_environment(r, e) ||
-        read_file(r, "summary.csv", &r->summary, e) || find_summary_columns(r, e) ||
-        read_file(r, "samples.csv", &r->samples, e) || check_sample_counts(r, e) ||
-        read_optional(r, "metrics.csv", &r->metrics, &r->has_metrics, e) || find_metric_columns(r, e) ||
+    if (read_file(r, environment_csv.file, &r->environment, e) || check_environment(r, e) ||
+        read_file(r, summary_csv.file, &r->summary, e) || find_summary_columns(r, e) ||
+        read_file(r, samples_csv.file, &r->samples, e) || check_sample_counts(r, e) ||
+        read_optional(r, metrics_csv.file, &r->metrics, &r->has_metrics, e) || find_metric_columns(r, e) ||
         read_optional(r, "validate/validate.csv", &r->validate, &r->has_validate, e))
         results_folder_close(r);
     return e->code;
@@ -135,6 +155,11 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
 
 void results_folder_close(struct results_folder *r)
 {
+    free(r->summary_width);
+    free(r->summary_samples);
+    free(r->metric_width);
+    free(r->sample_width);
+    free(r->sample_ms);
     csv_table_free(&r->environment);
     csv_table_free(&r->summary);
     csv_table_free(&r->samples);
@@ -145,16 +170,24 @@ void results_folder_close(struct results_folder *r)
 const char *results_environment(const struct results_folder *r, const char *key)
 {
     for (int row = 0; row < r->environment.rows; ++row)
-        if (strcmp(csv_table_text(&r->environment, row, 0), key) == 0)
-            return csv_table_text(&r->environment, row, 1);
+        if (strcmp(csv_table_text(&r->environment, row, ENVIRONMENT_KEY), key) == 0)
+            return csv_table_text(&r->environment, row, ENVIRONMENT_VALUE);
     return NULL;
+}
+
+int results_environment_number(const struct results_folder *r, const char *key, double *value, struct error *e)
+{
+    *value = NAN;
+    for (int row = 0; row < r->environment.rows; ++row)
+        if (strcmp(csv_table_text(&r->environment, row, ENVIRONMENT_KEY), key) == 0)
+            return csv_table_real(&r->environment, row, ENVIRONMENT_VALUE, value, e);
+    return 0;
 }
 
 int results_summary_row(const struct results_folder *r, const char *variant, int width)
 {
     for (int row = 0; row < r->summary.rows; ++row)
-        if (strcmp(csv_table_text(&r->summary, row, r->col_variant), variant) == 0 &&
-            atoi(csv_table_text(&r->summary, row, r->col_width)) == width)
+        if (strcmp(csv_table_text(&r->summary, row, r->col_variant), variant) == 0 && r->summary_width[row] == width)
             return row;
     return -1;
 }
@@ -166,8 +199,7 @@ int results_metric_sum(const struct results_folder *r, const char *variant, int 
     *sum = NAN;
     for (int row = 0; r->has_metrics && row < t->rows; ++row) {
         double value;
-        if (strcmp(csv_table_text(t, row, r->metric_col_variant), variant) ||
-            atoi(csv_table_text(t, row, r->metric_col_width)) != width ||
+        if (strcmp(csv_table_text(t, row, r->metric_col_variant), variant) || r->metric_width[row] != width ||
             strcmp(csv_table_text(t, row, r->metric_col_metric), metric))
             continue;
         if (csv_table_real(t, row, r->metric_col_value, &value, e))

@@ -14,8 +14,12 @@ struct results_folder {
     int has_metrics, has_validate;
     /* Columns of the summary every reader needs. */
     int col_variant, col_precision, col_width, col_status, col_samples, col_median_ms;
+    int *summary_width, *summary_samples; /* per summary row, parsed when the folder is opened */
+    int *sample_width;                     /* per samples row, likewise */
+    double *sample_ms;
     /* Columns of metrics.csv, when it is there. */
     int metric_col_variant, metric_col_width, metric_col_metric, metric_col_value;
+    int *metric_width; /* per metrics row */
 };
 
 /* Refuses a folder that is missing, still being written (.partial), lacks a
@@ -25,6 +29,8 @@ void results_folder_close(struct results_folder *r);
 
 /* A value of environment.csv, or NULL. */
 const char *results_environment(const struct results_folder *r, const char *key);
+/* A number of environment.csv; NAN when the key is absent, an error naming the line when it is not a number. */
+int results_environment_number(const struct results_folder *r, const char *key, double *value, struct error *e);
 
 /* A metric of variant at width, summed over the kernels of its profiled call
  * (cuBLAS may launch several); NAN when the run did not collect it. Fails on a

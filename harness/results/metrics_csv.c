@@ -1,15 +1,14 @@
 #include "metrics_csv.h"
-
-const char METRICS_HEADER[] = "variant,precision,width,kernel,metric,value,unit";
+#include "schema.h"
 
 int metrics_csv_create(struct csv *c, const char *dir, struct error *e)
 {
-    return csv_create(c, dir, "metrics.csv", METRICS_HEADER, e);
+    return schema_create(c, dir, &metrics_csv, e);
 }
 
 void metrics_csv_on_stream(struct csv *c, FILE *stream, const char *name)
 {
-    csv_on_stream(c, stream, name, METRICS_HEADER);
+    schema_on_stream(c, stream, name, &metrics_csv, 1);
 }
 
 static void row(struct csv *c, const char *variant, const char *precision, int width, const char *kernel,

@@ -9,8 +9,6 @@
 #include "../common/csv_writer.h"
 #include "../profile/profile.h"
 
-extern const char METRICS_HEADER[];
-
 int metrics_csv_create(struct csv *c, const char *dir, struct error *e);
 void metrics_csv_on_stream(struct csv *c, FILE *stream, const char *name);
 void metrics_csv_rows(struct csv *c, const char *variant, const char *precision, int width, const struct profile *p);

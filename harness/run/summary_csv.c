@@ -1,17 +1,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../common/csv_writer.h"
+#include "../results/schema.h"
 #include "summary_csv.h"
-
-const char SUMMARY_HEADER[] =
-    "variant,precision,layout,width,status,reference,seed,max_error,rel_l2_error,tolerance,"
-    "samples,stop_reason,min_ms,q1_ms,median_ms,q3_ms,max_ms,mean_ms,stdev_ms,ci95_rel,"
-    "flop,min_bytes,gflops,effective_gbs,"
-    "metrics_kernel,global_load_efficiency_pct,sectors_per_request_ld,shared_conflicts_hw,shared_conflicts_exact,"
-    "dram_gbs,dram_pct_of_peak,achieved_gflops,achieved_occupancy_pct,metrics_wall_ms,metrics_replay_ms,"
-    "metrics_overhead_ms";
-const char SAMPLES_HEADER[] = "variant,precision,width,sample,time_ms";
 
 static const char *status_of(const struct job_result *r)
 {
@@ -41,26 +32,15 @@ static void write_timing(struct csv *c, const struct job_result *r)
     csv_real(c, r->timing.n ? bytes / (s->median * 1e-3) / 1e9 : NAN);
 }
 
-/* Summary column, then the derived metric it shows. */
-static const char *const headline[][2] = {
-    {"global_load_efficiency_pct", "global_load_efficiency"},
-    {"sectors_per_request_ld", "sectors_per_request_ld"},
-    {"shared_conflicts_hw", "shared_conflicts_hw"},
-    {"shared_conflicts_exact", "shared_conflicts_exact"},
-    {"dram_gbs", "dram_gbs"},
-    {"dram_pct_of_peak", "dram_pct_of_peak"},
-    {"achieved_gflops", "achieved_gflops"},
-    {"achieved_occupancy_pct", "achieved_occupancy"},
+/* The derived metric each of the summary's metric columns shows, from SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT on. */
+static const enum derived_metric_id headline[] = {
+    METRIC_GLOBAL_LOAD_EFFICIENCY, METRIC_SECTORS_PER_REQUEST_LD, METRIC_SHARED_CONFLICTS_HW,
+    METRIC_SHARED_CONFLICTS_EXACT, METRIC_DRAM_GBS, METRIC_DRAM_PCT_OF_PEAK,
+    METRIC_ACHIEVED_GFLOPS, METRIC_ACHIEVED_OCCUPANCY,
 };
 #define N_HEADLINE (sizeof headline / sizeof headline[0])
-
-static double derived_value(const struct derived_metric *d, int n, const char *name)
-{
-    for (int i = 0; i < n; ++i)
-        if (strcmp(d[i].name, name) == 0)
-            return d[i].value;
-    return NAN;
-}
+_Static_assert(SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT + N_HEADLINE == SUMMARY_METRICS_WALL_MS,
+               "one derived metric per summary metric column");
 
 /* Empty fields where no metric was collected: "not collected" is never written as zero. */
 static void write_headline(struct csv *c, const struct job_result *r)
@@ -73,10 +53,10 @@ static void write_headline(struct csv *c, const struct job_result *r)
     }
     const struct profile *p = &r->profile;
     const struct kernel_profile *k = &p->kernels[profile_main_kernel(p)];
-    int n = metrics_derive(p->names, k->values, p->n_metrics, derived);
+    metrics_derive(p->names, k->values, p->n_metrics, derived);
     csv_text(c, k->kernel);
     for (size_t i = 0; i < N_HEADLINE; ++i)
-        csv_real(c, derived_value(derived, n, headline[i][1]));
+        csv_real(c, derived[headline[i]].value);
     csv_real(c, p->wall_ms);
     csv_real(c, p->replay_ms);
     csv_real(c, p->wall_ms - p->replay_ms);
@@ -85,7 +65,7 @@ static void write_headline(struct csv *c, const struct job_result *r)
 int results_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e)
 {
     struct csv c;
-    if (csv_create(&c, dir, "summary.csv", SUMMARY_HEADER, e))
+    if (schema_create(&c, dir, &summary_csv, e))
         return e->code;
     for (int i = 0; i < count; ++i) {
         const struct job_result *r = &jobs[i];
@@ -110,7 +90,7 @@ int results_write_summary(const char *dir, const struct job_result *jobs, int co
 int results_write_samples(const char *dir, const struct job_result *jobs, int count, struct error *e)
 {
     struct csv c;
-    if (csv_create(&c, dir, "samples.csv", SAMPLES_HEADER, e))
+    if (schema_create(&c, dir, &samples_csv, e))
         return e->code;
     for (int i = 0; i < count; ++i)
         for (int s = 0; s < jobs[i].timing.n; ++s) {

@@ -1,15 +1,9 @@
-/*
- * The CSV files of a results folder. Column names are stable; units are in the
- * names (_ms, _gflops, _gbs, _bytes). README.md documents every column.
- */
-#ifndef MEMSCOPE_RESULTS_H
-#define MEMSCOPE_RESULTS_H
+/* summary.csv and samples.csv of a run (their columns: results/schema.h), and the table printed at its end. */
+#ifndef MEMSCOPE_SUMMARY_CSV_H
+#define MEMSCOPE_SUMMARY_CSV_H
 
 #include "../common/error.h"
 #include "job.h"
-
-extern const char SUMMARY_HEADER[];
-extern const char SAMPLES_HEADER[];
 
 int results_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e);
 int results_write_samples(const char *dir, const struct job_result *jobs, int count, struct error *e);

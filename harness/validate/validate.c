@@ -4,6 +4,7 @@
 
 #include "../../kernels/truth.h"
 #include "../results/metrics_csv.h"
+#include "../results/schema.h"
 #include "../gpu/nvtx.h"
 #include "truth_model.h"
 #include "validate.h"
@@ -16,7 +17,6 @@
 #define TRANSPOSE_WIDTH 16384
 #define MAX_EXPECT 5
 
-const char VALIDATE_HEADER[] = "kernel,parameter,metric,expected,lower,upper,measured,status";
 
 enum case_kind { COPY, SHARED_F32, SHARED_F64, TRANSPOSE_NAIVE, TRANSPOSE_SHARED, TRANSPOSE_PADDED };
 
@@ -69,8 +69,8 @@ static struct truth_case copy_case(int threads, int stride, int offset)
 {
     struct truth_case c = {COPY, "strided_copy", "", stride, offset, 0, {{0}}};
     snprintf(c.parameter, sizeof c.parameter, "stride=%d offset=%d", stride, offset);
-    expect_exact(&c, "sectors_per_request_ld", model_copy_sectors_per_request(threads, stride, offset));
-    expect_exact(&c, "global_load_efficiency", model_copy_load_efficiency(threads, stride, offset));
+    expect_exact(&c, DERIVED(SECTORS_PER_REQUEST_LD), model_copy_sectors_per_request(threads, stride, offset));
+    expect_exact(&c, DERIVED(GLOBAL_LOAD_EFFICIENCY), model_copy_load_efficiency(threads, stride, offset));
     return c;
 }
 
@@ -80,8 +80,8 @@ static struct truth_case shared_case(int stride, int elem_bytes)
                                                                                       : "shared_stride_32bit",
                            "", stride, 0, 0, {{0}}};
     snprintf(c.parameter, sizeof c.parameter, "stride=%d", stride);
-    expect_exact(&c, "shared_ld_wavefronts_per_inst", model_shared_wavefronts(stride, elem_bytes));
-    expect_exact(&c, "shared_st_wavefronts_per_inst", model_shared_wavefronts(1, elem_bytes));
+    expect_exact(&c, DERIVED(SHARED_LD_WAVEFRONTS_PER_INST), model_shared_wavefronts(stride, elem_bytes));
+    expect_exact(&c, DERIVED(SHARED_ST_WAVEFRONTS_PER_INST), model_shared_wavefronts(1, elem_bytes));
     return c;
 }
 
@@ -99,12 +99,12 @@ static struct truth_case transpose_case(enum case_kind kind, const char *kernel,
     double bytes = (double)TRANSPOSE_WIDTH * TRANSPOSE_WIDTH * sizeof(float);
     double upper = kind == TRANSPOSE_NAIVE ? INFINITY : bytes * 1.02;
     snprintf(c.parameter, sizeof c.parameter, "width=%d", TRANSPOSE_WIDTH);
-    expect_range(&c, "dram__bytes_read.sum", bytes, bytes * 0.98, upper);
-    expect_range(&c, "dram__bytes_write.sum", bytes, bytes - (double)l2_bytes, upper);
-    expect_exact(&c, "sectors_per_request_ld", 4.0);
-    expect_exact(&c, "sectors_per_request_st", kind == TRANSPOSE_NAIVE ? 32.0 : 4.0);
+    expect_range(&c, COLLECTED(DRAM_BYTES_READ), bytes, bytes * 0.98, upper);
+    expect_range(&c, COLLECTED(DRAM_BYTES_WRITE), bytes, bytes - (double)l2_bytes, upper);
+    expect_exact(&c, DERIVED(SECTORS_PER_REQUEST_LD), 4.0);
+    expect_exact(&c, DERIVED(SECTORS_PER_REQUEST_ST), kind == TRANSPOSE_NAIVE ? 32.0 : 4.0);
     if (kind != TRANSPOSE_NAIVE)
-        expect_exact(&c, "shared_ld_wavefronts_per_inst", kind == TRANSPOSE_SHARED ? 32.0 : 1.0);
+        expect_exact(&c, DERIVED(SHARED_LD_WAVEFRONTS_PER_INST), kind == TRANSPOSE_SHARED ? 32.0 : 1.0);
     return c;
 }
 
@@ -283,7 +283,7 @@ int validate_run(struct gpu *g, struct metrics_collector *m, const char *dir, co
     struct truth_buffers b = {0};
     struct csv out, metrics;
     *checks = *failures = 0;
-    if (allocate(g, &b, e) || csv_create(&out, dir, "validate.csv", VALIDATE_HEADER, e)) {
+    if (allocate(g, &b, e) || schema_create(&out, dir, &validate_csv, e)) {
         release(&b, e);
         return e->code;
     }

@@ -11,8 +11,6 @@
 #include "../gpu/gpu.h"
 #include "../profile/collect.h"
 
-extern const char VALIDATE_HEADER[];
-
 /* Writes validate.csv and metrics.csv into dir and captures into capture_dir; *failures counts failed checks. */
 int validate_run(struct gpu *g, struct metrics_collector *m, const char *dir, const char *capture_dir,
                  int *checks, int *failures, struct error *e);

@@ -1,0 +1,79 @@
+#include <string.h>
+
+#include "metric_catalog.h"
+
+struct metric_traits {
+    const char *name;
+    unsigned groups;  /* collected metrics: the groups that collect it */
+    const char *unit; /* derived metrics: collected ones take CUPTI's unit */
+    bool deterministic;
+    const char *what;
+};
+
+#define COLLECTED_TRAITS(id, name, groups, deterministic, what) {name, groups, NULL, deterministic, what},
+#define DERIVED_TRAITS(id, name, unit, deterministic, what) {name, 0, unit, deterministic, what},
+static const struct metric_traits collected[] = {COLLECTED_METRICS(COLLECTED_TRAITS)};
+static const struct metric_traits derived[] = {DERIVED_METRICS(DERIVED_TRAITS)};
+
+static const struct metric_group groups[] = {
+    {"global", "global load/store efficiency, sectors and requests", GROUP_GLOBAL},
+    {"shared", "shared-memory bank conflicts: hardware counter and instrumented wavefronts", GROUP_SHARED},
+    {"dram", "DRAM bytes, throughput and kernel duration", GROUP_DRAM},
+    {"roofline", "executed FP32/FP64 operations and achieved occupancy", GROUP_ROOFLINE},
+    {"cache", "L1 and L2 sector hit rates", GROUP_CACHE},
+};
+
+const char *collected_metric_name(enum collected_metric id)
+{
+    return collected[id].name;
+}
+
+const char *derived_metric_name(enum derived_metric_id id)
+{
+    return derived[id].name;
+}
+
+const char *derived_metric_unit(enum derived_metric_id id)
+{
+    return derived[id].unit;
+}
+
+int deterministic_metrics(const char *names[], int max)
+{
+    int n = 0;
+    for (int i = 0; i < COLLECTED_METRIC_COUNT && n < max; ++i)
+        if (collected[i].deterministic)
+            names[n++] = collected[i].name;
+    for (int i = 0; i < DERIVED_METRIC_COUNT && n < max; ++i)
+        if (derived[i].deterministic)
+            names[n++] = derived[i].name;
+    return n;
+}
+
+const struct metric_group *metric_groups(int *count)
+{
+    *count = (int)(sizeof groups / sizeof groups[0]);
+    return groups;
+}
+
+int metric_group_members(unsigned bit, const char *members[], int max)
+{
+    int n = 0;
+    for (int i = 0; i < COLLECTED_METRIC_COUNT && n < max; ++i)
+        if (collected[i].groups & bit)
+            members[n++] = collected[i].name;
+    return n;
+}
+
+void metric_groups_print(FILE *f)
+{
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
+        fprintf(f, "%-9s %s\n", groups[g].name, groups[g].what);
+        for (int i = 0; i < COLLECTED_METRIC_COUNT; ++i)
+            if (collected[i].groups & groups[g].bit)
+                fprintf(f, "          %-64s %s\n", collected[i].name, collected[i].what);
+    }
+    fprintf(f, "derived   computed from the collected metrics, in metrics.csv\n");
+    for (int i = 0; i < DERIVED_METRIC_COUNT; ++i)
+        fprintf(f, "          %-64s %s (%s)\n", derived[i].name, derived[i].what, derived[i].unit);
+}

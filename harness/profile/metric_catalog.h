@@ -1,0 +1,131 @@
+/*
+ * The metric catalog: every metric memscope knows, collected or derived, with
+ * its traits, defined once. The metric groups, the derived metrics' names and
+ * units, and which counts the comparison holds exact are all read from here.
+ *
+ * Collected: X(ID, "Perfworks name", groups, deterministic, "what it counts").
+ * Derived:   X(ID, "name", "unit", deterministic, "what it is").
+ * A deterministic metric is fixed by the code and the size alone (instruction
+ * and sector counts): any change is the code's doing, and more is more work.
+ */
+#ifndef MEMSCOPE_METRIC_CATALOG_H
+#define MEMSCOPE_METRIC_CATALOG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define GROUP_GLOBAL (1u << 0)
+#define GROUP_SHARED (1u << 1)
+#define GROUP_DRAM (1u << 2)
+#define GROUP_ROOFLINE (1u << 3)
+#define GROUP_CACHE (1u << 4)
+/* Not in a group: added with --metrics; runs before 2026-11-21 collected them by default. */
+#define GROUP_NONE 0u
+
+/* The global counts are instrumented, like the efficiencies: they share one pass, where the hardware counters
+ * l1tex__t_sectors_* and l1tex__t_requests_* need two more of their own, about 25 ms per profiled call (H100). */
+#define COLLECTED_METRICS(X)                                                                                          \
+    X(GLOBAL_LD_BYTES_PER_SECTOR_PCT, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", GROUP_GLOBAL,  \
+      false, "global load efficiency: bytes used per sector fetched")                                                 \
+    X(GLOBAL_ST_BYTES_PER_SECTOR_PCT, "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", GROUP_GLOBAL,  \
+      false, "global store efficiency")                                                                               \
+    X(GLOBAL_LD_SECTORS, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum", GROUP_GLOBAL, true,               \
+      "global load sectors (instrumented)")                                                                           \
+    X(GLOBAL_LD_REQUESTS, "smsp__sass_inst_executed_op_global_ld.sum", GROUP_GLOBAL, true,                            \
+      "global load instructions (requests)")                                                                          \
+    X(GLOBAL_ST_SECTORS, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum", GROUP_GLOBAL, true,               \
+      "global store sectors (instrumented)")                                                                          \
+    X(GLOBAL_ST_REQUESTS, "smsp__sass_inst_executed_op_global_st.sum", GROUP_GLOBAL, true,                            \
+      "global store instructions (requests)")                                                                         \
+    X(HW_GLOBAL_LD_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", GROUP_NONE, true,                        \
+      "global load sectors (hardware counter)")                                                                       \
+    X(HW_GLOBAL_ST_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", GROUP_NONE, true,                        \
+      "global store sectors (hardware counter)")                                                                      \
+    X(HW_GLOBAL_LD_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", GROUP_NONE, true,                      \
+      "global load requests (hardware counter)")                                                                      \
+    X(HW_GLOBAL_ST_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", GROUP_NONE, true,                      \
+      "global store requests (hardware counter)")                                                                     \
+    X(SHARED_LD_CONFLICTS_HW, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", GROUP_SHARED, false,        \
+      "shared load bank conflicts (hardware counter: over-counts)")                                                   \
+    X(SHARED_ST_CONFLICTS_HW, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", GROUP_SHARED, false,        \
+      "shared store bank conflicts (hardware counter: over-counts)")                                                  \
+    X(SHARED_LD_WAVEFRONTS, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", GROUP_SHARED, true,     \
+      "shared load wavefronts (instrumented)")                                                                        \
+    X(SHARED_ST_WAVEFRONTS, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", GROUP_SHARED, true,     \
+      "shared store wavefronts (instrumented)")                                                                       \
+    X(SHARED_LD_INSTRUCTIONS, "smsp__sass_inst_executed_op_shared_ld.sum", GROUP_SHARED, true,                        \
+      "shared load instructions")                                                                                     \
+    X(SHARED_ST_INSTRUCTIONS, "smsp__sass_inst_executed_op_shared_st.sum", GROUP_SHARED, true,                        \
+      "shared store instructions")                                                                                    \
+    X(SHARED_LD_BYTES, "smsp__sass_data_bytes_mem_shared_op_ld.sum", GROUP_SHARED, false, "shared bytes loaded")      \
+    X(SHARED_ST_BYTES, "smsp__sass_data_bytes_mem_shared_op_st.sum", GROUP_SHARED, false, "shared bytes stored")      \
+    X(DRAM_BYTES_READ, "dram__bytes_read.sum", GROUP_DRAM, false, "DRAM bytes read")                                  \
+    X(DRAM_BYTES_WRITE, "dram__bytes_write.sum", GROUP_DRAM, false, "DRAM bytes written")                             \
+    X(DRAM_THROUGHPUT_PCT, "dram__throughput.avg.pct_of_peak_sustained_elapsed", GROUP_DRAM, false,                   \
+      "DRAM throughput, % of peak")                                                                                   \
+    X(FADD, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", GROUP_ROOFLINE, false, "FP32 adds (thread level)") \
+    X(FMUL, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", GROUP_ROOFLINE, false, "FP32 multiplies")         \
+    X(FFMA, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", GROUP_ROOFLINE, true, "FP32 fused multiply-adds") \
+    X(DADD, "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum", GROUP_ROOFLINE, false, "FP64 adds")               \
+    X(DMUL, "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", GROUP_ROOFLINE, false, "FP64 multiplies")         \
+    X(DFMA, "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", GROUP_ROOFLINE, true, "FP64 fused multiply-adds") \
+    X(WARPS_ACTIVE_PCT, "sm__warps_active.avg.pct_of_peak_sustained_active", GROUP_ROOFLINE, false,                   \
+      "achieved occupancy")                                                                                           \
+    X(DURATION_NS, "gpu__time_duration.sum", GROUP_DRAM | GROUP_ROOFLINE, false, "kernel duration")                   \
+    X(L1_HIT_RATE, "l1tex__t_sector_hit_rate.pct", GROUP_CACHE, false, "L1 sector hit rate")                          \
+    X(L2_HIT_RATE, "lts__t_sector_hit_rate.pct", GROUP_CACHE, false, "L2 sector hit rate")
+
+#define DERIVED_METRICS(X)                                                                                            \
+    X(GLOBAL_LOAD_EFFICIENCY, "global_load_efficiency", "%", false, "global load efficiency")                         \
+    X(GLOBAL_STORE_EFFICIENCY, "global_store_efficiency", "%", false, "global store efficiency")                      \
+    X(SECTORS_PER_REQUEST_LD, "sectors_per_request_ld", "sector/request", false, "global load sectors per request")   \
+    X(SECTORS_PER_REQUEST_ST, "sectors_per_request_st", "sector/request", false, "global store sectors per request")  \
+    X(SHARED_LD_WAVEFRONTS_PER_INST, "shared_ld_wavefronts_per_inst", "wavefront/instruction", false,                  \
+      "shared load wavefronts per instruction")                                                                       \
+    X(SHARED_ST_WAVEFRONTS_PER_INST, "shared_st_wavefronts_per_inst", "wavefront/instruction", false,                  \
+      "shared store wavefronts per instruction")                                                                      \
+    X(SHARED_CONFLICTS_EXACT_LD, "shared_conflicts_exact_ld", "wavefront", false,                                    \
+      "shared load wavefronts beyond the ideal")                                                                      \
+    X(SHARED_CONFLICTS_EXACT_ST, "shared_conflicts_exact_st", "wavefront", false,                                    \
+      "shared store wavefronts beyond the ideal")                                                                     \
+    X(SHARED_CONFLICTS_EXACT, "shared_conflicts_exact", "wavefront", true, "shared wavefronts beyond the ideal")     \
+    X(SHARED_CONFLICTS_HW, "shared_conflicts_hw", "conflict", false, "bank conflicts by the hardware counter")         \
+    X(DRAM_BYTES, "dram_bytes", "byte", false, "DRAM bytes read and written")                                         \
+    X(DRAM_GBS, "dram_gbs", "GB/s", false, "DRAM throughput")                                                         \
+    X(DRAM_PCT_OF_PEAK, "dram_pct_of_peak", "%", false, "DRAM throughput, % of peak")                                 \
+    X(DURATION_MS, "duration_ms", "ms", false, "kernel duration")                                                     \
+    X(FLOP_FP32, "flop_fp32", "flop", false, "FP32 operations executed (add + mul + 2 x fma)")                        \
+    X(FLOP_FP64, "flop_fp64", "flop", false, "FP64 operations executed")                                              \
+    X(ACHIEVED_GFLOPS, "achieved_gflops", "GFLOP/s", false, "executed operations per second")                         \
+    X(ARITHMETIC_INTENSITY, "arithmetic_intensity", "flop/byte", false, "operations per DRAM byte")                   \
+    X(ACHIEVED_OCCUPANCY, "achieved_occupancy", "%", false, "achieved occupancy")                                     \
+    X(L1_HIT_RATE_PCT, "l1_hit_rate", "%", false, "L1 sector hit rate")                                               \
+    X(L2_HIT_RATE_PCT, "l2_hit_rate", "%", false, "L2 sector hit rate")
+
+#define CATALOG_ID(id, name, traits, deterministic, what) METRIC_##id,
+enum collected_metric { COLLECTED_METRICS(CATALOG_ID) COLLECTED_METRIC_COUNT };
+enum derived_metric_id { DERIVED_METRICS(CATALOG_ID) DERIVED_METRIC_COUNT };
+#undef CATALOG_ID
+
+struct metric_group {
+    const char *name;
+    const char *what;
+    unsigned bit;
+};
+
+const char *collected_metric_name(enum collected_metric id);
+const char *derived_metric_name(enum derived_metric_id id);
+/* A metric's name by its catalog id: COLLECTED(DRAM_BYTES_READ), DERIVED(DRAM_GBS). */
+#define COLLECTED(id) collected_metric_name(METRIC_##id)
+#define DERIVED(id) derived_metric_name(METRIC_##id)
+const char *derived_metric_unit(enum derived_metric_id id);
+/* The deterministic metrics, collected then derived, in catalog order; returns how many. */
+int deterministic_metrics(const char *names[], int max);
+
+/* The groups, in the order --list-metric-groups prints them. */
+const struct metric_group *metric_groups(int *count);
+/* The collected metrics of a group, in catalog order: calls add(name) for each. */
+int metric_group_members(unsigned bit, const char *members[], int max);
+void metric_groups_print(FILE *f);
+
+#endif

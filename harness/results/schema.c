@@ -1,0 +1,65 @@
+#include <string.h>
+
+#include "schema.h"
+
+#define SCHEMA_NAME(id, name) name,
+static const char *const summary_names[] = {SUMMARY_CSV(SCHEMA_NAME)};
+static const char *const samples_names[] = {SAMPLES_CSV(SCHEMA_NAME)};
+static const char *const metrics_names[] = {METRICS_CSV(SCHEMA_NAME)};
+static const char *const environment_names[] = {ENVIRONMENT_CSV(SCHEMA_NAME)};
+static const char *const validate_names[] = {VALIDATE_CSV(SCHEMA_NAME)};
+static const char *const compare_names[] = {COMPARE_CSV(SCHEMA_NAME)};
+static const char *const compare_metrics_names[] = {COMPARE_METRICS_CSV(SCHEMA_NAME)};
+static const char *const history_names[] = {HISTORY_CSV(SCHEMA_NAME)};
+
+const struct csv_schema summary_csv = {"summary.csv", SUMMARY_COLUMNS, summary_names};
+const struct csv_schema samples_csv = {"samples.csv", SAMPLES_COLUMNS, samples_names};
+const struct csv_schema metrics_csv = {"metrics.csv", METRICS_COLUMNS, metrics_names};
+const struct csv_schema environment_csv = {"environment.csv", ENVIRONMENT_COLUMNS, environment_names};
+const struct csv_schema validate_csv = {"validate.csv", VALIDATE_COLUMNS, validate_names};
+const struct csv_schema compare_csv = {"compare.csv", COMPARE_COLUMNS, compare_names};
+const struct csv_schema compare_metrics_csv = {"compare-metrics.csv", COMPARE_METRICS_COLUMNS, compare_metrics_names};
+const struct csv_schema history_csv = {"history.csv", HISTORY_COLUMNS, history_names};
+
+/* The longest header, summary.csv's, is about 480 characters. */
+static void join_header(const struct csv_schema *s, char *header, size_t len)
+{
+    size_t used = 0;
+    header[0] = '\0';
+    for (int i = 0; i < s->n && used < len; ++i)
+        used += (size_t)snprintf(header + used, len - used, "%s%s", i ? "," : "", s->columns[i]);
+}
+
+int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, struct error *e)
+{
+    char header[1024];
+    join_header(s, header, sizeof header);
+    return csv_create(c, dir, s->file, header, e);
+}
+
+void schema_on_stream(struct csv *c, FILE *stream, const char *name, const struct csv_schema *s, int with_header)
+{
+    char header[1024];
+    join_header(s, header, sizeof header);
+    csv_on_stream(c, stream, name, with_header ? header : NULL);
+}
+
+int schema_column(const struct csv_table *t, const struct csv_schema *s, int id, int *column, struct error *e)
+{
+    return csv_table_column(t, s->columns[id], column, e);
+}
+
+int schema_column_or_none(const struct csv_table *t, const struct csv_schema *s, int id)
+{
+    return csv_table_column_or_none(t, s->columns[id]);
+}
+
+int schema_header_matches(const struct csv_table *t, const struct csv_schema *s)
+{
+    if (t->columns != s->n)
+        return 0;
+    for (int i = 0; i < s->n; ++i)
+        if (strcmp(t->header[i], s->columns[i]) != 0)
+            return 0;
+    return 1;
+}

@@ -1,0 +1,103 @@
+/*
+ * Every CSV file memscope writes or reads, with its columns in order: the one
+ * definition the writers take their headers from and the readers their column
+ * names. README.md's "Results folder" section documents each column.
+ *
+ * Each list is an X-macro: X(ID, "name"). The IDs are the columns' positions
+ * in files this version writes; readers must still look columns up by name,
+ * since an older file may lack one.
+ */
+#ifndef MEMSCOPE_SCHEMA_H
+#define MEMSCOPE_SCHEMA_H
+
+#include <stddef.h>
+
+#include "../common/csv_reader.h"
+#include "../common/csv_writer.h"
+
+#define SUMMARY_CSV(X)                                                                                                \
+    X(SUMMARY_VARIANT, "variant") X(SUMMARY_PRECISION, "precision") X(SUMMARY_LAYOUT, "layout")                       \
+    X(SUMMARY_WIDTH, "width") X(SUMMARY_STATUS, "status") X(SUMMARY_REFERENCE, "reference") X(SUMMARY_SEED, "seed")   \
+    X(SUMMARY_MAX_ERROR, "max_error") X(SUMMARY_REL_L2_ERROR, "rel_l2_error") X(SUMMARY_TOLERANCE, "tolerance")       \
+    X(SUMMARY_SAMPLES, "samples") X(SUMMARY_STOP_REASON, "stop_reason") X(SUMMARY_MIN_MS, "min_ms")                   \
+    X(SUMMARY_Q1_MS, "q1_ms") X(SUMMARY_MEDIAN_MS, "median_ms") X(SUMMARY_Q3_MS, "q3_ms") X(SUMMARY_MAX_MS, "max_ms") \
+    X(SUMMARY_MEAN_MS, "mean_ms") X(SUMMARY_STDEV_MS, "stdev_ms") X(SUMMARY_CI95_REL, "ci95_rel")                     \
+    X(SUMMARY_FLOP, "flop") X(SUMMARY_MIN_BYTES, "min_bytes") X(SUMMARY_GFLOPS, "gflops")                             \
+    X(SUMMARY_EFFECTIVE_GBS, "effective_gbs") X(SUMMARY_METRICS_KERNEL, "metrics_kernel")                             \
+    X(SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct")                                               \
+    X(SUMMARY_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld") X(SUMMARY_SHARED_CONFLICTS_HW, "shared_conflicts_hw") \
+    X(SUMMARY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact") X(SUMMARY_DRAM_GBS, "dram_gbs")                       \
+    X(SUMMARY_DRAM_PCT_OF_PEAK, "dram_pct_of_peak") X(SUMMARY_ACHIEVED_GFLOPS, "achieved_gflops")                     \
+    X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct") X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms")         \
+    X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms") X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms")
+
+#define SAMPLES_CSV(X)                                                                                                \
+    X(SAMPLES_VARIANT, "variant") X(SAMPLES_PRECISION, "precision") X(SAMPLES_WIDTH, "width")                         \
+    X(SAMPLES_SAMPLE, "sample") X(SAMPLES_TIME_MS, "time_ms")
+
+#define METRICS_CSV(X)                                                                                                \
+    X(METRICS_VARIANT, "variant") X(METRICS_PRECISION, "precision") X(METRICS_WIDTH, "width")                         \
+    X(METRICS_KERNEL, "kernel") X(METRICS_METRIC, "metric") X(METRICS_VALUE, "value") X(METRICS_UNIT, "unit")
+
+#define ENVIRONMENT_CSV(X) X(ENVIRONMENT_KEY, "key") X(ENVIRONMENT_VALUE, "value")
+
+#define VALIDATE_CSV(X)                                                                                               \
+    X(VALIDATE_KERNEL, "kernel") X(VALIDATE_PARAMETER, "parameter") X(VALIDATE_METRIC, "metric")                      \
+    X(VALIDATE_EXPECTED, "expected") X(VALIDATE_LOWER, "lower") X(VALIDATE_UPPER, "upper")                            \
+    X(VALIDATE_MEASURED, "measured") X(VALIDATE_STATUS, "status")
+
+#define COMPARE_CSV(X)                                                                                                \
+    X(COMPARE_VARIANT, "variant") X(COMPARE_PRECISION, "precision") X(COMPARE_WIDTH, "width")                         \
+    X(COMPARE_BASE_SAMPLES, "base_samples") X(COMPARE_HEAD_SAMPLES, "head_samples")                                   \
+    X(COMPARE_BASE_MEDIAN_MS, "base_median_ms") X(COMPARE_HEAD_MEDIAN_MS, "head_median_ms")                           \
+    X(COMPARE_CHANGE_PCT, "change_pct") X(COMPARE_INTERVAL_LOW_PCT, "interval_low_pct")                               \
+    X(COMPARE_INTERVAL_HIGH_PCT, "interval_high_pct") X(COMPARE_P_VALUE, "p_value") X(COMPARE_VERDICT, "verdict")     \
+    X(COMPARE_REASON, "reason")
+
+#define COMPARE_METRICS_CSV(X)                                                                                        \
+    X(COMPARE_METRICS_VARIANT, "variant") X(COMPARE_METRICS_WIDTH, "width") X(COMPARE_METRICS_METRIC, "metric")       \
+    X(COMPARE_METRICS_BASE, "base") X(COMPARE_METRICS_HEAD, "head") X(COMPARE_METRICS_CHANGE_PCT, "change_pct")       \
+    X(COMPARE_METRICS_KIND, "kind")
+
+/* The run's key, then summary columns copied as they are (the same names); an older summary may lack the
+ * columns from HISTORY_Q1_MS on. */
+#define HISTORY_CSV(X)                                                                                                \
+    X(HISTORY_COMMIT, "commit") X(HISTORY_DIRTY, "dirty") X(HISTORY_GPU_NAME, "gpu_name")                             \
+    X(HISTORY_TIME_UTC, "time_utc") X(HISTORY_VARIANT, "variant") X(HISTORY_PRECISION, "precision")                   \
+    X(HISTORY_WIDTH, "width") X(HISTORY_SAMPLES, "samples") X(HISTORY_MEDIAN_MS, "median_ms")                         \
+    X(HISTORY_Q1_MS, "q1_ms") X(HISTORY_Q3_MS, "q3_ms") X(HISTORY_GFLOPS, "gflops")                                   \
+    X(HISTORY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct")                                               \
+    X(HISTORY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact") X(HISTORY_DRAM_GBS, "dram_gbs")
+
+#define SCHEMA_ID(id, name) id,
+enum summary_column { SUMMARY_CSV(SCHEMA_ID) SUMMARY_COLUMNS };
+enum samples_column { SAMPLES_CSV(SCHEMA_ID) SAMPLES_COLUMNS };
+enum metrics_column { METRICS_CSV(SCHEMA_ID) METRICS_COLUMNS };
+enum environment_column { ENVIRONMENT_CSV(SCHEMA_ID) ENVIRONMENT_COLUMNS };
+enum validate_column { VALIDATE_CSV(SCHEMA_ID) VALIDATE_COLUMNS };
+enum compare_column { COMPARE_CSV(SCHEMA_ID) COMPARE_COLUMNS };
+enum compare_metrics_column { COMPARE_METRICS_CSV(SCHEMA_ID) COMPARE_METRICS_COLUMNS };
+enum history_column { HISTORY_CSV(SCHEMA_ID) HISTORY_COLUMNS };
+#undef SCHEMA_ID
+
+struct csv_schema {
+    const char *file; /* its name in a results folder (history: the default name) */
+    int n;
+    const char *const *columns;
+};
+
+extern const struct csv_schema summary_csv, samples_csv, metrics_csv, environment_csv, validate_csv, compare_csv,
+    compare_metrics_csv, history_csv;
+
+/* Creates dir/<schema's file> with the schema's header. */
+int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, struct error *e);
+/* Writes rows of the schema's file to an open stream; with_header 0 appends to a file that has it. */
+void schema_on_stream(struct csv *c, FILE *stream, const char *name, const struct csv_schema *s, int with_header);
+/* The index in t of the schema's column id, or an error that names the file and the column. */
+int schema_column(const struct csv_table *t, const struct csv_schema *s, int id, int *column, struct error *e);
+/* The same, or -1 for a column an older file may lack. */
+int schema_column_or_none(const struct csv_table *t, const struct csv_schema *s, int id);
+/* Whether t's header is exactly the schema's columns, in order. */
+int schema_header_matches(const struct csv_table *t, const struct csv_schema *s);
+
+#endif
