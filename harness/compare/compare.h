@@ -5,6 +5,8 @@
 #ifndef MEMSCOPE_COMPARE_H
 #define MEMSCOPE_COMPARE_H
 
+#include <stdbool.h>
+
 #include "side.h"
 #include "verdict.h"
 
@@ -32,8 +34,8 @@ struct metric_change {
 struct compare_options {
     struct verdict_rules rules;
     double dram_tolerance; /* relative change of DRAM GB/s worth reporting (0.10) */
-    int force;             /* compare different GPUs, drivers or clocks anyway */
-    int ignore_metrics;    /* metric regressions do not set the exit code */
+    bool force;            /* compare different GPUs, drivers or clocks anyway */
+    bool ignore_metrics;   /* metric regressions do not set the exit code */
 };
 
 struct comparison {

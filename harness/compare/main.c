@@ -6,7 +6,8 @@
  *
  * Exit codes: 0 no regression; 1 at least one SLOWER verdict, a variant that
  * fails its check in HEAD, or a metric regression (unless --ignore-metrics);
- * 2 the comparison could not be made (bad usage, unreadable or mismatched input).
+ * 2 the comparison could not be made (bad usage, unreadable or mismatched input);
+ * 4 the output folder cannot be written; 5 out of memory.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/args.h"
 #include "output.h"
 
 static const char usage_text[] =
@@ -32,78 +34,43 @@ static const char usage_text[] =
     "  -h, --help            this text\n"
     "\n"
     "Exit codes: 0 no regression; 1 a SLOWER verdict, a check failed in HEAD, or a metric\n"
-    "regression; 2 the comparison could not be made.\n";
+    "regression; 2 the comparison could not be made; 4 DIR cannot be written; 5 out of memory.\n";
 
 struct cli {
     struct compare_options options;
     const char *base, *head, *out;
-    int help;
+    bool help;
 };
-
-static int parse_number(const char *flag, const char *text, double low, double high, double *value, struct error *e)
-{
-    char *end;
-    errno = 0;
-    *value = text ? strtod(text, &end) : 0;
-    if (!text || end == text || *end || errno || *value < low || *value > high)
-        return error_set(e, EXIT_USAGE, "%s needs a number from %g to %g, not '%s'", flag, low, high,
-                         text ? text : "");
-    return 0;
-}
-
-static int parse_option(struct cli *c, const char *flag, const char *value, int *used, struct error *e)
-{
-    double x;
-    *used = 1;
-    if (!strcmp(flag, "--floor") && !parse_number(flag, value, 0, 100, &x, e))
-        c->options.rules.floor = x / 100;
-    else if (!strcmp(flag, "--alpha") && !parse_number(flag, value, 1e-9, 0.5, &x, e))
-        c->options.rules.alpha = x;
-    else if (!strcmp(flag, "--min-samples") && !parse_number(flag, value, 2, 1e6, &x, e))
-        c->options.rules.min_samples = (int)x;
-    else if (!strcmp(flag, "--dram-tolerance") && !parse_number(flag, value, 0, 1000, &x, e))
-        c->options.dram_tolerance = x / 100;
-    else if (!strcmp(flag, "-o") || !strcmp(flag, "--out")) {
-        if (!value)
-            return error_set(e, EXIT_USAGE, "%s needs a folder", flag);
-        c->out = value;
-    } else if (e->code)
-        return e->code;
-    else {
-        *used = 0;
-        if (!strcmp(flag, "--force"))
-            c->options.force = 1;
-        else if (!strcmp(flag, "--ignore-metrics"))
-            c->options.ignore_metrics = 1;
-        else if (!strcmp(flag, "-h") || !strcmp(flag, "--help"))
-            c->help = 1;
-        else
-            return error_set(e, EXIT_USAGE, "unknown option %s (see --help)", flag);
-    }
-    return 0;
-}
 
 static int parse(int argc, char **argv, struct cli *c, struct error *e)
 {
+    double floor_pct = 2, dram_tolerance_pct = 10;
+    long min_samples;
     memset(c, 0, sizeof *c);
     c->options.rules = VERDICT_RULES_DEFAULT;
-    c->options.dram_tolerance = 0.10;
-    int positional = 0;
-    for (int i = 1; i < argc && !e->code; ++i) {
-        int used = 0;
-        if (argv[i][0] == '-' && argv[i][1])
-            parse_option(c, argv[i], i + 1 < argc ? argv[i + 1] : NULL, &used, e);
-        else if (positional++ == 0)
-            c->base = argv[i];
-        else if (positional == 2)
-            c->head = argv[i];
-        else
-            error_set(e, EXIT_USAGE, "one BASE and one HEAD, not '%s' as well", argv[i]);
-        i += used;
-    }
-    if (!e->code && !c->help && !c->head)
-        error_set(e, EXIT_USAGE, "needs BASE and HEAD (see --help)");
-    return e->code;
+    min_samples = c->options.rules.min_samples;
+    const struct arg_option options[] = {
+        {"floor", 0, ARG_REAL, &floor_pct, 0, 100, NULL},
+        {"alpha", 0, ARG_REAL, &c->options.rules.alpha, 1e-9, 0.5, NULL},
+        {"min-samples", 0, ARG_LONG, &min_samples, 2, 1000000, NULL},
+        {"dram-tolerance", 0, ARG_REAL, &dram_tolerance_pct, 0, 1000, NULL},
+        {"ignore-metrics", 0, ARG_FLAG, &c->options.ignore_metrics, 0, 0, NULL},
+        {"force", 0, ARG_FLAG, &c->options.force, 0, 0, NULL},
+        {"out", 'o', ARG_TEXT, &c->out, 0, 0, NULL},
+        {"help", 'h', ARG_FLAG, &c->help, 0, 0, NULL},
+    };
+    const char *sides[2];
+    int n_sides;
+    if (args_parse(argc, argv, options, (int)(sizeof options / sizeof options[0]), sides, 2, &n_sides, e))
+        return e->code;
+    c->options.rules.floor = floor_pct / 100;
+    c->options.rules.min_samples = (int)min_samples;
+    c->options.dram_tolerance = dram_tolerance_pct / 100;
+    if (!c->help && n_sides != 2)
+        return error_set(e, EXIT_USAGE, "needs BASE and HEAD (see --help)");
+    c->base = n_sides > 0 ? sides[0] : NULL;
+    c->head = n_sides > 1 ? sides[1] : NULL;
+    return 0;
 }
 
 static int run(const struct cli *c, struct error *e)
@@ -116,9 +83,9 @@ static int run(const struct cli *c, struct error *e)
         if (!compare_run(&base, &head, &c->options, &result, e)) {
             compare_print(stdout, &result, &c->options);
             if (c->out && mkdir(c->out, 0777) != 0 && errno != EEXIST)
-                error_set(e, EXIT_USAGE, "cannot create %s: %s", c->out, strerror(errno));
-            else if (c->out && compare_write_csv(c->out, &result, e))
-                e->code = EXIT_USAGE;
+                error_set(e, EXIT_OUTPUT, "cannot create %s: %s", c->out, strerror(errno));
+            else if (c->out)
+                compare_write_csv(c->out, &result, e);
         }
         compare_side_close(&head);
     }
@@ -135,9 +102,7 @@ int main(int argc, char **argv)
         return 0;
     }
     int code = e.code ? e.code : run(&c, &e);
-    if (e.code) {
+    if (e.code)
         fprintf(stderr, "memscope-compare: %s\n", e.message);
-        return EXIT_USAGE;
-    }
     return code;
 }

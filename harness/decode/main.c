@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/args.h"
 #include "../profile/capture_tags.h"
 #include "../results/metrics_csv.h"
 
@@ -97,7 +98,7 @@ static int list_folder(const char *dir, char **paths, int *n, struct error *e)
     return e->code;
 }
 
-static int list_arguments(int argc, char **argv, char **paths, int *n, struct error *e)
+static int list_arguments(int argc, const char **argv, char **paths, int *n, struct error *e)
 {
     for (int i = 0; i < argc && !e->code; ++i) {
         struct stat st;
@@ -142,15 +143,15 @@ static int decode_all(char **paths, int n, const char *out_path, struct error *e
 static int run(int argc, char **argv, struct error *e)
 {
     static char *paths[MAX_CAPTURES];
+    static const char *arguments[MAX_CAPTURES];
     const char *out_path = NULL;
-    int n = 0, first = 1;
-    if (argc > 2 && strcmp(argv[1], "-o") == 0) {
-        out_path = argv[2];
-        first = 3;
-    }
-    if (first >= argc)
+    int n = 0, given;
+    const struct arg_option options[] = {{"out", 'o', ARG_TEXT, &out_path, 0, 0, NULL}};
+    if (args_parse(argc, argv, options, 1, arguments, MAX_CAPTURES, &given, e))
+        return e->code;
+    if (given == 0)
         return usage(e);
-    if (list_arguments(argc - first, argv + first, paths, &n, e) == 0)
+    if (list_arguments(given, arguments, paths, &n, e) == 0)
         decode_all(paths, n, out_path, e);
     for (int i = 0; i < n; ++i)
         free(paths[i]);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/args.h"
 #include "history.h"
 
 static int usage(struct error *e)
@@ -23,36 +24,37 @@ static int usage(struct error *e)
 
 static int add(int argc, char **argv, struct error *e)
 {
+    const char *paths[2];
+    int n;
     struct results_folder run;
-    if (argc != 4)
-        return usage(e);
-    if (results_folder_open(argv[3], &run, e))
+    if (args_parse(argc - 1, argv + 1, NULL, 0, paths, 2, &n, e))
         return e->code;
-    if (!history_add(argv[2], &run, e))
-        printf("history: %s recorded in %s\n", run.dir, argv[2]);
+    if (n != 2)
+        return usage(e);
+    if (results_folder_open(paths[1], &run, e))
+        return e->code;
+    if (!history_add(paths[0], &run, e))
+        printf("history: %s recorded in %s\n", run.dir, paths[0]);
     results_folder_close(&run);
     return e->code;
 }
 
 static int chart_data(int argc, char **argv, struct error *e)
 {
-    const char *gpu = NULL;
-    int width = 0, at = 2;
-    double floor = 2;
-    for (; at + 1 < argc && argv[at][0] == '-'; at += 2) {
-        char *end;
-        if (!strcmp(argv[at], "--gpu"))
-            gpu = argv[at + 1];
-        else if (!strcmp(argv[at], "--width") && (width = (int)strtol(argv[at + 1], &end, 10)) > 0 && !*end)
-            continue;
-        else if (!strcmp(argv[at], "--floor") && (floor = strtod(argv[at + 1], &end)) >= 0 && !*end)
-            continue;
-        else
-            return error_set(e, EXIT_USAGE, "bad option %s %s", argv[at], argv[at + 1]);
-    }
-    if (argc - at != 2)
+    const char *gpu = NULL, *paths[2];
+    long width = 0;
+    double floor_pct = 2;
+    int n;
+    const struct arg_option options[] = {
+        {"gpu", 0, ARG_TEXT, &gpu, 0, 0, NULL},
+        {"width", 0, ARG_LONG, &width, 1, 1000000, NULL},
+        {"floor", 0, ARG_REAL, &floor_pct, 0, 100, NULL},
+    };
+    if (args_parse(argc - 1, argv + 1, options, (int)(sizeof options / sizeof options[0]), paths, 2, &n, e))
+        return e->code;
+    if (n != 2)
         return usage(e);
-    return history_chart_data(argv[at], gpu, width, floor / 100, argv[at + 1], e);
+    return history_chart_data(paths[0], gpu, (int)width, floor_pct / 100, paths[1], e);
 }
 
 int main(int argc, char **argv)

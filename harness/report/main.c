@@ -1,7 +1,7 @@
 /*
  * memscope-report-data: reads a results folder and writes, into an existing
  * folder, the tables and variables the report's gnuplot scripts draw.
- * Run by scripts/report; needs no GPU.
+ * Run by scripts/report-render; needs no GPU.
  *
  *   memscope-report-data [--note TEXT] RESULTS_DIR DATA_DIR
  *
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/args.h"
 #include "report_data.h"
 
 static int usage(struct error *e)
@@ -20,18 +21,17 @@ static int usage(struct error *e)
 
 static int run(int argc, char **argv, struct error *e)
 {
-    const char *note = "";
-    int at = 1;
-    if (at + 1 < argc && strcmp(argv[at], "--note") == 0) {
-        note = argv[at + 1];
-        at += 2;
-    }
-    if (argc - at != 2)
+    const char *note = "", *paths[2];
+    int n;
+    const struct arg_option options[] = {{"note", 0, ARG_TEXT, &note, 0, 0, NULL}};
+    if (args_parse(argc, argv, options, 1, paths, 2, &n, e))
+        return e->code;
+    if (n != 2)
         return usage(e);
     struct results_folder results;
-    if (results_folder_open(argv[at], &results, e))
+    if (results_folder_open(paths[0], &results, e))
         return e->code;
-    report_data_write(&results, argv[at + 1], note, e);
+    report_data_write(&results, paths[1], note, e);
     results_folder_close(&results);
     return e->code;
 }

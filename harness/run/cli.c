@@ -1,10 +1,11 @@
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/args.h"
+#include "../common/numbers.h"
 #include "cli.h"
 
 #define DEFAULT_SIZES "1024,2048,4096"
@@ -66,37 +67,6 @@ void cli_print_variants(FILE *f)
         fprintf(f, "%-24s %-5s %-12s %-8s %s\n", v[i].name, matmul_precision_name(v[i].precision),
                 matmul_layout_name(v[i].layout), block, v[i].description);
     }
-}
-
-static int parse_long(const char *text, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long value = strtol(text, &end, 10);
-    if (errno || end == text || *end != '\0' || value < lo || value > hi)
-        return -1;
-    *out = value;
-    return 0;
-}
-
-static int parse_int_option(const char *name, const char *text, long lo, long hi, int *out, struct error *e)
-{
-    long value;
-    if (parse_long(text, lo, hi, &value) != 0)
-        return error_set(e, EXIT_USAGE, "%s: '%s' is not a whole number from %ld to %ld", name, text, lo, hi);
-    *out = (int)value;
-    return 0;
-}
-
-static int parse_positive_double(const char *name, const char *text, double *out, struct error *e)
-{
-    char *end;
-    errno = 0;
-    double value = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !(value > 0) || value > 1e9)
-        return error_set(e, EXIT_USAGE, "%s: '%s' is not a positive number", name, text);
-    *out = value;
-    return 0;
 }
 
 static int parse_width(const char *text, long *out, struct error *e)
@@ -209,62 +179,12 @@ static int select_variants(struct options *o, const char *patterns, const char *
     return 0;
 }
 
-enum long_only {
-    OPT_WARMUP = 256,
-    OPT_MIN_SAMPLES,
-    OPT_MAX_SAMPLES,
-    OPT_TARGET,
-    OPT_BUDGET,
-    OPT_SEED,
-    OPT_LIST,
-    OPT_METRIC_GROUPS,
-    OPT_METRICS,
-    OPT_NO_METRICS,
-    OPT_LIST_METRIC_GROUPS,
-    OPT_VALIDATE,
-    OPT_KEEP_OPERANDS,
-};
-
-static const struct option long_options[] = {
-    {"variants", required_argument, NULL, 'v'},
-    {"sizes", required_argument, NULL, 's'},
-    {"precision", required_argument, NULL, 'p'},
-    {"device", required_argument, NULL, 'd'},
-    {"out", required_argument, NULL, 'o'},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
-    {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
-    {"target-spread", required_argument, NULL, OPT_TARGET},
-    {"budget", required_argument, NULL, OPT_BUDGET},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"list", no_argument, NULL, OPT_LIST},
-    {"metric-groups", required_argument, NULL, OPT_METRIC_GROUPS},
-    {"metrics", required_argument, NULL, OPT_METRICS},
-    {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
-    {"list-metric-groups", no_argument, NULL, OPT_LIST_METRIC_GROUPS},
-    {"validate", no_argument, NULL, OPT_VALIDATE},
-    {"keep-operands", no_argument, NULL, OPT_KEEP_OPERANDS},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
-static void set_defaults(struct options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->timing.warmup = 3;
-    o->timing.min_samples = 10;
-    o->timing.max_samples = 1000;
-    o->timing.target_spread = 0.005;
-    o->timing.budget_s = 2.0;
-    o->seed = 1;
-    o->metric_groups = "all";
-}
-
 /* What the command line said, before defaults fill the rest: options that cannot go together are refused. */
 struct given {
-    const char *patterns, *precision, *sizes;
-    bool metric_choice; /* --metrics or --metric-groups */
+    const char *patterns, *precision, *sizes, *metric_groups, *metrics, *out_dir;
     bool no_metrics;
+    long device, warmup, min_samples, max_samples, seed;
+    double target_spread_pct, budget_s;
 };
 
 /* strtok would silently pass over the empty item of "a,,b" or "1024,". */
@@ -278,50 +198,9 @@ static int refuse_empty_item(const char *option, const char *item_name, const ch
     return 0;
 }
 
-static int parse_option(int opt, const char *arg, struct options *o, struct given *g, struct error *e)
-{
-    long seed;
-    switch (opt) {
-    case 'v': g->patterns = arg; return refuse_empty_item("--variants", "variant", arg, e);
-    case 's': g->sizes = arg; return refuse_empty_item("--sizes", "size", arg, e);
-    case 'p': g->precision = arg; return 0;
-    case 'o': o->out_dir = arg; return 0;
-    case 'h': o->help = true; return 0;
-    case OPT_LIST: o->list = true; return 0;
-    case OPT_LIST_METRIC_GROUPS: o->list_metric_groups = true; return 0;
-    case OPT_VALIDATE: o->validate = true; return 0;
-    case OPT_KEEP_OPERANDS: o->keep_operands = true; return 0;
-    case OPT_METRIC_GROUPS:
-        g->metric_choice = true;
-        o->metric_groups = arg;
-        return refuse_empty_item("--metric-groups", "metric group", arg, e);
-    case OPT_METRICS:
-        g->metric_choice = true;
-        o->metrics = arg;
-        return refuse_empty_item("--metrics", "metric", arg, e);
-    case OPT_NO_METRICS: g->no_metrics = true; o->metric_groups = "none"; return 0;
-    case 'd': return parse_int_option("--device", arg, 0, 1023, &o->device, e);
-    case OPT_WARMUP: return parse_int_option("--warmup", arg, 0, 1000, &o->timing.warmup, e);
-    case OPT_MIN_SAMPLES: return parse_int_option("--min-samples", arg, 1, 1000000, &o->timing.min_samples, e);
-    case OPT_MAX_SAMPLES: return parse_int_option("--max-samples", arg, 1, 1000000, &o->timing.max_samples, e);
-    case OPT_BUDGET: return parse_positive_double("--budget", arg, &o->timing.budget_s, e);
-    case OPT_TARGET:
-        if (parse_positive_double("--target-spread", arg, &o->timing.target_spread, e))
-            return e->code;
-        o->timing.target_spread /= 100.0;
-        return 0;
-    case OPT_SEED:
-        if (parse_long(arg, 0, LONG_MAX, &seed) != 0)
-            return error_set(e, EXIT_USAGE, "--seed: '%s' is not a non-negative whole number", arg);
-        o->seed = (unsigned long long)seed;
-        return 0;
-    }
-    return error_set(e, EXIT_USAGE, "internal: unhandled option %d", opt);
-}
-
 static int refuse_conflicts(const struct options *o, const struct given *g, struct error *e)
 {
-    if (g->no_metrics && g->metric_choice)
+    if (g->no_metrics && (g->metrics || g->metric_groups))
         return error_set(e, EXIT_USAGE, "--no-metrics cannot go with --metrics or --metric-groups");
     if (o->validate && (g->patterns || g->sizes || g->precision))
         return error_set(e, EXIT_USAGE,
@@ -335,23 +214,54 @@ static int refuse_conflicts(const struct options *o, const struct given *g, stru
     return 0;
 }
 
+static int read_command_line(int argc, char **argv, struct options *o, struct given *g, struct error *e)
+{
+    const struct arg_option options[] = {
+        {"variants", 'v', ARG_TEXT, &g->patterns, 0, 0, NULL},
+        {"sizes", 's', ARG_TEXT, &g->sizes, 0, 0, NULL},
+        {"precision", 'p', ARG_TEXT, &g->precision, 0, 0, NULL},
+        {"device", 'd', ARG_LONG, &g->device, 0, 1023, NULL},
+        {"out", 'o', ARG_TEXT, &g->out_dir, 0, 0, NULL},
+        {"warmup", 0, ARG_LONG, &g->warmup, 0, 1000, NULL},
+        {"min-samples", 0, ARG_LONG, &g->min_samples, 1, 1000000, NULL},
+        {"max-samples", 0, ARG_LONG, &g->max_samples, 1, 1000000, NULL},
+        {"target-spread", 0, ARG_REAL, &g->target_spread_pct, 1e-300, 1e9, "a positive number"},
+        {"budget", 0, ARG_REAL, &g->budget_s, 1e-300, 1e9, "a positive number"},
+        {"seed", 0, ARG_LONG, &g->seed, 0, (double)LONG_MAX, NULL},
+        {"list", 0, ARG_FLAG, &o->list, 0, 0, NULL},
+        {"metric-groups", 0, ARG_TEXT, &g->metric_groups, 0, 0, NULL},
+        {"metrics", 0, ARG_TEXT, &g->metrics, 0, 0, NULL},
+        {"no-metrics", 0, ARG_FLAG, &g->no_metrics, 0, 0, NULL},
+        {"list-metric-groups", 0, ARG_FLAG, &o->list_metric_groups, 0, 0, NULL},
+        {"validate", 0, ARG_FLAG, &o->validate, 0, 0, NULL},
+        {"keep-operands", 0, ARG_FLAG, &o->keep_operands, 0, 0, NULL},
+        {"help", 'h', ARG_FLAG, &o->help, 0, 0, NULL},
+    };
+    int none;
+    if (args_parse(argc, argv, options, (int)(sizeof options / sizeof options[0]), NULL, 0, &none, e))
+        return e->code;
+    if ((g->patterns && refuse_empty_item("--variants", "variant", g->patterns, e)) ||
+        (g->sizes && refuse_empty_item("--sizes", "size", g->sizes, e)) ||
+        (g->metric_groups && refuse_empty_item("--metric-groups", "metric group", g->metric_groups, e)) ||
+        (g->metrics && refuse_empty_item("--metrics", "metric", g->metrics, e)))
+        return e->code;
+    o->device = (int)g->device;
+    o->timing = (struct timing_policy){(int)g->warmup, (int)g->min_samples, (int)g->max_samples,
+                                       g->target_spread_pct / 100.0, g->budget_s};
+    o->seed = (unsigned long long)g->seed;
+    o->out_dir = g->out_dir;
+    o->metrics = g->metrics;
+    o->metric_groups = g->no_metrics ? "none" : g->metric_groups ? g->metric_groups : "all";
+    return 0;
+}
+
 int cli_parse(int argc, char **argv, struct options *o, struct error *e)
 {
-    struct given g = {0};
-    set_defaults(o);
-    optind = 0; /* glibc: full re-initialisation, so the parser can run more than once */
-    opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, ":v:s:p:d:o:h", long_options, NULL)) != -1) {
-        if (opt == '?')
-            return error_set(e, EXIT_USAGE, "unknown option '%s' (see --help)", argv[optind - 1]);
-        if (opt == ':')
-            return error_set(e, EXIT_USAGE, "option '%s' needs a value (see --help)", argv[optind - 1]);
-        if (parse_option(opt, optarg, o, &g, e))
-            return e->code;
-    }
-    if (optind < argc)
-        return error_set(e, EXIT_USAGE, "unexpected argument '%s' (see --help)", argv[optind]);
+    struct given g = {.warmup = 3, .min_samples = 10, .max_samples = 1000, .target_spread_pct = 0.5,
+                      .budget_s = 2.0, .seed = 1};
+    memset(o, 0, sizeof *o);
+    if (read_command_line(argc, argv, o, &g, e))
+        return e->code;
     if (o->help || o->list || o->list_metric_groups)
         return 0;
     const char *precision = g.precision ? g.precision : "all";

@@ -7,19 +7,12 @@
 
 #include "../../kernels/matmul.h"
 #include "../common/error.h"
+#include "timing.h"
 
 #define MAX_VARIANTS 64
 #define MAX_SIZES 64
 /* Kernels index with 32-bit ints: Width^2 must stay below 2^31. */
 #define MAX_WIDTH 46340
-
-struct timing_policy {
-    int warmup;            /* untimed launches before sampling */
-    int min_samples;       /* always taken, even past the budget */
-    int max_samples;       /* never exceeded */
-    double target_spread;  /* stop once the 95 % interval of the mean is within this fraction */
-    double budget_s;       /* per variant x size, for the timed runs */
-};
 
 struct options {
     bool help;

@@ -7,10 +7,18 @@
 #ifndef MEMSCOPE_TIMING_H
 #define MEMSCOPE_TIMING_H
 
-#include "cli.h"
+#include "../../kernels/matmul.h"
 #include "../gpu/gpu.h"
 #include "progress.h"
 #include "../common/stats.h"
+
+struct timing_policy {
+    int warmup;            /* untimed launches before sampling */
+    int min_samples;       /* always taken, even past the budget */
+    int max_samples;       /* never exceeded */
+    double target_spread;  /* stop once the 95 % interval of the mean is within this fraction */
+    double budget_s;       /* per variant x size, for the timed runs */
+};
 
 struct timing {
     double *samples_ms;

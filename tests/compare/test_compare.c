@@ -194,7 +194,7 @@ static void bad_usage_exits_two(void **state)
     (void)state;
     static struct outcome o;
     compare(&o, "--floor ten", FIXTURE, FIXTURE);
-    expect(&o, 2, "--floor needs a number");
+    expect(&o, 2, "--floor: 'ten' is not a number from 0 to 100");
     compare(&o, "", FIXTURE, "/nonexistent");
     expect(&o, 2, "/nonexistent");
 }

@@ -1,0 +1,98 @@
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "numbers.h"
+
+static int store_value(const struct arg_option *o, const char *text, struct error *e)
+{
+    long whole;
+    double real;
+    switch (o->type) {
+    case ARG_FLAG:
+        *(bool *)o->value = true;
+        return 0;
+    case ARG_TEXT:
+        *(const char **)o->value = text;
+        return 0;
+    case ARG_LONG: {
+        /* (double)LONG_MAX rounds up past LONG_MAX: converting it back would overflow. */
+        long lowest = (long)o->lowest, highest = o->highest >= (double)LONG_MAX ? LONG_MAX : (long)o->highest;
+        if (parse_long(text, lowest, highest, &whole))
+            return error_set(e, EXIT_USAGE, "--%s: '%s' is not a whole number from %ld to %ld", o->name, text,
+                             lowest, highest);
+        *(long *)o->value = whole;
+        return 0;
+    }
+    case ARG_REAL:
+        if (parse_real(text, o->lowest, o->highest, &real))
+            return o->kind ? error_set(e, EXIT_USAGE, "--%s: '%s' is not %s", o->name, text, o->kind)
+                           : error_set(e, EXIT_USAGE, "--%s: '%s' is not a number from %g to %g", o->name, text,
+                                       o->lowest, o->highest);
+        *(double *)o->value = real;
+        return 0;
+    }
+    return error_set(e, EXIT_USAGE, "--%s: unknown option type", o->name);
+}
+
+/* getopt_long's tables, built from ours: a short option returns its letter, a long-only one 256 + its index. */
+static void build_tables(const struct arg_option *options, int n, struct option *longs, char *shorts)
+{
+    /* '+': stop at each positional argument, which args_parse collects before going on; ':': report a missing
+     * value apart from an unknown option. */
+    size_t used = 0;
+    shorts[used++] = '+';
+    shorts[used++] = ':';
+    for (int i = 0; i < n; ++i) {
+        int takes = options[i].type != ARG_FLAG;
+        longs[i] = (struct option){options[i].name, takes ? required_argument : no_argument, NULL,
+                                   options[i].short_name ? options[i].short_name : 256 + i};
+        if (options[i].short_name) {
+            shorts[used++] = options[i].short_name;
+            if (takes)
+                shorts[used++] = ':';
+        }
+    }
+    longs[n] = (struct option){NULL, 0, NULL, 0};
+    shorts[used] = '\0';
+}
+
+static const struct arg_option *find(const struct arg_option *options, int n, int opt)
+{
+    for (int i = 0; i < n; ++i)
+        if (opt == (options[i].short_name ? options[i].short_name : 256 + i))
+            return &options[i];
+    return NULL;
+}
+
+int args_parse(int argc, char **argv, const struct arg_option *options, int n_options, const char **positional,
+               int max_positional, int *n_positional, struct error *e)
+{
+    struct option longs[ARGS_MAX_OPTIONS + 1];
+    char shorts[3 * ARGS_MAX_OPTIONS + 3];
+    if (n_options > ARGS_MAX_OPTIONS)
+        return error_set(e, EXIT_USAGE, "internal: more than %d options", ARGS_MAX_OPTIONS);
+    build_tables(options, n_options, longs, shorts);
+    *n_positional = 0;
+    optind = 0; /* glibc: full re-initialisation, so a parser can run more than once */
+    opterr = 0;
+    for (;;) {
+        int opt = getopt_long(argc, argv, shorts, longs, NULL);
+        if (opt == -1 && optind < argc) { /* a positional argument: take it, go on past it */
+            if (*n_positional == max_positional)
+                return error_set(e, EXIT_USAGE, "unexpected argument '%s' (see --help)", argv[optind]);
+            positional[(*n_positional)++] = argv[optind++];
+            continue;
+        }
+        if (opt == -1)
+            return 0;
+        if (opt == '?')
+            return error_set(e, EXIT_USAGE, "unknown option '%s' (see --help)", argv[optind - 1]);
+        if (opt == ':')
+            return error_set(e, EXIT_USAGE, "option '%s' needs a value (see --help)", argv[optind - 1]);
+        if (store_value(find(options, n_options, opt), optarg, e))
+            return e->code;
+    }
+}
