@@ -6,7 +6,6 @@
 #include "capture_file.h"
 
 #define MAGIC "memscope-capture 1"
-#define MAX_METRICS 256
 
 int prof_capture_write(const char *path, const struct prof_capture *c, struct prof_error *e)
 {
@@ -35,9 +34,9 @@ static int bad(struct prof_error *e, const char *path, int line, const char *wha
 
 static int add_metric(struct prof_capture *c, const char *name)
 {
-    if (c->config.n_metrics == MAX_METRICS)
+    if (c->config.n_metrics == PROF_MAX_METRICS)
         return -1;
-    if (!c->config.metrics && !(c->config.metrics = calloc(MAX_METRICS, sizeof *c->config.metrics)))
+    if (!c->config.metrics && !(c->config.metrics = calloc(PROF_MAX_METRICS, sizeof *c->config.metrics)))
         return -1;
     if (!(c->config.metrics[c->config.n_metrics] = strdup(name)))
         return -1;

@@ -6,10 +6,11 @@
 #ifndef MEMSCOPE_CSV_TABLE_H
 #define MEMSCOPE_CSV_TABLE_H
 
+#include "paths.h"
 #include "error.h"
 
 struct csv_table {
-    char path[4096];
+    char path[PATH_LEN];
     int columns;
     char **header;
     int rows;

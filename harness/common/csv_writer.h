@@ -4,11 +4,12 @@
 
 #include <stdio.h>
 
+#include "paths.h"
 #include "error.h"
 
 struct csv {
     FILE *file;
-    char path[4096];
+    char path[PATH_LEN];
     int fields_in_row;
 };
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/paths.h"
 #include "../results/schema.h"
 #include "side.h"
 
@@ -16,7 +17,7 @@ static const char *const matching_fields[] = {
 
 static int is_results_folder(const char *dir)
 {
-    char path[4500];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     struct stat st;
     snprintf(path, sizeof path, "%s/environment.csv", dir);
     return stat(path, &st) == 0;
@@ -36,7 +37,7 @@ static int list_rounds(const char *dir, char **names, int *count, struct error *
     struct dirent *entry;
     *count = 0;
     while ((entry = readdir(d)) && !e->code) {
-        char path[4400];
+        char path[PATH_IN_FOLDER_LEN];
         snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
         if (entry->d_name[0] == '.' || !is_results_folder(path))
             continue;

@@ -5,12 +5,13 @@
 #ifndef MEMSCOPE_COMPARE_SIDE_H
 #define MEMSCOPE_COMPARE_SIDE_H
 
+#include "../common/paths.h"
 #include "../results/folder_reader.h"
 
 #define COMPARE_MAX_ROUNDS 32
 
 struct compare_side {
-    char path[4096];
+    char path[PATH_LEN];
     struct results_folder round[COMPARE_MAX_ROUNDS];
     int rounds;
 };

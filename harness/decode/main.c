@@ -15,12 +15,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/paths.h"
 #include "../common/args.h"
 #include "../profile/capture_tags.h"
 #include "../results/metrics_csv.h"
 
 #define MAX_CAPTURES 1024
-#define PATH_LEN 4400
 
 static int usage(struct error *e)
 {
@@ -76,7 +76,7 @@ static int by_name(const void *a, const void *b)
 
 static int list_folder(const char *dir, char **paths, int *n, struct error *e)
 {
-    char captures[PATH_LEN - 300]; /* room for the file name */
+    char captures[PATH_IN_FOLDER_LEN];
     snprintf(captures, sizeof captures, "%s/captures", dir);
     DIR *d = opendir(captures);
     if (!d)
@@ -88,10 +88,10 @@ static int list_folder(const char *dir, char **paths, int *n, struct error *e)
             continue;
         if (*n == MAX_CAPTURES)
             error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
-        else if (!(paths[*n] = malloc(PATH_LEN)))
+        else if (!(paths[*n] = malloc(PATH_JOINED(PATH_IN_FOLDER_LEN))))
             error_set(e, EXIT_RUNTIME, "out of host memory");
         else
-            snprintf(paths[(*n)++], PATH_LEN, "%s/%s", captures, entry->d_name);
+            snprintf(paths[(*n)++], PATH_JOINED(PATH_IN_FOLDER_LEN), "%s/%s", captures, entry->d_name);
     }
     closedir(d);
     qsort(paths + first, (size_t)(*n - first), sizeof *paths, by_name);
@@ -122,7 +122,7 @@ static int list_arguments(int argc, const char **argv, char **paths, int *n, str
  * decoded leaves FILE as it was. */
 static int decode_all(char **paths, int n, const char *out_path, struct error *e)
 {
-    char partial[PATH_LEN];
+    char partial[PATH_IN_FOLDER_LEN];
     struct csv out;
     if (out_path && snprintf(partial, sizeof partial, "%s.partial", out_path) >= (int)sizeof partial)
         return error_set(e, EXIT_USAGE, "%s: path too long", out_path);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/paths.h"
 #include "../common/palette.h"
 #include "../results/schema.h"
 #include "history.h"
@@ -188,7 +189,7 @@ static int write_series(FILE *f, const struct history_view *v, const char *varia
 
 static int write_variables(const char *dir, const struct history_view *v, struct error *e)
 {
-    char path[4400];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(path, sizeof path, "%s/variables.gp", dir);
     FILE *f = fopen(path, "w");
     if (!f)
@@ -222,7 +223,7 @@ int history_chart_data(const char *history_path, const char *gpu, int width, dou
     if (!schema_header_matches(&t, &history_csv))
         error_set(e, EXIT_USAGE, "%s:1: not a memscope history (header differs)", history_path);
     if (!e->code && !build_view(&t, gpu, width, &v, e) && !write_variables(out_dir, &v, e)) {
-        char path[4400];
+        char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
         snprintf(path, sizeof path, "%s/history.tsv", out_dir);
         FILE *f = fopen(path, "w");
         if (!f)

@@ -8,10 +8,11 @@
 
 #include <stdio.h>
 
+#include "../../cupti/metric_host.h"
 #include "../common/error.h"
 #include "metric_catalog.h"
 
-#define MAX_METRICS 64
+#define MAX_METRICS PROF_MAX_METRICS /* the profiler's limit */
 #define METRIC_NAME_LEN 128
 #define MAX_DERIVED DERIVED_METRIC_COUNT
 

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/paths.h"
 #include "../common/palette.h"
+#include "../profile/metric_catalog.h"
+#include "../results/schema.h"
 #include "report_data.h"
 
-#define MAX_VARIANTS 64
 #define MAX_WIDTHS 64
 
 /* The variants in the order the run measured them (the registry's), and its widths ascending. */
@@ -53,10 +55,33 @@ static int variant_index(const struct report_model *m, const char *name)
     return -1;
 }
 
+/* The summary columns the report reads: each must hold a number or nothing, in every row. */
+static const enum summary_column numeric_columns[] = {
+    SUMMARY_MEDIAN_MS,           SUMMARY_GFLOPS,
+    SUMMARY_FLOP,                SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT,
+    SUMMARY_SHARED_CONFLICTS_HW, SUMMARY_SHARED_CONFLICTS_EXACT,
+    SUMMARY_DRAM_GBS,            SUMMARY_DRAM_PCT_OF_PEAK,
+};
+
+static int check_numbers(const struct csv_table *t, struct error *e)
+{
+    for (size_t c = 0; c < sizeof numeric_columns / sizeof numeric_columns[0]; ++c) {
+        int col = schema_column_or_none(t, &summary_csv, numeric_columns[c]);
+        for (int row = 0; col >= 0 && row < t->rows; ++row) {
+            double value;
+            if (csv_table_real(t, row, col, &value, e))
+                return e->code;
+        }
+    }
+    return 0;
+}
+
 static int build_model(const struct results_folder *r, struct report_model *m, struct error *e)
 {
     memset(m, 0, sizeof *m);
     m->r = r;
+    if (check_numbers(&r->summary, e))
+        return e->code;
     for (int row = 0; row < r->summary.rows && !e->code; ++row) {
         const char *name = csv_table_text(&r->summary, row, r->col_variant);
         if (variant_index(m, name) < 0) {
@@ -70,16 +95,16 @@ static int build_model(const struct results_folder *r, struct report_model *m, s
     return e->code;
 }
 
-/* A summary value; NAN when the row, the column (an older run) or the value is missing. */
-static double summary_value(const struct report_model *m, const char *variant, int width, const char *column)
+/* A summary value; NAN when the row, the column (an older run) or the value is missing. The column was
+ * checked when the model was built (numeric_columns), so it holds a number or nothing. */
+static double summary_value(const struct report_model *m, const char *variant, int width, enum summary_column id)
 {
-    int row = results_summary_row(m->r, variant, width), col = csv_table_column_or_none(&m->r->summary, column);
-    if (row < 0 || col < 0)
-        return NAN;
-    const char *text = csv_table_text(&m->r->summary, row, col);
-    char *end;
-    double value = strtod(text, &end);
-    return (end == text || *end) ? NAN : value;
+    int row = results_summary_row(m->r, variant, width), col = schema_column_or_none(&m->r->summary, &summary_csv, id);
+    struct error ignored = {0};
+    double value = NAN;
+    if (row >= 0 && col >= 0)
+        csv_table_real(&m->r->summary, row, col, &value, &ignored);
+    return value;
 }
 
 static int passed(const struct report_model *m, const char *variant, int width)
@@ -100,7 +125,7 @@ static const char *anchor(const char *precision, int reference)
 static double anchor_ms(const struct report_model *m, int v, int width, int reference)
 {
     const char *name = anchor(m->precision[v], reference);
-    return passed(m, name, width) ? summary_value(m, name, width, "median_ms") : NAN;
+    return passed(m, name, width) ? summary_value(m, name, width, SUMMARY_MEDIAN_MS) : NAN;
 }
 
 static FILE *open_output(const char *dir, const char *name, char *path, size_t size, struct error *e)
@@ -221,7 +246,7 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
 
 static int write_variables(const struct report_model *m, const char *dir, const char *note, struct error *e)
 {
-    char path[4400];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     struct peak_rates peak = report_peak_rates(m->r, e);
     if (e->code)
         return e->code;
@@ -256,7 +281,7 @@ static const char *env_or(const struct results_folder *r, const char *key, const
 static int write_title(const struct report_model *m, const char *dir, struct error *e)
 {
     const struct results_folder *r = m->r;
-    char path[4400], value[1024];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)], value[1024];
     FILE *f = open_output(dir, "title.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -307,18 +332,18 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
     const char *name = m->variant[v];
     int row = results_summary_row(m->r, name, width);
     char cell[7][64];
-    double median = summary_value(m, name, width, "median_ms");
+    double median = summary_value(m, name, width, SUMMARY_MEDIAN_MS);
     double reference = anchor_ms(m, v, width, 1);
     format_number(cell[0], sizeof cell[0], median, "%.4g");
-    format_number(cell[1], sizeof cell[1], summary_value(m, name, width, "gflops"), "%.0f");
+    format_number(cell[1], sizeof cell[1], summary_value(m, name, width, SUMMARY_GFLOPS), "%.0f");
     format_number(cell[2], sizeof cell[2], 100.0 * reference / median, "%.1f");
-    double efficiency = summary_value(m, name, width, "global_load_efficiency_pct");
+    double efficiency = summary_value(m, name, width, SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT);
     const char *note = load_efficiency_note(efficiency);
     format_number(cell[3], sizeof cell[3], efficiency, "%.1f");
     if (*note != '-')
         snprintf(cell[3], sizeof cell[3], "%s", note);
-    format_count(cell[4], sizeof cell[4], summary_value(m, name, width, "shared_conflicts_exact"));
-    format_number(cell[5], sizeof cell[5], summary_value(m, name, width, "dram_gbs"), "%.0f");
+    format_count(cell[4], sizeof cell[4], summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT));
+    format_number(cell[5], sizeof cell[5], summary_value(m, name, width, SUMMARY_DRAM_GBS), "%.0f");
     if (isnan(median))
         snprintf(cell[0], sizeof cell[0], "not timed");
     if (isnan(reference) || isnan(median))
@@ -334,7 +359,7 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
 static int write_summary_tables(const struct report_model *m, const char *dir, struct error *e)
 {
     for (int w = 0; w < m->widths && !e->code; ++w) {
-        char name[64], path[4400];
+        char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
         snprintf(name, sizeof name, "summary-%d.tsv", m->width[w]);
         FILE *f = open_output(dir, name, path, sizeof path, e);
         if (!f)
@@ -353,7 +378,7 @@ static int write_summary_tables(const struct report_model *m, const char *dir, s
 /* One block per variant (gnuplot's index v): width and GFLOP/s of the passing runs. */
 static int write_performance(const struct report_model *m, const char *dir, struct error *e)
 {
-    char path[4400];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     FILE *f = open_output(dir, "performance.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -362,7 +387,7 @@ static int write_performance(const struct report_model *m, const char *dir, stru
         int points = 0;
         for (int w = 0; w < m->widths; ++w)
             if (passed(m, m->variant[v], m->width[w]) && ++points)
-                fprintf(f, "%d\t%.6g\n", m->width[w], summary_value(m, m->variant[v], m->width[w], "gflops"));
+                fprintf(f, "%d\t%.6g\n", m->width[w], summary_value(m, m->variant[v], m->width[w], SUMMARY_GFLOPS));
         if (!points)
             fprintf(f, "%d\tNaN\n", m->width[0]);
         fputs("\n\n", f);
@@ -382,7 +407,7 @@ static void put_value(FILE *f, double value, int last)
 /* Per-variant values at the largest width, one row per variant in registry order. */
 static int write_bars(const struct report_model *m, const char *dir, struct error *e)
 {
-    char path[4400];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     int width = m->width[m->widths - 1];
     FILE *f = open_output(dir, "bars.tsv", path, sizeof path, e);
     if (!f)
@@ -392,16 +417,16 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
           f);
     for (int v = 0; v < m->variants; ++v) {
         const char *name = m->variant[v];
-        double median = passed(m, name, width) ? summary_value(m, name, width, "median_ms") : NAN;
+        double median = passed(m, name, width) ? summary_value(m, name, width, SUMMARY_MEDIAN_MS) : NAN;
         fprintf(f, "%d\t%d\t", v, v + 1);
         put_cell(f, name, 0);
-        double efficiency = summary_value(m, name, width, "global_load_efficiency_pct");
+        double efficiency = summary_value(m, name, width, SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT);
         const char *note = load_efficiency_note(efficiency);
         put_value(f, *note == '-' ? efficiency : NAN, 0);
-        put_value(f, summary_value(m, name, width, "shared_conflicts_hw"), 0);
-        put_value(f, summary_value(m, name, width, "shared_conflicts_exact"), 0);
-        put_value(f, summary_value(m, name, width, "dram_gbs"), 0);
-        put_value(f, summary_value(m, name, width, "dram_pct_of_peak"), 0);
+        put_value(f, summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_HW), 0);
+        put_value(f, summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT), 0);
+        put_value(f, summary_value(m, name, width, SUMMARY_DRAM_GBS), 0);
+        put_value(f, summary_value(m, name, width, SUMMARY_DRAM_PCT_OF_PEAK), 0);
         put_value(f, anchor_ms(m, v, width, 0) / median, 0);
         put_value(f, 100.0 * anchor_ms(m, v, width, 1) / median, 0);
         put_cell(f, note, 1);
@@ -414,15 +439,15 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
 static int roofline_point(struct report_model *m, int v, int width, FILE *f, struct error *e)
 {
     const char *name = m->variant[v];
-    double fp32, fp64, dram, nominal = summary_value(m, name, width, "flop");
-    if (results_metric_sum(m->r, name, width, "flop_fp32", &fp32, e) ||
-        results_metric_sum(m->r, name, width, "flop_fp64", &fp64, e) ||
-        results_metric_sum(m->r, name, width, "dram_bytes", &dram, e))
+    double fp32, fp64, dram, nominal = summary_value(m, name, width, SUMMARY_FLOP);
+    if (results_metric_sum(m->r, name, width, DERIVED(FLOP_FP32), &fp32, e) ||
+        results_metric_sum(m->r, name, width, DERIVED(FLOP_FP64), &fp64, e) ||
+        results_metric_sum(m->r, name, width, DERIVED(DRAM_BYTES), &dram, e))
         return e->code;
     double counted = (isnan(fp32) ? 0 : fp32) + (isnan(fp64) ? 0 : fp64);
     int from_model = counted < 0.5 * nominal;
     double flop = from_model ? nominal : counted;
-    double seconds = summary_value(m, name, width, "median_ms") * 1e-3;
+    double seconds = summary_value(m, name, width, SUMMARY_MEDIAN_MS) * 1e-3;
     if (!passed(m, name, width) || isnan(dram) || dram <= 0 || isnan(flop))
         return 0;
     ++m->roofline_points;
@@ -435,7 +460,7 @@ static int roofline_point(struct report_model *m, int v, int width, FILE *f, str
 
 static int write_roofline(struct report_model *m, const char *dir, struct error *e)
 {
-    char path[4400];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     FILE *f = open_output(dir, "roofline.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -452,7 +477,7 @@ static int write_roofline(struct report_model *m, const char *dir, struct error 
 
 static int validate_page(const struct csv_table *t, const int *col, int page, const char *dir, struct error *e)
 {
-    char name[64], path[4400];
+    char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(name, sizeof name, "validate-%d.tsv", page + 1);
     FILE *f = open_output(dir, name, path, sizeof path, e);
     if (!f)
@@ -481,7 +506,7 @@ static int write_validate(const struct report_model *m, const char *dir, struct 
         passes += strcmp(csv_table_text(t, row, col[5]), "pass") == 0;
     for (int page = 0; page < validate_pages(m->r) && !e->code; ++page)
         validate_page(t, col, page, dir, e);
-    char path[4400];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     FILE *f = open_output(dir, "validate.gp", path, sizeof path, e);
     if (!f)
         return e->code;

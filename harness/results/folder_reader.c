@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/paths.h"
 #include "folder_reader.h"
 #include "schema.h"
 
@@ -21,7 +22,7 @@ static int is_file(const char *path)
 
 static int read_file(const struct results_folder *r, const char *name, struct csv_table *t, struct error *e)
 {
-    char path[4400];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
     if (!is_file(path))
         return error_set(e, EXIT_USAGE, "%s: no %s (not a memscope results folder, or an incomplete one)", r->dir, name);
@@ -31,7 +32,7 @@ static int read_file(const struct results_folder *r, const char *name, struct cs
 static int read_optional(const struct results_folder *r, const char *name, struct csv_table *t, int *present,
                          struct error *e)
 {
-    char path[4400];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
     *present = is_file(path);
     return *present ? csv_table_read(path, t, e) : 0;

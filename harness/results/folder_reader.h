@@ -6,10 +6,11 @@
 #ifndef MEMSCOPE_RESULTS_FOLDER_H
 #define MEMSCOPE_RESULTS_FOLDER_H
 
+#include "../common/paths.h"
 #include "../common/csv_reader.h"
 
 struct results_folder {
-    char dir[4096];
+    char dir[PATH_LEN];
     struct csv_table environment, summary, samples, metrics, validate;
     int has_metrics, has_validate;
     /* Columns of the summary every reader needs. */

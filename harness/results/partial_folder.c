@@ -6,11 +6,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/paths.h"
 #include "partial_folder.h"
 
 static int parent_is_writable(const char *path, struct error *e)
 {
-    char copy[4096];
+    char copy[PATH_LEN];
     snprintf(copy, sizeof copy, "%s", path);
     const char *parent = dirname(copy);
     struct stat st;

@@ -9,13 +9,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../common/paths.h"
 #include "../common/error.h"
 
 #define DEFAULT_RESULTS_ROOT "memscope-results"
 
 struct results_dir {
-    char final_path[4096];
-    char partial_path[4200];
+    char final_path[PATH_LEN];
+    char partial_path[PATH_IN_FOLDER_LEN];
     bool in_default_root; /* DEFAULT_RESULTS_ROOT is created on demand */
 };
 

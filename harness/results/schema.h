@@ -80,6 +80,9 @@ enum compare_metrics_column { COMPARE_METRICS_CSV(SCHEMA_ID) COMPARE_METRICS_COL
 enum history_column { HISTORY_CSV(SCHEMA_ID) HISTORY_COLUMNS };
 #undef SCHEMA_ID
 
+/* Variants in one run, and so in one results folder. */
+#define MAX_VARIANTS 64
+
 struct csv_schema {
     const char *file; /* its name in a results folder (history: the default name) */
     int n;

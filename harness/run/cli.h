@@ -7,9 +7,9 @@
 
 #include "../../kernels/matmul.h"
 #include "../common/error.h"
+#include "../results/schema.h"
 #include "timing.h"
 
-#define MAX_VARIANTS 64
 #define MAX_SIZES 64
 /* Kernels index with 32-bit ints: Width^2 must stay below 2^31. */
 #define MAX_WIDTH 46340

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/paths.h"
 #include "cli.h"
 #include "../gpu/environment.h"
 #include "job.h"
@@ -50,7 +51,7 @@ static int profile_width(struct job_context *ctx, struct job_result *jobs, int c
                          struct error *e)
 {
     struct profiled_call *calls = calloc((size_t)count, sizeof *calls);
-    char path[4400];
+    char path[PATH_JOINED(PATH_JOINED(PATH_IN_FOLDER_LEN))];
     int n = 0;
     if (!calls)
         return error_set(e, EXIT_RUNTIME, "out of host memory");
@@ -144,7 +145,7 @@ static int measure(struct gpu *g, const struct options *o, struct metrics_collec
                    const struct results_dir *dir, struct environment *env, struct error *e)
 {
     int total = o->n_sizes * o->n_variants, done = 0;
-    char capture_dir[4300] = "";
+    char capture_dir[PATH_JOINED(PATH_IN_FOLDER_LEN)] = "";
     struct progress progress;
     progress_init(&progress, total);
     struct job_context ctx = {g, &o->timing, &progress, metrics, capture_dir, o->keep_operands};
@@ -172,7 +173,7 @@ static int measure(struct gpu *g, const struct options *o, struct metrics_collec
 static int validate(struct gpu *g, struct metrics_collector *metrics, const struct results_dir *dir,
                     struct environment *env, struct error *e)
 {
-    char capture_dir[4300];
+    char capture_dir[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     int checks, failures;
     if (make_capture_dir(dir, capture_dir, sizeof capture_dir, e) ||
         validate_run(g, metrics, dir->partial_path, capture_dir, &checks, &failures, e))

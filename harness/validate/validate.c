@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/paths.h"
 #include "../../kernels/truth.h"
 #include "../results/metrics_csv.h"
 #include "../results/schema.h"
@@ -245,7 +246,7 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, const struct
                         const struct truth_buffers *b, int index, const char *name, const char *capture_dir,
                         struct profile *p, struct error *e)
 {
-    char path[4400];
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(path, sizeof path, "%s/%02d-%s.capture", capture_dir, index, c->kernel);
     struct launch_context x = {c, b, g->stream};
     struct profiled_call call = {launch_and_wait, &x, name, c->kind == SHARED_F64 ? "fp64" : "fp32", 0, p};
