@@ -164,7 +164,8 @@ static void put(FILE *f, double x)
 static int write_series(FILE *f, const struct history_view *v, const char *variant, double floor, struct error *e)
 {
     double previous[3] = {NAN, NAN, NAN};
-    fprintf(f, "# %s\n", variant);
+    fprintf(f, "# %s\nrun\tmedian_ms\tq1_ms\tq3_ms\tload_eff_pct\tconflicts_exact\tdram_gbs\tstep\tstep_label\n",
+            variant);
     for (int run = 0; run < v->runs && !e->code; ++run) {
         double x[7];
         for (int c = 0; c < 7; ++c)

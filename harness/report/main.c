@@ -3,7 +3,11 @@
  * folder, the tables and variables the report's gnuplot scripts draw.
  * Run by scripts/report-render; needs no GPU.
  *
- *   memscope-report-data [--note TEXT] RESULTS_DIR DATA_DIR
+ *   memscope-report-data [--note TEXT] [--compare COMPARE_CSV] RESULTS_DIR DATA_DIR
+ *
+ * DATA_DIR receives the tables, variables.gp, pages.tsv (the PNG pages to
+ * render: name, script, setup) and, with --compare, a checked copy of
+ * COMPARE_CSV.
  *
  * Exit codes: 0 written; 2 bad usage or a results folder that cannot be read
  * (the message names the file and line); 4 DATA_DIR not writable.
@@ -16,22 +20,26 @@
 
 static int usage(struct error *e)
 {
-    return error_set(e, EXIT_USAGE, "usage: memscope-report-data [--note TEXT] RESULTS_DIR DATA_DIR");
+    return error_set(e, EXIT_USAGE,
+                     "usage: memscope-report-data [--note TEXT] [--compare COMPARE_CSV] RESULTS_DIR DATA_DIR");
 }
 
 static int run(int argc, char **argv, struct error *e)
 {
-    const char *note = "", *paths[2];
+    const char *note = "", *compare = NULL, *paths[2];
     int n;
-    const struct arg_option options[] = {{"note", 0, ARG_TEXT, &note, 0, 0, NULL}};
-    if (args_parse(argc, argv, options, 1, paths, 2, &n, e))
+    const struct arg_option options[] = {
+        {"note", 0, ARG_TEXT, &note, 0, 0, NULL},
+        {"compare", 0, ARG_TEXT, &compare, 0, 0, NULL},
+    };
+    if (args_parse(argc, argv, options, 2, paths, 2, &n, e))
         return e->code;
     if (n != 2)
         return usage(e);
     struct results_folder results;
     if (results_folder_open(paths[0], &results, e))
         return e->code;
-    report_data_write(&results, paths[1], note, e);
+    report_data_write(&results, paths[1], note, compare, e);
     results_folder_close(&results);
     return e->code;
 }

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,7 +384,7 @@ static int write_performance(const struct report_model *m, const char *dir, stru
     if (!f)
         return e->code;
     for (int v = 0; v < m->variants; ++v) {
-        fprintf(f, "# %s\n", m->variant[v]);
+        fprintf(f, "# %s\nwidth\tgflops\n", m->variant[v]);
         int points = 0;
         for (int w = 0; w < m->widths; ++w)
             if (passed(m, m->variant[v], m->width[w]) && ++points)
@@ -412,7 +413,7 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
     FILE *f = open_output(dir, "bars.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("# position\tlinetype\tvariant\tload_eff_pct\tconflicts_hw\tconflicts_exact\tdram_gbs\tdram_pct"
+    fputs("position\tlinetype\tvariant\tload_eff_pct\tconflicts_hw\tconflicts_exact\tdram_gbs\tdram_pct"
           "\tspeedup_over_naive\tpct_of_cublas\tload_eff_note\n",
           f);
     for (int v = 0; v < m->variants; ++v) {
@@ -464,7 +465,7 @@ static int write_roofline(struct report_model *m, const char *dir, struct error 
     FILE *f = open_output(dir, "roofline.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("# linetype\tvariant\twidth\tflop_per_dram_byte\tgflops\tflop_from_work_model\tlabel\n", f);
+    fputs("linetype\tvariant\twidth\tflop_per_dram_byte\tgflops\tflop_from_work_model\tlabel\n", f);
     for (int v = 0; v < m->variants && !e->code; ++v)
         for (int w = 0; w < m->widths && !e->code; ++w)
             roofline_point(m, v, m->width[w], f, e);
@@ -514,14 +515,56 @@ static int write_validate(const struct report_model *m, const char *dir, struct 
     return close_output(f, path, e);
 }
 
-int report_data_write(const struct results_folder *r, const char *out_dir, const char *note, struct error *e)
+/* The PNG pages to render, in order: name, gnuplot script, the setup that script expects. */
+static int write_pages(const struct report_model *m, const char *dir, bool with_compare, struct error *e)
+{
+    static const char *const charts[] = {"performance", "efficiency", "conflicts", "dram", "roofline", "speedup"};
+    char path[PATH_IN_FOLDER_LEN];
+    FILE *f = open_output(dir, "pages.tsv", path, sizeof path, e);
+    if (!f)
+        return e->code;
+    fputs("title\ttitle.gp\t\n", f);
+    for (int w = 0; w < m->widths; ++w)
+        fprintf(f, "summary-%d\tsummary.gp\tsummary_width=%d\n", m->width[w], m->width[w]);
+    for (size_t c = 0; c < sizeof charts / sizeof charts[0]; ++c)
+        fprintf(f, "%s\t%s.gp\t\n", charts[c], charts[c]);
+    for (int page = 1; page <= validate_pages(m->r); ++page)
+        fprintf(f, "validate-%d\tvalidate.gp\tvalidate_page=%d\n", page, page);
+    if (with_compare)
+        fprintf(f, "compare\tcompare.gp\tcompare_file='%s/compare.csv'\n", dir);
+    return close_output(f, path, e);
+}
+
+/* A comparison's compare.csv, checked against the schema and copied beside the tables for its page. */
+static int copy_compare(const char *compare_path, const char *dir, struct error *e)
+{
+    struct csv_table t;
+    char path[PATH_IN_FOLDER_LEN], buffer[1 << 16];
+    if (csv_table_read(compare_path, &t, e))
+        return e->code;
+    int matches = schema_header_matches(&t, &compare_csv);
+    csv_table_free(&t);
+    if (!matches)
+        return error_set(e, EXIT_USAGE, "%s:1: not a compare.csv written by memscope-compare", compare_path);
+    FILE *in = fopen(compare_path, "rb"), *out = in ? open_output(dir, compare_csv.file, path, sizeof path, e) : NULL;
+    if (!in)
+        return error_set(e, EXIT_USAGE, "cannot read %s: %s", compare_path, strerror(errno));
+    for (size_t n; out && (n = fread(buffer, 1, sizeof buffer, in)) > 0;)
+        fwrite(buffer, 1, n, out);
+    fclose(in);
+    return out ? close_output(out, path, e) : e->code;
+}
+
+int report_data_write(const struct results_folder *r, const char *out_dir, const char *note,
+                      const char *compare_path, struct error *e)
 {
     struct report_model m;
     if (build_model(r, &m, e))
         return e->code;
     if (write_title(&m, out_dir, e) || write_summary_tables(&m, out_dir, e) || write_performance(&m, out_dir, e) ||
         write_bars(&m, out_dir, e) || write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
-        write_variables(&m, out_dir, note, e))
+        write_variables(&m, out_dir, note, e) || (compare_path && copy_compare(compare_path, out_dir, e)) ||
+        write_pages(&m, out_dir, compare_path != NULL, e))
         return e->code;
     return 0;
 }

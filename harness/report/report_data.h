@@ -12,8 +12,10 @@
 /* Rows per page of the ground-truth table. */
 #define REPORT_VALIDATE_ROWS_PER_PAGE 30
 
-/* note: one line for the title page, such as where the run came from; may be empty. */
-int report_data_write(const struct results_folder *r, const char *out_dir, const char *note, struct error *e);
+/* note: one line for the title page, such as where the run came from; may be empty. compare_path: a
+ * comparison's compare.csv to draw on a last page, or NULL. Writes pages.tsv, the pages to render. */
+int report_data_write(const struct results_folder *r, const char *out_dir, const char *note,
+                      const char *compare_path, struct error *e);
 
 /* Peak rates from the environment of a run; NAN where the GPU is not known. */
 struct peak_rates {

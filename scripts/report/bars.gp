@@ -4,4 +4,5 @@ set xtics rotate by 35 right font ",11" nomirror
 set style fill solid 0.85 border -1
 set boxwidth 0.7
 set key top right
+set datafile columnheaders
 bars_file = datadir.'/bars.tsv'

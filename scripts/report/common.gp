@@ -2,6 +2,8 @@
 # Expects datadir (memscope-report-data's output) and scriptdir (this folder).
 reset
 set datafile separator "\t"
+# Tables whose first line names the columns (bars.tsv, roofline.tsv) are read by name: see bars.gp, roofline.gp.
+set datafile nocolumnheaders
 set termoption noenhanced
 set encoding utf8
 load datadir.'/variables.gp'

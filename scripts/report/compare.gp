@@ -2,6 +2,7 @@
 # median with its 95 % interval, coloured by verdict. Expects compare_file.
 reset
 set datafile separator ","
+set datafile columnheaders
 set termoption noenhanced
 set label 90 "Head against base: change of the median time" at screen 0.5, screen 0.955 center font ",18"
 set label 91 "Bars: change of the median time, head against base, in %; whiskers: bootstrap 95 % interval of the ratio of medians.\n".\
@@ -20,7 +21,7 @@ set boxwidth 0.7
 set key top left
 verdict_colour(v) = v eq "SLOWER" ? 0xd62728 : v eq "FASTER" ? 0x2ca02c : v eq "SAME" ? 0x7f7f7f : v eq "FAILED" ? 0x000000 : 0xff7f0e
 label(v, w) = sprintf("%s W=%d", v, w)
-plot compare_file skip 1 using 0:8:(verdict_colour(strcol(12))):xtic(label(strcol(1), column(3))) with boxes lc rgb variable notitle, \
-     compare_file skip 1 using 0:8:9:10 with yerrorbars lc rgb "black" pt -1 notitle, \
-     compare_file skip 1 using 0:(column(10) > 0 ? column(10) : 0):(strcol(12)) with labels offset 0, 0.8 font ",8" notitle, \
+plot compare_file using 0:"change_pct":(verdict_colour(strcol("verdict"))):xtic(label(strcol("variant"), column("width"))) with boxes lc rgb variable notitle, \
+     compare_file using 0:"change_pct":"interval_low_pct":"interval_high_pct" with yerrorbars lc rgb "black" pt -1 notitle, \
+     compare_file using 0:(column("interval_high_pct") > 0 ? column("interval_high_pct") : 0):(strcol("verdict")) with labels offset 0, 0.8 font ",8" notitle, \
      0 with lines lc rgb "black" notitle

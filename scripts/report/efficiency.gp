@@ -9,6 +9,6 @@ load scriptdir.'/bars.gp'
 set ylabel "global load efficiency (%)"
 set yrange [0:115]
 set ytics 0, 20, 100
-plot bars_file using 1:4:2:xtic(3) with boxes lc variable notitle, \
-     bars_file using 1:($4 + 3):(sprintf("%.1f", $4)) with labels font ",10" notitle, \
-     bars_file using 1:(4):(strcol(11) eq "-" ? "" : strcol(11)) with labels rotate by 90 left font ",10" notitle
+plot bars_file using "position":"load_eff_pct":"linetype":xtic(strcol("variant")) with boxes lc variable notitle, \
+     bars_file using "position":(column("load_eff_pct") + 3):(sprintf("%.1f", column("load_eff_pct"))) with labels font ",10" notitle, \
+     bars_file using "position":(4):(strcol("load_eff_note") eq "-" ? "" : strcol("load_eff_note")) with labels rotate by 90 left font ",10" notitle

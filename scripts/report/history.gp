@@ -3,6 +3,7 @@
 # Circles mark step changes. Expects datadir.
 reset
 set datafile separator "\t"
+set datafile columnheaders
 set termoption noenhanced
 load datadir.'/variables.gp'
 file = datadir.'/history.tsv'
@@ -21,9 +22,9 @@ set bmargin at screen 0.45
 set logscale y
 set ylabel "median time (ms, log scale)"
 set format x ""
-plot for [i=0:series_count-1] file index i using 1:2:3:4 with yerrorlines lt (i+1) title word(series_names, i+1), \
-     for [i=0:series_count-1] file index i using 1:($8 > 0 ? $2 : 1/0) with points pt 6 ps 3 lw 2 lc rgb "red" notitle, \
-     for [i=0:series_count-1] file index i using 1:($8 > 0 ? $2 : 1/0):(strcol(9)) with labels offset 0, 1.6 font ",9" tc rgb "red" notitle
+plot for [i=0:series_count-1] file index i using "run":"median_ms":"q1_ms":"q3_ms" with yerrorlines lt (i+1) title word(series_names, i+1), \
+     for [i=0:series_count-1] file index i using "run":(column("step") > 0 ? column("median_ms") : 1/0) with points pt 6 ps 3 lw 2 lc rgb "red" notitle, \
+     for [i=0:series_count-1] file index i using "run":(column("step") > 0 ? column("median_ms") : 1/0):(strcol("step_label")) with labels offset 0, 1.6 font ",9" tc rgb "red" notitle
 unset label
 unset logscale y
 set format x "%g"
@@ -33,7 +34,7 @@ set bmargin at screen 0.27
 set ylabel "load eff. (%)"
 set yrange [0:110]
 set format x ""
-plot for [i=0:series_count-1] file index i using 1:5 with linespoints lt (i+1) notitle
+plot for [i=0:series_count-1] file index i using "run":"load_eff_pct" with linespoints lt (i+1) notitle
 set tmargin at screen 0.24
 set bmargin at screen 0.12
 set yrange [*:*]
@@ -41,5 +42,5 @@ set logscale y
 set ylabel "exact conflicts"
 set format x
 set xtics rotate by 30 right font ",9"
-plot for [i=0:series_count-1] file index i using 1:($6 > 0 ? $6 : 1/0) with linespoints lt (i+1) notitle
+plot for [i=0:series_count-1] file index i using "run":(column("conflicts_exact") > 0 ? column("conflicts_exact") : 1/0) with linespoints lt (i+1) notitle
 unset multiplot

@@ -15,7 +15,8 @@ do for [w in sizes] { set xtics add (w w+0) }
 set xrange [word(sizes, 1) / 1.3 : word(sizes, words(sizes)) * 1.3]
 set format y "%.0f"
 peak_title(name, value) = missing(value) ? "" : sprintf("%s peak %.0f GFLOP/s", name, value)
-plot for [i=0:variant_count-1] datadir.'/performance.tsv' index i using 1:2 \
+set datafile columnheaders
+plot for [i=0:variant_count-1] datadir.'/performance.tsv' index i using "width":"gflops" \
         with linespoints lt (i+1) lw (word(variant_names, i+1) eq "cublas" ? 4 : 2) title word(variant_names, i+1), \
      (missing(fp32_peak_gflops) ? 1/0 : fp32_peak_gflops) with lines dt 2 lw 2 lc rgb "black" title peak_title("FP32", fp32_peak_gflops), \
      (missing(fp64_peak_gflops) ? 1/0 : fp64_peak_gflops) with lines dt 3 lw 2 lc rgb "#555555" title peak_title("FP64", fp64_peak_gflops)

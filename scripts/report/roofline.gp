@@ -15,6 +15,7 @@ set xrange [1:3000]
 set yrange [100:200000]
 set samples 400
 roof(x, peak) = (x * dram_peak_gbs < peak) ? x * dram_peak_gbs : peak
+set datafile columnheaders
 roofline_file = datadir.'/roofline.tsv'
 if (roofline_points == 0) {
     set label 1 "not collected: this run has no FLOP or DRAM byte counts" at graph 0.5, graph 0.5 center font ",14"
@@ -23,6 +24,6 @@ plot (missing(fp32_peak_gflops) ? 1/0 : roof(x, fp32_peak_gflops)) with lines lw
         title sprintf("FP32 roof (%.0f GFLOP/s, %.0f GB/s)", fp32_peak_gflops, dram_peak_gbs), \
      (missing(fp64_peak_gflops) ? 1/0 : roof(x, fp64_peak_gflops)) with lines lw 2 dt 2 lc rgb "#555555" \
         title sprintf("FP64 roof (%.0f GFLOP/s)", fp64_peak_gflops), \
-     roofline_file using 4:($6 != 0 ? 1/0 : $5):1 with points lc variable pt 7 ps 1.4 notitle, \
-     roofline_file using 4:($6 != 0 ? $5 : 1/0):1 with points lc variable pt 6 ps 1.6 lw 2 notitle, \
-     roofline_file using 4:5:(strcol(7) eq "-" ? "" : strcol(7)) with labels left offset 1, 0 font ",9" notitle
+     roofline_file using "flop_per_dram_byte":(column("flop_from_work_model") != 0 ? 1/0 : column("gflops")):"linetype" with points lc variable pt 7 ps 1.4 notitle, \
+     roofline_file using "flop_per_dram_byte":(column("flop_from_work_model") != 0 ? column("gflops") : 1/0):"linetype" with points lc variable pt 6 ps 1.6 lw 2 notitle, \
+     roofline_file using "flop_per_dram_byte":"gflops":(strcol("label") eq "-" ? "" : strcol("label")) with labels left offset 1, 0 font ",9" notitle

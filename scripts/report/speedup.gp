@@ -11,8 +11,8 @@ set rmargin at screen 0.48
 set logscale y 10
 set format y "%gx"
 set ylabel "speedup over naive (log scale)"
-plot bars_file using 1:9:2:xtic(3) with boxes lc variable notitle, \
-     bars_file using 1:9:(missing($9) ? "n/a" : sprintf("%.2fx", $9)) with labels offset 0, 0.8 font ",9" notitle, \
+plot bars_file using "position":"speedup_over_naive":"linetype":xtic(strcol("variant")) with boxes lc variable notitle, \
+     bars_file using "position":"speedup_over_naive":(missing(column("speedup_over_naive")) ? "n/a" : sprintf("%.2fx", column("speedup_over_naive"))) with labels offset 0, 0.8 font ",9" notitle, \
      1 with lines dt 2 lc rgb "black" notitle
 unset label
 set lmargin at screen 0.56
@@ -21,6 +21,6 @@ unset logscale y
 set format y "%g"
 set yrange [0:115]
 set ylabel "% of cuBLAS"
-plot bars_file using 1:10:2:xtic(3) with boxes lc variable notitle, \
-     bars_file using 1:10:(missing($10) ? "n/a" : sprintf("%.1f", $10)) with labels offset 0, 0.8 font ",9" notitle
+plot bars_file using "position":"pct_of_cublas":"linetype":xtic(strcol("variant")) with boxes lc variable notitle, \
+     bars_file using "position":"pct_of_cublas":(missing(column("pct_of_cublas")) ? "n/a" : sprintf("%.1f", column("pct_of_cublas"))) with labels offset 0, 0.8 font ",9" notitle
 unset multiplot
