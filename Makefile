@@ -1,5 +1,6 @@
 # memscope. make: the programs; make test; make run; make report [RESULTS=dir]; make compare; make history.
 # Each folder of harness/ is a room, built into its own archive; a new file in a room needs no edit here.
+.DEFAULT_GOAL := all
 CUDA ?= /usr/local/cuda
 CUDA_ARCH ?= 90
 NVCC ?= $(CUDA)/bin/nvcc
