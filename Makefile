@@ -24,8 +24,8 @@ ROOMS := kernels cupti $(patsubst %/,%,$(sort $(dir $(wildcard harness/*/*.c))))
 $(foreach r,$(ROOMS),$(eval $(BUILD)/lib/$(notdir $(r)).a: $(call objects,$(r))))
 lib = $(patsubst %,$(BUILD)/lib/%.a,$(1))
 # The readers link no CUDA runtime, cuBLAS or kernel code: they run where there is no GPU (tests/layout checks it).
-READER_LIBS := $(call lib,results profile cupti common)
-ALL_LIBS := $(call lib,run check validate gpu results profile cupti kernels common)
+READER_LIBS := $(call lib,results profile cupti csv common)
+ALL_LIBS := $(call lib,run check validate gpu results profile cupti kernels csv common)
 PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu))

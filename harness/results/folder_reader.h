@@ -7,7 +7,7 @@
 #define MEMSCOPE_RESULTS_FOLDER_H
 
 #include "../common/paths.h"
-#include "../common/csv_reader.h"
+#include "../csv/reader.h"
 
 struct results_folder {
     char dir[PATH_LEN];

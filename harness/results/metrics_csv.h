@@ -6,7 +6,7 @@
 #ifndef MEMSCOPE_METRICS_CSV_H
 #define MEMSCOPE_METRICS_CSV_H
 
-#include "../common/csv_writer.h"
+#include "../csv/writer.h"
 #include "../profile/profile.h"
 
 int metrics_csv_create(struct csv *c, const char *dir, struct error *e);

@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#include "../common/csv_reader.h"
-#include "../common/csv_writer.h"
+#include "../csv/reader.h"
+#include "../csv/writer.h"
 
 #define SUMMARY_CSV(X)                                                                                                \
     X(SUMMARY_VARIANT, "variant") X(SUMMARY_PRECISION, "precision") X(SUMMARY_LAYOUT, "layout")                       \

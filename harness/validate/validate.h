@@ -7,7 +7,7 @@
 #ifndef MEMSCOPE_VALIDATE_H
 #define MEMSCOPE_VALIDATE_H
 
-#include "../common/csv_writer.h"
+#include "../csv/writer.h"
 #include "../gpu/gpu.h"
 #include "../profile/collect.h"
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../harness/common/csv_writer.h"
-#include "../../harness/common/csv_reader.h"
+#include "../../harness/csv/writer.h"
+#include "../../harness/csv/reader.h"
 
 /* Rewrites dir/file, letting edit change the fields of each row. */
 static void rewrite_csv(const char *dir, const char *file, void (*edit)(const struct csv_table *, int row, char **fields))

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv_reader.h"
-#include "numbers.h"
+#include "reader.h"
+#include "../common/numbers.h"
 
 /* A growing array of strings: the fields of one record. */
 struct fields {

@@ -6,8 +6,8 @@
 #ifndef MEMSCOPE_CSV_TABLE_H
 #define MEMSCOPE_CSV_TABLE_H
 
-#include "paths.h"
-#include "error.h"
+#include "../common/paths.h"
+#include "../common/error.h"
 
 struct csv_table {
     char path[PATH_LEN];

@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "paths.h"
-#include "error.h"
+#include "../common/paths.h"
+#include "../common/error.h"
 
 struct csv {
     FILE *file;

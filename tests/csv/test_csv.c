@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "../../harness/common/csv_writer.h"
-#include "../../harness/common/csv_reader.h"
+#include "../../harness/csv/writer.h"
+#include "../../harness/csv/reader.h"
 
 struct fixture {
     char dir[64];

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "csv_writer.h"
+#include "writer.h"
 
 int csv_create(struct csv *c, const char *dir, const char *name, const char *header, struct error *e)
 {
