@@ -1,4 +1,5 @@
-/* Shared by the kernel files: turn the state after a <<<>>> launch into a launcher's result. */
+/* Shared by the kernel files: turn the state after a <<<>>> launch into a launcher's result, and name the
+ * kernel a launcher starts. */
 #ifndef MEMSCOPE_LAUNCH_STATUS_CUH
 #define MEMSCOPE_LAUNCH_STATUS_CUH
 
@@ -9,5 +10,14 @@ static inline const char *launch_status(void)
     cudaError_t rc = cudaGetLastError();
     return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
 }
+
+/* The accessor a registry row names beside its launcher: the __global__ function it starts and the dynamic
+ * shared memory it gives each block. */
+#define MATMUL_KERNEL(accessor, kernel, dynamic_smem)                                                          \
+    extern "C" const void *accessor(size_t *dynamic_smem_bytes)                                                \
+    {                                                                                                          \
+        *dynamic_smem_bytes = (dynamic_smem);                                                                  \
+        return (const void *)(kernel);                                                                         \
+    }
 
 #endif

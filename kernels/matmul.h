@@ -37,6 +37,9 @@ struct matmul_operands {
 
 /* Returns NULL when the work was enqueued, else a static description of why not. */
 typedef const char *(*matmul_launch_fn)(const struct matmul_operands *ops, dim3 grid, dim3 block);
+/* The __global__ function the launcher starts and the dynamic shared memory it gives each block, so that the
+ * harness can ask the device about the kernel's resources. */
+typedef const void *(*matmul_kernel_fn)(size_t *dynamic_smem_bytes);
 
 struct matmul_variant {
     const char *name;
@@ -46,6 +49,7 @@ struct matmul_variant {
     unsigned block_x, block_y; /* threads per block; 0 when a library chooses */
     unsigned tile_x, tile_y;   /* P elements one block covers along grid x and grid y */
     matmul_launch_fn launch;
+    matmul_kernel_fn kernel;   /* NULL for the library variants */
 };
 
 const struct matmul_variant *matmul_variants(size_t *count);
@@ -76,6 +80,19 @@ const char *matmul_colmajor_padded_fp64(const struct matmul_operands *ops, dim3 
 const char *matmul_blocktiled_2d(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_cublas_sgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_cublas_dgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
+
+/* The kernels those launchers start, one accessor per registry row (MATMUL_KERNEL in launch_status.cuh). */
+const void *matmul_naive_fp32_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_naive_fp64_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_naive_uncoalesced_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_tiled_16_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_tiled_32_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_tiled_32_fp64_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_tiled_corner_turning_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_tiled_transposed_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_tiled_transposed_padded_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_colmajor_padded_fp64_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_blocktiled_2d_kernel(size_t *dynamic_smem_bytes);
 
 /* The cuBLAS variants promise true FP32/FP64: a handle must be configured once before use. */
 const char *matmul_cublas_configure(cublasHandle_t handle);

@@ -76,3 +76,5 @@ extern "C" const char *matmul_blocktiled_2d(const struct matmul_operands *o, dim
                                                          (float *)o->p, o->width);
     return launch_status();
 }
+
+MATMUL_KERNEL(matmul_blocktiled_2d_kernel, blocktiled_2d_kernel, 0)

@@ -45,3 +45,5 @@ extern "C" const char *matmul_colmajor_padded_fp64(const struct matmul_operands 
                                                            (double *)o->p, o->width);
     return launch_status();
 }
+
+MATMUL_KERNEL(matmul_colmajor_padded_fp64_kernel, colmajor_padded_kernel, 0)

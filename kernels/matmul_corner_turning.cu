@@ -46,3 +46,5 @@ extern "C" const char *matmul_tiled_corner_turning(const struct matmul_operands 
                                                           (float *)o->p, o->width);
     return launch_status();
 }
+
+MATMUL_KERNEL(matmul_tiled_corner_turning_kernel, corner_turning_kernel, 0)

@@ -61,3 +61,7 @@ extern "C" const char *matmul_naive_uncoalesced(const struct matmul_operands *o,
                                                              (float *)o->p, o->width);
     return launch_status();
 }
+
+MATMUL_KERNEL(matmul_naive_fp32_kernel, naive_kernel<float>, 0)
+MATMUL_KERNEL(matmul_naive_fp64_kernel, naive_kernel<double>, 0)
+MATMUL_KERNEL(matmul_naive_uncoalesced_kernel, naive_uncoalesced_kernel, 0)

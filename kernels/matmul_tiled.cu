@@ -54,3 +54,7 @@ extern "C" const char *matmul_tiled_32_fp64(const struct matmul_operands *o, dim
                                                             (double *)o->p, o->width);
     return launch_status();
 }
+
+MATMUL_KERNEL(matmul_tiled_16_kernel, (tiled_kernel<float, 16>), 0)
+MATMUL_KERNEL(matmul_tiled_32_kernel, (tiled_kernel<float, 32>), 0)
+MATMUL_KERNEL(matmul_tiled_32_fp64_kernel, (tiled_kernel<double, 32>), 0)

@@ -53,3 +53,6 @@ extern "C" const char *matmul_tiled_transposed_padded(const struct matmul_operan
                                                              (float *)o->p, o->width);
     return launch_status();
 }
+
+MATMUL_KERNEL(matmul_tiled_transposed_kernel, transposed_tile_kernel<0>, 0)
+MATMUL_KERNEL(matmul_tiled_transposed_padded_kernel, transposed_tile_kernel<1>, 0)

@@ -62,6 +62,8 @@ static const enum summary_column numeric_columns[] = {
     SUMMARY_FLOP,                SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT,
     SUMMARY_SHARED_CONFLICTS_HW, SUMMARY_SHARED_CONFLICTS_EXACT,
     SUMMARY_DRAM_GBS,            SUMMARY_DRAM_PCT_OF_PEAK,
+    SUMMARY_REGISTERS_PER_THREAD, SUMMARY_THEORETICAL_OCCUPANCY_PCT,
+    SUMMARY_ACHIEVED_OCCUPANCY_PCT,
 };
 
 static int check_numbers(const struct csv_table *t, struct error *e)
@@ -328,11 +330,20 @@ static const char *load_efficiency_note(double efficiency)
     return "-";
 }
 
+/* "theoretical / achieved", each "-" where unknown (a library call has no theoretical figure). */
+static void occupancy_cell(char *cell, size_t len, double theoretical, double achieved)
+{
+    char a[16], b[16];
+    format_number(a, sizeof a, theoretical, "%.0f");
+    format_number(b, sizeof b, achieved, "%.0f");
+    snprintf(cell, len, "%s / %s", isnan(theoretical) ? "-" : a, isnan(achieved) ? "-" : b);
+}
+
 static void summary_row(FILE *f, const struct report_model *m, int v, int width)
 {
     const char *name = m->variant[v];
     int row = results_summary_row(m->r, name, width);
-    char cell[7][64];
+    char cell[9][64];
     double median = summary_value(m, name, width, SUMMARY_MEDIAN_MS);
     double reference = anchor_ms(m, v, width, 1);
     format_number(cell[0], sizeof cell[0], median, "%.4g");
@@ -349,12 +360,18 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
         snprintf(cell[0], sizeof cell[0], "not timed");
     if (isnan(reference) || isnan(median))
         snprintf(cell[2], sizeof cell[2], "-");
-    snprintf(cell[6], sizeof cell[6], "%s", csv_table_text(&m->r->summary, row, m->r->col_status));
+    double registers = summary_value(m, name, width, SUMMARY_REGISTERS_PER_THREAD);
+    format_number(cell[6], sizeof cell[6], registers, "%.0f");
+    if (isnan(registers)) /* a library call, or a run from before the column */
+        snprintf(cell[6], sizeof cell[6], "-");
+    occupancy_cell(cell[7], sizeof cell[7], summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
+                   summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
+    snprintf(cell[8], sizeof cell[8], "%s", csv_table_text(&m->r->summary, row, m->r->col_status));
     fprintf(f, "%d\t", v + 1);
     put_cell(f, name, 0);
     put_cell(f, m->precision[v], 0);
-    for (int c = 0; c < 7; ++c)
-        put_cell(f, cell[c], c == 6);
+    for (int c = 0; c < 9; ++c)
+        put_cell(f, cell[c], c == 8);
 }
 
 static int write_summary_tables(const struct report_model *m, const char *dir, struct error *e)
@@ -366,7 +383,7 @@ static int write_summary_tables(const struct report_model *m, const char *dir, s
         if (!f)
             return e->code;
         fputs("0\tvariant\tprecision\tmedian ms\tGFLOP/s\t% of cuBLAS\tload eff. %\tconflicts (exact)\tDRAM GB/s"
-              "\tcheck\n",
+              "\tregs\toccupancy % th./ach.\tcheck\n",
               f);
         for (int v = 0; v < m->variants; ++v)
             if (results_summary_row(m->r, m->variant[v], m->width[w]) >= 0)

@@ -29,7 +29,10 @@
     X(SUMMARY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact") X(SUMMARY_DRAM_GBS, "dram_gbs")                       \
     X(SUMMARY_DRAM_PCT_OF_PEAK, "dram_pct_of_peak") X(SUMMARY_ACHIEVED_GFLOPS, "achieved_gflops")                     \
     X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct") X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms")         \
-    X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms") X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms")
+    X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms") X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms")         \
+    X(SUMMARY_REGISTERS_PER_THREAD, "registers_per_thread") X(SUMMARY_STATIC_SMEM_BYTES, "static_smem_bytes")        \
+    X(SUMMARY_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes") X(SUMMARY_THREADS_PER_BLOCK, "threads_per_block")             \
+    X(SUMMARY_THEORETICAL_OCCUPANCY_PCT, "theoretical_occupancy_pct")
 
 #define SAMPLES_CSV(X)                                                                                                \
     X(SAMPLES_VARIANT, "variant") X(SAMPLES_PRECISION, "precision") X(SAMPLES_WIDTH, "width")                         \

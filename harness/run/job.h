@@ -18,6 +18,7 @@
 #include "../check/check.h"
 #include "cli.h"
 #include "../gpu/gpu.h"
+#include "../gpu/kernel_facts.h"
 #include "../profile/collect.h"
 #include "progress.h"
 #include "timing.h"
@@ -44,6 +45,7 @@ struct job_result {
     bool profiled;
     struct profile profile;        /* hardware metrics, when profiled */
     struct matmul_operands kept;   /* device operands kept until the width is done (kept.p NULL: none) */
+    struct kernel_facts facts;     /* the kernel's resources and theoretical occupancy (not known: a library) */
 };
 
 /* Device memory one job needs at this width, for the check before anything is allocated, and what it keeps

@@ -62,6 +62,21 @@ static void write_headline(struct csv *c, const struct job_result *r)
     csv_real(c, p->wall_ms - p->replay_ms);
 }
 
+/* Empty fields for a library call: its kernels are not ours to ask about. */
+static void write_facts(struct csv *c, const struct kernel_facts *f)
+{
+    if (!f->known) {
+        for (int i = SUMMARY_REGISTERS_PER_THREAD; i < SUMMARY_COLUMNS; ++i)
+            csv_empty(c);
+        return;
+    }
+    csv_int(c, f->registers_per_thread);
+    csv_uint(c, f->static_smem_bytes);
+    csv_uint(c, f->dynamic_smem_bytes);
+    csv_int(c, f->threads_per_block);
+    csv_real(c, f->theoretical_occupancy_pct);
+}
+
 int results_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e)
 {
     struct csv c;
@@ -82,6 +97,7 @@ int results_write_summary(const char *dir, const struct job_result *jobs, int co
         csv_real(&c, check->tolerance);
         write_timing(&c, r);
         write_headline(&c, r);
+        write_facts(&c, &r->facts);
         csv_end_row(&c);
     }
     return csv_close(&c, e);

@@ -3,11 +3,12 @@ load scriptdir.'/common.gp'
 page_title = sprintf("Summary at W = %d", summary_width)
 page_caption = "Median of the timed runs (L2 emptied before each); % of cuBLAS against cuBLAS of the same precision. Load efficiency, bank\n".\
     "conflicts and DRAM GB/s come from CUPTI in a separate metric pass. 'conflicts (exact)' is instrumented wavefronts minus the\n".\
-    "ideal: exact for 32-bit, non-broadcast shared accesses (the lesson kernels); for vectorised or broadcast loads it is an estimate."
+    "ideal: exact for 32-bit, non-broadcast shared accesses (the lesson kernels); for vectorised or broadcast loads it is an estimate.\n".\
+    "regs: registers per thread; occupancy: theoretical (from the kernel's registers, shared memory and block size) / achieved."
 load scriptdir.'/page.gp'
 table_rows = variant_count + 1
 table_file = sprintf("%s/summary-%d.tsv", datadir, summary_width)
-table_x = "0.04 0.24 0.32 0.41 0.49 0.58 0.67 0.80 0.89"
+table_x = "0.03 0.20 0.26 0.33 0.40 0.47 0.55 0.66 0.73 0.78 0.91"
 table_first = 2
 table_colour_column = 1
 load scriptdir.'/table.gp'

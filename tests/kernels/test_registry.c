@@ -72,6 +72,18 @@ static void kernel_variants_have_valid_launch_shape(void **state)
     }
 }
 
+/* The harness asks the device about every kernel it launches itself; a library picks its own. */
+static void kernel_variants_name_their_kernel_and_library_ones_none(void **state)
+{
+    (void)state;
+    size_t count;
+    const struct matmul_variant *v = matmul_variants(&count);
+    for (size_t i = 0; i < count; ++i)
+        if ((v[i].block_x > 0) != (v[i].kernel != NULL))
+            fail_msg("%s: block %ux%u but %s kernel accessor", v[i].name, v[i].block_x, v[i].block_y,
+                     v[i].kernel ? "a" : "no");
+}
+
 static void find_returns_each_registered_variant(void **state)
 {
     (void)state;
@@ -169,6 +181,7 @@ int main(void)
         cmocka_unit_test(names_are_unique),
         cmocka_unit_test(every_variant_has_description_and_launcher),
         cmocka_unit_test(kernel_variants_have_valid_launch_shape),
+        cmocka_unit_test(kernel_variants_name_their_kernel_and_library_ones_none),
         cmocka_unit_test(find_returns_each_registered_variant),
         cmocka_unit_test(find_returns_null_for_unknown_name),
         cmocka_unit_test(registry_holds_required_variants),
