@@ -54,6 +54,8 @@ struct matmul_variant {
 
 const struct matmul_variant *matmul_variants(size_t *count);
 const struct matmul_variant *matmul_find(const char *name);
+/* A variant's step on the FP32 ladder (1 for the first), or 0 when it is not on the ladder. */
+int matmul_ladder_step(const char *name);
 
 dim3 matmul_grid(const struct matmul_variant *v, int width);
 dim3 matmul_block(const struct matmul_variant *v);

@@ -51,6 +51,20 @@ const struct matmul_variant *matmul_variants(size_t *count)
     return variants;
 }
 
+/* The FP32 ladder from the first lesson to the library, one idea per step: the report's ladder page follows this
+ * order. The ladder's own kernels appear here once they exist. */
+static const char *const fp32_ladder[] = {
+    "naive", "tiled_32", "blocktiled_2d", "cublas",
+};
+
+int matmul_ladder_step(const char *name)
+{
+    for (size_t i = 0; i < sizeof fp32_ladder / sizeof fp32_ladder[0]; ++i)
+        if (strcmp(fp32_ladder[i], name) == 0)
+            return (int)i + 1;
+    return 0;
+}
+
 const struct matmul_variant *matmul_find(const char *name)
 {
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; ++i)

@@ -5,6 +5,7 @@
 #define SCHEMA_NAME(id, name) name,
 static const char *const summary_names[] = {SUMMARY_CSV(SCHEMA_NAME)};
 static const char *const samples_names[] = {SAMPLES_CSV(SCHEMA_NAME)};
+static const char *const variants_names[] = {VARIANTS_CSV(SCHEMA_NAME)};
 static const char *const metrics_names[] = {METRICS_CSV(SCHEMA_NAME)};
 static const char *const environment_names[] = {ENVIRONMENT_CSV(SCHEMA_NAME)};
 static const char *const validate_names[] = {VALIDATE_CSV(SCHEMA_NAME)};
@@ -14,6 +15,7 @@ static const char *const history_names[] = {HISTORY_CSV(SCHEMA_NAME)};
 
 const struct csv_schema summary_csv = {"summary.csv", SUMMARY_COLUMNS, summary_names};
 const struct csv_schema samples_csv = {"samples.csv", SAMPLES_COLUMNS, samples_names};
+const struct csv_schema variants_csv = {"variants.csv", VARIANTS_COLUMNS, variants_names};
 const struct csv_schema metrics_csv = {"metrics.csv", METRICS_COLUMNS, metrics_names};
 const struct csv_schema environment_csv = {"environment.csv", ENVIRONMENT_COLUMNS, environment_names};
 const struct csv_schema validate_csv = {"validate.csv", VALIDATE_COLUMNS, validate_names};

@@ -34,6 +34,12 @@
     X(SUMMARY_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes") X(SUMMARY_THREADS_PER_BLOCK, "threads_per_block")             \
     X(SUMMARY_THEORETICAL_OCCUPANCY_PCT, "theoretical_occupancy_pct")
 
+/* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it). */
+#define VARIANTS_CSV(X)                                                                                               \
+    X(VARIANTS_VARIANT, "variant") X(VARIANTS_PRECISION, "precision") X(VARIANTS_LAYOUT, "layout")                    \
+    X(VARIANTS_BLOCK_X, "block_x") X(VARIANTS_BLOCK_Y, "block_y") X(VARIANTS_TILE_X, "tile_x")                        \
+    X(VARIANTS_TILE_Y, "tile_y") X(VARIANTS_LADDER_STEP, "ladder_step") X(VARIANTS_DESCRIPTION, "description")
+
 #define SAMPLES_CSV(X)                                                                                                \
     X(SAMPLES_VARIANT, "variant") X(SAMPLES_PRECISION, "precision") X(SAMPLES_WIDTH, "width")                         \
     X(SAMPLES_SAMPLE, "sample") X(SAMPLES_TIME_MS, "time_ms")
@@ -75,6 +81,7 @@
 #define SCHEMA_ID(id, name) id,
 enum summary_column { SUMMARY_CSV(SCHEMA_ID) SUMMARY_COLUMNS };
 enum samples_column { SAMPLES_CSV(SCHEMA_ID) SAMPLES_COLUMNS };
+enum variants_column { VARIANTS_CSV(SCHEMA_ID) VARIANTS_COLUMNS };
 enum metrics_column { METRICS_CSV(SCHEMA_ID) METRICS_COLUMNS };
 enum environment_column { ENVIRONMENT_CSV(SCHEMA_ID) ENVIRONMENT_COLUMNS };
 enum validate_column { VALIDATE_CSV(SCHEMA_ID) VALIDATE_COLUMNS };
@@ -92,7 +99,7 @@ struct csv_schema {
     const char *const *columns;
 };
 
-extern const struct csv_schema summary_csv, samples_csv, metrics_csv, environment_csv, validate_csv, compare_csv,
+extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, environment_csv, validate_csv, compare_csv,
     compare_metrics_csv, history_csv;
 
 /* Creates dir/<schema's file> with the schema's header. */

@@ -115,11 +115,12 @@ static int write_metrics(const char *dir, const struct job_result *jobs, int cou
     return csv_close(&c, e);
 }
 
-static int write_results(const struct results_dir *dir, const struct environment *env, const struct job_result *jobs,
-                         int count, bool profiled, struct error *e)
+static int write_results(const struct results_dir *dir, const struct environment *env, const struct options *o,
+                         const struct job_result *jobs, int count, bool profiled, struct error *e)
 {
     if (env_write(env, dir->partial_path, e) || results_write_summary(dir->partial_path, jobs, count, e) ||
         results_write_samples(dir->partial_path, jobs, count, e) ||
+        results_write_variants(dir->partial_path, o->variants, o->n_variants, e) ||
         (profiled && write_metrics(dir->partial_path, jobs, count, e)) || results_dir_commit(dir, e))
         return e->code;
     return 0;
@@ -155,7 +156,7 @@ static int measure(struct gpu *g, const struct options *o, struct metrics_collec
     if ((!metrics || make_capture_dir(dir, capture_dir, sizeof capture_dir, e) == 0) &&
         run_jobs(o, &ctx, jobs, &done, e) == 0) {
         env_collect_clocks(env, g, "end");
-        if (write_results(dir, env, jobs, done, metrics != NULL, e) == 0) {
+        if (write_results(dir, env, o, jobs, done, metrics != NULL, e) == 0) {
             results_print_table(stdout, jobs, done);
             printf("results: %s\n", dir->final_path);
         }

@@ -120,6 +120,28 @@ int results_write_samples(const char *dir, const struct job_result *jobs, int co
     return csv_close(&c, e);
 }
 
+int results_write_variants(const char *dir, const struct matmul_variant *const *variants, int count,
+                           struct error *e)
+{
+    struct csv c;
+    if (schema_create(&c, dir, &variants_csv, e))
+        return e->code;
+    for (int i = 0; i < count; ++i) {
+        const struct matmul_variant *v = variants[i];
+        csv_text(&c, v->name);
+        csv_text(&c, matmul_precision_name(v->precision));
+        csv_text(&c, matmul_layout_name(v->layout));
+        csv_uint(&c, v->block_x);
+        csv_uint(&c, v->block_y);
+        csv_uint(&c, v->tile_x);
+        csv_uint(&c, v->tile_y);
+        csv_int(&c, matmul_ladder_step(v->name));
+        csv_text(&c, v->description);
+        csv_end_row(&c);
+    }
+    return csv_close(&c, e);
+}
+
 void results_print_table(FILE *f, const struct job_result *jobs, int count)
 {
     fprintf(f, "%-24s %6s %-8s %11s %9s %9s %8s %7s\n", "variant", "width", "status", "median_ms", "GFLOP/s",

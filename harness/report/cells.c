@@ -1,0 +1,73 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cells.h"
+
+FILE *report_open(const char *dir, const char *name, char *path, size_t size, struct error *e)
+{
+    snprintf(path, size, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
+    return f;
+}
+
+int report_close(FILE *f, const char *path, struct error *e)
+{
+    int failed = ferror(f);
+    if (fclose(f) != 0 || failed)
+        return error_set(e, EXIT_OUTPUT, "writing %s failed", path);
+    return 0;
+}
+
+/* Tab-separated cells must not hold tabs or newlines; gnuplot strings must not hold quotes. */
+void report_put_clean(FILE *f, const char *text)
+{
+    for (const char *p = text; *p; ++p)
+        fputc(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p == '"' ? '\'' : *p, f);
+}
+
+void report_format_number(char *out, size_t size, double value, const char *format)
+{
+    if (isnan(value))
+        snprintf(out, size, "not collected");
+    else
+        snprintf(out, size, format, value);
+}
+
+/* Counts with thousands separators: 32,505,856. */
+void report_format_count(char *out, size_t size, double value)
+{
+    char digits[64];
+    if (isnan(value)) {
+        snprintf(out, size, "not collected");
+        return;
+    }
+    snprintf(digits, sizeof digits, "%.0f", fabs(value));
+    size_t n = strlen(digits), at = 0;
+    if (value < 0 && at + 1 < size)
+        out[at++] = '-';
+    for (size_t i = 0; i < n && at + 2 < size; ++i) {
+        if (i > 0 && (n - i) % 3 == 0)
+            out[at++] = ',';
+        out[at++] = digits[i];
+    }
+    out[at] = '\0';
+}
+
+void report_put_cell(FILE *f, const char *text, int last)
+{
+    report_put_clean(f, text);
+    fputc(last ? '\n' : '\t', f);
+}
+
+void report_put_value(FILE *f, double value, int last)
+{
+    if (isnan(value))
+        fputs("NaN", f);
+    else
+        fprintf(f, "%.6g", value);
+    fputc(last ? '\n' : '\t', f);
+}

@@ -1,0 +1,111 @@
+#include <math.h>
+#include <string.h>
+
+#include "../results/schema.h"
+#include "model.h"
+
+/* Speedups are over the naive kernel of the same precision; "% of cuBLAS" is against cuBLAS in it. */
+static const struct {
+    const char *precision, *baseline, *reference;
+} precision_anchors[] = {
+    {"fp32", "naive", "cublas"},
+    {"fp64", "naive_fp64", "cublas_fp64"},
+};
+
+static int add_width(struct report_model *m, int width, struct error *e)
+{
+    int at = 0;
+    while (at < m->widths && m->width[at] < width)
+        ++at;
+    if (at < m->widths && m->width[at] == width)
+        return 0;
+    if (m->widths == MAX_WIDTHS)
+        return error_set(e, EXIT_USAGE, "%s: more than %d widths", m->r->summary.path, MAX_WIDTHS);
+    memmove(&m->width[at + 1], &m->width[at], (size_t)(m->widths - at) * sizeof m->width[0]);
+    m->width[at] = width;
+    ++m->widths;
+    return 0;
+}
+
+int report_variant_index(const struct report_model *m, const char *name)
+{
+    for (int i = 0; i < m->variants; ++i)
+        if (strcmp(m->variant[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* The summary columns the report reads: each must hold a number or nothing, in every row. */
+static const enum summary_column numeric_columns[] = {
+    SUMMARY_MEDIAN_MS,           SUMMARY_GFLOPS,
+    SUMMARY_FLOP,                SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT,
+    SUMMARY_SHARED_CONFLICTS_HW, SUMMARY_SHARED_CONFLICTS_EXACT,
+    SUMMARY_DRAM_GBS,            SUMMARY_DRAM_PCT_OF_PEAK,
+    SUMMARY_REGISTERS_PER_THREAD, SUMMARY_THEORETICAL_OCCUPANCY_PCT,
+    SUMMARY_ACHIEVED_OCCUPANCY_PCT,
+};
+
+static int check_numbers(const struct csv_table *t, struct error *e)
+{
+    for (size_t c = 0; c < sizeof numeric_columns / sizeof numeric_columns[0]; ++c) {
+        int col = schema_column_or_none(t, &summary_csv, numeric_columns[c]);
+        for (int row = 0; col >= 0 && row < t->rows; ++row) {
+            double value;
+            if (csv_table_real(t, row, col, &value, e))
+                return e->code;
+        }
+    }
+    return 0;
+}
+
+int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e)
+{
+    memset(m, 0, sizeof *m);
+    m->r = r;
+    if (check_numbers(&r->summary, e))
+        return e->code;
+    for (int row = 0; row < r->summary.rows && !e->code; ++row) {
+        const char *name = csv_table_text(&r->summary, row, r->col_variant);
+        if (report_variant_index(m, name) < 0) {
+            if (m->variants == MAX_VARIANTS)
+                return error_set(e, EXIT_USAGE, "%s: more than %d variants", r->summary.path, MAX_VARIANTS);
+            m->precision[m->variants] = csv_table_text(&r->summary, row, r->col_precision);
+            m->variant[m->variants++] = name;
+        }
+        add_width(m, r->summary_width[row], e);
+    }
+    return e->code;
+}
+
+/* A summary value; NAN when the row, the column (an older run) or the value is missing. The column was
+ * checked when the model was built (numeric_columns), so it holds a number or nothing. */
+double report_summary_value(const struct report_model *m, const char *variant, int width, enum summary_column id)
+{
+    int row = results_summary_row(m->r, variant, width), col = schema_column_or_none(&m->r->summary, &summary_csv, id);
+    struct error ignored = {0};
+    double value = NAN;
+    if (row >= 0 && col >= 0)
+        csv_table_real(&m->r->summary, row, col, &value, &ignored);
+    return value;
+}
+
+int report_passed(const struct report_model *m, const char *variant, int width)
+{
+    int row = results_summary_row(m->r, variant, width);
+    return row >= 0 && strcmp(csv_table_text(&m->r->summary, row, m->r->col_status), "passed") == 0;
+}
+
+static const char *anchor(const char *precision, int reference)
+{
+    for (size_t i = 0; i < sizeof precision_anchors / sizeof precision_anchors[0]; ++i)
+        if (strcmp(precision_anchors[i].precision, precision) == 0)
+            return reference ? precision_anchors[i].reference : precision_anchors[i].baseline;
+    return "";
+}
+
+/* Median time of the anchor variant of this precision at this width (NAN if it did not run or failed). */
+double report_anchor_ms(const struct report_model *m, int v, int width, int reference)
+{
+    const char *name = anchor(m->precision[v], reference);
+    return report_passed(m, name, width) ? report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) : NAN;
+}

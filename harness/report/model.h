@@ -1,0 +1,34 @@
+/*
+ * The report's view of a results folder: the variants in the order the run
+ * measured them (the registry's), its widths ascending, and the summary's
+ * values by schema column. Every table and chart of the report reads it.
+ */
+#ifndef MEMSCOPE_REPORT_MODEL_H
+#define MEMSCOPE_REPORT_MODEL_H
+
+#include "../results/folder_reader.h"
+#include "../results/schema.h"
+
+#define MAX_WIDTHS 64
+
+/* The variants in the order the run measured them (the registry's), and its widths ascending. */
+struct report_model {
+    const struct results_folder *r;
+    const char *variant[MAX_VARIANTS];
+    const char *precision[MAX_VARIANTS];
+    int variants;
+    int width[MAX_WIDTHS];
+    int widths;
+    int roofline_points; /* written by write_roofline */
+};
+
+int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e);
+int report_variant_index(const struct report_model *m, const char *name);
+/* A summary value; NAN when the row, the column (an older run) or the value is missing. */
+double report_summary_value(const struct report_model *m, const char *variant, int width, enum summary_column id);
+int report_passed(const struct report_model *m, const char *variant, int width);
+/* Median time of variant v's anchor at this width: cuBLAS of its precision (reference 1) or its naive kernel
+ * (reference 0); NAN if that did not run or failed. */
+double report_anchor_ms(const struct report_model *m, int v, int width, int reference);
+
+#endif
