@@ -31,7 +31,6 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu))
 
 .PHONY: all test run report compare history history-add clean FORCE test-setup report-setup
-.SECONDARY:
 all: $(PROGRAMS:%=$(BUILD)/%)
 
 $(BUILD)/version.h: FORCE

@@ -10,6 +10,7 @@
 #include "../profile/metric_catalog.h"
 #include "../results/schema.h"
 #include "cells.h"
+#include "ladder.h"
 #include "model.h"
 #include "report_data.h"
 
@@ -92,7 +93,8 @@ static int write_variables(const struct report_model *m, const char *dir, const 
     put_number(f, "fp32_peak_gflops", peak.fp32_gflops);
     put_number(f, "fp64_peak_gflops", peak.fp64_gflops);
     put_number(f, "dram_peak_gbs", peak.dram_gbs);
-    fprintf(f, "validate_pages = %d\nroofline_points = %d\n", validate_pages(m->r), m->roofline_points);
+    fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\n", validate_pages(m->r),
+            m->roofline_points, report_ladder_steps(m));
     write_sizes_and_variants(f, m);
     return report_close(f, path, e);
 }
@@ -347,24 +349,55 @@ static int write_validate(const struct report_model *m, const char *dir, struct 
     return report_close(f, path, e);
 }
 
-/* The PNG pages to render, in order: name, gnuplot script, the setup that script expects. */
-static int write_pages(const struct report_model *m, const char *dir, bool with_compare, struct error *e)
+/* One page in both lists: pages.tsv (name, script, setup), from which report-render draws a PNG each, and
+ * pages.gp, which report.gp loads to draw them all into the PDF. setup is gnuplot assignments, or "". */
+static void page(FILE *tsv, FILE *gp, const char *name, const char *script, const char *setup)
+{
+    fprintf(tsv, "%s\t%s.gp\t%s\n", name, script, setup);
+    fprintf(gp, "%s%sload scriptdir.'/%s.gp'\n", setup, *setup ? "; " : "", script);
+}
+
+/* The report's pages, in order: the one list behind both the PNGs and the PDF. */
+static void list_pages(FILE *tsv, FILE *gp, const struct report_model *m, const char *compare_file)
 {
     static const char *const charts[] = {"performance", "efficiency", "conflicts", "dram", "roofline", "speedup"};
-    char path[PATH_IN_FOLDER_LEN];
-    FILE *f = report_open(dir, "pages.tsv", path, sizeof path, e);
-    if (!f)
-        return e->code;
-    fputs("title\ttitle.gp\t\n", f);
-    for (int w = 0; w < m->widths; ++w)
-        fprintf(f, "summary-%d\tsummary.gp\tsummary_width=%d\n", m->width[w], m->width[w]);
+    char name[64], setup[PATH_IN_FOLDER_LEN + 32];
+    page(tsv, gp, "title", "title", "");
+    for (int w = 0; w < m->widths; ++w) {
+        snprintf(name, sizeof name, "summary-%d", m->width[w]);
+        snprintf(setup, sizeof setup, "summary_width=%d", m->width[w]);
+        page(tsv, gp, name, "summary", setup);
+    }
+    if (report_ladder_steps(m) > 0) {
+        page(tsv, gp, "ladder", "ladder", "");
+        page(tsv, gp, "ladder-ideas", "ladder_ideas", "");
+    }
     for (size_t c = 0; c < sizeof charts / sizeof charts[0]; ++c)
-        fprintf(f, "%s\t%s.gp\t\n", charts[c], charts[c]);
-    for (int page = 1; page <= validate_pages(m->r); ++page)
-        fprintf(f, "validate-%d\tvalidate.gp\tvalidate_page=%d\n", page, page);
-    if (with_compare)
-        fprintf(f, "compare\tcompare.gp\tcompare_file='%s/compare.csv'\n", dir);
-    return report_close(f, path, e);
+        page(tsv, gp, charts[c], charts[c], "");
+    for (int p = 1; p <= validate_pages(m->r); ++p) {
+        snprintf(name, sizeof name, "validate-%d", p);
+        snprintf(setup, sizeof setup, "validate_page=%d", p);
+        page(tsv, gp, name, "validate", setup);
+    }
+    if (compare_file) {
+        snprintf(setup, sizeof setup, "compare_file='%s'", compare_file);
+        page(tsv, gp, "compare", "compare", setup);
+    }
+}
+
+static int write_pages(const struct report_model *m, const char *dir, bool with_compare, struct error *e)
+{
+    char tsv_path[PATH_IN_FOLDER_LEN], gp_path[PATH_IN_FOLDER_LEN], compare_file[PATH_IN_FOLDER_LEN];
+    snprintf(compare_file, sizeof compare_file, "%s/%s", dir, compare_csv.file);
+    FILE *tsv = report_open(dir, "pages.tsv", tsv_path, sizeof tsv_path, e);
+    FILE *gp = tsv ? report_open(dir, "pages.gp", gp_path, sizeof gp_path, e) : NULL;
+    if (gp)
+        list_pages(tsv, gp, m, with_compare ? compare_file : NULL);
+    if (tsv)
+        report_close(tsv, tsv_path, e);
+    if (gp)
+        report_close(gp, gp_path, e);
+    return e->code;
 }
 
 /* A comparison's compare.csv, checked against the schema and copied beside the tables for its page. */
@@ -395,7 +428,8 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
         return e->code;
     if (write_title(&m, out_dir, e) || write_summary_tables(&m, out_dir, e) || write_performance(&m, out_dir, e) ||
         write_bars(&m, out_dir, e) || write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
-        write_variables(&m, out_dir, note, e) || (compare_path && copy_compare(compare_path, out_dir, e)) ||
+        report_write_ladder(&m, out_dir, e) || write_variables(&m, out_dir, note, e) ||
+        (compare_path && copy_compare(compare_path, out_dir, e)) ||
         write_pages(&m, out_dir, compare_path != NULL, e))
         return e->code;
     return 0;

@@ -134,6 +134,35 @@ static int check_environment(const struct results_folder *r, struct error *e)
     return 0;
 }
 
+static int check_variants(struct results_folder *r, struct error *e)
+{
+    if (!r->has_variants)
+        return 0;
+    if (!schema_header_matches(&r->variants, &variants_csv))
+        return error_set(e, EXIT_USAGE, "%s:1: not the header of a variants.csv", r->variants.path);
+    return read_ints(&r->variants, VARIANTS_LADDER_STEP, &r->ladder_step, e);
+}
+
+static int variant_row(const struct results_folder *r, const char *variant)
+{
+    for (int row = 0; r->has_variants && row < r->variants.rows; ++row)
+        if (strcmp(csv_table_text(&r->variants, row, VARIANTS_VARIANT), variant) == 0)
+            return row;
+    return -1;
+}
+
+int results_ladder_step(const struct results_folder *r, const char *variant)
+{
+    int row = variant_row(r, variant);
+    return row < 0 ? 0 : r->ladder_step[row];
+}
+
+const char *results_description(const struct results_folder *r, const char *variant)
+{
+    int row = variant_row(r, variant);
+    return row < 0 ? "" : csv_table_text(&r->variants, row, VARIANTS_DESCRIPTION);
+}
+
 int results_folder_open(const char *dir, struct results_folder *r, struct error *e)
 {
     memset(r, 0, sizeof *r);
@@ -149,7 +178,8 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
         read_file(r, summary_csv.file, &r->summary, e) || find_summary_columns(r, e) ||
         read_file(r, samples_csv.file, &r->samples, e) || check_sample_counts(r, e) ||
         read_optional(r, metrics_csv.file, &r->metrics, &r->has_metrics, e) || find_metric_columns(r, e) ||
-        read_optional(r, "validate/validate.csv", &r->validate, &r->has_validate, e))
+        read_optional(r, "validate/validate.csv", &r->validate, &r->has_validate, e) ||
+        read_optional(r, variants_csv.file, &r->variants, &r->has_variants, e) || check_variants(r, e))
         results_folder_close(r);
     return e->code;
 }
@@ -161,11 +191,13 @@ void results_folder_close(struct results_folder *r)
     free(r->metric_width);
     free(r->sample_width);
     free(r->sample_ms);
+    free(r->ladder_step);
     csv_table_free(&r->environment);
     csv_table_free(&r->summary);
     csv_table_free(&r->samples);
     csv_table_free(&r->metrics);
     csv_table_free(&r->validate);
+    csv_table_free(&r->variants);
 }
 
 const char *results_environment(const struct results_folder *r, const char *key)
@@ -193,19 +225,38 @@ int results_summary_row(const struct results_folder *r, const char *variant, int
     return -1;
 }
 
-int results_metric_sum(const struct results_folder *r, const char *variant, int width, const char *metric,
-                       double *sum, struct error *e)
+/* kernel NULL: every kernel of the call, summed. */
+static int metric_value(const struct results_folder *r, const char *variant, int width, const char *kernel,
+                        const char *metric, double *sum, struct error *e)
 {
     const struct csv_table *t = &r->metrics;
     *sum = NAN;
     for (int row = 0; r->has_metrics && row < t->rows; ++row) {
         double value;
         if (strcmp(csv_table_text(t, row, r->metric_col_variant), variant) || r->metric_width[row] != width ||
-            strcmp(csv_table_text(t, row, r->metric_col_metric), metric))
+            strcmp(csv_table_text(t, row, r->metric_col_metric), metric) ||
+            (kernel && strcmp(csv_table_text(t, row, METRICS_KERNEL), kernel)))
             continue;
         if (csv_table_real(t, row, r->metric_col_value, &value, e))
             return e->code;
         *sum = isnan(*sum) ? value : *sum + value;
     }
     return 0;
+}
+
+int results_metric_sum(const struct results_folder *r, const char *variant, int width, const char *metric,
+                       double *sum, struct error *e)
+{
+    return metric_value(r, variant, width, NULL, metric, sum, e);
+}
+
+int results_main_kernel_metric(const struct results_folder *r, const char *variant, int width, const char *metric,
+                               double *value, struct error *e)
+{
+    int row = results_summary_row(r, variant, width);
+    int column = schema_column_or_none(&r->summary, &summary_csv, SUMMARY_METRICS_KERNEL);
+    *value = NAN;
+    if (row < 0 || column < 0 || !*csv_table_text(&r->summary, row, column))
+        return 0;
+    return metric_value(r, variant, width, csv_table_text(&r->summary, row, column), metric, value, e);
 }

@@ -11,8 +11,8 @@
 
 struct results_folder {
     char dir[PATH_LEN];
-    struct csv_table environment, summary, samples, metrics, validate;
-    int has_metrics, has_validate;
+    struct csv_table environment, summary, samples, metrics, validate, variants;
+    int has_metrics, has_validate, has_variants; /* variants.csv: runs from 2026-11-22 on */
     /* Columns of the summary every reader needs. */
     int col_variant, col_precision, col_width, col_status, col_samples, col_median_ms;
     int *summary_width, *summary_samples; /* per summary row, parsed when the folder is opened */
@@ -21,6 +21,7 @@ struct results_folder {
     /* Columns of metrics.csv, when it is there. */
     int metric_col_variant, metric_col_width, metric_col_metric, metric_col_value;
     int *metric_width; /* per metrics row */
+    int *ladder_step;  /* per variants row */
 };
 
 /* Refuses a folder that is missing, still being written (.partial), lacks a
@@ -38,6 +39,16 @@ int results_environment_number(const struct results_folder *r, const char *key, 
  * value that is not a number, naming the file and line. */
 int results_metric_sum(const struct results_folder *r, const char *variant, int width, const char *metric,
                        double *sum, struct error *e);
+
+/* A metric of the kernel that heads the summary (the call's longest, metrics_kernel): for rates and
+ * percentages, which do not add up over kernels. NAN when not collected. */
+int results_main_kernel_metric(const struct results_folder *r, const char *variant, int width, const char *metric,
+                               double *value, struct error *e);
+
+/* A variant's step on the FP32 ladder from variants.csv (0: not on it, or a run without the file), and its
+ * description ("" without the file). */
+int results_ladder_step(const struct results_folder *r, const char *variant);
+const char *results_description(const struct results_folder *r, const char *variant);
 
 /* The summary row of a variant at a width, or -1. */
 int results_summary_row(const struct results_folder *r, const char *variant, int width);

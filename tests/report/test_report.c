@@ -128,6 +128,31 @@ static void fixture_renders_every_page(void **state)
             fail_msg("the PDF's text lacks \"%s\"", expected[i]);
 }
 
+/* The ladder's order comes from variants.csv: here cublas is step 1 and naive step 2, the reverse of the registry. */
+static void ladder_pages_follow_the_steps_of_variants_csv(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    copy_fixture();
+    shell(&o, "printf 'variant,precision,layout,block_x,block_y,tile_x,tile_y,ladder_step,description\\n"
+              "cublas,fp32,row_major,0,0,0,0,1,the library\\nnaive,fp32,row_major,32,32,32,32,2,one thread per "
+              "element\\ntiled_16,fp32,row_major,16,16,16,16,0,off the ladder\\n' > %s/variants.csv",
+          scratch);
+    assert_int_equal(o.exit_code, 0);
+    render(scratch, &o);
+    if (o.exit_code != 0)
+        fail_msg("render failed (%d):\n%s", o.exit_code, o.output);
+    shell(&o, "pdfinfo %s | sed -n 's/^Pages: *//p'", pdf);
+    assert_int_equal(atoi(o.output), FIXTURE_PAGES + 2);
+    shell(&o, "pdftotext -layout %s - | sed -n '/The FP32 ladder at W = 2048/,/One idea per step/p'", pdf);
+    char *cublas = strstr(o.output, "cublas"), *naive = strstr(o.output, "naive");
+    if (!cublas || !naive || naive < cublas || strstr(o.output, "tiled_16"))
+        fail_msg("the ladder page should list cublas, then naive, and not tiled_16:\n%s", o.output);
+    shell(&o, "pdftotext -layout %s - | grep -c 'one thread per element'", pdf);
+    assert_int_equal(atoi(o.output), 1);
+}
+
 static void every_page_has_a_png(void **state)
 {
     (void)state;
@@ -246,6 +271,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fixture_renders_every_page),
+        cmocka_unit_test(ladder_pages_follow_the_steps_of_variants_csv),
         cmocka_unit_test(every_page_has_a_png),
         cmocka_unit_test(run_without_metrics_reads_not_collected),
         cmocka_unit_test(truncated_summary_is_refused_with_its_line),

@@ -1,0 +1,17 @@
+/*
+ * The ladder pages: the FP32 ladder from the first lesson to cuBLAS at the
+ * run's largest width, in the order variants.csv gives (the registry's): each
+ * step's speed, against cuBLAS and against the step before, beside the
+ * counters that explain the step; then each step's idea.
+ */
+#ifndef MEMSCOPE_REPORT_LADDER_H
+#define MEMSCOPE_REPORT_LADDER_H
+
+#include "model.h"
+
+/* How many variants of the run are on the ladder (0: no ladder pages). */
+int report_ladder_steps(const struct report_model *m);
+/* ladder.tsv and ladder-ideas.tsv, when the run has steps of the ladder. */
+int report_write_ladder(const struct report_model *m, const char *dir, struct error *e);
+
+#endif

@@ -1,0 +1,14 @@
+# The ladder from the first lesson to cuBLAS at the largest width: each step's speed and the counters that explain it.
+load scriptdir.'/common.gp'
+page_title = sprintf("The FP32 ladder at W = %d", word(sizes, words(sizes)) + 0)
+page_caption = "One idea per step (next page). x step before: speedup over the previous step. FFMA / sector and FFMA / wavefront: thread-level\n".\
+    "FFMA over the sectors of LDG/STG and over the wavefronts of LDS/STS, i.e. how much arithmetic each unit of traffic feeds (more\n".\
+    "reuse, more FFMA). conflicts: exact shared wavefronts beyond the ideal. Occupancy: theoretical (registers, shared memory, block\n".\
+    "size) / achieved. L2 hit %: the longest kernel's. cuBLAS loads through cp.async: no LDG to count."
+load scriptdir.'/page.gp'
+table_rows = ladder_steps + 1
+table_file = datadir.'/ladder.tsv'
+table_x = "0.02 0.06 0.24 0.31 0.38 0.46 0.54 0.63 0.73 0.77 0.86 0.93"
+table_first = 2
+table_colour_column = 1
+load scriptdir.'/table.gp'
