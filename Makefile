@@ -1,4 +1,5 @@
 # memscope. make: the programs; make test; make run; make report [RESULTS=dir]; make compare; make history.
+# KERNEL_DEFS: -D overrides of kernel parameters (scripts/tune-ladder); they reach the registry and the kernels.
 # Each folder of harness/ is a room, built into its own archive; a new file in a room needs no edit here.
 .DEFAULT_GOAL := all
 CUDA ?= /usr/local/cuda
@@ -11,7 +12,8 @@ GIT_DIRTY ?= $(shell git rev-parse --git-dir >/dev/null 2>&1 && { test -n "$$(gi
 
 CC := gcc
 GENCODE := -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH)
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP $(if $(CMOCKA),-I$(CMOCKA)/usr/include)
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP $(if $(CMOCKA),-I$(CMOCKA)/usr/include) \
+	$(KERNEL_DEFS)
 CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -MMD -MP
 NVCCFLAGS := -O3 -g -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP $(KERNEL_DEFS)
 CUDA_LINK := $(NVCC) $(GENCODE) -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64
