@@ -5,12 +5,17 @@
 #   make report      run the suite and render the PDF (without a GPU: the committed
 #                    reference run); make report RESULTS=<dir> renders that folder
 #   make CUDA_ARCH=80  build for another GPU architecture (default: Hopper, 90)
+#   make KERNEL_DEFS='-DLT_BM=128 ...'  override the ladder's tile parameters
+#                    (kernels/ladder_tiles.h; scripts/tune-ladder sweeps them)
 
 CUDA ?= /usr/local/cuda
 CUDA_ARCH ?= 90
 NVCC ?= $(CUDA)/bin/nvcc
 CC := gcc
 BUILD := build
+# -D overrides of the FP32 ladder's tile parameters (kernels/ladder_tiles.h), for tuning.
+# They reach the registry (C) and the kernels (CUDA) alike, so the grid matches the kernel.
+KERNEL_DEFS ?=
 
 # Both can be given on the command line where the tree is a copy without .git.
 GIT_COMMIT ?= $(shell git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)
@@ -21,7 +26,8 @@ NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release [0-9
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP
 CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -MMD -MP
 NVCCFLAGS := -O3 -g -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) \
-	-Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP
+	-Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP $(KERNEL_DEFS)
+CFLAGS += $(KERNEL_DEFS)
 # nvcc links the CUDA runtime statically; cuBLAS is found through the rpath.
 LDFLAGS := -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64
 LDLIBS := -lcublas -lcupti -ldl

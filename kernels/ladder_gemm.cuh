@@ -1,0 +1,179 @@
+/*
+ * The two kernel templates the upper rungs of the FP32 ladder instantiate, with their launchers.
+ * Each variant's own file (matmul_vectorized.cu ... matmul_large_tiles.cu) explains the one idea
+ * its template arguments switch on and records the chosen tiles.
+ *
+ * staged_gemm_kernel: vectorized, vectorized_padded, warptiled. Each k-tile is read from global
+ *   memory into registers with 16-byte loads, stored to shared memory (A transposed, its rows
+ *   padded by A_PAD floats), then consumed from shared memory with 16-byte loads; two barriers
+ *   per k-tile, nothing overlapped but what other resident blocks provide.
+ *
+ * pipelined_gemm_kernel: pipelined, rasterized, large_tiles. STAGES shared-memory buffers filled
+ *   by cp.async, always STAGES - 1 tiles in flight while the FFMAs consume the oldest; one
+ *   barrier per k-tile; warp-tiled register tiles; GROUP > 0 rasterizes the block order.
+ */
+#ifndef MEMSCOPE_LADDER_GEMM_CUH
+#define MEMSCOPE_LADDER_GEMM_CUH
+
+#include "ladder_common.cuh"
+#include "launch_status.cuh"
+
+template <int BM, int BN, int WM, int WN, int TM, int TN, bool WARP_TILED>
+struct gemm_threads {
+    static const int value = WARP_TILED ? (BM / WM) * (BN / WN) * 32 : (BM / TM) * (BN / TN);
+};
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int A_PAD, bool WARP_TILED, bool VEC>
+__global__ void __launch_bounds__(gemm_threads<BM, BN, WM, WN, TM, TN, WARP_TILED>::value)
+    staged_gemm_kernel(const float *__restrict__ M, const float *__restrict__ N, float *__restrict__ P, int width)
+{
+    const int THREADS = gemm_threads<BM, BN, WM, WN, TM, TN, WARP_TILED>::value;
+    const int LDA = BM + A_PAD;
+    const int A_STEP = thread_tile_steps<WM, WN, TM, TN, WARP_TILED>::a;
+    const int B_STEP = thread_tile_steps<WM, WN, TM, TN, WARP_TILED>::b;
+    __shared__ __align__(16) float As[BK * LDA]; /* As[k][m]: the A tile transposed */
+    __shared__ __align__(16) float Bs[BK * BN];  /* Bs[k][n] */
+    const int tid = threadIdx.x;
+    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    int r0, c0;
+    thread_tile_origin<BN, WM, WN, TM, TN, WARP_TILED>(tid, r0, c0);
+    float acc[TM][TN] = {};
+
+    for (int k0 = 0; k0 < width; k0 += BK) {
+        load_tile_vec4<BM, BK, THREADS, true, VEC>(M, width, row0, k0, As, LDA, tid);
+        load_tile_vec4<BK, BN, THREADS, false, VEC>(N, width, k0, col0, Bs, BN, tid);
+        __syncthreads();
+        mma_tile<BK, LDA, BN, TM, TN, A_STEP, B_STEP>(&As[r0], &Bs[c0], acc);
+        __syncthreads();
+    }
+    store_tile<TM, TN, A_STEP, B_STEP, VEC>(P, width, row0 + r0, col0 + c0, acc);
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int A_PAD, bool WARP_TILED>
+static const char *launch_staged_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
+{
+    const int THREADS = gemm_threads<BM, BN, WM, WN, TM, TN, WARP_TILED>::value;
+    if (!shape_matches(grid, block, o->width, BM, BN, THREADS))
+        return LADDER_SHAPE_MISMATCH;
+    const float *m = (const float *)o->m, *n = (const float *)o->n;
+    float *p = (float *)o->p;
+    if (rows_are_16b_aligned(o))
+        staged_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, A_PAD, WARP_TILED, true>
+            <<<grid, block, 0, o->stream>>>(m, n, p, o->width);
+    else
+        staged_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, A_PAD, WARP_TILED, false>
+            <<<grid, block, 0, o->stream>>>(m, n, p, o->width);
+    return launch_status();
+}
+
+/* The A tile's rows in shared memory are padded by 4 floats: 16-byte aligned, and the transposed
+ * 4-byte copies of a warp land in 32 different banks (see vectorized_padded). */
+#define PIPE_A_PAD 4
+
+template <int BM, int BN, int BK, int STAGES>
+struct pipe_smem {
+    static const int a_stage = BK * (BM + PIPE_A_PAD), b_stage = BK * BN;
+    static const size_t bytes = (size_t)STAGES * (a_stage + b_stage) * sizeof(float);
+};
+
+/* Issue the copies of k-tile k0 into one stage: A transposed (4-byte copies), B as it lies. */
+template <int BM, int BN, int BK, int THREADS, bool VEC, bool CHECK_K>
+__device__ __forceinline__ void pipe_load_stage(const float *M, const float *N, int width, int row0, int col0, int k0,
+                                                float *As, float *Bs, int tid)
+{
+    cp_async_tile<BM, BK, THREADS, true, false, true, CHECK_K>(M, width, row0, k0, As, BM + PIPE_A_PAD, tid);
+    cp_async_tile<BK, BN, THREADS, false, VEC, false, CHECK_K>(N, width, k0, col0, Bs, BN, tid);
+}
+
+template <int BM, int BN, int BK, int THREADS, bool VEC>
+__device__ __forceinline__ void pipe_issue(const float *M, const float *N, int width, int row0, int col0, int tile,
+                                           float *As, float *Bs, int tid)
+{
+    int k0 = tile * BK;
+    if (k0 + BK <= width)
+        pipe_load_stage<BM, BN, BK, THREADS, VEC, false>(M, N, width, row0, col0, k0, As, Bs, tid);
+    else
+        pipe_load_stage<BM, BN, BK, THREADS, VEC, true>(M, N, width, row0, col0, k0, As, Bs, tid);
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool VEC>
+__global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
+    pipelined_gemm_kernel(const float *__restrict__ M, const float *__restrict__ N, float *__restrict__ P, int width)
+{
+    static_assert(STAGES >= 2, "a pipeline needs at least two stages");
+    const int THREADS = (BM / WM) * (BN / WN) * 32;
+    const int LDA = BM + PIPE_A_PAD;
+    const int A_STAGE = pipe_smem<BM, BN, BK, STAGES>::a_stage, B_STAGE = pipe_smem<BM, BN, BK, STAGES>::b_stage;
+    const int A_STEP = thread_tile_steps<WM, WN, TM, TN, true>::a;
+    const int B_STEP = thread_tile_steps<WM, WN, TM, TN, true>::b;
+    extern __shared__ __align__(16) float smem[];
+    float *As = smem;                   /* STAGES x [BK][BM + pad], A transposed */
+    float *Bs = smem + STAGES * A_STAGE; /* STAGES x [BK][BN] */
+    const int tid = threadIdx.x;
+    int bm, bn;
+    block_tile_coords<GROUP>(bm, bn);
+    const int row0 = bm * BM, col0 = bn * BN;
+    int r0, c0;
+    thread_tile_origin<BN, WM, WN, TM, TN, true>(tid, r0, c0);
+    float acc[TM][TN] = {};
+    const int tiles = (width + BK - 1) / BK;
+
+    /* Prologue: STAGES - 1 tiles in flight. Every stage commits a group, empty or not, so that
+     * "tile t has landed" is always "at most STAGES - 2 groups pending" at iteration t. */
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < tiles)
+            pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, s, As + s * A_STAGE, Bs + s * B_STAGE, tid);
+        cp_async_commit();
+    }
+    int read = 0, write = STAGES - 1; /* stage consumed now, stage refilled now */
+    for (int t = 0; t < tiles; ++t) {
+        cp_async_wait<STAGES - 2>(); /* this thread's copies of tile t have landed ... */
+        __syncthreads();             /* ... everyone's too, and everyone is done with tile t - 1 */
+        if (t + STAGES - 1 < tiles)
+            pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, t + STAGES - 1, As + write * A_STAGE,
+                                                 Bs + write * B_STAGE, tid);
+        cp_async_commit();
+        mma_tile<BK, LDA, BN, TM, TN, A_STEP, B_STEP>(As + read * A_STAGE + r0, Bs + read * B_STAGE + c0, acc);
+        read = read == STAGES - 1 ? 0 : read + 1;
+        write = write == STAGES - 1 ? 0 : write + 1;
+    }
+    cp_async_wait<0>(); /* only empty groups can remain; leave none behind */
+    store_tile<TM, TN, A_STEP, B_STEP, VEC>(P, width, row0 + r0, col0 + c0, acc);
+}
+
+/* Raises the kernel's dynamic shared-memory limit once, when it needs more than the default 48 KB. */
+template <typename Kernel>
+static const char *allow_shared_bytes(Kernel kernel, size_t bytes, bool *done)
+{
+    if (bytes <= 48 * 1024 || *done)
+        return NULL;
+    cudaError_t rc = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (rc != cudaSuccess)
+        return cudaGetErrorString(rc);
+    *done = true;
+    return NULL;
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP>
+static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
+{
+    static bool raised[2];
+    const int THREADS = (BM / WM) * (BN / WN) * 32;
+    const size_t smem = pipe_smem<BM, BN, BK, STAGES>::bytes;
+    if (!shape_matches(grid, block, o->width, BM, BN, THREADS))
+        return LADDER_SHAPE_MISMATCH;
+    const float *m = (const float *)o->m, *n = (const float *)o->n;
+    float *p = (float *)o->p;
+    const bool vec = rows_are_16b_aligned(o);
+    void (*kernel)(const float *, const float *, float *, int) =
+        vec ? pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, true>
+            : pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, false>;
+    const char *why = allow_shared_bytes(kernel, smem, &raised[vec]);
+    if (why)
+        return why;
+    kernel<<<grid, block, smem, o->stream>>>(m, n, p, o->width);
+    return launch_status();
+}
+
+#endif
