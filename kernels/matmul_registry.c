@@ -1,6 +1,7 @@
 /* The registry of matrix-multiplication variants: one row per variant. */
 #include <string.h>
 
+#include "ladder_tiles.h"
 #include "matmul.h"
 
 static const struct matmul_variant variants[] = {
@@ -25,9 +26,13 @@ static const struct matmul_variant variants[] = {
     {"tiled_transposed_padded", MATMUL_FP32, MATMUL_ROW_MAJOR,
      "the transposed M tile padded to float[32][33]: bank conflicts removed",
      32, 32, 32, 32, matmul_tiled_transposed_padded},
+    /* The FP32 ladder, one idea per step; tiles from ladder_tiles.h, so the grid matches the kernel. */
+    {"blocktiled_1d", MATMUL_FP32, MATMUL_ROW_MAJOR,
+     "thread coarsening along one dimension: each thread computes a column of 8 outputs",
+     BT1_THREADS, 1, BT1_BN, BT1_BM, matmul_blocktiled_1d},
     {"blocktiled_2d", MATMUL_FP32, MATMUL_ROW_MAJOR,
-     "64x64 block tile, 4x4 outputs per thread held in registers, 16-byte shared loads",
-     16, 16, 64, 64, matmul_blocktiled_2d},
+     "2D register blocking: 128x128 block tile, 8x8 outputs per thread, 32-bit loads",
+     BT2_THREADS, 1, BT2_BN, BT2_BM, matmul_blocktiled_2d},
     {"cublas", MATMUL_FP32, MATMUL_ROW_MAJOR,
      "cublasSgemm, true FP32 (default math mode, no TF32): the reference",
      0, 0, 0, 0, matmul_cublas_sgemm},
