@@ -78,6 +78,8 @@ const char *matmul_blocktiled_2d(const struct matmul_operands *ops, dim3 grid, d
 const char *matmul_vectorized(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_vectorized_padded(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_warptiled(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_pipelined(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_rasterized(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_cublas_sgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_cublas_dgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
 
