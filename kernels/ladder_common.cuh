@@ -55,6 +55,28 @@ __device__ __forceinline__ void load_tile_scalar(const float *src, int width, in
 }
 
 /*
+ * Which group of four floats (row r, first column c) of a ROWS x COLS tile the q-th 16-byte slot
+ * covers. Untransposed: row-major. TRANSPOSE (the A tile, stored As[k][m]): a warp's 32 slots
+ * cover 16 rows x 2 neighbouring groups (lane % 16 picks the row, lane / 16 the group). Each
+ * row's 32 bytes are still read by two lanes of one request, and the 32 four-byte stores the warp
+ * makes into As[c + i][r] then fall in 32 different banks once As's rows are padded by 4 floats
+ * (bank 4(c + i) + r; the two groups are 16 banks apart); unpadded they pair up (bank r).
+ */
+template <int ROWS, int COLS, bool TRANSPOSE>
+__device__ __forceinline__ void quad_coords(int q, int &r, int &c)
+{
+    const int QPR = COLS / 4; /* groups per row */
+    if (TRANSPOSE && QPR % 2 == 0 && ROWS % 16 == 0) {
+        int chunk = q / 32, lane = q % 32;
+        r = chunk / (QPR / 2) * 16 + lane % 16;
+        c = (chunk % (QPR / 2) * 2 + lane / 16) * 4;
+    } else {
+        r = q / QPR;
+        c = q % QPR * 4;
+    }
+}
+
+/*
  * The same with four consecutive floats of a row per thread and step. VEC (the launcher's choice:
  * width % 4 == 0 and 16-byte aligned buffers) reads them as one 128-bit load; since width and the
  * column are then multiples of 4, a group of four is wholly inside or wholly outside the matrix.
@@ -72,7 +94,8 @@ __device__ __forceinline__ void load_tile_vec4(const float *src, int width, int 
         int q = tid + s * THREADS;
         if (QUADS % THREADS != 0 && q >= QUADS)
             break;
-        int r = q / (COLS / 4), c = q % (COLS / 4) * 4;
+        int r, c;
+        quad_coords<ROWS, COLS, TRANSPOSE>(q, r, c);
         int gr = row0 + r, gc = col0 + c;
         float4 v;
         if (VEC) {
@@ -127,6 +150,9 @@ __device__ __forceinline__ void cp_async_wait(void)
  *    real, finite element that only feeds outputs the epilogue never stores;
  *  - along k (A's columns when K_IS_COL, else B's rows), CHECK_K (only the last k-tile, when
  *    width % BK != 0) zero-fills what lies past the edge (src_bytes = 0, source pointer kept inside).
+ * The address of a group is split into a part that is the same for every k-tile (hoisted out of
+ * the k loop by the compiler) and the k offset, so each k-tile costs one 64-bit add per group and
+ * the four 4-byte copies of a group share one address register (immediate offsets).
  * VEC copies 16 bytes at once (only untransposed, aligned rows); otherwise four 4-byte copies.
  */
 template <int ROWS, int COLS, int THREADS, bool TRANSPOSE, bool VEC, bool K_IS_COL, bool CHECK_K>
@@ -140,22 +166,29 @@ __device__ __forceinline__ void cp_async_tile(const float *src, int width, int r
         int q = tid + s * THREADS;
         if (QUADS % THREADS != 0 && q >= QUADS)
             break;
-        int r = q / (COLS / 4), c = q % (COLS / 4) * 4;
-        int gr = row0 + r, gc = col0 + c;
-        if (K_IS_COL)
-            gr = min(gr, width - 1);
+        int r, c;
+        quad_coords<ROWS, COLS, TRANSPOSE>(q, r, c);
+        const float *p; /* the group's first float (its column unclamped for the 4-byte B path) */
+        int kc;         /* its coordinate along k */
+        if (K_IS_COL) {
+            p = src + (size_t)min(row0 + r, width - 1) * width + c + col0;
+            kc = col0 + c;
+        } else {
+            p = src + (size_t)r * width + (VEC ? min(col0 + c, width - 4) : col0 + c) + (size_t)row0 * width;
+            kc = row0 + r;
+        }
         if (VEC && !TRANSPOSE) {
-            if (!K_IS_COL)
-                gc = min(gc, width - 4);
-            bool ok = !CHECK_K || (K_IS_COL ? gc : gr) < width;
-            cp_async16(&dst[r * ld + c], ok ? &src[gr * width + gc] : src, ok ? 16 : 0);
+            bool ok = !CHECK_K || kc < width;
+            cp_async16(&dst[r * ld + c], ok ? p : src, ok ? 16 : 0);
         } else {
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
-                int cc = K_IS_COL ? gc + i : min(gc + i, width - 1);
-                bool ok = !CHECK_K || (K_IS_COL ? cc : gr) < width;
+                bool ok = !CHECK_K || (K_IS_COL ? kc + i : kc) < width;
+                const float *pi = p + i;
+                if (!K_IS_COL && !VEC) /* 4-byte B path: clamp each column */
+                    pi = p + min(col0 + c + i, width - 1) - (col0 + c);
                 float *d = TRANSPOSE ? &dst[(c + i) * ld + r] : &dst[r * ld + c + i];
-                cp_async4(d, ok ? &src[gr * width + cc] : src, ok ? 4 : 0);
+                cp_async4(d, ok ? pi : src, ok ? 4 : 0);
             }
         }
     }

@@ -96,8 +96,16 @@ __device__ __forceinline__ void pipe_issue(const float *M, const float *N, int w
         pipe_load_stage<BM, BN, BK, THREADS, VEC, true>(M, N, width, row0, col0, k0, As, Bs, tid);
 }
 
+/* Register tiles of up to 8x8 leave room for two blocks of 256 threads per SM (at most 128
+ * registers a thread); asking for it keeps the pipeline's extra address registers from halving
+ * the occupancy. Larger tiles run one block per SM. */
+template <int TM, int TN>
+struct pipe_min_blocks {
+    static const int value = TM * TN <= 64 ? 2 : 1;
+};
+
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool VEC>
-__global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
+__global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM, TN>::value)
     pipelined_gemm_kernel(const float *__restrict__ M, const float *__restrict__ N, float *__restrict__ P, int width)
 {
     static_assert(STAGES >= 2, "a pipeline needs at least two stages");

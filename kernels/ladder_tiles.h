@@ -37,7 +37,7 @@
 #define BT2_BN 128
 #endif
 #ifndef BT2_BK
-#define BT2_BK 8
+#define BT2_BK 16
 #endif
 #ifndef BT2_TM
 #define BT2_TM 8
@@ -55,7 +55,7 @@
 #define WT_BN 128
 #endif
 #ifndef WT_BK
-#define WT_BK 8
+#define WT_BK 16
 #endif
 #ifndef WT_WM
 #define WT_WM 32
@@ -89,7 +89,7 @@
 #define LT_BN 256
 #endif
 #ifndef LT_BK
-#define LT_BK 8
+#define LT_BK 16
 #endif
 #ifndef LT_WM
 #define LT_WM 64
