@@ -85,12 +85,75 @@ __device__ __forceinline__ void pipe_load_stage(const float *M, const float *N, 
     cp_async_tile<BK, BN, THREADS, false, VEC, false, CHECK_K>(N, width, k0, col0, Bs, BN, tid);
 }
 
+/*
+ * The fast path, taken for every k-tile of a block that lies wholly inside the matrix when rows are
+ * 16-byte aligned (all of them at W = 2048 or 4096), set up once per block in pipe_bases: no clamp,
+ * no predicate, each copy one 64-bit add away from the previous one.
+ *  A: a warp copies 4 rows x 8 consecutive k of the tile (row lane / 8, k lane % 8) with 4-byte
+ *     copies, then the next 4 rows: each request touches 4 cache lines (16 with the 16-row mapping
+ *     of quad_coords, which made large_tiles 6 % slower at BK = 16: every line of a request costs
+ *     the L1 a cycle, and the L1 also serves the LDS), and the stores fall in bank 4k + r + const:
+ *     conflict-free into the padded rows.
+ *  B: 16-byte copies, consecutive threads along a row of the tile (512 contiguous bytes a warp).
+ */
+struct pipe_bases {
+    const float *a, *b;        /* the thread's first source in k-tile 0, for A and for B */
+    size_t a_stride, b_stride; /* floats between its successive sources */
+    int a_dst, b_dst;          /* its first destination within a stage */
+};
+
+template <int BM, int BN, int BK, int THREADS>
+struct pipe_fast {
+    static const int a_rows = 4 * (THREADS / 32) / (BK / 8); /* rows between a thread's A copies */
+    static const int a_copies = BM * BK / THREADS;
+    static const int b_rows = THREADS / (BN / 4); /* rows between a thread's B copies */
+    static const int b_copies = BK / b_rows;
+    static_assert(BK % 8 == 0 && (THREADS / 32) % (BK / 8) == 0 && a_rows * a_copies == BM,
+                  "the fast A path needs BK % 8 == 0 and whole 4 x 8 chunks per warp");
+    static_assert(THREADS % (BN / 4) == 0 && b_rows * b_copies == BK, "the fast B path needs whole tile rows");
+};
+
+template <int BM, int BN, int BK, int THREADS>
+__device__ __forceinline__ pipe_bases pipe_setup(const float *M, const float *N, int width, int row0, int col0,
+                                                 int tid)
+{
+    typedef pipe_fast<BM, BN, BK, THREADS> F;
+    const int lane = tid % 32, chunk = tid / 32;
+    const int a_r = chunk / (BK / 8) * 4 + lane / 8, a_k = chunk % (BK / 8) * 8 + lane % 8;
+    const int b_r = tid / (BN / 4), b_c = tid % (BN / 4) * 4;
+    pipe_bases pb;
+    /* Only dereferenced for blocks wholly inside the matrix; clamped so that the pointers stay inside anyway. */
+    pb.a = M + (size_t)min(row0 + a_r, width - 1) * width + a_k;
+    pb.b = N + (size_t)b_r * width + min(col0 + b_c, width - 1);
+    pb.a_stride = (size_t)F::a_rows * width;
+    pb.b_stride = (size_t)F::b_rows * width;
+    pb.a_dst = a_k * (BM + PIPE_A_PAD) + a_r;
+    pb.b_dst = b_r * BN + b_c;
+    return pb;
+}
+
+template <int BM, int BN, int BK, int THREADS>
+__device__ __forceinline__ void pipe_load_fast(const pipe_bases &pb, int width, int k0, float *As, float *Bs)
+{
+    typedef pipe_fast<BM, BN, BK, THREADS> F;
+    const float *pa = pb.a + k0;
+#pragma unroll
+    for (int j = 0; j < F::a_copies; ++j, pa += pb.a_stride)
+        cp_async4(&As[pb.a_dst + j * F::a_rows], pa, 4);
+    const float *pn = pb.b + (size_t)k0 * width;
+#pragma unroll
+    for (int j = 0; j < F::b_copies; ++j, pn += pb.b_stride)
+        cp_async16(&Bs[pb.b_dst + j * F::b_rows * BN], pn, 16);
+}
+
 template <int BM, int BN, int BK, int THREADS, bool VEC>
 __device__ __forceinline__ void pipe_issue(const float *M, const float *N, int width, int row0, int col0, int tile,
-                                           float *As, float *Bs, int tid)
+                                           float *As, float *Bs, int tid, const pipe_bases &pb, bool interior)
 {
     int k0 = tile * BK;
-    if (k0 + BK <= width)
+    if (VEC && interior && k0 + BK <= width)
+        pipe_load_fast<BM, BN, BK, THREADS>(pb, width, k0, As, Bs);
+    else if (k0 + BK <= width)
         pipe_load_stage<BM, BN, BK, THREADS, VEC, false>(M, N, width, row0, col0, k0, As, Bs, tid);
     else
         pipe_load_stage<BM, BN, BK, THREADS, VEC, true>(M, N, width, row0, col0, k0, As, Bs, tid);
@@ -125,13 +188,16 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM
     thread_tile_origin<BN, WM, WN, TM, TN, true>(tid, r0, c0);
     float acc[TM][TN] = {};
     const int tiles = (width + BK - 1) / BK;
+    const bool interior = row0 + BM <= width && col0 + BN <= width; /* takes the fast copy path */
+    const pipe_bases pb = pipe_setup<BM, BN, BK, THREADS>(M, N, width, row0, col0, tid);
 
     /* Prologue: STAGES - 1 tiles in flight. Every stage commits a group, empty or not, so that
      * "tile t has landed" is always "at most STAGES - 2 groups pending" at iteration t. */
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
         if (s < tiles)
-            pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, s, As + s * A_STAGE, Bs + s * B_STAGE, tid);
+            pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, s, As + s * A_STAGE, Bs + s * B_STAGE, tid,
+                                                 pb, interior);
         cp_async_commit();
     }
     int read = 0, write = STAGES - 1; /* stage consumed now, stage refilled now */
@@ -140,7 +206,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM
         __syncthreads();             /* ... everyone's too, and everyone is done with tile t - 1 */
         if (t + STAGES - 1 < tiles)
             pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, t + STAGES - 1, As + write * A_STAGE,
-                                                 Bs + write * B_STAGE, tid);
+                                                 Bs + write * B_STAGE, tid, pb, interior);
         cp_async_commit();
         mma_tile<BK, LDA, BN, TM, TN, A_STEP, B_STEP>(As + read * A_STAGE + r0, Bs + read * B_STAGE + c0, acc);
         read = read == STAGES - 1 ? 0 : read + 1;

@@ -73,7 +73,7 @@
 
 /* pipelined: shared-memory stages in flight. */
 #ifndef PL_STAGES
-#define PL_STAGES 3
+#define PL_STAGES 4
 #endif
 
 /* rasterized: block rows walked together (0 turns the remapping off). */
@@ -104,7 +104,7 @@
 #define LT_TN 8
 #endif
 #ifndef LT_STAGES
-#define LT_STAGES 3
+#define LT_STAGES 4
 #endif
 #ifndef LT_GROUP
 #define LT_GROUP 16
