@@ -201,15 +201,21 @@ __device__ __forceinline__ void cp_async_tile(const float *src, int width, int r
  * patch (steps of 4). WARP_TILED: warps tile the block in WM x WN sub-tiles; inside one the 32
  * lanes form a (WM/TM) x (WN/TN) grid, and a lane's 4x4 groups repeat every (lanes along that
  * dimension) x 4 rows or columns, so a warp's 16-byte shared loads read one contiguous run.
+ * COL_LANES orders the lanes down the grid's columns (lane = tx * (WM/TM) + ty) instead of along
+ * its rows (lane = ty * (WN/TN) + tx): with a 4 x 8 grid each half-warp is then a 4 x 4 block of
+ * lanes, reading 4 distinct 16-byte chunks of A and 4 of B per load instead of 2 and 8 (see
+ * halfwarp_lanes).
  */
-template <int BN, int WM, int WN, int TM, int TN, bool WARP_TILED>
+template <int BN, int WM, int WN, int TM, int TN, bool WARP_TILED, bool COL_LANES = false>
 __device__ __forceinline__ void thread_tile_origin(int tid, int &r0, int &c0)
 {
     if constexpr (WARP_TILED) {
         static_assert((WM / TM) * (WN / TN) == 32, "a warp tile must hold exactly 32 thread tiles");
         int warp = tid / 32, lane = tid % 32;
-        r0 = warp / (BN / WN) * WM + lane / (WN / TN) * 4;
-        c0 = warp % (BN / WN) * WN + lane % (WN / TN) * 4;
+        int ty = COL_LANES ? lane % (WM / TM) : lane / (WN / TN);
+        int tx = COL_LANES ? lane / (WM / TM) : lane % (WN / TN);
+        r0 = warp / (BN / WN) * WM + ty * 4;
+        c0 = warp % (BN / WN) * WN + tx * 4;
     } else {
         r0 = tid / (BN / TN) * TM;
         c0 = tid % (BN / TN) * TN;

@@ -8,7 +8,7 @@
  *   padded by A_PAD floats), then consumed from shared memory with 16-byte loads; two barriers
  *   per k-tile, nothing overlapped but what other resident blocks provide.
  *
- * pipelined_gemm_kernel: pipelined, rasterized, large_tiles. STAGES shared-memory buffers filled
+ * pipelined_gemm_kernel: pipelined, rasterized, large_tiles, halfwarp_lanes. STAGES shared-memory buffers filled
  *   by cp.async, always STAGES - 1 tiles in flight while the FFMAs consume the oldest; one
  *   barrier per k-tile; warp-tiled register tiles; GROUP > 0 rasterizes the block order.
  */
@@ -167,7 +167,7 @@ struct pipe_min_blocks {
     static const int value = TM * TN <= 64 ? 2 : 1;
 };
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool VEC>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES, bool VEC>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM, TN>::value)
     pipelined_gemm_kernel(const float *__restrict__ M, const float *__restrict__ N, float *__restrict__ P, int width)
 {
@@ -185,7 +185,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM
     block_tile_coords<GROUP>(bm, bn);
     const int row0 = bm * BM, col0 = bn * BN;
     int r0, c0;
-    thread_tile_origin<BN, WM, WN, TM, TN, true>(tid, r0, c0);
+    thread_tile_origin<BN, WM, WN, TM, TN, true, COL_LANES>(tid, r0, c0);
     float acc[TM][TN] = {};
     const int tiles = (width + BK - 1) / BK;
     const bool interior = row0 + BM <= width && col0 + BN <= width; /* takes the fast copy path */
@@ -229,20 +229,26 @@ static const char *allow_shared_bytes(Kernel kernel, size_t bytes, bool *done)
     return NULL;
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP>
+/*
+ * The scalar edge path (width % 4 != 0) runs with k-tiles of at most 16: its clamped 4-byte
+ * copies of B need more address registers, and at BK = 32 the 16x8 kernel spilled. BK only
+ * changes the loop inside a block, so the grid is the same.
+ */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES = false>
 static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     static bool raised[2];
     const int THREADS = (BM / WM) * (BN / WN) * 32;
-    const size_t smem = pipe_smem<BM, BN, BK, STAGES>::bytes;
+    const int BK_EDGE = BK > 16 ? 16 : BK;
     if (!shape_matches(grid, block, o->width, BM, BN, THREADS))
         return LADDER_SHAPE_MISMATCH;
     const float *m = (const float *)o->m, *n = (const float *)o->n;
     float *p = (float *)o->p;
     const bool vec = rows_are_16b_aligned(o);
     void (*kernel)(const float *, const float *, float *, int) =
-        vec ? pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, true>
-            : pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, false>;
+        vec ? pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, true>
+            : pipelined_gemm_kernel<BM, BN, BK_EDGE, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, false>;
+    const size_t smem = vec ? pipe_smem<BM, BN, BK, STAGES>::bytes : pipe_smem<BM, BN, BK_EDGE, STAGES>::bytes;
     const char *why = allow_shared_bytes(kernel, smem, &raised[vec]);
     if (why)
         return why;

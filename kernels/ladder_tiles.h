@@ -73,7 +73,7 @@
 
 /* pipelined: shared-memory stages in flight. */
 #ifndef PL_STAGES
-#define PL_STAGES 4
+#define PL_STAGES 3
 #endif
 
 /* rasterized: block rows walked together (0 turns the remapping off). */
@@ -89,7 +89,7 @@
 #define LT_BN 256
 #endif
 #ifndef LT_BK
-#define LT_BK 16
+#define LT_BK 32
 #endif
 #ifndef LT_WM
 #define LT_WM 64
@@ -104,7 +104,7 @@
 #define LT_TN 8
 #endif
 #ifndef LT_STAGES
-#define LT_STAGES 4
+#define LT_STAGES 3
 #endif
 #ifndef LT_GROUP
 #define LT_GROUP 16

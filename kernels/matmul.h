@@ -81,6 +81,7 @@ const char *matmul_warptiled(const struct matmul_operands *ops, dim3 grid, dim3 
 const char *matmul_pipelined(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_rasterized(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_large_tiles(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_halfwarp_lanes(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_cublas_sgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_cublas_dgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
 
