@@ -1,5 +1,5 @@
 /*
- * The pieces the FP32 ladder kernels share (blocktiled_1d ... large_tiles), so that each step
+ * The pieces the FP32 ladder kernels share (blocktiled_1d ... halfwarp_lanes), so that each step
  * changes one idea and nothing is copied between files:
  *
  *   load_tile_scalar   global -> shared, one float per thread and step, zero past the edge

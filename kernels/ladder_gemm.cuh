@@ -1,6 +1,6 @@
 /*
  * The two kernel templates the upper rungs of the FP32 ladder instantiate, with their launchers.
- * Each variant's own file (matmul_vectorized.cu ... matmul_large_tiles.cu) explains the one idea
+ * Each variant's own file (matmul_vectorized.cu ... matmul_halfwarp_lanes.cu) explains the one idea
  * its template arguments switch on and records the chosen tiles.
  *
  * staged_gemm_kernel: vectorized, vectorized_padded, warptiled. Each k-tile is read from global
@@ -91,9 +91,9 @@ __device__ __forceinline__ void pipe_load_stage(const float *M, const float *N, 
  * no predicate, each copy one 64-bit add away from the previous one.
  *  A: a warp copies 4 rows x 8 consecutive k of the tile (row lane / 8, k lane % 8) with 4-byte
  *     copies, then the next 4 rows: each request touches 4 cache lines (16 with the 16-row mapping
- *     of quad_coords, which made large_tiles 6 % slower at BK = 16: every line of a request costs
- *     the L1 a cycle, and the L1 also serves the LDS), and the stores fall in bank 4k + r + const:
- *     conflict-free into the padded rows.
+ *     of quad_coords; large_tiles had lost 6 % at BK = 16 with that mapping and the address
+ *     changes made with it), and the stores fall in bank 4k + r + const: conflict-free into the
+ *     padded rows.
  *  B: 16-byte copies, consecutive threads along a row of the tile (512 contiguous bytes a warp).
  */
 struct pipe_bases {

@@ -1,5 +1,5 @@
 /*
- * Tile parameters of the FP32 ladder (blocktiled_1d ... large_tiles), in one place because two
+ * Tile parameters of the FP32 ladder (blocktiled_1d ... halfwarp_lanes), in one place because two
  * languages read them: the registry (C) takes its launch shape from here and the kernels (CUDA)
  * their loops, so the grid the harness launches always covers the tiles the kernel computes.
  *
@@ -81,7 +81,7 @@
 #define RS_GROUP 16
 #endif
 
-/* large_tiles: the best point of the sweep. */
+/* large_tiles and halfwarp_lanes: the best point of the sweep. */
 #ifndef LT_BM
 #define LT_BM 128
 #endif
@@ -104,7 +104,7 @@
 #define LT_TN 8
 #endif
 #ifndef LT_STAGES
-#define LT_STAGES 3
+#define LT_STAGES 4
 #endif
 #ifndef LT_GROUP
 #define LT_GROUP 16

@@ -1,25 +1,33 @@
 /*
  * blocktiled_2d: 2D register blocking. blocktiled_1d reuses a value of N over 8 outputs but
  * still loads a value of M for every FFMA. Here a thread computes a TM x TN = 8 x 8 patch of P:
- * per step of k it loads 8 values of M and 8 of N into registers and does 64 FFMAs, an outer
- * product, so shared loads per FFMA fall from 9/8 to 16/64 = 1/4, and a 128x128 block tile
- * reuses every global element 128 times.
+ * per step of k it holds 8 values of M and 8 of N in registers and does 64 FFMAs, an outer
+ * product, and a 128x128 block tile reuses every global element 128 times.
  *
- * The shared tiles keep their natural layout (As[m][k], Bs[k][n]) and all loads are 32-bit; the
- * next rungs change that. This layout costs bank conflicts: a warp's 32 threads are 2 rows x 16
- * columns of thread tiles, so its 8-column groups of Bs are 8 words apart (4-way conflict) and its
- * two rows of As are 64 words apart (2-way).
+ * The shared tiles keep their natural layout (As[m][k], Bs[k][n]) and the source reads them one
+ * float at a time. The compiler vectorizes those reads itself (the SASS at BK = 8 has 32 LDS.128
+ * per k-tile: along k for As, whose loop over k is unrolled, and along n for Bs), so per 16 FFMA
+ * there is one 16-byte shared load; but the layout costs conflicts: a warp's 32 threads are
+ * 2 rows x 16 columns of thread tiles, so its loads of Bs are 32 bytes apart and those of As
+ * 64 words apart.
  *
  * Counters that should move against blocktiled_1d:
- *   shared loads (instructions) per FFMA   down from 9/8 to 1/4
- *   shared wavefronts per FFMA             down, though less: conflicts (see above) and the
- *                                          broadcast loads of As
- *   global sectors per FFMA                down by half again (128x128 block tile: reuse 128)
- *   registers per thread                   up to ~100 (64 accumulators + 16 operands)
- *   occupancy                              down (256 threads x ~100 registers per block)
+ *   shared loads per FFMA        down (1/16 measured, after the compiler's vectorization)
+ *   shared wavefronts per load   up (5 per LDS.128: the conflicts above)
+ *   global sectors per FFMA      down by half again (block tile 128x128)
+ *   registers per thread         up to 178 (64 accumulators, 16 operands, the rest the unrolled
+ *                                loads of a k-tile), so one block of 8 warps per SM
+ * Measured (H100 80GB HBM3, one memscope run of all rungs at 6d95f3a built with the LT_* values
+ * that are now the defaults; counters at W = 2048 from memscope's metric passes):
+ *   shared loads 100.7 M -> 16.8 M, shared wavefronts 167.8 M -> 83.9 M, global sectors
+ *   33.6 M -> 16.8 M, occupancy 48 % -> 12.5 %; W = 4096: 7.97 -> 4.85 ms (28.4 TFLOP/s, 55 %).
  *
- * Tiles (kernels/ladder_tiles.h, tuned with scripts/tune-ladder, reports/tuning-h100.csv):
- * BM x BN = 128 x 128, BK = 8, TM x TN = 8 x 8, 256 threads.
+ * Tiles (kernels/ladder_tiles.h, swept with scripts/tune-ladder, reports/tuning-h100.csv):
+ * BM x BN = 128 x 128, TM x TN = 8 x 8, 256 threads, BK = 16. BK is what mattered: 8 -> 16 -> 32
+ * gave 42.6 -> 54.9 -> 60.1 % of cuBLAS at 4096 (fewer barriers and loop overhead per FFMA).
+ * BK = 16 is kept rather than 32 because the rungs above inherit this tile and were measured at
+ * 16 (the pipelined rungs at BK = 32 would need 2 x 133 KB of shared memory per SM for two blocks
+ * of 4 stages); the gain at 32 is this rung's alone and was not re-measured up the ladder.
  *
  * Bounds: zero-filled tiles (load_tile_scalar) and guarded stores (store_tile): any Width >= 1.
  */

@@ -1,27 +1,33 @@
 /*
- * vectorized: 128-bit accesses. blocktiled_2d issues one 32-bit instruction per float it moves,
- * and on an H100 every load instruction takes an issue slot an FFMA could have used. Here:
+ * vectorized: 128-bit accesses. blocktiled_2d issues one 32-bit global load per float it brings
+ * in, and on an H100 every instruction takes an issue slot an FFMA could have used. Here:
  *   - global loads are 16 bytes (LDG.128): a thread brings 4 consecutive floats of a row of M
- *     and of N per k-tile, so a quarter of the global load instructions;
+ *     and of N at a time, a quarter of the global load instructions;
  *   - the M tile is stored transposed, As[k][m], so that the 8 values of M a thread needs for one
- *     step of k are consecutive and come in as two 16-byte shared loads (LDS.128), like the 8
- *     values of N (Bs[k][n]): 4 shared loads per 64 FFMA instead of 16;
+ *     step of k are consecutive and come in as two explicit 16-byte shared loads (LDS.128), like
+ *     the 8 values of N (Bs[k][n]);
  *   - P is written with 16-byte stores.
- * The transposed store is the price: a thread's float4 of M (row r, columns k..k+3) goes to four
+ * The transposed store is the price: a thread's float4 of M (row r, columns c..c+3) goes to four
  * rows of As as four 32-bit stores. As has BM = 128 floats per row, a multiple of 32 banks, so
- * As[k][r] is in bank r % 32 whatever k; two threads of a warp hold the two halves of one row of
- * the 128x8 tile (same r) and store into the same bank: each such store is a 2-way conflict,
- * 2 wavefronts instead of 1. The rows are deliberately left unpadded here; vectorized_padded
- * removes the conflict.
+ * As[k][r] is in bank r % 32 whatever k; a warp's 32 slots cover 16 rows x 2 groups of columns
+ * (quad_coords), so two threads store into each bank: every such store is a 2-way conflict, 2
+ * wavefronts instead of 1. The rows are deliberately left unpadded; vectorized_padded cures it.
  *
  * Counters that should move against blocktiled_2d:
- *   global load requests per FFMA         down 4x (same sectors, fewer and wider requests)
- *   shared load instructions per FFMA     down 4x (1/16 instead of 1/4)
- *   shared store wavefronts               up: 2 per transposed store instruction (exact
- *                                         conflicts = instrumented wavefronts minus ideal > 0)
- *   registers per thread                  about the same
+ *   global load instructions per FFMA   down 4x (same sectors, wider requests)
+ *   shared store wavefronts             2 per transposed store: exact store conflicts > 0
+ *   shared loads, wavefronts            unchanged (blocktiled_2d already got LDS.128 from the
+ *                                       compiler, with the same conflicts on Bs)
+ *   registers                           down (178 -> 117-120: no k-tile of As kept in registers),
+ *                                       so two blocks per SM instead of one
+ * Measured (H100 80GB HBM3, one memscope run of all rungs at 6d95f3a built with the LT_* values
+ * that are now the defaults; counters at W = 2048 from memscope's metric passes):
+ *   global load instructions 4.19 M -> 1.05 M, shared store wavefronts 4.19 M -> 6.29 M (exact
+ *   store conflicts 0 -> 2.10 M, the 2-way conflict of every transposed store), shared loads 16.8 M
+ *   and 83.9 M wavefronts unchanged, occupancy 12.5 % -> 24.5 %; W = 4096: 4.85 -> 3.93 ms
+ *   (34.9 TFLOP/s, 68 %). Most of the gain is the doubled occupancy.
  *
- * Tiles: blocktiled_2d's (BT2_* in kernels/ladder_tiles.h: 128x128x8, 8x8 per thread), so that
+ * Tiles: blocktiled_2d's (BT2_* in kernels/ladder_tiles.h: 128x128x16, 8x8 per thread), so that
  * only the access width changes.
  *
  * Bounds: the 16-byte path needs every row 16-byte aligned, so the launcher takes it only when
