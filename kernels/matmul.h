@@ -79,7 +79,15 @@ const char *matmul_tiled_corner_turning(const struct matmul_operands *ops, dim3 
 const char *matmul_tiled_transposed(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_tiled_transposed_padded(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_colmajor_padded_fp64(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_blocktiled_1d(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_blocktiled_2d(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_vectorized(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_vectorized_padded(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_warptiled(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_pipelined(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_rasterized(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_large_tiles(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_halfwarp_lanes(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_cublas_sgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_cublas_dgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
 
@@ -94,7 +102,15 @@ const void *matmul_tiled_corner_turning_kernel(size_t *dynamic_smem_bytes);
 const void *matmul_tiled_transposed_kernel(size_t *dynamic_smem_bytes);
 const void *matmul_tiled_transposed_padded_kernel(size_t *dynamic_smem_bytes);
 const void *matmul_colmajor_padded_fp64_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_blocktiled_1d_kernel(size_t *dynamic_smem_bytes);
 const void *matmul_blocktiled_2d_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_vectorized_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_vectorized_padded_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_warptiled_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_pipelined_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_rasterized_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_large_tiles_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_halfwarp_lanes_kernel(size_t *dynamic_smem_bytes);
 
 /* The cuBLAS variants promise true FP32/FP64: a handle must be configured once before use. */
 const char *matmul_cublas_configure(cublasHandle_t handle);

@@ -1,79 +1,85 @@
 /*
- * blocktiled_2d: the first step beyond the lecture kernels. Each thread computes
- * a TM x TN patch of P instead of one element, keeping the patch in registers.
- * Per step of k a thread reads TM values of M and TN values of N from shared
- * memory (as two 16-byte vector loads) and does TM*TN fused multiply-adds, so
- * shared-memory traffic per FLOP falls by a factor of 4 against tiled_32 and
- * the kernel becomes limited by arithmetic rather than by shared-memory loads.
+ * blocktiled_2d: 2D register blocking. blocktiled_1d reuses a value of N over 8 outputs but
+ * still loads a value of M for every FFMA. Here a thread computes a TM x TN = 8 x 8 patch of P:
+ * per step of k it holds 8 values of M and 8 of N in registers and does 64 FFMAs, an outer
+ * product, and a 128x128 block tile reuses every global element 128 times.
  *
- * The M tile is stored transposed (Ms[k][row]) so a thread's TM rows are
- * contiguous; its rows are padded by 4 floats, which keeps the 16-byte
- * alignment and spreads the transposed stores over all 32 banks.
+ * The shared tiles keep their natural layout (As[m][k], Bs[k][n]) and the source reads them one
+ * float at a time. The compiler vectorizes those reads itself (the SASS at BK = 8 has 32 LDS.128
+ * per k-tile: along k for As, whose loop over k is unrolled, and along n for Bs), so per 16 FFMA
+ * there is one 16-byte shared load; but the layout costs conflicts: a warp's 32 threads are
+ * 2 rows x 16 columns of thread tiles, so its loads of Bs are 32 bytes apart and those of As
+ * 64 words apart.
  *
- * Bounds: zero-padded tiles, and each output guarded, so any Width works.
+ * Counters that should move against blocktiled_1d:
+ *   shared loads per FFMA        down (1/16 measured, after the compiler's vectorization)
+ *   shared wavefronts per load   up (5 per LDS.128: the conflicts above)
+ *   global sectors per FFMA      down by half again (block tile 128x128)
+ *   registers per thread         up to 178 (64 accumulators, 16 operands, the rest the unrolled
+ *                                loads of a k-tile), so one block of 8 warps per SM
+ * Measured (H100 80GB HBM3, one memscope run of all rungs at 6d95f3a built with the LT_* values
+ * that are now the defaults; counters at W = 2048 from memscope's metric passes):
+ *   shared loads 100.7 M -> 16.8 M, shared wavefronts 167.8 M -> 83.9 M, global sectors
+ *   33.6 M -> 16.8 M, occupancy 48 % -> 12.5 %; W = 4096: 7.97 -> 4.85 ms (28.4 TFLOP/s, 55 %).
+ *
+ * Tiles (kernels/ladder_tiles.h, swept with scripts/tune-ladder, reports/tuning-h100.csv):
+ * BM x BN = 128 x 128, TM x TN = 8 x 8, 256 threads, BK = 16. BK is what mattered: 8 -> 16 -> 32
+ * gave 42.6 -> 54.9 -> 60.1 % of cuBLAS at 4096 (fewer barriers and loop overhead per FFMA).
+ * BK = 16 is kept rather than 32 because the rungs above inherit this tile and were measured at
+ * 16 (the pipelined rungs at BK = 32 would need 2 x 133 KB of shared memory per SM for two blocks
+ * of 4 stages); the gain at 32 is this rung's alone and was not re-measured up the ladder.
+ *
+ * Bounds: zero-filled tiles (load_tile_scalar) and guarded stores (store_tile): any Width >= 1.
  */
+#include "ladder_common.cuh"
 #include "launch_status.cuh"
-#include "matmul.h"
 
-#define BM 64 /* rows of P per block */
-#define BN 64 /* columns of P per block */
-#define BK 8  /* depth of one shared tile */
-#define TM 4  /* rows of P per thread */
-#define TN 4  /* columns of P per thread */
-#define THREADS ((BM / TM) * (BN / TN))
-#define M_PAD 4
+#define BM BT2_BM
+#define BN BT2_BN
+#define BK BT2_BK
+#define TM BT2_TM
+#define TN BT2_TN
+#define THREADS BT2_THREADS
 
 __global__ void __launch_bounds__(THREADS) blocktiled_2d_kernel(const float *M, const float *N, float *P, int width)
 {
-    __shared__ __align__(16) float Ms[BK][BM + M_PAD];
-    __shared__ __align__(16) float Ns[BK][BN];
-    int tx = threadIdx.x, ty = threadIdx.y;
-    int tid = ty * blockDim.x + tx;
-    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    float acc[TM][TN] = {{0.0f}};
+    __shared__ float As[BM * BK]; /* As[m][k] */
+    __shared__ float Bs[BK * BN]; /* Bs[k][n] */
+    const int tid = threadIdx.x;
+    const int tr = tid / (BN / TN), tc = tid % (BN / TN); /* this thread's patch: rows tr*TM.., columns tc*TN.. */
+    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    float acc[TM][TN] = {};
 
     for (int k0 = 0; k0 < width; k0 += BK) {
-        for (int i = tid; i < BM * BK; i += THREADS) {
-            int r = i / BK, k = i % BK;
-            bool inside = row0 + r < width && k0 + k < width;
-            Ms[k][r] = inside ? M[(row0 + r) * width + k0 + k] : 0.0f;
-        }
-        for (int i = tid; i < BK * BN; i += THREADS) {
-            int k = i / BN, c = i % BN;
-            bool inside = k0 + k < width && col0 + c < width;
-            Ns[k][c] = inside ? N[(k0 + k) * width + col0 + c] : 0.0f;
-        }
+        load_tile_scalar<BM, BK, THREADS, false>(M, width, row0, k0, As, BK, tid);
+        load_tile_scalar<BK, BN, THREADS, false>(N, width, k0, col0, Bs, BN, tid);
         __syncthreads();
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
-            float4 m4 = *reinterpret_cast<const float4 *>(&Ms[k][ty * TM]);
-            float4 n4 = *reinterpret_cast<const float4 *>(&Ns[k][tx * TN]);
-            float m[TM] = {m4.x, m4.y, m4.z, m4.w};
-            float n[TN] = {n4.x, n4.y, n4.z, n4.w};
+            float a[TM], b[TN];
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+                a[i] = As[(tr * TM + i) * BK + k];
+#pragma unroll
+            for (int j = 0; j < TN; ++j)
+                b[j] = Bs[k * BN + tc * TN + j];
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
                 for (int j = 0; j < TN; ++j)
-                    acc[i][j] += m[i] * n[j];
+                    acc[i][j] += a[i] * b[j];
         }
         __syncthreads();
     }
-
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-#pragma unroll
-        for (int j = 0; j < TN; ++j) {
-            int row = row0 + ty * TM + i, col = col0 + tx * TN + j;
-            if (row < width && col < width)
-                P[row * width + col] = acc[i][j];
-        }
-    }
+    store_tile<TM, TN, 4, 4, false>(P, width, row0 + tr * TM, col0 + tc * TN, acc);
 }
 
 extern "C" const char *matmul_blocktiled_2d(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    blocktiled_2d_kernel<<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n,
-                                                         (float *)o->p, o->width);
+    if (!shape_matches(grid, block, o->width, BM, BN, THREADS))
+        return LADDER_SHAPE_MISMATCH;
+    blocktiled_2d_kernel<<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n, (float *)o->p,
+                                                         o->width);
     return launch_status();
 }
 

@@ -1,6 +1,7 @@
 /* The registry of matrix-multiplication variants: one row per variant. */
 #include <string.h>
 
+#include "ladder_tiles.h"
 #include "matmul.h"
 
 static const struct matmul_variant variants[] = {
@@ -25,9 +26,34 @@ static const struct matmul_variant variants[] = {
     {"tiled_transposed_padded", MATMUL_FP32, MATMUL_ROW_MAJOR,
      "the transposed M tile padded to float[32][33]: bank conflicts removed",
      32, 32, 32, 32, matmul_tiled_transposed_padded, matmul_tiled_transposed_padded_kernel},
+    /* The FP32 ladder, one idea per step; tiles from ladder_tiles.h, so the grid matches the kernel. */
+    {"blocktiled_1d", MATMUL_FP32, MATMUL_ROW_MAJOR,
+     "thread coarsening along one dimension: each thread computes a column of 8 outputs",
+     BT1_THREADS, 1, BT1_BN, BT1_BM, matmul_blocktiled_1d, matmul_blocktiled_1d_kernel},
     {"blocktiled_2d", MATMUL_FP32, MATMUL_ROW_MAJOR,
-     "64x64 block tile, 4x4 outputs per thread held in registers, 16-byte shared loads",
-     16, 16, 64, 64, matmul_blocktiled_2d, matmul_blocktiled_2d_kernel},
+     "2D register blocking: 128x128 block tile, 8x8 outputs per thread, 32-bit loads",
+     BT2_THREADS, 1, BT2_BN, BT2_BM, matmul_blocktiled_2d, matmul_blocktiled_2d_kernel},
+    {"vectorized", MATMUL_FP32, MATMUL_ROW_MAJOR,
+     "128-bit global and shared accesses, M tile stored transposed unpadded: 2-way store conflicts",
+     BT2_THREADS, 1, BT2_BN, BT2_BM, matmul_vectorized, matmul_vectorized_kernel},
+    {"vectorized_padded", MATMUL_FP32, MATMUL_ROW_MAJOR,
+     "vectorized with the transposed M tile padded by 4 floats: store conflicts removed",
+     BT2_THREADS, 1, BT2_BN, BT2_BM, matmul_vectorized_padded, matmul_vectorized_padded_kernel},
+    {"warptiled", MATMUL_FP32, MATMUL_ROW_MAJOR,
+     "warp tiling: a warp owns a 32x64 sub-tile, lanes hold strided 4x4 groups: fewer shared wavefronts",
+     WT_THREADS, 1, WT_BN, WT_BM, matmul_warptiled, matmul_warptiled_kernel},
+    {"pipelined", MATMUL_FP32, MATMUL_ROW_MAJOR,
+     "3-stage cp.async pipeline: global-to-shared copies overlap the FFMAs, one barrier per k-tile",
+     WT_THREADS, 1, WT_BN, WT_BM, matmul_pipelined, matmul_pipelined_kernel},
+    {"rasterized", MATMUL_FP32, MATMUL_ROW_MAJOR,
+     "block rasterization: blocks walk bands of 16 block rows, for L2 reuse at large W",
+     WT_THREADS, 1, WT_BN, WT_BM, matmul_rasterized, matmul_rasterized_kernel},
+    {"large_tiles", MATMUL_FP32, MATMUL_ROW_MAJOR,
+     "128x256 block tiles, 16x8 outputs per thread: more FFMA per shared load and per k-tile",
+     LT_THREADS, 1, LT_BN, LT_BM, matmul_large_tiles, matmul_large_tiles_kernel},
+    {"halfwarp_lanes", MATMUL_FP32, MATMUL_ROW_MAJOR,
+     "large_tiles with lanes numbered down the warp's columns: 4x4 lanes per half-warp, fewer shared wavefronts",
+     LT_THREADS, 1, LT_BN, LT_BM, matmul_halfwarp_lanes, matmul_halfwarp_lanes_kernel},
     {"cublas", MATMUL_FP32, MATMUL_ROW_MAJOR,
      "cublasSgemm, true FP32 (default math mode, no TF32): the reference",
      0, 0, 0, 0, matmul_cublas_sgemm, NULL},
@@ -52,9 +78,10 @@ const struct matmul_variant *matmul_variants(size_t *count)
 }
 
 /* The FP32 ladder from the first lesson to the library, one idea per step: the report's ladder page follows this
- * order. The ladder's own kernels appear here once they exist. */
+ * order (written into each run's variants.csv). */
 static const char *const fp32_ladder[] = {
-    "naive", "tiled_32", "blocktiled_2d", "cublas",
+    "naive",     "tiled_32",  "blocktiled_1d", "blocktiled_2d", "vectorized",     "vectorized_padded",
+    "warptiled", "pipelined", "rasterized",    "large_tiles",   "halfwarp_lanes", "cublas",
 };
 
 int matmul_ladder_step(const char *name)

@@ -22,7 +22,7 @@
 static struct gpu gpu;
 static bool have_gpu;
 
-static const int widths[] = {1, 2, 33, 100, 1000, 1024};
+static const int widths[] = {1, 2, 33, 100, 1000, 1024, 4097};
 #define N_WIDTHS (sizeof widths / sizeof widths[0])
 
 struct variant_case {
