@@ -1,7 +1,7 @@
 /* The registry of matrix-multiplication variants: one row per variant. */
 #include <string.h>
 
-#include "ladder_tiles.h"
+#include "ladder/ladder_tiles.h"
 #include "matmul.h"
 
 static const struct matmul_variant variants[] = {

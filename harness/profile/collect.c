@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../kernels/truth.h"
+#include "../../kernels/truth/truth.h"
 #include "../common/host_clock.h"
 #include "capture_tags.h"
 #include "collect.h"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "../common/paths.h"
-#include "../../kernels/truth.h"
+#include "../../kernels/truth/truth.h"
 #include "../results/metrics_csv.h"
 #include "../results/schema.h"
 #include "../gpu/nvtx.h"

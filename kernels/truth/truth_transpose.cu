@@ -6,7 +6,7 @@
  *           shared memory; reading the tile's column is a 32-way conflict.
  *   padded: the tile rows padded to 33 words: the conflict is gone.
  */
-#include "../kernels/launch_status.cuh"
+#include "../launch_status.cuh"
 #include "truth.h"
 
 #define TILE 32

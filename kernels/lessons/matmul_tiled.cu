@@ -7,8 +7,8 @@
  * Bounds: tile elements outside the matrix are loaded as zeros (zero padding),
  * so partial tiles at the edges contribute nothing and any Width works.
  */
-#include "launch_status.cuh"
-#include "matmul.h"
+#include "../launch_status.cuh"
+#include "../matmul.h"
 
 /* Templated on the tile width (two registered tile sizes) and element type (FP32 and FP64). */
 template <typename T, int TILE>

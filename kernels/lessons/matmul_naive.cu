@@ -12,8 +12,8 @@
  *
  * Bounds: threads outside the Width x Width square do nothing, so any Width works.
  */
-#include "launch_status.cuh"
-#include "matmul.h"
+#include "../launch_status.cuh"
+#include "../matmul.h"
 
 /* One template for both precisions: the lesson is identical, only the element type differs. */
 template <typename T>

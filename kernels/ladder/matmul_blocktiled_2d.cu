@@ -22,7 +22,7 @@
  *   shared loads 100.7 M -> 16.8 M, shared wavefronts 167.8 M -> 83.9 M, global sectors
  *   33.6 M -> 16.8 M, occupancy 48 % -> 12.5 %; W = 4096: 7.97 -> 4.85 ms (28.4 TFLOP/s, 55 %).
  *
- * Tiles (kernels/ladder_tiles.h, swept with scripts/tune-ladder, reports/tuning-h100.csv):
+ * Tiles (kernels/ladder/ladder_tiles.h, swept with scripts/tune-ladder, reports/tuning-h100.csv):
  * BM x BN = 128 x 128, TM x TN = 8 x 8, 256 threads, BK = 16. BK is what mattered: 8 -> 16 -> 32
  * gave 42.6 -> 54.9 -> 60.1 % of cuBLAS at 4096 (fewer barriers and loop overhead per FFMA).
  * BK = 16 is kept rather than 32 because the rungs above inherit this tile and were measured at
@@ -32,7 +32,7 @@
  * Bounds: zero-filled tiles (load_tile_scalar) and guarded stores (store_tile): any Width >= 1.
  */
 #include "ladder_common.cuh"
-#include "launch_status.cuh"
+#include "../launch_status.cuh"
 
 #define BM BT2_BM
 #define BN BT2_BN

@@ -16,7 +16,7 @@
 #define MEMSCOPE_LADDER_GEMM_CUH
 
 #include "ladder_common.cuh"
-#include "launch_status.cuh"
+#include "../launch_status.cuh"
 
 template <int BM, int BN, int WM, int WN, int TM, int TN, bool WARP_TILED>
 struct gemm_threads {

@@ -19,7 +19,7 @@
  *   67.1 M -> 33.6 M, occupancy 98 % -> 48 %; W = 4096: 15.26 -> 7.97 ms (9.0 -> 17.2 TFLOP/s,
  *   33 % of cuBLAS).
  *
- * Tiles (kernels/ladder_tiles.h): BM x BN = 64 x 64, BK = 8, TM = 8, so 512 threads, each loading
+ * Tiles (kernels/ladder/ladder_tiles.h): BM x BN = 64 x 64, BK = 8, TM = 8, so 512 threads, each loading
  * one element of the 64x8 M tile and one of the 8x64 N tile per k-tile. These are the public
  * ladder's values for this step; it is a stepping stone and was not tuned further.
  *
@@ -27,7 +27,7 @@
  * guarded (store_tile), so any Width >= 1 works.
  */
 #include "ladder_common.cuh"
-#include "launch_status.cuh"
+#include "../launch_status.cuh"
 
 #define BM BT1_BM
 #define BN BT1_BN

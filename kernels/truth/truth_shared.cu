@@ -5,7 +5,7 @@
  * gcd(stride, 32)-way conflict; 64-bit words cover two banks each. The array
  * is filled with one conflict-free store per word, so the loads are the lesson.
  */
-#include "../kernels/launch_status.cuh"
+#include "../launch_status.cuh"
 #include "truth.h"
 
 #define WORDS 2048 /* enough for lane * 32 + reads, a multiple of the 32 banks */

@@ -11,8 +11,8 @@
  *
  * Bounds: zero-padded tiles, as in the tiled kernel.
  */
-#include "launch_status.cuh"
-#include "matmul.h"
+#include "../launch_status.cuh"
+#include "../matmul.h"
 
 #define TILE 32
 

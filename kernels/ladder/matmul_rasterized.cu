@@ -23,7 +23,7 @@
  * the same); it would matter where the operands stream from DRAM. The public record agrees: block
  * swizzling did not pay on an A6000 either (L2 hit rate already ~80 %).
  *
- * Tiles: pipelined's (WT_*, PL_STAGES); RS_GROUP = 16 block rows (kernels/ladder_tiles.h), about
+ * Tiles: pipelined's (WT_*, PL_STAGES); RS_GROUP = 16 block rows (kernels/ladder/ladder_tiles.h), about
  * the square root of the number of resident blocks.
  *
  * Bounds: as pipelined. The remapping is a bijection on the grid for any grid shape (the last

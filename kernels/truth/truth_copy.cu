@@ -4,7 +4,7 @@
  * boundary. With 32-byte sectors a request touches min(4*stride, 32) sectors
  * for offset 0; a misaligned start (offset not a multiple of 8) adds one.
  */
-#include "../kernels/launch_status.cuh"
+#include "../launch_status.cuh"
 #include "truth.h"
 
 __global__ void strided_copy_kernel(const float *in, float *out, int n, int stride, int offset)

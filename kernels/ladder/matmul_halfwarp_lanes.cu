@@ -27,7 +27,7 @@
  *   kept because it is the fastest at 4096 and 8192, with this record that its counter went the
  *   other way.
  *
- * Tiles: large_tiles' (LT_* in kernels/ladder_tiles.h), COL_LANES = true.
+ * Tiles: large_tiles' (LT_* in kernels/ladder/ladder_tiles.h), COL_LANES = true.
  * Bounds: as large_tiles.
  */
 #include "ladder_gemm.cuh"

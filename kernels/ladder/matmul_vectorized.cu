@@ -27,7 +27,7 @@
  *   and 83.9 M wavefronts unchanged, occupancy 12.5 % -> 24.5 %; W = 4096: 4.85 -> 3.93 ms
  *   (34.9 TFLOP/s, 68 %). Most of the gain is the doubled occupancy.
  *
- * Tiles: blocktiled_2d's (BT2_* in kernels/ladder_tiles.h: 128x128x16, 8x8 per thread), so that
+ * Tiles: blocktiled_2d's (BT2_* in kernels/ladder/ladder_tiles.h: 128x128x16, 8x8 per thread), so that
  * only the access width changes.
  *
  * Bounds: the 16-byte path needs every row 16-byte aligned, so the launcher takes it only when

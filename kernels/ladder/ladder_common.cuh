@@ -23,7 +23,7 @@
 #include <cuda_runtime.h>
 
 #include "ladder_tiles.h"
-#include "matmul.h"
+#include "../matmul.h"
 
 /* Element (row, col), or 0 outside the matrix. */
 __device__ __forceinline__ float load_or_zero(const float *src, int width, int row, int col)
@@ -321,7 +321,7 @@ static inline bool shape_matches(dim3 grid, dim3 block, int width, int bm, int b
            grid.x == (unsigned)((width + bn - 1) / bn) && grid.y == (unsigned)((width + bm - 1) / bm) && grid.z == 1;
 }
 
-#define LADDER_SHAPE_MISMATCH "launch shape does not match the kernel's tile parameters (kernels/ladder_tiles.h)"
+#define LADDER_SHAPE_MISMATCH "launch shape does not match the kernel's tile parameters (kernels/ladder/ladder_tiles.h)"
 
 /* 16-byte global accesses need every row to start 16-byte aligned: width % 4 == 0 and aligned buffers. */
 static inline bool rows_are_16b_aligned(const struct matmul_operands *o)

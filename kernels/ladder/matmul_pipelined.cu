@@ -30,7 +30,7 @@
  *   wavefronts unchanged (50.3 M), occupancy 24.5 % -> 23.4 %; W = 4096: 3.65 -> 3.16 ms
  *   (43.5 TFLOP/s, 84 %).
  *
- * Tiles: warptiled's (WT_* in kernels/ladder_tiles.h: 128x128x16, warp 32x64, 8x8 per thread), so
+ * Tiles: warptiled's (WT_* in kernels/ladder/ladder_tiles.h: 128x128x16, warp 32x64, 8x8 per thread), so
  * only the pipeline changes; 128 registers at most (two blocks per SM, pipe_min_blocks).
  * PL_STAGES = 3, swept (reports/tuning-h100.csv): 2 / 3 / 4 stages gave 82.5 / 84.1 / 82.4 % of
  * cuBLAS at 4096.

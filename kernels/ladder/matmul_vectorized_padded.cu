@@ -15,7 +15,7 @@
  *   shared store wavefronts 6.29 M -> 4.19 M (exact store conflicts 2.10 M -> 0); W = 4096:
  *   3.93 -> 3.86 ms (35.6 TFLOP/s, 69 %).
  *
- * Tiles: as vectorized (BT2_* in kernels/ladder_tiles.h).
+ * Tiles: as vectorized (BT2_* in kernels/ladder/ladder_tiles.h).
  * Bounds: as vectorized (16-byte path when width % 4 == 0, scalar edge path otherwise).
  */
 #include "ladder_gemm.cuh"

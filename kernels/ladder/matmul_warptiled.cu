@@ -21,7 +21,7 @@
  *   of B 4, see halfwarp_lanes), occupancy 24.5 % both; W = 4096: 3.86 -> 3.65 ms (37.7 TFLOP/s,
  *   73 %).
  *
- * Tiles (kernels/ladder_tiles.h): BM x BN x BK = 128 x 128 x 16 (blocktiled_2d's), WM x WN = 32 x 64,
+ * Tiles (kernels/ladder/ladder_tiles.h): BM x BN x BK = 128 x 128 x 16 (blocktiled_2d's), WM x WN = 32 x 64,
  * TM x TN = 8 x 8, 256 threads. 32 x 64 rather than 64 x 32: 8 lanes along n make B's loads one
  * 128-byte run, and A's 4 distinct 16-byte addresses a broadcast.
  *

@@ -5,7 +5,7 @@
  * transpose is needed. The handle is pinned to CUBLAS_DEFAULT_MATH so that
  * SGEMM stays true FP32 (no TF32 tensor-core shortcut).
  */
-#include "matmul.h"
+#include "../matmul.h"
 
 static const char *cublas_status(cublasStatus_t status)
 {

@@ -20,7 +20,7 @@
  *   LDS.128), occupancy 23.3 % -> 12.5 %; W = 4096: 3.22 -> 2.97 ms (46.2 TFLOP/s, 89.4 % of
  *   cuBLAS), W = 2048: 88.3 %, W = 8192: 90.2 %.
  *
- * Tiles (kernels/ladder_tiles.h), the best of scripts/tune-ladder on an H100
+ * Tiles (kernels/ladder/ladder_tiles.h), the best of scripts/tune-ladder on an H100
  * (reports/tuning-h100.csv, % of cuBLAS at 2048 / 4096): 128x256, warp 64x64, 16x8 per thread,
  * LT_BK = 32, LT_STAGES = 4 (89.2 / 89.6). Against it: 128x128 with 8x8 (83.3 / 82.4), BK = 8
  * (89.3 / 87.9), BK = 16 (87.5 / 86.1), BK = 32 with 2 or 3 stages (88.6 / 88.4, 88.8 / 88.8);
