@@ -1,21 +1,27 @@
-# memscope. make: the programs; make test; make run; make report [RESULTS=dir]; make compare; make history.
+# memscope. make: the programs; make test [SANITIZE=1]; make fuzz; make run; make report [RESULTS=dir]; make compare; make history.
 # Each folder of harness/ is a room, built into its own archive; a new file in a room needs no edit here.
 .DEFAULT_GOAL := all
 CUDA ?= /usr/local/cuda
 CUDA_ARCH ?= 90
 NVCC ?= $(CUDA)/bin/nvcc
-BUILD ?= build
+# SANITIZE=1: host code under AddressSanitizer and UndefinedBehaviorSanitizer, in build-sanitize/ (kernels are not).
+# FUZZ=1 (set by make fuzz): the readers compiled by clang for libFuzzer, in build-fuzz/.
+BUILD ?= $(if $(FUZZ),build-fuzz,$(if $(SANITIZE),build-sanitize,build))
+FUZZ_SECONDS ?= 180
 HISTORY ?= memscope-results/history.csv
 GIT_COMMIT ?= $(shell git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY ?= $(shell git rev-parse --git-dir >/dev/null 2>&1 && { test -n "$$(git status --porcelain)" && echo 1 || echo 0; } || echo unknown)
 
-CC := gcc
+CC := $(if $(FUZZ),clang,gcc)
+CXX := $(if $(FUZZ),clang++,g++)
+SANITIZERS := $(if $(FUZZ)$(SANITIZE),-fsanitize=address -fsanitize=undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer) $(if $(FUZZ),-fsanitize=fuzzer-no-link)
 GENCODE := -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH)
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP $(if $(CMOCKA),-I$(CMOCKA)/usr/include)
-CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -MMD -MP
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP $(if $(CMOCKA),-I$(CMOCKA)/usr/include) $(SANITIZERS)
+CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -MMD -MP $(SANITIZERS)
 NVCCFLAGS := -O3 -g -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP $(KERNEL_DEFS)
-CUDA_LINK := $(NVCC) $(GENCODE) -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64
-HOST_LINK := g++ -L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64
+CUDA_LINK := $(NVCC) $(GENCODE) -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64 $(addprefix -Xcompiler ,$(SANITIZERS))
+HOST_LINK := $(CXX) -L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 $(SANITIZERS)
 CMOCKA_LINK := $(if $(CMOCKA),-L$(CMOCKA)/usr/lib/x86_64-linux-gnu -Xlinker -rpath=$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu) -lcmocka
 
 # A room's objects: every source file in the folder but the program's main.c.
@@ -29,8 +35,9 @@ ALL_LIBS := $(call lib,run check validate gpu results profile cupti kernels comm
 PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu))
+FUZZERS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all test run report compare history history-add clean FORCE test-setup report-setup
+.PHONY: all test fuzz fuzzers run report compare history history-add clean FORCE test-setup report-setup
 .SECONDARY:
 all: $(PROGRAMS:%=$(BUILD)/%)
 
@@ -43,7 +50,7 @@ $(BUILD)/%.o: %.c | $(BUILD)/version.h
 	$(CC) $(CFLAGS) -c $< -o $@
 $(BUILD)/%.o: %.cpp
 	@mkdir -p $(@D)
-	g++ $(CXXFLAGS) -c $< -o $@
+	$(CXX) $(CXXFLAGS) -c $< -o $@
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
@@ -63,11 +70,21 @@ $(TESTS:%=%.o): | test-setup
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history)
 	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl $(CMOCKA_LINK)
 test-setup:
-	@scripts/setup test $(CMOCKA)
+	@scripts/setup test $(CMOCKA)$(if $(SANITIZE), && scripts/setup sanitize)
 report-setup:
 	@scripts/setup report
 test: test-setup all $(TESTS)
-	@MEMSCOPE_BUILD=$(BUILD) tests/run-all $(TESTS)
+	@MEMSCOPE_BUILD=$(BUILD) $(if $(SANITIZE),MEMSCOPE_SANITIZE=1) tests/run-all $(TESTS)
+
+# Each tests/fuzz/fuzz_*.c is one libFuzzer target over the readers (no CUDA kernels, no CUPTI call); scripts/fuzz
+# runs each for FUZZ_SECONDS and leaves what it finds in build-fuzz/findings/<target>/.
+fuzz:
+	@scripts/setup fuzz && $(MAKE) --no-print-directory FUZZ=1 BUILD=build-fuzz fuzzers && scripts/fuzz $(FUZZ_SECONDS) $(FUZZERS)
+fuzzers: $(FUZZERS)
+build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/no_kernels.o build-fuzz/kernels/matmul_registry.o \
+		$(call lib,run history results profile cupti common)
+	$(CXX) -fsanitize=fuzzer,address,undefined -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group \
+		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm
 
 run: $(BUILD)/memscope
 	$< $(RUN_ARGS)
@@ -83,5 +100,5 @@ history-add: $(BUILD)/memscope-history
 history: report-setup $(BUILD)/memscope-history
 	@scripts/history-render $(HISTORY) reports/history
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-sanitize build-fuzz
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
