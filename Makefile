@@ -34,7 +34,9 @@ READER_LIBS := $(call lib,results profile cupti common)
 ALL_LIBS := $(call lib,run check validate gpu results profile cupti kernels common)
 PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
-TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu))
+# Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
+SANITIZE_DLOPEN := $(if $(SANITIZE),$(BUILD)/tests/support/sanitize_dlopen.o)
+TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(SANITIZE_DLOPEN)
 FUZZERS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all test fuzz fuzzers run report compare history history-add clean FORCE test-setup report-setup
@@ -57,9 +59,9 @@ $(BUILD)/%.o: %.cu
 $(BUILD)/lib/%.a:
 	@mkdir -p $(@D) && rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/memscope: $(BUILD)/harness/run/main.o $(ALL_LIBS)
-	$(CUDA_LINK) -o $@ $< -Xlinker --start-group $(ALL_LIBS) -Xlinker --end-group -lcublas -lcupti -ldl
-$(BUILD)/memscope-%: $(READER_LIBS)
+$(BUILD)/memscope: $(BUILD)/harness/run/main.o $(SANITIZE_DLOPEN) $(ALL_LIBS)
+	$(CUDA_LINK) -o $@ $(filter %.o,$^) -Xlinker --start-group $(ALL_LIBS) -Xlinker --end-group -lcublas -lcupti -ldl
+$(BUILD)/memscope-%: $(SANITIZE_DLOPEN) $(READER_LIBS)
 	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lcupti -lm
 $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o
 $(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report)
