@@ -17,6 +17,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_write(path, sizeof path, "history.csv", data, size);
     snprintf(out, sizeof out, "%s/chart", fuzz_folder());
     mkdir(out, 0700);
+    /* Removed first, so that the reader writes new files (see fuzz_write). */
+    for (int i = 0; i < 2; ++i) {
+        char chart[PATH_LEN + 32];
+        snprintf(chart, sizeof chart, "%s/%s", out, i ? "history.tsv" : "variables.gp");
+        remove(chart);
+    }
     struct error e = {0};
     history_chart_data(path, gpu, width, 0.02, out, &e);
     return 0;

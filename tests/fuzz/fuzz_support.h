@@ -44,10 +44,12 @@ static inline const char *fuzz_folder(void)
     return fuzz_dir;
 }
 
-/* fuzz_dir/name, holding exactly the given bytes. */
+/* fuzz_dir/name, holding exactly the given bytes. A new file each time: ext4 writes a file that is truncated and
+ * written again out to the disk when it is closed (auto_da_alloc), which made the targets wait on the disk. */
 static inline void fuzz_write(char *path, size_t len, const char *name, const uint8_t *data, size_t size)
 {
     snprintf(path, len, "%s/%s", fuzz_folder(), name);
+    remove(path);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
         perror(path);
