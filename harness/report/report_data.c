@@ -146,11 +146,12 @@ static int close_output(FILE *f, const char *path, struct error *e)
     return 0;
 }
 
-/* Tab-separated cells must not hold tabs or newlines; gnuplot strings must not hold quotes. */
+/* Tab-separated cells must not hold tabs or newlines; gnuplot strings must not hold a quote or a backslash (which
+ * end them) or a backquote (gnuplot runs `...` as a shell command, even inside a string). */
 static void put_clean(FILE *f, const char *text)
 {
     for (const char *p = text; *p; ++p)
-        fputc(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p == '"' ? '\'' : *p, f);
+        fputc(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p == '"' || *p == '`' ? '\'' : *p == '\\' ? '/' : *p, f);
 }
 
 static void format_number(char *out, size_t size, double value, const char *format)
