@@ -1,23 +1,29 @@
-# memscope. make: the programs; make test; make run; make report [RESULTS=dir]; make compare; make history.
-# KERNEL_DEFS: -D overrides of kernel parameters (scripts/tune-ladder); they reach the registry and the kernels.
+# memscope. make: the programs; make test [SANITIZE=1]; make fuzz; make run; make report [RESULTS=dir]; make compare;
+# make history. KERNEL_DEFS: -D overrides of kernel parameters (scripts/tune-ladder), for the registry and the kernels.
 # Each folder of harness/ is a room, built into its own archive; a new file in a room needs no edit here.
 .DEFAULT_GOAL := all
 CUDA ?= /usr/local/cuda
 CUDA_ARCH ?= 90
 NVCC ?= $(CUDA)/bin/nvcc
-BUILD ?= build
+# SANITIZE=1: host code under AddressSanitizer and UndefinedBehaviorSanitizer, in build-sanitize/ (kernels are not).
+# FUZZ=1 (set by make fuzz): the readers compiled by clang for libFuzzer, in build-fuzz/.
+BUILD ?= $(if $(FUZZ),build-fuzz,$(if $(SANITIZE),build-sanitize,build))
+FUZZ_SECONDS ?= 180
 HISTORY ?= memscope-results/history.csv
 GIT_COMMIT ?= $(shell git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY ?= $(shell git rev-parse --git-dir >/dev/null 2>&1 && { test -n "$$(git status --porcelain)" && echo 1 || echo 0; } || echo unknown)
 
-CC := gcc
+CC := $(if $(FUZZ),clang,gcc)
+CXX := $(if $(FUZZ),clang++,g++)
+SANITIZERS := $(if $(FUZZ)$(SANITIZE),-fsanitize=address -fsanitize=undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer) $(if $(FUZZ),-fsanitize=fuzzer-no-link)
 GENCODE := -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH)
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP $(if $(CMOCKA),-I$(CMOCKA)/usr/include) \
-	$(KERNEL_DEFS)
-CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -MMD -MP
+	$(KERNEL_DEFS) $(SANITIZERS)
+CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -MMD -MP $(SANITIZERS)
 NVCCFLAGS := -O3 -g -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP $(KERNEL_DEFS)
-CUDA_LINK := $(NVCC) $(GENCODE) -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64
-HOST_LINK := g++ -L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64
+CUDA_LINK := $(NVCC) $(GENCODE) -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64 $(addprefix -Xcompiler ,$(SANITIZERS))
+HOST_LINK := $(CXX) -L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 $(SANITIZERS)
 CMOCKA_LINK := $(if $(CMOCKA),-L$(CMOCKA)/usr/lib/x86_64-linux-gnu -Xlinker -rpath=$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu) -lcmocka
 
 # A room's objects: every source file in the folder but the program's main.c.
@@ -32,9 +38,12 @@ READER_LIBS := $(call lib,results profile cupti csv common)
 ALL_LIBS := $(call lib,run check validate gpu results profile cupti kernels csv common)
 PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
-TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu))
+# Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
+SANITIZE_DLOPEN := $(if $(SANITIZE),$(BUILD)/tests/support/sanitize_dlopen.o)
+TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(SANITIZE_DLOPEN)
+FUZZERS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all test run report compare history history-add clean FORCE test-setup report-setup
+.PHONY: all test fuzz fuzzers run report compare history history-add clean FORCE test-setup report-setup
 all: $(PROGRAMS:%=$(BUILD)/%)
 
 $(BUILD)/version.h: FORCE
@@ -46,16 +55,16 @@ $(BUILD)/%.o: %.c | $(BUILD)/version.h
 	$(CC) $(CFLAGS) -c $< -o $@
 $(BUILD)/%.o: %.cpp
 	@mkdir -p $(@D)
-	g++ $(CXXFLAGS) -c $< -o $@
+	$(CXX) $(CXXFLAGS) -c $< -o $@
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 $(BUILD)/lib/%.a:
 	@mkdir -p $(@D) && rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/memscope: $(BUILD)/harness/run/main.o $(ALL_LIBS)
-	$(CUDA_LINK) -o $@ $< -Xlinker --start-group $(ALL_LIBS) -Xlinker --end-group -lcublas -lcupti -ldl
-$(BUILD)/memscope-%: $(READER_LIBS)
+$(BUILD)/memscope: $(BUILD)/harness/run/main.o $(SANITIZE_DLOPEN) $(ALL_LIBS)
+	$(CUDA_LINK) -o $@ $(filter %.o,$^) -Xlinker --start-group $(ALL_LIBS) -Xlinker --end-group -lcublas -lcupti -ldl
+$(BUILD)/memscope-%: $(SANITIZE_DLOPEN) $(READER_LIBS)
 	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lcupti -lm
 $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o
 $(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report)
@@ -66,11 +75,21 @@ $(TESTS:%=%.o): | test-setup
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history)
 	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl $(CMOCKA_LINK)
 test-setup:
-	@scripts/setup test $(CMOCKA)
+	@scripts/setup test $(CMOCKA)$(if $(SANITIZE), && scripts/setup sanitize)
 report-setup:
 	@scripts/setup report
 test: test-setup all $(TESTS)
-	@MEMSCOPE_BUILD=$(BUILD) tests/run-all $(TESTS)
+	@MEMSCOPE_BUILD=$(BUILD) $(if $(SANITIZE),MEMSCOPE_SANITIZE=1) tests/run-all $(TESTS)
+
+# Each tests/fuzz/fuzz_*.c is one libFuzzer target over the readers (no CUDA kernels, no CUPTI call); scripts/fuzz
+# runs each for FUZZ_SECONDS and leaves what it finds in build-fuzz/findings/<target>/.
+fuzz:
+	@scripts/setup fuzz && $(MAKE) --no-print-directory FUZZ=1 BUILD=build-fuzz fuzzers && scripts/fuzz $(FUZZ_SECONDS) $(FUZZERS)
+fuzzers: $(FUZZERS)
+build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/no_kernels.o build-fuzz/kernels/matmul_registry.o \
+		$(call lib,run history results profile cupti csv common)
+	$(CXX) -fsanitize=fuzzer,address,undefined -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group \
+		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm
 
 run: $(BUILD)/memscope
 	$< $(RUN_ARGS)
@@ -86,5 +105,5 @@ history-add: $(BUILD)/memscope-history
 history: report-setup $(BUILD)/memscope-history
 	@scripts/history-render $(HISTORY) reports/history
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-sanitize build-fuzz
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

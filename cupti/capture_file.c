@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "capture_file.h"
 
@@ -44,28 +45,60 @@ static int add_metric(struct prof_capture *c, const char *name)
     return 0;
 }
 
-static int parse_header_line(struct prof_capture *c, const char *line)
+/* "<name> <n>\n" with n a whole decimal number that fits: 1 read, 0 a line of another name, -1 a bad number
+ * (sscanf's %zu took "-1", "64junk" and numbers past SIZE_MAX, which then sized an allocation). */
+static int size_line(const char *line, const char *name, size_t *value)
+{
+    size_t n = strlen(name);
+    if (strncmp(line, name, n) != 0 || line[n] != ' ')
+        return 0;
+    const char *digits = line + n + 1;
+    char *end;
+    if (*digits < '0' || *digits > '9')
+        return -1;
+    errno = 0;
+    unsigned long long parsed = strtoull(digits, &end, 10);
+    if (errno || strcmp(end, "\n") != 0 || parsed > SIZE_MAX)
+        return -1;
+    *value = (size_t)parsed;
+    return 1;
+}
+
+/* NULL, or what is wrong with the line. */
+static const char *parse_header_line(struct prof_capture *c, const char *line)
 {
     char name[256];
+    int read;
     if (sscanf(line, "chip %31s", c->config.chip) == 1)
-        return 0;
+        return NULL;
     if (c->n_tags < CAPTURE_MAX_TAGS &&
         sscanf(line, "tag %31s %255[^\n]", c->tag_key[c->n_tags], c->tag_value[c->n_tags]) == 2) {
         c->n_tags++;
-        return 0;
+        return NULL;
     }
     if (sscanf(line, "metric %255s", name) == 1)
-        return add_metric(c, name);
-    if (sscanf(line, "passes %zu", &c->config.passes) == 1 || sscanf(line, "config_bytes %zu", &c->config.image_size) == 1 ||
-        sscanf(line, "counter_data_bytes %zu", &c->counter_data_size) == 1)
-        return 0;
-    return -1;
+        return add_metric(c, name) ? "unrecognised header line" : NULL;
+    if ((read = size_line(line, "passes", &c->config.passes)) ||
+        (read = size_line(line, "config_bytes", &c->config.image_size)) ||
+        (read = size_line(line, "counter_data_bytes", &c->counter_data_size)))
+        return read > 0 ? NULL : "not a whole number";
+    return "unrecognised header line";
 }
 
 static int read_images(FILE *f, struct prof_capture *c, const char *path, int line, struct prof_error *e)
 {
     if (c->config.image_size == 0 || c->counter_data_size == 0 || c->config.n_metrics == 0 || !c->config.chip[0])
         return bad(e, path, line, "header lacks the chip, metrics or image sizes");
+    /* The sizes come from the file: check them against what it holds before allocating anything. */
+    struct stat st;
+    long at = ftell(f);
+    if (fstat(fileno(f), &st) != 0 || at < 0)
+        return prof_fail(e, PROF_BAD_CAPTURE, "%s: cannot tell its size: %s", path, strerror(errno));
+    size_t left = st.st_size > at ? (size_t)(st.st_size - at) : 0;
+    if (c->config.image_size > left || c->counter_data_size > left - c->config.image_size)
+        return prof_fail(e, PROF_BAD_CAPTURE,
+                         "%s:%d: truncated: the header says %zu + %zu bytes of images, but %zu bytes follow it", path,
+                         line, c->config.image_size, c->counter_data_size, left);
     c->config.image = malloc(c->config.image_size);
     c->counter_data = malloc(c->counter_data_size);
     if (!c->config.image || !c->counter_data)
@@ -81,6 +114,7 @@ static int read_images(FILE *f, struct prof_capture *c, const char *path, int li
 int prof_capture_read(const char *path, struct prof_capture *out, struct prof_error *e)
 {
     char line[1024] = "";
+    const char *wrong;
     int number = 0;
     *out = (struct prof_capture){0};
     FILE *f = fopen(path, "rb");
@@ -92,8 +126,8 @@ int prof_capture_read(const char *path, struct prof_capture *out, struct prof_er
             bad(e, path, number, "not a memscope capture (bad first line)");
         else if (strcmp(line, "end\n") == 0)
             break;
-        else if (number > 1 && parse_header_line(out, line) != 0)
-            bad(e, path, number, "unrecognised header line");
+        else if (number > 1 && (wrong = parse_header_line(out, line)))
+            bad(e, path, number, wrong);
     }
     if (!e->status && strcmp(line, "end\n") != 0)
         bad(e, path, number, "header has no 'end' line");

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,17 @@ static int write_series(FILE *f, const struct history_view *v, const char *varia
     return 0;
 }
 
+/* Text from the history inside a gnuplot string: a quote, a backslash or a line break would end the string or the
+ * command, and what followed would run as gnuplot (whose system() runs shell commands); gnuplot runs a backquoted
+ * `...` as a shell command even inside a string. */
+static void put_gnuplot_text(FILE *f, const char *text, size_t most)
+{
+    for (size_t i = 0; i < most && text[i]; ++i) {
+        unsigned char c = (unsigned char)text[i];
+        fputc(c == '"' || c == '`' ? '\'' : c == '\\' ? '/' : c < ' ' || c == 0x7f ? ' ' : c, f);
+    }
+}
+
 static int write_variables(const char *dir, const struct history_view *v, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
@@ -196,15 +208,20 @@ static int write_variables(const char *dir, const struct history_view *v, struct
     if (!f)
         return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
     const struct csv_table *t = v->t;
-    fprintf(f, "gpu_name = \"%s\"\nhistory_width = %d\nrun_count = %d\nseries_count = %d\nseries_names = \"",
-            csv_table_text(t, v->first_row[0], HISTORY_GPU_NAME), v->width, v->runs, v->serieses);
-    for (int s = 0; s < v->serieses; ++s)
-        fprintf(f, "%s%s", s ? " " : "", v->series[s]);
+    fputs("gpu_name = \"", f);
+    put_gnuplot_text(f, csv_table_text(t, v->first_row[0], HISTORY_GPU_NAME), SIZE_MAX);
+    fprintf(f, "\"\nhistory_width = %d\nrun_count = %d\nseries_count = %d\nseries_names = \"", v->width, v->runs,
+            v->serieses);
+    for (int s = 0; s < v->serieses; ++s) {
+        fputs(s ? " " : "", f);
+        put_gnuplot_text(f, v->series[s], SIZE_MAX);
+    }
     fputs("\"\nset xtics (", f);
     for (int run = 0; run < v->runs; ++run) {
         int row = v->first_row[run];
-        fprintf(f, "%s\"%.7s%s\" %d", run ? ", " : "", csv_table_text(t, row, HISTORY_COMMIT),
-                strcmp(csv_table_text(t, row, HISTORY_DIRTY), "0") ? "*" : "", run);
+        fputs(run ? ", \"" : "\"", f);
+        put_gnuplot_text(f, csv_table_text(t, row, HISTORY_COMMIT), 7);
+        fprintf(f, "%s\" %d", strcmp(csv_table_text(t, row, HISTORY_DIRTY), "0") ? "*" : "", run);
     }
     fputs(")\n", f);
     palette_write_linetypes(f, v->serieses);

@@ -22,11 +22,10 @@ int report_close(FILE *f, const char *path, struct error *e)
     return 0;
 }
 
-/* Tab-separated cells must not hold tabs or newlines; gnuplot strings must not hold quotes. */
 void report_put_clean(FILE *f, const char *text)
 {
     for (const char *p = text; *p; ++p)
-        fputc(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p == '"' ? '\'' : *p, f);
+        fputc(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p == '"' || *p == '`' ? '\'' : *p == '\\' ? '/' : *p, f);
 }
 
 void report_format_number(char *out, size_t size, double value, const char *format)

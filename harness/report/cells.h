@@ -10,7 +10,8 @@
 
 FILE *report_open(const char *dir, const char *name, char *path, size_t size, struct error *e);
 int report_close(FILE *f, const char *path, struct error *e);
-/* Tab-separated cells must not hold tabs or newlines; gnuplot strings must not hold quotes. */
+/* Tab-separated cells must not hold tabs or newlines; gnuplot strings must not hold a quote or a backslash (which
+ * end them) or a backquote (gnuplot runs `...` as a shell command, even inside a string). */
 void report_put_clean(FILE *f, const char *text);
 void report_put_cell(FILE *f, const char *text, int last);
 /* A number for a chart: NaN where missing. */

@@ -273,6 +273,44 @@ static void trailing_bytes_refused(void **state)
     assert_message_has(&e, "trailing");
 }
 
+/* Found by fuzz_capture: a size past SIZE_MAX was read as SIZE_MAX and handed to malloc (AddressSanitizer:
+ * allocation-size-too-big; without it, "out of memory", exit 5). Sizes are now whole numbers checked against the
+ * bytes that follow the header before anything is allocated. */
+static void image_sizes_beyond_the_file_refused(void **state)
+{
+    struct fixture *f = *state;
+    /* line 6 "end": the header's sizes are weighed against the 400 bytes after it */
+    static const char *const too_big[] = {"18446744073709551615", "1000000000000", "301"};
+    for (size_t i = 0; i < sizeof too_big / sizeof too_big[0]; ++i) {
+        char header[256];
+        snprintf(header, sizeof header,
+                 "memscope-capture 1\nchip GH100\nmetric a.sum\nconfig_bytes 100\ncounter_data_bytes %s\nend\n",
+                 too_big[i]);
+        write_header_and_images(f, header);
+        struct prof_error e;
+        read_refused(f, f->path, &e);
+        assert_message_has(&e, ":6: truncated");
+        assert_message_has(&e, too_big[i]);
+        assert_message_has(&e, "400 bytes follow");
+    }
+}
+
+static void size_that_is_not_a_whole_number_refused_with_its_line(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const bad[] = {"646666666666666666666", "-1", "64junk", "", " 64", "0x40"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        char header[256];
+        snprintf(header, sizeof header,
+                 "memscope-capture 1\nchip GH100\nmetric a.sum\nconfig_bytes %s\ncounter_data_bytes 300\nend\n",
+                 bad[i]);
+        write_header_and_images(f, header);
+        struct prof_error e;
+        read_refused(f, f->path, &e);
+        assert_message_has(&e, ":4: not a whole number");
+    }
+}
+
 static void empty_file_refused(void **state)
 {
     struct fixture *f = *state;
@@ -301,6 +339,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(header_without_end_refused, make_folder, remove_folder),
         cmocka_unit_test_setup_teardown(unknown_header_line_refused_with_its_number, make_folder, remove_folder),
         cmocka_unit_test_setup_teardown(trailing_bytes_refused, make_folder, remove_folder),
+        cmocka_unit_test_setup_teardown(image_sizes_beyond_the_file_refused, make_folder, remove_folder),
+        cmocka_unit_test_setup_teardown(size_that_is_not_a_whole_number_refused_with_its_line, make_folder,
+                                        remove_folder),
         cmocka_unit_test_setup_teardown(empty_file_refused, make_folder, remove_folder),
         cmocka_unit_test_setup_teardown(missing_file_refused, make_folder, remove_folder),
     };

@@ -211,6 +211,16 @@ static void the_command_refuses_a_file_that_is_not_a_capture(void **state)
     assert_int_not_equal(access("/tmp/memscope-decode-refused.csv", F_OK), 0);
 }
 
+/* Found by fuzz_capture (tests/fuzz/regressions/fuzz_capture/): an image size past SIZE_MAX went to malloc. */
+static void the_command_refuses_image_sizes_it_cannot_read(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "%s tests/fuzz/regressions/fuzz_capture/counter-data-bytes-past-size-max", decode_bin());
+    assert_int_equal(o.exit_code, 2);
+    assert_non_null(strstr(o.output, "counter-data-bytes-past-size-max:10: not a whole number"));
+}
+
 #define EDITED "/tmp/memscope-decode-edited.capture"
 
 /* One tag of an edited fixture: set to value (added if absent), or dropped if value is NULL. */
@@ -323,6 +333,7 @@ int main(void)
         cmocka_unit_test(the_transposed_store_conflict_is_visible),
         cmocka_unit_test(the_command_writes_the_metric_rows),
         cmocka_unit_test(the_command_refuses_a_file_that_is_not_a_capture),
+        cmocka_unit_test(the_command_refuses_image_sizes_it_cannot_read),
         cmocka_unit_test(the_command_refuses_a_capture_without_its_calls),
         cmocka_unit_test(the_command_refuses_calls_outside_their_ranges),
         cmocka_unit_test(the_command_decodes_every_call_of_a_batch),

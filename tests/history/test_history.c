@@ -103,12 +103,50 @@ static void a_file_that_is_no_history_is_refused(void **state)
     assert_non_null(strstr(o.output, "summary.csv:1: not a memscope history"));
 }
 
+/* Text of the history goes into gnuplot strings: a line break, a quote or a backslash could end the string and a
+ * backquote runs a shell command, so a shared history file could run commands when drawn. */
+static void text_from_the_history_cannot_run_as_gnuplot(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char path[256], chart[160], ran[160], line[512];
+    snprintf(path, sizeof path, "%s/hostile.csv", workdir);
+    snprintf(chart, sizeof chart, "%s/hostile-chart", workdir);
+    snprintf(ran, sizeof ran, "%s/ran", workdir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "commit,dirty,gpu_name,time_utc,variant,precision,width,samples,median_ms,q1_ms,q3_ms,gflops,"
+               "global_load_efficiency_pct,shared_conflicts_exact,dram_gbs\n"
+               "c0ffee`touch %s`,0,\"GPU\nsystem('touch %s')\n\"\"`touch %s`\"\" \\\",2026-11-21T09:22:43Z,"
+               "naive`touch %s`,fp32,1024,10,0.35,0.34,0.36,6000,82.5,0,24\n",
+               ran, ran, ran, ran);
+    assert_int_equal(fclose(f), 0);
+    shell(&o, "mkdir -p %s && %s chart-data %s %s", chart, tool(), path, chart);
+    if (o.exit_code)
+        fail_msg("%s", o.output);
+    snprintf(path, sizeof path, "%s/variables.gp", chart);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    char expected[512];
+    snprintf(expected, sizeof expected, "gpu_name = \"GPU system('touch %s') ''touch %s'' /\"\n", ran, ran);
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, expected);
+    while (fgets(line, sizeof line, f))
+        if (strchr(line, '`'))
+            fail_msg("a backquote in variables.gp: %s", line);
+    fclose(f);
+    /* Where gnuplot is installed, loading the file runs nothing. */
+    shell(&o, "! command -v gnuplot >/dev/null || gnuplot %s; test ! -e %s", path, ran);
+    assert_int_equal(o.exit_code, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(runs_are_recorded_once_each),
         cmocka_unit_test(a_step_is_marked_where_the_median_moved),
         cmocka_unit_test(a_file_that_is_no_history_is_refused),
+        cmocka_unit_test(text_from_the_history_cannot_run_as_gnuplot),
     };
     return cmocka_run_group_tests_name("history", tests, setup, teardown);
 }

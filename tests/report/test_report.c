@@ -267,6 +267,34 @@ static void comparison_adds_a_page(void **state)
     assert_non_null(strstr(o.output, "Head against base"));
 }
 
+/* A gpu_name that would end a gnuplot string (quote, backslash) and run a shell command (backquotes). */
+static void hostile_gpu_name(const struct csv_table *t, int row, char **fields)
+{
+    (void)t;
+    (void)row;
+    if (!strcmp(fields[0], "gpu_name"))
+        snprintf(fields[1], 256, "H100 `touch %s/ran` \\\"", workdir);
+}
+
+/* environment.csv's gpu_name and the variant names go into gnuplot strings, where a backquoted `...` runs as a
+ * shell command: rendering a results folder from elsewhere must run nothing. */
+static void text_from_the_results_cannot_run_commands(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char ran[192];
+    require_tools();
+    copy_fixture();
+    rewrite_csv(scratch, "environment.csv", hostile_gpu_name);
+    render(scratch, &o);
+    if (o.exit_code != 0)
+        fail_msg("render failed (%d):\n%s", o.exit_code, o.output);
+    snprintf(ran, sizeof ran, "%s/ran", workdir);
+    assert_false(exists(ran));
+    shell(&o, "pdftotext -layout %s -", pdf);
+    assert_non_null(strstr(o.output, "H100 'touch"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +310,7 @@ int main(void)
         cmocka_unit_test(failed_render_leaves_no_earlier_pdf),
         cmocka_unit_test(output_over_the_results_is_refused),
         cmocka_unit_test(comparison_adds_a_page),
+        cmocka_unit_test(text_from_the_results_cannot_run_commands),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }
