@@ -25,29 +25,27 @@ int report_ladder_steps(const struct report_model *m)
 }
 
 struct step_counters {
-    double ffma, global_sectors, shared_wavefronts, dram_bytes, l2_hit_pct;
+    double ffma, load_sectors, shared_wavefronts, dram_bytes, l2_hit_pct;
 };
 
 static int read_counters(const struct report_model *m, const char *name, int width, struct step_counters *c,
                          struct error *e)
 {
-    double ld, st, shared_ld, shared_st;
+    double shared_ld, shared_st;
     const struct results_folder *r = m->r;
     if (results_metric_sum(r, name, width, COLLECTED(FFMA), &c->ffma, e) ||
-        results_metric_sum(r, name, width, COLLECTED(GLOBAL_LD_SECTORS), &ld, e) ||
-        results_metric_sum(r, name, width, COLLECTED(GLOBAL_ST_SECTORS), &st, e) ||
+        results_metric_sum(r, name, width, COLLECTED(GLOBAL_LD_SECTORS), &c->load_sectors, e) ||
         results_metric_sum(r, name, width, COLLECTED(SHARED_LD_WAVEFRONTS), &shared_ld, e) ||
         results_metric_sum(r, name, width, COLLECTED(SHARED_ST_WAVEFRONTS), &shared_st, e) ||
         results_metric_sum(r, name, width, DERIVED(DRAM_BYTES), &c->dram_bytes, e) ||
         results_main_kernel_metric(r, name, width, DERIVED(L2_HIT_RATE_PCT), &c->l2_hit_pct, e))
         return e->code;
-    c->global_sectors = ld + st;
     c->shared_wavefronts = shared_ld + shared_st;
     return 0;
 }
 
-/* FFMA (thread level) per unit of traffic: how much arithmetic each sector or wavefront feeds. A kernel that
- * moves nothing that way (cuBLAS loads through cp.async, not LDG) gets a word instead of infinity. */
+/* FFMA (thread level) per unit of traffic: how much arithmetic each loaded sector or shared wavefront feeds. A
+ * kernel that moves nothing that way (cp.async loads are not LDG) gets a word instead of infinity. */
 static void per_unit_cell(char *cell, size_t len, double ffma, double units, const char *none)
 {
     if (units == 0)
@@ -67,7 +65,7 @@ static void step_row(FILE *f, const struct report_model *m, int v, int step, dou
     report_format_number(cell[2], sizeof cell[2], previous_ms / median, "%.2fx");
     if (isnan(previous_ms))
         snprintf(cell[2], sizeof cell[2], "-");
-    per_unit_cell(cell[3], sizeof cell[3], c->ffma, c->global_sectors, "no LDG");
+    per_unit_cell(cell[3], sizeof cell[3], c->ffma, c->load_sectors, "no LDG");
     per_unit_cell(cell[4], sizeof cell[4], c->ffma, c->shared_wavefronts, "no LDS");
     report_format_count(cell[5], sizeof cell[5], report_summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT));
     double registers = report_summary_value(m, name, width, SUMMARY_REGISTERS_PER_THREAD);
@@ -95,7 +93,7 @@ static int write_steps(const struct report_model *m, const int *order, int n, co
     FILE *f = report_open(dir, "ladder.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("0\tstep\tvariant\tGFLOP/s\t% cuBLAS\tx step before\tFFMA / sector\tFFMA / wavefront\tconflicts"
+    fputs("0\tstep\tvariant\tGFLOP/s\t% cuBLAS\tx step before\tFFMA / LDG sector\tFFMA / wavefront\texcess wavefr."
           "\tregs\toccup. % th/ach\tL2 hit %\tDRAM MB\n",
           f);
     double previous_ms = NAN;

@@ -1,10 +1,10 @@
 # The ladder from the first lesson to cuBLAS at the largest width: each step's speed and the counters that explain it.
 load scriptdir.'/common.gp'
 page_title = sprintf("The FP32 ladder at W = %d", word(sizes, words(sizes)) + 0)
-page_caption = "One idea per step (next page). x step before: speedup over the previous step. FFMA / sector and FFMA / wavefront: thread-level\n".\
-    "FFMA over the sectors of LDG/STG and over the wavefronts of LDS/STS, i.e. how much arithmetic each unit of traffic feeds (more\n".\
-    "reuse, more FFMA). conflicts: exact shared wavefronts beyond the ideal. Occupancy: theoretical (registers, shared memory, block\n".\
-    "size) / achieved. L2 hit %: the longest kernel's. cuBLAS loads through cp.async: no LDG to count."
+page_caption = "One idea per step (next page). x step before: speedup over the previous step. FFMA / LDG sector and FFMA / wavefront: thread-level\n".\
+    "FFMA over the sectors of global loads (LDG) and over the wavefronts of LDS/STS: how much arithmetic each unit of traffic feeds (more\n".\
+    "reuse, more FFMA); cp.async loads are not LDG (no LDG). excess wavefr.: shared wavefronts beyond the ideal computed from totals, exact\n".\
+    "for 32-bit accesses, an estimate for 64/128-bit ones. Occupancy: theoretical / achieved. L2 hit %: the longest kernel's."
 load scriptdir.'/page.gp'
 table_rows = ladder_steps + 1
 table_file = datadir.'/ladder.tsv'
