@@ -67,6 +67,18 @@ static const struct arg_option *find(const struct arg_option *options, int n, in
     return NULL;
 }
 
+/* A long option is the argument getopt just passed; a short one is named from optopt, since inside a cluster
+ * ("-Zh") argv[optind - 1] can still be the argument before it. */
+static int refuse(int opt, const char *last_argument, struct error *e)
+{
+    char option[3] = {'-', (char)optopt, '\0'};
+    bool is_long = last_argument[0] == '-' && last_argument[1] == '-';
+    const char *named = !is_long && optopt > 0 && optopt < 128 ? option : last_argument;
+    if (opt == ':')
+        return error_set(e, EXIT_USAGE, "option '%s' needs a value (see --help)", named);
+    return error_set(e, EXIT_USAGE, "unknown option '%s' (see --help)", named);
+}
+
 int args_parse(int argc, char **argv, const struct arg_option *options, int n_options, const char **positional,
                int max_positional, int *n_positional, struct error *e)
 {
@@ -88,10 +100,8 @@ int args_parse(int argc, char **argv, const struct arg_option *options, int n_op
         }
         if (opt == -1)
             return 0;
-        if (opt == '?')
-            return error_set(e, EXIT_USAGE, "unknown option '%s' (see --help)", argv[optind - 1]);
-        if (opt == ':')
-            return error_set(e, EXIT_USAGE, "option '%s' needs a value (see --help)", argv[optind - 1]);
+        if (opt == '?' || opt == ':')
+            return refuse(opt, argv[optind - 1], e);
         if (store_value(find(options, n_options, opt), optarg, e))
             return e->code;
     }

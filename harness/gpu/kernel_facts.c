@@ -9,6 +9,10 @@ int kernel_facts_read(const struct gpu *g, const void *kernel, int threads_per_b
     int blocks = 0;
     *f = (struct kernel_facts){0};
     CUDA_TRY(e, cudaFuncGetAttributes(&attributes, kernel));
+    /* Past 48 KB a block gets its dynamic shared memory only once the kernel's limit is raised, which its
+     * launcher does at its first launch: without this the device would count no block as fitting. */
+    if (dynamic_smem_bytes > g->prop.sharedMemPerBlock)
+        CUDA_TRY(e, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dynamic_smem_bytes));
     CUDA_TRY(e, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads_per_block, dynamic_smem_bytes));
     int warps_per_block = (threads_per_block + g->prop.warpSize - 1) / g->prop.warpSize;
     int max_warps = g->prop.maxThreadsPerMultiProcessor / g->prop.warpSize;

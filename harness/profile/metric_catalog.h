@@ -124,7 +124,7 @@ int deterministic_metrics(const char *names[], int max);
 
 /* The groups, in the order --list-metric-groups prints them. */
 const struct metric_group *metric_groups(int *count);
-/* The collected metrics of a group, in catalog order: calls add(name) for each. */
+/* The collected metrics of a group, in catalog order, into members[] (at most max); returns how many. */
 int metric_group_members(unsigned bit, const char *members[], int max);
 void metric_groups_print(FILE *f);
 

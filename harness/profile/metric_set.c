@@ -33,9 +33,12 @@ static int add_group(struct metric_set *s, const char *name, struct error *e)
             if (add_metric(s, members[m], e))
                 return e->code;
     }
-    if (!known)
-        return error_set(e, EXIT_USAGE, "--metric-groups: unknown group '%s' (groups: global, shared, dram, roofline, "
-                                        "cache, all, none)", name);
+    if (!known) {
+        char names[256] = "";
+        for (int g = 0; g < n_groups; ++g)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s, ", groups[g].name);
+        return error_set(e, EXIT_USAGE, "--metric-groups: unknown group '%s' (groups: %sall, none)", name, names);
+    }
     return 0;
 }
 

@@ -7,14 +7,22 @@
 #include "cells.h"
 #include "ladder.h"
 
-/* The model's indices of the ladder's variants, in step order; returns how many. */
+/* The model's indices of the run's variants on the ladder, in step order (a run may hold only some steps);
+ * returns how many. */
 static int ladder_order(const struct report_model *m, int order[MAX_VARIANTS])
 {
     int n = 0;
-    for (int step = 1; step <= m->variants; ++step)
-        for (int v = 0; v < m->variants; ++v)
-            if (results_ladder_step(m->r, m->variant[v]) == step)
-                order[n++] = v;
+    for (int v = 0; v < m->variants; ++v) {
+        int step = results_ladder_step(m->r, m->variant[v]), at = n;
+        if (step == 0)
+            continue;
+        while (at > 0 && results_ladder_step(m->r, m->variant[order[at - 1]]) > step) {
+            order[at] = order[at - 1];
+            --at;
+        }
+        order[at] = v;
+        ++n;
+    }
     return n;
 }
 
@@ -54,11 +62,12 @@ static void per_unit_cell(char *cell, size_t len, double ffma, double units, con
         report_format_number(cell, len, ffma / units, "%.0f");
 }
 
-static void step_row(FILE *f, const struct report_model *m, int v, int step, double previous_ms, int width,
+static void step_row(FILE *f, const struct report_model *m, int v, double previous_ms, int width,
                      const struct step_counters *c)
 {
     const char *name = m->variant[v];
-    char cell[11][64];
+    int step = results_ladder_step(m->r, name);
+    char cell[10][64];
     double median = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS);
     report_format_number(cell[0], sizeof cell[0], report_summary_value(m, name, width, SUMMARY_GFLOPS), "%.0f");
     report_format_number(cell[1], sizeof cell[1], 100.0 * report_anchor_ms(m, v, width, 1) / median, "%.1f");
@@ -102,7 +111,7 @@ static int write_steps(const struct report_model *m, const int *order, int n, co
         const char *name = m->variant[order[i]];
         if (results_summary_row(m->r, name, width) < 0 || read_counters(m, name, width, &c, e))
             continue;
-        step_row(f, m, order[i], i + 1, previous_ms, width, &c);
+        step_row(f, m, order[i], previous_ms, width, &c);
         previous_ms = report_passed(m, name, width) ? report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) : NAN;
     }
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
@@ -116,7 +125,7 @@ static int write_ideas(const struct report_model *m, const int *order, int n, co
         return e->code;
     fputs("0\tstep\tvariant\tthe idea it adds\n", f);
     for (int i = 0; i < n; ++i) {
-        fprintf(f, "%d\t%d\t", order[i] + 1, i + 1);
+        fprintf(f, "%d\t%d\t", order[i] + 1, results_ladder_step(m->r, m->variant[order[i]]));
         report_put_cell(f, m->variant[order[i]], 0);
         report_put_cell(f, results_description(m->r, m->variant[order[i]]), 1);
     }

@@ -1,8 +1,8 @@
 /*
- * The ladder pages: the FP32 ladder from the first lesson to cuBLAS at the
- * run's largest width, in the order variants.csv gives (the registry's): each
- * step's speed, against cuBLAS and against the step before, beside the
- * counters that explain the step; then each step's idea.
+ * The ladder pages: the run's steps of the FP32 ladder (naive to cuBLAS) at its
+ * largest width, ordered by variants.csv's ladder_step (the registry's order):
+ * each step's speed, against cuBLAS and against the step before it in the run,
+ * beside the counters that explain the step; then each step's idea.
  */
 #ifndef MEMSCOPE_REPORT_LADDER_H
 #define MEMSCOPE_REPORT_LADDER_H

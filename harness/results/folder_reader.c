@@ -119,7 +119,8 @@ static int find_metric_columns(struct results_folder *r, struct error *e)
     if (schema_column(t, &metrics_csv, METRICS_VARIANT, &r->metric_col_variant, e) ||
         schema_column(t, &metrics_csv, METRICS_WIDTH, &r->metric_col_width, e) ||
         schema_column(t, &metrics_csv, METRICS_METRIC, &r->metric_col_metric, e) ||
-        schema_column(t, &metrics_csv, METRICS_VALUE, &r->metric_col_value, e))
+        schema_column(t, &metrics_csv, METRICS_VALUE, &r->metric_col_value, e) ||
+        schema_column(t, &metrics_csv, METRICS_KERNEL, &r->metric_col_kernel, e))
         return e->code;
     return read_ints(t, r->metric_col_width, &r->metric_width, e);
 }
@@ -169,6 +170,10 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
     size_t length = strlen(dir);
     while (length > 1 && dir[length - 1] == '/')
         --length;
+    char validate_path[64]; /* --validate writes its folder inside the run's */
+    snprintf(validate_path, sizeof validate_path, "validate/%s", validate_csv.file);
+    if (length >= sizeof r->dir)
+        return error_set(e, EXIT_USAGE, "%.64s...: path too long", dir);
     snprintf(r->dir, sizeof r->dir, "%.*s", (int)length, dir);
     if (!is_folder(r->dir))
         return error_set(e, EXIT_USAGE, "%s: no such results folder", r->dir);
@@ -178,7 +183,7 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
         read_file(r, summary_csv.file, &r->summary, e) || find_summary_columns(r, e) ||
         read_file(r, samples_csv.file, &r->samples, e) || check_sample_counts(r, e) ||
         read_optional(r, metrics_csv.file, &r->metrics, &r->has_metrics, e) || find_metric_columns(r, e) ||
-        read_optional(r, "validate/validate.csv", &r->validate, &r->has_validate, e) ||
+        read_optional(r, validate_path, &r->validate, &r->has_validate, e) ||
         read_optional(r, variants_csv.file, &r->variants, &r->has_variants, e) || check_variants(r, e))
         results_folder_close(r);
     return e->code;
@@ -235,7 +240,7 @@ static int metric_value(const struct results_folder *r, const char *variant, int
         double value;
         if (strcmp(csv_table_text(t, row, r->metric_col_variant), variant) || r->metric_width[row] != width ||
             strcmp(csv_table_text(t, row, r->metric_col_metric), metric) ||
-            (kernel && strcmp(csv_table_text(t, row, METRICS_KERNEL), kernel)))
+            (kernel && strcmp(csv_table_text(t, row, r->metric_col_kernel), kernel)))
             continue;
         if (csv_table_real(t, row, r->metric_col_value, &value, e))
             return e->code;

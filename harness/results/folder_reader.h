@@ -19,7 +19,7 @@ struct results_folder {
     int *sample_width;                     /* per samples row, likewise */
     double *sample_ms;
     /* Columns of metrics.csv, when it is there. */
-    int metric_col_variant, metric_col_width, metric_col_metric, metric_col_value;
+    int metric_col_variant, metric_col_width, metric_col_metric, metric_col_value, metric_col_kernel;
     int *metric_width; /* per metrics row */
     int *ladder_step;  /* per variants row */
 };

@@ -4,7 +4,7 @@
  * the last timed result again), release. When metrics are collected (or with
  * --keep-operands), a job that passed keeps its device operands until every
  * variant of its width has run; the metric passes then profile them all
- * together (see metrics.h).
+ * together (see profile/collect.h).
  * Timing and metrics are separate phases because replay distorts time. A
  * variant that fails verification is recorded as failed and neither timed
  * nor profiled.

@@ -47,7 +47,7 @@ static void write_headline(struct csv *c, const struct job_result *r)
 {
     struct derived_metric derived[MAX_DERIVED];
     if (!r->profiled) {
-        for (size_t i = 0; i < N_HEADLINE + 4; ++i)
+        for (int i = SUMMARY_METRICS_KERNEL; i < SUMMARY_REGISTERS_PER_THREAD; ++i)
             csv_empty(c);
         return;
     }
