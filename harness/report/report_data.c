@@ -327,7 +327,8 @@ static int validate_page(const struct csv_table *t, const int *col, int page, co
 
 static int write_validate(const struct report_model *m, const char *dir, struct error *e)
 {
-    static const char *const columns[6] = {"kernel", "parameter", "metric", "expected", "measured", "status"};
+    static const enum validate_column columns[6] = {VALIDATE_KERNEL,   VALIDATE_PARAMETER, VALIDATE_METRIC,
+                                                    VALIDATE_EXPECTED, VALIDATE_MEASURED,  VALIDATE_STATUS};
     const struct csv_table *t = &m->r->validate;
     int col[6], passes = 0;
     if (!m->r->has_validate)
@@ -335,7 +336,7 @@ static int write_validate(const struct report_model *m, const char *dir, struct 
     if (t->rows == 0)
         return error_set(e, EXIT_USAGE, "%s: no rows", t->path);
     for (int c = 0; c < 6; ++c)
-        if (csv_table_column(t, columns[c], &col[c], e))
+        if (schema_column(t, &validate_csv, columns[c], &col[c], e))
             return e->code;
     for (int row = 0; row < t->rows; ++row)
         passes += strcmp(csv_table_text(t, row, col[5]), "pass") == 0;

@@ -23,7 +23,8 @@ const struct csv_schema compare_csv = {"compare.csv", COMPARE_COLUMNS, compare_n
 const struct csv_schema compare_metrics_csv = {"compare-metrics.csv", COMPARE_METRICS_COLUMNS, compare_metrics_names};
 const struct csv_schema history_csv = {"history.csv", HISTORY_COLUMNS, history_names};
 
-/* The longest header, summary.csv's, is about 480 characters. */
+/* Headers are joined into buffers of HEADER_LEN; the longest, summary.csv's, is about 530 characters. */
+#define HEADER_LEN 4096
 static void join_header(const struct csv_schema *s, char *header, size_t len)
 {
     size_t used = 0;
@@ -34,14 +35,14 @@ static void join_header(const struct csv_schema *s, char *header, size_t len)
 
 int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, struct error *e)
 {
-    char header[1024];
+    char header[HEADER_LEN];
     join_header(s, header, sizeof header);
     return csv_create(c, dir, s->file, header, e);
 }
 
 void schema_on_stream(struct csv *c, FILE *stream, const char *name, const struct csv_schema *s, int with_header)
 {
-    char header[1024];
+    char header[HEADER_LEN];
     join_header(s, header, sizeof header);
     csv_on_stream(c, stream, name, with_header ? header : NULL);
 }
