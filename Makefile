@@ -20,8 +20,10 @@ SANITIZERS := $(if $(FUZZ)$(SANITIZE),-fsanitize=address -fsanitize=undefined -f
 GENCODE := -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH)
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP $(if $(CMOCKA),-I$(CMOCKA)/usr/include) \
 	$(KERNEL_DEFS) $(SANITIZERS)
+# The disassembler that names the source group's instructions ($$NVDISASM overrides it at run time).
+$(BUILD)/harness/source/disassembly.o: CFLAGS += -DMEMSCOPE_NVDISASM='"$(CUDA)/bin/nvdisasm"'
 CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -MMD -MP $(SANITIZERS)
-NVCCFLAGS := -O3 -g -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP $(KERNEL_DEFS)
+NVCCFLAGS := -O3 -g -lineinfo -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP $(KERNEL_DEFS)
 CUDA_LINK := $(NVCC) $(GENCODE) -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64 $(addprefix -Xcompiler ,$(SANITIZERS))
 HOST_LINK := $(CXX) -L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 $(SANITIZERS)
 CMOCKA_LINK := $(if $(CMOCKA),-L$(CMOCKA)/usr/lib/x86_64-linux-gnu -Xlinker -rpath=$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu) -lcmocka
@@ -34,8 +36,8 @@ $(foreach r,$(ROOMS),$(eval $(BUILD)/lib/$(notdir $(r)).a: $(call objects,$(r)))
 $(BUILD)/lib/kernels.a: $(call objects,kernels) $(foreach d,$(wildcard kernels/*/),$(call objects,$(d:/=)))
 lib = $(patsubst %,$(BUILD)/lib/%.a,$(1))
 # The readers link no CUDA runtime, cuBLAS or kernel code: they run where there is no GPU (tests/layout checks it).
-READER_LIBS := $(call lib,results profile cupti csv common)
-ALL_LIBS := $(call lib,run check validate gpu results profile cupti kernels csv common)
+READER_LIBS := $(call lib,results source profile cupti csv common)
+ALL_LIBS := $(call lib,run check validate gpu results source profile cupti kernels csv common)
 PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 # Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
@@ -87,7 +89,7 @@ fuzz:
 	@scripts/setup fuzz && $(MAKE) --no-print-directory FUZZ=1 BUILD=build-fuzz fuzzers && scripts/fuzz $(FUZZ_SECONDS) $(FUZZERS)
 fuzzers: $(FUZZERS)
 build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/no_kernels.o build-fuzz/kernels/matmul_registry.o \
-		$(call lib,run history results profile cupti csv common)
+		$(call lib,run history results source profile cupti csv common)
 	$(CXX) -fsanitize=fuzzer,address,undefined -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group \
 		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm
 

@@ -4,13 +4,12 @@
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
-#include <cupti_callbacks.h>
-#include <cupti_driver_cbid.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
 #include "range_profiler.h"
+#include "subscriber.h"
 
 int prof_chip_name(int device, char *chip, size_t len, struct prof_error *e)
 {
@@ -74,38 +73,14 @@ void prof_counter_data_free(struct prof_counter_data *d)
     *d = (struct prof_counter_data){0};
 }
 
-static const CUpti_CallbackId launch_callbacks[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-};
-
-static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data)
+static void on_launch(void *context, const char *symbol)
 {
-    struct prof_session *s = userdata;
-    const CUpti_CallbackData *call = data;
-    (void)domain;
-    (void)id;
-    if (!s->recording || call->callbackSite != CUPTI_API_ENTER)
+    struct prof_session *s = context;
+    if (!s->recording)
         return;
     if (s->launches < PROF_MAX_RANGES)
-        snprintf(s->kernel_names[s->launches], PROF_KERNEL_NAME_LEN, "%s",
-                 call->symbolName ? call->symbolName : "unknown");
+        snprintf(s->kernel_names[s->launches], PROF_KERNEL_NAME_LEN, "%s", symbol);
     s->launches++;
-}
-
-static int subscribe(struct prof_session *s, struct prof_error *e)
-{
-    if (prof_check(e, cuptiSubscribe(&s->subscriber, on_launch, s), "cuptiSubscribe"))
-        return e->status;
-    for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; ++i)
-        if (prof_check(e, cuptiEnableCallback(1, s->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_callbacks[i]),
-                       "cuptiEnableCallback"))
-            return e->status;
-    return PROF_OK;
 }
 
 static int enable(struct prof_session *s, CUcontext ctx, struct prof_error *e)
@@ -137,7 +112,10 @@ int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_err
         return e->status;
     if (enable(s, ctx, e))
         return e->status;
-    return subscribe(s, e);
+    if (prof_subscriber_listen(on_launch, s, e))
+        return e->status;
+    s->listening = 1;
+    return PROF_OK;
 }
 
 int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, struct prof_error *e)
@@ -204,8 +182,8 @@ int prof_session_end(struct prof_session *s, struct prof_counter_data *d, size_t
 
 int prof_session_close(struct prof_session *s, struct prof_error *e)
 {
-    if (s->subscriber)
-        prof_check(e, cuptiUnsubscribe(s->subscriber), "cuptiUnsubscribe");
+    if (s->listening)
+        prof_subscriber_listen(NULL, NULL, e);
     if (s->object)
         disable(s, e);
     *s = (struct prof_session){0};

@@ -34,7 +34,7 @@ struct prof_session {
     struct CUpti_RangeProfiler_Object *object;
     size_t max_ranges;
     /* Auto ranges are numbered, not named: each pass's launches are recorded (range i is launch i) to keep kernel names. */
-    struct CUpti_Subscriber_st *subscriber;
+    int listening;
     int recording;
     size_t launches;
     char kernel_names[PROF_MAX_RANGES][PROF_KERNEL_NAME_LEN]; /* as the driver saw them (mangled) */
@@ -44,7 +44,7 @@ struct prof_session {
 int prof_chip_name(int device, char *chip, size_t len, struct prof_error *e);
 
 /* Opens on the calling thread's current CUDA context; at most max_ranges (<= PROF_MAX_RANGES) kernels per
- * begin/end. Subscribes to CUPTI's launch callbacks, so no other CUPTI subscriber may exist in the process. */
+ * begin/end. Listens to launches through the process's subscriber (subscriber.h), which must be started. */
 int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_error *e);
 int prof_counter_data_create(struct prof_session *s, const struct prof_config *config, struct prof_counter_data *d,
                              struct prof_error *e);

@@ -1,8 +1,9 @@
 /*
  * memscope-decode: evaluates saved captures again, offline, into the same
- * metrics.csv a run writes. Needs CUPTI's host library, not a GPU.
+ * metrics.csv a run writes, or with --lines the source group's captures into
+ * the same lines.csv. Needs CUPTI's host library, not a GPU.
  *
- *   memscope-decode [-o FILE] RESULTS_DIR|CAPTURE...
+ *   memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE...
  *
  * A results folder's captures are read in the order of their names, which
  * is the order they were taken in.
@@ -10,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +20,14 @@
 #include "../common/paths.h"
 #include "../common/args.h"
 #include "../profile/capture_tags.h"
+#include "../results/lines_csv.h"
 #include "../results/metrics_csv.h"
 
 #define MAX_CAPTURES 1024
 
 static int usage(struct error *e)
 {
-    return error_set(e, EXIT_USAGE, "usage: memscope-decode [-o FILE] RESULTS_DIR|CAPTURE...");
+    return error_set(e, EXIT_USAGE, "usage: memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE...");
 }
 
 /* One call of a batch, evaluated from the ranges its tags name. */
@@ -69,13 +72,23 @@ static int decode_capture(const char *path, struct csv *out, struct error *e)
     return e->code;
 }
 
+static int decode_source_capture(const char *path, struct csv *out, struct error *e)
+{
+    static struct source_capture capture;
+    if (source_capture_read(path, &capture, e) == 0)
+        lines_csv_rows(out, &capture, e);
+    source_capture_free(&capture);
+    return e->code;
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int list_folder(const char *dir, char **paths, int *n, struct error *e)
+static int list_folder(const char *dir, const char *suffix, char **paths, int *n, struct error *e)
 {
+    size_t suffix_len = strlen(suffix);
     char captures[PATH_IN_FOLDER_LEN];
     snprintf(captures, sizeof captures, "%s/captures", dir);
     DIR *d = opendir(captures);
@@ -84,7 +97,7 @@ static int list_folder(const char *dir, char **paths, int *n, struct error *e)
     int first = *n;
     for (struct dirent *entry; !e->code && (entry = readdir(d));) {
         size_t len = strlen(entry->d_name);
-        if (len <= 8 || strcmp(entry->d_name + len - 8, ".capture") != 0)
+        if (len <= suffix_len || strcmp(entry->d_name + len - suffix_len, suffix) != 0)
             continue;
         if (*n == MAX_CAPTURES)
             error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
@@ -98,14 +111,14 @@ static int list_folder(const char *dir, char **paths, int *n, struct error *e)
     return e->code;
 }
 
-static int list_arguments(int argc, const char **argv, char **paths, int *n, struct error *e)
+static int list_arguments(int argc, const char **argv, const char *suffix, char **paths, int *n, struct error *e)
 {
     for (int i = 0; i < argc && !e->code; ++i) {
         struct stat st;
         if (stat(argv[i], &st) != 0)
             return error_set(e, EXIT_USAGE, "%s: no such file or folder", argv[i]);
         if (S_ISDIR(st.st_mode))
-            list_folder(argv[i], paths, n, e);
+            list_folder(argv[i], suffix, paths, n, e);
         else if (*n == MAX_CAPTURES)
             error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
         else if ((paths[*n] = strdup(argv[i])))
@@ -120,7 +133,7 @@ static int list_arguments(int argc, const char **argv, char **paths, int *n, str
 
 /* With -o, the rows go to FILE.partial, renamed FILE once every capture is decoded: a capture that cannot be
  * decoded leaves FILE as it was. */
-static int decode_all(char **paths, int n, const char *out_path, struct error *e)
+static int decode_all(char **paths, int n, const char *out_path, bool lines, struct error *e)
 {
     char partial[PATH_IN_FOLDER_LEN];
     struct csv out;
@@ -129,9 +142,9 @@ static int decode_all(char **paths, int n, const char *out_path, struct error *e
     FILE *stream = out_path ? fopen(partial, "w") : stdout;
     if (!stream)
         return error_set(e, EXIT_OUTPUT, "cannot create %s", partial);
-    metrics_csv_on_stream(&out, stream, out_path ? partial : "standard output");
+    (lines ? lines_csv_on_stream : metrics_csv_on_stream)(&out, stream, out_path ? partial : "standard output");
     for (int i = 0; i < n && !e->code; ++i)
-        decode_capture(paths[i], &out, e);
+        (lines ? decode_source_capture : decode_capture)(paths[i], &out, e);
     csv_close(&out, e);
     if (out_path && e->code)
         remove(partial); /* never leave a CSV that looks complete but is not */
@@ -145,14 +158,16 @@ static int run(int argc, char **argv, struct error *e)
     static char *paths[MAX_CAPTURES];
     static const char *arguments[MAX_CAPTURES];
     const char *out_path = NULL;
+    bool lines = false;
     int n = 0, given;
-    const struct arg_option options[] = {{"out", 'o', ARG_TEXT, &out_path, 0, 0, NULL}};
-    if (args_parse(argc, argv, options, 1, arguments, MAX_CAPTURES, &given, e))
+    const struct arg_option options[] = {{"out", 'o', ARG_TEXT, &out_path, 0, 0, NULL},
+                                         {"lines", 0, ARG_FLAG, &lines, 0, 0, NULL}};
+    if (args_parse(argc, argv, options, 2, arguments, MAX_CAPTURES, &given, e))
         return e->code;
     if (given == 0)
         return usage(e);
-    if (list_arguments(given, arguments, paths, &n, e) == 0)
-        decode_all(paths, n, out_path, e);
+    if (list_arguments(given, arguments, lines ? ".source" : ".capture", paths, &n, e) == 0)
+        decode_all(paths, n, out_path, lines, e);
     for (int i = 0; i < n; ++i)
         free(paths[i]);
     return e->code;

@@ -18,6 +18,7 @@ static const struct {
     [PHASE_TIMED_RUNS] = {"timed runs", 0xFFE53935},
     [PHASE_COPY_OUT] = {"copy out", 0xFF8E24AA},
     [PHASE_METRICS] = {"metric passes", 0xFFFB8C00},
+    [PHASE_SOURCE] = {"source counters", 0xFF00897B},
     [PHASE_RELEASE] = {"release", 0xFF6D4C41},
 };
 

@@ -18,6 +18,7 @@ enum phase {
     PHASE_TIMED_RUNS,
     PHASE_COPY_OUT,
     PHASE_METRICS,
+    PHASE_SOURCE,
     PHASE_RELEASE,
     PHASE_COUNT
 };

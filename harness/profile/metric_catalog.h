@@ -19,6 +19,8 @@
 #define GROUP_DRAM (1u << 2)
 #define GROUP_ROOFLINE (1u << 3)
 #define GROUP_CACHE (1u << 4)
+/* Per-instruction counters through CUPTI's SASS metrics (harness/source/), not range-profiler metrics. */
+#define GROUP_SOURCE (1u << 5)
 /* Not in a group: added with --metrics; runs before 2026-11-21 collected them by default. */
 #define GROUP_NONE 0u
 
@@ -84,11 +86,12 @@
       "shared load wavefronts per instruction")                                                                       \
     X(SHARED_ST_WAVEFRONTS_PER_INST, "shared_st_wavefronts_per_inst", "wavefront/instruction", false,                  \
       "shared store wavefronts per instruction")                                                                      \
-    X(SHARED_CONFLICTS_EXACT_LD, "shared_conflicts_exact_ld", "wavefront", false,                                    \
-      "shared load wavefronts beyond the ideal")                                                                      \
-    X(SHARED_CONFLICTS_EXACT_ST, "shared_conflicts_exact_st", "wavefront", false,                                    \
-      "shared store wavefronts beyond the ideal")                                                                     \
-    X(SHARED_CONFLICTS_EXACT, "shared_conflicts_exact", "wavefront", true, "shared wavefronts beyond the ideal")     \
+    X(SHARED_EXCESS_ESTIMATE_LD, "shared_excess_wavefronts_estimate_ld", "wavefront", false,                       \
+      "shared load wavefronts beyond an ideal estimated from kernel totals")                                         \
+    X(SHARED_EXCESS_ESTIMATE_ST, "shared_excess_wavefronts_estimate_st", "wavefront", false,                       \
+      "shared store wavefronts beyond an ideal estimated from kernel totals")                                        \
+    X(SHARED_EXCESS_ESTIMATE, "shared_excess_wavefronts_estimate", "wavefront", true,                               \
+      "shared wavefronts beyond an ideal estimated from kernel totals (the exact figure is the source group's)")    \
     X(SHARED_CONFLICTS_HW, "shared_conflicts_hw", "conflict", false, "bank conflicts by the hardware counter")         \
     X(DRAM_BYTES, "dram_bytes", "byte", false, "DRAM bytes read and written")                                         \
     X(DRAM_GBS, "dram_gbs", "GB/s", false, "DRAM throughput")                                                         \

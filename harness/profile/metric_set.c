@@ -27,6 +27,7 @@ static int add_group(struct metric_set *s, const char *name, struct error *e)
         if (!all && strcmp(name, groups[g].name) != 0)
             continue;
         known = true;
+        s->source = s->source || groups[g].bit == GROUP_SOURCE;
         const char *members[COLLECTED_METRIC_COUNT];
         int n = metric_group_members(groups[g].bit, members, COLLECTED_METRIC_COUNT);
         for (int m = 0; m < n; ++m)
@@ -74,7 +75,8 @@ double metric_lookup(const char *const *names, const double *values, int n, cons
 
 #define GET(id) metric_lookup(names, values, n, COLLECTED(id))
 
-/* Ideal shared wavefronts: one per instruction, or one per 128 bytes where accesses are wider than 32 bits. */
+/* Ideal shared wavefronts from kernel totals: one per instruction, or one per 128 bytes where accesses are wider
+ * than 32 bits. Only an estimate: a broadcast needs fewer, and a conflict-free kernel can show an excess. */
 static double ideal_wavefronts(double instructions, double bytes)
 {
     return isnan(bytes) ? instructions : fmax(instructions, bytes / 128.0);
@@ -83,8 +85,8 @@ static double ideal_wavefronts(double instructions, double bytes)
 static void compute(const char *const *names, const double *values, int n, double v[DERIVED_METRIC_COUNT])
 {
     double ns = GET(DURATION_NS);
-    double ld_exact = GET(SHARED_LD_WAVEFRONTS) - ideal_wavefronts(GET(SHARED_LD_INSTRUCTIONS), GET(SHARED_LD_BYTES));
-    double st_exact = GET(SHARED_ST_WAVEFRONTS) - ideal_wavefronts(GET(SHARED_ST_INSTRUCTIONS), GET(SHARED_ST_BYTES));
+    double ld_estimate = GET(SHARED_LD_WAVEFRONTS) - ideal_wavefronts(GET(SHARED_LD_INSTRUCTIONS), GET(SHARED_LD_BYTES));
+    double st_estimate = GET(SHARED_ST_WAVEFRONTS) - ideal_wavefronts(GET(SHARED_ST_INSTRUCTIONS), GET(SHARED_ST_BYTES));
     double dram = GET(DRAM_BYTES_READ) + GET(DRAM_BYTES_WRITE);
     double fp32 = GET(FADD) + GET(FMUL) + 2.0 * GET(FFMA);
     double fp64 = GET(DADD) + GET(DMUL) + 2.0 * GET(DFMA);
@@ -94,9 +96,9 @@ static void compute(const char *const *names, const double *values, int n, doubl
     v[METRIC_SECTORS_PER_REQUEST_ST] = GET(GLOBAL_ST_SECTORS) / GET(GLOBAL_ST_REQUESTS);
     v[METRIC_SHARED_LD_WAVEFRONTS_PER_INST] = GET(SHARED_LD_WAVEFRONTS) / GET(SHARED_LD_INSTRUCTIONS);
     v[METRIC_SHARED_ST_WAVEFRONTS_PER_INST] = GET(SHARED_ST_WAVEFRONTS) / GET(SHARED_ST_INSTRUCTIONS);
-    v[METRIC_SHARED_CONFLICTS_EXACT_LD] = ld_exact;
-    v[METRIC_SHARED_CONFLICTS_EXACT_ST] = st_exact;
-    v[METRIC_SHARED_CONFLICTS_EXACT] = ld_exact + st_exact;
+    v[METRIC_SHARED_EXCESS_ESTIMATE_LD] = ld_estimate;
+    v[METRIC_SHARED_EXCESS_ESTIMATE_ST] = st_estimate;
+    v[METRIC_SHARED_EXCESS_ESTIMATE] = ld_estimate + st_estimate;
     v[METRIC_SHARED_CONFLICTS_HW] = GET(SHARED_LD_CONFLICTS_HW) + GET(SHARED_ST_CONFLICTS_HW);
     v[METRIC_DRAM_BYTES] = dram;
     v[METRIC_DRAM_GBS] = dram / ns;

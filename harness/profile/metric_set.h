@@ -6,6 +6,7 @@
 #ifndef MEMSCOPE_METRIC_SET_H
 #define MEMSCOPE_METRIC_SET_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../../cupti/metric_host.h"
@@ -19,6 +20,7 @@
 struct metric_set {
     int n;
     char names[MAX_METRICS][METRIC_NAME_LEN];
+    bool source; /* the source group: per-instruction counters, collected apart from the metrics above */
 };
 
 /* groups: comma-separated group names, "all" or "none"; extra: comma-separated metric names (may be NULL). */

@@ -26,13 +26,15 @@
     X(SUMMARY_EFFECTIVE_GBS, "effective_gbs") X(SUMMARY_METRICS_KERNEL, "metrics_kernel")                             \
     X(SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct")                                               \
     X(SUMMARY_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld") X(SUMMARY_SHARED_CONFLICTS_HW, "shared_conflicts_hw") \
-    X(SUMMARY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact") X(SUMMARY_DRAM_GBS, "dram_gbs")                       \
+    X(SUMMARY_SHARED_EXCESS_ESTIMATE, "shared_excess_wavefronts_estimate") X(SUMMARY_DRAM_GBS, "dram_gbs")            \
     X(SUMMARY_DRAM_PCT_OF_PEAK, "dram_pct_of_peak") X(SUMMARY_ACHIEVED_GFLOPS, "achieved_gflops")                     \
     X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct") X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms")         \
     X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms") X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms")         \
     X(SUMMARY_REGISTERS_PER_THREAD, "registers_per_thread") X(SUMMARY_STATIC_SMEM_BYTES, "static_smem_bytes")        \
     X(SUMMARY_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes") X(SUMMARY_THREADS_PER_BLOCK, "threads_per_block")             \
-    X(SUMMARY_THEORETICAL_OCCUPANCY_PCT, "theoretical_occupancy_pct")
+    X(SUMMARY_THEORETICAL_OCCUPANCY_PCT, "theoretical_occupancy_pct")                                                 \
+    X(SUMMARY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact") X(SUMMARY_GLOBAL_EXCESS_SECTORS, "global_excess_sectors") \
+    X(SUMMARY_SOURCE_WALL_MS, "source_wall_ms") X(SUMMARY_SOURCE_GPU_MS, "source_gpu_ms")
 
 /* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it). */
 #define VARIANTS_CSV(X)                                                                                               \
@@ -47,6 +49,13 @@
 #define METRICS_CSV(X)                                                                                                \
     X(METRICS_VARIANT, "variant") X(METRICS_PRECISION, "precision") X(METRICS_WIDTH, "width")                         \
     X(METRICS_KERNEL, "kernel") X(METRICS_METRIC, "metric") X(METRICS_VALUE, "value") X(METRICS_UNIT, "unit")
+
+/* One row per variant, size, kernel, source line and line metric (harness/source/source_metrics.h), zeros left
+ * out; file "" and line 0 hold the instructions of a kernel built without line information. */
+#define LINES_CSV(X)                                                                                                  \
+    X(LINES_VARIANT, "variant") X(LINES_PRECISION, "precision") X(LINES_WIDTH, "width") X(LINES_KERNEL, "kernel")     \
+    X(LINES_FILE, "file") X(LINES_LINE, "line") X(LINES_SOURCE, "source") X(LINES_OPCODES, "opcodes")                 \
+    X(LINES_METRIC, "metric") X(LINES_VALUE, "value")
 
 #define ENVIRONMENT_CSV(X) X(ENVIRONMENT_KEY, "key") X(ENVIRONMENT_VALUE, "value")
 
@@ -83,6 +92,7 @@ enum summary_column { SUMMARY_CSV(SCHEMA_ID) SUMMARY_COLUMNS };
 enum samples_column { SAMPLES_CSV(SCHEMA_ID) SAMPLES_COLUMNS };
 enum variants_column { VARIANTS_CSV(SCHEMA_ID) VARIANTS_COLUMNS };
 enum metrics_column { METRICS_CSV(SCHEMA_ID) METRICS_COLUMNS };
+enum lines_column { LINES_CSV(SCHEMA_ID) LINES_COLUMNS };
 enum environment_column { ENVIRONMENT_CSV(SCHEMA_ID) ENVIRONMENT_COLUMNS };
 enum validate_column { VALIDATE_CSV(SCHEMA_ID) VALIDATE_COLUMNS };
 enum compare_column { COMPARE_CSV(SCHEMA_ID) COMPARE_COLUMNS };
@@ -99,8 +109,8 @@ struct csv_schema {
     const char *const *columns;
 };
 
-extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, environment_csv, validate_csv, compare_csv,
-    compare_metrics_csv, history_csv;
+extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, lines_csv, environment_csv,
+    validate_csv, compare_csv, compare_metrics_csv, history_csv;
 
 /* Creates dir/<schema's file> with the schema's header. */
 int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, struct error *e);

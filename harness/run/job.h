@@ -16,10 +16,12 @@
 #include <stdint.h>
 
 #include "../check/check.h"
+#include "../csv/writer.h"
 #include "cli.h"
 #include "../gpu/gpu.h"
 #include "../gpu/kernel_facts.h"
 #include "../profile/collect.h"
+#include "../source/collect.h"
 #include "progress.h"
 #include "timing.h"
 
@@ -29,6 +31,8 @@ struct job_context {
     const struct timing_policy *policy;
     struct progress *progress;
     struct metrics_collector *metrics;
+    struct source_collector *source; /* NULL without the source group */
+    struct csv *lines;               /* lines.csv, open while the run lasts, with the source group */
     const char *capture_dir;
     bool keep_operands; /* until the width is done: for its metric passes, or for another profiler */
 };
@@ -46,6 +50,9 @@ struct job_result {
     struct profile profile;        /* hardware metrics, when profiled */
     struct matmul_operands kept;   /* device operands kept until the width is done (kept.p NULL: none) */
     struct kernel_facts facts;     /* the kernel's resources and theoretical occupancy (not known: a library) */
+    bool sourced;                  /* the source group ran */
+    struct source_cost source_cost;
+    double source_totals[LINE_METRIC_COUNT]; /* the main kernel's, summed over its instructions */
 };
 
 /* Device memory one job needs at this width, for the check before anything is allocated, and what it keeps

@@ -11,12 +11,22 @@
 #include "cli.h"
 #include "../gpu/environment.h"
 #include "job.h"
+#include "profile_width.h"
 #include "../profile/metric_set.h"
+#include "../../cupti/subscriber.h"
+#include "../results/lines_csv.h"
 #include "../results/metrics_csv.h"
 #include "summary_csv.h"
 #include "../results/partial_folder.h"
 #include "../gpu/nvtx.h"
 #include "../validate/validate.h"
+
+/* What profiles a run: NULL where its groups are off. */
+struct collectors {
+    bool subscribed;
+    struct metrics_collector *metrics;
+    struct source_collector *source;
+};
 
 /* A fresh input set for every variant x size, reproducible from the run's seed (recorded per row). */
 static uint64_t job_seed(unsigned long long base, const char *variant, int width)
@@ -46,32 +56,6 @@ static int check_memory(const struct gpu *g, const struct options *o, struct err
     return 0;
 }
 
-/* The metric passes of one width: every job of it that passed, in one batch. */
-static int profile_width(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
-                         struct error *e)
-{
-    struct profiled_call *calls = calloc((size_t)count, sizeof *calls);
-    char path[PATH_JOINED(PATH_JOINED(PATH_IN_FOLDER_LEN))];
-    int n = 0;
-    if (!calls)
-        return error_set(e, EXIT_RUNTIME, "out of host memory");
-    for (int i = 0; i < count; ++i)
-        if (jobs[i].kept.p)
-            job_profiled_call(&jobs[i], &calls[n++]);
-    snprintf(path, sizeof path, "%s/%02d-W%d.capture", ctx->capture_dir, batch, width);
-    if (n > 0) {
-        nvtx_phase_begin(PHASE_METRICS, width);
-        progress_job(ctx->progress, ctx->progress->job, "every variant", width);
-        progress_phase(ctx->progress, phase_name(PHASE_METRICS));
-        int rc = metrics_collect(ctx->metrics, ctx->gpu, calls, n, path, e);
-        nvtx_end();
-        for (int i = 0; i < count; ++i)
-            jobs[i].profiled = rc == 0 && jobs[i].kept.p;
-    }
-    free(calls);
-    return e->code;
-}
-
 static int run_width(const struct options *o, struct job_context *ctx, int s, struct job_result *jobs, int *done,
                      struct error *e)
 {
@@ -85,7 +69,7 @@ static int run_width(const struct options *o, struct job_context *ctx, int s, st
         else
             job_free(&jobs[*done]); /* not counted, so not freed with the others */
     }
-    if (ctx->metrics && !e->code)
+    if ((ctx->metrics || ctx->source) && !e->code)
         profile_width(ctx, jobs + first, *done - first, o->sizes[s], s + 1, e);
     for (int i = first; i < *done; ++i)
         job_release_kept(&jobs[i], e);
@@ -142,21 +126,29 @@ static int make_capture_dir(const struct results_dir *dir, char *path, size_t le
     return 0;
 }
 
-static int measure(struct gpu *g, const struct options *o, struct metrics_collector *metrics,
+static int measure(struct gpu *g, const struct options *o, struct collectors *collectors,
                    const struct results_dir *dir, struct environment *env, struct error *e)
 {
     int total = o->n_sizes * o->n_variants, done = 0;
     char capture_dir[PATH_JOINED(PATH_IN_FOLDER_LEN)] = "";
     struct progress progress;
+    struct csv lines;
     progress_init(&progress, total);
-    struct job_context ctx = {g, &o->timing, &progress, metrics, capture_dir, o->keep_operands};
+    struct job_context ctx = {g, &o->timing, &progress, collectors->metrics, collectors->source,
+                              collectors->source ? &lines : NULL, capture_dir, o->keep_operands};
     struct job_result *jobs = calloc((size_t)total, sizeof *jobs);
     if (!jobs)
         return error_set(e, EXIT_RUNTIME, "out of host memory");
-    if ((!metrics || make_capture_dir(dir, capture_dir, sizeof capture_dir, e) == 0) &&
-        run_jobs(o, &ctx, jobs, &done, e) == 0) {
+    bool profiling = collectors->metrics || collectors->source;
+    if ((!profiling || make_capture_dir(dir, capture_dir, sizeof capture_dir, e) == 0) &&
+        (!collectors->source || lines_csv_create(&lines, dir->partial_path, e) == 0)) {
+        run_jobs(o, &ctx, jobs, &done, e);
+        if (collectors->source)
+            csv_close(&lines, e);
+    }
+    if (!e->code) {
         env_collect_clocks(env, g, "end");
-        if (write_results(dir, env, o, jobs, done, metrics != NULL, e) == 0) {
+        if (write_results(dir, env, o, jobs, done, collectors->metrics != NULL, e) == 0) {
             results_print_table(stdout, jobs, done);
             printf("results: %s\n", dir->final_path);
         }
@@ -171,13 +163,14 @@ static int measure(struct gpu *g, const struct options *o, struct metrics_collec
     return e->code;
 }
 
-static int validate(struct gpu *g, struct metrics_collector *metrics, const struct results_dir *dir,
+static int validate(struct gpu *g, struct collectors *collectors, const struct results_dir *dir,
                     struct environment *env, struct error *e)
 {
     char capture_dir[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     int checks, failures;
     if (make_capture_dir(dir, capture_dir, sizeof capture_dir, e) ||
-        validate_run(g, metrics, dir->partial_path, capture_dir, &checks, &failures, e))
+        validate_run(g, collectors->metrics, collectors->source, dir->partial_path, capture_dir, &checks, &failures,
+                     e))
         return e->code;
     env_collect_clocks(env, g, "end");
     if (env_write(env, dir->partial_path, e) || results_dir_commit(dir, e))
@@ -189,22 +182,55 @@ static int validate(struct gpu *g, struct metrics_collector *metrics, const stru
     return 0;
 }
 
-static void record_profiler(struct environment *env, const struct metrics_collector *m)
+static void record_profiler(struct environment *env, const struct collectors *c)
 {
-    env_add(env, "profiler_chip", "%s", m ? m->config.chip : "none");
+    const struct metrics_collector *m = c->metrics;
+    env_add(env, "profiler_chip", "%s", m ? m->config.chip : c->source ? c->source->chip : "none");
     env_add(env, "metric_count", "%d", m ? metrics_count(m) : 0);
     env_add(env, "metric_passes", "%zu", m ? metrics_passes(m) : (size_t)0);
     env_add(env, "profiler_setup_ms", "%.1f", m ? m->setup_ms : 0.0);
+    env_add(env, "source_group", "%s", c->source ? "on" : "off");
+    env_add(env, "source_setup_ms", "%.1f", c->source ? c->source->setup_ms : 0.0);
 }
 
-static int start_gpu(struct gpu *g, const struct options *o, const struct metric_set *set,
-                     struct metrics_collector *metrics, struct environment *env, struct error *e)
+/* CUPTI's subscriber first: it must see the kernels' modules load to map their instructions to lines. */
+static int start_collectors(struct gpu *g, const struct options *o, const struct metric_set *set,
+                            struct collectors *c, struct error *e)
 {
-    if (gpu_open(g, o->device, e) || (!o->validate && check_memory(g, o, e)) || env_collect_gpu(env, g, e))
+    static struct metrics_collector metrics;
+    static struct source_collector source;
+    struct prof_error pe = {0};
+    if (set->n == 0 && !set->source)
+        return 0;
+    if (prof_subscriber_start(&pe))
+        return error_from_profiler(e, &pe);
+    c->subscribed = true;
+    if (set->n > 0 && metrics_open(&metrics, g, set, o->validate ? 1 : o->n_variants, e) == 0)
+        c->metrics = &metrics;
+    if (set->source && !e->code && source_open(&source, g, e) == 0)
+        c->source = &source;
+    return e->code;
+}
+
+static void stop_collectors(struct collectors *c, struct error *e)
+{
+    struct prof_error pe = {0};
+    if (c->metrics)
+        metrics_close(c->metrics, e);
+    if (c->source)
+        source_close(c->source, e);
+    if (c->subscribed && prof_subscriber_stop(&pe))
+        error_from_profiler(e, &pe);
+    *c = (struct collectors){0};
+}
+
+static int start_gpu(struct gpu *g, const struct options *o, const struct metric_set *set, struct collectors *c,
+                     struct environment *env, struct error *e)
+{
+    if (gpu_open(g, o->device, e) || (!o->validate && check_memory(g, o, e)) || env_collect_gpu(env, g, e) ||
+        start_collectors(g, o, set, c, e))
         return e->code;
-    if (set->n > 0 && metrics_open(metrics, g, set, o->validate ? 1 : o->n_variants, e))
-        return e->code;
-    record_profiler(env, set->n > 0 ? metrics : NULL);
+    record_profiler(env, c);
     return 0;
 }
 
@@ -214,7 +240,7 @@ static int run(int argc, char **argv, struct error *e)
     struct results_dir dir;
     struct metric_set set;
     static struct environment env;
-    static struct metrics_collector metrics;
+    struct collectors collectors = {0};
     struct gpu g = {0};
     if (cli_parse(argc, argv, &o, e))
         return e->code;
@@ -224,23 +250,22 @@ static int run(int argc, char **argv, struct error *e)
     }
     if (metric_set_build(o.metric_groups, o.metrics, &set, e) || results_dir_plan(&dir, o.out_dir, e))
         return e->code;
-    o.keep_operands = o.keep_operands || set.n > 0; /* the metric passes profile the width's variants together */
+    /* the metric passes and the source group profile the width's variants together */
+    o.keep_operands = o.keep_operands || set.n > 0 || set.source;
     env_collect_host(&env, argc, argv);
-    if (o.validate && set.n == 0) { /* the ground-truth kernels alone, for an external profiler */
+    if (o.validate && set.n == 0 && !set.source) { /* the ground-truth kernels alone, for an external profiler */
         if (gpu_open(&g, o.device, e) == 0 && validate_launch_only(&g, e) == 0)
             printf("ground-truth kernels launched; nothing measured (--no-metrics)\n");
         gpu_close(&g, e);
         return e->code;
     }
-    if (start_gpu(&g, &o, &set, &metrics, &env, e) == 0 && results_dir_create(&dir, e) == 0) {
+    if (start_gpu(&g, &o, &set, &collectors, &env, e) == 0 && results_dir_create(&dir, e) == 0) {
         env_collect_clocks(&env, &g, "start");
-        int rc = o.validate ? validate(&g, &metrics, &dir, &env, e)
-                            : measure(&g, &o, set.n > 0 ? &metrics : NULL, &dir, &env, e);
+        int rc = o.validate ? validate(&g, &collectors, &dir, &env, e) : measure(&g, &o, &collectors, &dir, &env, e);
         if (rc > EXIT_CHECK_FAILED)
             fprintf(stderr, "memscope: incomplete results left in %s\n", dir.partial_path);
     }
-    if (set.n > 0)
-        metrics_close(&metrics, e);
+    stop_collectors(&collectors, e);
     gpu_close(&g, e);
     return e->code;
 }

@@ -35,7 +35,7 @@ static void write_timing(struct csv *c, const struct job_result *r)
 /* The derived metric each of the summary's metric columns shows, from SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT on. */
 static const enum derived_metric_id headline[] = {
     METRIC_GLOBAL_LOAD_EFFICIENCY, METRIC_SECTORS_PER_REQUEST_LD, METRIC_SHARED_CONFLICTS_HW,
-    METRIC_SHARED_CONFLICTS_EXACT, METRIC_DRAM_GBS, METRIC_DRAM_PCT_OF_PEAK,
+    METRIC_SHARED_EXCESS_ESTIMATE, METRIC_DRAM_GBS, METRIC_DRAM_PCT_OF_PEAK,
     METRIC_ACHIEVED_GFLOPS, METRIC_ACHIEVED_OCCUPANCY,
 };
 #define N_HEADLINE (sizeof headline / sizeof headline[0])
@@ -66,7 +66,7 @@ static void write_headline(struct csv *c, const struct job_result *r)
 static void write_facts(struct csv *c, const struct kernel_facts *f)
 {
     if (!f->known) {
-        for (int i = SUMMARY_REGISTERS_PER_THREAD; i < SUMMARY_COLUMNS; ++i)
+        for (int i = SUMMARY_REGISTERS_PER_THREAD; i < SUMMARY_SHARED_CONFLICTS_EXACT; ++i)
             csv_empty(c);
         return;
     }
@@ -75,6 +75,20 @@ static void write_facts(struct csv *c, const struct kernel_facts *f)
     csv_uint(c, f->dynamic_smem_bytes);
     csv_int(c, f->threads_per_block);
     csv_real(c, f->theoretical_occupancy_pct);
+}
+
+/* Exact per-instruction sums from the source group; empty without it, never the kernel-total estimate. */
+static void write_source(struct csv *c, const struct job_result *r)
+{
+    if (!r->sourced) {
+        for (int i = SUMMARY_SHARED_CONFLICTS_EXACT; i < SUMMARY_COLUMNS; ++i)
+            csv_empty(c);
+        return;
+    }
+    csv_real(c, r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS]);
+    csv_real(c, r->source_totals[LINE_GLOBAL_EXCESS_SECTORS]);
+    csv_real(c, r->source_cost.wall_ms);
+    csv_real(c, r->source_cost.gpu_ms);
 }
 
 int results_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e)
@@ -98,6 +112,7 @@ int results_write_summary(const char *dir, const struct job_result *jobs, int co
         write_timing(&c, r);
         write_headline(&c, r);
         write_facts(&c, &r->facts);
+        write_source(&c, r);
         csv_end_row(&c);
     }
     return csv_close(&c, e);

@@ -19,7 +19,11 @@
 #define MAX_EXPECT 5
 
 
-enum case_kind { COPY, SHARED_F32, SHARED_F64, TRANSPOSE_NAIVE, TRANSPOSE_SHARED, TRANSPOSE_PADDED };
+enum case_kind { COPY, SHARED_F32, SHARED_F64, SHARED_F128, TRANSPOSE_NAIVE, TRANSPOSE_SHARED, TRANSPOSE_PADDED };
+
+/* Measured by the source group, per instruction, rather than by a metric pass. */
+#define CONFLICTS_EXACT "shared_conflicts_exact"
+#define WARPS_PER_SHARED_BLOCK 8
 
 struct expectation {
     const char *metric;
@@ -38,7 +42,7 @@ struct truth_case {
 struct truth_buffers {
     int copy_threads;
     float *copy_in, *copy_out;
-    double *shared_out;
+    float4 *shared_out;
     float *matrix_in, *matrix_out;
 };
 
@@ -75,14 +79,27 @@ static struct truth_case copy_case(int threads, int stride, int offset)
     return c;
 }
 
-static struct truth_case shared_case(int stride, int elem_bytes)
+/*
+ * A warp's access needs at least one wavefront per 128 bytes when its lanes read distinct words, and every
+ * wavefront beyond that is a bank conflict; a broadcast (stride 0) has none. How many wavefronts a broadcast
+ * of a 64- or 128-bit word takes is the hardware's choice (1 and 2 on an H100), so only its conflicts are
+ * checked. with_source: the source group runs, which measures the conflicts instruction by instruction.
+ */
+static struct truth_case shared_case(int stride, int elem_bytes, bool with_source)
 {
-    struct truth_case c = {elem_bytes == 8 ? SHARED_F64 : SHARED_F32, elem_bytes == 8 ? "shared_stride_64bit"
-                                                                                      : "shared_stride_32bit",
-                           "", stride, 0, 0, {{0}}};
+    static const char *const kernels[] = {"shared_stride_32bit", "shared_stride_64bit", "shared_stride_128bit"};
+    int width_index = elem_bytes == 4 ? 0 : elem_bytes == 8 ? 1 : 2;
+    struct truth_case c = {SHARED_F32 + width_index, kernels[width_index], "", stride, 0, 0, {{0}}};
+    int wavefronts = model_shared_wavefronts(stride, elem_bytes), ideal = elem_bytes / 4;
     snprintf(c.parameter, sizeof c.parameter, "stride=%d", stride);
-    expect_exact(&c, DERIVED(SHARED_LD_WAVEFRONTS_PER_INST), model_shared_wavefronts(stride, elem_bytes));
+    if (stride > 0 || elem_bytes == 4)
+        expect_exact(&c, DERIVED(SHARED_LD_WAVEFRONTS_PER_INST), wavefronts);
     expect_exact(&c, DERIVED(SHARED_ST_WAVEFRONTS_PER_INST), model_shared_wavefronts(1, elem_bytes));
+    if (with_source)
+        expect_exact(&c, CONFLICTS_EXACT,
+                     stride == 0 ? 0.0
+                                 : (double)SHARED_BLOCKS * WARPS_PER_SHARED_BLOCK * TRUTH_SHARED_READS *
+                                       (wavefronts - ideal));
     return c;
 }
 
@@ -109,21 +126,24 @@ static struct truth_case transpose_case(enum case_kind kind, const char *kernel,
     return c;
 }
 
-static int build_cases(struct truth_case *cases, int copy_threads, size_t l2_bytes)
+static int build_cases(struct truth_case *cases, int copy_threads, size_t l2_bytes, bool with_source)
 {
     static const int strides[] = {1, 2, 4, 8, 16, 32};
     static const int offsets[] = {1, 2, 4, 7, 8, 16, 31, 32};
-    static const int shared_strides[] = {1, 2, 3, 4, 8, 16, 32};
-    static const int shared64_strides[] = {1, 2, 4, 8, 16};
+    static const int shared_strides[] = {0, 1, 2, 3, 4, 8, 16, 32};
+    static const int shared64_strides[] = {0, 1, 2, 4, 8, 16};
+    static const int shared128_strides[] = {0, 1, 2, 4, 8};
     int n = 0;
     for (size_t i = 0; i < sizeof strides / sizeof *strides; ++i)
         cases[n++] = copy_case(copy_threads, strides[i], 0);
     for (size_t i = 0; i < sizeof offsets / sizeof *offsets; ++i)
         cases[n++] = copy_case(copy_threads, 1, offsets[i]);
     for (size_t i = 0; i < sizeof shared_strides / sizeof *shared_strides; ++i)
-        cases[n++] = shared_case(shared_strides[i], 4);
+        cases[n++] = shared_case(shared_strides[i], 4, with_source);
     for (size_t i = 0; i < sizeof shared64_strides / sizeof *shared64_strides; ++i)
-        cases[n++] = shared_case(shared64_strides[i], 8);
+        cases[n++] = shared_case(shared64_strides[i], 8, with_source);
+    for (size_t i = 0; i < sizeof shared128_strides / sizeof *shared128_strides; ++i)
+        cases[n++] = shared_case(shared128_strides[i], 16, with_source);
     cases[n++] = transpose_case(TRANSPOSE_NAIVE, "transpose_naive", l2_bytes);
     cases[n++] = transpose_case(TRANSPOSE_SHARED, "transpose_shared", l2_bytes);
     cases[n++] = transpose_case(TRANSPOSE_PADDED, "transpose_shared_padded", l2_bytes);
@@ -146,7 +166,9 @@ static const char *launch_case(const struct launch_context *x)
     case SHARED_F32:
         return truth_shared_stride_f32((float *)b->shared_out, c->stride, SHARED_BLOCKS, x->stream);
     case SHARED_F64:
-        return truth_shared_stride_f64(b->shared_out, c->stride, SHARED_BLOCKS, x->stream);
+        return truth_shared_stride_f64((double *)b->shared_out, c->stride, SHARED_BLOCKS, x->stream);
+    case SHARED_F128:
+        return truth_shared_stride_f128(b->shared_out, c->stride, SHARED_BLOCKS, x->stream);
     case TRANSPOSE_NAIVE:
         return truth_transpose_naive(b->matrix_in, b->matrix_out, TRANSPOSE_WIDTH, x->stream);
     case TRANSPOSE_SHARED:
@@ -172,7 +194,7 @@ static int allocate(const struct gpu *g, struct truth_buffers *b, struct error *
     b->copy_threads = copy_threads_beyond_l2((size_t)g->prop.l2CacheSize);
     size_t copy_in = ((size_t)b->copy_threads * MAX_STRIDE + MAX_OFFSET) * sizeof(float);
     size_t copy_out = (size_t)b->copy_threads * sizeof(float);
-    size_t shared_out = SHARED_BLOCKS * 256 * sizeof(double);
+    size_t shared_out = SHARED_BLOCKS * 256 * sizeof(float4);
     size_t matrix = (size_t)TRANSPOSE_WIDTH * TRANSPOSE_WIDTH * sizeof(float);
     if (gpu_require_free_memory(g, copy_in + copy_out + shared_out + 2 * matrix, "the ground-truth kernels", e))
         return e->code;
@@ -197,9 +219,18 @@ static void release(struct truth_buffers *b, struct error *e)
             CUDA_RELEASE(e, cudaFree(all[i]));
 }
 
-static double measured_value(const struct profile *p, const char *metric)
+/* What one case measured: its metric passes, and with the source group, its conflicts instruction by instruction. */
+struct measured {
+    struct profile profile;
+    double conflicts_exact;
+};
+
+static double measured_value(const struct measured *m, const char *metric)
 {
+    const struct profile *p = &m->profile;
     struct derived_metric derived[MAX_DERIVED];
+    if (strcmp(metric, CONFLICTS_EXACT) == 0)
+        return m->conflicts_exact;
     const double *values = p->kernels[profile_main_kernel(p)].values;
     int n = metrics_derive(p->names, values, p->n_metrics, derived);
     for (int i = 0; i < n; ++i)
@@ -208,7 +239,8 @@ static double measured_value(const struct profile *p, const char *metric)
     return metric_lookup(p->names, values, p->n_metrics, metric);
 }
 
-static void report(struct csv *out, const struct truth_case *c, const struct profile *p, int *checks, int *failures)
+static void report(struct csv *out, const struct truth_case *c, const struct measured *p, int *checks,
+                   int *failures)
 {
     for (int i = 0; i < c->n_expect; ++i) {
         const struct expectation *x = &c->expect[i];
@@ -242,20 +274,50 @@ static int launch_only(struct gpu *g, const struct truth_case *c, const struct t
     return rc;
 }
 
-static int profile_case(struct gpu *g, struct metrics_collector *m, const struct truth_case *c,
-                        const struct truth_buffers *b, int index, const char *name, const char *capture_dir,
-                        struct profile *p, struct error *e)
+static bool is_shared(const struct truth_case *c)
+{
+    return c->kind == SHARED_F32 || c->kind == SHARED_F64 || c->kind == SHARED_F128;
+}
+
+/* The sum of every instruction's excess wavefronts over the case's kernels; the capture is kept beside the
+ * metric passes'. */
+static int count_conflicts(struct gpu *g, struct source_collector *s, const struct profiled_call *call,
+                           const char *path, double *conflicts, struct error *e)
+{
+    static struct source_capture capture;
+    struct source_cost cost;
+    *conflicts = 0.0;
+    nvtx_phase_begin(PHASE_SOURCE, 0);
+    source_collect(s, g, call, 1, &capture, &cost, e);
+    nvtx_end();
+    if (!e->code && source_capture_write(path, &capture, e) == 0)
+        for (size_t i = 0; i < capture.calls[0].n; ++i) {
+            double values[LINE_METRIC_COUNT];
+            line_metrics_of_instruction(capture.calls[0].instructions[i].values, values);
+            *conflicts += values[LINE_SHARED_EXCESS_WAVEFRONTS];
+        }
+    source_capture_free(&capture);
+    return e->code;
+}
+
+static int profile_case(struct gpu *g, struct metrics_collector *m, struct source_collector *s,
+                        const struct truth_case *c, const struct truth_buffers *b, int index, const char *name,
+                        const char *capture_dir, struct measured *out, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(path, sizeof path, "%s/%02d-%s.capture", capture_dir, index, c->kernel);
     struct launch_context x = {c, b, g->stream};
-    struct profiled_call call = {launch_and_wait, &x, name, c->kind == SHARED_F64 ? "fp64" : "fp32", 0, p};
+    struct profiled_call call = {launch_and_wait, &x, name, c->kind == SHARED_F64 ? "fp64" : "fp32", 0,
+                                 &out->profile};
     nvtx_job_begin(name, 0);
     nvtx_phase_begin(PHASE_METRICS, 0);
-    int rc = metrics_collect(m, g, &call, 1, path, e);
+    metrics_collect(m, g, &call, 1, path, e);
     nvtx_end();
+    snprintf(path, sizeof path, "%s/%02d-%s.source", capture_dir, index, c->kernel);
+    if (s && is_shared(c) && !e->code)
+        count_conflicts(g, s, &call, path, &out->conflicts_exact, e);
     nvtx_end();
-    return rc;
+    return e->code;
 }
 
 int validate_launch_only(struct gpu *g, struct error *e)
@@ -263,7 +325,7 @@ int validate_launch_only(struct gpu *g, struct error *e)
     static struct truth_case cases[64];
     struct truth_buffers b = {0};
     if (allocate(g, &b, e) == 0) {
-        int n = build_cases(cases, b.copy_threads, (size_t)g->prop.l2CacheSize);
+        int n = build_cases(cases, b.copy_threads, (size_t)g->prop.l2CacheSize, false);
         nvtx_run_begin();
         for (int i = 0; i < n && !e->code; ++i) {
             char name[96];
@@ -276,14 +338,16 @@ int validate_launch_only(struct gpu *g, struct error *e)
     return e->code;
 }
 
-int validate_run(struct gpu *g, struct metrics_collector *m, const char *dir, const char *capture_dir, int *checks,
-                 int *failures, struct error *e)
+int validate_run(struct gpu *g, struct metrics_collector *m, struct source_collector *s, const char *dir,
+                 const char *capture_dir, int *checks, int *failures, struct error *e)
 {
     static struct truth_case cases[64];
-    static struct profile profile;
+    static struct measured measured;
     struct truth_buffers b = {0};
     struct csv out, metrics;
     *checks = *failures = 0;
+    if (!m)
+        return error_set(e, EXIT_USAGE, "--validate needs a metric group besides source");
     if (allocate(g, &b, e) || schema_create(&out, dir, &validate_csv, e)) {
         release(&b, e);
         return e->code;
@@ -293,14 +357,14 @@ int validate_run(struct gpu *g, struct metrics_collector *m, const char *dir, co
         release(&b, e);
         return e->code;
     }
-    int n = build_cases(cases, b.copy_threads, (size_t)g->prop.l2CacheSize);
+    int n = build_cases(cases, b.copy_threads, (size_t)g->prop.l2CacheSize, s != NULL);
     nvtx_run_begin();
     for (int i = 0; i < n && !e->code; ++i) {
         char name[96];
         snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
-        if (profile_case(g, m, &cases[i], &b, i + 1, name, capture_dir, &profile, e) == 0) {
-            report(&out, &cases[i], &profile, checks, failures);
-            metrics_csv_rows(&metrics, name, cases[i].kind == SHARED_F64 ? "fp64" : "fp32", 0, &profile);
+        if (profile_case(g, m, s, &cases[i], &b, i + 1, name, capture_dir, &measured, e) == 0) {
+            report(&out, &cases[i], &measured, checks, failures);
+            metrics_csv_rows(&metrics, name, cases[i].kind == SHARED_F64 ? "fp64" : "fp32", 0, &measured.profile);
         }
     }
     nvtx_end();

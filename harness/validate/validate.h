@@ -10,10 +10,11 @@
 #include "../csv/writer.h"
 #include "../gpu/gpu.h"
 #include "../profile/collect.h"
+#include "../source/collect.h"
 
 /* Writes validate.csv and metrics.csv into dir and captures into capture_dir; *failures counts failed checks. */
-int validate_run(struct gpu *g, struct metrics_collector *m, const char *dir, const char *capture_dir,
-                 int *checks, int *failures, struct error *e);
+int validate_run(struct gpu *g, struct metrics_collector *m, struct source_collector *s, const char *dir,
+                 const char *capture_dir, int *checks, int *failures, struct error *e);
 
 /* Only launches the ground-truth kernels, each in its NVTX range: for measuring them with another profiler. */
 int validate_launch_only(struct gpu *g, struct error *e);

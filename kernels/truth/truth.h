@@ -20,6 +20,7 @@ const char *truth_strided_copy(const float *in, float *out, int n, int stride, i
 #define TRUTH_SHARED_READS 64
 const char *truth_shared_stride_f32(float *out, int stride, int blocks, cudaStream_t stream);
 const char *truth_shared_stride_f64(double *out, int stride, int blocks, cudaStream_t stream);
+const char *truth_shared_stride_f128(float4 *out, int stride, int blocks, cudaStream_t stream);
 
 /* out = in^T for a width x width row-major matrix; width a multiple of 32. */
 const char *truth_transpose_naive(const float *in, float *out, int width, cudaStream_t stream);

@@ -222,7 +222,7 @@ static void shared_ld_32bit_conflicts(void **state)
     /* 100 instructions of 32-bit accesses move 100 * 32 lanes * 4 bytes = 12800 bytes: 100 wavefronts at
      * least (12800 / 128 = 100, and one per instruction = 100). 1000 measured - 100 ideal = 900 extra. */
     const double values[] = {1000, 100, 12800};
-    assert_close(derived(shared_ld_names, values, 3, "shared_conflicts_exact_ld"), 900);
+    assert_close(derived(shared_ld_names, values, 3, "shared_excess_wavefronts_estimate_ld"), 900);
     /* 1000 wavefronts / 100 instructions */
     assert_close(derived(shared_ld_names, values, 3, "shared_ld_wavefronts_per_inst"), 10);
 }
@@ -233,7 +233,7 @@ static void shared_ld_64bit_needs_two_wavefronts(void **state)
     /* 64-bit: 100 * 32 * 8 = 25600 bytes, 25600 / 128 = 200 ideal wavefronts > 100 instructions;
      * 200 measured - 200 ideal = 0 conflicts. */
     const double values[] = {200, 100, 25600};
-    assert_close(derived(shared_ld_names, values, 3, "shared_conflicts_exact_ld"), 0);
+    assert_close(derived(shared_ld_names, values, 3, "shared_excess_wavefronts_estimate_ld"), 0);
     assert_close(derived(shared_ld_names, values, 3, "shared_ld_wavefronts_per_inst"), 2);
 }
 
@@ -242,7 +242,7 @@ static void shared_ld_without_bytes_assumes_one_wavefront_per_inst(void **state)
     (void)state;
     /* No byte count: the ideal is one wavefront per instruction, 1000 - 100 = 900. */
     const double values[] = {1000, 100};
-    assert_close(derived(shared_ld_names, values, 2, "shared_conflicts_exact_ld"), 900);
+    assert_close(derived(shared_ld_names, values, 2, "shared_excess_wavefronts_estimate_ld"), 900);
 }
 
 static void shared_exact_is_ld_plus_st_and_hw_sums_counters(void **state)
@@ -262,9 +262,9 @@ static void shared_exact_is_ld_plus_st_and_hw_sums_counters(void **state)
      * ld: 1000 wavefronts, 100 32-bit instructions: 1000 - 100 = 900. Total 1100.
      * hardware counters: 7 + 5 = 12. */
     const double values[] = {300, 100, 12800, 1000, 100, 12800, 7, 5};
-    assert_close(derived(names, values, N(names), "shared_conflicts_exact_st"), 200);
-    assert_close(derived(names, values, N(names), "shared_conflicts_exact_ld"), 900);
-    assert_close(derived(names, values, N(names), "shared_conflicts_exact"), 1100);
+    assert_close(derived(names, values, N(names), "shared_excess_wavefronts_estimate_st"), 200);
+    assert_close(derived(names, values, N(names), "shared_excess_wavefronts_estimate_ld"), 900);
+    assert_close(derived(names, values, N(names), "shared_excess_wavefronts_estimate"), 1100);
     assert_close(derived(names, values, N(names), "shared_conflicts_hw"), 12);
     /* 300 / 100 */
     assert_close(derived(names, values, N(names), "shared_st_wavefronts_per_inst"), 3);
@@ -318,7 +318,7 @@ static void derived_with_absent_inputs_is_nan(void **state)
                                  "dram__throughput.avg.pct_of_peak_sustained_elapsed", "gpu__time_duration.sum"};
     const double values[] = {3e9, 1e9, 75, 2e6};
     assert_true(isnan(derived(names, values, N(names), "sectors_per_request_ld")));
-    assert_true(isnan(derived(names, values, N(names), "shared_conflicts_exact")));
+    assert_true(isnan(derived(names, values, N(names), "shared_excess_wavefronts_estimate")));
     assert_true(isnan(derived(names, values, N(names), "flop_fp32")));
     assert_true(isnan(derived(names, values, N(names), "achieved_gflops")));
     /* while those with their inputs present are numbers */

@@ -65,9 +65,9 @@ static void variant_is_correct(void **state)
 }
 
 static const struct matmul_variant skips_last_row = {
-    "broken_skips_last_row", MATMUL_FP32, MATMUL_ROW_MAJOR, "test only", 32, 32, 32, 32, broken_skips_last_row};
+    "broken_skips_last_row", MATMUL_FP32, MATMUL_ROW_MAJOR, "test only", 32, 32, 32, 32, broken_skips_last_row, NULL};
 static const struct matmul_variant one_wrong_element = {
-    "broken_one_wrong_element", MATMUL_FP32, MATMUL_ROW_MAJOR, "test only", 32, 32, 32, 32, broken_one_wrong_element};
+    "broken_one_wrong_element", MATMUL_FP32, MATMUL_ROW_MAJOR, "test only", 32, 32, 32, 32, broken_one_wrong_element, NULL};
 
 static void check_catches_unwritten_row(void **state)
 {

@@ -1,0 +1,47 @@
+/*
+ * Per-instruction counters through CUPTI's SASS Metrics API: CUPTI patches
+ * each kernel that runs between begin and end, and reports one value per
+ * metric for every instruction, named by module (cubin CRC), function and PC
+ * offset. prof_sass_source_line maps such an instruction to its file and line
+ * (the kernel must be built with -lineinfo); it needs only the cubin, no GPU.
+ */
+#ifndef MEMSCOPE_SASS_METRICS_H
+#define MEMSCOPE_SASS_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profiler_error.h"
+#include "range_profiler.h"
+
+#define PROF_SASS_MAX_METRICS 16
+
+struct prof_sass_session {
+    int device;
+    int n_metrics;
+    uint64_t ids[PROF_SASS_MAX_METRICS];
+    int enabled;
+};
+
+/* One instruction's counts, summed over every launch of its kernel between begin and end. */
+struct prof_sass_record {
+    uint32_t cubin_crc;
+    uint32_t pc;
+    char function[PROF_KERNEL_NAME_LEN]; /* mangled */
+    uint64_t values[PROF_SASS_MAX_METRICS];
+};
+
+/* Looks up every name for the chip (an unknown one is PROF_UNKNOWN_METRIC) and configures the device. */
+int prof_sass_open(struct prof_sass_session *s, int device, const char *chip, const char *const *names, int n,
+                   struct prof_error *e);
+int prof_sass_begin(struct prof_sass_session *s, struct prof_error *e);
+/* Collects what ran since begin into *records (malloc'd, sorted by module, function and PC; the caller frees). */
+int prof_sass_end(struct prof_sass_session *s, struct prof_sass_record **records, size_t *n, struct prof_error *e);
+int prof_sass_close(struct prof_sass_session *s, struct prof_error *e);
+
+/* The source file (its path when compiled, with the compiler's folder when relative) and line of the
+ * instruction at pc in function. */
+int prof_sass_source_line(const void *cubin, size_t size, const char *function, uint32_t pc, char *file,
+                          size_t len, uint32_t *line, struct prof_error *e);
+
+#endif

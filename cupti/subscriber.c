@@ -1,0 +1,105 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_pcsampling.h>
+
+#include "subscriber.h"
+
+#define MAX_CUBINS 1024
+
+/* One per process, as CUPTI allows; module loads come on the thread of the CUDA call that caused them, and
+ * memscope makes its CUDA calls from one thread. */
+static struct {
+    CUpti_SubscriberHandle handle;
+    prof_launch_listener listener;
+    void *context;
+    size_t n_cubins;
+    struct prof_cubin cubins[MAX_CUBINS];
+} subscriber;
+
+static const CUpti_CallbackId launch_callbacks[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+};
+
+static void keep_cubin(const CUpti_ModuleResourceData *module)
+{
+    struct prof_cubin *c = &subscriber.cubins[subscriber.n_cubins];
+    CUpti_GetCubinCrcParams crc = {.size = CUpti_GetCubinCrcParamsSize};
+    if (!module->pCubin || module->cubinSize == 0)
+        return;
+    if (subscriber.n_cubins == MAX_CUBINS || !(c->image = malloc(module->cubinSize)))
+        return; /* prof_cubin_find will not find it, and says so to its caller */
+    memcpy(c->image, module->pCubin, module->cubinSize);
+    c->size = module->cubinSize;
+    crc.cubin = c->image;
+    crc.cubinSize = c->size;
+    if (cuptiGetCubinCrc(&crc) != CUPTI_SUCCESS) {
+        free(c->image);
+        return;
+    }
+    c->crc = (uint32_t)crc.cubinCrc;
+    subscriber.n_cubins++;
+}
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data)
+{
+    (void)userdata;
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+        const CUpti_ResourceData *resource = data;
+        keep_cubin(resource->resourceDescriptor);
+    } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && subscriber.listener) {
+        const CUpti_CallbackData *call = data;
+        if (call->callbackSite == CUPTI_API_ENTER)
+            subscriber.listener(subscriber.context, call->symbolName ? call->symbolName : "unknown");
+    }
+}
+
+int prof_subscriber_start(struct prof_error *e)
+{
+    if (subscriber.handle)
+        return prof_fail(e, PROF_FAILED, "the CUPTI subscriber is already started");
+    if (prof_check(e, cuptiSubscribe(&subscriber.handle, on_callback, NULL), "cuptiSubscribe"))
+        return e->status;
+    return prof_check(e, cuptiEnableCallback(1, subscriber.handle, CUPTI_CB_DOMAIN_RESOURCE,
+                                             CUPTI_CBID_RESOURCE_MODULE_LOADED),
+                      "cuptiEnableCallback (module loaded)");
+}
+
+int prof_subscriber_listen(prof_launch_listener listener, void *context, struct prof_error *e)
+{
+    if (!subscriber.handle)
+        return prof_fail(e, PROF_FAILED, "the CUPTI subscriber is not started");
+    subscriber.listener = listener;
+    subscriber.context = context;
+    for (size_t i = 0; i < sizeof launch_callbacks / sizeof launch_callbacks[0]; ++i)
+        if (prof_check(e, cuptiEnableCallback(listener != NULL, subscriber.handle, CUPTI_CB_DOMAIN_DRIVER_API,
+                                              launch_callbacks[i]),
+                       "cuptiEnableCallback (launches)"))
+            return e->status;
+    return PROF_OK;
+}
+
+int prof_subscriber_stop(struct prof_error *e)
+{
+    if (subscriber.handle)
+        prof_check(e, cuptiUnsubscribe(subscriber.handle), "cuptiUnsubscribe");
+    for (size_t i = 0; i < subscriber.n_cubins; ++i)
+        free(subscriber.cubins[i].image);
+    memset(&subscriber, 0, sizeof subscriber);
+    return e->status;
+}
+
+const struct prof_cubin *prof_cubin_find(uint32_t crc)
+{
+    for (size_t i = 0; i < subscriber.n_cubins; ++i)
+        if (subscriber.cubins[i].crc == crc)
+            return &subscriber.cubins[i];
+    return NULL;
+}

@@ -1,0 +1,101 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../cupti/metric_host.h"
+#include "../common/paths.h"
+#include "../gpu/nvtx.h"
+#include "../results/lines_csv.h"
+#include "../source/source_lines.h"
+#include "profile_width.h"
+
+static int metric_passes(struct job_context *ctx, struct job_result *jobs, int count, struct profiled_call *calls,
+                         int n, int width, int batch, struct error *e)
+{
+    char path[PATH_JOINED(PATH_JOINED(PATH_IN_FOLDER_LEN))];
+    snprintf(path, sizeof path, "%s/%02d-W%d.capture", ctx->capture_dir, batch, width);
+    nvtx_phase_begin(PHASE_METRICS, width);
+    progress_phase(ctx->progress, phase_name(PHASE_METRICS));
+    int rc = metrics_collect(ctx->metrics, ctx->gpu, calls, n, path, e);
+    nvtx_end();
+    for (int i = 0; i < count; ++i)
+        jobs[i].profiled = rc == 0 && jobs[i].kept.p;
+    return e->code;
+}
+
+/* The function whose totals head the summary: the main kernel of the metric passes, else the one that executed
+ * the most instructions. */
+static const char *main_function(const struct job_result *r, const struct source_call *call)
+{
+    const char *best = NULL;
+    double most = -1.0;
+    for (size_t i = 0; i < call->n; ++i) {
+        const char *function = call->instructions[i].function;
+        char name[SOURCE_FUNCTION_LEN];
+        prof_demangle(function, name, sizeof name);
+        if (r->profiled && strcmp(name, r->profile.kernels[profile_main_kernel(&r->profile)].kernel) == 0)
+            return function;
+        double totals[LINE_METRIC_COUNT];
+        if (best && strcmp(best, function) == 0)
+            continue;
+        source_function_totals(call, function, totals);
+        if (totals[LINE_INST_EXECUTED] > most) {
+            most = totals[LINE_INST_EXECUTED];
+            best = function;
+        }
+    }
+    return best;
+}
+
+static void keep_totals(struct job_result *r, const struct source_call *call, const struct source_cost *cost)
+{
+    const char *function = main_function(r, call);
+    r->sourced = function != NULL;
+    r->source_cost = *cost;
+    if (function)
+        source_function_totals(call, function, r->source_totals);
+}
+
+static int source_counters(struct job_context *ctx, struct job_result **sourced, struct profiled_call *calls, int n,
+                           int width, int batch, struct error *e)
+{
+    static struct source_capture capture;
+    struct source_cost costs[SOURCE_MAX_CALLS];
+    char path[PATH_JOINED(PATH_JOINED(PATH_IN_FOLDER_LEN))];
+    snprintf(path, sizeof path, "%s/%02d-W%d.source", ctx->capture_dir, batch, width);
+    if (n > SOURCE_MAX_CALLS)
+        return error_set(e, EXIT_RUNTIME, "%d calls for the source group; at most %d", n, SOURCE_MAX_CALLS);
+    nvtx_phase_begin(PHASE_SOURCE, width);
+    progress_phase(ctx->progress, phase_name(PHASE_SOURCE));
+    source_collect(ctx->source, ctx->gpu, calls, n, &capture, costs, e);
+    nvtx_end();
+    if (!e->code && source_capture_write(path, &capture, e) == 0 && lines_csv_rows(ctx->lines, &capture, e) == 0)
+        for (int i = 0; i < n; ++i)
+            keep_totals(sourced[i], &capture.calls[i], &costs[i]);
+    source_capture_free(&capture);
+    return e->code;
+}
+
+int profile_width(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
+                  struct error *e)
+{
+    struct profiled_call *calls = calloc((size_t)count + 1, sizeof *calls);
+    struct job_result **kept = calloc((size_t)count + 1, sizeof *kept);
+    int n = 0;
+    if (!calls || !kept)
+        error_set(e, EXIT_RUNTIME, "out of host memory");
+    for (int i = 0; i < count && !e->code; ++i)
+        if (jobs[i].kept.p) {
+            kept[n] = &jobs[i];
+            job_profiled_call(&jobs[i], &calls[n++]);
+        }
+    if (n > 0 && !e->code) {
+        progress_job(ctx->progress, ctx->progress->job, "every variant", width);
+        if (ctx->metrics)
+            metric_passes(ctx, jobs, count, calls, n, width, batch, e);
+        if (ctx->source && !e->code)
+            source_counters(ctx, kept, calls, n, width, batch, e);
+    }
+    free(calls);
+    free(kept);
+    return e->code;
+}

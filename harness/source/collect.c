@@ -1,0 +1,159 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../cupti/subscriber.h"
+#include "../common/host_clock.h"
+#include "collect.h"
+
+int source_open(struct source_collector *c, struct gpu *g, struct error *e)
+{
+    struct prof_error pe = {0};
+    const char *names[SASS_METRIC_COUNT];
+    double started = host_seconds();
+    memset(c, 0, sizeof *c);
+    for (int m = 0; m < SASS_METRIC_COUNT; ++m)
+        names[m] = sass_metric_name(m);
+    if (prof_chip_name(g->device, c->chip, sizeof c->chip, &pe) == 0)
+        prof_sass_open(&c->sass, g->device, c->chip, names, SASS_METRIC_COUNT, &pe);
+    c->setup_ms = 1e3 * (host_seconds() - started);
+    return error_from_profiler(e, &pe);
+}
+
+int source_close(struct source_collector *c, struct error *e)
+{
+    struct prof_error pe = {0};
+    if (c->sass.n_metrics)
+        prof_sass_close(&c->sass, &pe);
+    for (int i = 0; i < c->n_modules; ++i)
+        disassembly_free(&c->modules[i].listing);
+    memset(c, 0, sizeof *c);
+    return error_from_profiler(e, &pe);
+}
+
+static const struct disassembly *listing_of(struct source_collector *c, const struct prof_cubin *cubin,
+                                            struct error *e)
+{
+    for (int i = 0; i < c->n_modules; ++i)
+        if (c->modules[i].crc == cubin->crc)
+            return &c->modules[i].listing;
+    if (c->n_modules == SOURCE_MAX_MODULES) {
+        error_set(e, EXIT_RUNTIME, "more than %d modules ran under the source group", SOURCE_MAX_MODULES);
+        return NULL;
+    }
+    if (disassemble(cubin->image, cubin->size, &c->modules[c->n_modules].listing, e))
+        return NULL;
+    c->modules[c->n_modules].crc = cubin->crc;
+    return &c->modules[c->n_modules++].listing;
+}
+
+/* Paths under the folder memscope runs in (the repository, for `make run`) are kept relative to it, so
+ * that a capture names kernels/lessons/matmul_tiled.cu wherever the repository was cloned. */
+static void relative_to_cwd(char *path)
+{
+    char cwd[SOURCE_FILE_LEN];
+    size_t len;
+    if (!getcwd(cwd, sizeof cwd) || (len = strlen(cwd)) == 0 || strncmp(path, cwd, len) != 0 || path[len] != '/')
+        return;
+    memmove(path, path + len + 1, strlen(path + len + 1) + 1);
+}
+
+/* The text of a line as the file holds it now; "" when the file cannot be read from here. */
+static void read_source_line(const char *file, int line, char *text, size_t len)
+{
+    char buffer[4096];
+    FILE *f = file[0] ? fopen(file, "r") : NULL;
+    text[0] = '\0';
+    if (!f)
+        return;
+    for (int n = 1; fgets(buffer, sizeof buffer, f); n += strchr(buffer, '\n') != NULL)
+        if (n == line) {
+            buffer[strcspn(buffer, "\n")] = '\0';
+            snprintf(text, len, "%s", buffer + strspn(buffer, " \t"));
+            break;
+        }
+    fclose(f);
+}
+
+static int place(struct source_collector *c, const struct prof_sass_record *r, struct source_capture *capture,
+                 struct source_instruction *in, struct error *e)
+{
+    struct prof_error pe = {0};
+    uint32_t line = 0;
+    const struct prof_cubin *cubin = prof_cubin_find(r->cubin_crc);
+    snprintf(in->function, sizeof in->function, "%s", r->function);
+    in->pc = r->pc;
+    memcpy(in->values, r->values, sizeof in->values);
+    snprintf(in->opcode, sizeof in->opcode, "?");
+    if (!cubin) /* loaded before the subscriber started: counted, but not placed */
+        return 0;
+    const struct disassembly *listing = listing_of(c, cubin, e);
+    const char *opcode = listing ? disassembly_opcode(listing, r->function, r->pc) : NULL;
+    if (e->code)
+        return e->code;
+    if (opcode)
+        snprintf(in->opcode, sizeof in->opcode, "%s", opcode);
+    if (prof_sass_source_line(cubin->image, cubin->size, r->function, r->pc, in->file, sizeof in->file, &line,
+                              &pe))
+        return 0; /* no line information (cuBLAS): the instruction keeps file "" and line 0 */
+    in->line = (int)line;
+    relative_to_cwd(in->file);
+    if (in->file[0] && !source_find_text(capture, in->file, in->line)) {
+        char text[SOURCE_TEXT_LEN];
+        read_source_line(in->file, in->line, text, sizeof text);
+        return source_add_text(capture, in->file, in->line, text, e);
+    }
+    return 0;
+}
+
+static int patched_run(struct source_collector *c, struct gpu *g, const struct profiled_call *call,
+                       struct prof_sass_record **records, size_t *n, double *gpu_ms, struct error *e)
+{
+    struct prof_error pe = {0};
+    float ms = 0.0f;
+    if (prof_sass_begin(&c->sass, &pe))
+        return error_from_profiler(e, &pe);
+    cudaError_t rc = cudaEventRecord(g->start, g->stream);
+    if (rc == cudaSuccess && call->launch(call->context, e) == 0 &&
+        (rc = cudaEventRecord(g->stop, g->stream)) == cudaSuccess && (rc = cudaEventSynchronize(g->stop)) == cudaSuccess)
+        rc = cudaEventElapsedTime(&ms, g->start, g->stop);
+    if (rc != cudaSuccess)
+        error_set(e, EXIT_RUNTIME, "%s W=%d under SASS patching: %s", call->variant, call->width,
+                  cudaGetErrorString(rc));
+    prof_sass_end(&c->sass, records, n, &pe);
+    *gpu_ms = ms;
+    return e->code ? e->code : error_from_profiler(e, &pe);
+}
+
+static int collect_call(struct source_collector *c, struct gpu *g, const struct profiled_call *call,
+                        struct source_capture *capture, struct source_cost *cost, struct error *e)
+{
+    struct prof_sass_record *records = NULL;
+    size_t n = 0;
+    double started = host_seconds();
+    if (capture->n_calls == SOURCE_MAX_CALLS)
+        return error_set(e, EXIT_RUNTIME, "more than %d calls in one source capture", SOURCE_MAX_CALLS);
+    struct source_call *out = &capture->calls[capture->n_calls++];
+    snprintf(out->variant, sizeof out->variant, "%s", call->variant);
+    snprintf(out->precision, sizeof out->precision, "%s", call->precision);
+    out->width = call->width;
+    if (patched_run(c, g, call, &records, &n, &cost->gpu_ms, e) == 0)
+        for (size_t i = 0; i < n && !e->code; ++i) {
+            struct source_instruction *in = source_add_instruction(out, e);
+            if (in)
+                place(c, &records[i], capture, in, e);
+        }
+    free(records);
+    cost->wall_ms = 1e3 * (host_seconds() - started);
+    return e->code;
+}
+
+int source_collect(struct source_collector *c, struct gpu *g, const struct profiled_call *calls, int n,
+                   struct source_capture *capture, struct source_cost *cost, struct error *e)
+{
+    snprintf(capture->chip, sizeof capture->chip, "%s", c->chip);
+    for (int i = 0; i < n && !e->code; ++i)
+        collect_call(c, g, &calls[i], capture, &cost[i], e);
+    return e->code;
+}

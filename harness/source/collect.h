@@ -1,0 +1,43 @@
+/*
+ * Collecting the source group (needs the GPU): each profiled call runs once
+ * more with CUPTI's SASS patching on, after its metric passes, and every
+ * instruction it executed is placed at its function, PC, opcode, file and line
+ * (the kernels are built with -lineinfo). The patched run is slower than the
+ * kernel and is never timed as the kernel.
+ */
+#ifndef MEMSCOPE_SOURCE_COLLECT_H
+#define MEMSCOPE_SOURCE_COLLECT_H
+
+#include "../../cupti/sass_metrics.h"
+#include "../common/error.h"
+#include "../gpu/gpu.h"
+#include "../profile/collect.h"
+#include "disassembly.h"
+#include "source_capture.h"
+
+#define SOURCE_MAX_MODULES 64
+
+struct source_cost {
+    double gpu_ms;  /* the patched run, by CUDA events */
+    double wall_ms; /* gpu_ms plus patching, flushing the records and placing them */
+};
+
+struct source_collector {
+    struct prof_sass_session sass;
+    char chip[32];
+    double setup_ms;
+    int n_modules;
+    struct {
+        uint32_t crc;
+        struct disassembly listing;
+    } modules[SOURCE_MAX_MODULES];
+};
+
+/* The process's CUPTI subscriber must be started, before the kernels' modules load. */
+int source_open(struct source_collector *c, struct gpu *g, struct error *e);
+/* Runs each call once under SASS patching, appending it to capture (and setting its chip); cost[i] is call i's. */
+int source_collect(struct source_collector *c, struct gpu *g, const struct profiled_call *calls, int n,
+                   struct source_capture *capture, struct source_cost *cost, struct error *e);
+int source_close(struct source_collector *c, struct error *e);
+
+#endif

@@ -1,0 +1,109 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "disassembly.h"
+
+#ifndef MEMSCOPE_NVDISASM
+#define MEMSCOPE_NVDISASM "nvdisasm"
+#endif
+
+static int add(struct disassembly *d, const char *function, uint32_t pc, const char *opcode, struct error *e)
+{
+    if ((d->n & (d->n - 1)) == 0) {
+        size_t room = d->n ? 2 * d->n : 1;
+        struct sass_opcode *grown = realloc(d->opcodes, room * sizeof *grown);
+        if (!grown)
+            return error_set(e, EXIT_RUNTIME, "out of host memory for %zu opcodes", room);
+        d->opcodes = grown;
+    }
+    struct sass_opcode *o = &d->opcodes[d->n++];
+    snprintf(o->function, sizeof o->function, "%s", function);
+    o->pc = pc;
+    snprintf(o->opcode, sizeof o->opcode, "%s", opcode);
+    return 0;
+}
+
+/* Lines of interest: ".text.<function>:" opens a function; "/\*0110*\/  @!P0 STS [R5], R4 ;" is an instruction. */
+static int parse_line(const char *text, char *function, size_t len, struct disassembly *d, struct error *e)
+{
+    unsigned pc;
+    char first[64], second[64];
+    int consumed = 0;
+    if (strncmp(text, ".text.", 6) == 0 && text[strlen(text) - 2] == ':') {
+        snprintf(function, len, "%.*s", (int)(strlen(text) - 8), text + 6);
+        return 0;
+    }
+    const char *at = strstr(text, "/*");
+    if (!function[0] || !at || sscanf(at, "/*%x*/ %63s%n", &pc, first, &consumed) != 2)
+        return 0;
+    const char *opcode = first;
+    if (first[0] == '@' && sscanf(at + consumed, " %63s", second) == 1)
+        opcode = second;
+    char clean[SOURCE_OPCODE_LEN];
+    snprintf(clean, sizeof clean, "%.*s", (int)strcspn(opcode, " ;"), opcode);
+    return add(d, function, pc, clean, e);
+}
+
+static int read_listing(FILE *listing, struct disassembly *d, struct error *e)
+{
+    char text[1024], function[SOURCE_FUNCTION_LEN] = "";
+    while (!e->code && fgets(text, sizeof text, listing))
+        if (strchr(text, '\n'))
+            parse_line(text, function, sizeof function, d, e);
+    return e->code;
+}
+
+static int write_temporary(const uint8_t *cubin, size_t size, char *path, struct error *e)
+{
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return error_set(e, EXIT_RUNTIME, "cannot create %s: %s", path, strerror(errno));
+    FILE *f = fdopen(fd, "wb");
+    int ok = f && fwrite(cubin, 1, size, f) == size;
+    if (!f || fclose(f) != 0 || !ok) {
+        unlink(path);
+        return error_set(e, EXIT_RUNTIME, "cannot write the cubin to %s", path);
+    }
+    return 0;
+}
+
+int disassemble(const uint8_t *cubin, size_t size, struct disassembly *d, struct error *e)
+{
+    char path[] = "/tmp/memscope-cubin-XXXXXX", command[512];
+    const char *tool = getenv("NVDISASM") ? getenv("NVDISASM") : MEMSCOPE_NVDISASM;
+    memset(d, 0, sizeof *d);
+    if (write_temporary(cubin, size, path, e))
+        return e->code;
+    snprintf(command, sizeof command, "'%s' -c '%s' 2>/dev/null", tool, path);
+    FILE *listing = popen(command, "r");
+    if (!listing)
+        error_set(e, EXIT_RUNTIME, "cannot run %s: %s", tool, strerror(errno));
+    else {
+        read_listing(listing, d, e);
+        if (pclose(listing) != 0)
+            error_set(e, EXIT_RUNTIME, "%s failed on a cubin (set NVDISASM to the CUDA toolkit's nvdisasm)", tool);
+        else if (d->n == 0)
+            error_set(e, EXIT_RUNTIME, "%s listed no instruction", tool);
+    }
+    unlink(path);
+    if (e->code)
+        disassembly_free(d);
+    return e->code;
+}
+
+const char *disassembly_opcode(const struct disassembly *d, const char *function, uint32_t pc)
+{
+    for (size_t i = 0; i < d->n; ++i)
+        if (d->opcodes[i].pc == pc && strcmp(d->opcodes[i].function, function) == 0)
+            return d->opcodes[i].opcode;
+    return NULL;
+}
+
+void disassembly_free(struct disassembly *d)
+{
+    free(d->opcodes);
+    memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,73 @@
+/*
+ * A source capture: the per-instruction counts of a batch of profiled calls,
+ * each instruction already placed (function, PC offset, SASS opcode, file and
+ * line) and the text of every line it names, so that memscope-decode rebuilds
+ * lines.csv offline without the cubins, the disassembler or the sources.
+ *
+ * Format: text, one record per line, fields separated by tabs (tabs inside a
+ * source line are written as spaces):
+ *   memscope-source  1
+ *   chip    GH100
+ *   metric  <CUPTI SASS metric name>                 (one per metric, in order)
+ *   call    <variant>  <precision>  <width>
+ *   inst    <function>  <pc>  <opcode>  <file>  <line>  <value>...   (of the call before)
+ *   text    <file>  <line>  <source text>
+ *   end
+ */
+#ifndef MEMSCOPE_SOURCE_CAPTURE_H
+#define MEMSCOPE_SOURCE_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/error.h"
+#include "source_metrics.h"
+
+#define SOURCE_FUNCTION_LEN 256
+#define SOURCE_FILE_LEN 256
+#define SOURCE_TEXT_LEN 256
+#define SOURCE_OPCODE_LEN 32
+#define SOURCE_MAX_CALLS 64
+
+struct source_instruction {
+    char function[SOURCE_FUNCTION_LEN]; /* mangled */
+    uint32_t pc;
+    char opcode[SOURCE_OPCODE_LEN]; /* "?" when no disassembler was found */
+    char file[SOURCE_FILE_LEN];     /* "" and line 0 when the cubin has no line information */
+    int line;
+    uint64_t values[SASS_METRIC_COUNT];
+};
+
+struct source_call {
+    char variant[200];
+    char precision[16];
+    int width;
+    size_t n;
+    struct source_instruction *instructions;
+};
+
+struct source_text {
+    char file[SOURCE_FILE_LEN];
+    int line;
+    char text[SOURCE_TEXT_LEN];
+};
+
+struct source_capture {
+    char chip[32];
+    int n_calls;
+    struct source_call calls[SOURCE_MAX_CALLS];
+    size_t n_texts;
+    struct source_text *texts;
+};
+
+/* Appends a zeroed instruction to the call; the pointer stays valid until the next append. NULL: out of memory. */
+struct source_instruction *source_add_instruction(struct source_call *call, struct error *e);
+/* The text of a file's line, or NULL when the capture has none; source_add_text adds it once. */
+const struct source_text *source_find_text(const struct source_capture *c, const char *file, int line);
+int source_add_text(struct source_capture *c, const char *file, int line, const char *text, struct error *e);
+
+int source_capture_write(const char *path, const struct source_capture *c, struct error *e);
+int source_capture_read(const char *path, struct source_capture *c, struct error *e);
+void source_capture_free(struct source_capture *c);
+
+#endif

@@ -1,0 +1,40 @@
+#include "source_metrics.h"
+
+#define SOURCE_NAME(id, name, ...) name,
+static const char *const sass_names[] = {SASS_METRICS(SOURCE_NAME)};
+static const char *const line_names[] = {LINE_METRICS(SOURCE_NAME)};
+#undef SOURCE_NAME
+
+const char *sass_metric_name(enum sass_metric id)
+{
+    return sass_names[id];
+}
+
+const char *line_metric_name(enum line_metric id)
+{
+    return line_names[id];
+}
+
+static double excess(uint64_t count, uint64_t ideal)
+{
+    return count > ideal ? (double)(count - ideal) : 0.0;
+}
+
+/* An instruction is a load or a store, never both, so its wavefronts and sectors belong to the kind it counted. */
+void line_metrics_of_instruction(const uint64_t sass[SASS_METRIC_COUNT], double out[LINE_METRIC_COUNT])
+{
+    double wavefronts = (double)sass[SASS_SHARED_WAVEFRONTS], sectors = (double)sass[SASS_GLOBAL_SECTORS];
+    out[LINE_INST_EXECUTED] = (double)sass[SASS_INST_EXECUTED];
+    out[LINE_SHARED_LD_WAVEFRONTS] = sass[SASS_SHARED_LD_INST] ? wavefronts : 0.0;
+    out[LINE_SHARED_ST_WAVEFRONTS] = sass[SASS_SHARED_ST_INST] ? wavefronts : 0.0;
+    out[LINE_SHARED_WAVEFRONTS] = wavefronts;
+    out[LINE_SHARED_WAVEFRONTS_IDEAL] = (double)sass[SASS_SHARED_WAVEFRONTS_IDEAL];
+    out[LINE_SHARED_EXCESS_WAVEFRONTS] = excess(sass[SASS_SHARED_WAVEFRONTS], sass[SASS_SHARED_WAVEFRONTS_IDEAL]);
+    out[LINE_GLOBAL_LD_REQUESTS] = (double)sass[SASS_GLOBAL_LD_INST];
+    out[LINE_GLOBAL_ST_REQUESTS] = (double)sass[SASS_GLOBAL_ST_INST];
+    out[LINE_GLOBAL_LD_SECTORS] = sass[SASS_GLOBAL_LD_INST] ? sectors : 0.0;
+    out[LINE_GLOBAL_ST_SECTORS] = sass[SASS_GLOBAL_ST_INST] ? sectors : 0.0;
+    out[LINE_GLOBAL_SECTORS] = sectors;
+    out[LINE_GLOBAL_SECTORS_IDEAL] = (double)sass[SASS_GLOBAL_SECTORS_IDEAL];
+    out[LINE_GLOBAL_EXCESS_SECTORS] = excess(sass[SASS_GLOBAL_SECTORS], sass[SASS_GLOBAL_SECTORS_IDEAL]);
+}

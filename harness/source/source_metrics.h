@@ -1,0 +1,52 @@
+/*
+ * The per-instruction counters the source group collects (CUPTI SASS metric
+ * names, validated on GH100), and what lines.csv reports from them. CUPTI
+ * gives the ideal count per instruction (the wavefronts or sectors the same
+ * access would need without bank conflicts or wasted sectors; Nsight Compute's
+ * source page shows the same as "Ideal"), so the excess of each instruction
+ * is exact: its count minus its ideal, never below zero.
+ */
+#ifndef MEMSCOPE_SOURCE_METRICS_H
+#define MEMSCOPE_SOURCE_METRICS_H
+
+#include <stdint.h>
+
+#define SASS_METRICS(X)                                                                                               \
+    X(SASS_INST_EXECUTED, "smsp__sass_inst_executed")                                                                 \
+    X(SASS_SHARED_LD_INST, "smsp__sass_inst_executed_op_shared_ld")                                                   \
+    X(SASS_SHARED_ST_INST, "smsp__sass_inst_executed_op_shared_st")                                                   \
+    X(SASS_SHARED_WAVEFRONTS, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared")                                      \
+    X(SASS_SHARED_WAVEFRONTS_IDEAL, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal")                          \
+    X(SASS_GLOBAL_LD_INST, "smsp__sass_inst_executed_op_global_ld")                                                   \
+    X(SASS_GLOBAL_ST_INST, "smsp__sass_inst_executed_op_global_st")                                                   \
+    X(SASS_GLOBAL_SECTORS, "smsp__sass_sectors_mem_global")                                                           \
+    X(SASS_GLOBAL_SECTORS_IDEAL, "smsp__sass_sectors_mem_global_ideal")
+
+/* X(ID, "name in lines.csv", "what it counts") */
+#define LINE_METRICS(X)                                                                                               \
+    X(LINE_INST_EXECUTED, "inst_executed", "warp instructions executed")                                              \
+    X(LINE_SHARED_LD_WAVEFRONTS, "shared_ld_wavefronts", "shared wavefronts of loads (LDS)")                          \
+    X(LINE_SHARED_ST_WAVEFRONTS, "shared_st_wavefronts", "shared wavefronts of stores (STS)")                         \
+    X(LINE_SHARED_WAVEFRONTS, "shared_wavefronts", "shared wavefronts of every kind (LDSM, LDGSTS, atomics too)")      \
+    X(LINE_SHARED_WAVEFRONTS_IDEAL, "shared_wavefronts_ideal", "shared wavefronts without bank conflicts")            \
+    X(LINE_SHARED_EXCESS_WAVEFRONTS, "shared_excess_wavefronts", "shared wavefronts beyond the ideal: bank conflicts") \
+    X(LINE_GLOBAL_LD_REQUESTS, "global_ld_requests", "global load instructions executed")                             \
+    X(LINE_GLOBAL_ST_REQUESTS, "global_st_requests", "global store instructions executed")                            \
+    X(LINE_GLOBAL_LD_SECTORS, "global_ld_sectors", "sectors of global loads")                                         \
+    X(LINE_GLOBAL_ST_SECTORS, "global_st_sectors", "sectors of global stores")                                        \
+    X(LINE_GLOBAL_SECTORS, "global_sectors", "sectors of global accesses of every kind (LDGSTS too)")                 \
+    X(LINE_GLOBAL_SECTORS_IDEAL, "global_sectors_ideal", "sectors the same bytes would need, fully used")             \
+    X(LINE_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", "global sectors beyond the ideal")
+
+#define SOURCE_ID(id, ...) id,
+enum sass_metric { SASS_METRICS(SOURCE_ID) SASS_METRIC_COUNT };
+enum line_metric { LINE_METRICS(SOURCE_ID) LINE_METRIC_COUNT };
+#undef SOURCE_ID
+
+const char *sass_metric_name(enum sass_metric id);
+const char *line_metric_name(enum line_metric id);
+
+/* One instruction's line metrics from its SASS counts; values come in sass_metric order. */
+void line_metrics_of_instruction(const uint64_t sass[SASS_METRIC_COUNT], double out[LINE_METRIC_COUNT]);
+
+#endif
