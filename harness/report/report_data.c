@@ -10,6 +10,7 @@
 #include "../profile/metric_catalog.h"
 #include "../results/schema.h"
 #include "cells.h"
+#include "hot_lines.h"
 #include "ladder.h"
 #include "model.h"
 #include "report_data.h"
@@ -93,8 +94,8 @@ static int write_variables(const struct report_model *m, const char *dir, const 
     put_number(f, "fp32_peak_gflops", peak.fp32_gflops);
     put_number(f, "fp64_peak_gflops", peak.fp64_gflops);
     put_number(f, "dram_peak_gbs", peak.dram_gbs);
-    fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\n", validate_pages(m->r),
-            m->roofline_points, report_ladder_steps(m));
+    fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nhot_line_pages = %d\n",
+            validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->hot_line_pages);
     write_sizes_and_variants(f, m);
     return report_close(f, path, e);
 }
@@ -375,6 +376,11 @@ static void list_pages(FILE *tsv, FILE *gp, const struct report_model *m, const 
     }
     for (size_t c = 0; c < sizeof charts / sizeof charts[0]; ++c)
         page(tsv, gp, charts[c], charts[c], "");
+    for (int p = 1; p <= m->hot_line_pages; ++p) {
+        snprintf(name, sizeof name, "hot-lines-%d", p);
+        snprintf(setup, sizeof setup, "hot_lines_page=%d", p);
+        page(tsv, gp, name, "hot_lines", setup);
+    }
     for (int p = 1; p <= validate_pages(m->r); ++p) {
         snprintf(name, sizeof name, "validate-%d", p);
         snprintf(setup, sizeof setup, "validate_page=%d", p);
@@ -429,7 +435,8 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
         return e->code;
     if (write_title(&m, out_dir, e) || write_summary_tables(&m, out_dir, e) || write_performance(&m, out_dir, e) ||
         write_bars(&m, out_dir, e) || write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
-        report_write_ladder(&m, out_dir, e) || write_variables(&m, out_dir, note, e) ||
+        report_write_ladder(&m, out_dir, e) || report_write_hot_lines(&m, out_dir, &m.hot_line_pages, e) ||
+        write_variables(&m, out_dir, note, e) ||
         (compare_path && copy_compare(compare_path, out_dir, e)) ||
         write_pages(&m, out_dir, compare_path != NULL, e))
         return e->code;

@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,15 +89,27 @@ static int place(struct source_collector *c, const struct prof_sass_record *r, s
     snprintf(in->opcode, sizeof in->opcode, "?");
     if (!cubin) /* loaded before the subscriber started: counted, but not placed */
         return 0;
+    /* A function without line information (cuBLAS) fails at every PC, and each try parses the cubin again:
+     * records come sorted by function and PC, so one that fails at its first executed PC is not asked again. */
+    bool first = c->current_crc != cubin->crc || strcmp(c->current_function, r->function) != 0;
+    if (first) {
+        c->current_crc = cubin->crc;
+        snprintf(c->current_function, sizeof c->current_function, "%s", r->function);
+        c->current_has_lines = true;
+    } else if (!c->current_has_lines) {
+        return 0;
+    }
+    if (prof_sass_source_line(cubin->image, cubin->size, r->function, r->pc, in->file, sizeof in->file, &line,
+                              &pe)) {
+        c->current_has_lines = !first;
+        return 0; /* file "" and line 0, and no opcode: disassembling cuBLAS's cubins would take 20 s */
+    }
     const struct disassembly *listing = listing_of(c, cubin, e);
     const char *opcode = listing ? disassembly_opcode(listing, r->function, r->pc) : NULL;
     if (e->code)
         return e->code;
     if (opcode)
         snprintf(in->opcode, sizeof in->opcode, "%s", opcode);
-    if (prof_sass_source_line(cubin->image, cubin->size, r->function, r->pc, in->file, sizeof in->file, &line,
-                              &pe))
-        return 0; /* no line information (cuBLAS): the instruction keeps file "" and line 0 */
     in->line = (int)line;
     relative_to_cwd(in->file);
     if (in->file[0] && !source_find_text(capture, in->file, in->line)) {

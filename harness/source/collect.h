@@ -8,6 +8,8 @@
 #ifndef MEMSCOPE_SOURCE_COLLECT_H
 #define MEMSCOPE_SOURCE_COLLECT_H
 
+#include <stdbool.h>
+
 #include "../../cupti/sass_metrics.h"
 #include "../common/error.h"
 #include "../gpu/gpu.h"
@@ -31,6 +33,9 @@ struct source_collector {
         uint32_t crc;
         struct disassembly listing;
     } modules[SOURCE_MAX_MODULES];
+    uint32_t current_crc; /* the function whose instructions are being placed */
+    char current_function[SOURCE_FUNCTION_LEN];
+    bool current_has_lines;
 };
 
 /* The process's CUPTI subscriber must be started, before the kernels' modules load. */

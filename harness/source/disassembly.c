@@ -47,6 +47,13 @@ static int parse_line(const char *text, char *function, size_t len, struct disas
     return add(d, function, pc, clean, e);
 }
 
+static int by_function_and_pc(const void *a, const void *b)
+{
+    const struct sass_opcode *x = a, *y = b;
+    int names = strcmp(x->function, y->function);
+    return names ? names : (x->pc > y->pc) - (x->pc < y->pc);
+}
+
 static int read_listing(FILE *listing, struct disassembly *d, struct error *e)
 {
     char text[1024], function[SOURCE_FUNCTION_LEN] = "";
@@ -91,15 +98,17 @@ int disassemble(const uint8_t *cubin, size_t size, struct disassembly *d, struct
     unlink(path);
     if (e->code)
         disassembly_free(d);
+    else /* a library's cubin lists hundreds of thousands of instructions: looked up by bisection */
+        qsort(d->opcodes, d->n, sizeof *d->opcodes, by_function_and_pc);
     return e->code;
 }
 
 const char *disassembly_opcode(const struct disassembly *d, const char *function, uint32_t pc)
 {
-    for (size_t i = 0; i < d->n; ++i)
-        if (d->opcodes[i].pc == pc && strcmp(d->opcodes[i].function, function) == 0)
-            return d->opcodes[i].opcode;
-    return NULL;
+    struct sass_opcode key = {.pc = pc};
+    snprintf(key.function, sizeof key.function, "%s", function);
+    const struct sass_opcode *found = bsearch(&key, d->opcodes, d->n, sizeof *d->opcodes, by_function_and_pc);
+    return found ? found->opcode : NULL;
 }
 
 void disassembly_free(struct disassembly *d)

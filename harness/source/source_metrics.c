@@ -25,6 +25,7 @@ void line_metrics_of_instruction(const uint64_t sass[SASS_METRIC_COUNT], double 
 {
     double wavefronts = (double)sass[SASS_SHARED_WAVEFRONTS], sectors = (double)sass[SASS_GLOBAL_SECTORS];
     out[LINE_INST_EXECUTED] = (double)sass[SASS_INST_EXECUTED];
+    out[LINE_SHARED_INSTRUCTIONS] = (double)(sass[SASS_SHARED_LD_INST] + sass[SASS_SHARED_ST_INST]);
     out[LINE_SHARED_LD_WAVEFRONTS] = sass[SASS_SHARED_LD_INST] ? wavefronts : 0.0;
     out[LINE_SHARED_ST_WAVEFRONTS] = sass[SASS_SHARED_ST_INST] ? wavefronts : 0.0;
     out[LINE_SHARED_WAVEFRONTS] = wavefronts;

@@ -25,6 +25,7 @@
 /* X(ID, "name in lines.csv", "what it counts") */
 #define LINE_METRICS(X)                                                                                               \
     X(LINE_INST_EXECUTED, "inst_executed", "warp instructions executed")                                              \
+    X(LINE_SHARED_INSTRUCTIONS, "shared_instructions", "shared load and store instructions (LDS, STS)")            \
     X(LINE_SHARED_LD_WAVEFRONTS, "shared_ld_wavefronts", "shared wavefronts of loads (LDS)")                          \
     X(LINE_SHARED_ST_WAVEFRONTS, "shared_st_wavefronts", "shared wavefronts of stores (STS)")                         \
     X(LINE_SHARED_WAVEFRONTS, "shared_wavefronts", "shared wavefronts of every kind (LDSM, LDGSTS, atomics too)")      \

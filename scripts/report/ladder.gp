@@ -3,8 +3,8 @@ load scriptdir.'/common.gp'
 page_title = sprintf("The FP32 ladder at W = %d", word(sizes, words(sizes)) + 0)
 page_caption = "One idea per step (next page). x step before: speedup over the previous step. FFMA / LDG sector and FFMA / wavefront: thread-level\n".\
     "FFMA over the sectors of global loads (LDG) and over the wavefronts of LDS/STS: how much arithmetic each unit of traffic feeds (more\n".\
-    "reuse, more FFMA); cp.async loads are not LDG (no LDG). excess wavefr.: shared wavefronts beyond the ideal computed from totals, exact\n".\
-    "for 32-bit accesses, an estimate for 64/128-bit ones. Occupancy: theoretical / achieved. L2 hit %: the longest kernel's."
+    "reuse, more FFMA); cp.async loads are not LDG (no LDG). excess wavefr.: bank conflicts, each instruction's shared wavefronts beyond\n".\
+    "CUPTI's ideal, summed (the source group). Occupancy: theoretical / achieved. L2 hit %: the longest kernel's."
 load scriptdir.'/page.gp'
 table_rows = ladder_steps + 1
 table_file = datadir.'/ladder.tsv'

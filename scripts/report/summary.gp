@@ -2,8 +2,8 @@
 load scriptdir.'/common.gp'
 page_title = sprintf("Summary at W = %d", summary_width)
 page_caption = "Median of the timed runs (L2 emptied before each); % of cuBLAS against cuBLAS of the same precision. Load efficiency, bank\n".\
-    "conflicts and DRAM GB/s come from CUPTI in a separate metric pass. 'conflicts (exact)' is instrumented wavefronts minus the\n".\
-    "ideal: exact for 32-bit, non-broadcast shared accesses (the lesson kernels); for vectorised or broadcast loads it is an estimate.\n".\
+    "conflicts and DRAM GB/s come from CUPTI in a separate metric pass. 'conflicts (exact)': each shared instruction's wavefronts\n".\
+    "beyond CUPTI's ideal for the same access, summed over the kernel (the source group; 'not collected' without it).\n".\
     "regs: registers per thread; occupancy: theoretical (from the kernel's registers, shared memory and block size) / achieved."
 load scriptdir.'/page.gp'
 table_rows = variant_count + 1

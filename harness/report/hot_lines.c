@@ -1,0 +1,202 @@
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/paths.h"
+#include "../results/schema.h"
+#include "cells.h"
+#include "hot_lines.h"
+
+#define MAX_LINES 4096 /* of one variant */
+
+/* One source line of one variant's kernel, its line metrics gathered from lines.csv's rows. */
+struct hot_line {
+    const char *kernel, *file, *text;
+    int line;
+    double inst, shared_inst, shared_excess, shared_wavefronts, shared_ideal;
+    double global_requests, global_excess, global_sectors, global_ideal;
+};
+
+struct lines_columns {
+    int variant, width, kernel, file, line, source, metric, value;
+};
+
+static int find_columns(const struct csv_table *t, struct lines_columns *c, struct error *e)
+{
+    int *at[] = {&c->variant, &c->width, &c->kernel, &c->file, &c->line, &c->source, &c->metric, &c->value};
+    static const enum lines_column ids[] = {LINES_VARIANT, LINES_WIDTH, LINES_KERNEL, LINES_FILE,
+                                            LINES_LINE,    LINES_SOURCE, LINES_METRIC, LINES_VALUE};
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; ++i)
+        if (csv_table_column(t, lines_csv.columns[ids[i]], at[i], e))
+            return e->code;
+    return 0;
+}
+
+static void add_metric(struct hot_line *h, const char *metric, double value)
+{
+    static const char *const names[] = {"inst_executed",         "shared_instructions",      "shared_excess_wavefronts",
+                                        "shared_wavefronts",      "shared_wavefronts_ideal", "global_ld_requests",
+                                        "global_st_requests",     "global_excess_sectors",    "global_sectors",
+                                        "global_sectors_ideal"};
+    double *slots[] = {&h->inst,           &h->shared_inst,     &h->shared_excess, &h->shared_wavefronts,
+                       &h->shared_ideal,   &h->global_requests, &h->global_requests, &h->global_excess,
+                       &h->global_sectors, &h->global_ideal};
+    for (size_t i = 0; i < sizeof names / sizeof *names; ++i)
+        if (strcmp(metric, names[i]) == 0)
+            *slots[i] += value;
+}
+
+/* The variant's lines at width, one entry per kernel, file and line. */
+static int gather(const struct csv_table *t, const struct lines_columns *c, const char *variant, int width,
+                  struct hot_line *lines, int *n, struct error *e)
+{
+    *n = 0;
+    for (int row = 0; row < t->rows && !e->code; ++row) {
+        int w, line, k;
+        double value;
+        if (strcmp(csv_table_text(t, row, c->variant), variant) != 0 || csv_table_int(t, row, c->width, &w, e) ||
+            w != width || csv_table_int(t, row, c->line, &line, e) ||
+            csv_table_required_real(t, row, c->value, &value, e))
+            continue;
+        const char *kernel = csv_table_text(t, row, c->kernel), *file = csv_table_text(t, row, c->file);
+        for (k = 0; k < *n; ++k)
+            if (lines[k].line == line && strcmp(lines[k].file, file) == 0 && strcmp(lines[k].kernel, kernel) == 0)
+                break;
+        if (k == *n) {
+            if (*n == MAX_LINES)
+                return error_set(e, EXIT_USAGE, "%s: more than %d lines for %s", t->path, MAX_LINES, variant);
+            lines[(*n)++] = (struct hot_line){.kernel = kernel, .file = file,
+                                              .text = csv_table_text(t, row, c->source), .line = line};
+        }
+        add_metric(&lines[k], csv_table_text(t, row, c->metric), value);
+    }
+    return e->code;
+}
+
+static const struct hot_line *most(const struct hot_line *lines, int n, size_t offset)
+{
+    const struct hot_line *best = NULL;
+    for (int i = 0; i < n; ++i) {
+        double v = *(const double *)((const char *)&lines[i] + offset);
+        if (v > 0 && (!best || v > *(const double *)((const char *)best + offset)))
+            best = &lines[i];
+    }
+    return best;
+}
+
+static void put_row(FILE *f, int linetype, const char *variant, const char *what, const struct hot_line *h,
+                    const char *figure)
+{
+    char where[PATH_LEN + 16], text[64];
+    snprintf(where, sizeof where, "%s:%d", h->file[0] ? h->file : "(no line information)", h->line);
+    snprintf(text, sizeof text, "%.42s%s", h->text, strlen(h->text) > 42 ? "..." : "");
+    fprintf(f, "%d\t", linetype);
+    report_put_cell(f, variant, 0);
+    report_put_cell(f, what, 0);
+    report_put_cell(f, where, 0);
+    report_put_cell(f, text, 0);
+    report_put_cell(f, figure, 1);
+}
+
+/* Up to three rows for a variant; returns how many it wrote. */
+static int variant_rows(FILE *f, int linetype, const char *variant, const struct hot_line *lines, int n)
+{
+    char figure[128];
+    int rows = 0;
+    double total = 0;
+    const struct hot_line *h;
+    for (int i = 0; i < n; ++i)
+        total += lines[i].inst;
+    if ((h = most(lines, n, offsetof(struct hot_line, shared_excess)))) {
+        if (h->shared_inst > 0)
+            snprintf(figure, sizeof figure, "%.1f wavefronts per instr., ideal %.1f",
+                     h->shared_wavefronts / h->shared_inst, h->shared_ideal / h->shared_inst);
+        else { /* LDSM or LDGSTS: wavefronts without an LDS or STS to count them by */
+            char count[32];
+            report_format_count(count, sizeof count, h->shared_excess);
+            snprintf(figure, sizeof figure, "%s wavefronts beyond the ideal", count);
+        }
+        put_row(f, linetype, variant, "most bank conflicts", h, figure), ++rows;
+    }
+    if ((h = most(lines, n, offsetof(struct hot_line, global_excess)))) {
+        if (h->global_requests > 0)
+            snprintf(figure, sizeof figure, "%.1f sectors per request, ideal %.1f",
+                     h->global_sectors / h->global_requests, h->global_ideal / h->global_requests);
+        else { /* LDGSTS: sectors without an LDG or STG to count them by */
+            char count[32];
+            report_format_count(count, sizeof count, h->global_excess);
+            snprintf(figure, sizeof figure, "%s sectors beyond the ideal", count);
+        }
+        put_row(f, linetype, variant, "most wasted sectors", h, figure), ++rows;
+    }
+    if ((h = most(lines, n, offsetof(struct hot_line, inst)))) {
+        snprintf(figure, sizeof figure, "%.0f %% of the kernel's instructions", 100.0 * h->inst / total);
+        put_row(f, linetype, variant, "most instructions", h, figure), ++rows;
+    }
+    return rows;
+}
+
+static int largest_width(const struct csv_table *t, const struct lines_columns *c, int *width, struct error *e)
+{
+    *width = 0;
+    for (int row = 0; row < t->rows && !e->code; ++row) {
+        int w;
+        if (csv_table_int(t, row, c->width, &w, e) == 0 && w > *width)
+            *width = w;
+    }
+    return e->code;
+}
+
+static FILE *open_page(const char *dir, int page, char *path, size_t len, int width, struct error *e)
+{
+    char name[64];
+    snprintf(name, sizeof name, "hot-lines-%d.tsv", page);
+    FILE *f = report_open(dir, name, path, len, e);
+    if (f)
+        fprintf(f, "0\tvariant (W = %d)\twhat\twhere\tsource\tper instruction\n", width);
+    return f;
+}
+
+static int write_pages(const struct report_model *m, const struct csv_table *t, const struct lines_columns *c,
+                       const char *dir, int *pages, struct error *e)
+{
+    static struct hot_line lines[MAX_LINES];
+    char path[PATH_IN_FOLDER_LEN];
+    int width, rows = 0, n;
+    FILE *f = NULL;
+    if (largest_width(t, c, &width, e))
+        return e->code;
+    for (int v = 0; v < m->variants && !e->code; ++v) {
+        if (gather(t, c, m->variant[v], width, lines, &n, e) || n == 0)
+            continue;
+        if (!f || rows + 3 > REPORT_HOT_LINES_PER_PAGE) {
+            if (f && report_close(f, path, e))
+                return e->code;
+            if (!(f = open_page(dir, ++*pages, path, sizeof path, width, e)))
+                return e->code;
+            rows = 0;
+        }
+        rows += variant_rows(f, v + 1, m->variant[v], lines, n);
+    }
+    return f ? (e->code ? (fclose(f), e->code) : report_close(f, path, e)) : e->code;
+}
+
+int report_write_hot_lines(const struct report_model *m, const char *dir, int *pages, struct error *e)
+{
+    char path[PATH_JOINED(PATH_LEN)];
+    struct csv_table t;
+    struct lines_columns c;
+    *pages = 0;
+    snprintf(path, sizeof path, "%s/%s", m->r->dir, lines_csv.file);
+    if (access(path, F_OK) != 0)
+        return 0;
+    if (csv_table_read(path, &t, e))
+        return e->code;
+    if (find_columns(&t, &c, e) == 0)
+        write_pages(m, &t, &c, dir, pages, e);
+    csv_table_free(&t);
+    return e->code;
+}
