@@ -5,7 +5,8 @@
  *   memscope-compare [options] BASE HEAD
  *
  * Exit codes: 0 no regression; 1 at least one SLOWER verdict, a variant that
- * fails its check in HEAD, or a metric regression (unless --ignore-metrics);
+ * fails its check in HEAD, a metric regression, or more bank conflicts or wasted
+ * sectors on a source line (unless --ignore-metrics);
  * 2 the comparison could not be made (bad usage, unreadable or mismatched input);
  * 4 the output folder cannot be written; 5 out of memory.
  */
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "../common/args.h"
+#include "line_changes.h"
 #include "output.h"
 
 static const char usage_text[] =
@@ -30,11 +32,12 @@ static const char usage_text[] =
     "  --dram-tolerance PCT  DRAM GB/s changes reported beyond this (default: 10)\n"
     "  --ignore-metrics      metric regressions do not set the exit code\n"
     "  --force               compare different GPUs, drivers or clock settings anyway\n"
-    "  -o, --out DIR         also write compare.csv and compare-metrics.csv into DIR\n"
+    "  -o, --out DIR         also write compare.csv, compare-metrics.csv and (when both runs\n"
+    "                        have lines.csv) compare-lines.csv into DIR\n"
     "  -h, --help            this text\n"
     "\n"
-    "Exit codes: 0 no regression; 1 a SLOWER verdict, a check failed in HEAD, or a metric\n"
-    "regression; 2 the comparison could not be made; 4 DIR cannot be written; 5 out of memory.\n";
+    "Exit codes: 0 no regression; 1 a SLOWER verdict, a check failed in HEAD, a metric\n"
+    "regression, or more bank conflicts or wasted sectors on a source line; 2 the comparison could not be made; 4 DIR cannot be written; 5 out of memory.\n";
 
 struct cli {
     struct compare_options options;
@@ -73,24 +76,36 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
     return 0;
 }
 
+static int compare(const struct cli *c, const struct compare_side *base, const struct compare_side *head,
+                   struct comparison *result, struct line_changes *lines, struct error *e)
+{
+    if (compare_run(base, head, &c->options, result, e))
+        return e->code;
+    compare_print(stdout, result, &c->options);
+    if (c->out && mkdir(c->out, 0777) != 0 && errno != EEXIST)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", c->out, strerror(errno));
+    if (c->out && compare_write_csv(c->out, result, e))
+        return e->code;
+    /* The counts of a line do not vary between rounds: the first round of each side speaks for it. */
+    return compare_line_changes(base->round[0].dir, head->round[0].dir, stdout, c->out, lines, e);
+}
+
 static int run(const struct cli *c, struct error *e)
 {
     static struct compare_side base, head;
     static struct comparison result;
+    struct line_changes lines = {0};
     if (compare_side_open(c->base, &base, e))
         return e->code;
     if (!compare_side_open(c->head, &head, e)) {
-        if (!compare_run(&base, &head, &c->options, &result, e)) {
-            compare_print(stdout, &result, &c->options);
-            if (c->out && mkdir(c->out, 0777) != 0 && errno != EEXIST)
-                error_set(e, EXIT_OUTPUT, "cannot create %s: %s", c->out, strerror(errno));
-            else if (c->out)
-                compare_write_csv(c->out, &result, e);
-        }
+        compare(c, &base, &head, &result, &lines, e);
         compare_side_close(&head);
     }
     compare_side_close(&base);
-    return e->code ? e->code : comparison_exit_code(&result, &c->options);
+    if (e->code)
+        return e->code;
+    int code = comparison_exit_code(&result, &c->options);
+    return code ? code : lines.regressions > 0 && !c->options.ignore_metrics;
 }
 
 int main(int argc, char **argv)

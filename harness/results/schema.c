@@ -12,6 +12,7 @@ static const char *const environment_names[] = {ENVIRONMENT_CSV(SCHEMA_NAME)};
 static const char *const validate_names[] = {VALIDATE_CSV(SCHEMA_NAME)};
 static const char *const compare_names[] = {COMPARE_CSV(SCHEMA_NAME)};
 static const char *const compare_metrics_names[] = {COMPARE_METRICS_CSV(SCHEMA_NAME)};
+static const char *const compare_lines_names[] = {COMPARE_LINES_CSV(SCHEMA_NAME)};
 static const char *const history_names[] = {HISTORY_CSV(SCHEMA_NAME)};
 
 const struct csv_schema summary_csv = {"summary.csv", SUMMARY_COLUMNS, summary_names};
@@ -23,6 +24,7 @@ const struct csv_schema environment_csv = {"environment.csv", ENVIRONMENT_COLUMN
 const struct csv_schema validate_csv = {"validate.csv", VALIDATE_COLUMNS, validate_names};
 const struct csv_schema compare_csv = {"compare.csv", COMPARE_COLUMNS, compare_names};
 const struct csv_schema compare_metrics_csv = {"compare-metrics.csv", COMPARE_METRICS_COLUMNS, compare_metrics_names};
+const struct csv_schema compare_lines_csv = {"compare-lines.csv", COMPARE_LINES_COLUMNS, compare_lines_names};
 const struct csv_schema history_csv = {"history.csv", HISTORY_COLUMNS, history_names};
 
 /* Headers are joined into buffers of HEADER_LEN; the longest, summary.csv's, is about 530 characters. */

@@ -77,6 +77,13 @@
     X(COMPARE_METRICS_BASE, "base") X(COMPARE_METRICS_HEAD, "head") X(COMPARE_METRICS_CHANGE_PCT, "change_pct")       \
     X(COMPARE_METRICS_KIND, "kind")
 
+/* A source line's count that differs between two runs (memscope-compare -o): kind is "new" (absent in base),
+ * "gone" (absent in head) or "changed". */
+#define COMPARE_LINES_CSV(X)                                                                                          \
+    X(COMPARE_LINES_VARIANT, "variant") X(COMPARE_LINES_WIDTH, "width") X(COMPARE_LINES_KERNEL, "kernel")             \
+    X(COMPARE_LINES_FILE, "file") X(COMPARE_LINES_LINE, "line") X(COMPARE_LINES_METRIC, "metric")                     \
+    X(COMPARE_LINES_BASE, "base") X(COMPARE_LINES_HEAD, "head") X(COMPARE_LINES_KIND, "kind")
+
 /* The run's key, then summary columns copied as they are (the same names); an older summary may lack the
  * columns from HISTORY_Q1_MS on. */
 #define HISTORY_CSV(X)                                                                                                \
@@ -97,6 +104,7 @@ enum environment_column { ENVIRONMENT_CSV(SCHEMA_ID) ENVIRONMENT_COLUMNS };
 enum validate_column { VALIDATE_CSV(SCHEMA_ID) VALIDATE_COLUMNS };
 enum compare_column { COMPARE_CSV(SCHEMA_ID) COMPARE_COLUMNS };
 enum compare_metrics_column { COMPARE_METRICS_CSV(SCHEMA_ID) COMPARE_METRICS_COLUMNS };
+enum compare_lines_column { COMPARE_LINES_CSV(SCHEMA_ID) COMPARE_LINES_COLUMNS };
 enum history_column { HISTORY_CSV(SCHEMA_ID) HISTORY_COLUMNS };
 #undef SCHEMA_ID
 
@@ -110,7 +118,7 @@ struct csv_schema {
 };
 
 extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, lines_csv, environment_csv,
-    validate_csv, compare_csv, compare_metrics_csv, history_csv;
+    validate_csv, compare_csv, compare_metrics_csv, compare_lines_csv, history_csv;
 
 /* Creates dir/<schema's file> with the schema's header. */
 int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, struct error *e);
