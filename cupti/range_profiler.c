@@ -26,7 +26,7 @@ int prof_chip_name(int device, char *chip, size_t len, struct prof_error *e)
 }
 
 /* The driver's cuCtxGetCurrent through the runtime, so the program need not link libcuda. */
-static int current_context(CUcontext *ctx, struct prof_error *e)
+int prof_current_context(CUcontext *ctx, struct prof_error *e)
 {
     CUresult (*get_current)(CUcontext *) = NULL;
     enum cudaDriverEntryPointQueryResult found;
@@ -108,7 +108,7 @@ int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_err
     if (max_ranges == 0 || max_ranges > PROF_MAX_RANGES)
         return prof_fail(e, PROF_FAILED, "at most %d ranges per pass", PROF_MAX_RANGES);
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") || current_context(&ctx, e))
+    if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") || prof_current_context(&ctx, e))
         return e->status;
     if (enable(s, ctx, e))
         return e->status;

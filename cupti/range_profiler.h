@@ -20,6 +20,8 @@
 #include "metric_host.h"
 #include "profiler_error.h"
 
+struct CUctx_st; /* cuda.h's CUcontext, declared so that callers need not include cuda.h */
+
 #define PROF_MAX_RANGES 256
 #define PROF_KERNEL_NAME_LEN 256
 
@@ -39,6 +41,9 @@ struct prof_session {
     size_t launches;
     char kernel_names[PROF_MAX_RANGES][PROF_KERNEL_NAME_LEN]; /* as the driver saw them (mangled) */
 };
+
+/* The calling thread's current CUDA context (the device's primary one, made current if none is). */
+int prof_current_context(struct CUctx_st **ctx, struct prof_error *e);
 
 /* CUPTI's name for the chip of a device, e.g. "GH100". */
 int prof_chip_name(int device, char *chip, size_t len, struct prof_error *e);

@@ -8,15 +8,31 @@
 
 #include "sass_metrics.h"
 
+/* Before any kernel of interest runs: see prof_sass_open. */
+static int configure(struct prof_sass_session *s, struct prof_error *e)
+{
+    CUpti_SassMetrics_Config configs[PROF_SASS_MAX_METRICS];
+    for (int i = 0; i < s->n_metrics; ++i)
+        configs[i] = (CUpti_SassMetrics_Config){s->ids[i], CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU};
+    CUpti_SassMetricsSetConfig_Params config = {.structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
+    config.numOfMetricConfig = (size_t)s->n_metrics;
+    config.pConfigs = configs;
+    config.deviceIndex = (uint32_t)s->device;
+    if (prof_check(e, cuptiSassMetricsSetConfig(&config), "cuptiSassMetricsSetConfig"))
+        return e->status;
+    s->configured = 1;
+    return PROF_OK;
+}
+
 int prof_sass_open(struct prof_sass_session *s, int device, const char *chip, const char *const *names, int n,
                    struct prof_error *e)
 {
-    CUpti_SassMetrics_Config configs[PROF_SASS_MAX_METRICS];
     *s = (struct prof_sass_session){.device = device, .n_metrics = n};
     if (n < 1 || n > PROF_SASS_MAX_METRICS)
         return prof_fail(e, PROF_FAILED, "%d SASS metrics; from 1 to %d", n, PROF_SASS_MAX_METRICS);
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize"))
+    if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") ||
+        prof_current_context(&s->ctx, e))
         return e->status;
     for (int i = 0; i < n; ++i) {
         CUpti_SassMetrics_GetProperties_Params p = {.structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
@@ -25,19 +41,15 @@ int prof_sass_open(struct prof_sass_session *s, int device, const char *chip, co
         if (cuptiSassMetricsGetProperties(&p) != CUPTI_SUCCESS)
             return prof_fail(e, PROF_UNKNOWN_METRIC, "%s is not a SASS metric of %s", names[i], chip);
         s->ids[i] = p.metric.metricId;
-        configs[i] = (CUpti_SassMetrics_Config){p.metric.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU};
     }
-    CUpti_SassMetricsSetConfig_Params config = {.structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
-    config.numOfMetricConfig = (size_t)n;
-    config.pConfigs = configs;
-    config.deviceIndex = (uint32_t)device;
-    return prof_check(e, cuptiSassMetricsSetConfig(&config), "cuptiSassMetricsSetConfig");
+    return configure(s, e);
 }
 
 int prof_sass_begin(struct prof_sass_session *s, struct prof_error *e)
 {
     /* Lazy patching: only the kernels that run are patched, at their first launch. */
     CUpti_SassMetricsEnable_Params p = {.structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+    p.ctx = s->ctx;
     p.enableLazyPatching = 1;
     if (prof_check(e, cuptiSassMetricsEnable(&p), "cuptiSassMetricsEnable"))
         return e->status;
@@ -98,6 +110,7 @@ static int flush(struct prof_sass_session *s, struct prof_sass_record **records,
 {
     CUpti_SassMetricsGetDataProperties_Params props = {
         .structSize = CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+    props.ctx = s->ctx;
     if (prof_check(e, cuptiSassMetricsGetDataProperties(&props), "cuptiSassMetricsGetDataProperties"))
         return e->status;
     size_t count = props.numOfPatchedInstructionRecords, instances = props.numOfInstances;
@@ -112,6 +125,7 @@ static int flush(struct prof_sass_session *s, struct prof_sass_record **records,
     for (size_t i = 0; i < count; ++i)
         data[i] = (CUpti_SassMetrics_Data){.structSize = sizeof data[i], .pInstanceValues = values + i * instances};
     CUpti_SassMetricsFlushData_Params p = {.structSize = CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
+    p.ctx = s->ctx;
     p.numOfPatchedInstructionRecords = count;
     p.numOfInstances = instances;
     p.pMetricsData = data;
@@ -128,6 +142,7 @@ int prof_sass_end(struct prof_sass_session *s, struct prof_sass_record **records
     *n = 0;
     flush(s, records, n, e);
     CUpti_SassMetricsDisable_Params p = {.structSize = CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
+    p.ctx = s->ctx;
     prof_check(e, cuptiSassMetricsDisable(&p), "cuptiSassMetricsDisable");
     s->enabled = 0;
     if (!e->status && p.numOfDroppedRecords)
@@ -144,11 +159,14 @@ int prof_sass_close(struct prof_sass_session *s, struct prof_error *e)
 {
     if (s->enabled) {
         CUpti_SassMetricsDisable_Params p = {.structSize = CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
+        p.ctx = s->ctx;
         prof_check(e, cuptiSassMetricsDisable(&p), "cuptiSassMetricsDisable");
     }
-    CUpti_SassMetricsUnsetConfig_Params p = {.structSize = CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
-    p.deviceIndex = (uint32_t)s->device;
-    prof_check(e, cuptiSassMetricsUnsetConfig(&p), "cuptiSassMetricsUnsetConfig");
+    if (s->configured) {
+        CUpti_SassMetricsUnsetConfig_Params p = {.structSize = CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
+        p.deviceIndex = (uint32_t)s->device;
+        prof_check(e, cuptiSassMetricsUnsetConfig(&p), "cuptiSassMetricsUnsetConfig");
+    }
     *s = (struct prof_sass_session){0};
     return e->status;
 }

@@ -17,10 +17,12 @@
 #define PROF_SASS_MAX_METRICS 16
 
 struct prof_sass_session {
+    struct CUctx_st *ctx; /* the context collected on; CUPTI's "default" (NULL) recorded nothing without a
+                             range profiler open */
     int device;
     int n_metrics;
     uint64_t ids[PROF_SASS_MAX_METRICS];
-    int enabled;
+    int configured, enabled;
 };
 
 /* One instruction's counts, summed over every launch of its kernel between begin and end. */
@@ -31,7 +33,9 @@ struct prof_sass_record {
     uint64_t values[PROF_SASS_MAX_METRICS];
 };
 
-/* Looks up every name for the chip (an unknown one is PROF_UNKNOWN_METRIC) and configures the device. */
+/* Looks up every name for the chip (an unknown one is PROF_UNKNOWN_METRIC) and configures the device.
+ * On CUDA 13.0 a kernel that ran between this and begin is only patched again if a range profiler pass ran
+ * it since (measured on an H100): callers open a range profiler too. */
 int prof_sass_open(struct prof_sass_session *s, int device, const char *chip, const char *const *names, int n,
                    struct prof_error *e);
 int prof_sass_begin(struct prof_sass_session *s, struct prof_error *e);

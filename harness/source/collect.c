@@ -136,7 +136,12 @@ static int patched_run(struct source_collector *c, struct gpu *g, const struct p
                   cudaGetErrorString(rc));
     prof_sass_end(&c->sass, records, n, &pe);
     *gpu_ms = ms;
-    return e->code ? e->code : error_from_profiler(e, &pe);
+    if (e->code || error_from_profiler(e, &pe))
+        return e->code;
+    if (*n == 0) /* every call runs a kernel: no record means the collection failed, not an empty kernel */
+        return error_set(e, EXIT_PROFILER, "CUPTI's SASS metrics recorded no instruction of %s W=%d", call->variant,
+                         call->width);
+    return 0;
 }
 
 static int collect_call(struct source_collector *c, struct gpu *g, const struct profiled_call *call,

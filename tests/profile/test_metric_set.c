@@ -88,6 +88,21 @@ static void none_is_empty(void **state)
     assert_int_equal(s.n, 0);
 }
 
+static void the_source_group_alone_is_refused_and_all_includes_it(void **state)
+{
+    (void)state;
+    struct error e = {0};
+    struct metric_set s;
+    build_fails("source", NULL, &e);
+    assert_non_null(strstr(e.message, "source needs another metric group"));
+    build_ok("source,global", NULL, &s);
+    assert_true(s.source);
+    build_ok("all", NULL, &s);
+    assert_true(s.source);
+    build_ok("global,shared,dram,roofline,cache", NULL, &s);
+    assert_false(s.source);
+}
+
 static void dram_is_exactly_four_metrics(void **state)
 {
     (void)state;
@@ -332,6 +347,7 @@ int main(void)
         cmocka_unit_test(all_holds_every_group_metric_once),
         cmocka_unit_test(all_includes_sample_metrics),
         cmocka_unit_test(none_is_empty),
+        cmocka_unit_test(the_source_group_alone_is_refused_and_all_includes_it),
         cmocka_unit_test(dram_is_exactly_four_metrics),
         cmocka_unit_test(global_and_shared_add_up),
         cmocka_unit_test(extra_names_with_no_group),
