@@ -91,7 +91,10 @@ static void put_row(FILE *f, int linetype, const char *variant, const char *what
                     const char *figure)
 {
     char where[PATH_LEN + 16], text[64];
-    snprintf(where, sizeof where, "%s:%d", h->file[0] ? h->file : "(no line information)", h->line);
+    if (h->file[0])
+        snprintf(where, sizeof where, "%s:%d", h->file, h->line);
+    else
+        snprintf(where, sizeof where, "(no line information)");
     snprintf(text, sizeof text, "%.42s%s", h->text, strlen(h->text) > 42 ? "..." : "");
     fprintf(f, "%d\t", linetype);
     report_put_cell(f, variant, 0);
