@@ -44,7 +44,7 @@ static int parse_line(const char *text, char *function, size_t len, struct disas
         opcode = second;
     char clean[SOURCE_OPCODE_LEN];
     snprintf(clean, sizeof clean, "%.*s", (int)strcspn(opcode, " ;"), opcode);
-    return add(d, function, pc, clean, e);
+    return clean[0] ? add(d, function, pc, clean, e) : 0;
 }
 
 static int by_function_and_pc(const void *a, const void *b)

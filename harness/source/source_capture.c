@@ -102,9 +102,12 @@ static int split(char *line, char **fields, int max)
     return n;
 }
 
+/* Digits only (a minus where min < 0): strtoll and strtoull would also take spaces and signs in front. */
 static int parse_int(const char *text, long long min, long long max, long long *out)
 {
     char *end;
+    if (!(text[0] >= '0' && text[0] <= '9') && !(min < 0 && text[0] == '-'))
+        return -1;
     errno = 0;
     long long v = strtoll(text, &end, 10);
     if (errno || end == text || *end || v < min || v > max)
@@ -117,7 +120,7 @@ static int parse_count(const char *text, uint64_t *out)
 {
     char *end;
     errno = 0;
-    if (text[0] == '-')
+    if (text[0] < '0' || text[0] > '9')
         return -1;
     unsigned long long v = strtoull(text, &end, 10);
     if (errno || end == text || *end)

@@ -7,6 +7,8 @@
 static void add_opcode(char *opcodes, const char *opcode)
 {
     size_t len = strlen(opcode), used = strlen(opcodes);
+    if (len == 0) /* nothing to list, and strstr would find "" forever */
+        return;
     for (const char *at = opcodes; (at = strstr(at, opcode)); at += len)
         if ((at == opcodes || at[-1] == ' ') && (at[len] == ' ' || at[len] == '\0'))
             return;
