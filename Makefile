@@ -37,7 +37,7 @@ $(BUILD)/lib/kernels.a: $(call objects,kernels) $(foreach d,$(wildcard kernels/*
 lib = $(patsubst %,$(BUILD)/lib/%.a,$(1))
 # The readers link no CUDA runtime, cuBLAS or kernel code: they run where there is no GPU (tests/layout checks it).
 READER_LIBS := $(call lib,results source profile cupti csv common)
-ALL_LIBS := $(call lib,run check validate gpu results source profile cupti kernels csv common)
+ALL_LIBS := $(call lib,run check validate gpu diagnose results source profile cupti kernels csv common)
 PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 # Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
@@ -89,7 +89,7 @@ fuzz:
 	@scripts/setup fuzz && $(MAKE) --no-print-directory FUZZ=1 BUILD=build-fuzz fuzzers && scripts/fuzz $(FUZZ_SECONDS) $(FUZZERS)
 fuzzers: $(FUZZERS)
 build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/no_kernels.o build-fuzz/kernels/matmul_registry.o \
-		$(call lib,run history results source profile cupti csv common)
+		$(call lib,run history diagnose results source profile cupti csv common)
 	$(CXX) -fsanitize=fuzzer,address,undefined -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group \
 		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm
 

@@ -21,6 +21,9 @@
 #define GROUP_CACHE (1u << 4)
 /* Per-instruction counters through CUPTI's SASS metrics (harness/source/), not range-profiler metrics. */
 #define GROUP_SOURCE (1u << 5)
+/* Speed of light: each unit's throughput as a share of its peak, the figures Nsight Compute's SpeedOfLight
+ * section opens with (same names), plus the FMA pipe and the issue slots. */
+#define GROUP_SOL (1u << 6)
 /* Not in a group: added with --metrics; runs before 2026-11-21 collected them by default. */
 #define GROUP_NONE 0u
 
@@ -75,7 +78,19 @@
       "achieved occupancy")                                                                                           \
     X(DURATION_NS, "gpu__time_duration.sum", GROUP_DRAM | GROUP_ROOFLINE, false, "kernel duration")                   \
     X(L1_HIT_RATE, "l1tex__t_sector_hit_rate.pct", GROUP_CACHE, false, "L1 sector hit rate")                          \
-    X(L2_HIT_RATE, "lts__t_sector_hit_rate.pct", GROUP_CACHE, false, "L2 sector hit rate")
+    X(L2_HIT_RATE, "lts__t_sector_hit_rate.pct", GROUP_CACHE, false, "L2 sector hit rate")                          \
+    X(SOL_SM, "sm__throughput.avg.pct_of_peak_sustained_elapsed", GROUP_SOL, false, "SM throughput, % of peak")      \
+    X(SOL_MEMORY, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", GROUP_SOL, false,              \
+      "memory throughput (the busiest of L1, L2 and DRAM), % of peak")                                               \
+    X(SOL_L1, "l1tex__throughput.avg.pct_of_peak_sustained_active", GROUP_SOL, false,                                 \
+      "L1/shared throughput, % of peak while active")                                                                 \
+    X(SOL_L2, "lts__throughput.avg.pct_of_peak_sustained_elapsed", GROUP_SOL, false, "L2 throughput, % of peak")     \
+    X(SOL_DRAM, "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", GROUP_SOL, false,                           \
+      "DRAM throughput, % of peak")                                                                                   \
+    X(FMA_PIPE, "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", GROUP_SOL, false,                      \
+      "FMA pipe busy, % of active cycles")                                                                            \
+    X(ISSUE_SLOTS, "sm__inst_issued.avg.pct_of_peak_sustained_active", GROUP_SOL, false,                              \
+      "issue slots used, % of active cycles")
 
 #define DERIVED_METRICS(X)                                                                                            \
     X(GLOBAL_LOAD_EFFICIENCY, "global_load_efficiency", "%", false, "global load efficiency")                         \
@@ -103,7 +118,14 @@
     X(ARITHMETIC_INTENSITY, "arithmetic_intensity", "flop/byte", false, "operations per DRAM byte")                   \
     X(ACHIEVED_OCCUPANCY, "achieved_occupancy", "%", false, "achieved occupancy")                                     \
     X(L1_HIT_RATE_PCT, "l1_hit_rate", "%", false, "L1 sector hit rate")                                               \
-    X(L2_HIT_RATE_PCT, "l2_hit_rate", "%", false, "L2 sector hit rate")
+    X(L2_HIT_RATE_PCT, "l2_hit_rate", "%", false, "L2 sector hit rate")                                               \
+    X(SOL_SM_PCT, "sol_sm_pct", "%", false, "speed of light: SM")                                                     \
+    X(SOL_MEMORY_PCT, "sol_memory_pct", "%", false, "speed of light: memory")                                         \
+    X(SOL_L1_PCT, "sol_l1_pct", "%", false, "speed of light: L1/shared")                                              \
+    X(SOL_L2_PCT, "sol_l2_pct", "%", false, "speed of light: L2")                                                     \
+    X(SOL_DRAM_PCT, "sol_dram_pct", "%", false, "speed of light: DRAM")                                               \
+    X(FMA_PIPE_PCT, "fma_pipe_pct", "%", false, "FMA pipe busy")                                                      \
+    X(ISSUE_SLOTS_PCT, "issue_slots_pct", "%", false, "issue slots used")
 
 #define CATALOG_ID(id, name, traits, deterministic, what) METRIC_##id,
 enum collected_metric { COLLECTED_METRICS(CATALOG_ID) COLLECTED_METRIC_COUNT };

@@ -116,6 +116,13 @@ static void compute(const char *const *names, const double *values, int n, doubl
     v[METRIC_ACHIEVED_OCCUPANCY] = GET(WARPS_ACTIVE_PCT);
     v[METRIC_L1_HIT_RATE_PCT] = GET(L1_HIT_RATE);
     v[METRIC_L2_HIT_RATE_PCT] = GET(L2_HIT_RATE);
+    v[METRIC_SOL_SM_PCT] = GET(SOL_SM);
+    v[METRIC_SOL_MEMORY_PCT] = GET(SOL_MEMORY);
+    v[METRIC_SOL_L1_PCT] = GET(SOL_L1);
+    v[METRIC_SOL_L2_PCT] = GET(SOL_L2);
+    v[METRIC_SOL_DRAM_PCT] = GET(SOL_DRAM);
+    v[METRIC_FMA_PIPE_PCT] = GET(FMA_PIPE);
+    v[METRIC_ISSUE_SLOTS_PCT] = GET(ISSUE_SLOTS);
 }
 
 int metrics_derive(const char *const *names, const double *values, int n, struct derived_metric *out)

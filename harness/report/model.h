@@ -21,6 +21,7 @@ struct report_model {
     int widths;
     int roofline_points; /* written by write_roofline */
     int hot_line_pages;  /* written by report_write_hot_lines */
+    int diagnosis_rows;  /* written by report_write_diagnosis */
 };
 
 int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e);

@@ -10,6 +10,7 @@
 #include "../profile/metric_catalog.h"
 #include "../results/schema.h"
 #include "cells.h"
+#include "diagnosis_page.h"
 #include "hot_lines.h"
 #include "ladder.h"
 #include "model.h"
@@ -94,8 +95,9 @@ static int write_variables(const struct report_model *m, const char *dir, const 
     put_number(f, "fp32_peak_gflops", peak.fp32_gflops);
     put_number(f, "fp64_peak_gflops", peak.fp64_gflops);
     put_number(f, "dram_peak_gbs", peak.dram_gbs);
-    fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nhot_line_pages = %d\n",
-            validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->hot_line_pages);
+    fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nhot_line_pages = %d\n"
+               "diagnosis_rows = %d\n",
+            validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->hot_line_pages, m->diagnosis_rows);
     write_sizes_and_variants(f, m);
     return report_close(f, path, e);
 }
@@ -370,6 +372,8 @@ static void list_pages(FILE *tsv, FILE *gp, const struct report_model *m, const 
         snprintf(setup, sizeof setup, "summary_width=%d", m->width[w]);
         page(tsv, gp, name, "summary", setup);
     }
+    if (m->diagnosis_rows > 0)
+        page(tsv, gp, "diagnosis", "diagnosis", "");
     if (report_ladder_steps(m) > 0) {
         page(tsv, gp, "ladder", "ladder", "");
         page(tsv, gp, "ladder-ideas", "ladder_ideas", "");
@@ -436,6 +440,7 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
     if (write_title(&m, out_dir, e) || write_summary_tables(&m, out_dir, e) || write_performance(&m, out_dir, e) ||
         write_bars(&m, out_dir, e) || write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
         report_write_ladder(&m, out_dir, e) || report_write_hot_lines(&m, out_dir, &m.hot_line_pages, e) ||
+        report_write_diagnosis(&m, out_dir, &m.diagnosis_rows, e) ||
         write_variables(&m, out_dir, note, e) ||
         (compare_path && copy_compare(compare_path, out_dir, e)) ||
         write_pages(&m, out_dir, compare_path != NULL, e))

@@ -28,13 +28,17 @@
     X(SUMMARY_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld") X(SUMMARY_SHARED_CONFLICTS_HW, "shared_conflicts_hw") \
     X(SUMMARY_SHARED_EXCESS_ESTIMATE, "shared_excess_wavefronts_estimate") X(SUMMARY_DRAM_GBS, "dram_gbs")            \
     X(SUMMARY_DRAM_PCT_OF_PEAK, "dram_pct_of_peak") X(SUMMARY_ACHIEVED_GFLOPS, "achieved_gflops")                     \
-    X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct") X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms")         \
+    X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct") X(SUMMARY_SOL_SM_PCT, "sol_sm_pct")                   \
+    X(SUMMARY_SOL_MEMORY_PCT, "sol_memory_pct") X(SUMMARY_SOL_L1_PCT, "sol_l1_pct") X(SUMMARY_SOL_L2_PCT, "sol_l2_pct") \
+    X(SUMMARY_SOL_DRAM_PCT, "sol_dram_pct") X(SUMMARY_FMA_PIPE_PCT, "fma_pipe_pct")                                   \
+    X(SUMMARY_ISSUE_SLOTS_PCT, "issue_slots_pct") X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms")                       \
     X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms") X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms")         \
     X(SUMMARY_REGISTERS_PER_THREAD, "registers_per_thread") X(SUMMARY_STATIC_SMEM_BYTES, "static_smem_bytes")        \
     X(SUMMARY_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes") X(SUMMARY_THREADS_PER_BLOCK, "threads_per_block")             \
     X(SUMMARY_THEORETICAL_OCCUPANCY_PCT, "theoretical_occupancy_pct")                                                 \
     X(SUMMARY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact") X(SUMMARY_GLOBAL_EXCESS_SECTORS, "global_excess_sectors") \
-    X(SUMMARY_SOURCE_WALL_MS, "source_wall_ms") X(SUMMARY_SOURCE_GPU_MS, "source_gpu_ms")
+    X(SUMMARY_SOURCE_WALL_MS, "source_wall_ms") X(SUMMARY_SOURCE_GPU_MS, "source_gpu_ms")                             \
+    X(SUMMARY_LIMITER, "limiter") X(SUMMARY_EVIDENCE, "evidence")
 
 /* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it). */
 #define VARIANTS_CSV(X)                                                                                               \

@@ -1,6 +1,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../diagnose/diagnosis.h"
 #include "../results/schema.h"
 #include "summary_csv.h"
 
@@ -36,7 +37,8 @@ static void write_timing(struct csv *c, const struct job_result *r)
 static const enum derived_metric_id headline[] = {
     METRIC_GLOBAL_LOAD_EFFICIENCY, METRIC_SECTORS_PER_REQUEST_LD, METRIC_SHARED_CONFLICTS_HW,
     METRIC_SHARED_EXCESS_ESTIMATE, METRIC_DRAM_GBS, METRIC_DRAM_PCT_OF_PEAK,
-    METRIC_ACHIEVED_GFLOPS, METRIC_ACHIEVED_OCCUPANCY,
+    METRIC_ACHIEVED_GFLOPS, METRIC_ACHIEVED_OCCUPANCY, METRIC_SOL_SM_PCT, METRIC_SOL_MEMORY_PCT,
+    METRIC_SOL_L1_PCT, METRIC_SOL_L2_PCT, METRIC_SOL_DRAM_PCT, METRIC_FMA_PIPE_PCT, METRIC_ISSUE_SLOTS_PCT,
 };
 #define N_HEADLINE (sizeof headline / sizeof headline[0])
 _Static_assert(SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT + N_HEADLINE == SUMMARY_METRICS_WALL_MS,
@@ -81,7 +83,7 @@ static void write_facts(struct csv *c, const struct kernel_facts *f)
 static void write_source(struct csv *c, const struct job_result *r)
 {
     if (!r->sourced) {
-        for (int i = SUMMARY_SHARED_CONFLICTS_EXACT; i < SUMMARY_COLUMNS; ++i)
+        for (int i = SUMMARY_SHARED_CONFLICTS_EXACT; i < SUMMARY_LIMITER; ++i)
             csv_empty(c);
         return;
     }
@@ -89,6 +91,45 @@ static void write_source(struct csv *c, const struct job_result *r)
     csv_real(c, r->source_totals[LINE_GLOBAL_EXCESS_SECTORS]);
     csv_real(c, r->source_cost.wall_ms);
     csv_real(c, r->source_cost.gpu_ms);
+}
+
+/* The share of shared wavefronts that are bank conflicts: exact with the source group, else the kernel-total
+ * estimate (right for 32-bit accesses, the lessons'). */
+static double conflict_share_pct(const struct job_result *r, const struct profile *p, const double *values,
+                                 const struct derived_metric *derived)
+{
+    if (r->sourced)
+        return 100.0 * r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS] / r->source_totals[LINE_SHARED_WAVEFRONTS];
+    double wavefronts = metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
+                        metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
+    return 100.0 * fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE].value) / wavefronts;
+}
+
+/* Empty without metrics; "not collected" when the sol group was left out. */
+static void write_diagnosis(struct csv *c, const struct job_result *r)
+{
+    static const enum derived_metric_id from[DIAGNOSIS_INPUT_COUNT] = {
+        [IN_SOL_L1] = METRIC_SOL_L1_PCT,       [IN_SOL_L2] = METRIC_SOL_L2_PCT,
+        [IN_SOL_DRAM] = METRIC_SOL_DRAM_PCT,   [IN_FMA_PIPE] = METRIC_FMA_PIPE_PCT,
+        [IN_ISSUE_SLOTS] = METRIC_ISSUE_SLOTS_PCT, [IN_SOL_SM] = METRIC_SOL_SM_PCT,
+        [IN_SOL_MEMORY] = METRIC_SOL_MEMORY_PCT, [IN_OCCUPANCY] = METRIC_ACHIEVED_OCCUPANCY,
+        [IN_SECTORS_PER_REQUEST_LD] = METRIC_SECTORS_PER_REQUEST_LD};
+    struct derived_metric derived[MAX_DERIVED];
+    double inputs[DIAGNOSIS_INPUT_COUNT];
+    struct diagnosis d;
+    if (!r->profiled) {
+        csv_empty(c);
+        csv_empty(c);
+        return;
+    }
+    const struct profile *p = &r->profile;
+    const double *values = p->kernels[profile_main_kernel(p)].values;
+    metrics_derive(p->names, values, p->n_metrics, derived);
+    for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
+        inputs[i] = i == IN_CONFLICT_SHARE ? conflict_share_pct(r, p, values, derived) : derived[from[i]].value;
+    diagnose(inputs, &d);
+    csv_text(c, d.limiter);
+    csv_text(c, d.evidence);
 }
 
 int results_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e)
@@ -113,6 +154,7 @@ int results_write_summary(const char *dir, const struct job_result *jobs, int co
         write_headline(&c, r);
         write_facts(&c, &r->facts);
         write_source(&c, r);
+        write_diagnosis(&c, r);
         csv_end_row(&c);
     }
     return csv_close(&c, e);

@@ -1,0 +1,94 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diagnosis.h"
+
+/* A unit at or above this share of its peak is a candidate limiter (Nsight Compute's SOL rules use 60 % too). */
+#define BUSY_PCT 60.0
+
+#define DIAGNOSIS_NAME(id, name) name,
+static const char *const input_names[] = {DIAGNOSIS_INPUTS(DIAGNOSIS_NAME)};
+#undef DIAGNOSIS_NAME
+
+const char *diagnosis_input_name(enum diagnosis_input id)
+{
+    return input_names[id];
+}
+
+/*
+ * The rules, first match wins. unit: the speed-of-light figure that must be the busiest of the five
+ * (L1/shared, L2, DRAM, FMA pipe, issue slots) and at least BUSY_PCT. refine, at_least: a further condition
+ * (refine < 0: none). The evidence is printed with the three inputs named in shown.
+ */
+static const struct rule {
+    const char *limiter;
+    int unit, refine;
+    double at_least;
+    const char *evidence;
+    int shown[3];
+} rules[] = {
+    {"bank conflicts", IN_SOL_L1, IN_CONFLICT_SHARE, 25.0,
+     "%.0f %% of shared wavefronts are bank conflicts; L1/shared at %.0f %% of peak, FMA pipe %.0f %%",
+     {IN_CONFLICT_SHARE, IN_SOL_L1, IN_FMA_PIPE}},
+    {"uncoalesced global loads", IN_SOL_L1, IN_SECTORS_PER_REQUEST_LD, 8.0,
+     "%.1f sectors per global load request (4 when coalesced); L1 at %.0f %% of peak, FMA pipe %.0f %%",
+     {IN_SECTORS_PER_REQUEST_LD, IN_SOL_L1, IN_FMA_PIPE}},
+    {"L1/shared bandwidth", IN_SOL_L1, -1, 0.0, "L1/shared at %.0f %% of peak; FMA pipe %.0f %%, DRAM %.0f %%",
+     {IN_SOL_L1, IN_FMA_PIPE, IN_SOL_DRAM}},
+    {"DRAM bandwidth", IN_SOL_DRAM, -1, 0.0, "DRAM at %.0f %% of peak; L2 %.0f %%, FMA pipe %.0f %%",
+     {IN_SOL_DRAM, IN_SOL_L2, IN_FMA_PIPE}},
+    {"L2 bandwidth", IN_SOL_L2, -1, 0.0, "L2 at %.0f %% of peak; DRAM %.0f %%, L1/shared %.0f %%",
+     {IN_SOL_L2, IN_SOL_DRAM, IN_SOL_L1}},
+    {"FMA pipe", IN_FMA_PIPE, -1, 0.0, "FMA pipe busy %.0f %% of cycles, issue slots %.0f %%, L1/shared %.0f %%",
+     {IN_FMA_PIPE, IN_ISSUE_SLOTS, IN_SOL_L1}},
+    {"instruction issue", IN_ISSUE_SLOTS, -1, 0.0,
+     "issue slots %.0f %% used, FMA pipe %.0f %%, L1/shared %.0f %%: every FFMA shares its slot with loads and "
+     "address math",
+     {IN_ISSUE_SLOTS, IN_FMA_PIPE, IN_SOL_L1}},
+};
+
+static const int units[] = {IN_SOL_L1, IN_SOL_L2, IN_SOL_DRAM, IN_FMA_PIPE, IN_ISSUE_SLOTS};
+#define N_UNITS (sizeof units / sizeof units[0])
+
+/* The busiest unit, or -1 when a figure is missing. */
+static int busiest(const double *v)
+{
+    int best = -1;
+    for (size_t i = 0; i < N_UNITS; ++i) {
+        if (isnan(v[units[i]]))
+            return -1;
+        if (best < 0 || v[units[i]] > v[best])
+            best = units[i];
+    }
+    return best;
+}
+
+static int matches(const struct rule *r, const double *v, int unit)
+{
+    return r->unit == unit && (r->refine < 0 || v[r->refine] >= r->at_least);
+}
+
+void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out)
+{
+    int unit = busiest(values);
+    memset(out, 0, sizeof *out);
+    if (unit < 0) {
+        snprintf(out->limiter, sizeof out->limiter, "not collected");
+        snprintf(out->evidence, sizeof out->evidence, "the sol metric group was not collected");
+        return;
+    }
+    if (values[unit] >= BUSY_PCT)
+        for (size_t i = 0; i < sizeof rules / sizeof rules[0]; ++i)
+            if (matches(&rules[i], values, unit)) {
+                const int *s = rules[i].shown;
+                snprintf(out->limiter, sizeof out->limiter, "%s", rules[i].limiter);
+                snprintf(out->evidence, sizeof out->evidence, rules[i].evidence, values[s[0]], values[s[1]],
+                         values[s[2]]);
+                return;
+            }
+    snprintf(out->limiter, sizeof out->limiter, "latency");
+    snprintf(out->evidence, sizeof out->evidence,
+             "no unit at %.0f %% of its peak (busiest %.0f %%); achieved occupancy %.0f %%", BUSY_PCT, values[unit],
+             values[IN_OCCUPANCY]);
+}

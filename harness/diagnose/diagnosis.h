@@ -1,0 +1,41 @@
+/*
+ * A diagnosis per kernel: which unit limits it and one sentence of evidence,
+ * from its speed-of-light percentages and a few counters. The rules are data
+ * (diagnosis.c, one table): the busiest unit at or above a threshold names the
+ * limiter, and a rule for that unit may refine it with a counter (bank
+ * conflicts, uncoalesced loads); below the threshold everywhere the kernel is
+ * latency-bound. Host-only: the run and the tests call it alike.
+ */
+#ifndef MEMSCOPE_DIAGNOSIS_H
+#define MEMSCOPE_DIAGNOSIS_H
+
+#include <stddef.h>
+
+/* What a diagnosis reads, by name, as the summary and metrics.csv name them; NAN when not collected. */
+#define DIAGNOSIS_INPUTS(X)                                                                                          \
+    X(IN_SOL_L1, "sol_l1_pct")                                                                                        \
+    X(IN_SOL_L2, "sol_l2_pct")                                                                                        \
+    X(IN_SOL_DRAM, "sol_dram_pct")                                                                                    \
+    X(IN_FMA_PIPE, "fma_pipe_pct")                                                                                    \
+    X(IN_ISSUE_SLOTS, "issue_slots_pct")                                                                              \
+    X(IN_SOL_SM, "sol_sm_pct")                                                                                        \
+    X(IN_SOL_MEMORY, "sol_memory_pct")                                                                                \
+    X(IN_OCCUPANCY, "achieved_occupancy")                                                                             \
+    X(IN_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld")                                                            \
+    X(IN_CONFLICT_SHARE, "conflict_share_pct") /* shared wavefronts beyond the ideal, % of all shared wavefronts */
+
+#define DIAGNOSIS_ID(id, name) id,
+enum diagnosis_input { DIAGNOSIS_INPUTS(DIAGNOSIS_ID) DIAGNOSIS_INPUT_COUNT };
+#undef DIAGNOSIS_ID
+
+const char *diagnosis_input_name(enum diagnosis_input id);
+
+struct diagnosis {
+    char limiter[48];
+    char evidence[256];
+};
+
+/* values[i] for input i. Without the speed-of-light percentages the limiter is "not collected". */
+void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * Each diagnosis rule on the figures of a kernel that should meet it. The measured rows are memscope's own,
+ * at W = 4096 on an H100 (sol group and metrics.csv; Nsight Compute's SpeedOfLight section gave the same
+ * percentages within 2.5 points for these): the limiter each should get is the one the lesson names.
+ * Synthetic rows cover the rules no variant meets.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../harness/diagnose/diagnosis.h"
+
+/* L1, L2, DRAM, FMA pipe, issue slots, SM, memory, occupancy, sectors per load request, conflict share. */
+struct kernel_figures {
+    double v[DIAGNOSIS_INPUT_COUNT];
+};
+
+static struct diagnosis run(struct kernel_figures k)
+{
+    struct diagnosis d;
+    diagnose(k.v, &d);
+    return d;
+}
+
+static struct kernel_figures figures(double l1, double l2, double dram, double fma, double issue, double sectors,
+                                     double conflict_share)
+{
+    struct kernel_figures k = {{0}};
+    k.v[IN_SOL_L1] = l1;
+    k.v[IN_SOL_L2] = l2;
+    k.v[IN_SOL_DRAM] = dram;
+    k.v[IN_FMA_PIPE] = fma;
+    k.v[IN_ISSUE_SLOTS] = issue;
+    k.v[IN_SOL_SM] = fmax(fma, issue);
+    k.v[IN_SOL_MEMORY] = fmax(l1, fmax(l2, dram));
+    k.v[IN_OCCUPANCY] = 50.0;
+    k.v[IN_SECTORS_PER_REQUEST_LD] = sectors;
+    k.v[IN_CONFLICT_SHARE] = conflict_share;
+    return k;
+}
+
+static void naive_uncoalesced_is_bound_by_uncoalesced_loads(void **state)
+{
+    (void)state;
+    struct diagnosis d = run(figures(99.0, 1.7, 0.9, 2.3, 3.4, 16.5, 0.0));
+    assert_string_equal(d.limiter, "uncoalesced global loads");
+    assert_non_null(strstr(d.evidence, "16.5 sectors per global load request"));
+    assert_non_null(strstr(d.evidence, "L1 at 99 %"));
+}
+
+static void tiled_transposed_is_bound_by_bank_conflicts(void **state)
+{
+    (void)state;
+    /* conflict share: 32,505,856 excess of 101,711,872 shared wavefronts (the source group, W = 1024) */
+    struct diagnosis d = run(figures(97.0, 11.0, 9.5, 8.3, 28.8, 4.0, 32.0));
+    assert_string_equal(d.limiter, "bank conflicts");
+    assert_non_null(strstr(d.evidence, "32 % of shared wavefronts are bank conflicts"));
+    assert_non_null(strstr(d.evidence, "L1/shared at 97 %"));
+}
+
+static void tiled_32_is_bound_by_shared_memory_traffic(void **state)
+{
+    (void)state;
+    struct diagnosis d = run(figures(88.7, 19.0, 16.6, 14.4, 41.2, 4.0, 0.0));
+    assert_string_equal(d.limiter, "L1/shared bandwidth");
+    assert_non_null(strstr(d.evidence, "L1/shared at 89 % of peak"));
+}
+
+static void the_best_ladder_kernel_is_bound_by_instruction_issue(void **state)
+{
+    (void)state;
+    struct diagnosis d = run(figures(50.8, 9.6, 3.5, 72.5, 76.7, NAN, 0.0)); /* halfwarp_lanes: no LDG */
+    assert_string_equal(d.limiter, "instruction issue");
+    assert_non_null(strstr(d.evidence, "issue slots 77 % used, FMA pipe 72 %"));
+}
+
+static void the_busiest_unit_decides_not_the_order_of_the_rules(void **state)
+{
+    (void)state;
+    /* L1 above the threshold but the FMA pipe busier: compute, not L1 */
+    struct diagnosis d = run(figures(65.0, 10.0, 5.0, 80.0, 70.0, 4.0, 40.0));
+    assert_string_equal(d.limiter, "FMA pipe");
+}
+
+static void a_streaming_kernel_is_bound_by_dram(void **state)
+{
+    (void)state;
+    assert_string_equal(run(figures(30.0, 45.0, 91.0, 1.0, 5.0, 4.0, 0.0)).limiter, "DRAM bandwidth");
+}
+
+static void an_l2_resident_stream_is_bound_by_l2(void **state)
+{
+    (void)state;
+    assert_string_equal(run(figures(40.0, 85.0, 10.0, 1.0, 5.0, 4.0, 0.0)).limiter, "L2 bandwidth");
+}
+
+static void below_the_threshold_everywhere_is_latency(void **state)
+{
+    (void)state;
+    struct diagnosis d = run(figures(20.0, 10.0, 5.0, 30.0, 59.9, 4.0, 0.0));
+    assert_string_equal(d.limiter, "latency");
+    assert_non_null(strstr(d.evidence, "busiest 60 %"));
+    assert_non_null(strstr(d.evidence, "occupancy 50 %"));
+}
+
+static void without_the_sol_group_there_is_no_diagnosis(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(NAN, NAN, NAN, NAN, NAN, 16.5, 50.0);
+    assert_string_equal(run(k).limiter, "not collected");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(naive_uncoalesced_is_bound_by_uncoalesced_loads),
+        cmocka_unit_test(tiled_transposed_is_bound_by_bank_conflicts),
+        cmocka_unit_test(tiled_32_is_bound_by_shared_memory_traffic),
+        cmocka_unit_test(the_best_ladder_kernel_is_bound_by_instruction_issue),
+        cmocka_unit_test(the_busiest_unit_decides_not_the_order_of_the_rules),
+        cmocka_unit_test(a_streaming_kernel_is_bound_by_dram),
+        cmocka_unit_test(an_l2_resident_stream_is_bound_by_l2),
+        cmocka_unit_test(below_the_threshold_everywhere_is_latency),
+        cmocka_unit_test(without_the_sol_group_there_is_no_diagnosis),
+    };
+    return cmocka_run_group_tests_name("diagnosis", tests, NULL, NULL);
+}
