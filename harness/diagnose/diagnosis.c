@@ -17,38 +17,42 @@ const char *diagnosis_input_name(enum diagnosis_input id)
 }
 
 /*
- * The rules, first match wins. unit: the speed-of-light figure that must be the busiest of the five
- * (L1/shared, L2, DRAM, FMA pipe, issue slots) and at least BUSY_PCT. refine, at_least: a further condition
- * (refine < 0: none). The evidence is printed with the three inputs named in shown.
+ * The rules, first match wins. unit: the speed-of-light figure that must be the busiest of the six
+ * (L1/shared, L2, DRAM, FMA pipe, FP64/tensor pipe, issue slots) and at least BUSY_PCT. refine: a further
+ * condition, refine >= at_least (or <= at_most when at_most is set); refine < 0: none. The evidence is printed
+ * with the three inputs named in shown.
  */
 static const struct rule {
     const char *limiter;
     int unit, refine;
-    double at_least;
+    double at_least, at_most;
     const char *evidence;
     int shown[3];
 } rules[] = {
-    {"bank conflicts", IN_SOL_L1, IN_CONFLICT_SHARE, 25.0,
+    {"bank conflicts", IN_SOL_L1, IN_CONFLICT_SHARE, 25.0, NAN,
      "%.0f %% of shared wavefronts are bank conflicts; L1/shared at %.0f %% of peak, FMA pipe %.0f %%",
      {IN_CONFLICT_SHARE, IN_SOL_L1, IN_FMA_PIPE}},
-    {"uncoalesced global loads", IN_SOL_L1, IN_SECTORS_PER_REQUEST_LD, 8.0,
-     "%.1f sectors per global load request (4 when coalesced); L1 at %.0f %% of peak, FMA pipe %.0f %%",
-     {IN_SECTORS_PER_REQUEST_LD, IN_SOL_L1, IN_FMA_PIPE}},
-    {"L1/shared bandwidth", IN_SOL_L1, -1, 0.0, "L1/shared at %.0f %% of peak; FMA pipe %.0f %%, DRAM %.0f %%",
+    {"uncoalesced global loads", IN_SOL_L1, IN_LOAD_EFFICIENCY, NAN, 50.0,
+     "global loads use %.1f %% of the bytes their sectors carry (%.1f sectors per request); L1 at %.0f %% of peak",
+     {IN_LOAD_EFFICIENCY, IN_SECTORS_PER_REQUEST_LD, IN_SOL_L1}},
+    {"L1/shared bandwidth", IN_SOL_L1, -1, NAN, NAN, "L1/shared at %.0f %% of peak; FMA pipe %.0f %%, DRAM %.0f %%",
      {IN_SOL_L1, IN_FMA_PIPE, IN_SOL_DRAM}},
-    {"DRAM bandwidth", IN_SOL_DRAM, -1, 0.0, "DRAM at %.0f %% of peak; L2 %.0f %%, FMA pipe %.0f %%",
+    {"DRAM bandwidth", IN_SOL_DRAM, -1, NAN, NAN, "DRAM at %.0f %% of peak; L2 %.0f %%, FMA pipe %.0f %%",
      {IN_SOL_DRAM, IN_SOL_L2, IN_FMA_PIPE}},
-    {"L2 bandwidth", IN_SOL_L2, -1, 0.0, "L2 at %.0f %% of peak; DRAM %.0f %%, L1/shared %.0f %%",
+    {"L2 bandwidth", IN_SOL_L2, -1, NAN, NAN, "L2 at %.0f %% of peak; DRAM %.0f %%, L1/shared %.0f %%",
      {IN_SOL_L2, IN_SOL_DRAM, IN_SOL_L1}},
-    {"FMA pipe", IN_FMA_PIPE, -1, 0.0, "FMA pipe busy %.0f %% of cycles, issue slots %.0f %%, L1/shared %.0f %%",
+    {"FMA pipe", IN_FMA_PIPE, -1, NAN, NAN, "FMA pipe busy %.0f %% of cycles, issue slots %.0f %%, L1/shared %.0f %%",
      {IN_FMA_PIPE, IN_ISSUE_SLOTS, IN_SOL_L1}},
-    {"instruction issue", IN_ISSUE_SLOTS, -1, 0.0,
+    {"FP64/tensor pipe", IN_FP64_TENSOR_PIPE, -1, NAN, NAN,
+     "FP64/tensor pipe busy %.0f %% of cycles, issue slots %.0f %%, L1/shared %.0f %%",
+     {IN_FP64_TENSOR_PIPE, IN_ISSUE_SLOTS, IN_SOL_L1}},
+    {"instruction issue", IN_ISSUE_SLOTS, -1, NAN, NAN,
      "issue slots %.0f %% used, FMA pipe %.0f %%, L1/shared %.0f %%: every FFMA shares its slot with loads and "
      "address math",
      {IN_ISSUE_SLOTS, IN_FMA_PIPE, IN_SOL_L1}},
 };
 
-static const int units[] = {IN_SOL_L1, IN_SOL_L2, IN_SOL_DRAM, IN_FMA_PIPE, IN_ISSUE_SLOTS};
+static const int units[] = {IN_SOL_L1, IN_SOL_L2, IN_SOL_DRAM, IN_FMA_PIPE, IN_FP64_TENSOR_PIPE, IN_ISSUE_SLOTS};
 #define N_UNITS (sizeof units / sizeof units[0])
 
 /* The busiest unit, or -1 when a figure is missing. */
@@ -66,7 +70,11 @@ static int busiest(const double *v)
 
 static int matches(const struct rule *r, const double *v, int unit)
 {
-    return r->unit == unit && (r->refine < 0 || v[r->refine] >= r->at_least);
+    if (r->unit != unit)
+        return 0;
+    if (r->refine < 0)
+        return 1;
+    return isnan(r->at_most) ? v[r->refine] >= r->at_least : v[r->refine] <= r->at_most;
 }
 
 void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out)

@@ -17,11 +17,13 @@
     X(IN_SOL_L2, "sol_l2_pct")                                                                                        \
     X(IN_SOL_DRAM, "sol_dram_pct")                                                                                    \
     X(IN_FMA_PIPE, "fma_pipe_pct")                                                                                    \
+    X(IN_FP64_TENSOR_PIPE, "fp64_tensor_pipe_pct")                                                                    \
     X(IN_ISSUE_SLOTS, "issue_slots_pct")                                                                              \
     X(IN_SOL_SM, "sol_sm_pct")                                                                                        \
     X(IN_SOL_MEMORY, "sol_memory_pct")                                                                                \
     X(IN_OCCUPANCY, "achieved_occupancy")                                                                             \
     X(IN_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld")                                                            \
+    X(IN_LOAD_EFFICIENCY, "global_load_efficiency")                                                                   \
     X(IN_CONFLICT_SHARE, "conflict_share_pct") /* shared wavefronts beyond the ideal, % of all shared wavefronts */
 
 #define DIAGNOSIS_ID(id, name) id,

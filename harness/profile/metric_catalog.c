@@ -21,7 +21,8 @@ static const struct metric_group groups[] = {
     {"dram", "DRAM bytes, throughput and kernel duration", GROUP_DRAM},
     {"roofline", "executed FP32/FP64 operations and achieved occupancy", GROUP_ROOFLINE},
     {"cache", "L1 and L2 sector hit rates", GROUP_CACHE},
-    {"sol", "speed of light: SM, memory, L1/shared, L2 and DRAM throughput, FMA pipe, issue slots", GROUP_SOL},
+    {"sol", "speed of light: SM, memory, L1/shared, L2 and DRAM throughput, FMA and FP64/tensor pipes, issue slots",
+     GROUP_SOL},
     {"source", "per-instruction counts by source line (lines.csv) and exact bank conflicts", GROUP_SOURCE},
 };
 

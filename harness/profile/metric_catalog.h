@@ -90,7 +90,9 @@
     X(FMA_PIPE, "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", GROUP_SOL, false,                      \
       "FMA pipe busy, % of active cycles")                                                                            \
     X(ISSUE_SLOTS, "sm__inst_issued.avg.pct_of_peak_sustained_active", GROUP_SOL, false,                              \
-      "issue slots used, % of active cycles")
+      "issue slots used, % of active cycles")                                                                         \
+    X(FP64_TENSOR_PIPE, "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active", GROUP_SOL, false,           \
+      "FP64 and tensor pipe (GH100's shared pipe) busy, % of active cycles")
 
 #define DERIVED_METRICS(X)                                                                                            \
     X(GLOBAL_LOAD_EFFICIENCY, "global_load_efficiency", "%", false, "global load efficiency")                         \
@@ -125,7 +127,8 @@
     X(SOL_L2_PCT, "sol_l2_pct", "%", false, "speed of light: L2")                                                     \
     X(SOL_DRAM_PCT, "sol_dram_pct", "%", false, "speed of light: DRAM")                                               \
     X(FMA_PIPE_PCT, "fma_pipe_pct", "%", false, "FMA pipe busy")                                                      \
-    X(ISSUE_SLOTS_PCT, "issue_slots_pct", "%", false, "issue slots used")
+    X(ISSUE_SLOTS_PCT, "issue_slots_pct", "%", false, "issue slots used")                                            \
+    X(FP64_TENSOR_PIPE_PCT, "fp64_tensor_pipe_pct", "%", false, "FP64 and tensor pipe busy")
 
 #define CATALOG_ID(id, name, traits, deterministic, what) METRIC_##id,
 enum collected_metric { COLLECTED_METRICS(CATALOG_ID) COLLECTED_METRIC_COUNT };

@@ -123,6 +123,7 @@ static void compute(const char *const *names, const double *values, int n, doubl
     v[METRIC_SOL_DRAM_PCT] = GET(SOL_DRAM);
     v[METRIC_FMA_PIPE_PCT] = GET(FMA_PIPE);
     v[METRIC_ISSUE_SLOTS_PCT] = GET(ISSUE_SLOTS);
+    v[METRIC_FP64_TENSOR_PIPE_PCT] = GET(FP64_TENSOR_PIPE);
 }
 
 int metrics_derive(const char *const *names, const double *values, int n, struct derived_metric *out)

@@ -31,7 +31,8 @@
     X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct") X(SUMMARY_SOL_SM_PCT, "sol_sm_pct")                   \
     X(SUMMARY_SOL_MEMORY_PCT, "sol_memory_pct") X(SUMMARY_SOL_L1_PCT, "sol_l1_pct") X(SUMMARY_SOL_L2_PCT, "sol_l2_pct") \
     X(SUMMARY_SOL_DRAM_PCT, "sol_dram_pct") X(SUMMARY_FMA_PIPE_PCT, "fma_pipe_pct")                                   \
-    X(SUMMARY_ISSUE_SLOTS_PCT, "issue_slots_pct") X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms")                       \
+    X(SUMMARY_ISSUE_SLOTS_PCT, "issue_slots_pct") X(SUMMARY_FP64_TENSOR_PIPE_PCT, "fp64_tensor_pipe_pct")             \
+    X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms")                                                                     \
     X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms") X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms")         \
     X(SUMMARY_REGISTERS_PER_THREAD, "registers_per_thread") X(SUMMARY_STATIC_SMEM_BYTES, "static_smem_bytes")        \
     X(SUMMARY_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes") X(SUMMARY_THREADS_PER_BLOCK, "threads_per_block")             \

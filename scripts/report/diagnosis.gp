@@ -1,9 +1,9 @@
 # Each variant's limiter at the largest width, with its evidence (summary.csv's limiter and evidence columns).
 load scriptdir.'/common.gp'
 page_title = sprintf("Diagnosis at W = %d: what limits each kernel", largest_width)
-page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, DRAM, FMA pipe, issue slots; the sol metric group), when it is\n".\
-    "at 60 % of its peak or more, names the limiter; bank conflicts (a quarter of shared wavefronts or more beyond the ideal) and uncoalesced\n".\
-    "loads (8 sectors or more per request) refine an L1/shared limit. Below 60 % everywhere: latency. Rules: harness/diagnose/diagnosis.c."
+page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, DRAM, FMA pipe, FP64/tensor pipe, issue slots: the sol metric group),\n".\
+    "when it is at 60 % of its peak or more, names the limiter; bank conflicts (a quarter of shared wavefronts or more beyond the ideal) and\n".\
+    "uncoalesced loads (half of the fetched bytes or less used) refine an L1/shared limit. Below 60 % everywhere: latency. Rules: harness/diagnose/diagnosis.c."
 load scriptdir.'/page.gp'
 table_rows = diagnosis_rows + 1
 table_file = datadir.'/diagnosis.tsv'

@@ -15,7 +15,7 @@
 
 #include "../../harness/diagnose/diagnosis.h"
 
-/* L1, L2, DRAM, FMA pipe, issue slots, SM, memory, occupancy, sectors per load request, conflict share. */
+/* The inputs of diagnosis.h, by their ids. */
 struct kernel_figures {
     double v[DIAGNOSIS_INPUT_COUNT];
 };
@@ -40,17 +40,40 @@ static struct kernel_figures figures(double l1, double l2, double dram, double f
     k.v[IN_SOL_MEMORY] = fmax(l1, fmax(l2, dram));
     k.v[IN_OCCUPANCY] = 50.0;
     k.v[IN_SECTORS_PER_REQUEST_LD] = sectors;
+    k.v[IN_LOAD_EFFICIENCY] = fmin(100.0, 400.0 / sectors); /* 32 floats a request: 4 sectors when coalesced */
     k.v[IN_CONFLICT_SHARE] = conflict_share;
+    k.v[IN_FP64_TENSOR_PIPE] = 0.0;
     return k;
 }
 
 static void naive_uncoalesced_is_bound_by_uncoalesced_loads(void **state)
 {
     (void)state;
-    struct diagnosis d = run(figures(99.0, 1.7, 0.9, 2.3, 3.4, 16.5, 0.0));
+    struct kernel_figures k = figures(99.0, 1.7, 0.9, 2.3, 3.4, 16.5, 0.0);
+    k.v[IN_LOAD_EFFICIENCY] = 12.5; /* measured: a warp reads 32 floats of 32 different rows */
+    struct diagnosis d = run(k);
     assert_string_equal(d.limiter, "uncoalesced global loads");
-    assert_non_null(strstr(d.evidence, "16.5 sectors per global load request"));
+    assert_non_null(strstr(d.evidence, "use 12.5 % of the bytes their sectors carry (16.5 sectors per request)"));
     assert_non_null(strstr(d.evidence, "L1 at 99 %"));
+}
+
+/* 32 doubles a request fill 8 sectors: coalesced, although a float kernel with 8 would not be. */
+static void coalesced_fp64_loads_are_not_called_uncoalesced(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(95.9, 20.6, 18.1, 1.9, 24.1, 8.0, 0.0); /* tiled_32_fp64 */
+    k.v[IN_LOAD_EFFICIENCY] = 100.0;
+    assert_string_equal(run(k).limiter, "L1/shared bandwidth");
+}
+
+static void a_busy_fp64_or_tensor_pipe_is_its_own_limiter(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(38.0, 53.9, 20.7, 0.4, 19.7, 8.0, 0.0);
+    k.v[IN_FP64_TENSOR_PIPE] = 85.0;
+    struct diagnosis d = run(k);
+    assert_string_equal(d.limiter, "FP64/tensor pipe");
+    assert_non_null(strstr(d.evidence, "busy 85 %"));
 }
 
 static void tiled_transposed_is_bound_by_bank_conflicts(void **state)
@@ -119,6 +142,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(naive_uncoalesced_is_bound_by_uncoalesced_loads),
+        cmocka_unit_test(coalesced_fp64_loads_are_not_called_uncoalesced),
+        cmocka_unit_test(a_busy_fp64_or_tensor_pipe_is_its_own_limiter),
         cmocka_unit_test(tiled_transposed_is_bound_by_bank_conflicts),
         cmocka_unit_test(tiled_32_is_bound_by_shared_memory_traffic),
         cmocka_unit_test(the_best_ladder_kernel_is_bound_by_instruction_issue),
