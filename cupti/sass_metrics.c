@@ -91,6 +91,8 @@ static size_t merge(const struct prof_sass_session *s, CUpti_SassMetrics_Data *d
     qsort(data, n_data, sizeof *data, by_instruction);
     for (size_t i = 0; i < n_data; ++i) {
         const char *function = data[i].functionName ? data[i].functionName : "unknown";
+        if (strlen(function) >= sizeof out[0].function) /* truncated, it would neither merge nor be placed */
+            return (size_t)-1;
         if (n == 0 || compare_instructions(out[n - 1].cubin_crc, out[n - 1].function, out[n - 1].pc,
                                            data[i].cubinCrc, function, data[i].pcOffset) != 0) {
             out[n] = (struct prof_sass_record){.cubin_crc = data[i].cubinCrc, .pc = data[i].pcOffset};
@@ -131,6 +133,9 @@ static int flush(struct prof_sass_session *s, struct prof_sass_record **records,
     p.pMetricsData = data;
     if (count == 0 || prof_check(e, cuptiSassMetricsFlushData(&p), "cuptiSassMetricsFlushData") == PROF_OK)
         *n = count ? merge(s, data, count, instances, *records) : 0;
+    if (*n == (size_t)-1)
+        prof_fail(e, PROF_FAILED, "a kernel name of %zu characters or more: memscope keeps %zu",
+                  sizeof (*records)->function, sizeof (*records)->function - 1);
     free(data);
     free(values);
     return e->status;

@@ -35,7 +35,7 @@ static void keep_cubin(const CUpti_ModuleResourceData *module)
     if (!module->pCubin || module->cubinSize == 0)
         return;
     if (subscriber.n_cubins == MAX_CUBINS || !(c->image = malloc(module->cubinSize)))
-        return; /* prof_cubin_find will not find it, and says so to its caller */
+        return; /* prof_cubin_find will not find it, and its caller fails */
     memcpy(c->image, module->pCubin, module->cubinSize);
     c->size = module->cubinSize;
     crc.cubin = c->image;

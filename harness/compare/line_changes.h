@@ -2,8 +2,9 @@
  * Per-line changes between two runs of the same source: every count of the
  * source group (lines.csv) that differs, by variant, width, kernel, file, line
  * and metric. They are deterministic, so any difference is a change in the
- * code or the compiler; a line whose bank conflicts or wasted sectors grew is
- * a regression, and one that had none before is named as a new one.
+ * code or the compiler. A kernel whose bank conflicts or wasted sectors grew
+ * (summed over its lines, so that a line that only moved is no regression)
+ * is a regression, named by the lines whose excess grew.
  */
 #ifndef MEMSCOPE_COMPARE_LINE_CHANGES_H
 #define MEMSCOPE_COMPARE_LINE_CHANGES_H
@@ -15,7 +16,7 @@
 struct line_changes {
     int compared; /* 0: a side has no lines.csv */
     int changed;
-    int regressions; /* excess wavefronts or sectors that grew */
+    int regressions; /* lines whose excess grew, in kernels whose excess grew */
 };
 
 /* Prints the changes to print (at most a dozen regressions and a dozen other changes); writes every change

@@ -77,6 +77,18 @@ static int matches(const struct rule *r, const double *v, int unit)
     return isnan(r->at_most) ? v[r->refine] >= r->at_least : v[r->refine] <= r->at_most;
 }
 
+/* The refinements of the unit's rules before rule `last` that could not be judged: their input was not collected. */
+static void note_unjudged(const double *v, int unit, size_t last, char *evidence, size_t len)
+{
+    for (size_t i = 0; i < last; ++i) {
+        const struct rule *r = &rules[i];
+        size_t used = strlen(evidence);
+        if (r->unit == unit && r->refine >= 0 && isnan(v[r->refine]) && used < len)
+            snprintf(evidence + used, len - used, "; %s not judged (%s not collected)", r->limiter,
+                     input_names[r->refine]);
+    }
+}
+
 void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out)
 {
     int unit = busiest(values);
@@ -93,10 +105,16 @@ void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out)
                 snprintf(out->limiter, sizeof out->limiter, "%s", rules[i].limiter);
                 snprintf(out->evidence, sizeof out->evidence, rules[i].evidence, values[s[0]], values[s[1]],
                          values[s[2]]);
+                note_unjudged(values, unit, i, out->evidence, sizeof out->evidence);
                 return;
             }
     snprintf(out->limiter, sizeof out->limiter, "latency");
-    snprintf(out->evidence, sizeof out->evidence,
-             "no unit at %.0f %% of its peak (busiest %.0f %%); achieved occupancy %.0f %%", BUSY_PCT, values[unit],
-             values[IN_OCCUPANCY]);
+    if (isnan(values[IN_OCCUPANCY]))
+        snprintf(out->evidence, sizeof out->evidence,
+                 "no unit at %.0f %% of its peak (busiest %.0f %%); achieved occupancy not collected", BUSY_PCT,
+                 values[unit]);
+    else
+        snprintf(out->evidence, sizeof out->evidence,
+                 "no unit at %.0f %% of its peak (busiest %.0f %%); achieved occupancy %.0f %%", BUSY_PCT,
+                 values[unit], values[IN_OCCUPANCY]);
 }

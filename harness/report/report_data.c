@@ -80,6 +80,13 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
     palette_write_linetypes(f, m->variants);
 }
 
+/* summary.csv's shared_conflicts_exact held the kernel-total estimate before the source group came (runs whose
+ * environment has no source_group key): such a run's figure is labelled as what it is. */
+static int conflicts_are_exact(const struct results_folder *r)
+{
+    return results_environment(r, "source_group") != NULL;
+}
+
 static int write_variables(const struct report_model *m, const char *dir, const char *note, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
@@ -92,6 +99,8 @@ static int write_variables(const struct report_model *m, const char *dir, const 
     fputs("# Written by memscope-report-data; loaded by scripts/report/*.gp.\n", f);
     put_variable(f, "gpu_name", results_environment(m->r, "gpu_name"));
     put_variable(f, "source_note", note);
+    put_variable(f, "conflicts_label", conflicts_are_exact(m->r) ? "exact (per instruction, source group)"
+                                                                  : "estimate from kernel totals (a run before 2026-11-23)");
     put_number(f, "fp32_peak_gflops", peak.fp32_gflops);
     put_number(f, "fp64_peak_gflops", peak.fp64_gflops);
     put_number(f, "dram_peak_gbs", peak.dram_gbs);
@@ -211,9 +220,9 @@ static int write_summary_tables(const struct report_model *m, const char *dir, s
         FILE *f = report_open(dir, name, path, sizeof path, e);
         if (!f)
             return e->code;
-        fputs("0\tvariant\tprecision\tmedian ms\tGFLOP/s\t% of cuBLAS\tload eff. %\tconflicts (exact)\tDRAM GB/s"
-              "\tregs\toccupancy % th./ach.\tcheck\n",
-              f);
+        fprintf(f, "0\tvariant\tprecision\tmedian ms\tGFLOP/s\t%% of cuBLAS\tload eff. %%\tconflicts (%s)\tDRAM GB/s"
+                   "\tregs\toccupancy %% th./ach.\tcheck\n",
+                conflicts_are_exact(m->r) ? "exact" : "estimate");
         for (int v = 0; v < m->variants; ++v)
             if (results_summary_row(m->r, m->variant[v], m->width[w]) >= 0)
                 summary_row(f, m, v, m->width[w]);

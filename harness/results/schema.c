@@ -27,7 +27,7 @@ const struct csv_schema compare_metrics_csv = {"compare-metrics.csv", COMPARE_ME
 const struct csv_schema compare_lines_csv = {"compare-lines.csv", COMPARE_LINES_COLUMNS, compare_lines_names};
 const struct csv_schema history_csv = {"history.csv", HISTORY_COLUMNS, history_names};
 
-/* Headers are joined into buffers of HEADER_LEN; the longest, summary.csv's, is about 530 characters. */
+/* Headers are joined into buffers of HEADER_LEN; the longest, summary.csv's, is about 750 characters. */
 #define HEADER_LEN 4096
 static void join_header(const struct csv_schema *s, char *header, size_t len)
 {

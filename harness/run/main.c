@@ -205,10 +205,11 @@ static int start_collectors(struct gpu *g, const struct options *o, const struct
     if (prof_subscriber_start(&pe))
         return error_from_profiler(e, &pe);
     c->subscribed = true;
-    if (set->n > 0 && metrics_open(&metrics, g, set, o->validate ? 1 : o->n_variants, e) == 0)
-        c->metrics = &metrics;
-    if (set->source && !e->code && source_open(&source, g, e) == 0)
-        c->source = &source;
+    /* Recorded before opening, so that stop_collectors releases what a failed open leaves behind. */
+    if (set->n > 0 && (c->metrics = &metrics) && metrics_open(&metrics, g, set, o->validate ? 1 : o->n_variants, e))
+        return e->code;
+    if (set->source && (c->source = &source))
+        source_open(&source, g, e);
     return e->code;
 }
 

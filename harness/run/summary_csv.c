@@ -99,11 +99,12 @@ static void write_source(struct csv *c, const struct job_result *r)
 static double conflict_share_pct(const struct job_result *r, const struct profile *p, const double *values,
                                  const struct derived_metric *derived)
 {
-    if (r->sourced)
-        return 100.0 * r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS] / r->source_totals[LINE_SHARED_WAVEFRONTS];
-    double wavefronts = metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
-                        metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
-    return 100.0 * fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE].value) / wavefronts;
+    double excess = r->sourced ? r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS]
+                               : fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE].value);
+    double wavefronts = r->sourced ? r->source_totals[LINE_SHARED_WAVEFRONTS]
+                                   : metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
+                                         metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
+    return wavefronts == 0.0 ? 0.0 : 100.0 * excess / wavefronts; /* no shared access: no conflict */
 }
 
 /* Empty without metrics; "not collected" when the sol group was left out. */
@@ -129,6 +130,9 @@ static void write_diagnosis(struct csv *c, const struct job_result *r)
     metrics_derive(p->names, values, p->n_metrics, derived);
     for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
         inputs[i] = i == IN_CONFLICT_SHARE ? conflict_share_pct(r, p, values, derived) : derived[from[i]].value;
+    /* No global load instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
+    if (metric_lookup(p->names, values, p->n_metrics, COLLECTED(GLOBAL_LD_REQUESTS)) == 0.0)
+        inputs[IN_LOAD_EFFICIENCY] = 100.0;
     diagnose(inputs, &d);
     csv_text(c, d.limiter);
     csv_text(c, d.evidence);

@@ -87,8 +87,11 @@ static int place(struct source_collector *c, const struct prof_sass_record *r, s
     in->pc = r->pc;
     memcpy(in->values, r->values, sizeof in->values);
     snprintf(in->opcode, sizeof in->opcode, "?");
-    if (!cubin) /* loaded before the subscriber started: counted, but not placed */
-        return 0;
+    if (!cubin) /* lines that silently read "no line information" would look like a library's */
+        return error_set(e, EXIT_PROFILER,
+                         "no cubin for the module of %s (CRC %08x): it was loaded before memscope could see it "
+                         "(CUDA_MODULE_LOADING=EAGER?), or could not be kept",
+                         r->function, r->cubin_crc);
     /* A function without line information (cuBLAS) fails at every PC, and each try parses the cubin again:
      * records come sorted by function and PC, so one that fails at its first executed PC is not asked again. */
     bool first = c->current_crc != cubin->crc || strcmp(c->current_function, r->function) != 0;

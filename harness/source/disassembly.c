@@ -69,6 +69,8 @@ static int write_temporary(const uint8_t *cubin, size_t size, char *path, struct
     if (fd < 0)
         return error_set(e, EXIT_RUNTIME, "cannot create %s: %s", path, strerror(errno));
     FILE *f = fdopen(fd, "wb");
+    if (!f)
+        close(fd);
     int ok = f && fwrite(cubin, 1, size, f) == size;
     if (!f || fclose(f) != 0 || !ok) {
         unlink(path);

@@ -15,6 +15,6 @@ set boxwidth 0.38
 positive(x) = (missing(x) || x <= 0) ? 1/0 : x
 zero_note(x) = missing(x) ? "not collected" : x == 0 ? "0" : ""
 plot bars_file using (column("position") - 0.2):(positive(column("conflicts_hw"))):"linetype":xtic(strcol("variant")) with boxes lc variable fs transparent solid 0.35 title "hardware counter", \
-     bars_file using (column("position") + 0.2):(positive(column("conflicts_exact"))):"linetype" with boxes lc variable fs solid 0.9 title "exact (per instruction, source group)", \
+     bars_file using (column("position") + 0.2):(positive(column("conflicts_exact"))):"linetype" with boxes lc variable fs solid 0.9 title conflicts_label, \
      bars_file using (column("position") - 0.2):(0.8):(zero_note(column("conflicts_hw"))) with labels rotate by 90 left font ",9" notitle, \
      bars_file using (column("position") + 0.2):(0.8):(zero_note(column("conflicts_exact"))) with labels rotate by 90 left font ",9" notitle

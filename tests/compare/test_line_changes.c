@@ -74,7 +74,21 @@ static void fewer_conflicts_and_other_counts_are_changes_not_regressions(void **
                                     FMA "inst_executed,120\n", printed, sizeof printed);
     assert_int_equal(r.changed, 2);
     assert_int_equal(r.regressions, 0);
-    assert_non_null(strstr(printed, "1015808 -> 0 (fewer)"));
+    assert_non_null(strstr(printed, "1015808 -> 0 (gone)"));
+}
+
+/* An edit above the store moves it one line down: the same conflicts on another line are no regression. */
+static void a_line_that_only_moved_is_not_a_regression(void **state)
+{
+    (void)state;
+    char printed[4096];
+    struct line_changes r = compare(STORE "shared_excess_wavefronts,1015808\n",
+                                    "tiled_transposed,fp32,1024,k,kernels/lessons/matmul_transposed.cu,33,"
+                                    "MdsT[tx][ty] = v;,STS,shared_excess_wavefronts,1015808\n",
+                                    printed, sizeof printed);
+    assert_int_equal(r.changed, 2);
+    assert_int_equal(r.regressions, 0);
+    assert_null(strstr(printed, "REGRESSION"));
 }
 
 static void a_run_without_lines_is_not_compared(void **state)
@@ -94,6 +108,7 @@ int main(void)
         cmocka_unit_test(identical_runs_change_nothing),
         cmocka_unit_test(a_new_conflicting_line_is_a_regression_named_by_file_and_line),
         cmocka_unit_test(fewer_conflicts_and_other_counts_are_changes_not_regressions),
+        cmocka_unit_test(a_line_that_only_moved_is_not_a_regression),
         cmocka_unit_test(a_run_without_lines_is_not_compared),
     };
     return cmocka_run_group_tests_name("line changes", tests, NULL, NULL);

@@ -131,6 +131,23 @@ static void below_the_threshold_everywhere_is_latency(void **state)
     assert_non_null(strstr(d.evidence, "occupancy 50 %"));
 }
 
+/* Without the shared and global groups an L1/shared limit cannot be refined, and the evidence says so. */
+static void unjudged_refinements_and_missing_occupancy_are_said(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(97.0, 11.0, 9.5, 8.3, 28.8, 4.0, NAN);
+    k.v[IN_LOAD_EFFICIENCY] = NAN;
+    struct diagnosis d = run(k);
+    assert_string_equal(d.limiter, "L1/shared bandwidth");
+    assert_non_null(strstr(d.evidence, "bank conflicts not judged (conflict_share_pct not collected)"));
+    assert_non_null(strstr(d.evidence, "uncoalesced global loads not judged (global_load_efficiency not collected)"));
+    k = figures(20.0, 10.0, 5.0, 30.0, 40.0, 4.0, 0.0);
+    k.v[IN_OCCUPANCY] = NAN;
+    d = run(k);
+    assert_null(strstr(d.evidence, "nan"));
+    assert_non_null(strstr(d.evidence, "achieved occupancy not collected"));
+}
+
 static void without_the_sol_group_there_is_no_diagnosis(void **state)
 {
     (void)state;
@@ -151,6 +168,7 @@ int main(void)
         cmocka_unit_test(a_streaming_kernel_is_bound_by_dram),
         cmocka_unit_test(an_l2_resident_stream_is_bound_by_l2),
         cmocka_unit_test(below_the_threshold_everywhere_is_latency),
+        cmocka_unit_test(unjudged_refinements_and_missing_occupancy_are_said),
         cmocka_unit_test(without_the_sol_group_there_is_no_diagnosis),
     };
     return cmocka_run_group_tests_name("diagnosis", tests, NULL, NULL);
