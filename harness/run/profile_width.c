@@ -23,7 +23,7 @@ static int metric_passes(struct job_context *ctx, struct job_result *jobs, int c
 }
 
 /* The function whose totals head the summary: the main kernel of the metric passes, else the one that executed
- * the most instructions. */
+ * the most instructions. A call's instructions come grouped by function, so each is looked at once. */
 static const char *main_function(const struct job_result *r, const struct source_call *call)
 {
     const char *best = NULL;
@@ -31,12 +31,12 @@ static const char *main_function(const struct job_result *r, const struct source
     for (size_t i = 0; i < call->n; ++i) {
         const char *function = call->instructions[i].function;
         char name[SOURCE_FUNCTION_LEN];
+        double totals[LINE_METRIC_COUNT];
+        if (i > 0 && strcmp(call->instructions[i - 1].function, function) == 0)
+            continue;
         prof_demangle(function, name, sizeof name);
         if (r->profiled && strcmp(name, r->profile.kernels[profile_main_kernel(&r->profile)].kernel) == 0)
             return function;
-        double totals[LINE_METRIC_COUNT];
-        if (best && strcmp(best, function) == 0)
-            continue;
         source_function_totals(call, function, totals);
         if (totals[LINE_INST_EXECUTED] > most) {
             most = totals[LINE_INST_EXECUTED];

@@ -16,6 +16,8 @@ int source_open(struct source_collector *c, struct gpu *g, struct error *e)
     memset(c, 0, sizeof *c);
     for (int m = 0; m < SASS_METRIC_COUNT; ++m)
         names[m] = sass_metric_name(m);
+    if (!getcwd(c->cwd, sizeof c->cwd))
+        c->cwd[0] = '\0'; /* paths then stay as the compiler recorded them */
     if (prof_chip_name(g->device, c->chip, sizeof c->chip, &pe) == 0)
         prof_sass_open(&c->sass, g->device, c->chip, names, SASS_METRIC_COUNT, &pe);
     c->setup_ms = 1e3 * (host_seconds() - started);
@@ -51,11 +53,10 @@ static const struct disassembly *listing_of(struct source_collector *c, const st
 
 /* Paths under the folder memscope runs in (the repository, for `make run`) are kept relative to it, so
  * that a capture names kernels/lessons/matmul_tiled.cu wherever the repository was cloned. */
-static void relative_to_cwd(char *path)
+static void relative_to(const char *cwd, char *path)
 {
-    char cwd[SOURCE_FILE_LEN];
-    size_t len;
-    if (!getcwd(cwd, sizeof cwd) || (len = strlen(cwd)) == 0 || strncmp(path, cwd, len) != 0 || path[len] != '/')
+    size_t len = strlen(cwd);
+    if (len == 0 || strncmp(path, cwd, len) != 0 || path[len] != '/')
         return;
     memmove(path, path + len + 1, strlen(path + len + 1) + 1);
 }
@@ -114,7 +115,7 @@ static int place(struct source_collector *c, const struct prof_sass_record *r, s
     if (opcode)
         snprintf(in->opcode, sizeof in->opcode, "%s", opcode);
     in->line = (int)line;
-    relative_to_cwd(in->file);
+    relative_to(c->cwd, in->file);
     if (in->file[0] && !source_find_text(capture, in->file, in->line)) {
         char text[SOURCE_TEXT_LEN];
         read_source_line(in->file, in->line, text, sizeof text);

@@ -27,6 +27,7 @@ struct source_cost {
 struct source_collector {
     struct prof_sass_session sass;
     char chip[32];
+    char cwd[SOURCE_FILE_LEN]; /* where memscope runs: source paths under it are written relative to it */
     double setup_ms;
     int n_modules;
     struct {

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "disassembly.h"
 
 #ifndef MEMSCOPE_NVDISASM
@@ -12,13 +13,8 @@
 
 static int add(struct disassembly *d, const char *function, uint32_t pc, const char *opcode, struct error *e)
 {
-    if ((d->n & (d->n - 1)) == 0) {
-        size_t room = d->n ? 2 * d->n : 1;
-        struct sass_opcode *grown = realloc(d->opcodes, room * sizeof *grown);
-        if (!grown)
-            return error_set(e, EXIT_RUNTIME, "out of host memory for %zu opcodes", room);
-        d->opcodes = grown;
-    }
+    if (grow_for_one_more((void **)&d->opcodes, d->n, sizeof *d->opcodes))
+        return error_set(e, EXIT_RUNTIME, "out of host memory for %zu opcodes", d->n + 1);
     struct sass_opcode *o = &d->opcodes[d->n++];
     snprintf(o->function, sizeof o->function, "%s", function);
     o->pc = pc;

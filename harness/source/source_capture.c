@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "source_capture.h"
 
 #define MAGIC "memscope-source"
@@ -12,15 +13,9 @@
 
 struct source_instruction *source_add_instruction(struct source_call *call, struct error *e)
 {
-    /* doubling when n reaches a power of two keeps appends amortised O(1) without a capacity field */
-    if ((call->n & (call->n - 1)) == 0) {
-        size_t room = call->n ? 2 * call->n : 1;
-        struct source_instruction *grown = realloc(call->instructions, room * sizeof *grown);
-        if (!grown) {
-            error_set(e, EXIT_RUNTIME, "out of host memory for %zu instructions", room);
-            return NULL;
-        }
-        call->instructions = grown;
+    if (grow_for_one_more((void **)&call->instructions, call->n, sizeof *call->instructions)) {
+        error_set(e, EXIT_RUNTIME, "out of host memory for %zu instructions", call->n + 1);
+        return NULL;
     }
     struct source_instruction *i = &call->instructions[call->n++];
     memset(i, 0, sizeof *i);
@@ -48,13 +43,8 @@ int source_add_text(struct source_capture *c, const char *file, int line, const 
 {
     if (source_find_text(c, file, line))
         return 0;
-    if ((c->n_texts & (c->n_texts - 1)) == 0) {
-        size_t room = c->n_texts ? 2 * c->n_texts : 1;
-        struct source_text *grown = realloc(c->texts, room * sizeof *grown);
-        if (!grown)
-            return error_set(e, EXIT_RUNTIME, "out of host memory for %zu source lines", room);
-        c->texts = grown;
-    }
+    if (grow_for_one_more((void **)&c->texts, c->n_texts, sizeof *c->texts))
+        return error_set(e, EXIT_RUNTIME, "out of host memory for %zu source lines", c->n_texts + 1);
     struct source_text *t = &c->texts[c->n_texts++];
     copy_flat(t->file, sizeof t->file, file);
     t->line = line;

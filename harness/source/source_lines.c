@@ -52,7 +52,7 @@ void source_function_totals(const struct source_call *call, const char *function
     memset(totals, 0, LINE_METRIC_COUNT * sizeof *totals);
     for (size_t i = 0; i < call->n; ++i) {
         double values[LINE_METRIC_COUNT];
-        if (strcmp(call->instructions[i].function, function) != 0)
+        if (function && strcmp(call->instructions[i].function, function) != 0)
             continue;
         line_metrics_of_instruction(call->instructions[i].values, values);
         for (int m = 0; m < LINE_METRIC_COUNT; ++m)

@@ -23,7 +23,7 @@ struct source_line {
 
 /* The call's lines, in order of each function's first instruction then of the line's first; *lines is malloc'd. */
 int source_lines(const struct source_call *call, struct source_line **lines, size_t *n, struct error *e);
-/* Sums over the call's instructions of function (mangled). */
+/* Sums over the call's instructions of function (mangled), or of every function when function is NULL. */
 void source_function_totals(const struct source_call *call, const char *function, double totals[LINE_METRIC_COUNT]);
 
 #endif

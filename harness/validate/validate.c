@@ -7,6 +7,7 @@
 #include "../results/metrics_csv.h"
 #include "../results/schema.h"
 #include "../gpu/nvtx.h"
+#include "../source/source_lines.h"
 #include "truth_model.h"
 #include "validate.h"
 
@@ -290,12 +291,11 @@ static int count_conflicts(struct gpu *g, struct source_collector *s, const stru
     nvtx_phase_begin(PHASE_SOURCE, 0);
     source_collect(s, g, call, 1, &capture, &cost, e);
     nvtx_end();
-    if (!e->code && source_capture_write(path, &capture, e) == 0)
-        for (size_t i = 0; i < capture.calls[0].n; ++i) {
-            double values[LINE_METRIC_COUNT];
-            line_metrics_of_instruction(capture.calls[0].instructions[i].values, values);
-            *conflicts += values[LINE_SHARED_EXCESS_WAVEFRONTS];
-        }
+    if (!e->code && source_capture_write(path, &capture, e) == 0) {
+        double totals[LINE_METRIC_COUNT];
+        source_function_totals(&capture.calls[0], NULL, totals);
+        *conflicts = totals[LINE_SHARED_EXCESS_WAVEFRONTS];
+    }
     source_capture_free(&capture);
     return e->code;
 }
