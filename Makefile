@@ -32,12 +32,12 @@ CMOCKA_LINK := $(if $(CMOCKA),-L$(CMOCKA)/usr/lib/x86_64-linux-gnu -Xlinker -rpa
 objects = $(patsubst %,$(BUILD)/%.o,$(basename $(filter-out %/main.c,$(wildcard $(1)/*.c $(1)/*.cpp $(1)/*.cu))))
 ROOMS := cupti $(patsubst %/,%,$(sort $(dir $(wildcard harness/*/*.c))))
 $(foreach r,$(ROOMS),$(eval $(BUILD)/lib/$(notdir $(r)).a: $(call objects,$(r))))
-# The kernels are one archive over their folders: the registry, lessons/, ladder/, truth/.
+# The kernels are one archive over their folders: the registry, lessons/, ladder/, truth/, ceilings/.
 $(BUILD)/lib/kernels.a: $(call objects,kernels) $(foreach d,$(wildcard kernels/*/),$(call objects,$(d:/=)))
 lib = $(patsubst %,$(BUILD)/lib/%.a,$(1))
 # The readers link no CUDA runtime, cuBLAS or kernel code: they run where there is no GPU (tests/layout checks it).
 READER_LIBS := $(call lib,results source profile cupti csv common)
-ALL_LIBS := $(call lib,run check validate gpu diagnose results source profile cupti kernels csv common)
+ALL_LIBS := $(call lib,run check validate ceilings gpu diagnose stalls results source profile cupti kernels csv common)
 PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 # Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
@@ -69,12 +69,13 @@ $(BUILD)/memscope: $(BUILD)/harness/run/main.o $(SANITIZE_DLOPEN) $(ALL_LIBS)
 $(BUILD)/memscope-%: $(SANITIZE_DLOPEN) $(READER_LIBS)
 	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lcupti -lm
 $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o
-$(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report)
+# The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never pulled in.
+$(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report pages ceilings)
 $(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare)
 $(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history)
 
 $(TESTS:%=%.o): | test-setup
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report pages compare history)
 	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl $(CMOCKA_LINK)
 test-setup:
 	@scripts/setup test $(CMOCKA)$(if $(SANITIZE), && scripts/setup sanitize)

@@ -1,5 +1,6 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../results/schema.h"
 #include "environment_entries.h"
@@ -14,6 +15,14 @@ void env_add(struct environment *env, const char *key, const char *fmt, ...)
     vsnprintf(env->value[env->count], sizeof env->value[0], fmt, args);
     va_end(args);
     env->count++;
+}
+
+const char *env_value(const struct environment *env, const char *key)
+{
+    for (int i = 0; i < env->count; ++i)
+        if (strcmp(env->key[i], key) == 0)
+            return env->value[i];
+    return NULL;
 }
 
 int env_write(const struct environment *env, const char *dir, struct error *e)

@@ -13,6 +13,8 @@ struct environment {
 };
 
 void env_add(struct environment *env, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The value recorded under key, or NULL. */
+const char *env_value(const struct environment *env, const char *key);
 int env_write(const struct environment *env, const char *dir, struct error *e);
 
 #endif

@@ -19,6 +19,8 @@ static const struct {
     [PHASE_COPY_OUT] = {"copy out", 0xFF8E24AA},
     [PHASE_METRICS] = {"metric passes", 0xFFFB8C00},
     [PHASE_SOURCE] = {"source counters", 0xFF00897B},
+    [PHASE_STALLS] = {"stall sampling", 0xFFD81B60},
+    [PHASE_CEILINGS] = {"ceilings", 0xFF5E35B1},
     [PHASE_RELEASE] = {"release", 0xFF6D4C41},
 };
 

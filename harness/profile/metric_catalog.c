@@ -19,11 +19,13 @@ static const struct metric_group groups[] = {
     {"global", "global load/store efficiency, sectors and requests", GROUP_GLOBAL},
     {"shared", "shared-memory bank conflicts: hardware counter and instrumented wavefronts", GROUP_SHARED},
     {"dram", "DRAM bytes, throughput and kernel duration", GROUP_DRAM},
-    {"roofline", "executed FP32/FP64 operations and achieved occupancy", GROUP_ROOFLINE},
+    {"roofline", "executed FP32/FP64 operations, achieved occupancy, L2 and L1/shared traffic; the run also measures "
+                 "the GPU's ceilings", GROUP_ROOFLINE},
     {"cache", "L1 and L2 sector hit rates", GROUP_CACHE},
     {"sol", "speed of light: SM, memory, L1/shared, L2 and DRAM throughput, FMA and FP64/tensor pipes, issue slots",
      GROUP_SOL},
     {"source", "per-instruction counts by source line (lines.csv) and exact bank conflicts", GROUP_SOURCE},
+    {"stalls", "warp stall reasons by PC sampling, per kernel and source line (stalls.csv)", GROUP_STALLS},
 };
 
 const char *collected_metric_name(enum collected_metric id)

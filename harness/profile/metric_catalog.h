@@ -24,6 +24,8 @@
 /* Speed of light: each unit's throughput as a share of its peak, the figures Nsight Compute's SpeedOfLight
  * section opens with (same names), plus the FMA pipe and the issue slots. */
 #define GROUP_SOL (1u << 6)
+/* Warp stall reasons through CUPTI's PC sampling (harness/stalls/), not range-profiler metrics. */
+#define GROUP_STALLS (1u << 7)
 /* Not in a group: added with --metrics; runs before 2026-11-21 collected them by default. */
 #define GROUP_NONE 0u
 
@@ -77,6 +79,9 @@
     X(WARPS_ACTIVE_PCT, "sm__warps_active.avg.pct_of_peak_sustained_active", GROUP_ROOFLINE, false,                   \
       "achieved occupancy")                                                                                           \
     X(DURATION_NS, "gpu__time_duration.sum", GROUP_DRAM | GROUP_ROOFLINE, false, "kernel duration")                   \
+    X(LTS_BYTES, "lts__t_bytes.sum", GROUP_ROOFLINE, false, "L2 bytes: every request L2 served, read and written")    \
+    X(L1_DATA_WAVEFRONTS, "l1tex__data_pipe_lsu_wavefronts.sum", GROUP_ROOFLINE, false,                               \
+      "L1/shared data-stage wavefronts, global and shared")                                                           \
     X(L1_HIT_RATE, "l1tex__t_sector_hit_rate.pct", GROUP_CACHE, false, "L1 sector hit rate")                          \
     X(L2_HIT_RATE, "lts__t_sector_hit_rate.pct", GROUP_CACHE, false, "L2 sector hit rate")                          \
     X(SOL_SM, "sm__throughput.avg.pct_of_peak_sustained_elapsed", GROUP_SOL, false, "SM throughput, % of peak")      \
@@ -118,6 +123,10 @@
     X(FLOP_FP64, "flop_fp64", "flop", false, "FP64 operations executed")                                              \
     X(ACHIEVED_GFLOPS, "achieved_gflops", "GFLOP/s", false, "executed operations per second")                         \
     X(ARITHMETIC_INTENSITY, "arithmetic_intensity", "flop/byte", false, "operations per DRAM byte")                   \
+    X(L2_BYTES, "l2_bytes", "byte", false, "L2 bytes: every request the L2 served, read and written")                 \
+    X(L1_SHARED_WAVEFRONT_BYTES, "l1_shared_wavefront_bytes", "byte", false,                                          \
+      "128 x L1/shared data-stage wavefronts: the bytes that stage could have moved in them, the unit of its "         \
+      "bandwidth ceiling")                                                                                            \
     X(ACHIEVED_OCCUPANCY, "achieved_occupancy", "%", false, "achieved occupancy")                                     \
     X(L1_HIT_RATE_PCT, "l1_hit_rate", "%", false, "L1 sector hit rate")                                               \
     X(L2_HIT_RATE_PCT, "l2_hit_rate", "%", false, "L2 sector hit rate")                                               \

@@ -28,6 +28,8 @@ static int add_group(struct metric_set *s, const char *name, struct error *e)
             continue;
         known = true;
         s->source = s->source || groups[g].bit == GROUP_SOURCE;
+        s->stalls = s->stalls || groups[g].bit == GROUP_STALLS;
+        s->roofline = s->roofline || groups[g].bit == GROUP_ROOFLINE;
         const char *members[COLLECTED_METRIC_COUNT];
         int n = metric_group_members(groups[g].bit, members, COLLECTED_METRIC_COUNT);
         for (int m = 0; m < n; ++m)
@@ -113,6 +115,8 @@ static void compute(const char *const *names, const double *values, int n, doubl
     v[METRIC_FLOP_FP64] = fp64;
     v[METRIC_ACHIEVED_GFLOPS] = (fp32 + fp64) / ns;
     v[METRIC_ARITHMETIC_INTENSITY] = (fp32 + fp64) / dram;
+    v[METRIC_L2_BYTES] = GET(LTS_BYTES);
+    v[METRIC_L1_SHARED_WAVEFRONT_BYTES] = 128.0 * GET(L1_DATA_WAVEFRONTS); /* a wavefront: up to 128 B */
     v[METRIC_ACHIEVED_OCCUPANCY] = GET(WARPS_ACTIVE_PCT);
     v[METRIC_L1_HIT_RATE_PCT] = GET(L1_HIT_RATE);
     v[METRIC_L2_HIT_RATE_PCT] = GET(L2_HIT_RATE);

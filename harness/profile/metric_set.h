@@ -21,6 +21,8 @@ struct metric_set {
     int n;
     char names[MAX_METRICS][METRIC_NAME_LEN];
     bool source; /* the source group: per-instruction counters, collected apart from the metrics above */
+    bool stalls; /* the stalls group: PC sampling, apart from the metrics above */
+    bool roofline; /* the roofline group: the run also measures the GPU's ceilings, its roofs (harness/ceilings/) */
 };
 
 /* groups: comma-separated group names, "all" or "none"; extra: comma-separated metric names (may be NULL). */

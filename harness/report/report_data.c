@@ -9,55 +9,15 @@
 #include "../common/palette.h"
 #include "../profile/metric_catalog.h"
 #include "../results/schema.h"
-#include "cells.h"
-#include "diagnosis_page.h"
-#include "hot_lines.h"
-#include "ladder.h"
-#include "model.h"
+#include "../pages/cells.h"
+#include "../pages/diagnosis_page.h"
+#include "../pages/hot_lines.h"
+#include "../pages/stalls_page.h"
+#include "../pages/ladder.h"
+#include "../pages/model.h"
+#include "../pages/roofline.h"
 #include "report_data.h"
-
-struct peak_rates report_peak_rates(const struct results_folder *r, struct error *e)
-{
-    /* FP32 and FP64 results per SM per clock (an FMA is two), by compute capability. */
-    static const struct {
-        const char *capability;
-        double fp32, fp64;
-    } per_sm[] = {
-        {"7.0", 128, 64},  {"7.5", 128, 4},  {"8.0", 128, 64},  {"8.6", 256, 4},
-        {"8.9", 256, 4},   {"9.0", 256, 128}, {"10.0", 256, 128}, {"12.0", 256, 4},
-    };
-    struct peak_rates p = {NAN, NAN, NAN};
-    const char *cc = results_environment(r, "compute_capability");
-    double sms, sm_mhz, mem_mhz, bus;
-    if (results_environment_number(r, "sm_count", &sms, e) ||
-        results_environment_number(r, "sm_clock_max_mhz", &sm_mhz, e) ||
-        results_environment_number(r, "memory_clock_max_mhz", &mem_mhz, e) ||
-        results_environment_number(r, "memory_bus_width_bits", &bus, e))
-        return p;
-    for (size_t i = 0; cc && i < sizeof per_sm / sizeof per_sm[0]; ++i)
-        if (strcmp(per_sm[i].capability, cc) == 0) {
-            p.fp32_gflops = per_sm[i].fp32 * sms * sm_mhz / 1000.0;
-            p.fp64_gflops = per_sm[i].fp64 * sms * sm_mhz / 1000.0;
-        }
-    /* Two transfers per memory clock, as the driver reports the clock of HBM. */
-    p.dram_gbs = 2.0 * mem_mhz * 1e6 * bus / 8.0 / 1e9;
-    return p;
-}
-
-static void put_variable(FILE *f, const char *name, const char *value)
-{
-    fprintf(f, "%s = \"", name);
-    report_put_clean(f, value ? value : "unknown");
-    fputs("\"\n", f);
-}
-
-static void put_number(FILE *f, const char *name, double value)
-{
-    if (isnan(value))
-        fprintf(f, "%s = NaN\n", name);
-    else
-        fprintf(f, "%s = %.6g\n", name, value);
-}
+#include "../ceilings/rates.h"
 
 static int validate_pages(const struct results_folder *r)
 {
@@ -90,23 +50,24 @@ static int conflicts_are_exact(const struct results_folder *r)
 static int write_variables(const struct report_model *m, const char *dir, const char *note, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    struct peak_rates peak = report_peak_rates(m->r, e);
-    if (e->code)
+    struct ceiling_rates peak; /* the datasheet's (harness/ceilings/rates.c) */
+    if (report_datasheet(m->r, &peak, e))
         return e->code;
     FILE *f = report_open(dir, "variables.gp", path, sizeof path, e);
     if (!f)
         return e->code;
     fputs("# Written by memscope-report-data; loaded by scripts/report/*.gp.\n", f);
-    put_variable(f, "gpu_name", results_environment(m->r, "gpu_name"));
-    put_variable(f, "source_note", note);
-    put_variable(f, "conflicts_label", conflicts_are_exact(m->r) ? "exact (per instruction, source group)"
-                                                                  : "estimate from kernel totals (a run before 2026-11-23)");
-    put_number(f, "fp32_peak_gflops", peak.fp32_gflops);
-    put_number(f, "fp64_peak_gflops", peak.fp64_gflops);
-    put_number(f, "dram_peak_gbs", peak.dram_gbs);
+    report_put_variable(f, "gpu_name", results_environment(m->r, "gpu_name"));
+    report_put_variable(f, "source_note", note);
+    report_put_variable(f, "conflicts_label", conflicts_are_exact(m->r) ? "exact (per instruction, source group)"
+                                                                         : "estimate from kernel totals (a run before 2026-11-23)");
+    report_put_number(f, "fp32_peak_gflops", peak.value[CEILING_FP32]);
+    report_put_number(f, "fp64_peak_gflops", peak.value[CEILING_FP64]);
+    report_put_number(f, "dram_peak_gbs", peak.value[CEILING_DRAM]);
     fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nhot_line_pages = %d\n"
-               "diagnosis_rows = %d\n",
-            validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->hot_line_pages, m->diagnosis_rows);
+               "diagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\n",
+            validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->hot_line_pages, m->diagnosis_rows,
+            m->stall_rows, m->stall_columns);
     write_sizes_and_variants(f, m);
     return report_close(f, path, e);
 }
@@ -281,47 +242,6 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
     return report_close(f, path, e);
 }
 
-/* FLOP counted from the executed instructions; where that misses most of the work
- * (tensor-core instructions are not counted), the work model's 2 W^3, flagged. */
-static int roofline_point(struct report_model *m, int v, int width, FILE *f, struct error *e)
-{
-    const char *name = m->variant[v];
-    double fp32, fp64, dram, nominal = report_summary_value(m, name, width, SUMMARY_FLOP);
-    if (results_metric_sum(m->r, name, width, DERIVED(FLOP_FP32), &fp32, e) ||
-        results_metric_sum(m->r, name, width, DERIVED(FLOP_FP64), &fp64, e) ||
-        results_metric_sum(m->r, name, width, DERIVED(DRAM_BYTES), &dram, e))
-        return e->code;
-    double counted = (isnan(fp32) ? 0 : fp32) + (isnan(fp64) ? 0 : fp64);
-    int from_model = counted < 0.5 * nominal;
-    double flop = from_model ? nominal : counted;
-    double seconds = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) * 1e-3;
-    if (!report_passed(m, name, width) || isnan(dram) || dram <= 0 || isnan(flop))
-        return 0;
-    ++m->roofline_points;
-    fprintf(f, "%d\t", v + 1);
-    report_put_cell(f, name, 0);
-    fprintf(f, "%d\t%.6g\t%.6g\t%d\t", width, flop / dram, flop / seconds / 1e9, from_model);
-    report_put_cell(f, width == m->width[m->widths - 1] ? name : "-", 1);
-    return 0;
-}
-
-static int write_roofline(struct report_model *m, const char *dir, struct error *e)
-{
-    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    FILE *f = report_open(dir, "roofline.tsv", path, sizeof path, e);
-    if (!f)
-        return e->code;
-    fputs("linetype\tvariant\twidth\tflop_per_dram_byte\tgflops\tflop_from_work_model\tlabel\n", f);
-    for (int v = 0; v < m->variants && !e->code; ++v)
-        for (int w = 0; w < m->widths && !e->code; ++w)
-            roofline_point(m, v, m->width[w], f, e);
-    if (e->code) {
-        fclose(f);
-        return e->code;
-    }
-    return report_close(f, path, e);
-}
-
 static int validate_page(const struct csv_table *t, const int *col, int page, const char *dir, struct error *e)
 {
     char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
@@ -387,8 +307,15 @@ static void list_pages(FILE *tsv, FILE *gp, const struct report_model *m, const 
         page(tsv, gp, "ladder", "ladder", "");
         page(tsv, gp, "ladder-ideas", "ladder_ideas", "");
     }
-    for (size_t c = 0; c < sizeof charts / sizeof charts[0]; ++c)
+    for (size_t c = 0; c < sizeof charts / sizeof charts[0]; ++c) {
         page(tsv, gp, charts[c], charts[c], "");
+        if (strcmp(charts[c], "roofline") == 0 && m->roofline_points > 0)
+            page(tsv, gp, "roofline-key", "roofline_key", ""); /* the numbered key of the roofline's points */
+    }
+    if (m->stall_rows > 0) {
+        page(tsv, gp, "stalls", "stalls", "");
+        page(tsv, gp, "stall-lines", "stall_lines", "");
+    }
     for (int p = 1; p <= m->hot_line_pages; ++p) {
         snprintf(name, sizeof name, "hot-lines-%d", p);
         snprintf(setup, sizeof setup, "hot_lines_page=%d", p);
@@ -447,9 +374,9 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
     if (report_model_build(r, &m, e))
         return e->code;
     if (write_title(&m, out_dir, e) || write_summary_tables(&m, out_dir, e) || write_performance(&m, out_dir, e) ||
-        write_bars(&m, out_dir, e) || write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
+        write_bars(&m, out_dir, e) || report_write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
         report_write_ladder(&m, out_dir, e) || report_write_hot_lines(&m, out_dir, &m.hot_line_pages, e) ||
-        report_write_diagnosis(&m, out_dir, &m.diagnosis_rows, e) ||
+        report_write_diagnosis(&m, out_dir, &m.diagnosis_rows, e) || report_write_stalls(&m, out_dir, e) ||
         write_variables(&m, out_dir, note, e) ||
         (compare_path && copy_compare(compare_path, out_dir, e)) ||
         write_pages(&m, out_dir, compare_path != NULL, e))

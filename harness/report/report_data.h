@@ -17,10 +17,4 @@
 int report_data_write(const struct results_folder *r, const char *out_dir, const char *note,
                       const char *compare_path, struct error *e);
 
-/* Peak rates from the environment of a run; NAN where the GPU is not known. */
-struct peak_rates {
-    double fp32_gflops, fp64_gflops, dram_gbs;
-};
-struct peak_rates report_peak_rates(const struct results_folder *r, struct error *e);
-
 #endif

@@ -39,7 +39,9 @@
     X(SUMMARY_THEORETICAL_OCCUPANCY_PCT, "theoretical_occupancy_pct")                                                 \
     X(SUMMARY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact") X(SUMMARY_GLOBAL_EXCESS_SECTORS, "global_excess_sectors") \
     X(SUMMARY_SOURCE_WALL_MS, "source_wall_ms") X(SUMMARY_SOURCE_GPU_MS, "source_gpu_ms")                             \
-    X(SUMMARY_LIMITER, "limiter") X(SUMMARY_EVIDENCE, "evidence")
+    X(SUMMARY_LIMITER, "limiter") X(SUMMARY_EVIDENCE, "evidence") X(SUMMARY_STALL_SAMPLES, "stall_samples")         \
+    X(SUMMARY_STALL_TOP_REASON, "stall_top_reason") X(SUMMARY_STALL_TOP_PCT, "stall_top_pct")                         \
+    X(SUMMARY_STALL_WALL_MS, "stall_wall_ms")
 
 /* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it). */
 #define VARIANTS_CSV(X)                                                                                               \
@@ -61,6 +63,13 @@
     X(LINES_VARIANT, "variant") X(LINES_PRECISION, "precision") X(LINES_WIDTH, "width") X(LINES_KERNEL, "kernel")     \
     X(LINES_FILE, "file") X(LINES_LINE, "line") X(LINES_SOURCE, "source") X(LINES_OPCODES, "opcodes")                 \
     X(LINES_METRIC, "metric") X(LINES_VALUE, "value")
+
+/* One row per variant, size, kernel, source line and stall reason (cupti/pc_sampling.h), zeros left out: the
+ * warp samples PC sampling took there. A kernel's share of a reason is its rows' samples over all its rows'. */
+#define STALLS_CSV(X)                                                                                                 \
+    X(STALLS_VARIANT, "variant") X(STALLS_PRECISION, "precision") X(STALLS_WIDTH, "width") X(STALLS_KERNEL, "kernel") \
+    X(STALLS_FILE, "file") X(STALLS_LINE, "line") X(STALLS_SOURCE, "source") X(STALLS_REASON, "reason")               \
+    X(STALLS_SAMPLES, "samples")
 
 #define ENVIRONMENT_CSV(X) X(ENVIRONMENT_KEY, "key") X(ENVIRONMENT_VALUE, "value")
 
@@ -105,6 +114,7 @@ enum samples_column { SAMPLES_CSV(SCHEMA_ID) SAMPLES_COLUMNS };
 enum variants_column { VARIANTS_CSV(SCHEMA_ID) VARIANTS_COLUMNS };
 enum metrics_column { METRICS_CSV(SCHEMA_ID) METRICS_COLUMNS };
 enum lines_column { LINES_CSV(SCHEMA_ID) LINES_COLUMNS };
+enum stalls_column { STALLS_CSV(SCHEMA_ID) STALLS_COLUMNS };
 enum environment_column { ENVIRONMENT_CSV(SCHEMA_ID) ENVIRONMENT_COLUMNS };
 enum validate_column { VALIDATE_CSV(SCHEMA_ID) VALIDATE_COLUMNS };
 enum compare_column { COMPARE_CSV(SCHEMA_ID) COMPARE_COLUMNS };
@@ -122,7 +132,7 @@ struct csv_schema {
     const char *const *columns;
 };
 
-extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, lines_csv, environment_csv,
+extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, lines_csv, stalls_csv, environment_csv,
     validate_csv, compare_csv, compare_metrics_csv, compare_lines_csv, history_csv;
 
 /* Creates dir/<schema's file> with the schema's header. */

@@ -36,7 +36,7 @@ void cli_print_help(FILE *f)
             "                          (default: 2)\n"
             "      --seed N            seed of the random inputs (default: 1)\n"
             "      --metric-groups LIST  hardware metric groups: global, shared, dram, roofline,\n"
-            "                          cache, sol, source, all or none (default: all but source,\n"
+            "                          cache, sol, stalls, source, all or none (default: all but source,\n"
             "                          which roughly doubles the run and needs another group\n"
             "                          beside it; --validate: all)\n"
             "      --metrics LIST      further metric names (Nsight Compute / Perfworks names)\n"
@@ -258,7 +258,7 @@ static int read_command_line(int argc, char **argv, struct options *o, struct gi
     o->metric_groups = g->no_metrics      ? "none"
                        : g->metric_groups ? g->metric_groups
                        : o->validate      ? "all"
-                                          : "global,shared,dram,roofline,cache,sol";
+                                          : "global,shared,dram,roofline,cache,sol,stalls";
     return 0;
 }
 

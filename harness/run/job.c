@@ -216,6 +216,15 @@ int job_run(const struct job_context *ctx, const struct matmul_variant *v, int w
     return e->code;
 }
 
+int job_restore_operands(struct gpu *g, struct job_result *r, struct error *e)
+{
+    struct buffers b = {0};
+    if (allocate(&b, r->variant, r->width, e) == 0 && copy_in(g, r->variant, r->width, r->seed, &b, e) == 0)
+        keep_operands(r, &(struct matmul_operands){b.dm, b.dn, b.dp, r->width, g->stream, g->cublas}, &b);
+    release(&b, e);
+    return e->code;
+}
+
 int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct check_result *check,
               struct error *e)
 {

@@ -22,6 +22,7 @@
 #include "../gpu/kernel_facts.h"
 #include "../profile/collect.h"
 #include "../source/collect.h"
+#include "../stalls/collect.h"
 #include "progress.h"
 #include "timing.h"
 
@@ -33,6 +34,8 @@ struct job_context {
     struct metrics_collector *metrics;
     struct source_collector *source; /* NULL without the source group */
     struct csv *lines;               /* lines.csv, open while the run lasts, with the source group */
+    struct stall_collector *stalls;  /* NULL without the stalls group */
+    struct csv *stalls_csv;          /* stalls.csv, open while the run lasts, with the stalls group */
     const char *capture_dir;
     bool keep_operands; /* until the width is done: for its metric passes, or for another profiler */
 };
@@ -53,6 +56,8 @@ struct job_result {
     bool sourced;                  /* the source group ran */
     struct source_cost source_cost;
     double source_totals[LINE_METRIC_COUNT]; /* the main kernel's, summed over its instructions */
+    bool sampled;                  /* the stalls group ran */
+    struct stall_summary stalls;
 };
 
 /* Device memory one job needs at this width, for the check before anything is allocated, and what it keeps
@@ -70,6 +75,8 @@ int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t
 
 /* The call that profiles a job which kept its operands. */
 void job_profiled_call(struct job_result *r, struct profiled_call *call);
+/* Makes a passed job's operands again from its seed, as kept operands (after they were released). */
+int job_restore_operands(struct gpu *g, struct job_result *r, struct error *e);
 /* Frees the operands a job kept, if any. */
 void job_release_kept(struct job_result *r, struct error *e);
 

@@ -15,17 +15,20 @@
 #include "../profile/metric_set.h"
 #include "../../cupti/subscriber.h"
 #include "../results/lines_csv.h"
+#include "../stalls/stalls_csv.h"
 #include "../results/metrics_csv.h"
 #include "summary_csv.h"
 #include "../results/partial_folder.h"
 #include "../gpu/nvtx.h"
 #include "../validate/validate.h"
+#include "../ceilings/measure.h"
 
 /* What profiles a run: NULL where its groups are off. */
 struct collectors {
     bool subscribed;
     struct metrics_collector *metrics;
     struct source_collector *source;
+    struct stall_collector *stalls;
 };
 
 /* A fresh input set for every variant x size, reproducible from the run's seed (recorded per row). */
@@ -56,6 +59,29 @@ static int check_memory(const struct gpu *g, const struct options *o, struct err
     return 0;
 }
 
+static void record_profiler(struct environment *env, const struct collectors *c)
+{
+    const struct metrics_collector *m = c->metrics;
+    env_add(env, "profiler_chip", "%s", m ? m->config.chip : c->source ? c->source->chip : "none");
+    env_add(env, "metric_count", "%d", m ? metrics_count(m) : 0);
+    env_add(env, "metric_passes", "%zu", m ? metrics_passes(m) : (size_t)0);
+    env_add(env, "profiler_setup_ms", "%.1f", m ? m->setup_ms : 0.0);
+    env_add(env, "source_group", "%s", c->source ? "on" : "off");
+    env_add(env, "source_setup_ms", "%.1f", c->source ? c->source->setup_ms : 0.0);
+    env_add(env, "stalls_group", "%s", c->stalls ? "on" : "off");
+}
+
+/* The range profiler; with the stalls group, opened only once every width is sampled (profile_width.h). */
+static int open_metrics(struct gpu *g, const struct options *o, const struct metric_set *set, struct collectors *c,
+                        struct error *e)
+{
+    static struct metrics_collector metrics;
+    if (set->n == 0)
+        return 0;
+    c->metrics = &metrics; /* before opening, so that stop_collectors releases what a failed open leaves behind */
+    return metrics_open(&metrics, g, set, o->validate ? 1 : o->n_variants, e);
+}
+
 static int run_width(const struct options *o, struct job_context *ctx, int s, struct job_result *jobs, int *done,
                      struct error *e)
 {
@@ -69,19 +95,47 @@ static int run_width(const struct options *o, struct job_context *ctx, int s, st
         else
             job_free(&jobs[*done]); /* not counted, so not freed with the others */
     }
-    if ((ctx->metrics || ctx->source) && !e->code)
+    if (ctx->stalls && !e->code)
+        sample_stalls_width(ctx, jobs + first, *done - first, o->sizes[s], e);
+    else if ((ctx->metrics || ctx->source) && !e->code)
         profile_width(ctx, jobs + first, *done - first, o->sizes[s], s + 1, e);
     for (int i = first; i < *done; ++i)
         job_release_kept(&jobs[i], e);
     return e->code;
 }
 
-static int run_jobs(const struct options *o, struct job_context *ctx, struct job_result *jobs, int *done,
-                    struct error *e)
+/* With the stalls group, the widths are profiled once all are sampled (profile_width.h), each passed job's
+ * operands made again. */
+static int profile_after_sampling(const struct options *o, struct job_context *ctx, struct job_result *jobs,
+                                  int done, struct error *e)
+{
+    for (int s = 0, first = 0; s < o->n_sizes && !e->code; ++s) {
+        int count = 0;
+        while (first + count < done && jobs[first + count].width == o->sizes[s])
+            ++count;
+        for (int i = first; i < first + count && !e->code; ++i)
+            if (jobs[i].passed)
+                job_restore_operands(ctx->gpu, &jobs[i], e);
+        if (!e->code)
+            profile_width(ctx, jobs + first, count, o->sizes[s], s + 1, e);
+        for (int i = first; i < first + count; ++i)
+            job_release_kept(&jobs[i], e);
+        first += count;
+    }
+    return e->code;
+}
+
+static int run_jobs(const struct options *o, const struct metric_set *set, struct collectors *c,
+                    struct job_context *ctx, struct job_result *jobs, int *done, struct error *e)
 {
     nvtx_run_begin();
     for (int s = 0; s < o->n_sizes && !e->code; ++s)
         run_width(o, ctx, s, jobs, done, e);
+    if (ctx->stalls && (set->n > 0 || set->source) && !e->code && stalls_close(ctx->stalls, e) == 0 &&
+        open_metrics(ctx->gpu, o, set, c, e) == 0) {
+        ctx->metrics = c->metrics;
+        profile_after_sampling(o, ctx, jobs, *done, e);
+    }
     nvtx_end();
     progress_clear(ctx->progress);
     return e->code;
@@ -126,27 +180,34 @@ static int make_capture_dir(const struct results_dir *dir, char *path, size_t le
     return 0;
 }
 
-static int measure(struct gpu *g, const struct options *o, struct collectors *collectors,
-                   const struct results_dir *dir, struct environment *env, struct error *e)
+static int measure(struct gpu *g, const struct options *o, const struct metric_set *set,
+                   struct collectors *collectors, const struct results_dir *dir, struct environment *env,
+                   struct error *e)
 {
     int total = o->n_sizes * o->n_variants, done = 0;
     char capture_dir[PATH_JOINED(PATH_IN_FOLDER_LEN)] = "";
     struct progress progress;
-    struct csv lines;
+    struct csv lines, stalls;
     progress_init(&progress, total);
     struct job_context ctx = {g, &o->timing, &progress, collectors->metrics, collectors->source,
-                              collectors->source ? &lines : NULL, capture_dir, o->keep_operands};
+                              collectors->source ? &lines : NULL, collectors->stalls,
+                              collectors->stalls ? &stalls : NULL, capture_dir, o->keep_operands};
     struct job_result *jobs = calloc((size_t)total, sizeof *jobs);
     if (!jobs)
         return error_set(e, EXIT_RUNTIME, "out of host memory");
-    bool profiling = collectors->metrics || collectors->source;
-    if ((!profiling || make_capture_dir(dir, capture_dir, sizeof capture_dir, e) == 0) &&
+    bool capturing = set->n > 0 || set->source;
+    if ((!capturing || make_capture_dir(dir, capture_dir, sizeof capture_dir, e) == 0) &&
         (!collectors->source || lines_csv_create(&lines, dir->partial_path, e) == 0)) {
-        run_jobs(o, &ctx, jobs, &done, e);
+        if (!collectors->stalls || stalls_csv_create(&stalls, dir->partial_path, e) == 0) {
+            run_jobs(o, set, collectors, &ctx, jobs, &done, e);
+            if (collectors->stalls)
+                csv_close(&stalls, e);
+        }
         if (collectors->source)
             csv_close(&lines, e);
     }
     if (!e->code) {
+        record_profiler(env, collectors);
         env_collect_clocks(env, g, "end");
         if (write_results(dir, env, o, jobs, done, collectors->metrics != NULL, e) == 0) {
             results_print_table(stdout, jobs, done);
@@ -168,9 +229,10 @@ static int validate(struct gpu *g, struct collectors *collectors, const struct r
 {
     char capture_dir[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     int checks, failures;
+    record_profiler(env, collectors);
     if (make_capture_dir(dir, capture_dir, sizeof capture_dir, e) ||
-        validate_run(g, collectors->metrics, collectors->source, dir->partial_path, capture_dir, &checks, &failures,
-                     e))
+        validate_run(g, collectors->metrics, collectors->source, dir->partial_path, capture_dir, env, &checks,
+                     &failures, e))
         return e->code;
     env_collect_clocks(env, g, "end");
     if (env_write(env, dir->partial_path, e) || results_dir_commit(dir, e))
@@ -182,31 +244,21 @@ static int validate(struct gpu *g, struct collectors *collectors, const struct r
     return 0;
 }
 
-static void record_profiler(struct environment *env, const struct collectors *c)
-{
-    const struct metrics_collector *m = c->metrics;
-    env_add(env, "profiler_chip", "%s", m ? m->config.chip : c->source ? c->source->chip : "none");
-    env_add(env, "metric_count", "%d", m ? metrics_count(m) : 0);
-    env_add(env, "metric_passes", "%zu", m ? metrics_passes(m) : (size_t)0);
-    env_add(env, "profiler_setup_ms", "%.1f", m ? m->setup_ms : 0.0);
-    env_add(env, "source_group", "%s", c->source ? "on" : "off");
-    env_add(env, "source_setup_ms", "%.1f", c->source ? c->source->setup_ms : 0.0);
-}
-
 /* CUPTI's subscriber first: it must see the kernels' modules load to map their instructions to lines. */
 static int start_collectors(struct gpu *g, const struct options *o, const struct metric_set *set,
                             struct collectors *c, struct error *e)
 {
-    static struct metrics_collector metrics;
     static struct source_collector source;
+    static struct stall_collector stalls;
     struct prof_error pe = {0};
-    if (set->n == 0 && !set->source)
+    if (set->n == 0 && !set->source && !set->stalls)
         return 0;
     if (prof_subscriber_start(&pe))
         return error_from_profiler(e, &pe);
     c->subscribed = true;
-    /* Recorded before opening, so that stop_collectors releases what a failed open leaves behind. */
-    if (set->n > 0 && (c->metrics = &metrics) && metrics_open(&metrics, g, set, o->validate ? 1 : o->n_variants, e))
+    if (set->stalls && (c->stalls = &stalls) && stalls_open(&stalls, g, e))
+        return e->code;
+    if (!set->stalls && open_metrics(g, o, set, c, e))
         return e->code;
     if (set->source && (c->source = &source))
         source_open(&source, g, e);
@@ -220,6 +272,8 @@ static void stop_collectors(struct collectors *c, struct error *e)
         metrics_close(c->metrics, e);
     if (c->source)
         source_close(c->source, e);
+    if (c->stalls)
+        stalls_close(c->stalls, e);
     if (c->subscribed && prof_subscriber_stop(&pe))
         error_from_profiler(e, &pe);
     *c = (struct collectors){0};
@@ -231,7 +285,6 @@ static int start_gpu(struct gpu *g, const struct options *o, const struct metric
     if (gpu_open(g, o->device, e) || (!o->validate && check_memory(g, o, e)) || env_collect_gpu(env, g, e) ||
         start_collectors(g, o, set, c, e))
         return e->code;
-    record_profiler(env, c);
     return 0;
 }
 
@@ -251,8 +304,9 @@ static int run(int argc, char **argv, struct error *e)
     }
     if (metric_set_build(o.metric_groups, o.metrics, &set, e) || results_dir_plan(&dir, o.out_dir, e))
         return e->code;
-    /* the metric passes and the source group profile the width's variants together */
-    o.keep_operands = o.keep_operands || set.n > 0 || set.source;
+    /* the metric passes, the source group and the stall sampling profile the width's variants together */
+    set.stalls = set.stalls && !o.validate; /* the ground-truth checks read no stall reason */
+    o.keep_operands = o.keep_operands || set.n > 0 || set.source || set.stalls;
     env_collect_host(&env, argc, argv);
     if (o.validate && set.n == 0 && !set.source) { /* the ground-truth kernels alone, for an external profiler */
         if (gpu_open(&g, o.device, e) == 0 && validate_launch_only(&g, e) == 0)
@@ -262,7 +316,10 @@ static int run(int argc, char **argv, struct error *e)
     }
     if (start_gpu(&g, &o, &set, &collectors, &env, e) == 0 && results_dir_create(&dir, e) == 0) {
         env_collect_clocks(&env, &g, "start");
-        int rc = o.validate ? validate(&g, &collectors, &dir, &env, e) : measure(&g, &o, &collectors, &dir, &env, e);
+        /* Once per run, before the variants: the roofline's roofs, and the ceilings --validate judges. */
+        int rc = (o.validate || set.roofline) ? ceilings_measure(&g, &env, e) : 0;
+        if (rc == 0)
+            rc = o.validate ? validate(&g, &collectors, &dir, &env, e) : measure(&g, &o, &set, &collectors, &dir, &env, e);
         if (rc > EXIT_CHECK_FAILED)
             fprintf(stderr, "memscope: incomplete results left in %s\n", dir.partial_path);
     }

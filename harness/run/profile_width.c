@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,6 +7,7 @@
 #include "../gpu/nvtx.h"
 #include "../results/lines_csv.h"
 #include "../source/source_lines.h"
+#include "../stalls/stalls_csv.h"
 #include "profile_width.h"
 
 static int metric_passes(struct job_context *ctx, struct job_result *jobs, int count, struct profiled_call *calls,
@@ -75,27 +77,75 @@ static int source_counters(struct job_context *ctx, struct job_result **sourced,
     return e->code;
 }
 
-int profile_width(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
-                  struct error *e)
+static int stall_sampling(struct job_context *ctx, struct job_result **sampled, struct profiled_call *calls, int n,
+                          int width, struct error *e)
 {
-    struct profiled_call *calls = calloc((size_t)count + 1, sizeof *calls);
-    struct job_result **kept = calloc((size_t)count + 1, sizeof *kept);
-    int n = 0;
-    if (!calls || !kept)
+    struct stall_call *out = calloc((size_t)n + 1, sizeof *out);
+    double *median_ms = calloc((size_t)n + 1, sizeof *median_ms);
+    if (!out || !median_ms)
         error_set(e, EXIT_RUNTIME, "out of host memory");
-    for (int i = 0; i < count && !e->code; ++i)
+    for (int i = 0; i < n && !e->code; ++i)
+        median_ms[i] = sampled[i]->timing.stats.median;
+    if (!e->code) {
+        nvtx_phase_begin(PHASE_STALLS, width);
+        progress_phase(ctx->progress, phase_name(PHASE_STALLS));
+        stalls_collect(ctx->stalls, ctx->gpu, calls, median_ms, n, out, e);
+        nvtx_end();
+    }
+    for (int i = 0; i < n && !e->code; ++i) {
+        stalls_csv_rows(ctx->stalls_csv, &out[i], &ctx->stalls->reasons);
+        sampled[i]->sampled = true;
+        stall_summarize(&out[i], &ctx->stalls->reasons, &sampled[i]->stalls);
+    }
+    for (int i = 0; out && i < n; ++i)
+        stall_call_free(&out[i]);
+    free(out);
+    free(median_ms);
+    return e->code;
+}
+
+/* The width's jobs that kept their operands, as profiled calls; returns how many. */
+static int kept_calls(struct job_result *jobs, int count, struct profiled_call *calls, struct job_result **kept)
+{
+    int n = 0;
+    for (int i = 0; i < count; ++i)
         if (jobs[i].kept.p) {
             kept[n] = &jobs[i];
             job_profiled_call(&jobs[i], &calls[n++]);
         }
+    return n;
+}
+
+/* profile: the metric passes and the source group; else the stall sampling. */
+static int for_kept_calls(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
+                          bool profile, struct error *e)
+{
+    struct profiled_call *calls = calloc((size_t)count + 1, sizeof *calls);
+    struct job_result **kept = calloc((size_t)count + 1, sizeof *kept);
+    int n = calls && kept ? kept_calls(jobs, count, calls, kept) : 0;
+    if (!calls || !kept)
+        error_set(e, EXIT_RUNTIME, "out of host memory");
     if (n > 0 && !e->code) {
         progress_job(ctx->progress, ctx->progress->job, "every variant", width);
-        if (ctx->metrics)
+        if (!profile)
+            stall_sampling(ctx, kept, calls, n, width, e);
+        if (profile && ctx->metrics)
             metric_passes(ctx, jobs, count, calls, n, width, batch, e);
-        if (ctx->source && !e->code)
+        if (profile && ctx->source && !e->code)
             source_counters(ctx, kept, calls, n, width, batch, e);
     }
     free(calls);
     free(kept);
     return e->code;
+}
+
+int profile_width(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
+                  struct error *e)
+{
+    return for_kept_calls(ctx, jobs, count, width, batch, true, e);
+}
+
+int sample_stalls_width(struct job_context *ctx, struct job_result *jobs, int count, int width, struct error *e)
+{
+    return for_kept_calls(ctx, jobs, count, width, 0, false, e);
 }

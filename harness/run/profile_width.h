@@ -3,6 +3,15 @@
  * in one batch, then the source group, each call once more under SASS
  * patching. Both save their captures in the run's captures folder; the source
  * group's lines go to lines.csv as each width ends.
+ *
+ * The stall sampling (CUPTI PC sampling) cannot interleave with the range
+ * profiler (H100, CUDA 13.0): PC sampling enabled after a range profiler had
+ * been used gave no instruction records, and it sampled nothing while a range
+ * profiler was enabled; the range profiler failed to start while PC sampling,
+ * once used, was still enabled. So with the stalls group a run samples every
+ * width as it is timed, disables PC sampling, and only then enables the range
+ * profiler and profiles the widths, each variant's operands made again from
+ * its seed.
  */
 #ifndef MEMSCOPE_PROFILE_WIDTH_H
 #define MEMSCOPE_PROFILE_WIDTH_H
@@ -11,5 +20,6 @@
 
 int profile_width(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
                   struct error *e);
+int sample_stalls_width(struct job_context *ctx, struct job_result *jobs, int count, int width, struct error *e);
 
 #endif

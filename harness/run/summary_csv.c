@@ -138,6 +138,24 @@ static void write_diagnosis(struct csv *c, const struct job_result *r)
     csv_text(c, d.evidence);
 }
 
+/* The busiest kernel's samples and top reason; empty without the stalls group, and for a library's kernels,
+ * which CUPTI gives no records for. */
+static void write_stalls(struct csv *c, const struct job_result *r)
+{
+    if (!r->sampled || r->stalls.samples == 0) {
+        for (int i = SUMMARY_STALL_SAMPLES; i < SUMMARY_STALL_WALL_MS; ++i)
+            csv_empty(c);
+    } else {
+        csv_uint(c, r->stalls.samples);
+        csv_text(c, r->stalls.top_reason);
+        csv_real(c, r->stalls.top_pct);
+    }
+    if (r->sampled)
+        csv_real(c, r->stalls.wall_ms);
+    else
+        csv_empty(c);
+}
+
 int results_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e)
 {
     struct csv c;
@@ -161,6 +179,7 @@ int results_write_summary(const char *dir, const struct job_result *jobs, int co
         write_facts(&c, &r->facts);
         write_source(&c, r);
         write_diagnosis(&c, r);
+        write_stalls(&c, r);
         csv_end_row(&c);
     }
     return csv_close(&c, e);

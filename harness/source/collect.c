@@ -2,9 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "../../cupti/subscriber.h"
 #include "../common/host_clock.h"
 #include "collect.h"
 
@@ -16,8 +14,7 @@ int source_open(struct source_collector *c, struct gpu *g, struct error *e)
     memset(c, 0, sizeof *c);
     for (int m = 0; m < SASS_METRIC_COUNT; ++m)
         names[m] = sass_metric_name(m);
-    if (!getcwd(c->cwd, sizeof c->cwd))
-        c->cwd[0] = '\0'; /* paths then stay as the compiler recorded them */
+    line_locator_init(&c->locator);
     if (prof_chip_name(g->device, c->chip, sizeof c->chip, &pe) == 0)
         prof_sass_open(&c->sass, g->device, c->chip, names, SASS_METRIC_COUNT, &pe);
     c->setup_ms = 1e3 * (host_seconds() - started);
@@ -51,74 +48,26 @@ static const struct disassembly *listing_of(struct source_collector *c, const st
     return &c->modules[c->n_modules++].listing;
 }
 
-/* Paths under the folder memscope runs in (the repository, for `make run`) are kept relative to it, so
- * that a capture names kernels/lessons/matmul_tiled.cu wherever the repository was cloned. */
-static void relative_to(const char *cwd, char *path)
-{
-    size_t len = strlen(cwd);
-    if (len == 0 || strncmp(path, cwd, len) != 0 || path[len] != '/')
-        return;
-    memmove(path, path + len + 1, strlen(path + len + 1) + 1);
-}
-
-/* The text of a line as the file holds it now; "" when the file cannot be read from here. */
-static void read_source_line(const char *file, int line, char *text, size_t len)
-{
-    char buffer[4096];
-    FILE *f = file[0] ? fopen(file, "r") : NULL;
-    text[0] = '\0';
-    if (!f)
-        return;
-    for (int n = 1; fgets(buffer, sizeof buffer, f); n += strchr(buffer, '\n') != NULL)
-        if (n == line) {
-            buffer[strcspn(buffer, "\n")] = '\0';
-            snprintf(text, len, "%s", buffer + strspn(buffer, " \t"));
-            break;
-        }
-    fclose(f);
-}
-
 static int place(struct source_collector *c, const struct prof_sass_record *r, struct source_capture *capture,
                  struct source_instruction *in, struct error *e)
 {
-    struct prof_error pe = {0};
-    uint32_t line = 0;
-    const struct prof_cubin *cubin = prof_cubin_find(r->cubin_crc);
     snprintf(in->function, sizeof in->function, "%s", r->function);
     in->pc = r->pc;
     memcpy(in->values, r->values, sizeof in->values);
     snprintf(in->opcode, sizeof in->opcode, "?");
-    if (!cubin) /* lines that silently read "no line information" would look like a library's */
-        return error_set(e, EXIT_PROFILER,
-                         "no cubin for the module of %s (CRC %08x): it was loaded before memscope could see it "
-                         "(CUDA_MODULE_LOADING=EAGER?), or could not be kept",
-                         r->function, r->cubin_crc);
-    /* A function without line information (cuBLAS) fails at every PC, and each try parses the cubin again:
-     * records come sorted by function and PC, so one that fails at its first executed PC is not asked again. */
-    bool first = c->current_crc != cubin->crc || strcmp(c->current_function, r->function) != 0;
-    if (first) {
-        c->current_crc = cubin->crc;
-        snprintf(c->current_function, sizeof c->current_function, "%s", r->function);
-        c->current_has_lines = true;
-    } else if (!c->current_has_lines) {
-        return 0;
-    }
-    if (prof_sass_source_line(cubin->image, cubin->size, r->function, r->pc, in->file, sizeof in->file, &line,
-                              &pe)) {
-        c->current_has_lines = !first;
-        return 0; /* file "" and line 0, and no opcode: disassembling cuBLAS's cubins would take 20 s */
-    }
+    const struct prof_cubin *cubin = line_locate(&c->locator, r->cubin_crc, r->function, r->pc, in->file,
+                                                 &in->line, e);
+    if (!cubin || in->line == 0)
+        return e->code; /* no opcode without lines: disassembling cuBLAS's cubins would take 20 s */
     const struct disassembly *listing = listing_of(c, cubin, e);
     const char *opcode = listing ? disassembly_opcode(listing, r->function, r->pc) : NULL;
     if (e->code)
         return e->code;
     if (opcode)
         snprintf(in->opcode, sizeof in->opcode, "%s", opcode);
-    in->line = (int)line;
-    relative_to(c->cwd, in->file);
     if (in->file[0] && !source_find_text(capture, in->file, in->line)) {
         char text[SOURCE_TEXT_LEN];
-        read_source_line(in->file, in->line, text, sizeof text);
+        source_line_text(in->file, in->line, text, sizeof text);
         return source_add_text(capture, in->file, in->line, text, e);
     }
     return 0;

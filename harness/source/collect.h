@@ -15,6 +15,7 @@
 #include "../gpu/gpu.h"
 #include "../profile/collect.h"
 #include "disassembly.h"
+#include "locate.h"
 #include "source_capture.h"
 
 #define SOURCE_MAX_MODULES 64
@@ -27,16 +28,13 @@ struct source_cost {
 struct source_collector {
     struct prof_sass_session sass;
     char chip[32];
-    char cwd[SOURCE_FILE_LEN]; /* where memscope runs: source paths under it are written relative to it */
+    struct line_locator locator;
     double setup_ms;
     int n_modules;
     struct {
         uint32_t crc;
         struct disassembly listing;
     } modules[SOURCE_MAX_MODULES];
-    uint32_t current_crc; /* the function whose instructions are being placed */
-    char current_function[SOURCE_FUNCTION_LEN];
-    bool current_has_lines;
 };
 
 /* The process's CUPTI subscriber must be started, before the kernels' modules load. */

@@ -6,6 +6,7 @@
 #include "../../kernels/truth/truth.h"
 #include "../results/metrics_csv.h"
 #include "../results/schema.h"
+#include "../ceilings/measure.h"
 #include "../gpu/nvtx.h"
 #include "../source/source_lines.h"
 #include "truth_model.h"
@@ -240,26 +241,51 @@ static double measured_value(const struct measured *m, const char *metric)
     return metric_lookup(p->names, values, p->n_metrics, metric);
 }
 
+/* One check: a line on stdout and a row of validate.csv (an expected value of NAN is left empty: no figure). */
+static void write_check(struct csv *out, const char *kernel, const char *parameter, const struct expectation *x,
+                        double measured, bool pass, int *checks, int *failures)
+{
+    char expected[32] = "-";
+    if (!isnan(x->expected))
+        snprintf(expected, sizeof expected, "%.6g", x->expected);
+    ++*checks;
+    *failures += !pass;
+    printf("%-24s %-22s %-30s expected %-12s measured %-12.6g %s\n", kernel, parameter, x->metric, expected, measured,
+           pass ? "pass" : "FAIL");
+    csv_text(out, kernel);
+    csv_text(out, parameter);
+    csv_text(out, x->metric);
+    csv_real(out, x->expected);
+    csv_real(out, x->lower);
+    csv_real(out, x->upper);
+    csv_real(out, measured);
+    csv_text(out, pass ? "pass" : "fail");
+    csv_end_row(out);
+}
+
 static void report(struct csv *out, const struct truth_case *c, const struct measured *p, int *checks,
                    int *failures)
 {
     for (int i = 0; i < c->n_expect; ++i) {
         const struct expectation *x = &c->expect[i];
         double measured = measured_value(p, x->metric);
-        int pass = measured >= x->lower && measured <= x->upper;
-        ++*checks;
-        *failures += !pass;
-        printf("%-24s %-22s %-30s expected %-12.6g measured %-12.6g %s\n", c->kernel, c->parameter, x->metric,
-               x->expected, measured, pass ? "pass" : "FAIL");
-        csv_text(out, c->kernel);
-        csv_text(out, c->parameter);
-        csv_text(out, x->metric);
-        csv_real(out, x->expected);
-        csv_real(out, x->lower);
-        csv_real(out, x->upper);
-        csv_real(out, measured);
-        csv_text(out, pass ? "pass" : "fail");
-        csv_end_row(out);
+        write_check(out, c->kernel, c->parameter, x, measured, measured >= x->lower && measured <= x->upper, checks,
+                    failures);
+    }
+}
+
+/* The ceilings measured before the ground truth, each against its datasheet figure (the L2 by order: NVIDIA
+ * publishes no L2 bandwidth), as harness/ceilings/rates.c judges them. */
+static void report_ceilings(struct csv *out, const struct environment *env, int *checks, int *failures)
+{
+    struct ceiling_rates measured, datasheet;
+    struct ceiling_check judged[CEILING_COUNT];
+    ceilings_from_environment(env, &measured, &datasheet);
+    ceiling_judge(&measured, &datasheet, judged);
+    for (int c = 0; c < CEILING_COUNT; ++c) {
+        const struct ceiling_check *k = &judged[c];
+        struct expectation x = {ceiling_key(k->ceiling), k->expected, k->lower, k->upper};
+        write_check(out, "ceilings", k->rule, &x, k->measured, k->pass, checks, failures);
     }
 }
 
@@ -339,7 +365,8 @@ int validate_launch_only(struct gpu *g, struct error *e)
 }
 
 int validate_run(struct gpu *g, struct metrics_collector *m, struct source_collector *s, const char *dir,
-                 const char *capture_dir, int *checks, int *failures, struct error *e)
+                 const char *capture_dir, const struct environment *env, int *checks, int *failures,
+                 struct error *e)
 {
     static struct truth_case cases[64];
     static struct measured measured;
@@ -368,6 +395,8 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
         }
     }
     nvtx_end();
+    if (!e->code)
+        report_ceilings(&out, env, checks, failures);
     csv_close(&out, e);
     csv_close(&metrics, e);
     release(&b, e);

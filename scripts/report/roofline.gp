@@ -1,29 +1,62 @@
-# The roofline: measured FLOP per measured DRAM byte against achieved GFLOP/s.
+# The hierarchical roofline at the largest width: each variant's achieved GFLOP/s (y, the same for its three points)
+# against its FLOP per byte at L1/shared, L2 and DRAM (x), under the roofs of this GPU. Data: roofline.tsv and
+# roofs.gp (memscope-report-data); the numbers beside the points are the key's (next page).
 load scriptdir.'/common.gp'
-page_title = "Roofline"
-page_caption = "x: FLOP counted from executed instructions over DRAM bytes measured; y: those FLOP over the median time. One point per\n".\
-    "variant and width (the label marks the largest). At small W the matrices stay in the 50 MB L2, so DRAM traffic is only the\n".\
-    "compulsory one and the points sit far right. Open symbols: FLOP from the work model (2 W^3), as tensor-core FLOP are not counted."
+load datadir.'/roofs.gp'
+page_title = sprintf("Hierarchical roofline at W = %d", roofline_width)
+page_caption = "y: FLOP over the median time (FLOP counted from executed instructions, or the work model 2 W^3 where that counts under half,\n".\
+    "as tensor-core FLOP are not counted). x: the same FLOP per byte at each level: L1/shared data-stage wavefronts x 128 B, L2 bytes\n".\
+    "(lts__t_bytes), DRAM bytes. One colour and number per variant (the key follows), one marker per level. A point under its own\n".\
+    "level's diagonal is held by that level's bandwidth; the lowest roof at a variant's three points is its bound.\n".\
+    roofs_note
 load scriptdir.'/page.gp'
 set logscale xy 10
-set xlabel "arithmetic intensity (FLOP per DRAM byte, log scale)"
+set xrange [roofline_xmin:roofline_xmax]
+set yrange [roofline_ymin:roofline_ymax]
+set xlabel "arithmetic intensity (FLOP per byte at each level, log scale)"
 set ylabel "achieved GFLOP/s (log scale)"
-set key bottom right
-set format y "%.0f"
 set format x "%g"
-set xrange [1:3000]
-set yrange [100:200000]
-set samples 400
-roof(x, peak) = (x * dram_peak_gbs < peak) ? x * dram_peak_gbs : peak
+set format y "%.0f"
+# The legend beside the chart: inside, it would hide points (a slow kernel sits bottom right).
+set rmargin at screen 0.73
+set key at screen 0.745, screen 0.90 left top Left reverse box font ",9" spacing 1.2 samplen 3 width 1
+set samples 1000
+# A memory level's diagonal, up to the FP32 roof.
+diagonal(x, gbs) = (missing(roof_fp32_gflops) || x * gbs <= roof_fp32_gflops) ? x * gbs : 1/0
 set datafile columnheaders
-roofline_file = datadir.'/roofline.tsv'
+file = datadir.'/roofline.tsv'
 if (roofline_points == 0) {
-    set label 1 "not collected: this run has no FLOP or DRAM byte counts" at graph 0.5, graph 0.5 center font ",14"
+    set label 1 "not collected: this run has no FLOP or byte counts" at graph 0.5, graph 0.5 center font ",14"
 }
-plot (missing(fp32_peak_gflops) ? 1/0 : roof(x, fp32_peak_gflops)) with lines lw 3 lc rgb "black" \
-        title sprintf("FP32 roof (%.0f GFLOP/s, %.0f GB/s)", fp32_peak_gflops, dram_peak_gbs), \
-     (missing(fp64_peak_gflops) ? 1/0 : roof(x, fp64_peak_gflops)) with lines lw 2 dt 2 lc rgb "#555555" \
-        title sprintf("FP64 roof (%.0f GFLOP/s)", fp64_peak_gflops), \
-     roofline_file using "flop_per_dram_byte":(column("flop_from_work_model") != 0 ? 1/0 : column("gflops")):"linetype" with points lc variable pt 7 ps 1.4 notitle, \
-     roofline_file using "flop_per_dram_byte":(column("flop_from_work_model") != 0 ? column("gflops") : 1/0):"linetype" with points lc variable pt 6 ps 1.6 lw 2 notitle, \
-     roofline_file using "flop_per_dram_byte":"gflops":(strcol("label") eq "-" ? "" : strcol("label")) with labels left offset 1, 0 font ",9" notitle
+# A roof without a figure draws nothing and leaves the legend (roofs_note, in the caption, says why).
+roof_title(value, title) = missing(value) ? "" : title
+# Each diagonal named near where it enters the chart, a little above its line.
+max(a, b) = a > b ? a : b
+do for [roof in "l1_shared l2 dram"] {
+    eval sprintf("gbs = roof_%s_gbs", roof)
+    label_x = missing(gbs) ? 0 : max(roofline_xmin * 1.6, roofline_ymin * 2.0 / gbs)
+    if (!missing(gbs) && label_x * gbs * 1.35 < roofline_ymax && label_x < roofline_xmax && \
+        (missing(roof_fp32_gflops) || label_x * gbs < roof_fp32_gflops)) {
+        set label (roof eq "l1_shared" ? "L1/shared" : roof eq "l2" ? "L2" : "DRAM") at label_x, label_x * gbs * 1.35 \
+            left font ",9" tc rgb "#555555"
+    }
+}
+plot (missing(roof_l1_shared_gbs) ? 1/0 : diagonal(x, roof_l1_shared_gbs)) \
+        with lines lw 2 dt 1 lc rgb "#777777" title roof_title(roof_l1_shared_gbs, roof_l1_shared_title), \
+     (missing(roof_l2_gbs) ? 1/0 : diagonal(x, roof_l2_gbs)) with lines lw 2 dt 4 lc rgb "#777777" \
+        title roof_title(roof_l2_gbs, roof_l2_title), \
+     (missing(roof_dram_gbs) ? 1/0 : diagonal(x, roof_dram_gbs)) with lines lw 2 dt 3 lc rgb "#777777" \
+        title roof_title(roof_dram_gbs, roof_dram_title), \
+     (missing(roof_fp32_gflops) ? 1/0 : roof_fp32_gflops) with lines lw 3 lc rgb "black" \
+        title roof_title(roof_fp32_gflops, roof_fp32_title), \
+     (missing(roof_fp64_gflops) ? 1/0 : roof_fp64_gflops) with lines lw 2 dt 2 lc rgb "black" \
+        title roof_title(roof_fp64_gflops, roof_fp64_title), \
+     file using "flop_per_l1_shared_byte":"gflops":"linetype" with points pt 7 ps 1.4 lc variable notitle, \
+     file using "flop_per_l2_byte":"gflops":"linetype" with points pt 5 ps 1.3 lc variable notitle, \
+     file using "flop_per_dram_byte":"gflops":"linetype" with points pt 9 ps 1.6 lc variable notitle, \
+     file using "flop_per_l1_shared_byte":"gflops":(strcol("number")) with labels left offset 0.8, 0.5 font ",8" notitle, \
+     file using "flop_per_l2_byte":"gflops":(strcol("number")) with labels left offset 0.8, 0.5 font ",8" notitle, \
+     file using "flop_per_dram_byte":"gflops":(strcol("number")) with labels left offset 0.8, 0.5 font ",8" notitle, \
+     keyentry with points pt 7 ps 1.4 lc rgb "#444444" title "at L1/shared: FLOP per wavefront byte", \
+     keyentry with points pt 5 ps 1.3 lc rgb "#444444" title "at L2: FLOP per L2 byte", \
+     keyentry with points pt 9 ps 1.6 lc rgb "#444444" title "at DRAM: FLOP per DRAM byte"

@@ -63,10 +63,10 @@ static void all_holds_every_group_metric_once(void **state)
     /* No duplicates at all within "all". */
     for (int i = 0; i < all.n; ++i)
         assert_int_equal(count_of(&all, all.names[i]), 1);
-    /* Groups: global 6 + shared 8 + dram 4 + roofline 8 + cache 2 + sol 8 = 36 memberships; gpu__time_duration.sum
-     * is in both dram and roofline, so "all" has 36 - 1 = 35 distinct names. */
-    assert_int_equal(members, 36);
-    assert_int_equal(all.n, 35);
+    /* Groups: global 6 + shared 8 + dram 4 + roofline 10 + cache 2 + sol 8 = 38 memberships; gpu__time_duration.sum
+     * is in both dram and roofline, so "all" has 38 - 1 = 37 distinct names. */
+    assert_int_equal(members, 38);
+    assert_int_equal(all.n, 37);
 }
 
 static void all_includes_sample_metrics(void **state)
@@ -101,6 +101,22 @@ static void the_source_group_alone_is_refused_and_all_includes_it(void **state)
     assert_true(s.source);
     build_ok("global,shared,dram,roofline,cache", NULL, &s);
     assert_false(s.source);
+}
+
+/* The roofline group also has the run measure the GPU's ceilings (its roofs), and carries the byte counts of
+ * the three levels the hierarchical roofline places each kernel at. */
+static void the_roofline_group_asks_for_the_ceilings_and_each_levels_bytes(void **state)
+{
+    (void)state;
+    struct metric_set s;
+    build_ok("roofline", NULL, &s);
+    assert_true(s.roofline);
+    assert_int_equal(count_of(&s, "lts__t_bytes.sum"), 1);
+    assert_int_equal(count_of(&s, "l1tex__data_pipe_lsu_wavefronts.sum"), 1);
+    build_ok("all", NULL, &s);
+    assert_true(s.roofline);
+    build_ok("global,shared,dram,cache,sol", NULL, &s);
+    assert_false(s.roofline);
 }
 
 static void dram_is_exactly_four_metrics(void **state)
@@ -304,6 +320,17 @@ static double dram_flop(const char *name)
     return derived(dram_flop_names, dram_flop_values, N(dram_flop_names), name);
 }
 
+/* The roofline's other two levels: L2 bytes as collected; L1/shared as 128 bytes per data-stage wavefront. */
+static void l2_bytes_and_l1_shared_wavefront_bytes(void **state)
+{
+    (void)state;
+    const char *const names[] = {"lts__t_bytes.sum", "l1tex__data_pipe_lsu_wavefronts.sum"};
+    const double values[] = {5e9, 1e6};
+    assert_close(derived(names, values, N(names), "l2_bytes"), 5e9);
+    assert_close(derived(names, values, N(names), "l1_shared_wavefront_bytes"), 1.28e8);
+    assert_true(isnan(derived(names, values, 0, "l2_bytes")));
+}
+
 static void dram_bytes_and_bandwidth(void **state)
 {
     (void)state;
@@ -348,6 +375,7 @@ int main(void)
         cmocka_unit_test(all_includes_sample_metrics),
         cmocka_unit_test(none_is_empty),
         cmocka_unit_test(the_source_group_alone_is_refused_and_all_includes_it),
+        cmocka_unit_test(the_roofline_group_asks_for_the_ceilings_and_each_levels_bytes),
         cmocka_unit_test(dram_is_exactly_four_metrics),
         cmocka_unit_test(global_and_shared_add_up),
         cmocka_unit_test(extra_names_with_no_group),
@@ -363,6 +391,7 @@ int main(void)
         cmocka_unit_test(shared_ld_without_bytes_assumes_one_wavefront_per_inst),
         cmocka_unit_test(shared_exact_is_ld_plus_st_and_hw_sums_counters),
         cmocka_unit_test(dram_bytes_and_bandwidth),
+        cmocka_unit_test(l2_bytes_and_l1_shared_wavefront_bytes),
         cmocka_unit_test(flops_count_fma_twice),
         cmocka_unit_test(derived_with_absent_inputs_is_nan),
     };

@@ -28,8 +28,8 @@
 #define RENDER "scripts/report-render"
 
 /* The fixture holds 7 variants at 2 widths and 40 ground-truth rows:
- * title, 2 summary tables, 6 charts, 2 pages of the ground-truth table. */
-#define FIXTURE_PAGES 11
+ * title, 2 summary tables, 6 charts, the roofline's key, 2 pages of the ground-truth table. */
+#define FIXTURE_PAGES 12
 
 static char workdir[] = "/tmp/memscope-report-XXXXXX";
 static char out_dir[128], pdf[160], scratch[128];
@@ -120,7 +120,7 @@ static void fixture_renders_every_page(void **state)
     static const char *const expected[] = {
         "NVIDIA H100 80GB HBM3", "60dceeeabb15aa26c1aa7f8f3bd7cc75b0453d3b", "Summary at W = 1024",
         "Summary at W = 2048", "Performance versus matrix size", "Global load efficiency", "bank conflicts",
-        "DRAM throughput", "Roofline", "Speedup over naive", "Ground truth: 40 of 40 checks passed",
+        "DRAM throughput", "Hierarchical roofline at W = 2048", "Roofline key at W = 2048", "Speedup over naive", "Ground truth: 40 of 40 checks passed",
         "naive_uncoalesced", "tiled_transposed_padded", "cublas_fp64", "naive_fp64", "32,505,856",
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
@@ -152,6 +152,29 @@ static void ladder_pages_follow_the_steps_of_variants_csv(void **state)
         fail_msg("the ladder page should list cublas, then naive, and not tiled_16:\n%s", o.output);
     shell(&o, "pdftotext -layout %s - | grep -c 'one thread per element'", pdf);
     assert_int_equal(atoi(o.output), 1);
+}
+
+/* A run with measured ceilings and every level's bytes (tests/fixtures/roofline-run, see test_roofline.c): its
+ * roofs are labelled measured, and the key names each variant's bound. */
+static void the_roofline_pages_draw_measured_roofs_and_each_bound(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    render("tests/fixtures/roofline-run", &o);
+    if (o.exit_code != 0)
+        fail_msg("render failed (%d):\n%s", o.exit_code, o.output);
+    shell(&o, "pdftotext -layout %s - | sed -n '/Hierarchical roofline at W = 4096/,/Speedup over naive/p'", pdf);
+    static const char *const expected[] = {
+        "L1/shared 30,000 GB/s (measured)", "L2 6,500 GB/s (measured)", "DRAM 3,000 GB/s (measured)",
+        "FP32 60,000 GFLOP/s (measured)", "Roofs measured on this GPU", "Roofline key at W = 4096",
+        "naive_uncoalesced", "FP32 compute", "60,422 *",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
+        if (!strstr(o.output, expected[i]))
+            fail_msg("the roofline pages lack \"%s\":\n%s", expected[i], o.output);
+    if (strstr(o.output, "(datasheet)"))
+        fail_msg("a roof of a run with measured ceilings is labelled datasheet:\n%s", o.output);
 }
 
 static void every_page_has_a_png(void **state)
@@ -301,6 +324,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fixture_renders_every_page),
         cmocka_unit_test(ladder_pages_follow_the_steps_of_variants_csv),
+        cmocka_unit_test(the_roofline_pages_draw_measured_roofs_and_each_bound),
         cmocka_unit_test(every_page_has_a_png),
         cmocka_unit_test(run_without_metrics_reads_not_collected),
         cmocka_unit_test(truncated_summary_is_refused_with_its_line),

@@ -16,6 +16,9 @@ void report_put_clean(FILE *f, const char *text);
 void report_put_cell(FILE *f, const char *text, int last);
 /* A number for a chart: NaN where missing. */
 void report_put_value(FILE *f, double value, int last);
+/* Gnuplot assignments: name = "text" (cleaned; "unknown" for NULL), name = number (NaN where missing). */
+void report_put_variable(FILE *f, const char *name, const char *value);
+void report_put_number(FILE *f, const char *name, double value);
 void report_format_number(char *out, size_t size, double value, const char *format);
 /* Counts with thousands separators: 32,505,856. */
 void report_format_count(char *out, size_t size, double value);

@@ -70,3 +70,18 @@ void report_put_value(FILE *f, double value, int last)
         fprintf(f, "%.6g", value);
     fputc(last ? '\n' : '\t', f);
 }
+
+void report_put_variable(FILE *f, const char *name, const char *value)
+{
+    fprintf(f, "%s = \"", name);
+    report_put_clean(f, value ? value : "unknown");
+    fputs("\"\n", f);
+}
+
+void report_put_number(FILE *f, const char *name, double value)
+{
+    if (!isfinite(value))
+        fprintf(f, "%s = NaN\n", name);
+    else
+        fprintf(f, "%s = %.6g\n", name, value);
+}

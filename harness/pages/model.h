@@ -19,9 +19,11 @@ struct report_model {
     int variants;
     int width[MAX_WIDTHS];
     int widths;
-    int roofline_points; /* written by write_roofline */
+    int roofline_points; /* written by report_write_roofline: variants on the roofline at the largest width */
     int hot_line_pages;  /* written by report_write_hot_lines */
     int diagnosis_rows;  /* written by report_write_diagnosis */
+    int stall_rows;      /* written by report_write_stalls */
+    int stall_columns;   /* reasons charted, "other" included */
 };
 
 int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e);

@@ -1,0 +1,22 @@
+/*
+ * Measuring the ceilings on the GPU a run uses: the kernels of
+ * kernels/ceilings/ceilings.h, each timed with CUDA events (warm-up launches,
+ * then the shortest of several timed ones), inside the NVTX phase "ceilings".
+ * The figures go into the run's environment under rates.h's keys.
+ */
+#ifndef MEMSCOPE_CEILINGS_MEASURE_H
+#define MEMSCOPE_CEILINGS_MEASURE_H
+
+#include "../common/error.h"
+#include "../gpu/environment_entries.h"
+#include "../gpu/gpu.h"
+#include "rates.h"
+
+/* Measures every ceiling on g's stream and records it in env; a few milliseconds of GPU time. */
+int ceilings_measure(struct gpu *g, struct environment *env, struct error *e);
+
+/* The ceilings recorded in env (NAN where missing) and the datasheet figures its GPU entries give. */
+void ceilings_from_environment(const struct environment *env, struct ceiling_rates *measured,
+                               struct ceiling_rates *datasheet);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * A GPU's ceilings: the bandwidth of each memory level and the FP32 and FP64
+ * arithmetic rates, as memscope measured them (harness/ceilings/measure.c,
+ * recorded in environment.csv) or as the datasheet gives them, and the
+ * judgement of the one against the other; and the roofline bound they put on
+ * a kernel. Host-only and pure: the report draws its roofs with these figures
+ * and computes each kernel's bound, --validate judges the measured ones.
+ */
+#ifndef MEMSCOPE_CEILING_RATES_H
+#define MEMSCOPE_CEILING_RATES_H
+
+#include <stdbool.h>
+
+/* X(ID, environment key, label, unit) */
+#define CEILINGS(X)                                                                                                   \
+    X(DRAM, "ceiling_dram_gbs", "DRAM", "GB/s")                                                                       \
+    X(L2, "ceiling_l2_gbs", "L2", "GB/s")                                                                             \
+    X(L1_SHARED, "ceiling_l1_shared_gbs", "L1/shared", "GB/s")                                                        \
+    X(FP32, "ceiling_fp32_gflops", "FP32", "GFLOP/s")                                                                 \
+    X(FP64, "ceiling_fp64_gflops", "FP64", "GFLOP/s")
+
+#define CEILING_ID(id, key, label, unit) CEILING_##id,
+enum ceiling { CEILINGS(CEILING_ID) CEILING_COUNT };
+#undef CEILING_ID
+
+/* One figure per ceiling, in GB/s or GFLOP/s (10^9); NAN where unknown. */
+struct ceiling_rates {
+    double value[CEILING_COUNT];
+};
+
+const char *ceiling_key(enum ceiling c);   /* its environment.csv key: "ceiling_dram_gbs" */
+const char *ceiling_label(enum ceiling c); /* "DRAM", "L2", "L1/shared", "FP32", "FP64" */
+const char *ceiling_unit(enum ceiling c);  /* "GB/s" or "GFLOP/s" */
+struct ceiling_rates ceiling_rates_unknown(void);
+
+/* What the datasheet figures derive from: environment.csv's compute_capability, sm_count, sm_clock_max_mhz,
+ * memory_clock_max_mhz and memory_bus_width_bits (NAN, or NULL, where unknown). */
+struct gpu_figures {
+    const char *compute_capability;
+    double sm_count, sm_clock_mhz, memory_clock_mhz, memory_bus_width_bits;
+};
+
+/* The datasheet figures: FP32 and FP64 results per SM per clock by compute capability (an FMA counts two) x SMs
+ * x SM clock; DRAM two transfers per memory clock (the clock the driver reports for HBM) x the bus width;
+ * L1/shared 128 bytes per clock per SM (32 banks of 4 bytes) x SMs x SM clock; L2 unknown: NVIDIA publishes no
+ * L2 bandwidth. NAN where the GPU does not give what a figure needs. */
+struct ceiling_rates ceiling_datasheet(const struct gpu_figures *g);
+
+/* A measured ceiling is plausible within these fractions of its datasheet figure. */
+#define CEILING_PLAUSIBLE_LOW 0.75
+#define CEILING_PLAUSIBLE_HIGH 1.25
+
+/* One ceiling judged: validate.csv's parameter (the rule), expected (NAN without a datasheet figure), the
+ * range the measured figure must lie in, and the verdict. */
+struct ceiling_check {
+    enum ceiling ceiling;
+    char rule[96];
+    double expected, lower, upper, measured;
+    bool pass;
+};
+
+/* Each ceiling in enum order into out: within CEILING_PLAUSIBLE_LOW..HIGH of its datasheet figure; the L2, which
+ * has none, strictly between the measured DRAM and L1/shared ceilings; a figure without a datasheet value (a
+ * GPU the table does not know) only has to have been measured (finite and positive). A ceiling not measured
+ * (NAN) fails. */
+void ceiling_judge(const struct ceiling_rates *measured, const struct ceiling_rates *datasheet,
+                   struct ceiling_check out[CEILING_COUNT]);
+
+/* The roofline: a kernel at given arithmetic intensities (FLOP per byte at each memory level) can reach at most
+ * intensity x bandwidth at every level, and the arithmetic rate of its precision. Its bound is the roof that
+ * gives the lowest of these. The memory levels first (their index is the level), then the compute roof. */
+enum roof { ROOF_L1_SHARED, ROOF_L2, ROOF_DRAM, ROOF_COMPUTE, ROOF_NONE = -1 };
+#define ROOF_LEVELS 3
+
+/* The roofs one kernel is held to: a bandwidth per level (GB/s) and the arithmetic rate of its precision
+ * (GFLOP/s); NAN where unknown (no measured ceiling and no datasheet figure, or tensor-core work). */
+struct roofs {
+    double gbs[ROOF_LEVELS];
+    double gflops;
+};
+
+struct roofline_bound {
+    enum roof roof; /* ROOF_NONE: no roof known at the kernel's intensities */
+    double gflops;  /* the attainable GFLOP/s under that roof */
+};
+
+/* The lowest attainable GFLOP/s and its roof. A level whose bandwidth or intensity is unknown (NAN) or whose
+ * intensity is infinite (no traffic) holds the kernel to nothing; on a tie the first roof in enum order wins. */
+struct roofline_bound roofline_bound(const struct roofs *r, const double flop_per_byte[ROOF_LEVELS]);
+
+#endif

@@ -1,0 +1,296 @@
+/*
+ * The hierarchical roofline at the run's largest width: for each variant that passed, its achieved GFLOP/s
+ * against its arithmetic intensity at three levels (FLOP per L1/shared wavefront byte, per L2 byte, per DRAM
+ * byte), under roofs measured on the run's GPU (environment.csv's ceiling_* keys, harness/ceilings/) or, for a
+ * run without them, the datasheet's; each variant's bound is the roof that gives the lowest attainable GFLOP/s
+ * at its intensities (harness/ceilings/rates.c, roofline_bound).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/paths.h"
+#include "../profile/metric_catalog.h"
+#include "cells.h"
+#include "../ceilings/rates.h"
+#include "model.h"
+#include "roofline.h"
+
+static bool usable(double x)
+{
+    return isfinite(x) && x > 0;
+}
+
+int report_datasheet(const struct results_folder *r, struct ceiling_rates *out, struct error *e)
+{
+    struct gpu_figures g = {results_environment(r, "compute_capability"), NAN, NAN, NAN, NAN};
+    *out = ceiling_rates_unknown();
+    if (results_environment_number(r, "sm_count", &g.sm_count, e) ||
+        results_environment_number(r, "sm_clock_max_mhz", &g.sm_clock_mhz, e) ||
+        results_environment_number(r, "memory_clock_max_mhz", &g.memory_clock_mhz, e) ||
+        results_environment_number(r, "memory_bus_width_bits", &g.memory_bus_width_bits, e))
+        return e->code;
+    *out = ceiling_datasheet(&g);
+    return 0;
+}
+
+/* The page's roofs: each ceiling measured on the run's GPU where environment.csv holds it, else the datasheet's. */
+struct page_roofs {
+    struct ceiling_rates rate;
+    const char *source[CEILING_COUNT]; /* "measured", "datasheet", or NULL where there is neither */
+    int measured;
+};
+
+static int read_roofs(const struct results_folder *r, struct page_roofs *p, struct error *e)
+{
+    struct ceiling_rates datasheet;
+    *p = (struct page_roofs){.rate = ceiling_rates_unknown()};
+    if (report_datasheet(r, &datasheet, e))
+        return e->code;
+    for (int c = 0; c < CEILING_COUNT; ++c) {
+        double measured;
+        if (results_environment_number(r, ceiling_key((enum ceiling)c), &measured, e))
+            return e->code;
+        bool from_run = usable(measured);
+        p->rate.value[c] = from_run ? measured : usable(datasheet.value[c]) ? datasheet.value[c] : NAN;
+        p->source[c] = from_run ? "measured" : isnan(p->rate.value[c]) ? NULL : "datasheet";
+        p->measured += from_run;
+    }
+    return 0;
+}
+
+/* One variant at the largest width. */
+struct point {
+    int v;
+    double gflops, flop_per_byte[ROOF_LEVELS];
+    bool from_model; /* FLOP from the work model 2 W^3 */
+    bool tensor;     /* counted FLOP under half the model's: tensor-core work, which no compute roof here bounds */
+    bool fp64;
+    struct roofline_bound bound;
+};
+
+/* FLOP counted from the executed instructions; where that misses most of the work (tensor-core instructions are
+ * not counted), or was not collected, the work model's 2 W^3. Bytes per level summed over the call's kernels.
+ * *found is false for a variant without a point: failed, not timed, or no level's bytes collected. */
+static int read_point(const struct report_model *m, int v, const struct page_roofs *roofs, struct point *p,
+                      bool *found, struct error *e)
+{
+    static const enum derived_metric_id level_bytes[ROOF_LEVELS] = {METRIC_L1_SHARED_WAVEFRONT_BYTES,
+                                                                    METRIC_L2_BYTES, METRIC_DRAM_BYTES};
+    const char *name = m->variant[v];
+    int width = m->width[m->widths - 1], levels = 0;
+    double fp32, fp64, bytes[ROOF_LEVELS], nominal = report_summary_value(m, name, width, SUMMARY_FLOP);
+    *found = false;
+    if (!report_passed(m, name, width))
+        return 0;
+    if (results_metric_sum(m->r, name, width, DERIVED(FLOP_FP32), &fp32, e) ||
+        results_metric_sum(m->r, name, width, DERIVED(FLOP_FP64), &fp64, e))
+        return e->code;
+    for (int l = 0; l < ROOF_LEVELS; ++l)
+        if (results_metric_sum(m->r, name, width, derived_metric_name(level_bytes[l]), &bytes[l], e))
+            return e->code;
+    bool counted_any = !isnan(fp32) || !isnan(fp64);
+    double counted = (isnan(fp32) ? 0 : fp32) + (isnan(fp64) ? 0 : fp64);
+    double flop = counted > 0 && !(counted < 0.5 * nominal) ? counted : nominal;
+    double seconds = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) * 1e-3;
+    if (isnan(flop) || !(flop > 0) || !(seconds > 0))
+        return 0;
+    *p = (struct point){.v = v,
+                        .gflops = flop / seconds / 1e9,
+                        .from_model = flop != counted,
+                        .tensor = counted_any && counted < 0.5 * nominal,
+                        .fp64 = strcmp(m->precision[v], "fp64") == 0};
+    for (int l = 0; l < ROOF_LEVELS; ++l) {
+        p->flop_per_byte[l] = bytes[l] > 0 ? flop / bytes[l] : bytes[l] == 0 ? INFINITY : NAN;
+        levels += !isnan(p->flop_per_byte[l]);
+    }
+    if (levels == 0)
+        return 0;
+    struct roofs r = {{roofs->rate.value[CEILING_L1_SHARED], roofs->rate.value[CEILING_L2],
+                       roofs->rate.value[CEILING_DRAM]},
+                      p->tensor ? NAN : roofs->rate.value[p->fp64 ? CEILING_FP64 : CEILING_FP32]};
+    p->bound = roofline_bound(&r, p->flop_per_byte);
+    *found = true;
+    return 0;
+}
+
+static const char *bound_name(const struct point *p)
+{
+    static const char *const levels[ROOF_LEVELS] = {"L1/shared", "L2", "DRAM"};
+    if (p->bound.roof == ROOF_NONE)
+        return "-";
+    if (p->bound.roof == ROOF_COMPUTE)
+        return p->fp64 ? "FP64 compute" : "FP32 compute";
+    return levels[p->bound.roof];
+}
+
+/* A number for the chart: NaN where unknown or infinite (no traffic at that level). */
+static void put_finite(FILE *f, double value, int last)
+{
+    report_put_value(f, isfinite(value) ? value : NAN, last);
+}
+
+static void chart_row(FILE *f, const struct report_model *m, const struct point *p, int number)
+{
+    fprintf(f, "%d\t%d\t", number, p->v + 1);
+    report_put_cell(f, m->variant[p->v], 0);
+    put_finite(f, p->gflops, 0);
+    for (int l = 0; l < ROOF_LEVELS; ++l)
+        put_finite(f, p->flop_per_byte[l], 0);
+    fprintf(f, "%d\t", p->from_model);
+    report_put_cell(f, bound_name(p), 0);
+    put_finite(f, p->bound.gflops, 0);
+    put_finite(f, 100.0 * p->gflops / p->bound.gflops, 1);
+}
+
+static void intensity_cell(char *cell, size_t size, double flop_per_byte)
+{
+    if (isinf(flop_per_byte))
+        snprintf(cell, size, "no traffic");
+    else
+        report_format_number(cell, size, flop_per_byte, flop_per_byte < 100 ? "%.3g" : "%.0f");
+}
+
+static void key_row(FILE *f, const struct report_model *m, const struct point *p, int number)
+{
+    char cell[8][48];
+    report_format_count(cell[0], sizeof cell[0], p->gflops);
+    if (p->from_model)
+        strncat(cell[0], " *", sizeof cell[0] - strlen(cell[0]) - 1);
+    for (int l = 0; l < ROOF_LEVELS; ++l)
+        intensity_cell(cell[1 + l], sizeof cell[1 + l], p->flop_per_byte[l]);
+    snprintf(cell[4], sizeof cell[4], "%s", bound_name(p));
+    report_format_count(cell[5], sizeof cell[5], p->bound.gflops);
+    report_format_number(cell[6], sizeof cell[6], 100.0 * p->gflops / p->bound.gflops, "%.0f %%");
+    if (p->bound.roof == ROOF_NONE) {
+        snprintf(cell[5], sizeof cell[5], "-");
+        snprintf(cell[6], sizeof cell[6], "-");
+    }
+    fprintf(f, "%d\t%d\t", p->v + 1, number);
+    report_put_cell(f, m->variant[p->v], 0);
+    for (int c = 0; c < 7; ++c)
+        report_put_cell(f, cell[c], c == 6);
+}
+
+/* A roof's line in the chart's legend: "L1/shared 33,454 GB/s (datasheet)". */
+static void roof_title(FILE *f, const char *variable, const struct page_roofs *r, enum ceiling c)
+{
+    char title[128], value[48];
+    if (!r->source[c])
+        snprintf(title, sizeof title, "%s: no roof (not measured%s)", ceiling_label(c),
+                 c == CEILING_L2 ? "; NVIDIA publishes no L2 bandwidth" : ", no datasheet figure");
+    else {
+        report_format_count(value, sizeof value, r->rate.value[c]);
+        snprintf(title, sizeof title, "%s %s %s (%s)", ceiling_label(c), value, ceiling_unit(c), r->source[c]);
+    }
+    report_put_variable(f, variable, title);
+}
+
+/* The smallest and largest power of ten around every value given (NAN and infinity left out); lo, hi NAN when
+ * none is given. */
+static void decades(const double *values, int n, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    for (int i = 0; i < n; ++i)
+        if (usable(values[i])) {
+            double below = pow(10.0, floor(log10(values[i]))), above = pow(10.0, ceil(log10(values[i] * 1.2)));
+            *lo = isnan(*lo) || below < *lo ? below : *lo;
+            *hi = isnan(*hi) || above > *hi ? above : *hi;
+        }
+}
+
+/* x: every plotted intensity, and each ridge (where a diagonal meets the FP32 roof) with a decade below it, so
+ * that every diagonal shows; y: every point and the compute roofs. Defaults where nothing is known. */
+static void chart_ranges(FILE *f, const struct point *points, int n, const struct page_roofs *r)
+{
+    enum { MAX_VALUES = MAX_VARIANTS * ROOF_LEVELS + 2 * ROOF_LEVELS + 2 };
+    double x[MAX_VALUES], y[MAX_VALUES], lo, hi;
+    int nx = 0, ny = 0;
+    for (int i = 0; i < n; ++i) {
+        for (int l = 0; l < ROOF_LEVELS; ++l)
+            x[nx++] = points[i].flop_per_byte[l];
+        y[ny++] = points[i].gflops;
+    }
+    static const enum ceiling levels[ROOF_LEVELS] = {CEILING_L1_SHARED, CEILING_L2, CEILING_DRAM};
+    for (int l = 0; l < ROOF_LEVELS; ++l) {
+        double ridge = r->rate.value[CEILING_FP32] / r->rate.value[levels[l]];
+        x[nx++] = ridge;
+        x[nx++] = ridge / 10.0;
+    }
+    y[ny++] = r->rate.value[CEILING_FP32];
+    y[ny++] = r->rate.value[CEILING_FP64];
+    decades(x, nx, &lo, &hi);
+    report_put_number(f, "roofline_xmin", isnan(lo) ? 0.01 : fmin(lo, hi / 100.0));
+    report_put_number(f, "roofline_xmax", isnan(hi) ? 1000.0 : hi);
+    decades(y, ny, &lo, &hi);
+    report_put_number(f, "roofline_ymin", isnan(lo) ? 10.0 : fmin(lo, hi / 100.0));
+    report_put_number(f, "roofline_ymax", isnan(hi) ? 100000.0 : hi);
+}
+
+static int write_roofs(const struct report_model *m, const char *dir, const struct page_roofs *r,
+                       const struct point *points, int n, struct error *e)
+{
+    static const struct {
+        enum ceiling c;
+        const char *value, *title;
+    } roofs[] = {{CEILING_L1_SHARED, "roof_l1_shared_gbs", "roof_l1_shared_title"},
+                 {CEILING_L2, "roof_l2_gbs", "roof_l2_title"},
+                 {CEILING_DRAM, "roof_dram_gbs", "roof_dram_title"},
+                 {CEILING_FP32, "roof_fp32_gflops", "roof_fp32_title"},
+                 {CEILING_FP64, "roof_fp64_gflops", "roof_fp64_title"}};
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    FILE *f = report_open(dir, "roofs.gp", path, sizeof path, e);
+    if (!f)
+        return e->code;
+    fputs("# Written by memscope-report-data; loaded by scripts/report/roofline.gp and roofline_key.gp.\n", f);
+    fprintf(f, "roofline_width = %d\n", m->width[m->widths - 1]);
+    for (size_t i = 0; i < sizeof roofs / sizeof roofs[0]; ++i) {
+        report_put_number(f, roofs[i].value, r->rate.value[roofs[i].c]);
+        roof_title(f, roofs[i].title, r, roofs[i].c);
+    }
+    report_put_variable(f, "roofs_note",
+                        r->measured == CEILING_COUNT
+                            ? "Roofs measured on this GPU by memscope's ceiling kernels (environment.csv, ceiling_*)."
+                        : r->measured > 0 ? "Roofs measured on this GPU where the run has the ceiling, else from the "
+                                            "datasheet (each roof says which)."
+                                          : "Roofs from the datasheet: this run measured no ceilings, and there is no "
+                                            "L2 roof (NVIDIA publishes no L2 bandwidth).");
+    chart_ranges(f, points, n, r);
+    return report_close(f, path, e);
+}
+
+int report_write_roofline(struct report_model *m, const char *dir, struct error *e)
+{
+    static struct point points[MAX_VARIANTS];
+    struct page_roofs roofs;
+    char chart_path[PATH_JOINED(PATH_IN_FOLDER_LEN)], key_path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    int n = 0;
+    m->roofline_points = 0;
+    if (read_roofs(m->r, &roofs, e))
+        return e->code;
+    for (int v = 0; v < m->variants; ++v) {
+        bool found;
+        if (read_point(m, v, &roofs, &points[n], &found, e))
+            return e->code;
+        n += found;
+    }
+    FILE *chart = report_open(dir, "roofline.tsv", chart_path, sizeof chart_path, e);
+    FILE *key = chart ? report_open(dir, "roofline-key.tsv", key_path, sizeof key_path, e) : NULL;
+    if (key) {
+        fputs("number\tlinetype\tvariant\tgflops\tflop_per_l1_shared_byte\tflop_per_l2_byte\tflop_per_dram_byte"
+              "\tflop_from_work_model\tbound\tbound_gflops\tpct_of_bound\n",
+              chart);
+        fputs("0\t#\tvariant\tGFLOP/s\tFLOP/B L1/shared\tFLOP/B L2\tFLOP/B DRAM\tbound\tbound GFLOP/s\t% of bound\n",
+              key);
+        for (int i = 0; i < n; ++i) {
+            chart_row(chart, m, &points[i], i + 1);
+            key_row(key, m, &points[i], i + 1);
+        }
+        report_close(key, key_path, e);
+    }
+    if (chart)
+        report_close(chart, chart_path, e);
+    m->roofline_points = n;
+    return e->code ? e->code : write_roofs(m, dir, &roofs, points, n, e);
+}

@@ -1,0 +1,224 @@
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/paths.h"
+#include "../results/schema.h"
+#include "cells.h"
+#include "stalls_page.h"
+
+#define MAX_REASONS 64
+#define MAX_STALL_LINES 4096 /* of one variant */
+
+struct stalls_columns {
+    int variant, width, file, line, source, reason, samples;
+};
+
+/* One variant's samples at the largest width: per reason, and per source line. */
+struct variant_stalls {
+    double by_reason[MAX_REASONS], total;
+    struct {
+        const char *file, *source;
+        int line;
+        double samples, by_reason[MAX_REASONS];
+    } lines[MAX_STALL_LINES];
+    int n_lines;
+};
+
+struct reasons {
+    const char *name[MAX_REASONS];
+    int n;
+};
+
+static int find_columns(const struct csv_table *t, struct stalls_columns *c, struct error *e)
+{
+    int *at[] = {&c->variant, &c->width, &c->file, &c->line, &c->source, &c->reason, &c->samples};
+    static const enum stalls_column ids[] = {STALLS_VARIANT, STALLS_WIDTH,  STALLS_FILE,   STALLS_LINE,
+                                             STALLS_SOURCE,  STALLS_REASON, STALLS_SAMPLES};
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; ++i)
+        if (csv_table_column(t, stalls_csv.columns[ids[i]], at[i], e))
+            return e->code;
+    return 0;
+}
+
+static int reason_index(struct reasons *r, const char *name, const char *path, struct error *e)
+{
+    for (int i = 0; i < r->n; ++i)
+        if (strcmp(r->name[i], name) == 0)
+            return i;
+    if (r->n == MAX_REASONS)
+        return error_set(e, EXIT_USAGE, "%s: more than %d stall reasons", path, MAX_REASONS), -1;
+    r->name[r->n] = name;
+    return r->n++;
+}
+
+static int line_index(struct variant_stalls *v, const char *file, int line, const char *source, const char *path,
+                      struct error *e)
+{
+    for (int i = 0; i < v->n_lines; ++i)
+        if (v->lines[i].line == line && strcmp(v->lines[i].file, file) == 0)
+            return i;
+    if (v->n_lines == MAX_STALL_LINES)
+        return error_set(e, EXIT_USAGE, "%s: more than %d stalled lines in one variant", path, MAX_STALL_LINES), -1;
+    memset(&v->lines[v->n_lines], 0, sizeof v->lines[0]);
+    v->lines[v->n_lines].file = file;
+    v->lines[v->n_lines].line = line;
+    v->lines[v->n_lines].source = source;
+    return v->n_lines++;
+}
+
+/* Every kernel of the variant's call at width, summed (a library call may run several). */
+static int gather(const struct csv_table *t, const struct stalls_columns *c, const char *variant, int width,
+                  struct reasons *r, struct variant_stalls *v, struct error *e)
+{
+    memset(v, 0, offsetof(struct variant_stalls, lines));
+    v->n_lines = 0;
+    for (int row = 0; row < t->rows && !e->code; ++row) {
+        int w, line, k, l;
+        double samples;
+        if (strcmp(csv_table_text(t, row, c->variant), variant) != 0 || csv_table_int(t, row, c->width, &w, e) ||
+            w != width || csv_table_int(t, row, c->line, &line, e) ||
+            csv_table_required_real(t, row, c->samples, &samples, e))
+            continue;
+        if (samples < 0)
+            return error_set(e, EXIT_USAGE, "%s:%d: negative samples", t->path, row + 2);
+        if ((k = reason_index(r, csv_table_text(t, row, c->reason), t->path, e)) < 0 ||
+            (l = line_index(v, csv_table_text(t, row, c->file), line, csv_table_text(t, row, c->source), t->path,
+                            e)) < 0)
+            return e->code;
+        v->by_reason[k] += samples;
+        v->total += samples;
+        v->lines[l].by_reason[k] += samples;
+        v->lines[l].samples += samples;
+    }
+    return e->code;
+}
+
+static int largest_width(const struct csv_table *t, const struct stalls_columns *c, int *width, struct error *e)
+{
+    *width = 0;
+    for (int row = 0; row < t->rows && !e->code; ++row) {
+        int w;
+        if (csv_table_int(t, row, c->width, &w, e) == 0 && w > *width)
+            *width = w;
+    }
+    return e->code;
+}
+
+/* The reasons in order of their summed shares over the variants, most first. */
+static void rank_reasons(const double *share_sum, int n, int *order)
+{
+    for (int i = 0; i < n; ++i) {
+        int at = i;
+        for (; at > 0 && share_sum[order[at - 1]] < share_sum[i]; --at)
+            order[at] = order[at - 1];
+        order[at] = i;
+    }
+}
+
+static int top_reason(const double *by_reason, int n)
+{
+    int top = 0;
+    for (int k = 1; k < n; ++k)
+        if (by_reason[k] > by_reason[top])
+            top = k;
+    return top;
+}
+
+static void chart_row(FILE *f, int linetype, const char *variant, const struct variant_stalls *v, const int *order,
+                      int n_reasons, int shown)
+{
+    double other = 100.0;
+    fprintf(f, "%d\t", linetype);
+    report_put_cell(f, variant, 0);
+    for (int i = 0; i < shown; ++i) {
+        double pct = 100.0 * v->by_reason[order[i]] / v->total;
+        other -= pct;
+        report_put_value(f, pct, 0);
+    }
+    report_put_value(f, n_reasons > shown && other > 0 ? other : 0.0, 1);
+}
+
+static void line_row(FILE *f, int linetype, const char *variant, const struct variant_stalls *v,
+                     const struct reasons *r)
+{
+    int top = 0;
+    char where[PATH_LEN + 16], text[64], figure[160];
+    for (int i = 1; i < v->n_lines; ++i)
+        if (v->lines[i].samples > v->lines[top].samples)
+            top = i;
+    const int k = top_reason(v->lines[top].by_reason, r->n);
+    if (v->lines[top].file[0])
+        snprintf(where, sizeof where, "%s:%d", v->lines[top].file, v->lines[top].line);
+    else
+        snprintf(where, sizeof where, "(no line information)");
+    snprintf(text, sizeof text, "%.42s%s", v->lines[top].source, strlen(v->lines[top].source) > 42 ? "..." : "");
+    snprintf(figure, sizeof figure, "%.0f %% of the samples; %s %.0f %% of the line's", 100.0 * v->lines[top].samples / v->total,
+             r->name[k], 100.0 * v->lines[top].by_reason[k] / v->lines[top].samples);
+    fprintf(f, "%d\t", linetype);
+    report_put_cell(f, variant, 0);
+    report_put_cell(f, where, 0);
+    report_put_cell(f, text, 0);
+    report_put_cell(f, figure, 1);
+}
+
+/* Two passes over the variants: the reasons' ranking needs every variant's shares first. */
+static int write_tables(struct report_model *m, const struct csv_table *t, const struct stalls_columns *c,
+                        const char *dir, struct error *e)
+{
+    static struct variant_stalls v;
+    struct reasons r = {0};
+    double share_sum[MAX_REASONS] = {0};
+    int order[MAX_REASONS], width;
+    char chart_path[PATH_IN_FOLDER_LEN], lines_path[PATH_IN_FOLDER_LEN];
+    if (largest_width(t, c, &width, e))
+        return e->code;
+    for (int i = 0; i < m->variants && !e->code; ++i)
+        if (gather(t, c, m->variant[i], width, &r, &v, e) == 0 && v.total > 0)
+            for (int k = 0; k < r.n; ++k)
+                share_sum[k] += v.by_reason[k] / v.total;
+    if (e->code || r.n == 0)
+        return e->code;
+    rank_reasons(share_sum, r.n, order);
+    int shown = r.n < REPORT_STALL_REASONS_SHOWN ? r.n : REPORT_STALL_REASONS_SHOWN;
+    m->stall_columns = shown + 1;
+    FILE *chart = report_open(dir, "stalls.tsv", chart_path, sizeof chart_path, e);
+    FILE *lines = chart ? report_open(dir, "stall-lines.tsv", lines_path, sizeof lines_path, e) : NULL;
+    if (lines) {
+        fprintf(chart, "linetype\tvariant");
+        for (int i = 0; i < shown; ++i)
+            fprintf(chart, "\t%s", r.name[order[i]]);
+        fputs("\tother\n", chart);
+        fprintf(lines, "0\tvariant (W = %d)\tmost stalled line\tsource\tsamples there, and their main reason\n", width);
+    }
+    for (int i = 0; lines && i < m->variants && !e->code; ++i)
+        if (gather(t, c, m->variant[i], width, &r, &v, e) == 0 && v.total > 0) {
+            chart_row(chart, i + 1, m->variant[i], &v, order, r.n, shown);
+            line_row(lines, i + 1, m->variant[i], &v, &r);
+            ++m->stall_rows;
+        }
+    if (chart)
+        e->code ? fclose(chart) : report_close(chart, chart_path, e);
+    if (lines)
+        e->code ? fclose(lines) : report_close(lines, lines_path, e);
+    return e->code;
+}
+
+int report_write_stalls(struct report_model *m, const char *dir, struct error *e)
+{
+    char path[PATH_JOINED(PATH_LEN)];
+    struct csv_table t;
+    struct stalls_columns c;
+    m->stall_rows = m->stall_columns = 0;
+    snprintf(path, sizeof path, "%s/%s", m->r->dir, stalls_csv.file);
+    if (access(path, F_OK) != 0)
+        return 0;
+    if (csv_table_read(path, &t, e))
+        return e->code;
+    if (find_columns(&t, &c, e) == 0)
+        write_tables(m, &t, &c, dir, e);
+    csv_table_free(&t);
+    return e->code;
+}

@@ -1,0 +1,18 @@
+/*
+ * The stall pages: from stalls.csv (the stalls group's PC samples), at the largest width, each variant's
+ * share of samples per stall reason (stalls.tsv: the run's most common reasons, the rest as "other") and
+ * its most stalled source line with that line's main reason (stall-lines.tsv). No pages for a run without
+ * stalls.csv.
+ */
+#ifndef MEMSCOPE_REPORT_STALLS_PAGE_H
+#define MEMSCOPE_REPORT_STALLS_PAGE_H
+
+#include "model.h"
+
+/* The reasons charted by name; the others are summed as "other". */
+#define REPORT_STALL_REASONS_SHOWN 7
+
+/* Sets m->stall_rows (variants with samples; 0: nothing written) and m->stall_columns. */
+int report_write_stalls(struct report_model *m, const char *dir, struct error *e);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * Collecting warp stall reasons (needs the GPU): each profiled call runs once
+ * more with CUPTI's PC sampling started, after its metric passes and source
+ * counters, in a phase of its own ("stall sampling"), never while timing, and
+ * each sampled instruction is placed on its source line.
+ *
+ * PC sampling is enabled once, when the run opens, and disabled once every
+ * width is sampled, before the range profiler is enabled (see
+ * run/profile_width.h for why). It samples only between begin and end. CUPTI gives no records for library
+ * kernels (cuBLAS): a call that ran only those has its samples counted and no
+ * line.
+ */
+#ifndef MEMSCOPE_STALLS_COLLECT_H
+#define MEMSCOPE_STALLS_COLLECT_H
+
+#include "../../cupti/pc_sampling.h"
+#include "../common/error.h"
+#include "../gpu/gpu.h"
+#include "../profile/collect.h"
+#include "../source/locate.h"
+#include "stall_lines.h"
+
+#define STALL_MAX_CALLS 64
+
+struct stall_collector {
+    struct prof_pcs_session pcs;
+    struct line_locator locator;
+    struct stall_reasons reasons; /* known after the first collection */
+    int sms;
+    double clock_mhz;
+};
+
+int stalls_open(struct stall_collector *c, const struct gpu *g, struct error *e);
+/* Disables PC sampling; closing again does nothing. */
+int stalls_close(struct stall_collector *c, struct error *e);
+/* Samples each call once, appending what it saw to out[i]; median_ms[i] is call i's median time, which sets
+ * its sampling period. */
+int stalls_collect(struct stall_collector *c, struct gpu *g, const struct profiled_call *calls,
+                   const double *median_ms, int n, struct stall_call *out, struct error *e);
+
+#endif

@@ -1,0 +1,264 @@
+/*
+ * The hierarchical roofline's data, with no GPU and no gnuplot: memscope-report-data's tables for a results
+ * folder cut from the H100 reference run (tests/fixtures/roofline-run: its FLOP, DRAM bytes and times) with
+ * measured ceilings in its environment and L2 bytes and L1/shared wavefronts chosen so that each variant
+ * sits under a different roof (the reference run predates those two counts): at W = 4096, with roofs
+ * L1/shared 30,000 GB/s, L2 6,500 GB/s, DRAM 3,000 GB/s, FP32 60,000 and FP64 30,000 GFLOP/s,
+ *   naive              0.5 / 1 / 16.1 FLOP per byte:   L2 (6,500 GFLOP/s), 94 % of it;
+ *   naive_uncoalesced  0.0195 / 0.125 / 16.1:          L1/shared (586), 85 %;
+ *   tiled_32           0.4 / 8 / 16.2:                 L1/shared (12,000), 75 %;
+ *   halfwarp_lanes     8 / 40 / 393:                   FP32 compute (60,000), 78 %;
+ *   tiled_32_fp64      2 / 10 / 8.07:                  DRAM (24,214), 20 %;
+ *   cublas_fp64        4 / 30 / 86 (tensor cores: FLOP from the work model, no compute roof): L1/shared, 50 %;
+ * tiled_16 failed its check at 4096 and has no point; the rows at W = 1024 have none either.
+ */
+#define _XOPEN_SOURCE 700
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../harness/report/report_data.h"
+#include "../support/remove_tree.h"
+#include "../support/run_shell.h"
+
+#define FIXTURE "tests/fixtures/roofline-run"
+
+static char workdir[] = "/tmp/memscope-roofline-XXXXXX";
+static char data_dir[128], scratch[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(workdir))
+        return -1;
+    snprintf(data_dir, sizeof data_dir, "%s/data", workdir);
+    snprintf(scratch, sizeof scratch, "%s/run", workdir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+/* memscope-report-data on a results folder, into a fresh data_dir. */
+static void write_data(const char *results)
+{
+    static struct outcome o;
+    struct results_folder r;
+    struct error e = {0};
+    shell(&o, "rm -rf %s && mkdir -p %s", data_dir, data_dir);
+    assert_int_equal(o.exit_code, 0);
+    if (results_folder_open(results, &r, &e) || report_data_write(&r, data_dir, "", NULL, &e))
+        fail_msg("%s", e.message);
+    results_folder_close(&r);
+}
+
+/* A copy of the fixture, changed by a shell command ($R names the copy). */
+static void copy_fixture_and(const char *change)
+{
+    static struct outcome o;
+    shell(&o, "rm -rf %s && cp -r %s %s && R=%s && %s", scratch, FIXTURE, scratch, scratch, change);
+    assert_int_equal(o.exit_code, 0);
+}
+
+/* ---- roofline.tsv, read by column name ---- */
+
+#define MAX_ROWS 32
+#define MAX_COLUMNS 16
+
+struct tsv {
+    int rows, columns;
+    char header[MAX_COLUMNS][48];
+    char cell[MAX_ROWS][MAX_COLUMNS][64];
+};
+
+static void read_tsv(const char *name, struct tsv *t)
+{
+    char path[192], line[1024];
+    snprintf(path, sizeof path, "%s/%s", data_dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s was not written", path);
+    memset(t, 0, sizeof *t);
+    for (int n = 0; fgets(line, sizeof line, f); ++n) {
+        line[strcspn(line, "\n")] = '\0';
+        int c = 0;
+        for (char *save, *field = strtok_r(line, "\t", &save); field && c < MAX_COLUMNS;
+             field = strtok_r(NULL, "\t", &save), ++c)
+            snprintf(n == 0 ? t->header[c] : t->cell[t->rows][c], 64, "%s", field);
+        if (n == 0)
+            t->columns = c;
+        else if (++t->rows == MAX_ROWS)
+            break;
+    }
+    fclose(f);
+}
+
+static const char *cell(const struct tsv *t, const char *variant, const char *column)
+{
+    int vc = -1, cc = -1;
+    for (int c = 0; c < t->columns; ++c) {
+        vc = strcmp(t->header[c], "variant") == 0 ? c : vc;
+        cc = strcmp(t->header[c], column) == 0 ? c : cc;
+    }
+    if (vc < 0 || cc < 0)
+        fail_msg("no column %s", cc < 0 ? column : "variant");
+    for (int r = 0; r < t->rows; ++r)
+        if (strcmp(t->cell[r][vc], variant) == 0)
+            return t->cell[r][cc];
+    return NULL;
+}
+
+static double number(const struct tsv *t, const char *variant, const char *column)
+{
+    const char *text = cell(t, variant, column);
+    if (!text)
+        fail_msg("no row for %s", variant);
+    return strtod(text, NULL);
+}
+
+static void assert_within(double actual, double expected, double tolerance, const char *what)
+{
+    if (!(fabs(actual - expected) <= tolerance))
+        fail_msg("%s: expected %g (within %g), got %g", what, expected, tolerance, actual);
+}
+
+static void file_holds(const char *name, const char *text)
+{
+    static struct outcome o;
+    shell(&o, "cat %s/%s", data_dir, name);
+    if (!strstr(o.output, text))
+        fail_msg("%s lacks \"%s\":\n%s", name, text, o.output);
+}
+
+static void file_lacks(const char *name, const char *text)
+{
+    static struct outcome o;
+    shell(&o, "cat %s/%s", data_dir, name);
+    if (strstr(o.output, text))
+        fail_msg("%s holds \"%s\":\n%s", name, text, o.output);
+}
+
+/* ---- the tests ---- */
+
+static void each_variant_gets_the_roof_that_bounds_it(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *variant, *bound;
+        double pct;
+        int from_model;
+    } expected[] = {
+        {"naive", "L2", 94.17, 0},
+        {"naive_uncoalesced", "L1/shared", 85.0, 0},
+        {"tiled_32", "L1/shared", 74.91, 0},
+        {"halfwarp_lanes", "FP32 compute", 77.52, 0},
+        {"tiled_32_fp64", "DRAM", 20.10, 0},
+        {"cublas_fp64", "L1/shared", 50.35, 1},
+    };
+    static struct tsv t;
+    write_data(FIXTURE);
+    read_tsv("roofline.tsv", &t);
+    /* One row per variant that passed at the largest width: tiled_16 failed there, W = 1024 is not drawn. */
+    assert_int_equal(t.rows, (int)(sizeof expected / sizeof expected[0]));
+    assert_null(cell(&t, "tiled_16", "bound"));
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i) {
+        const char *bound = cell(&t, expected[i].variant, "bound");
+        if (!bound || strcmp(bound, expected[i].bound) != 0)
+            fail_msg("%s: bound %s, expected %s", expected[i].variant, bound ? bound : "(no row)", expected[i].bound);
+        assert_within(number(&t, expected[i].variant, "pct_of_bound"), expected[i].pct, 0.01, expected[i].variant);
+        assert_int_equal((int)number(&t, expected[i].variant, "flop_from_work_model"), expected[i].from_model);
+        assert_int_equal((int)number(&t, expected[i].variant, "number"), (int)i + 1);
+    }
+    /* The three x of naive_uncoalesced, and its y: 2 x 4096^3 FLOP in its median 275.86 ms. */
+    double flop = 2.0 * 4096 * 4096 * 4096;
+    assert_within(number(&t, "naive_uncoalesced", "flop_per_dram_byte"), flop / 8528398592.0, 1e-3, "DRAM x");
+    assert_within(number(&t, "naive_uncoalesced", "flop_per_l2_byte"), 0.125, 1e-6, "L2 x");
+    assert_within(number(&t, "naive_uncoalesced", "flop_per_l1_shared_byte"), 0.0195378, 1e-6, "L1/shared x");
+    assert_within(number(&t, "naive_uncoalesced", "gflops"), flop / 275.8635712e-3 / 1e9, 0.01, "GFLOP/s");
+    assert_within(number(&t, "tiled_32_fp64", "bound_gflops"), 3000.0 * flop / 17027809024.0, 0.1, "DRAM bound");
+}
+
+static void measured_ceilings_are_the_roofs_and_say_so(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    file_holds("roofs.gp", "roof_l2_gbs = 6500\n");
+    file_holds("roofs.gp", "roof_l1_shared_title = \"L1/shared 30,000 GB/s (measured)\"");
+    file_holds("roofs.gp", "roof_fp64_title = \"FP64 30,000 GFLOP/s (measured)\"");
+    file_holds("roofs.gp", "roofs_note = \"Roofs measured on this GPU");
+    file_holds("roofs.gp", "roofline_width = 4096\n");
+    file_lacks("roofs.gp", "datasheet");
+    file_holds("variables.gp", "roofline_points = 6\n");
+}
+
+static void the_key_lists_every_point_with_its_bound(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    write_data(FIXTURE);
+    read_tsv("roofline-key.tsv", &t);
+    assert_int_equal(t.rows, 6);
+    assert_string_equal(cell(&t, "naive_uncoalesced", "bound"), "L1/shared");
+    assert_string_equal(cell(&t, "naive_uncoalesced", "% of bound"), "85 %");
+    assert_string_equal(cell(&t, "halfwarp_lanes", "bound GFLOP/s"), "60,000");
+    assert_string_equal(cell(&t, "cublas_fp64", "GFLOP/s"), "60,422 *"); /* FLOP from the work model */
+    assert_string_equal(cell(&t, "naive", "FLOP/B L2"), "1");
+    file_holds("pages.tsv", "roofline\troofline.gp\t\nroofline-key\troofline_key.gp\t\n");
+}
+
+/* The committed reference run has no ceilings: the datasheet's roofs, no L2 roof, and labels that say so. */
+static void without_ceilings_the_datasheet_is_used_and_named(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    copy_fixture_and("sed -i '/^ceiling_/d' $R/environment.csv");
+    write_data(scratch);
+    file_holds("roofs.gp", "roof_l1_shared_title = \"L1/shared 33,454 GB/s (datasheet)\"");
+    file_holds("roofs.gp", "roof_dram_title = \"DRAM 3,352 GB/s (datasheet)\"");
+    file_holds("roofs.gp", "roof_fp32_title = \"FP32 66,908 GFLOP/s (datasheet)\"");
+    file_holds("roofs.gp", "roof_l2_gbs = NaN\n");
+    file_holds("roofs.gp", "roofs_note = \"Roofs from the datasheet");
+    file_lacks("roofs.gp", "(measured)");
+    read_tsv("roofline.tsv", &t);
+    /* naive without an L2 roof: 0.5 FLOP per wavefront byte x 33,454 GB/s. */
+    assert_string_equal(cell(&t, "naive", "bound"), "L1/shared");
+    assert_within(number(&t, "naive", "bound_gflops"), 0.5 * 128 * 132 * 1.98, 0.5, "naive's bound (6 digits)");
+    /* The datasheet figures the other pages draw come from the same place. */
+    file_holds("variables.gp", "fp32_peak_gflops = 66908.2\n");
+    file_holds("variables.gp", "dram_peak_gbs = 3352.32\n");
+}
+
+static void a_run_without_byte_counts_has_no_points_and_no_key(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    copy_fixture_and("rm $R/metrics.csv");
+    write_data(scratch);
+    read_tsv("roofline.tsv", &t);
+    assert_int_equal(t.rows, 0);
+    file_holds("variables.gp", "roofline_points = 0\n");
+    file_holds("pages.tsv", "roofline\troofline.gp");
+    file_lacks("pages.tsv", "roofline-key");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(each_variant_gets_the_roof_that_bounds_it),
+        cmocka_unit_test(measured_ceilings_are_the_roofs_and_say_so),
+        cmocka_unit_test(the_key_lists_every_point_with_its_bound),
+        cmocka_unit_test(without_ceilings_the_datasheet_is_used_and_named),
+        cmocka_unit_test(a_run_without_byte_counts_has_no_points_and_no_key),
+    };
+    return cmocka_run_group_tests_name("roofline", tests, setup, teardown);
+}
