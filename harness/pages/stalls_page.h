@@ -10,7 +10,7 @@
 #include "model.h"
 
 /* The reasons charted by name; the others are summed as "other". */
-#define REPORT_STALL_REASONS_SHOWN 7
+#define REPORT_STALL_REASONS_SHOWN 9
 
 /* Sets m->stall_rows (variants with samples; 0: nothing written) and m->stall_columns. */
 int report_write_stalls(struct report_model *m, const char *dir, struct error *e);
