@@ -1,5 +1,10 @@
 /*
- * The hierarchical roofline's data, with no GPU and no gnuplot: memscope-report-data's tables for a results
+ * The tables of the roofline and stall pages, with no GPU and no gnuplot. The stalls.csv of the fixture is
+ * cut from the H100 reference run at 8d2607b (naive_uncoalesced, tiled_32 and halfwarp_lanes at W = 4096,
+ * three rows of tiled_32 at W = 1024, which the pages leave out); the shares below were summed from it
+ * with a spreadsheet-like script, not by memscope.
+ *
+ * The hierarchical roofline's data: memscope-report-data's tables for a results
  * folder cut from the H100 reference run (tests/fixtures/roofline-run: its FLOP, DRAM bytes and times) with
  * measured ceilings in its environment and L2 bytes and L1/shared wavefronts chosen so that each variant
  * sits under a different roof (the reference run predates those two counts): at W = 4096, with roofs
@@ -251,6 +256,63 @@ static void a_run_without_byte_counts_has_no_points_and_no_key(void **state)
     file_lacks("pages.tsv", "roofline-key");
 }
 
+/* ---- the stall pages ---- */
+
+static void each_variant_gets_its_share_of_every_reason(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    write_data(FIXTURE);
+    read_tsv("stalls.tsv", &t);
+    assert_int_equal(t.rows, 3); /* the variants with samples at W = 4096, in the run's order */
+    assert_string_equal(t.cell[0][1], "naive_uncoalesced");
+    assert_string_equal(t.cell[2][1], "halfwarp_lanes");
+    assert_within(number(&t, "naive_uncoalesced", "lg_throttle"), 94.660, 0.001, "naive_uncoalesced lg_throttle");
+    assert_within(number(&t, "tiled_32", "mio_throttle"), 42.663, 0.001, "tiled_32 mio_throttle");
+    assert_within(number(&t, "halfwarp_lanes", "selected"), 38.407, 0.001, "halfwarp_lanes selected");
+    for (int r = 0; r < t.rows; ++r) { /* the named reasons and "other" make up every sample */
+        double sum = 0;
+        for (int c = 2; c < t.columns; ++c)
+            sum += strtod(t.cell[r][c], NULL);
+        assert_within(sum, 100.0, 1e-3, t.cell[r][1]); /* each share printed to 6 digits */
+    }
+    assert_string_equal(t.header[t.columns - 1], "other");
+    file_holds("variables.gp", "stall_rows = 3\n");
+}
+
+static void the_most_stalled_line_is_named_with_its_reason(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    file_holds("stall-lines.tsv", "naive_uncoalesced\tkernels/lessons/matmul_naive.cu:40\t");
+    file_holds("stall-lines.tsv", "100 % of the samples; lg_throttle 95 % of the line's");
+    file_holds("stall-lines.tsv", "tiled_32\tkernels/lessons/matmul_tiled.cu:30\tacc += Mds[ty][k] * Nds[k][tx];\t"
+                                  "66 % of the samples; mio_throttle 54 % of the line's");
+    file_holds("stall-lines.tsv", "halfwarp_lanes\tkernels/ladder/ladder_common.cuh:257\t");
+    file_holds("pages.tsv", "stalls\tstalls.gp\t\nstall-lines\tstall_lines.gp\t\n");
+}
+
+static void a_run_without_stalls_has_no_stall_pages(void **state)
+{
+    (void)state;
+    copy_fixture_and("rm $R/stalls.csv");
+    write_data(scratch);
+    file_holds("variables.gp", "stall_rows = 0\n");
+    file_lacks("pages.tsv", "stall");
+}
+
+static void a_negative_sample_count_is_refused_with_its_line(void **state)
+{
+    (void)state;
+    struct results_folder r;
+    struct error e = {0};
+    copy_fixture_and("sed -i '2s/,[0-9]*$/,-4/' $R/stalls.csv");
+    assert_int_equal(results_folder_open(scratch, &r, &e), 0);
+    assert_int_not_equal(report_data_write(&r, data_dir, "", NULL, &e), 0);
+    assert_non_null(strstr(e.message, "stalls.csv:2: negative samples"));
+    results_folder_close(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +321,10 @@ int main(void)
         cmocka_unit_test(the_key_lists_every_point_with_its_bound),
         cmocka_unit_test(without_ceilings_the_datasheet_is_used_and_named),
         cmocka_unit_test(a_run_without_byte_counts_has_no_points_and_no_key),
+        cmocka_unit_test(each_variant_gets_its_share_of_every_reason),
+        cmocka_unit_test(the_most_stalled_line_is_named_with_its_reason),
+        cmocka_unit_test(a_run_without_stalls_has_no_stall_pages),
+        cmocka_unit_test(a_negative_sample_count_is_refused_with_its_line),
     };
-    return cmocka_run_group_tests_name("roofline", tests, setup, teardown);
+    return cmocka_run_group_tests_name("page tables", tests, setup, teardown);
 }
