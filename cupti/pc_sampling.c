@@ -79,10 +79,16 @@ static int read_reasons(struct prof_pcs_session *s, struct prof_error *e)
     if (prof_check(e, cuptiPCSamplingGetStallReasons(&p), "cuptiPCSamplingGetStallReasons"))
         return e->status;
     s->n_all = (int)count;
-    for (size_t i = 0; i < count && s->n_reasons < PROF_PCS_MAX_REASONS; ++i) {
-        prof_pcs_reason_name(names[i], s->reason[s->n_reasons], PROF_PCS_REASON_LEN);
-        if (s->reason[s->n_reasons][0])
-            s->reason_index[s->n_reasons++] = s->all_index[i];
+    for (size_t i = 0; i < count; ++i) {
+        char name[PROF_PCS_REASON_LEN];
+        prof_pcs_reason_name(names[i], name, sizeof name);
+        if (!name[0])
+            continue;
+        if (s->n_reasons == PROF_PCS_MAX_REASONS) /* a reason left out would break "the reasons add up" */
+            return prof_fail(e, PROF_FAILED, "CUPTI offers more than %d stall reasons; memscope keeps %d",
+                             PROF_PCS_MAX_REASONS, PROF_PCS_MAX_REASONS);
+        snprintf(s->reason[s->n_reasons], PROF_PCS_REASON_LEN, "%s", name);
+        s->reason_index[s->n_reasons++] = s->all_index[i];
     }
     return PROF_OK;
 }
@@ -112,8 +118,12 @@ static int configure(struct prof_pcs_session *s, struct prof_error *e)
     p.pPCSamplingConfigurationInfo = info;
     if (cuptiPCSamplingSetConfigurationAttribute(&p) != CUPTI_SUCCESS) {
         for (size_t i = 0; i < p.numAttributes; ++i)
-            if (info[i].attributeStatus != CUPTI_SUCCESS)
-                return prof_check(e, info[i].attributeStatus, "cuptiPCSamplingSetConfigurationAttribute");
+            if (info[i].attributeStatus != CUPTI_SUCCESS) {
+                char call[96];
+                snprintf(call, sizeof call, "cuptiPCSamplingSetConfigurationAttribute (attribute %d)",
+                         (int)info[i].attributeType);
+                return prof_check(e, info[i].attributeStatus, call);
+            }
         return prof_fail(e, PROF_FAILED, "cuptiPCSamplingSetConfigurationAttribute failed");
     }
     return PROF_OK;
@@ -261,7 +271,10 @@ static int drain(struct prof_pcs_session *s, struct prof_pcs_record **out, size_
         add_totals(totals, d);
         take(s, d, out, n, room, e);
     } while (!e->status && d->remainingNumPcs > 0);
-    /* CUPTI moves records into the configured buffer itself when its own fill up */
+    /* CUPTI moves records into the configured buffer itself when its own fill up, and drops what does not fit */
+    if (!e->status && configured->totalNumPcs >= configured->collectNumPcs)
+        return prof_fail(e, PROF_FAILED, "CUPTI's PC sampling buffer filled up (%zu PCs): records were lost",
+                         configured->collectNumPcs);
     if (!e->status && configured->totalNumPcs > 0) {
         add_totals(totals, configured);
         take(s, configured, out, n, room, e);

@@ -11,9 +11,9 @@
 #define WARMUPS 2
 #define RUNS 10
 /* DRAM: each of the copy's two buffers DRAM_COPY_L2S times the L2, so that nearly every byte comes from and goes
- * to DRAM. L2: each buffer 1 / L2_COPY_DIVISOR of the L2 (the pair a quarter of it), copied again and again in
+ * to DRAM (written lines still in the L2 when the stop event fires are counted, but are at most 1/32 of them). L2: each buffer 1 / L2_COPY_DIVISOR of the L2 (the pair a quarter of it), copied again and again in
  * one launch until about L2_COPY_BYTES have moved. */
-#define DRAM_COPY_L2S 4
+#define DRAM_COPY_L2S 16
 #define L2_COPY_DIVISOR 8
 #define L2_COPY_BYTES (1.0 * (1 << 30))
 /* Rounds per thread of the other kernels: on an H100 each launch takes 0.1 to 0.2 ms. */

@@ -24,6 +24,7 @@ struct report_model {
     int diagnosis_rows;  /* written by report_write_diagnosis */
     int stall_rows;      /* written by report_write_stalls */
     int stall_columns;   /* reasons charted, "other" included */
+    int stall_width;     /* the largest width of stalls.csv, which the stall pages show */
 };
 
 int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e);

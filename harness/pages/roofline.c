@@ -278,10 +278,10 @@ int report_write_roofline(struct report_model *m, const char *dir, struct error 
     FILE *chart = report_open(dir, "roofline.tsv", chart_path, sizeof chart_path, e);
     FILE *key = chart ? report_open(dir, "roofline-key.tsv", key_path, sizeof key_path, e) : NULL;
     if (key) {
-        fputs("number\tlinetype\tvariant\tgflops\tflop_per_l1_shared_byte\tflop_per_l2_byte\tflop_per_dram_byte"
+        fputs("number\tlinetype\tvariant\tgflops\tflop_per_l1_shared_wavefront_byte\tflop_per_l2_byte\tflop_per_dram_byte"
               "\tflop_from_work_model\tbound\tbound_gflops\tpct_of_bound\n",
               chart);
-        fputs("0\t#\tvariant\tGFLOP/s\tFLOP/B L1/shared\tFLOP/B L2\tFLOP/B DRAM\tbound\tbound GFLOP/s\t% of bound\n",
+        fputs("0\t#\tvariant\tGFLOP/s\tFLOP/wavefront B L1\tFLOP/B L2\tFLOP/B DRAM\tbound\tbound GFLOP/s\t% of bound\n",
               key);
         for (int i = 0; i < n; ++i) {
             chart_row(chart, m, &points[i], i + 1);

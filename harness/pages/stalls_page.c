@@ -175,6 +175,7 @@ static int write_tables(struct report_model *m, const struct csv_table *t, const
     char chart_path[PATH_IN_FOLDER_LEN], lines_path[PATH_IN_FOLDER_LEN];
     if (largest_width(t, c, &width, e))
         return e->code;
+    m->stall_width = width;
     for (int i = 0; i < m->variants && !e->code; ++i)
         if (gather(t, c, m->variant[i], width, &r, &v, e) == 0 && v.total > 0)
             for (int k = 0; k < r.n; ++k)
@@ -211,7 +212,7 @@ int report_write_stalls(struct report_model *m, const char *dir, struct error *e
     char path[PATH_JOINED(PATH_LEN)];
     struct csv_table t;
     struct stalls_columns c;
-    m->stall_rows = m->stall_columns = 0;
+    m->stall_rows = m->stall_columns = m->stall_width = 0;
     snprintf(path, sizeof path, "%s/%s", m->r->dir, stalls_csv.file);
     if (access(path, F_OK) != 0)
         return 0;

@@ -65,9 +65,9 @@ static int write_variables(const struct report_model *m, const char *dir, const 
     report_put_number(f, "fp64_peak_gflops", peak.value[CEILING_FP64]);
     report_put_number(f, "dram_peak_gbs", peak.value[CEILING_DRAM]);
     fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nhot_line_pages = %d\n"
-               "diagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\n",
+               "diagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\nstall_width = %d\n",
             validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->hot_line_pages, m->diagnosis_rows,
-            m->stall_rows, m->stall_columns);
+            m->stall_rows, m->stall_columns, m->stall_width);
     write_sizes_and_variants(f, m);
     return report_close(f, path, e);
 }

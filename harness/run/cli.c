@@ -38,7 +38,7 @@ void cli_print_help(FILE *f)
             "      --metric-groups LIST  hardware metric groups: global, shared, dram, roofline,\n"
             "                          cache, sol, stalls, source, all or none (default: all but source,\n"
             "                          which roughly doubles the run and needs another group\n"
-            "                          beside it; --validate: all)\n"
+            "                          beside it; --validate: all but stalls)\n"
             "      --metrics LIST      further metric names (Nsight Compute / Perfworks names)\n"
             "      --no-metrics        time only; collect no hardware metrics\n"
             "      --keep-operands     keep every variant's device buffers until all variants\n"

@@ -69,6 +69,7 @@ static void record_profiler(struct environment *env, const struct collectors *c)
     env_add(env, "source_group", "%s", c->source ? "on" : "off");
     env_add(env, "source_setup_ms", "%.1f", c->source ? c->source->setup_ms : 0.0);
     env_add(env, "stalls_group", "%s", c->stalls ? "on" : "off");
+    env_add(env, "stall_period_change_ms", "%.1f", c->stalls ? c->stalls->period_change_ms : 0.0);
 }
 
 /* The range profiler; with the stalls group, opened only once every width is sampled (profile_width.h). */
@@ -113,9 +114,11 @@ static int profile_after_sampling(const struct options *o, struct job_context *c
         int count = 0;
         while (first + count < done && jobs[first + count].width == o->sizes[s])
             ++count;
+        nvtx_phase_begin(PHASE_COPY_IN, o->sizes[s]); /* the operands again, as the timing had them */
         for (int i = first; i < first + count && !e->code; ++i)
             if (jobs[i].passed)
                 job_restore_operands(ctx->gpu, &jobs[i], e);
+        nvtx_end();
         if (!e->code)
             profile_width(ctx, jobs + first, count, o->sizes[s], s + 1, e);
         for (int i = first; i < first + count; ++i)
@@ -125,17 +128,24 @@ static int profile_after_sampling(const struct options *o, struct job_context *c
     return e->code;
 }
 
+/* PC sampling off for good, then the range profiler on (profile_width.h says why not both). */
+static int switch_to_range_profiler(const struct options *o, const struct metric_set *set, struct collectors *c,
+                                    struct job_context *ctx, struct error *e)
+{
+    if (stalls_close(ctx->stalls, e) || open_metrics(ctx->gpu, o, set, c, e))
+        return e->code;
+    ctx->metrics = c->metrics;
+    return 0;
+}
+
 static int run_jobs(const struct options *o, const struct metric_set *set, struct collectors *c,
                     struct job_context *ctx, struct job_result *jobs, int *done, struct error *e)
 {
     nvtx_run_begin();
     for (int s = 0; s < o->n_sizes && !e->code; ++s)
         run_width(o, ctx, s, jobs, done, e);
-    if (ctx->stalls && (set->n > 0 || set->source) && !e->code && stalls_close(ctx->stalls, e) == 0 &&
-        open_metrics(ctx->gpu, o, set, c, e) == 0) {
-        ctx->metrics = c->metrics;
+    if (ctx->stalls && (set->n > 0 || set->source) && !e->code && switch_to_range_profiler(o, set, c, ctx, e) == 0)
         profile_after_sampling(o, ctx, jobs, *done, e);
-    }
     nvtx_end();
     progress_clear(ctx->progress);
     return e->code;
@@ -305,7 +315,10 @@ static int run(int argc, char **argv, struct error *e)
     if (metric_set_build(o.metric_groups, o.metrics, &set, e) || results_dir_plan(&dir, o.out_dir, e))
         return e->code;
     /* the metric passes, the source group and the stall sampling profile the width's variants together */
-    set.stalls = set.stalls && !o.validate; /* the ground-truth checks read no stall reason */
+    /* the ground-truth checks read no stall reason */
+    if (o.validate && set.stalls && set.n == 0 && !set.source)
+        return error_set(e, EXIT_USAGE, "--validate: the stalls group has no ground truth to check; name another group");
+    set.stalls = set.stalls && !o.validate;
     o.keep_operands = o.keep_operands || set.n > 0 || set.source || set.stalls;
     env_collect_host(&env, argc, argv);
     if (o.validate && set.n == 0 && !set.source) { /* the ground-truth kernels alone, for an external profiler */

@@ -1,4 +1,3 @@
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,9 +115,29 @@ static int kept_calls(struct job_result *jobs, int count, struct profiled_call *
     return n;
 }
 
-/* profile: the metric passes and the source group; else the stall sampling. */
-static int for_kept_calls(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
-                          bool profile, struct error *e)
+/* What is done with a width's kept calls: profiling them, or sampling their stalls. */
+typedef int (*kept_work)(struct job_context *ctx, struct job_result *jobs, int count, struct job_result **kept,
+                         struct profiled_call *calls, int n, int width, int batch, struct error *e);
+
+static int profile_kept(struct job_context *ctx, struct job_result *jobs, int count, struct job_result **kept,
+                        struct profiled_call *calls, int n, int width, int batch, struct error *e)
+{
+    if (ctx->metrics)
+        metric_passes(ctx, jobs, count, calls, n, width, batch, e);
+    if (ctx->source && !e->code)
+        source_counters(ctx, kept, calls, n, width, batch, e);
+    return e->code;
+}
+
+static int sample_kept(struct job_context *ctx, struct job_result *jobs, int count, struct job_result **kept,
+                       struct profiled_call *calls, int n, int width, int batch, struct error *e)
+{
+    (void)jobs, (void)count, (void)batch;
+    return stall_sampling(ctx, kept, calls, n, width, e);
+}
+
+static int with_kept_calls(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
+                           kept_work work, struct error *e)
 {
     struct profiled_call *calls = calloc((size_t)count + 1, sizeof *calls);
     struct job_result **kept = calloc((size_t)count + 1, sizeof *kept);
@@ -127,12 +146,7 @@ static int for_kept_calls(struct job_context *ctx, struct job_result *jobs, int 
         error_set(e, EXIT_RUNTIME, "out of host memory");
     if (n > 0 && !e->code) {
         progress_job(ctx->progress, ctx->progress->job, "every variant", width);
-        if (!profile)
-            stall_sampling(ctx, kept, calls, n, width, e);
-        if (profile && ctx->metrics)
-            metric_passes(ctx, jobs, count, calls, n, width, batch, e);
-        if (profile && ctx->source && !e->code)
-            source_counters(ctx, kept, calls, n, width, batch, e);
+        work(ctx, jobs, count, kept, calls, n, width, batch, e);
     }
     free(calls);
     free(kept);
@@ -142,10 +156,10 @@ static int for_kept_calls(struct job_context *ctx, struct job_result *jobs, int 
 int profile_width(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
                   struct error *e)
 {
-    return for_kept_calls(ctx, jobs, count, width, batch, true, e);
+    return with_kept_calls(ctx, jobs, count, width, batch, profile_kept, e);
 }
 
 int sample_stalls_width(struct job_context *ctx, struct job_result *jobs, int count, int width, struct error *e)
 {
-    return for_kept_calls(ctx, jobs, count, width, 0, false, e);
+    return with_kept_calls(ctx, jobs, count, width, 0, sample_kept, e);
 }

@@ -138,8 +138,8 @@ static void write_diagnosis(struct csv *c, const struct job_result *r)
     csv_text(c, d.evidence);
 }
 
-/* The busiest kernel's samples and top reason; empty without the stalls group, and for a library's kernels,
- * which CUPTI gives no records for. */
+/* The busiest kernel's samples and top reason; empty without the stalls group or when CUPTI recorded no
+ * instruction of the call (kernels it counts as another's). */
 static void write_stalls(struct csv *c, const struct job_result *r)
 {
     if (!r->sampled || r->stalls.samples == 0) {

@@ -48,12 +48,15 @@ static int sampled_run(struct prof_pcs_session *s, struct gpu *g, const struct p
     out->gpu_ms = ms;
     if (e->code || error_from_profiler(e, &pe))
         return e->code;
+    /* shares from part of the samples would read as the kernel's */
+    if (out->totals.dropped > 0)
+        return error_set(e, EXIT_PROFILER, "PC sampling dropped %llu of %llu samples of %s W=%d",
+                         (unsigned long long)out->totals.dropped, (unsigned long long)out->totals.samples,
+                         call->variant, call->width);
     /* every call runs a kernel long enough to be sampled at the period chosen for it */
     if (*n == 0 && out->totals.non_user == 0)
-        return error_set(e, EXIT_PROFILER, "PC sampling recorded no instruction of %s W=%d (%llu samples, %llu dropped, "
-                         "%llu in library kernels)", call->variant, call->width,
-                         (unsigned long long)out->totals.samples, (unsigned long long)out->totals.dropped,
-                         (unsigned long long)out->totals.non_user);
+        return error_set(e, EXIT_PROFILER, "PC sampling recorded no instruction of %s W=%d (%llu samples)",
+                         call->variant, call->width, (unsigned long long)out->totals.samples);
     return 0;
 }
 
@@ -71,6 +74,8 @@ static int collect_call(struct stall_collector *c, struct gpu *g, const struct p
     if (prof_pcs_set_period(s, period, &pe))
         return error_from_profiler(e, &pe);
     out->period_log2 = s->period_log2;
+    c->period_change_ms += 1e3 * (host_seconds() - started); /* the run's cost, not this call's */
+    started = host_seconds();
     if (sampled_run(s, g, call, &records, &n, out, e) == 0)
         for (size_t i = 0; i < n && !e->code; ++i) {
             char file[SOURCE_FILE_LEN];

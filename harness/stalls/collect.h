@@ -1,14 +1,15 @@
 /*
  * Collecting warp stall reasons (needs the GPU): each profiled call runs once
- * more with CUPTI's PC sampling started, after its metric passes and source
- * counters, in a phase of its own ("stall sampling"), never while timing, and
- * each sampled instruction is placed on its source line.
+ * more with CUPTI's PC sampling started, after its width is timed and before
+ * any metric pass, in a phase of its own ("stall sampling"), never while
+ * timing, and each sampled instruction is placed on its source line.
  *
  * PC sampling is enabled once, when the run opens, and disabled once every
  * width is sampled, before the range profiler is enabled (see
- * run/profile_width.h for why). It samples only between begin and end. CUPTI gives no records for library
- * kernels (cuBLAS): a call that ran only those has its samples counted and no
- * line.
+ * run/profile_width.h for why). It samples only between begin and end. A
+ * kernel built without line information (cuBLAS's) has its samples on file
+ * "" and line 0. Samples the hardware dropped fail the call: shares from part
+ * of them would read as the kernel's.
  */
 #ifndef MEMSCOPE_STALLS_COLLECT_H
 #define MEMSCOPE_STALLS_COLLECT_H
@@ -28,6 +29,7 @@ struct stall_collector {
     struct stall_reasons reasons; /* known after the first collection */
     int sms;
     double clock_mhz;
+    double period_change_ms; /* setting each new sampling period, over the run */
 };
 
 int stalls_open(struct stall_collector *c, const struct gpu *g, struct error *e);

@@ -14,7 +14,7 @@ set xtics (0)
 do for [w in sizes] { set xtics add (w w+0) }
 set xrange [word(sizes, 1) / 1.3 : word(sizes, words(sizes)) * 1.3]
 set format y "%.0f"
-peak_title(name, value) = missing(value) ? "" : sprintf("%s peak %.0f GFLOP/s", name, value)
+peak_title(name, value) = missing(value) ? "" : sprintf("%s datasheet peak %.0f GFLOP/s", name, value)
 set datafile columnheaders
 plot for [i=0:variant_count-1] datadir.'/performance.tsv' index i using "width":"gflops" \
         with linespoints lt (i+1) lw (word(variant_names, i+1) eq "cublas" ? 4 : 2) title word(variant_names, i+1), \

@@ -51,10 +51,10 @@ plot (missing(roof_l1_shared_gbs) ? 1/0 : diagonal(x, roof_l1_shared_gbs)) \
         title roof_title(roof_fp32_gflops, roof_fp32_title), \
      (missing(roof_fp64_gflops) ? 1/0 : roof_fp64_gflops) with lines lw 2 dt 2 lc rgb "black" \
         title roof_title(roof_fp64_gflops, roof_fp64_title), \
-     file using "flop_per_l1_shared_byte":"gflops":"linetype" with points pt 7 ps 1.4 lc variable notitle, \
+     file using "flop_per_l1_shared_wavefront_byte":"gflops":"linetype" with points pt 7 ps 1.4 lc variable notitle, \
      file using "flop_per_l2_byte":"gflops":"linetype" with points pt 5 ps 1.3 lc variable notitle, \
      file using "flop_per_dram_byte":"gflops":"linetype" with points pt 9 ps 1.6 lc variable notitle, \
-     file using "flop_per_l1_shared_byte":"gflops":(strcol("number")) with labels left offset 0.8, 0.5 font ",8" notitle, \
+     file using "flop_per_l1_shared_wavefront_byte":"gflops":(strcol("number")) with labels left offset 0.8, 0.5 font ",8" notitle, \
      file using "flop_per_l2_byte":"gflops":(strcol("number")) with labels left offset 0.8, 0.5 font ",8" notitle, \
      file using "flop_per_dram_byte":"gflops":(strcol("number")) with labels left offset 0.8, 0.5 font ",8" notitle, \
      keyentry with points pt 7 ps 1.4 lc rgb "#444444" title "at L1/shared: FLOP per wavefront byte", \

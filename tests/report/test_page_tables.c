@@ -188,7 +188,7 @@ static void each_variant_gets_the_roof_that_bounds_it(void **state)
     double flop = 2.0 * 4096 * 4096 * 4096;
     assert_within(number(&t, "naive_uncoalesced", "flop_per_dram_byte"), flop / 8528398592.0, 1e-3, "DRAM x");
     assert_within(number(&t, "naive_uncoalesced", "flop_per_l2_byte"), 0.125, 1e-6, "L2 x");
-    assert_within(number(&t, "naive_uncoalesced", "flop_per_l1_shared_byte"), 0.0195378, 1e-6, "L1/shared x");
+    assert_within(number(&t, "naive_uncoalesced", "flop_per_l1_shared_wavefront_byte"), 0.0195378, 1e-6, "L1/shared x");
     assert_within(number(&t, "naive_uncoalesced", "gflops"), flop / 275.8635712e-3 / 1e9, 0.01, "GFLOP/s");
     assert_within(number(&t, "tiled_32_fp64", "bound_gflops"), 3000.0 * flop / 17027809024.0, 0.1, "DRAM bound");
 }
