@@ -1,8 +1,8 @@
 # Warp stall reasons per variant at the largest width: each reason's share of the PC samples (stacked).
 load scriptdir.'/common.gp'
 page_title = sprintf("Warp stall reasons at W = %d: where the warps wait", stall_width)
-page_caption = "From stalls.csv (the stalls group: CUPTI PC sampling, a sample per SM every 2^p cycles, p chosen per kernel for 0.2 to 1.6\n".\
-    "million samples). Each bar: the share of a variant's samples by the state of the sampled warp; \"selected\" is a warp issuing. The run's nine\n".\
+page_caption = "From stalls.csv (the stalls group: CUPTI PC sampling, a sample per SM every 2^p cycles, p chosen per kernel for 25,000 to\n".\
+    "200,000 samples, and at least 9). Each bar: the share of a variant's samples by the state of the sampled warp; \"selected\" is a warp issuing. The run's nine\n".\
     "most common reasons are named, the rest summed as other. long_scoreboard: waiting on global memory; lg_throttle: the load/store\n".\
     "queue for global memory full; mio_throttle and short_scoreboard: shared memory; barrier: __syncthreads; not_selected: ready, another issued."
 load scriptdir.'/page.gp'
