@@ -69,7 +69,6 @@ static void record_profiler(struct environment *env, const struct collectors *c)
     env_add(env, "source_group", "%s", c->source ? "on" : "off");
     env_add(env, "source_setup_ms", "%.1f", c->source ? c->source->setup_ms : 0.0);
     env_add(env, "stalls_group", "%s", c->stalls ? "on" : "off");
-    env_add(env, "stall_period_change_ms", "%.1f", c->stalls ? c->stalls->period_change_ms : 0.0);
 }
 
 /* The range profiler; with the stalls group, opened only once every width is sampled (profile_width.h). */

@@ -74,8 +74,6 @@ static int collect_call(struct stall_collector *c, struct gpu *g, const struct p
     if (prof_pcs_set_period(s, period, &pe))
         return error_from_profiler(e, &pe);
     out->period_log2 = s->period_log2;
-    c->period_change_ms += 1e3 * (host_seconds() - started); /* the run's cost, not this call's */
-    started = host_seconds();
     if (sampled_run(s, g, call, &records, &n, out, e) == 0)
         for (size_t i = 0; i < n && !e->code; ++i) {
             char file[SOURCE_FILE_LEN];

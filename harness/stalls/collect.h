@@ -29,7 +29,6 @@ struct stall_collector {
     struct stall_reasons reasons; /* known after the first collection */
     int sms;
     double clock_mhz;
-    double period_change_ms; /* setting each new sampling period, over the run */
 };
 
 int stalls_open(struct stall_collector *c, const struct gpu *g, struct error *e);
