@@ -111,8 +111,7 @@ static int save_capture(const struct metrics_collector *m, const struct profiled
     return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;
 }
 
-/* The launch, bracketed by the GPU's events: its time in one pass, without the emptying of the L2 before it. */
-static int timed_launch(const struct profiled_call *call, struct gpu *g, double *gpu_ms, struct error *e)
+int profiled_call_timed(const struct profiled_call *call, struct gpu *g, double *gpu_ms, struct error *e)
 {
     float ms;
     CUDA_TRY(e, cudaEventRecord(g->start, g->stream));
@@ -134,7 +133,7 @@ static int profile_call(struct metrics_collector *m, struct gpu *g, const struct
     if (gpu_flush_l2(g, e))
         return e->code;
     size_t first = m->session.launches;
-    if (timed_launch(call, g, &ms, e))
+    if (profiled_call_timed(call, g, &ms, e))
         return e->code;
     size_t count = m->session.launches - first;
     if (pass > 0 && (first != span->first || count != span->count))

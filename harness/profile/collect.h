@@ -57,6 +57,10 @@ struct profiled_call {
     struct profile *out;
 };
 
+/* The call's launch, bracketed by g's events: its GPU time, without any emptying of the L2 before it. Every
+ * collector that runs a call once more (metric passes, source counters, stall sampling) times it so. */
+int profiled_call_timed(const struct profiled_call *call, struct gpu *g, double *gpu_ms, struct error *e);
+
 /* Runs every call under the profiler once per pass, each after emptying the L2, evaluates each call's kernels
  * into its profile, and saves the batch as one capture at capture_path unless it is NULL. */
 int metrics_collect(struct metrics_collector *m, struct gpu *g, struct profiled_call *calls, int n_calls,

@@ -77,18 +77,11 @@ static int patched_run(struct source_collector *c, struct gpu *g, const struct p
                        struct prof_sass_record **records, size_t *n, double *gpu_ms, struct error *e)
 {
     struct prof_error pe = {0};
-    float ms = 0.0f;
+    *gpu_ms = 0.0;
     if (prof_sass_begin(&c->sass, &pe))
         return error_from_profiler(e, &pe);
-    cudaError_t rc = cudaEventRecord(g->start, g->stream);
-    if (rc == cudaSuccess && call->launch(call->context, e) == 0 &&
-        (rc = cudaEventRecord(g->stop, g->stream)) == cudaSuccess && (rc = cudaEventSynchronize(g->stop)) == cudaSuccess)
-        rc = cudaEventElapsedTime(&ms, g->start, g->stop);
-    if (rc != cudaSuccess)
-        error_set(e, EXIT_RUNTIME, "%s W=%d under SASS patching: %s", call->variant, call->width,
-                  cudaGetErrorString(rc));
-    prof_sass_end(&c->sass, records, n, &pe);
-    *gpu_ms = ms;
+    profiled_call_timed(call, g, gpu_ms, e);
+    prof_sass_end(&c->sass, records, n, &pe); /* even after a failed launch: patching must end */
     if (e->code || error_from_profiler(e, &pe))
         return e->code;
     if (*n == 0) /* every call runs a kernel: no record means the collection failed, not an empty kernel */

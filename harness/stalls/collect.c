@@ -34,18 +34,11 @@ static int sampled_run(struct prof_pcs_session *s, struct gpu *g, const struct p
                        struct prof_pcs_record **records, size_t *n, struct stall_call *out, struct error *e)
 {
     struct prof_error pe = {0};
-    float ms = 0.0f;
+    out->gpu_ms = 0.0;
     if (prof_pcs_begin(s, &pe))
         return error_from_profiler(e, &pe);
-    cudaError_t rc = cudaEventRecord(g->start, g->stream);
-    if (rc == cudaSuccess && call->launch(call->context, e) == 0 &&
-        (rc = cudaEventRecord(g->stop, g->stream)) == cudaSuccess && (rc = cudaEventSynchronize(g->stop)) == cudaSuccess)
-        rc = cudaEventElapsedTime(&ms, g->start, g->stop);
-    if (rc != cudaSuccess)
-        error_set(e, EXIT_RUNTIME, "%s W=%d under PC sampling: %s", call->variant, call->width,
-                  cudaGetErrorString(rc));
-    prof_pcs_end(s, records, n, &out->totals, &pe);
-    out->gpu_ms = ms;
+    profiled_call_timed(call, g, &out->gpu_ms, e);
+    prof_pcs_end(s, records, n, &out->totals, &pe); /* even after a failed launch: sampling must stop */
     if (e->code || error_from_profiler(e, &pe))
         return e->code;
     /* shares from part of the samples would read as the kernel's */
