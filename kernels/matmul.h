@@ -88,6 +88,7 @@ const char *matmul_pipelined(const struct matmul_operands *ops, dim3 grid, dim3 
 const char *matmul_rasterized(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_large_tiles(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_halfwarp_lanes(const struct matmul_operands *ops, dim3 grid, dim3 block);
+const char *matmul_icache_fit(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_cublas_sgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
 const char *matmul_cublas_dgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
 
@@ -111,6 +112,7 @@ const void *matmul_pipelined_kernel(size_t *dynamic_smem_bytes);
 const void *matmul_rasterized_kernel(size_t *dynamic_smem_bytes);
 const void *matmul_large_tiles_kernel(size_t *dynamic_smem_bytes);
 const void *matmul_halfwarp_lanes_kernel(size_t *dynamic_smem_bytes);
+const void *matmul_icache_fit_kernel(size_t *dynamic_smem_bytes);
 
 /* The cuBLAS variants promise true FP32/FP64: a handle must be configured once before use. */
 const char *matmul_cublas_configure(cublasHandle_t handle);

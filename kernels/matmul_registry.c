@@ -55,6 +55,9 @@ static const struct matmul_variant variants[] = {
     {"halfwarp_lanes", MATMUL_FP32, MATMUL_ROW_MAJOR,
      "large_tiles with lanes numbered down the warp's columns: 4x4 lanes per half-warp, fewer shared wavefronts",
      LT_THREADS, 1, LT_BN, LT_BM, matmul_halfwarp_lanes, matmul_halfwarp_lanes_kernel},
+    {"icache_fit", MATMUL_FP32, MATMUL_ROW_MAJOR,
+     "halfwarp_lanes with the k loop unrolled 8 steps at a time, not 32: the loop fits the instruction cache",
+     LT_THREADS, 1, LT_BN, LT_BM, matmul_icache_fit, matmul_icache_fit_kernel},
     {"cublas", MATMUL_FP32, MATMUL_ROW_MAJOR,
      "cublasSgemm, true FP32 (default math mode, no TF32): the reference",
      0, 0, 0, 0, matmul_cublas_sgemm, NULL},
@@ -81,8 +84,8 @@ const struct matmul_variant *matmul_variants(size_t *count)
 /* The FP32 ladder from the first lesson to the library, one idea per step: the report's ladder page follows this
  * order (written into each run's variants.csv). */
 static const char *const fp32_ladder[] = {
-    "naive",     "tiled_32",  "blocktiled_1d", "blocktiled_2d", "vectorized",     "vectorized_padded",
-    "warptiled", "pipelined", "rasterized",    "large_tiles",   "halfwarp_lanes", "cublas",
+    "naive",     "tiled_32",   "blocktiled_1d", "blocktiled_2d",  "vectorized", "vectorized_padded", "warptiled",
+    "pipelined", "rasterized", "large_tiles",   "halfwarp_lanes", "icache_fit", "cublas",
 };
 
 int matmul_ladder_step(const char *name)

@@ -1,5 +1,5 @@
 /*
- * The pieces the FP32 ladder kernels share (blocktiled_1d ... halfwarp_lanes), so that each step
+ * The pieces the FP32 ladder kernels share (blocktiled_1d ... icache_fit), so that each step
  * changes one idea and nothing is copied between files:
  *
  *   load_tile_scalar   global -> shared, one float per thread and step, zero past the edge
@@ -232,13 +232,20 @@ struct thread_tile_steps {
  * One shared tile's worth of work on a thread's register tile: for each of the BK steps of k,
  * TM values of A (from As[k][...], A stored transposed) and TN of B (Bs[k][...]) come in as
  * 16-byte loads, then TM * TN FFMAs. As and Bs point at the thread's first group.
+ * K_UNROLL steps of k are unrolled into straight-line code and the loop runs BK / K_UNROLL times
+ * (K_UNROLL = BK: no loop); a shorter body trades a few loop instructions for a smaller footprint
+ * in the instruction cache (see icache_fit).
  */
-template <int BK, int LDA, int LDB, int TM, int TN, int A_STEP, int B_STEP>
+template <int BK, int LDA, int LDB, int TM, int TN, int A_STEP, int B_STEP, int K_UNROLL = BK>
 __device__ __forceinline__ void mma_tile(const float *As, const float *Bs, float (&acc)[TM][TN])
 {
     static_assert(TM % 4 == 0 && TN % 4 == 0, "register tiles come in groups of 4");
+    static_assert(K_UNROLL > 0 && BK % K_UNROLL == 0, "the unrolled steps must divide the k-tile");
+#pragma unroll 1
+    for (int k0 = 0; k0 < BK; k0 += K_UNROLL)
 #pragma unroll
-    for (int k = 0; k < BK; ++k) {
+    for (int dk = 0; dk < K_UNROLL; ++dk) {
+        const int k = k0 + dk;
         float a[TM], b[TN];
 #pragma unroll
         for (int g = 0; g < TM / 4; ++g) {

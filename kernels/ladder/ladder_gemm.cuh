@@ -8,9 +8,10 @@
  *   padded by A_PAD floats), then consumed from shared memory with 16-byte loads; two barriers
  *   per k-tile, nothing overlapped but what other resident blocks provide.
  *
- * pipelined_gemm_kernel: pipelined, rasterized, large_tiles, halfwarp_lanes. STAGES shared-memory buffers filled
- *   by cp.async, always STAGES - 1 tiles in flight while the FFMAs consume the oldest; one
- *   barrier per k-tile; warp-tiled register tiles; GROUP > 0 rasterizes the block order.
+ * pipelined_gemm_kernel: pipelined, rasterized, large_tiles, halfwarp_lanes, icache_fit. STAGES
+ *   shared-memory buffers filled by cp.async, always STAGES - 1 tiles in flight while the FFMAs
+ *   consume the oldest; one barrier per k-tile; warp-tiled register tiles; GROUP > 0 rasterizes
+ *   the block order; K_UNROLL < BK keeps the k loop inside a tile rolled (0: unrolled whole).
  */
 #ifndef MEMSCOPE_LADDER_GEMM_CUH
 #define MEMSCOPE_LADDER_GEMM_CUH
@@ -174,7 +175,14 @@ struct pipe_min_blocks {
     static const int value = TM * TN <= 64 ? 2 : 1;
 };
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES, bool VEC>
+/* The steps of k a k-tile's inner loop unrolls: K_UNROLL, 0 meaning all of them, never more than BK. */
+template <int BK, int K_UNROLL>
+struct k_unroll {
+    static const int value = K_UNROLL > 0 && K_UNROLL < BK ? K_UNROLL : BK;
+};
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES, int K_UNROLL,
+          bool VEC>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM, TN>::value)
     pipelined_gemm_kernel(const float *__restrict__ M, const float *__restrict__ N, float *__restrict__ P, int width)
 {
@@ -215,7 +223,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM
             pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, t + STAGES - 1, As + write * A_STAGE,
                                                  Bs + write * B_STAGE, tid, pb, interior);
         cp_async_commit();
-        mma_tile<BK, LDA, BN, TM, TN, A_STEP, B_STEP>(As + read * A_STAGE + r0, Bs + read * B_STAGE + c0, acc);
+        mma_tile<BK, LDA, BN, TM, TN, A_STEP, B_STEP, k_unroll<BK, K_UNROLL>::value>(As + read * A_STAGE + r0, Bs + read * B_STAGE + c0, acc);
         read = read == STAGES - 1 ? 0 : read + 1;
         write = write == STAGES - 1 ? 0 : write + 1;
     }
@@ -241,7 +249,8 @@ static const char *allow_shared_bytes(Kernel kernel, size_t bytes, bool *done)
  * copies of B need more address registers, and at BK = 32 the 16x8 kernel spilled. BK only
  * changes the loop inside a block, so the grid is the same.
  */
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES = false>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES = false,
+          int K_UNROLL = 0>
 static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     static bool raised[2];
@@ -253,8 +262,8 @@ static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 g
     float *p = (float *)o->p;
     const bool vec = rows_are_16b_aligned(o);
     void (*kernel)(const float *, const float *, float *, int) =
-        vec ? pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, true>
-            : pipelined_gemm_kernel<BM, BN, BK_EDGE, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, false>;
+        vec ? pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, true>
+            : pipelined_gemm_kernel<BM, BN, BK_EDGE, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, false>;
     const size_t smem = vec ? pipe_smem<BM, BN, BK, STAGES>::bytes : pipe_smem<BM, BN, BK_EDGE, STAGES>::bytes;
     const char *why = allow_shared_bytes(kernel, smem, &raised[vec]);
     if (why)
@@ -263,11 +272,12 @@ static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 g
     return launch_status();
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES = false>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES = false,
+          int K_UNROLL = 0>
 static const void *pipelined_gemm_kernel_of(size_t *dynamic_smem_bytes)
 {
     *dynamic_smem_bytes = pipe_smem<BM, BN, BK, STAGES>::bytes;
-    return (const void *)pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, true>;
+    return (const void *)pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, true>;
 }
 
 /*

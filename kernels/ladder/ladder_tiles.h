@@ -1,5 +1,5 @@
 /*
- * Tile parameters of the FP32 ladder (blocktiled_1d ... halfwarp_lanes), in one place because two
+ * Tile parameters of the FP32 ladder (blocktiled_1d ... icache_fit), in one place because two
  * languages read them: the registry (C) takes its launch shape from here and the kernels (CUDA)
  * their loops, so the grid the harness launches always covers the tiles the kernel computes.
  *
@@ -110,5 +110,10 @@
 #define LT_GROUP 16
 #endif
 #define LT_THREADS ((LT_BM / LT_WM) * (LT_BN / LT_WN) * 32)
+
+/* icache_fit: halfwarp_lanes' tiles, with this many steps of k unrolled in the k-tile's inner loop. */
+#ifndef IF_K_UNROLL
+#define IF_K_UNROLL 8
+#endif
 
 #endif
