@@ -67,7 +67,7 @@ static void step_row(FILE *f, const struct report_model *m, int v, double previo
 {
     const char *name = m->variant[v];
     int step = results_ladder_step(m->r, name);
-    char cell[10][64];
+    char cell[11][64];
     double median = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS);
     report_format_number(cell[0], sizeof cell[0], report_summary_value(m, name, width, SUMMARY_GFLOPS), "%.0f");
     report_format_number(cell[1], sizeof cell[1], 100.0 * report_anchor_ms(m, v, width, 1) / median, "%.1f");
@@ -87,12 +87,13 @@ static void step_row(FILE *f, const struct report_model *m, int v, double previo
     if (!isnan(achieved))
         snprintf(ach, sizeof ach, "%.0f", achieved);
     snprintf(cell[7], sizeof cell[7], "%s / %s", th, ach);
-    report_format_number(cell[8], sizeof cell[8], c->l2_hit_pct, "%.1f");
-    report_format_number(cell[9], sizeof cell[9], c->dram_bytes / 1e6, "%.0f");
+    report_format_number(cell[8], sizeof cell[8], report_summary_value(m, name, width, SUMMARY_ISSUE_SLOTS_PCT), "%.1f");
+    report_format_number(cell[9], sizeof cell[9], c->l2_hit_pct, "%.1f");
+    report_format_number(cell[10], sizeof cell[10], c->dram_bytes / 1e6, "%.0f");
     fprintf(f, "%d\t%d\t", v + 1, step);
     report_put_cell(f, name, 0);
-    for (int i = 0; i < 10; ++i)
-        report_put_cell(f, cell[i], i == 9);
+    for (int i = 0; i < 11; ++i)
+        report_put_cell(f, cell[i], i == 10);
 }
 
 static int write_steps(const struct report_model *m, const int *order, int n, const char *dir, struct error *e)
@@ -102,8 +103,8 @@ static int write_steps(const struct report_model *m, const int *order, int n, co
     FILE *f = report_open(dir, "ladder.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("0\tstep\tvariant\tGFLOP/s\t% cuBLAS\tx step before\tFFMA / LDG sector\tFFMA / wavefront\texcess wavefr."
-          "\tregs\toccup. % th/ach\tL2 hit %\tDRAM MB\n",
+    fputs("0\tstep\tvariant\tGFLOP/s\t% cuBLAS\tx step before\tFFMA/LDG sector\tFFMA/wavefront\texcess wavefr."
+          "\tregs\toccup. % th/ach\tissue %\tL2 hit %\tDRAM MB\n",
           f);
     double previous_ms = NAN;
     for (int i = 0; i < n && !e->code; ++i) {

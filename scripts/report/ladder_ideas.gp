@@ -6,7 +6,8 @@ page_caption = "Each kernel's opening comment says which counters its idea shoul
 load scriptdir.'/page.gp'
 table_rows = ladder_steps + 1
 table_file = datadir.'/ladder-ideas.tsv'
-table_x = "0.04 0.08 0.24"
+table_x = "0.02 0.06 0.2"
+table_font_size = 9
 table_first = 2
 table_colour_column = 1
 load scriptdir.'/table.gp'
