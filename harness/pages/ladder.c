@@ -92,8 +92,9 @@ static void step_row(FILE *f, const struct report_model *m, int v, double previo
     report_format_number(cell[10], sizeof cell[10], c->dram_bytes / 1e6, "%.0f");
     fprintf(f, "%d\t%d\t", v + 1, step);
     report_put_cell(f, name, 0);
-    for (int i = 0; i < 11; ++i)
-        report_put_cell(f, cell[i], i == 10);
+    const int cells = (int)(sizeof cell / sizeof cell[0]);
+    for (int i = 0; i < cells; ++i)
+        report_put_cell(f, cell[i], i == cells - 1);
 }
 
 static int write_steps(const struct report_model *m, const int *order, int n, const char *dir, struct error *e)

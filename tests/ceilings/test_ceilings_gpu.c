@@ -19,29 +19,7 @@
 #include "../../harness/common/host_clock.h"
 #include "../../harness/gpu/environment.h"
 #include "../../kernels/ceilings/ceilings.h"
-#include "../support/gpu_present.h"
-
-static struct gpu gpu;
-static bool have_gpu;
-
-static int open_gpu(void **state)
-{
-    (void)state;
-    struct error e = {0};
-    have_gpu = gpu_present();
-    if (have_gpu && gpu_open(&gpu, 0, &e) != 0) {
-        fprintf(stderr, "gpu_open: %s\n", e.message);
-        return -1;
-    }
-    return 0;
-}
-
-static int close_gpu(void **state)
-{
-    (void)state;
-    struct error e = {0};
-    return have_gpu ? gpu_close(&gpu, &e) : 0;
-}
+#include "../support/gpu_fixture.h"
 
 #define CUDA_OK(call) assert_int_equal((call), cudaSuccess)
 

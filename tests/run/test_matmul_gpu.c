@@ -17,10 +17,7 @@
 #include "../../harness/check/operands.h"
 #include "../../harness/check/reference.h"
 #include "../support/broken_matmul.h"
-#include "../support/gpu_present.h"
-
-static struct gpu gpu;
-static bool have_gpu;
+#include "../support/gpu_fixture.h"
 
 static const int widths[] = {1, 2, 33, 100, 1000, 1024, 4097};
 #define N_WIDTHS (sizeof widths / sizeof widths[0])
@@ -30,25 +27,6 @@ struct variant_case {
     int width;
     char name[96];
 };
-
-static int open_gpu(void **state)
-{
-    (void)state;
-    struct error e = {0};
-    have_gpu = gpu_present();
-    if (have_gpu && gpu_open(&gpu, 0, &e) != 0) {
-        fprintf(stderr, "gpu_open: %s\n", e.message);
-        return -1;
-    }
-    return 0;
-}
-
-static int close_gpu(void **state)
-{
-    (void)state;
-    struct error e = {0};
-    return have_gpu ? gpu_close(&gpu, &e) : 0;
-}
 
 static void variant_is_correct(void **state)
 {
