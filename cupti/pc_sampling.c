@@ -178,7 +178,7 @@ int prof_pcs_begin(struct prof_pcs_session *s, struct prof_error *e)
 {
     CUpti_PCSamplingStartParams p = {.size = CUpti_PCSamplingStartParamsSize};
     p.ctx = s->ctx;
-    return prof_check(e, cuptiPCSamplingStart(&p), "cuptiPCSamplingStart");
+    return prof_check_sampler(e, cuptiPCSamplingStart(&p), "cuptiPCSamplingStart");
 }
 
 static int kept_reason(const struct prof_pcs_session *s, uint32_t index)
@@ -291,7 +291,7 @@ int prof_pcs_end(struct prof_pcs_session *s, struct prof_pcs_record **records, s
     *totals = (struct prof_pcs_totals){0};
     CUpti_PCSamplingStopParams p = {.size = CUpti_PCSamplingStopParamsSize};
     p.ctx = s->ctx;
-    if (prof_check(e, cuptiPCSamplingStop(&p), "cuptiPCSamplingStop") == PROF_OK)
+    if (prof_check_sampler(e, cuptiPCSamplingStop(&p), "cuptiPCSamplingStop") == PROF_OK)
         drain(s, records, n, &room, totals, e);
     if (!e->status)
         *n = merge(s, *records, *n);

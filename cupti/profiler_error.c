@@ -23,6 +23,12 @@ int prof_check(struct prof_error *e, int cupti_result, const char *call)
     if (cupti_result == CUPTI_SUCCESS)
         return PROF_OK;
     cuptiGetResultString((CUptiResult)cupti_result, &text);
+    if (cupti_result == CUPTI_ERROR_HARDWARE_BUSY)
+        return prof_fail(e, PROF_BUSY,
+                         "%s: %s (CUPTI error %d): another process is using this GPU's profiler (Nsight Compute, "
+                         "Nsight Systems, a framework's profiler, or another memscope run that does not share this "
+                         "machine's lock folder); run again when it has finished",
+                         call, text, cupti_result);
     if (cupti_result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
         return prof_fail(e, PROF_NO_PERMISSION,
                          "%s: %s. Reading GPU performance counters needs permission: run as root, or load the "
@@ -30,4 +36,35 @@ int prof_check(struct prof_error *e, int cupti_result, const char *call)
                          "https://developer.nvidia.com/ERR_NVGPUCTRPERM)",
                          call, text);
     return prof_fail(e, PROF_FAILED, "%s: %s (CUPTI error %d)", call, text, cupti_result);
+}
+
+int prof_check_sampler(struct prof_error *e, int cupti_result, const char *call)
+{
+    if (cupti_result != CUPTI_ERROR_UNKNOWN)
+        return prof_check(e, cupti_result, call);
+    return prof_fail(e, PROF_BUSY,
+                     "%s: CUPTI_ERROR_UNKNOWN (CUPTI error %d), which CUPTI answers when another process samples "
+                     "the same GPU's PCs at the same time (Nsight Compute's or Nsight Systems' PC sampling, or "
+                     "another memscope run that does not share this machine's lock folder); run again when it has "
+                     "finished. With no other profiler on the GPU, it is a CUPTI failure",
+                     call, cupti_result);
+}
+
+static double busy_wait_s;
+static FILE *busy_wait_log;
+
+void prof_set_busy_wait(double seconds, FILE *log)
+{
+    busy_wait_s = seconds;
+    busy_wait_log = log;
+}
+
+double prof_busy_wait_seconds(void)
+{
+    return busy_wait_s;
+}
+
+FILE *prof_busy_wait_log(void)
+{
+    return busy_wait_log;
 }

@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -147,13 +148,29 @@ int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, stru
     return prof_check(e, cuptiRangeProfilerSetConfig(&config), "cuptiRangeProfilerSetConfig");
 }
 
+/* Another process holding the GPU's profiler is waited for, up to prof_busy_wait_seconds(), and said so once. */
+static CUptiResult start_when_free(CUpti_RangeProfiler_Start_Params *start)
+{
+    const useconds_t poll_us = 250000;
+    double waited_s = 0.0;
+    CUptiResult rc;
+    while ((rc = cuptiRangeProfilerStart(start)) == CUPTI_ERROR_HARDWARE_BUSY && waited_s < prof_busy_wait_seconds()) {
+        if (waited_s == 0.0 && prof_busy_wait_log())
+            fprintf(prof_busy_wait_log(), "another process is using the GPU's profiler; waiting up to %.0f s for it\n",
+                    prof_busy_wait_seconds());
+        usleep(poll_us);
+        waited_s += poll_us / 1e6;
+    }
+    return rc;
+}
+
 int prof_pass_begin(struct prof_session *s, struct prof_error *e)
 {
     CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = s->object;
     s->launches = 0;
     s->recording = 1;
-    return prof_check(e, cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
+    return prof_check(e, start_when_free(&start), "cuptiRangeProfilerStart");
 }
 
 int prof_pass_end(struct prof_session *s, bool *all_passes_done, struct prof_error *e)

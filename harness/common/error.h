@@ -13,6 +13,7 @@ enum exit_code {
     EXIT_OUTPUT = 4,       /* the results folder cannot be created or written */
     EXIT_RUNTIME = 5,      /* a CUDA or cuBLAS call failed, or memory ran out, during the run */
     EXIT_PROFILER = 6,     /* hardware counters unavailable: no permission, or a chip CUPTI does not support */
+    EXIT_BUSY = 7,         /* the GPU stayed in use by another run, or its profiler by another process, past the wait */
 };
 
 struct error {

@@ -15,6 +15,8 @@ int error_from_profiler(struct error *e, const struct prof_error *pe)
     case PROF_NO_PERMISSION:
     case PROF_UNSUPPORTED_CHIP:
         return error_set(e, EXIT_PROFILER, "%s", pe->message);
+    case PROF_BUSY:
+        return error_set(e, EXIT_BUSY, "%s", pe->message);
     default:
         return error_set(e, EXIT_RUNTIME, "%s", pe->message);
     }
