@@ -35,13 +35,6 @@ void env_collect_host(struct environment *env, int argc, char **argv)
     env_add(env, "cuda_arch", "%s", MEMSCOPE_CUDA_ARCH);
 }
 
-static void format_uuid(char *buf, size_t len, const cudaUUID_t *uuid)
-{
-    const unsigned char *b = (const unsigned char *)uuid->bytes;
-    snprintf(buf, len, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
-             b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
-
 static int versions(struct environment *env, const struct gpu *g, struct error *e)
 {
     int driver, runtime, cublas;
@@ -68,12 +61,13 @@ int env_collect_gpu(struct environment *env, const struct gpu *g, struct error *
 {
     const struct cudaDeviceProp *p = &g->prop;
     char uuid[64], bus_id[32];
-    format_uuid(uuid, sizeof uuid, &p->uuid);
+    gpu_uuid_text(g, uuid, sizeof uuid);
     CUDA_TRY(e, cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, g->device));
     env_add(env, "gpu_index", "%d", g->device);
     env_add(env, "gpu_name", "%s", p->name);
     env_add(env, "gpu_uuid", "%s", uuid);
     env_add(env, "gpu_pci_bus_id", "%s", bus_id);
+    env_add(env, "gpu_wait_s", "%.1f", g->waited_s);
     env_add(env, "compute_capability", "%d.%d", p->major, p->minor);
     env_add(env, "sm_count", "%d", p->multiProcessorCount);
     env_add(env, "memory_bytes", "%zu", p->totalGlobalMem);

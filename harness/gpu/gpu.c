@@ -3,6 +3,8 @@
 #include "../../kernels/cache_sweep.h"
 #include "../../kernels/matmul.h"
 #include "gpu.h"
+#include "gpu_lock.h"
+#include "nvml_probe.h"
 
 /* cuBLAS and the runtime need some memory of their own beyond our buffers. */
 #define MEMORY_HEADROOM ((size_t)256 << 20)
@@ -24,14 +26,34 @@ static int find_device(int device, struct error *e)
     return 0;
 }
 
-int gpu_open(struct gpu *g, int device, struct error *e)
+void gpu_uuid_text(const struct gpu *g, char *buf, size_t len)
+{
+    const unsigned char *b = (const unsigned char *)g->prop.uuid.bytes;
+    snprintf(buf, len, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+             b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+static int take_turn(struct gpu *g, const struct gpu_turn *turn, struct error *e)
+{
+    char uuid[64];
+    gpu_uuid_text(g, uuid, sizeof uuid);
+    return gpu_lock_take(gpu_lock_folder(), uuid, turn->command, turn->wait_s, turn->log, &g->waited_s, e);
+}
+
+int gpu_open(struct gpu *g, int device, const struct gpu_turn *turn, struct error *e)
 {
     memset(g, 0, sizeof *g);
     g->device = device;
     if (find_device(device, e))
         return e->code;
-    CUDA_TRY(e, cudaSetDevice(device));
+    /* The properties need no context: the lock is taken before this run puts one on the GPU. */
     CUDA_TRY(e, cudaGetDeviceProperties(&g->prop, device));
+    if (turn && take_turn(g, turn, e))
+        return e->code;
+    CUDA_TRY(e, cudaSetDevice(device));
+    char bus_id[32];
+    CUDA_TRY(e, cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device));
+    gpu_watch_start(bus_id); /* once this process's context exists, so that NVML lists it */
     CUDA_TRY(e, cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
     CUDA_TRY(e, cudaEventCreate(&g->start));
     CUDA_TRY(e, cudaEventCreate(&g->stop));
@@ -60,6 +82,8 @@ int gpu_close(struct gpu *g, struct error *e)
         CUDA_RELEASE(e, cudaEventDestroy(g->stop));
     if (g->stream)
         CUDA_RELEASE(e, cudaStreamDestroy(g->stream));
+    gpu_watch_stop();
+    gpu_lock_release();
     memset(g, 0, sizeof *g);
     return e->code;
 }

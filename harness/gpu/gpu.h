@@ -4,6 +4,8 @@
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "../common/error.h"
 
@@ -15,11 +17,23 @@ struct gpu {
     cudaEvent_t start, stop;
     void *l2_flush;
     size_t l2_flush_bytes;
+    double waited_s; /* for another run's turn on the GPU (gpu_lock.h) */
 };
 
-/* EXIT_NO_GPU when there is no driver, no GPU, or no device with that index. */
-int gpu_open(struct gpu *g, int device, struct error *e);
+/* How a run takes its turn on a GPU that other memscope runs share (gpu_lock.h). */
+struct gpu_turn {
+    double wait_s;       /* at most, for another run to finish */
+    const char *command; /* this run's, for a run that waits on it */
+    FILE *log;           /* where the wait is announced */
+};
+
+/* EXIT_NO_GPU when there is no driver, no GPU, or no device with that index. With turn, the GPU's lock is taken
+ * before the first CUDA context is made on it (EXIT_BUSY when the wait runs out); NULL takes none, for a caller
+ * whose turn is taken by another (a test that runs memscope). */
+int gpu_open(struct gpu *g, int device, const struct gpu_turn *turn, struct error *e);
 int gpu_close(struct gpu *g, struct error *e);
+/* The GPU's UUID as nvidia-smi writes it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx. */
+void gpu_uuid_text(const struct gpu *g, char *buf, size_t len);
 int gpu_require_free_memory(const struct gpu *g, size_t bytes, const char *purpose, struct error *e);
 /* Empties the L2 on g's stream (see kernels/cache_sweep.h): the next kernel starts cold and clean. */
 int gpu_flush_l2(struct gpu *g, struct error *e);

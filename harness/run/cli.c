@@ -35,6 +35,8 @@ void cli_print_help(FILE *f)
             "      --budget SECONDS    time for the timed runs of one variant x size\n"
             "                          (default: 2)\n"
             "      --seed N            seed of the random inputs (default: 1)\n"
+            "      --wait-gpu SECONDS  wait at most this long while another memscope run uses\n"
+            "                          the GPU, then exit 7 (default: 600; 0 refuses at once)\n"
             "      --metric-groups LIST  hardware metric groups: global, shared, dram, roofline,\n"
             "                          cache, sol, stalls, source, all or none (default: all but source,\n"
             "                          which roughly doubles the run and needs another group\n"
@@ -54,7 +56,8 @@ void cli_print_help(FILE *f)
             "\n"
             "Exit codes: 0 all variants correct; 1 a variant failed its check; 2 bad usage;\n"
             "3 no GPU or driver; 4 results folder not writable; 5 CUDA or cuBLAS error;\n"
-            "6 hardware counters unavailable (no permission, unsupported chip).\n");
+            "6 hardware counters unavailable (no permission, unsupported chip); 7 the GPU or its\n"
+            "profiler stayed busy with another process past the wait.\n");
 }
 
 void cli_print_variants(FILE *f)
@@ -186,7 +189,7 @@ struct given {
     const char *patterns, *precision, *sizes, *metric_groups, *metrics, *out_dir;
     bool no_metrics;
     long device, warmup, min_samples, max_samples, seed;
-    double target_spread_pct, budget_s;
+    double target_spread_pct, budget_s, wait_gpu_s;
 };
 
 /* strtok would silently pass over the empty item of "a,,b" or "1024,". */
@@ -230,6 +233,7 @@ static int read_command_line(int argc, char **argv, struct options *o, struct gi
         {"target-spread", 0, ARG_REAL, &g->target_spread_pct, 1e-300, 1e9, "a positive number"},
         {"budget", 0, ARG_REAL, &g->budget_s, 1e-300, 1e9, "a positive number"},
         {"seed", 0, ARG_LONG, &g->seed, 0, (double)LONG_MAX, NULL},
+        {"wait-gpu", 0, ARG_REAL, &g->wait_gpu_s, 0, 86400, NULL},
         {"list", 0, ARG_FLAG, &o->list, 0, 0, NULL},
         {"metric-groups", 0, ARG_TEXT, &g->metric_groups, 0, 0, NULL},
         {"metrics", 0, ARG_TEXT, &g->metrics, 0, 0, NULL},
@@ -251,6 +255,7 @@ static int read_command_line(int argc, char **argv, struct options *o, struct gi
     o->timing = (struct timing_policy){(int)g->warmup, (int)g->min_samples, (int)g->max_samples,
                                        g->target_spread_pct / 100.0, g->budget_s};
     o->seed = (unsigned long long)g->seed;
+    o->wait_gpu_s = g->wait_gpu_s;
     o->out_dir = g->out_dir;
     o->metrics = g->metrics;
     /* The source group patches every kernel and runs it once more, instrumented: about 90 s more for the default
@@ -265,7 +270,7 @@ static int read_command_line(int argc, char **argv, struct options *o, struct gi
 int cli_parse(int argc, char **argv, struct options *o, struct error *e)
 {
     struct given g = {.warmup = 3, .min_samples = 10, .max_samples = 1000, .target_spread_pct = 0.5,
-                      .budget_s = 2.0, .seed = 1};
+                      .budget_s = 2.0, .seed = 1, .wait_gpu_s = 600};
     memset(o, 0, sizeof *o);
     if (read_command_line(argc, argv, o, &g, e))
         return e->code;

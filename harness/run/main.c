@@ -19,6 +19,7 @@
 #include "../results/metrics_csv.h"
 #include "summary_csv.h"
 #include "../results/partial_folder.h"
+#include "../gpu/nvml_probe.h"
 #include "../gpu/nvtx.h"
 #include "../validate/validate.h"
 #include "../ceilings/measure.h"
@@ -288,13 +289,32 @@ static void stop_collectors(struct collectors *c, struct error *e)
     *c = (struct collectors){0};
 }
 
+/* Another memscope run on the GPU is waited for (harness/gpu/gpu_lock.h). */
+static struct gpu_turn take_turns(const struct options *o, const struct environment *env)
+{
+    return (struct gpu_turn){o->wait_gpu_s, env_value(env, "command_line"), stderr};
+}
+
 static int start_gpu(struct gpu *g, const struct options *o, const struct metric_set *set, struct collectors *c,
                      struct environment *env, struct error *e)
 {
-    if (gpu_open(g, o->device, e) || (!o->validate && check_memory(g, o, e)) || env_collect_gpu(env, g, e) ||
+    const struct gpu_turn turn = take_turns(o, env);
+    if (gpu_open(g, o->device, &turn, e) || (!o->validate && check_memory(g, o, e)) || env_collect_gpu(env, g, e) ||
         start_collectors(g, o, set, c, e))
         return e->code;
     return 0;
+}
+
+/* A busy GPU names who else is on it, when NVML can tell. */
+static void name_other_processes(struct error *e)
+{
+    char others[256];
+    size_t used = strlen(e->message);
+    if (e->code != EXIT_BUSY)
+        return;
+    gpu_watch_list_others(others, sizeof others);
+    if (others[0] && used + 1 < sizeof e->message)
+        snprintf(e->message + used, sizeof e->message - used, " (other processes on this GPU: %s)", others);
 }
 
 static int run(int argc, char **argv, struct error *e)
@@ -320,8 +340,10 @@ static int run(int argc, char **argv, struct error *e)
     set.stalls = set.stalls && !o.validate;
     o.keep_operands = o.keep_operands || set.n > 0 || set.source || set.stalls;
     env_collect_host(&env, argc, argv);
+    prof_set_busy_wait(o.wait_gpu_s, stderr);
     if (o.validate && set.n == 0 && !set.source) { /* the ground-truth kernels alone, for an external profiler */
-        if (gpu_open(&g, o.device, e) == 0 && validate_launch_only(&g, e) == 0)
+        const struct gpu_turn turn = take_turns(&o, &env);
+        if (gpu_open(&g, o.device, &turn, e) == 0 && validate_launch_only(&g, e) == 0)
             printf("ground-truth kernels launched; nothing measured (--no-metrics)\n");
         gpu_close(&g, e);
         return e->code;
@@ -335,6 +357,7 @@ static int run(int argc, char **argv, struct error *e)
         if (rc > EXIT_CHECK_FAILED)
             fprintf(stderr, "memscope: incomplete results left in %s\n", dir.partial_path);
     }
+    name_other_processes(e);
     stop_collectors(&collectors, e);
     gpu_close(&g, e);
     return e->code;

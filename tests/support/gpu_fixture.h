@@ -17,7 +17,7 @@ static int open_gpu(void **state)
     (void)state;
     struct error e = {0};
     have_gpu = gpu_present();
-    if (have_gpu && gpu_open(&gpu, 0, &e) != 0) {
+    if (have_gpu && gpu_open(&gpu, 0, NULL, &e) != 0) {
         fprintf(stderr, "gpu_open: %s\n", e.message);
         return -1;
     }

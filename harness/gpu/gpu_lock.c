@@ -1,0 +1,119 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/host_clock.h"
+#include "../common/paths.h"
+#include "gpu_lock.h"
+
+#define POLL_MICROSECONDS 250000
+
+static int held_fd = -1;
+
+const char *gpu_lock_folder(void)
+{
+    const char *folder = getenv("MEMSCOPE_LOCK_DIR");
+    return folder && *folder ? folder : "/tmp";
+}
+
+static int open_lock_file(const char *path, struct error *e)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        error_set(e, EXIT_OUTPUT, "cannot open the GPU's lock file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    /* Every user of a shared GPU takes turns through the same file, whoever made it: widen what the umask
+     * narrowed. Only the file's owner may; for anyone else it was widened when it was made. */
+    struct stat st;
+    if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 0666) != 0666 && fchmod(fd, 0666) != 0)
+        fprintf(stderr, "memscope: %s: other users cannot take turns on this GPU: %s\n", path, strerror(errno));
+    return fd;
+}
+
+/* The holder wrote "pid N since HH:MM:SS UTC: command" when it took the lock. */
+static void describe_holder(int fd, char *out, size_t len)
+{
+    ssize_t n = pread(fd, out, len - 1, 0);
+    out[n > 0 ? n : 0] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+    if (out[0] == '\0')
+        snprintf(out, len, "a process that has not yet said who it is");
+}
+
+static void write_holder(int fd, const char *command)
+{
+    char text[1024];
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    int n = snprintf(text, sizeof text, "pid %ld since %02d:%02d:%02d UTC: %s\n", (long)getpid(), utc.tm_hour,
+                     utc.tm_min, utc.tm_sec, command);
+    n = n < (int)sizeof text ? n : (int)sizeof text - 1;
+    /* A waiting run then names no holder: not worth failing this run for. */
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)n, 0) != n)
+        fprintf(stderr, "memscope: cannot note this run in the GPU's lock file: %s\n", strerror(errno));
+}
+
+static int refuse(int fd, double wait_s, double waited_s, struct error *e)
+{
+    char holder[512];
+    describe_holder(fd, holder, sizeof holder);
+    close(fd);
+    if (wait_s <= 0)
+        return error_set(e, EXIT_BUSY, "the GPU is in use by another memscope run (%s); --wait-gpu 0 refuses at once",
+                         holder);
+    return error_set(e, EXIT_BUSY,
+                     "the GPU is still in use by another memscope run (%s) after %.0f s of waiting; run again when it "
+                     "has finished, or wait longer with --wait-gpu SECONDS",
+                     holder, waited_s);
+}
+
+int gpu_lock_take(const char *folder, const char *key, const char *command, double wait_s, FILE *log,
+                  double *waited_s, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    snprintf(path, sizeof path, "%s/memscope-gpu-%s.lock", folder, key);
+    int fd = open_lock_file(path, e);
+    if (fd < 0)
+        return e->code;
+    double start = host_seconds();
+    bool announced = false;
+    while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK && errno != EINTR) {
+            error_set(e, EXIT_OUTPUT, "cannot lock %s: %s", path, strerror(errno));
+            close(fd);
+            return e->code;
+        }
+        *waited_s = host_seconds() - start;
+        if (*waited_s >= wait_s)
+            return refuse(fd, wait_s, *waited_s, e);
+        if (!announced) {
+            char holder[512];
+            describe_holder(fd, holder, sizeof holder);
+            fprintf(log, "memscope: the GPU is in use by another memscope run (%s); waiting up to %.0f s for it "
+                         "(--wait-gpu SECONDS)\n", holder, wait_s);
+            announced = true;
+        }
+        usleep(POLL_MICROSECONDS);
+    }
+    *waited_s = host_seconds() - start;
+    if (announced)
+        fprintf(log, "memscope: the GPU is free after %.1f s of waiting\n", *waited_s);
+    write_holder(fd, command);
+    held_fd = fd;
+    return 0;
+}
+
+void gpu_lock_release(void)
+{
+    if (held_fd >= 0)
+        close(held_fd); /* closing the last descriptor releases the flock */
+    held_fd = -1;
+}

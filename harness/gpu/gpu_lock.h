@@ -1,0 +1,32 @@
+/*
+ * Two memscope processes on one GPU take turns. Timings taken while another
+ * run's kernels share the GPU are wrong, and the GPU's profiler (range
+ * profiler, PC sampler) serves one process at a time: CUPTI answers the second
+ * with CUPTI_ERROR_HARDWARE_BUSY or, for PC sampling, CUPTI_ERROR_UNKNOWN, and
+ * can break the first run's sampling too. So a run holds the GPU's lock, a file
+ * named by the GPU's UUID, from before its first kernel to its end; a second
+ * run waits for it, saying so, up to a bounded time, then refuses with
+ * EXIT_BUSY. The lock is an flock(2): the kernel releases it when its holder
+ * exits, however it exits, so no stale lock outlives a crash.
+ */
+#ifndef MEMSCOPE_GPU_LOCK_H
+#define MEMSCOPE_GPU_LOCK_H
+
+#include <stdio.h>
+
+#include "../common/error.h"
+
+/* Where the lock files live: $MEMSCOPE_LOCK_DIR, else /tmp (shared by every user of the machine). */
+const char *gpu_lock_folder(void);
+
+/* Takes the lock of the GPU named key (its UUID) in folder, waiting up to wait_s seconds (0: not at all) while
+ * another process holds it, and announcing the wait on log. The holder's pid and command line go into the file,
+ * so that a waiting run can name it. Sets *waited_s to the time spent waiting. EXIT_BUSY when the wait runs out,
+ * EXIT_OUTPUT when the lock file cannot be opened. */
+int gpu_lock_take(const char *folder, const char *key, const char *command, double wait_s, FILE *log,
+                  double *waited_s, struct error *e);
+
+/* Gives the lock back (also done by the kernel at exit). */
+void gpu_lock_release(void);
+
+#endif
