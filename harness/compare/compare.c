@@ -55,6 +55,30 @@ static int failed_in(const struct compare_side *side, const char *variant, int w
     return 0;
 }
 
+/* Who disturbed the timing of variant at width in the first round of a side where another process did; NULL
+ * when none was seen. */
+static const char *disturbed_in(const struct compare_side *side, const char *variant, int width)
+{
+    for (int i = 0; i < side->rounds; ++i) {
+        int row = results_summary_row(&side->round[i], variant, width);
+        if (row >= 0 && results_disturbed(&side->round[i], row))
+            return results_other_gpu_work(&side->round[i], row);
+    }
+    return NULL;
+}
+
+/* A timing another process shared the GPU with measures that process too: no SLOWER or FASTER on it. */
+static void refuse_disturbed(const struct compare_side *base, const struct compare_side *head,
+                             struct compared_pair *p)
+{
+    const char *in_base = disturbed_in(base, p->variant, p->width), *in_head = disturbed_in(head, p->variant, p->width);
+    if (!in_base && !in_head)
+        return;
+    p->timing.verdict = VERDICT_UNSURE;
+    snprintf(p->timing.reason, sizeof p->timing.reason, "timed while another process used the GPU (%s: %s)",
+             in_head ? "head" : "base", in_head ? in_head : in_base);
+}
+
 static int compare_pair(const struct compare_side *base, const struct compare_side *head,
                         const struct compare_options *o, struct compared_pair *p, struct error *e)
 {
@@ -72,6 +96,8 @@ static int compare_pair(const struct compare_side *base, const struct compare_si
     int na, nb, failed = compare_side_samples(base, p->variant, p->width, &a, &na) ||
                          compare_side_samples(head, p->variant, p->width, &b, &nb) ||
                          compare_timings(a, na, b, nb, &o->rules, &p->timing);
+    if (!failed)
+        refuse_disturbed(base, head, p);
     free(a);
     free(b);
     return failed ? error_set(e, EXIT_RUNTIME, "out of memory") : 0;

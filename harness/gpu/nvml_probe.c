@@ -1,12 +1,26 @@
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "nvml_probe.h"
 
 /* The few NVML declarations used, from NVML's documented ABI. */
 typedef int nvml_return;
 typedef struct nvml_device *nvml_device;
-enum { NVML_SUCCESS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_TEMPERATURE_GPU = 0 };
+enum { NVML_SUCCESS = 0, NVML_ERROR_NOT_FOUND = 6, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_TEMPERATURE_GPU = 0 };
+struct nvml_process_info { /* nvmlProcessInfo_t, as _v3 fills it */
+    unsigned pid;
+    unsigned long long used_gpu_memory;
+    unsigned gpu_instance_id, compute_instance_id;
+};
+struct nvml_utilization_sample { /* nvmlProcessUtilizationSample_t */
+    unsigned pid;
+    unsigned long long time_stamp_us;
+    unsigned sm_util, mem_util, enc_util, dec_util;
+};
 
 struct nvml {
     void *library;
@@ -17,6 +31,10 @@ struct nvml {
     nvml_return (*application_clock)(nvml_device, int, unsigned *);
     nvml_return (*temperature)(nvml_device, int, unsigned *);
     nvml_return (*power_limit)(nvml_device, unsigned *);
+    /* Optional: NULL where the driver's NVML lacks them. */
+    nvml_return (*compute_processes)(nvml_device, unsigned *, struct nvml_process_info *);
+    nvml_return (*process_utilization)(nvml_device, struct nvml_utilization_sample *, unsigned *,
+                                       unsigned long long);
 };
 
 static int nvml_open(struct nvml *n, const char *pci_bus_id)
@@ -34,6 +52,11 @@ static int nvml_open(struct nvml *n, const char *pci_bus_id)
         (nvml_return(*)(nvml_device, int, unsigned *))dlsym(n->library, "nvmlDeviceGetApplicationsClock");
     n->temperature = (nvml_return(*)(nvml_device, int, unsigned *))dlsym(n->library, "nvmlDeviceGetTemperature");
     n->power_limit = (nvml_return(*)(nvml_device, unsigned *))dlsym(n->library, "nvmlDeviceGetPowerManagementLimit");
+    n->compute_processes = (nvml_return(*)(nvml_device, unsigned *, struct nvml_process_info *))dlsym(
+        n->library, "nvmlDeviceGetComputeRunningProcesses_v3");
+    n->process_utilization =
+        (nvml_return(*)(nvml_device, struct nvml_utilization_sample *, unsigned *, unsigned long long))dlsym(
+            n->library, "nvmlDeviceGetProcessUtilization");
     if (!init || !by_bus || !n->shutdown || !n->driver_version || !n->clock || !n->application_clock ||
         !n->temperature || !n->power_limit || init() != NVML_SUCCESS) {
         dlclose(n->library);
@@ -103,4 +126,112 @@ void nvml_probe_clocks(struct environment *env, const char *pci_bus_id, const ch
     add_reading(env, mem_key, &n, NVML_CLOCK_MEM, n.clock);
     add_reading(env, temp_key, &n, NVML_TEMPERATURE_GPU, n.temperature);
     nvml_close(&n);
+}
+
+/* The watch of other processes' work: NVML opened once for the run. */
+static struct nvml watch;
+static bool watching;
+static char watch_blind[160]; /* why NVML cannot tell, when it cannot */
+
+static void name_process(unsigned pid, char *out, size_t len)
+{
+    char path[64], comm[64] = "";
+    snprintf(path, sizeof path, "/proc/%u/comm", pid);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (!fgets(comm, sizeof comm, f))
+            comm[0] = '\0';
+        fclose(f);
+    }
+    comm[strcspn(comm, "\n")] = '\0';
+    snprintf(out, len, "pid %u%s%s%s", pid, comm[0] ? " (" : "", comm, comm[0] ? ")" : "");
+}
+
+/* NVML names processes by their pid in its own namespace: if it does not list this one, which holds a context
+ * on the GPU, its pids cannot be told apart from ours. */
+static bool lists_this_process(void)
+{
+    struct nvml_process_info p[64];
+    unsigned n = 64;
+    if (watch.compute_processes(watch.device, &n, p) != NVML_SUCCESS)
+        return false;
+    for (unsigned i = 0; i < n; ++i)
+        if (p[i].pid == (unsigned)getpid())
+            return true;
+    return false;
+}
+
+void gpu_watch_start(const char *pci_bus_id)
+{
+    watch_blind[0] = '\0';
+    if (nvml_open(&watch, pci_bus_id) != 0) {
+        snprintf(watch_blind, sizeof watch_blind, "unknown: NVML could not be opened");
+        return;
+    }
+    watching = true;
+    if (!watch.compute_processes || !watch.process_utilization)
+        snprintf(watch_blind, sizeof watch_blind, "unknown: this driver's NVML cannot list processes");
+    else if (!lists_this_process())
+        snprintf(watch_blind, sizeof watch_blind, "unknown: NVML does not list this process (another pid namespace)");
+}
+
+unsigned long long gpu_watch_now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t); /* NVML stamps its samples with the wall clock, in microseconds */
+    return (unsigned long long)t.tv_sec * 1000000ull + (unsigned long long)t.tv_nsec / 1000ull;
+}
+
+static void append_process(char *out, size_t len, unsigned pid, unsigned sm_util)
+{
+    char who[96];
+    size_t used = strlen(out);
+    name_process(pid, who, sizeof who);
+    if (strstr(out, who) == NULL && used + 1 < len)
+        snprintf(out + used, len - used, "%s%s, SM %u %%", used ? "; " : "", who, sm_util);
+}
+
+void gpu_watch_others_since(unsigned long long since_us, char *out, size_t len)
+{
+    static struct nvml_utilization_sample samples[1024];
+    unsigned n = sizeof samples / sizeof samples[0];
+    out[0] = '\0';
+    if (!watching || watch_blind[0]) {
+        snprintf(out, len, "%s", watching ? watch_blind : "unknown: NVML could not be opened");
+        return;
+    }
+    nvml_return rc = watch.process_utilization(watch.device, samples, &n, since_us);
+    if (rc == NVML_ERROR_NOT_FOUND) /* no process used the GPU since */
+        return;
+    if (rc != NVML_SUCCESS) {
+        snprintf(out, len, "unknown: NVML's process utilization failed (NVML error %d)", rc);
+        return;
+    }
+    for (unsigned i = 0; i < n; ++i)
+        if (samples[i].pid != (unsigned)getpid() && samples[i].sm_util > 0)
+            append_process(out, len, samples[i].pid, samples[i].sm_util);
+}
+
+void gpu_watch_list_others(char *out, size_t len)
+{
+    struct nvml_process_info p[64];
+    unsigned n = 64;
+    out[0] = '\0';
+    if (!watching || !watch.compute_processes || watch.compute_processes(watch.device, &n, p) != NVML_SUCCESS)
+        return;
+    for (unsigned i = 0; i < n; ++i)
+        if (p[i].pid != (unsigned)getpid()) {
+            char who[96];
+            size_t used = strlen(out);
+            name_process(p[i].pid, who, sizeof who);
+            if (used + 1 < len)
+                snprintf(out + used, len - used, "%s%s", used ? ", " : "", who);
+        }
+}
+
+void gpu_watch_stop(void)
+{
+    if (watching)
+        nvml_close(&watch);
+    watching = false;
 }

@@ -166,6 +166,8 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
     occupancy_cell(cell[7], sizeof cell[7], report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
                    report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
     snprintf(cell[8], sizeof cell[8], "%s", csv_table_text(&m->r->summary, row, m->r->col_status));
+    if (results_disturbed(m->r, row))
+        snprintf(cell[8] + strlen(cell[8]), sizeof cell[8] - strlen(cell[8]), ", disturbed");
     fprintf(f, "%d\t", v + 1);
     report_put_cell(f, name, 0);
     report_put_cell(f, m->precision[v], 0);

@@ -265,3 +265,15 @@ int results_main_kernel_metric(const struct results_folder *r, const char *varia
         return 0;
     return metric_value(r, variant, width, csv_table_text(&r->summary, row, column), metric, value, e);
 }
+
+const char *results_other_gpu_work(const struct results_folder *r, int row)
+{
+    int column = csv_table_column_or_none(&r->summary, summary_csv.columns[SUMMARY_OTHER_GPU_WORK]);
+    return column < 0 ? "" : csv_table_text(&r->summary, row, column);
+}
+
+int results_disturbed(const struct results_folder *r, int row)
+{
+    const char *who = results_other_gpu_work(r, row);
+    return who[0] != '\0' && strncmp(who, "unknown", strlen("unknown")) != 0;
+}

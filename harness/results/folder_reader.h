@@ -53,4 +53,10 @@ const char *results_description(const struct results_folder *r, const char *vari
 /* The summary row of a variant at a width, or -1. */
 int results_summary_row(const struct results_folder *r, const char *variant, int width);
 
+/* Who else used the GPU while a summary row was timed (other_gpu_work): "" when nobody was seen or the run
+ * predates the column; "unknown: ..." when NVML could not tell. */
+const char *results_other_gpu_work(const struct results_folder *r, int row);
+/* Whether that names another process: NVML's "unknown" is no sighting. */
+int results_disturbed(const struct results_folder *r, int row);
+
 #endif

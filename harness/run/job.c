@@ -4,6 +4,7 @@
 #include "launch.h"
 #include "../check/operands.h"
 #include "../check/reference.h"
+#include "../gpu/nvml_probe.h"
 #include "../gpu/nvtx.h"
 
 /* Host matrices are logical row-major doubles; staging and device buffers are in the variant's own form. */
@@ -163,6 +164,7 @@ static int time_and_recheck(struct gpu *g, const struct matmul_variant *v, const
                             const struct timing_policy *policy, struct progress *p, struct buffers *b,
                             struct job_result *r, struct error *e)
 {
+    unsigned long long since_us = gpu_watch_now_us();
     phase_begin(p, PHASE_WARMUP, ops->width);
     int rc = timing_warm_up(g, v, ops, policy->warmup, e);
     nvtx_end();
@@ -173,6 +175,7 @@ static int time_and_recheck(struct gpu *g, const struct matmul_variant *v, const
     nvtx_end();
     if (rc)
         return rc;
+    gpu_watch_others_since(since_us, r->other_gpu_work, sizeof r->other_gpu_work);
     phase_begin(p, PHASE_COPY_OUT, ops->width);
     rc = copy_out_and_check(g, v, ops->width, b, &r->recheck, e);
     nvtx_end();

@@ -49,6 +49,7 @@ struct job_result {
     struct check_result recheck;   /* the output of the last timed run */
     bool passed;
     struct timing timing;          /* empty when the check failed */
+    char other_gpu_work[256];      /* who else used the GPU while it was timed (gpu_watch_others_since) */
     bool profiled;
     struct profile profile;        /* hardware metrics, when profiled */
     struct matmul_operands kept;   /* device operands kept until the width is done (kept.p NULL: none) */

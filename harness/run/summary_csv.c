@@ -180,6 +180,7 @@ int results_write_summary(const char *dir, const struct job_result *jobs, int co
         write_source(&c, r);
         write_diagnosis(&c, r);
         write_stalls(&c, r);
+        csv_text(&c, r->other_gpu_work);
         csv_end_row(&c);
     }
     return csv_close(&c, e);

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "../support/mark_disturbed.h"
 #include "../support/remove_tree.h"
 #include "../support/rewrite_csv.h"
 #include "../support/run_shell.h"
@@ -227,6 +228,29 @@ static void make_compare_of_two_folders_works_in_a_fresh_clone(void **state)
     expect(&o, 0, "compare.png");
 }
 
+static void a_regression_timed_beside_another_process_is_unsure(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *head = naive_shifted("disturbed", 1.05);
+    mark_disturbed(head, "naive", 1024, "pid 4242 (python3), SM 99 %");
+    compare(&o, "", FIXTURE, head);
+    expect(&o, 0, "13 SAME, 0 SLOWER, 0 FASTER, 1 UNSURE");
+    char *line = strstr(o.output, "\nnaive ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "timed while another process used the GPU (head: pid 4242 (python3), SM 99 %)"));
+}
+
+static void nvml_unable_to_tell_leaves_the_verdict_alone(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *head = naive_shifted("blind", 1.05);
+    mark_disturbed(head, "naive", 1024, "unknown: NVML does not list this process (another pid namespace)");
+    compare(&o, "", FIXTURE, head);
+    expect(&o, 1, "13 SAME, 1 SLOWER, 0 FASTER, 0 UNSURE");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -252,6 +276,8 @@ int main(void)
         cmocka_unit_test(rounds_are_pooled_and_written_to_csv),
         cmocka_unit_test(bad_usage_exits_two),
         cmocka_unit_test(make_compare_of_two_folders_works_in_a_fresh_clone),
+        cmocka_unit_test(a_regression_timed_beside_another_process_is_unsure),
+        cmocka_unit_test(nvml_unable_to_tell_leaves_the_verdict_alone),
     };
     return cmocka_run_group_tests_name("compare", tests, setup, teardown);
 }
