@@ -1,0 +1,87 @@
+/*
+ * `make report` as a newcomer runs it on a machine with a GPU: in a fresh
+ * clone, where neither build/ nor memscope-results/ exists yet, it builds,
+ * runs the suite and the ground-truth check, and renders the PDF. A small
+ * run (two variants at one width) keeps it short. Skipped, never passed,
+ * without a GPU, outside a git checkout, or without gnuplot.
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../support/gpu_present.h"
+#include "../support/remove_tree.h"
+#include "../support/run_shell.h"
+
+static char workdir[] = "/tmp/memscope-report-gpu-XXXXXX";
+
+static void expect(const struct outcome *o, int code, const char *text)
+{
+    if (o->exit_code != code || (text && !strstr(o->output, text)))
+        fail_msg("expected exit %d and \"%s\"; got %d:\n%s", code, text ? text : "", o->exit_code, o->output);
+}
+
+static void skip_unless_possible(struct outcome *o)
+{
+    if (!gpu_present()) {
+        print_message("no GPU: make report renders the reference run there (tests/report/test_report.c)\n");
+        skip();
+    }
+    if (system("command -v gnuplot >/dev/null") != 0) {
+        print_message("gnuplot missing: make report cannot draw, the test is skipped\n");
+        skip();
+    }
+    shell(o, "git rev-parse --show-toplevel");
+    if (o->exit_code != 0) {
+        print_message("not a git checkout: no fresh clone can be made, the test is skipped\n");
+        skip();
+    }
+}
+
+static void make_report_runs_and_renders_in_a_fresh_clone(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char root[512], clone[300];
+    skip_unless_possible(&o);
+    snprintf(root, sizeof root, "%.*s", (int)strcspn(o.output, "\n"), o.output);
+    snprintf(clone, sizeof clone, "%s/clone", workdir);
+    shell(&o, "git clone -q %s %s", root, clone);
+    expect(&o, 0, "");
+    /* The make variables of the test run (CMOCKA, GIT_COMMIT...) are not the clone's: a newcomer sets none. */
+    shell(&o, "cd %s && env -u MAKEFLAGS -u MAKELEVEL make -j8 report RUN_ARGS='-v naive,tiled_32 -s 256' "
+              ">%s/make.log 2>&1; rc=$?; tail -n 20 %s/make.log; exit $rc",
+          clone, workdir, workdir);
+    expect(&o, 0, "report: reports/");
+    shell(&o, "cd %s && ls memscope-results/*/summary.csv memscope-results/*/validate/validate.csv "
+              "reports/*-report/memscope-report.pdf",
+          clone);
+    expect(&o, 0, "memscope-report.pdf");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(workdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(make_report_runs_and_renders_in_a_fresh_clone),
+    };
+    return cmocka_run_group_tests_name("report_gpu", tests, setup, teardown);
+}
