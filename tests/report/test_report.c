@@ -83,6 +83,12 @@ static void render(const char *results, struct outcome *o)
     shell(o, "%s %s %s", RENDER, results, out_dir);
 }
 
+static void expect_exit(const struct outcome *o, int code, const char *message)
+{
+    if (o->exit_code != code || !strstr(o->output, message))
+        fail_msg("expected exit %d and \"%s\"; got %d:\n%s", code, message, o->exit_code, o->output);
+}
+
 static void expect_refused(const char *results, const char *message)
 {
     static struct outcome o;
@@ -262,6 +268,25 @@ static void failed_render_leaves_no_earlier_pdf(void **state)
     expect_refused(scratch, "no environment.csv");
 }
 
+static const char *history_tool(void)
+{
+    const char *path = getenv("MEMSCOPE_HISTORY");
+    return path ? path : "build/memscope-history";
+}
+
+/* Output paths reach gnuplot inside quoted strings, which a quote in a folder's name must not end. */
+static void an_output_folder_named_with_a_quote_is_drawn(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    shell(&o, "%s %s \"%s/it's\"", RENDER, FIXTURE, workdir);
+    expect_exit(&o, 0, "it's/memscope-report.pdf");
+    shell(&o, "%s add %s/quote.csv %s && scripts/history-render %s/quote.csv \"%s/it's history\"",
+          history_tool(), workdir, FIXTURE, workdir, workdir);
+    expect_exit(&o, 0, "it's history/history.pdf");
+}
+
 static void output_over_the_results_is_refused(void **state)
 {
     (void)state;
@@ -333,6 +358,7 @@ int main(void)
         cmocka_unit_test(malformed_number_is_refused_with_its_line),
         cmocka_unit_test(empty_folder_is_refused),
         cmocka_unit_test(failed_render_leaves_no_earlier_pdf),
+        cmocka_unit_test(an_output_folder_named_with_a_quote_is_drawn),
         cmocka_unit_test(output_over_the_results_is_refused),
         cmocka_unit_test(comparison_adds_a_page),
         cmocka_unit_test(text_from_the_results_cannot_run_commands),
