@@ -362,6 +362,34 @@ static void an_output_folder_named_with_a_quote_is_drawn(void **state)
     expect_exit(&o, 0, "it's history/history.pdf");
 }
 
+/* The note reaches the title page as given: quotes, a backslash and backquotes (which run nothing). */
+static void the_note_is_drawn_exactly_as_given(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char expected[256], ran[192];
+    require_tools();
+    snprintf(ran, sizeof ran, "%s/ran", workdir);
+    snprintf(expected, sizeof expected, "it's \"q\" `touch %s` \\", ran);
+    shell(&o, "%s --note 'it'\\''s \"q\" `touch %s` \\' %s %s", RENDER, ran, FIXTURE, out_dir);
+    expect_exit(&o, 0, "memscope-report.pdf");
+    shell(&o, "pdftotext -f 1 -l 1 %s -", pdf);
+    if (!strstr(o.output, expected))
+        fail_msg("the title page lacks the note \"%s\":\n%s", expected, o.output);
+    assert_false(exists(ran));
+}
+
+/* The note is one line: a line break is refused, not turned silently into something else. */
+static void a_note_with_a_line_break_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    shell(&o, "%s --note \"$(printf 'one\\ntwo')\" %s %s", RENDER, FIXTURE, refused_dir);
+    expect_exit(&o, 2, "--note: one line for the title page, without a line break");
+    assert_false(exists(refused_dir));
+}
+
 static void output_over_the_results_is_refused(void **state)
 {
     (void)state;
@@ -437,6 +465,8 @@ int main(void)
         cmocka_unit_test(an_output_that_is_a_file_is_refused),
         cmocka_unit_test(history_render_replaces_only_its_own_folder),
         cmocka_unit_test(an_output_folder_named_with_a_quote_is_drawn),
+        cmocka_unit_test(the_note_is_drawn_exactly_as_given),
+        cmocka_unit_test(a_note_with_a_line_break_is_refused),
         cmocka_unit_test(output_over_the_results_is_refused),
         cmocka_unit_test(comparison_adds_a_page),
         cmocka_unit_test(text_from_the_results_cannot_run_commands),
