@@ -6,40 +6,34 @@
 
 OUTPUT_MARK=.memscope-output
 
+output_refuse() { # writer message
+    echo "$1: $2" >&2
+    exit 4
+}
+
 # Exits 4 unless PATH is absent or a folder that WRITER marked as its own.
 require_absent_or_own() { # writer path
     [ -e "$2" ] || [ -L "$2" ] || return 0
-    if [ ! -d "$2" ]; then
-        echo "$1: $2 exists and is not a folder; choose another output folder" >&2
-        exit 4
-    fi
-    if [ "$(cat "$2/$OUTPUT_MARK" 2>/dev/null)" != "$1" ]; then
-        echo "$1: $2 exists and $1 did not write it (no $OUTPUT_MARK naming $1 in it);" \
-            "choose another output folder, or move it away yourself" >&2
-        exit 4
-    fi
+    [ -d "$2" ] || output_refuse "$1" "$2 exists and is not a folder; choose another output folder"
+    [ "$(cat "$2/$OUTPUT_MARK" 2>/dev/null)" = "$1" ] ||
+        output_refuse "$1" "$2 exists and $1 did not write it (no $OUTPUT_MARK naming $1 in it); choose another output folder, or move it away yourself"
 }
 
 # Checks OUT_DIR, then starts OUT_DIR.partial afresh with the mark; it is removed on exit unless committed.
 output_begin() { # writer out_dir
     require_absent_or_own "$1" "$2"
     require_absent_or_own "$1" "$2.partial"
-    rm -rf "$2.partial" # left by an interrupted render of the same writer
-    mkdir -p "$2.partial" && echo "$1" >"$2.partial/$OUTPUT_MARK" || {
-        echo "$1: cannot create $2.partial" >&2
-        exit 4
-    }
+    rm -rf "$2.partial" # left by an interrupted run of the same writer
+    mkdir -p "$2.partial" || output_refuse "$1" "cannot create $2.partial"
     # shellcheck disable=SC2064 # the path is fixed now, quoted for the shell that runs the trap
     trap "rm -rf $(printf %q "$2.partial")" EXIT
+    echo "$1" >"$2.partial/$OUTPUT_MARK" || output_refuse "$1" "cannot write in $2.partial"
 }
 
 # Replaces OUT_DIR (absent, or the writer's own) with the complete OUT_DIR.partial.
 output_commit() { # writer out_dir
     require_absent_or_own "$1" "$2"
     rm -rf "$2"
-    mv "$2.partial" "$2" || {
-        echo "$1: cannot move $2.partial to $2" >&2
-        exit 4
-    }
+    mv "$2.partial" "$2" || output_refuse "$1" "cannot move $2.partial to $2"
     trap - EXIT
 }
