@@ -17,8 +17,15 @@ require_gnuplot() { # the calling script's name
     fi
 }
 
+# TEXT as a gnuplot string, for a path put into a -e command: in single quotes nothing is special (no
+# escapes, no `command`) but the quote itself, which is written twice.
+gnuplot_string() { # text
+    local quote="'"
+    printf "'%s'" "${1//$quote/$quote$quote}"
+}
+
 # Draws one gnuplot script as OUT_PREFIX.pdf and OUT_PREFIX.png.
 draw_pdf_and_png() { # setup (gnuplot commands) script out_prefix
-    gnuplot -e "$1; set terminal $PDF_TERMINAL; set output '$3.pdf'" "$2" &&
-        gnuplot -e "$1; set terminal $PNG_TERMINAL; set output '$3.png'" "$2"
+    gnuplot -e "$1; set terminal $PDF_TERMINAL; set output $(gnuplot_string "$3.pdf")" "$2" &&
+        gnuplot -e "$1; set terminal $PNG_TERMINAL; set output $(gnuplot_string "$3.png")" "$2"
 }

@@ -8,15 +8,14 @@
  * fails its check in HEAD, a metric regression, or more bank conflicts or wasted
  * sectors on a source line (unless --ignore-metrics);
  * 2 the comparison could not be made (bad usage, unreadable or mismatched input);
- * 4 the output folder cannot be written; 5 out of memory.
+ * 4 the output folder cannot be written, or exists already; 5 out of memory.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../common/args.h"
+#include "../results/partial_folder.h"
 #include "line_changes.h"
 #include "output.h"
 
@@ -33,11 +32,12 @@ static const char usage_text[] =
     "  --ignore-metrics      metric regressions do not set the exit code\n"
     "  --force               compare different GPUs, drivers or clock settings anyway\n"
     "  -o, --out DIR         also write compare.csv, compare-metrics.csv and (when both runs\n"
-    "                        have lines.csv) compare-lines.csv into DIR\n"
+    "                        have lines.csv) compare-lines.csv into DIR, a new folder (one\n"
+    "                        that exists is refused): filled as DIR.partial, renamed when complete\n"
     "  -h, --help            this text\n"
     "\n"
     "Exit codes: 0 no regression; 1 a SLOWER verdict, a check failed in HEAD, a metric\n"
-    "regression, or more bank conflicts or wasted sectors on a source line; 2 the comparison could not be made; 4 DIR cannot be written; 5 out of memory.\n";
+    "regression, or more bank conflicts or wasted sectors on a source line; 2 the comparison could not be made; 4 DIR cannot be written or exists; 5 out of memory.\n";
 
 struct cli {
     struct compare_options options;
@@ -76,18 +76,21 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
     return 0;
 }
 
-static int compare(const struct cli *c, const struct compare_side *base, const struct compare_side *head,
-                   struct comparison *result, struct line_changes *lines, struct error *e)
+/* out: the -o folder's plan, or NULL without -o. Its files go to out's .partial, renamed once all are written. */
+static int compare(const struct cli *c, const struct results_dir *out, const struct compare_side *base,
+                   const struct compare_side *head, struct comparison *result, struct line_changes *lines,
+                   struct error *e)
 {
     if (compare_run(base, head, &c->options, result, e))
         return e->code;
     compare_print(stdout, result, &c->options);
-    if (c->out && mkdir(c->out, 0777) != 0 && errno != EEXIST)
-        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", c->out, strerror(errno));
-    if (c->out && compare_write_csv(c->out, result, e))
+    const char *dir = out ? out->partial_path : NULL;
+    if (dir && (results_dir_create(out, e) || compare_write_csv(dir, result, e)))
         return e->code;
     /* The counts of a line do not vary between rounds: the first round of each side speaks for it. */
-    return compare_line_changes(base->round[0].dir, head->round[0].dir, stdout, c->out, lines, e);
+    if (compare_line_changes(base->round[0].dir, head->round[0].dir, stdout, dir, lines, e))
+        return e->code;
+    return out ? results_dir_commit(out, e) : 0;
 }
 
 static int run(const struct cli *c, struct error *e)
@@ -95,10 +98,14 @@ static int run(const struct cli *c, struct error *e)
     static struct compare_side base, head;
     static struct comparison result;
     struct line_changes lines = {0};
+    struct results_dir out;
+    /* Refused before anything is compared: an existing folder, whose files the comparison's would mix with. */
+    if (c->out && results_dir_plan(&out, c->out, e))
+        return e->code;
     if (compare_side_open(c->base, &base, e))
         return e->code;
     if (!compare_side_open(c->head, &head, e)) {
-        compare(c, &base, &head, &result, &lines, e);
+        compare(c, c->out ? &out : NULL, &base, &head, &result, &lines, e);
         compare_side_close(&head);
     }
     compare_side_close(&base);

@@ -7,10 +7,11 @@
  *
  * DATA_DIR receives the tables, variables.gp, pages.tsv (the PNG pages to
  * render: name, script, setup) and, with --compare, a checked copy of
- * COMPARE_CSV.
+ * COMPARE_CSV. TEXT, one line, is drawn on the title page exactly as given.
  *
- * Exit codes: 0 written; 2 bad usage or a results folder that cannot be read
- * (the message names the file and line); 4 DATA_DIR not writable.
+ * Exit codes: 0 written; 2 bad usage (a TEXT with a line break among it) or a
+ * results folder that cannot be read (the message names the file and line);
+ * 4 DATA_DIR not writable.
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,8 @@ static int run(int argc, char **argv, struct error *e)
         return e->code;
     if (n != 2)
         return usage(e);
+    if (strpbrk(note, "\r\n"))
+        return error_set(e, EXIT_USAGE, "--note: one line for the title page, without a line break");
     struct results_folder results;
     if (results_folder_open(paths[0], &results, e))
         return e->code;

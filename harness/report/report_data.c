@@ -47,6 +47,19 @@ static int conflicts_are_exact(const struct results_folder *r)
     return results_environment(r, "source_group") != NULL;
 }
 
+/* The note is the user's text, drawn as given: in a gnuplot single-quoted string every character is itself (no
+ * escapes, no `command`) but the quote, written twice. A line break would end the assignment: main.c refuses it. */
+static void write_note(FILE *f, const char *note)
+{
+    fputs("source_note = '", f);
+    for (const char *p = note; *p; ++p) {
+        if (*p == '\'')
+            fputc('\'', f);
+        fputc(*p, f);
+    }
+    fputs("'\n", f);
+}
+
 static int write_variables(const struct report_model *m, const char *dir, const char *note, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
@@ -58,7 +71,7 @@ static int write_variables(const struct report_model *m, const char *dir, const 
         return e->code;
     fputs("# Written by memscope-report-data; loaded by scripts/report/*.gp.\n", f);
     report_put_variable(f, "gpu_name", results_environment(m->r, "gpu_name"));
-    report_put_variable(f, "source_note", note);
+    write_note(f, note);
     report_put_variable(f, "conflicts_label", conflicts_are_exact(m->r) ? "exact (per instruction, source group)"
                                                                          : "estimate from kernel totals (a run before 2026-11-23)");
     report_put_number(f, "fp32_peak_gflops", peak.value[CEILING_FP32]);

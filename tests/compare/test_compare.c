@@ -190,6 +190,37 @@ static void rounds_are_pooled_and_written_to_csv(void **state)
     assert_int_equal(atoi(o.output), 15);
 }
 
+/* A folder memscope-compare did not write, such as a report with a user's notes: its files would mix in. */
+static void output_into_an_existing_folder_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char mine[256];
+    snprintf(mine, sizeof mine, "%s/mine", workdir);
+    shell(&o, "mkdir %s && echo notes > %s/notes.txt", mine, mine);
+    assert_int_equal(o.exit_code, 0);
+    shell(&o, "%s -o %s %s %s", compare_tool(), mine, FIXTURE, FIXTURE);
+    expect(&o, 4, "mine already exists (choose a new --out folder)");
+    shell(&o, "ls -A %s", mine);
+    expect(&o, 0, NULL);
+    assert_string_equal(o.output, "notes.txt\n");
+}
+
+/* compare-chart hands the folder to gnuplot inside a quoted string, which a quote in its name must not end. */
+static void chart_is_drawn_in_a_folder_named_with_a_quote(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    if (system("command -v gnuplot >/dev/null") != 0) {
+        print_message("gnuplot missing: the chart test is skipped\n");
+        skip();
+    }
+    shell(&o, "%s -o \"%s/it's\" %s %s", compare_tool(), workdir, FIXTURE, FIXTURE);
+    expect(&o, 0, NULL);
+    shell(&o, "scripts/compare-chart \"%s/it's\" && ls \"%s/it's/compare.png\"", workdir, workdir);
+    expect(&o, 0, "compare.png");
+}
+
 static void bad_usage_exits_two(void **state)
 {
     (void)state;
@@ -274,6 +305,8 @@ int main(void)
         cmocka_unit_test(different_gpus_are_refused_naming_the_field),
         cmocka_unit_test(truncated_samples_exit_two_with_file_and_line),
         cmocka_unit_test(rounds_are_pooled_and_written_to_csv),
+        cmocka_unit_test(output_into_an_existing_folder_is_refused),
+        cmocka_unit_test(chart_is_drawn_in_a_folder_named_with_a_quote),
         cmocka_unit_test(bad_usage_exits_two),
         cmocka_unit_test(make_compare_of_two_folders_works_in_a_fresh_clone),
         cmocka_unit_test(a_regression_timed_beside_another_process_is_unsure),

@@ -32,7 +32,7 @@
 #define FIXTURE_PAGES 12
 
 static char workdir[] = "/tmp/memscope-report-XXXXXX";
-static char out_dir[128], pdf[160], scratch[128];
+static char out_dir[128], pdf[160], scratch[128], refused_dir[128];
 
 static int exists(const char *path)
 {
@@ -55,6 +55,7 @@ static int setup(void **state)
     snprintf(out_dir, sizeof out_dir, "%s/report", workdir);
     snprintf(pdf, sizeof pdf, "%s/memscope-report.pdf", out_dir);
     snprintf(scratch, sizeof scratch, "%s/run", workdir);
+    snprintf(refused_dir, sizeof refused_dir, "%s/refused", workdir);
     return 0;
 }
 
@@ -83,15 +84,21 @@ static void render(const char *results, struct outcome *o)
     shell(o, "%s %s %s", RENDER, results, out_dir);
 }
 
+static void expect_exit(const struct outcome *o, int code, const char *message)
+{
+    if (o->exit_code != code || !strstr(o->output, message))
+        fail_msg("expected exit %d and \"%s\"; got %d:\n%s", code, message, o->exit_code, o->output);
+}
+
+/* Into a folder no render has written: a refused render leaves neither it nor its .partial. */
 static void expect_refused(const char *results, const char *message)
 {
     static struct outcome o;
-    render(results, &o);
-    if (o.exit_code != 2 || !strstr(o.output, message))
-        fail_msg("expected exit 2 and \"%s\"; got %d:\n%s", message, o.exit_code, o.output);
-    assert_false(exists(pdf));
+    shell(&o, "%s %s %s", RENDER, results, refused_dir);
+    expect_exit(&o, 2, message);
+    assert_false(exists(refused_dir));
     char partial[160];
-    snprintf(partial, sizeof partial, "%s.partial", out_dir);
+    snprintf(partial, sizeof partial, "%s.partial", refused_dir);
     assert_false(exists(partial));
 }
 
@@ -250,16 +257,137 @@ static void empty_folder_is_refused(void **state)
     expect_refused(scratch, "no environment.csv");
 }
 
-static void failed_render_leaves_no_earlier_pdf(void **state)
+/* The earlier report is replaced only by a complete one: a failed render leaves it as it was. */
+static void failed_render_leaves_the_earlier_report_as_it_was(void **state)
 {
     (void)state;
     static struct outcome o;
     require_tools();
     render(FIXTURE, &o);
     assert_int_equal(o.exit_code, 0);
-    assert_true(exists(pdf));
-    shell(&o, "rm -rf %s && mkdir %s", scratch, scratch);
-    expect_refused(scratch, "no environment.csv");
+    shell(&o, "cp %s %s/earlier.pdf && rm -rf %s && mkdir %s", pdf, workdir, scratch, scratch);
+    assert_int_equal(o.exit_code, 0);
+    render(scratch, &o);
+    expect_exit(&o, 2, "no environment.csv");
+    shell(&o, "cmp %s %s/earlier.pdf && ls %s | wc -l", pdf, workdir, out_dir);
+    assert_int_equal(o.exit_code, 0);
+    assert_int_equal(atoi(o.output), FIXTURE_PAGES + 2); /* the PNGs, the PDF and data/ */
+    char partial[160];
+    snprintf(partial, sizeof partial, "%s.partial", out_dir);
+    assert_false(exists(partial));
+}
+
+/* A user's folder with notes.txt in it, under the work folder; returns its path. */
+static const char *users_folder(const char *name)
+{
+    static char path[4][160];
+    static int next;
+    static struct outcome o;
+    char *dir = path[next++ % 4];
+    snprintf(dir, sizeof path[0], "%s/%s", workdir, name);
+    shell(&o, "mkdir -p %s && echo notes > %s/notes.txt", dir, dir);
+    assert_int_equal(o.exit_code, 0);
+    return dir;
+}
+
+static void expect_notes_alone(const char *dir)
+{
+    static struct outcome o;
+    shell(&o, "ls -A %s && cat %s/notes.txt", dir, dir);
+    assert_int_equal(o.exit_code, 0);
+    assert_string_equal(o.output, "notes.txt\nnotes\n");
+}
+
+/* report-render removes or replaces only a folder it wrote: a user's OUT_DIR or OUT_DIR.partial is refused, kept. */
+static void a_folder_report_render_did_not_write_is_kept(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    const char *mine = users_folder("mine");
+    shell(&o, "%s %s %s", RENDER, FIXTURE, mine);
+    expect_exit(&o, 4, "mine exists and report-render did not write it");
+    expect_notes_alone(mine);
+    const char *partial = users_folder("theirs.partial");
+    shell(&o, "%s %s %s/theirs", RENDER, FIXTURE, workdir);
+    expect_exit(&o, 4, "theirs.partial exists and report-render did not write it");
+    expect_notes_alone(partial);
+}
+
+static void an_output_that_is_a_file_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    shell(&o, "echo mine > %s/file && %s %s %s/file", workdir, RENDER, FIXTURE, workdir);
+    expect_exit(&o, 4, "file exists and is not a folder");
+    shell(&o, "cat %s/file", workdir);
+    assert_string_equal(o.output, "mine\n");
+}
+
+static const char *history_tool(void)
+{
+    const char *path = getenv("MEMSCOPE_HISTORY");
+    return path ? path : "build/memscope-history";
+}
+
+/* history-render follows report-render's rule: it replaces its own chart, and refuses a user's folder. */
+static void history_render_replaces_only_its_own_folder(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    shell(&o, "%s add %s/history.csv %s", history_tool(), workdir, FIXTURE);
+    assert_int_equal(o.exit_code, 0);
+    for (int i = 0; i < 2; ++i) {
+        shell(&o, "scripts/history-render %s/history.csv %s/history", workdir, workdir);
+        expect_exit(&o, 0, "history.pdf");
+    }
+    const char *mine = users_folder("my-history");
+    shell(&o, "scripts/history-render %s/history.csv %s", workdir, mine);
+    expect_exit(&o, 4, "my-history exists and history-render did not write it");
+    expect_notes_alone(mine);
+}
+
+/* Output paths reach gnuplot inside quoted strings, which a quote in a folder's name must not end. */
+static void an_output_folder_named_with_a_quote_is_drawn(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    shell(&o, "%s %s \"%s/it's\"", RENDER, FIXTURE, workdir);
+    expect_exit(&o, 0, "it's/memscope-report.pdf");
+    shell(&o, "%s add %s/quote.csv %s && scripts/history-render %s/quote.csv \"%s/it's history\"",
+          history_tool(), workdir, FIXTURE, workdir, workdir);
+    expect_exit(&o, 0, "it's history/history.pdf");
+}
+
+/* The note reaches the title page as given: quotes, a backslash and backquotes (which run nothing). */
+static void the_note_is_drawn_exactly_as_given(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char expected[256], ran[192];
+    require_tools();
+    snprintf(ran, sizeof ran, "%s/ran", workdir);
+    snprintf(expected, sizeof expected, "it's \"q\" `touch %s` \\", ran);
+    shell(&o, "%s --note 'it'\\''s \"q\" `touch %s` \\' %s %s", RENDER, ran, FIXTURE, out_dir);
+    expect_exit(&o, 0, "memscope-report.pdf");
+    shell(&o, "pdftotext -f 1 -l 1 %s -", pdf);
+    if (!strstr(o.output, expected))
+        fail_msg("the title page lacks the note \"%s\":\n%s", expected, o.output);
+    assert_false(exists(ran));
+}
+
+/* The note is one line: a line break is refused, not turned silently into something else. */
+static void a_note_with_a_line_break_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    shell(&o, "%s --note \"$(printf 'one\\ntwo')\" %s %s", RENDER, FIXTURE, refused_dir);
+    expect_exit(&o, 2, "--note: one line for the title page, without a line break");
+    assert_false(exists(refused_dir));
 }
 
 static void output_over_the_results_is_refused(void **state)
@@ -332,7 +460,13 @@ int main(void)
         cmocka_unit_test(missing_column_is_named),
         cmocka_unit_test(malformed_number_is_refused_with_its_line),
         cmocka_unit_test(empty_folder_is_refused),
-        cmocka_unit_test(failed_render_leaves_no_earlier_pdf),
+        cmocka_unit_test(failed_render_leaves_the_earlier_report_as_it_was),
+        cmocka_unit_test(a_folder_report_render_did_not_write_is_kept),
+        cmocka_unit_test(an_output_that_is_a_file_is_refused),
+        cmocka_unit_test(history_render_replaces_only_its_own_folder),
+        cmocka_unit_test(an_output_folder_named_with_a_quote_is_drawn),
+        cmocka_unit_test(the_note_is_drawn_exactly_as_given),
+        cmocka_unit_test(a_note_with_a_line_break_is_refused),
         cmocka_unit_test(output_over_the_results_is_refused),
         cmocka_unit_test(comparison_adds_a_page),
         cmocka_unit_test(text_from_the_results_cannot_run_commands),
