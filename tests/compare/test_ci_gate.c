@@ -2,7 +2,8 @@
  * The regression gate as CI meets it: the scripts the README's CI section
  * calls exit with memscope-compare's status (1 a regression, 2 a comparison
  * that could not be made, 3 no GPU to run revisions on), which make would
- * turn into its own 2. Results folders are copies of tests/fixtures/report-run with a change
+ * turn into its own 2; and the GitHub Actions workflow calls the script, not
+ * make. Results folders are copies of tests/fixtures/report-run with a change
  * planted; the scripts find memscope-compare through MEMSCOPE_BUILD (set by
  * make test).
  */
@@ -25,6 +26,7 @@
 #include "../support/slow_down.h"
 
 #define FIXTURE "tests/fixtures/report-run"
+#define WORKFLOW ".github/workflows/memscope-regression.yml"
 
 static char workdir[] = "/tmp/memscope-ci-gate-XXXXXX";
 
@@ -148,6 +150,37 @@ static void revisions_without_a_gpu_exit_three_before_any_build(void **state)
     assert_int_equal(o.exit_code, 0);
 }
 
+/* What the job needs: a GPU runner, a time limit, the previous commit, the script's status (make's is
+ * always 2), and the comparison kept also when the step failed. PyYAML reads the key on as True: unused. */
+static const char workflow_check[] =
+    "import sys, yaml\n"
+    "jobs = list(yaml.safe_load(open(sys.argv[1]))[\"jobs\"].values())\n"
+    "assert len(jobs) == 1, \"one job, not %d\" % len(jobs)\n"
+    "job, steps = jobs[0], jobs[0][\"steps\"]\n"
+    "assert \"self-hosted\" in job[\"runs-on\"], \"runs-on: %s\" % job[\"runs-on\"]\n"
+    "assert int(job[\"timeout-minutes\"]) > 0, \"no timeout-minutes\"\n"
+    "runs = [s[\"run\"] for s in steps if \"run\" in s]\n"
+    "assert any(\"scripts/compare-revisions\" in r for r in runs), \"no step runs scripts/compare-revisions\"\n"
+    "assert not any(\"make compare\" in r for r in runs), \"a step runs make compare\"\n"
+    "uses = lambda action: [s for s in steps if s.get(\"uses\", \"\").startswith(action)]\n"
+    "depth = uses(\"actions/checkout\")[0].get(\"with\", {}).get(\"fetch-depth\", 1)\n"
+    "assert depth == 0 or depth >= 2, \"fetch-depth %s holds no previous commit\" % depth\n"
+    "upload = uses(\"actions/upload-artifact\")\n"
+    "assert upload and \"always()\" in upload[0].get(\"if\", \"\"), \"no artifact kept when the step fails\"\n";
+
+static void workflow_calls_the_script_and_keeps_the_comparison(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "python3 -c 'import yaml'");
+    if (o.exit_code != 0) {
+        print_message("python3 with its yaml module missing (scripts/setup test installs python3-yaml): skipped\n");
+        skip();
+    }
+    shell(&o, "python3 -c '%s' " WORKFLOW, workflow_check);
+    expect(&o, 0, "");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -167,6 +200,7 @@ int main(void)
         cmocka_unit_test(regression_exits_one_even_when_no_chart_can_be_drawn),
         cmocka_unit_test(truncated_summary_exits_two_and_leaves_no_folder),
         cmocka_unit_test(revisions_without_a_gpu_exit_three_before_any_build),
+        cmocka_unit_test(workflow_calls_the_script_and_keeps_the_comparison),
     };
     return cmocka_run_group_tests_name("ci_gate", tests, setup, teardown);
 }
