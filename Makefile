@@ -100,6 +100,7 @@ run: $(BUILD)/memscope
 report: report-setup all
 	@$(if $(RESULTS),scripts/report-render $(if $(COMPARE),--compare $(COMPARE)) $(RESULTS) reports/$(notdir $(abspath $(RESULTS)))-report,HISTORY=$(HISTORY) scripts/report-run $(RUN_ARGS))
 # BASE=<rev> [HEAD=<rev>]: both built and run here, interleaved; or BASE_RESULTS=<dir> HEAD_RESULTS=<dir>.
+# A convenience only: make turns the scripts' status (1 a regression, 2 to 6 a broken gate) into its own 2; CI calls them.
 compare: report-setup $(BUILD)/memscope-compare
 	@$(if $(BASE_RESULTS),scripts/compare-results $(BASE_RESULTS) $(HEAD_RESULTS),$(if $(BASE),scripts/compare-revisions \
 		$(if $(ROUNDS),--rounds $(ROUNDS)) $(BASE) $(HEAD),echo "make compare: give BASE=<rev> (or BASE_RESULTS and HEAD_RESULTS)"; exit 2))

@@ -1,0 +1,206 @@
+/*
+ * The regression gate as CI meets it: the scripts the README's CI section
+ * calls exit with memscope-compare's status (1 a regression, 2 a comparison
+ * that could not be made, 3 no GPU to run revisions on), which make would
+ * turn into its own 2; and the GitHub Actions workflow calls the script, not
+ * make. Results folders are copies of tests/fixtures/report-run with a change
+ * planted; the scripts find memscope-compare through MEMSCOPE_BUILD (set by
+ * make test).
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "../support/gpu_present.h"
+#include "../support/remove_tree.h"
+#include "../support/run_shell.h"
+#include "../support/slow_down.h"
+
+#define FIXTURE "tests/fixtures/report-run"
+#define WORKFLOW ".github/workflows/memscope-regression.yml"
+
+static char workdir[] = "/tmp/memscope-ci-gate-XXXXXX";
+
+static void expect(const struct outcome *o, int code, const char *text)
+{
+    if (o->exit_code != code || !strstr(o->output, text))
+        fail_msg("expected exit %d and \"%s\"; got %d:\n%s", code, text, o->exit_code, o->output);
+}
+
+/* A copy of the fixture as workdir/name, returned as its path. */
+static const char *copy(const char *name)
+{
+    static char path[4][256];
+    static int next;
+    static struct outcome o;
+    char *dest = path[next++ % 4];
+    snprintf(dest, sizeof path[0], "%s/%s", workdir, name);
+    shell(&o, "cp -r %s %s", FIXTURE, dest);
+    assert_int_equal(o.exit_code, 0);
+    return dest;
+}
+
+/* A program called name in workdir/folder, put on PATH before the real one: it logs its call to
+ * workdir/folder/calls, then runs body. Returns the folder's path. */
+static const char *shim(const char *folder, const char *name, const char *body)
+{
+    static char dir[256];
+    char path[512];
+    snprintf(dir, sizeof dir, "%s/%s", workdir, folder);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    mkdir(dir, 0755);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\necho \"%s $*\" >>%s/calls\n%s\n", name, dir, body);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0755), 0);
+    return dir;
+}
+
+/* A comparison that ended leaves no .partial folder behind. */
+static void expect_no_partial(const char *out)
+{
+    static struct outcome o;
+    shell(&o, "test ! -e %s.partial", out);
+    assert_int_equal(o.exit_code, 0);
+}
+
+static void planted_regression_exits_one_with_the_verdict_in_out(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *base = copy("base"), *head = copy("ten-percent");
+    slow_down(head, "naive", "1024", 1.10);
+    char out[300];
+    snprintf(out, sizeof out, "%s/ten-percent-compare", workdir);
+    shell(&o, "scripts/compare-results --out %s %s %s", out, base, head);
+    expect(&o, 1, "13 SAME, 1 SLOWER");
+    shell(&o, "grep '^naive,fp32,1024,' %s/compare.csv", out);
+    expect(&o, 0, "SLOWER");
+    expect_no_partial(out);
+}
+
+/* The chart is a view of compare.csv: gnuplot failing must not turn a regression into 3 ("no GPU"). */
+static void regression_exits_one_even_when_no_chart_can_be_drawn(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *base = copy("chartless-base"), *head = copy("chartless-head");
+    slow_down(head, "naive", "1024", 1.10);
+    const char *no_gnuplot = shim("no-gnuplot", "gnuplot", "exit 1");
+    char out[300];
+    snprintf(out, sizeof out, "%s/chartless-compare", workdir);
+    shell(&o, "PATH=%s:$PATH scripts/compare-results --out %s %s %s", no_gnuplot, out, base, head);
+    expect(&o, 1, "no chart drawn");
+    shell(&o, "test -f %s/compare.csv", out);
+    assert_int_equal(o.exit_code, 0);
+}
+
+static void truncated_summary_exits_two_and_leaves_no_folder(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *head = copy("truncated");
+    shell(&o, "head -c 2000 %s/summary.csv > %s/cut && mv %s/cut %s/summary.csv", head, head, head, head);
+    assert_int_equal(o.exit_code, 0);
+    char out[300];
+    snprintf(out, sizeof out, "%s/truncated-compare", workdir);
+    shell(&o, "scripts/compare-results --out %s %s %s", out, FIXTURE, head);
+    expect(&o, 2, "summary.csv:");
+    assert_non_null(strstr(o.output, "truncated"));
+    shell(&o, "test ! -e %s", out);
+    assert_int_equal(o.exit_code, 0);
+    expect_no_partial(out);
+}
+
+/* Without a GPU both revisions would be built for nothing (a worktree and a build, 25 s or more): the
+ * script refuses first. make and git are shims that log their calls; make fails, should it be called. */
+static void revisions_without_a_gpu_exit_three_before_any_build(void **state)
+{
+    (void)state;
+    if (gpu_present()) {
+        print_message("a GPU is present: the refusal without one cannot be tested here, skipped\n");
+        skip();
+    }
+    static struct outcome o;
+    shell(&o, "command -v git");
+    assert_int_equal(o.exit_code, 0);
+    char real_git[512], exec_git[600];
+    snprintf(real_git, sizeof real_git, "%.*s", (int)strcspn(o.output, "\n"), o.output);
+    snprintf(exec_git, sizeof exec_git, "exec %s \"$@\"", real_git);
+    shim("no-build", "git", exec_git);
+    const char *no_build = shim("no-build", "make", "exit 1");
+    char out[300];
+    snprintf(out, sizeof out, "%s/revisions-compare", workdir);
+    shell(&o, "PATH=%s:$PATH scripts/compare-revisions --out %s HEAD", no_build, out);
+    expect(&o, 3, "no GPU");
+    shell(&o, "cat %s/calls 2>/dev/null", no_build);
+    if (strstr(o.output, "make") || strstr(o.output, "worktree"))
+        fail_msg("built before refusing:\n%s", o.output);
+    shell(&o, "test ! -e %s", out);
+    assert_int_equal(o.exit_code, 0);
+}
+
+/* What the job needs: a GPU runner, a time limit, the previous commit, the script's status (make's is
+ * always 2), and the comparison kept also when the step failed. PyYAML reads the key on as True: unused. */
+static const char workflow_check[] =
+    "import sys, yaml\n"
+    "jobs = list(yaml.safe_load(open(sys.argv[1]))[\"jobs\"].values())\n"
+    "assert len(jobs) == 1, \"one job, not %d\" % len(jobs)\n"
+    "job, steps = jobs[0], jobs[0][\"steps\"]\n"
+    "assert \"self-hosted\" in job[\"runs-on\"], \"runs-on: %s\" % job[\"runs-on\"]\n"
+    "assert int(job[\"timeout-minutes\"]) > 0, \"no timeout-minutes\"\n"
+    "runs = [s[\"run\"] for s in steps if \"run\" in s]\n"
+    "assert any(\"scripts/compare-revisions\" in r for r in runs), \"no step runs scripts/compare-revisions\"\n"
+    "assert not any(\"make compare\" in r for r in runs), \"a step runs make compare\"\n"
+    "uses = lambda action: [s for s in steps if s.get(\"uses\", \"\").startswith(action)]\n"
+    "depth = uses(\"actions/checkout\")[0].get(\"with\", {}).get(\"fetch-depth\", 1)\n"
+    "assert depth == 0 or depth >= 2, \"fetch-depth %s holds no previous commit\" % depth\n"
+    "upload = uses(\"actions/upload-artifact\")\n"
+    "assert upload and \"always()\" in upload[0].get(\"if\", \"\"), \"no artifact kept when the step fails\"\n";
+
+static void workflow_calls_the_script_and_keeps_the_comparison(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "python3 -c 'import yaml'");
+    if (o.exit_code != 0) {
+        print_message("python3 with its yaml module missing (scripts/setup test installs python3-yaml): skipped\n");
+        skip();
+    }
+    shell(&o, "python3 -c '%s' " WORKFLOW, workflow_check);
+    expect(&o, 0, "");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(workdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(planted_regression_exits_one_with_the_verdict_in_out),
+        cmocka_unit_test(regression_exits_one_even_when_no_chart_can_be_drawn),
+        cmocka_unit_test(truncated_summary_exits_two_and_leaves_no_folder),
+        cmocka_unit_test(revisions_without_a_gpu_exit_three_before_any_build),
+        cmocka_unit_test(workflow_calls_the_script_and_keeps_the_comparison),
+    };
+    return cmocka_run_group_tests_name("ci_gate", tests, setup, teardown);
+}
