@@ -10,6 +10,7 @@ NVCC ?= $(CUDA)/bin/nvcc
 BUILD ?= $(if $(FUZZ),build-fuzz,$(if $(SANITIZE),build-sanitize,build))
 FUZZ_SECONDS ?= 180
 HISTORY ?= memscope-results/history.csv
+REFERENCE_HISTORY := reports/history-h100.csv
 GIT_COMMIT ?= $(shell git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY ?= $(shell git rev-parse --git-dir >/dev/null 2>&1 && { test -n "$$(git status --porcelain)" && echo 1 || echo 0; } || echo unknown)
 
@@ -105,8 +106,11 @@ compare: report-setup $(BUILD)/memscope-compare
 		$(if $(ROUNDS),--rounds $(ROUNDS)) $(BASE) $(HEAD),echo "make compare: give BASE=<rev> (or BASE_RESULTS and HEAD_RESULTS)"; exit 2))
 history-add: $(BUILD)/memscope-history
 	@test -n "$(RESULTS)" || { echo "make history-add: give RESULTS=<dir>"; exit 2; }; $< add $(HISTORY) $(RESULTS)
+# Where no history was recorded yet (a fresh clone) and none is named, the committed H100 history is drawn, and said so.
 history: report-setup $(BUILD)/memscope-history
-	@scripts/history-render $(HISTORY) reports/history
+	@if [ -f $(HISTORY) ] || [ $(origin HISTORY) != file ]; then scripts/history-render $(HISTORY) reports/history; else \
+		echo "make history: no $(HISTORY) yet (make history-add RESULTS=<dir> records a run); drawing the committed" \
+			"H100 history ($(REFERENCE_HISTORY))"; scripts/history-render $(REFERENCE_HISTORY) reports/history-h100; fi
 clean:
 	rm -rf $(BUILD) build-sanitize build-fuzz
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
