@@ -26,9 +26,32 @@
 
 #define MAX_CAPTURES 1024
 
+static const char help_text[] =
+    "usage: memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE...\n"
+    "\n"
+    "Evaluates a run's saved captures again, offline, into the rows of metrics.csv; with --lines,\n"
+    "the source group's captures into the rows of lines.csv. A results folder's captures are\n"
+    "read from its captures/ folder, in the order they were taken. Needs CUPTI's host library,\n"
+    "not a GPU.\n"
+    "\n"
+    "      --lines         the source group's captures (*.source) into lines.csv\n"
+    "  -o, --out FILE      write FILE, as FILE.partial renamed once every capture is decoded\n"
+    "                      (default: standard output, written only then)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Exit codes: 0 decoded; 2 bad usage, no capture, or a file that is not a capture or is\n"
+    "malformed; 4 FILE cannot be written; 5 out of memory or a CUPTI failure; 6 a chip CUPTI\n"
+    "does not support.\n";
+
+static int print_help(void)
+{
+    fputs(help_text, stdout);
+    return 0;
+}
+
 static int usage(struct error *e)
 {
-    return error_set(e, EXIT_USAGE, "usage: memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE...");
+    return error_set(e, EXIT_USAGE, "usage: memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE... (see --help)");
 }
 
 /* One call of a batch, evaluated from the ranges its tags name. */
@@ -218,12 +241,15 @@ static int run(int argc, char **argv, struct error *e)
     static char *paths[MAX_CAPTURES];
     static const char *arguments[MAX_CAPTURES];
     const char *out_path = NULL;
-    bool lines = false;
+    bool lines = false, help = false;
     int n = 0, given;
     const struct arg_option options[] = {{"out", 'o', ARG_TEXT, &out_path, 0, 0, NULL},
-                                         {"lines", 0, ARG_FLAG, &lines, 0, 0, NULL}};
-    if (args_parse(argc, argv, options, 2, arguments, MAX_CAPTURES, &given, e))
+                                         {"lines", 0, ARG_FLAG, &lines, 0, 0, NULL},
+                                         {"help", 'h', ARG_FLAG, &help, 0, 0, NULL}};
+    if (args_parse(argc, argv, options, 3, arguments, MAX_CAPTURES, &given, e))
         return e->code;
+    if (help)
+        return print_help();
     if (given == 0)
         return usage(e);
     if (list_arguments(given, arguments, lines ? &source_captures : &metric_captures, paths, &n, e) == 0)
