@@ -44,6 +44,9 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 # Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
 SANITIZE_DLOPEN := $(if $(SANITIZE),$(BUILD)/tests/support/sanitize_dlopen.o)
 TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(SANITIZE_DLOPEN)
+# Named only by the test binaries' pattern rule, they would be intermediate: deleted after each build (an
+# "rm ..." below make test's total line) and compiled again at every relink (tests/common/test_make).
+.SECONDARY: $(TEST_HELPERS)
 FUZZERS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all test fuzz fuzzers run report compare history history-add clean FORCE test-setup report-setup
