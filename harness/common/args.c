@@ -6,10 +6,9 @@
 #include "args.h"
 #include "numbers.h"
 
-int args_whole_number(const char *option, const char *text, long lowest, long highest, const char *limit_reason,
+int args_whole_number(const char *option, const char *text, long lowest, long highest, const char *why_highest,
                       long *value, struct error *e)
 {
-    const char *comma = limit_reason ? ", " : "", *reason = limit_reason ? limit_reason : "";
     switch (parse_long(text, lowest, highest, value)) {
     case NUMBER_OK:
         return 0;
@@ -17,12 +16,12 @@ int args_whole_number(const char *option, const char *text, long lowest, long hi
         return error_set(e, EXIT_USAGE, "%s: '%s' is not a whole number from %ld to %ld", option, text, lowest,
                          highest);
     case NUMBER_TOO_SMALL:
-        return error_set(e, EXIT_USAGE, "%s: '%s' is too small (at least %ld%s%s)", option, text, lowest, comma,
-                         reason);
+        return error_set(e, EXIT_USAGE, "%s: '%s' is too small (at least %ld)", option, text, lowest);
     case NUMBER_TOO_LARGE:
         break;
     }
-    return error_set(e, EXIT_USAGE, "%s: '%s' is too large (at most %ld%s%s)", option, text, highest, comma, reason);
+    return error_set(e, EXIT_USAGE, "%s: '%s' is too large (at most %ld%s%s)", option, text, highest,
+                     why_highest ? ", " : "", why_highest ? why_highest : "");
 }
 
 /* kind, where given, describes the values allowed ("a positive number") better than the lowest one does. */

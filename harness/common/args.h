@@ -36,8 +36,8 @@ int args_parse(int argc, char **argv, const struct arg_option *options, int n_op
 
 /* A whole number from lowest to highest, for an option (or an item of its list: option names it, "--sizes").
  * A refusal names option and text and says what is wrong: not a whole number, or too small or too large with
- * the limit, and limit_reason after the limit where given. */
-int args_whole_number(const char *option, const char *text, long lowest, long highest, const char *limit_reason,
+ * the limit, and why_highest after the highest where given. */
+int args_whole_number(const char *option, const char *text, long lowest, long highest, const char *why_highest,
                       long *value, struct error *e);
 
 #endif

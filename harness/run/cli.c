@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/args.h"
+#include "../common/numbers.h"
 #include "cli.h"
 
 #define DEFAULT_SIZES "1024,2048,4096"
@@ -72,6 +73,9 @@ void cli_print_variants(FILE *f)
 
 static int parse_width(const char *text, long *out, struct error *e)
 {
+    /* A whole number below 1 is no width at all, rather than one too small. */
+    if (parse_long(text, LONG_MIN, LONG_MAX, out) == NUMBER_OK && *out < 1)
+        return error_set(e, EXIT_USAGE, "--sizes: %ld is not a valid width (must be at least 1)", *out);
     return args_whole_number("--sizes", text, 1, MAX_WIDTH, "the largest width whose element count fits a 32-bit index",
                              out, e);
 }
