@@ -24,7 +24,9 @@ struct arg_option {
     enum arg_type type;
     void *value;
     double lowest, highest; /* ARG_LONG and ARG_REAL */
-    const char *kind; /* ARG_REAL: how a value below the range is described ("a positive number"); NULL: the range */
+    /* ARG_REAL: how a value that is no number or is below the range is described ("a positive number");
+     * NULL: by the range. */
+    const char *kind;
 };
 
 #define ARGS_MAX_OPTIONS 32

@@ -131,7 +131,7 @@ static bool has_file(const char *dir, const char *name)
  * one that did wrote them into captures/, and this copy of its folder was made without them. */
 static int explain_no_captures(const char *dir, const struct capture_kind *kind, struct error *e)
 {
-    static struct results_folder run;
+    struct results_folder run;
     struct error unreadable = {0};
     if (results_folder_open(dir, &run, &unreadable))
         return error_set(e, EXIT_USAGE, "%s: no captures/*%s, and %s", dir, kind->suffix, unreadable.message);

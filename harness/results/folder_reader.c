@@ -71,12 +71,13 @@ static int find_summary_columns(struct results_folder *r, struct error *e)
 /* The summary's columns that hold text; every other column of the schema holds a number, or nothing where the run
  * did not measure it. */
 static const enum summary_column summary_text[] = {
-    SUMMARY_VARIANT,    SUMMARY_PRECISION,      SUMMARY_LAYOUT,  SUMMARY_STATUS,   SUMMARY_REFERENCE,
+    SUMMARY_VARIANT,     SUMMARY_PRECISION,      SUMMARY_LAYOUT,  SUMMARY_STATUS,   SUMMARY_REFERENCE,
     SUMMARY_STOP_REASON, SUMMARY_METRICS_KERNEL, SUMMARY_LIMITER, SUMMARY_EVIDENCE, SUMMARY_STALL_TOP_REASON,
 };
 /* The kernel time statistics: empty where nothing was timed (a failed check), else positive. */
-static const enum summary_column summary_times[] = {SUMMARY_MIN_MS, SUMMARY_Q1_MS,  SUMMARY_MEDIAN_MS,
-                                                    SUMMARY_Q3_MS,  SUMMARY_MAX_MS, SUMMARY_MEAN_MS};
+static const enum summary_column summary_times[] = {
+    SUMMARY_MIN_MS, SUMMARY_Q1_MS, SUMMARY_MEDIAN_MS, SUMMARY_Q3_MS, SUMMARY_MAX_MS, SUMMARY_MEAN_MS,
+};
 
 static bool listed(enum summary_column id, const enum summary_column *list, size_t n)
 {
