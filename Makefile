@@ -10,6 +10,7 @@ NVCC ?= $(CUDA)/bin/nvcc
 BUILD ?= $(if $(FUZZ),build-fuzz,$(if $(SANITIZE),build-sanitize,build))
 FUZZ_SECONDS ?= 180
 HISTORY ?= memscope-results/history.csv
+REFERENCE_HISTORY := reports/history-h100.csv
 GIT_COMMIT ?= $(shell git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY ?= $(shell git rev-parse --git-dir >/dev/null 2>&1 && { test -n "$$(git status --porcelain)" && echo 1 || echo 0; } || echo unknown)
 
@@ -43,6 +44,9 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 # Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
 SANITIZE_DLOPEN := $(if $(SANITIZE),$(BUILD)/tests/support/sanitize_dlopen.o)
 TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(SANITIZE_DLOPEN)
+# Named only by the test binaries' pattern rule, they would be intermediate: deleted after each build (an
+# "rm ..." below make test's total line) and compiled again at every relink (tests/common/test_make).
+.SECONDARY: $(TEST_HELPERS)
 FUZZERS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all test fuzz fuzzers run report compare history history-add clean FORCE test-setup report-setup
@@ -106,8 +110,11 @@ compare: report-setup $(BUILD)/memscope-compare
 		$(if $(ROUNDS),--rounds $(ROUNDS)) $(BASE) $(HEAD),echo "make compare: give BASE=<rev> (or BASE_RESULTS and HEAD_RESULTS)"; exit 2))
 history-add: $(BUILD)/memscope-history
 	@test -n "$(RESULTS)" || { echo "make history-add: give RESULTS=<dir>"; exit 2; }; $< add $(HISTORY) $(RESULTS)
+# Where no history was recorded yet (a fresh clone) and none is named, the committed H100 history is drawn, and said so.
 history: report-setup $(BUILD)/memscope-history
-	@scripts/history-render $(HISTORY) reports/history
+	@if [ -f $(HISTORY) ] || [ $(origin HISTORY) != file ]; then scripts/history-render $(HISTORY) reports/history; else \
+		echo "make history: no $(HISTORY) yet (make history-add RESULTS=<dir> records a run); drawing the committed" \
+			"H100 history ($(REFERENCE_HISTORY))"; scripts/history-render $(REFERENCE_HISTORY) reports/history-h100; fi
 clean:
 	rm -rf $(BUILD) build-sanitize build-fuzz
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -6,10 +6,47 @@
 #include "args.h"
 #include "numbers.h"
 
+int args_whole_number(const char *option, const char *text, long lowest, long highest, const char *why_highest,
+                      long *value, struct error *e)
+{
+    switch (parse_long(text, lowest, highest, value)) {
+    case NUMBER_OK:
+        return 0;
+    case NUMBER_MALFORMED:
+        return error_set(e, EXIT_USAGE, "%s: '%s' is not a whole number from %ld to %ld", option, text, lowest,
+                         highest);
+    case NUMBER_TOO_SMALL:
+        return error_set(e, EXIT_USAGE, "%s: '%s' is too small (at least %ld)", option, text, lowest);
+    case NUMBER_TOO_LARGE:
+        break;
+    }
+    return error_set(e, EXIT_USAGE, "%s: '%s' is too large (at most %ld%s%s)", option, text, highest,
+                     why_highest ? ", " : "", why_highest ? why_highest : "");
+}
+
+/* kind, where given, describes the values allowed ("a positive number") better than the lowest one does. */
+static int real_number(const char *option, const char *text, double lowest, double highest, const char *kind,
+                       double *value, struct error *e)
+{
+    switch (parse_real(text, lowest, highest, value)) {
+    case NUMBER_OK:
+        return 0;
+    case NUMBER_MALFORMED:
+        return kind ? error_set(e, EXIT_USAGE, "%s: '%s' is not %s", option, text, kind)
+                    : error_set(e, EXIT_USAGE, "%s: '%s' is not a number from %g to %g", option, text, lowest, highest);
+    case NUMBER_TOO_SMALL:
+        return kind ? error_set(e, EXIT_USAGE, "%s: '%s' is not %s", option, text, kind)
+                    : error_set(e, EXIT_USAGE, "%s: '%s' is too small (at least %g)", option, text, lowest);
+    case NUMBER_TOO_LARGE:
+        break;
+    }
+    return error_set(e, EXIT_USAGE, "%s: '%s' is too large (at most %g)", option, text, highest);
+}
+
 static int store_value(const struct arg_option *o, const char *text, struct error *e)
 {
-    long whole;
-    double real;
+    char option[64];
+    snprintf(option, sizeof option, "--%s", o->name);
     switch (o->type) {
     case ARG_FLAG:
         *(bool *)o->value = true;
@@ -20,21 +57,12 @@ static int store_value(const struct arg_option *o, const char *text, struct erro
     case ARG_LONG: {
         /* (double)LONG_MAX rounds up past LONG_MAX: converting it back would overflow. */
         long lowest = (long)o->lowest, highest = o->highest >= (double)LONG_MAX ? LONG_MAX : (long)o->highest;
-        if (parse_long(text, lowest, highest, &whole))
-            return error_set(e, EXIT_USAGE, "--%s: '%s' is not a whole number from %ld to %ld", o->name, text,
-                             lowest, highest);
-        *(long *)o->value = whole;
-        return 0;
+        return args_whole_number(option, text, lowest, highest, NULL, (long *)o->value, e);
     }
     case ARG_REAL:
-        if (parse_real(text, o->lowest, o->highest, &real))
-            return o->kind ? error_set(e, EXIT_USAGE, "--%s: '%s' is not %s", o->name, text, o->kind)
-                           : error_set(e, EXIT_USAGE, "--%s: '%s' is not a number from %g to %g", o->name, text,
-                                       o->lowest, o->highest);
-        *(double *)o->value = real;
-        return 0;
+        return real_number(option, text, o->lowest, o->highest, o->kind, (double *)o->value, e);
     }
-    return error_set(e, EXIT_USAGE, "--%s: unknown option type", o->name);
+    return error_set(e, EXIT_USAGE, "%s: unknown option type", option);
 }
 
 /* getopt_long's tables, built from ours: a short option returns its letter, a long-only one 256 + its index. */

@@ -24,7 +24,9 @@ struct arg_option {
     enum arg_type type;
     void *value;
     double lowest, highest; /* ARG_LONG and ARG_REAL */
-    const char *kind;       /* ARG_REAL: how a wrong value is described ("a positive number"); NULL: the range */
+    /* ARG_REAL: how a value that is no number or is below the range is described ("a positive number");
+     * NULL: by the range. */
+    const char *kind;
 };
 
 #define ARGS_MAX_OPTIONS 32
@@ -33,5 +35,11 @@ struct arg_option {
  * usage error, as are an unknown option, a missing value and a value out of range (EXIT_USAGE). */
 int args_parse(int argc, char **argv, const struct arg_option *options, int n_options, const char **positional,
                int max_positional, int *n_positional, struct error *e);
+
+/* A whole number from lowest to highest, for an option (or an item of its list: option names it, "--sizes").
+ * A refusal names option and text and says what is wrong: not a whole number, or too small or too large with
+ * the limit, and why_highest after the highest where given. */
+int args_whole_number(const char *option, const char *text, long lowest, long highest, const char *why_highest,
+                      long *value, struct error *e);
 
 #endif

@@ -17,17 +17,41 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../common/paths.h"
 #include "../common/args.h"
+#include "../common/paths.h"
 #include "../profile/capture_tags.h"
+#include "../results/folder_reader.h"
 #include "../results/lines_csv.h"
 #include "../results/metrics_csv.h"
 
 #define MAX_CAPTURES 1024
 
+static const char help_text[] =
+    "usage: memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE...\n"
+    "\n"
+    "Evaluates a run's saved captures again, offline, into the rows of metrics.csv; with --lines,\n"
+    "the source group's captures into the rows of lines.csv. A results folder's captures are\n"
+    "read from its captures/ folder, in the order they were taken. Needs CUPTI's host library,\n"
+    "not a GPU.\n"
+    "\n"
+    "      --lines         the source group's captures (*.source) into lines.csv\n"
+    "  -o, --out FILE      write FILE, as FILE.partial renamed once every capture is decoded\n"
+    "                      (default: standard output, written only then)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Exit codes: 0 decoded; 2 bad usage, no capture, or a file that is not a capture or is\n"
+    "malformed; 4 FILE cannot be written; 5 out of memory or a CUPTI failure; 6 a chip CUPTI\n"
+    "does not support.\n";
+
+static int print_help(void)
+{
+    fputs(help_text, stdout);
+    return 0;
+}
+
 static int usage(struct error *e)
 {
-    return error_set(e, EXIT_USAGE, "usage: memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE...");
+    return error_set(e, EXIT_USAGE, "usage: memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE... (see --help)");
 }
 
 /* One call of a batch, evaluated from the ranges its tags name. */
@@ -86,18 +110,60 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int list_folder(const char *dir, const char *suffix, char **paths, int *n, struct error *e)
+/* The captures of one kind: what a run writes them for, and the CSV file that shows it collected that. */
+struct capture_kind {
+    const char *suffix, *collected, *csv, *how;
+};
+static const struct capture_kind metric_captures = {".capture", "hardware metrics", "metrics.csv",
+                                                    "a run with --no-metrics or --metric-groups none"};
+static const struct capture_kind source_captures = {".source", "the source group", "lines.csv",
+                                                    "--metric-groups ...,source collects it"};
+
+static bool has_file(const char *dir, const char *name)
 {
-    size_t suffix_len = strlen(suffix);
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Why a folder holds no captures of the kind, as the run recorded it: a run that did not collect them made none;
+ * one that did wrote them into captures/, and this copy of its folder was made without them. */
+static int explain_no_captures(const char *dir, const struct capture_kind *kind, struct error *e)
+{
+    struct results_folder run;
+    struct error unreadable = {0};
+    if (results_folder_open(dir, &run, &unreadable))
+        return error_set(e, EXIT_USAGE, "%s: no captures/*%s, and %s", dir, kind->suffix, unreadable.message);
+    const char *source_group = results_environment(&run, "source_group");
+    bool source_on = kind == &source_captures && source_group && !strcmp(source_group, "on");
+    results_folder_close(&run);
+    char evidence[64];
+    if (has_file(dir, kind->csv))
+        snprintf(evidence, sizeof evidence, "its %s is here", kind->csv);
+    else if (source_on)
+        snprintf(evidence, sizeof evidence, "its environment.csv says source_group on");
+    else
+        return error_set(e, EXIT_USAGE, "%s: nothing to decode: the run did not collect %s (no %s: %s)", dir,
+                         kind->collected, kind->csv, kind->how);
+    return error_set(e, EXIT_USAGE,
+                     "%s: nothing to decode: the run collected %s (%s), but its captures (captures/*%s, which every "
+                     "such run writes) were not kept with the folder",
+                     dir, kind->collected, evidence, kind->suffix);
+}
+
+static int list_folder(const char *dir, const struct capture_kind *kind, char **paths, int *n, struct error *e)
+{
+    size_t suffix_len = strlen(kind->suffix);
     char captures[PATH_IN_FOLDER_LEN];
     snprintf(captures, sizeof captures, "%s/captures", dir);
     DIR *d = opendir(captures);
     if (!d)
-        return error_set(e, EXIT_USAGE, "%s: no captures folder (was the run made with --no-metrics?)", dir);
+        return explain_no_captures(dir, kind, e);
     int first = *n;
     for (struct dirent *entry; !e->code && (entry = readdir(d));) {
         size_t len = strlen(entry->d_name);
-        if (len <= suffix_len || strcmp(entry->d_name + len - suffix_len, suffix) != 0)
+        if (len <= suffix_len || strcmp(entry->d_name + len - suffix_len, kind->suffix) != 0)
             continue;
         if (*n == MAX_CAPTURES)
             error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
@@ -107,18 +173,21 @@ static int list_folder(const char *dir, const char *suffix, char **paths, int *n
             snprintf(paths[(*n)++], PATH_JOINED(PATH_IN_FOLDER_LEN), "%s/%s", captures, entry->d_name);
     }
     closedir(d);
+    if (!e->code && *n == first)
+        return explain_no_captures(dir, kind, e);
     qsort(paths + first, (size_t)(*n - first), sizeof *paths, by_name);
     return e->code;
 }
 
-static int list_arguments(int argc, const char **argv, const char *suffix, char **paths, int *n, struct error *e)
+static int list_arguments(int argc, const char **argv, const struct capture_kind *kind, char **paths, int *n,
+                          struct error *e)
 {
     for (int i = 0; i < argc && !e->code; ++i) {
         struct stat st;
         if (stat(argv[i], &st) != 0)
             return error_set(e, EXIT_USAGE, "%s: no such file or folder", argv[i]);
         if (S_ISDIR(st.st_mode))
-            list_folder(argv[i], suffix, paths, n, e);
+            list_folder(argv[i], kind, paths, n, e);
         else if (*n == MAX_CAPTURES)
             error_set(e, EXIT_USAGE, "more than %d captures", MAX_CAPTURES);
         else if ((paths[*n] = strdup(argv[i])))
@@ -131,17 +200,28 @@ static int list_arguments(int argc, const char **argv, const char *suffix, char 
     return e->code;
 }
 
+/* Standard output gets the rows held in memory only once every capture is decoded: a refusal leaves it empty,
+ * never a header that looks like the start of a CSV. */
+static int write_held(const char *held, size_t size, struct error *e)
+{
+    if (fwrite(held, 1, size, stdout) != size || fflush(stdout) != 0)
+        return error_set(e, EXIT_OUTPUT, "writing standard output failed: %s", strerror(errno));
+    return 0;
+}
+
 /* With -o, the rows go to FILE.partial, renamed FILE once every capture is decoded: a capture that cannot be
- * decoded leaves FILE as it was. */
+ * decoded leaves FILE as it was. Without it, to memory, then standard output. */
 static int decode_all(char **paths, int n, const char *out_path, bool lines, struct error *e)
 {
-    char partial[PATH_IN_FOLDER_LEN];
+    char partial[PATH_IN_FOLDER_LEN], *held = NULL;
+    size_t held_size = 0;
     struct csv out;
     if (out_path && snprintf(partial, sizeof partial, "%s.partial", out_path) >= (int)sizeof partial)
         return error_set(e, EXIT_USAGE, "%s: path too long", out_path);
-    FILE *stream = out_path ? fopen(partial, "w") : stdout;
+    FILE *stream = out_path ? fopen(partial, "w") : open_memstream(&held, &held_size);
     if (!stream)
-        return error_set(e, EXIT_OUTPUT, "cannot create %s", partial);
+        return out_path ? error_set(e, EXIT_OUTPUT, "cannot create %s", partial)
+                        : error_set(e, EXIT_RUNTIME, "out of host memory");
     (lines ? lines_csv_on_stream : metrics_csv_on_stream)(&out, stream, out_path ? partial : "standard output");
     for (int i = 0; i < n && !e->code; ++i)
         (lines ? decode_source_capture : decode_capture)(paths[i], &out, e);
@@ -150,6 +230,9 @@ static int decode_all(char **paths, int n, const char *out_path, bool lines, str
         remove(partial); /* never leave a CSV that looks complete but is not */
     else if (out_path && rename(partial, out_path) != 0)
         error_set(e, EXIT_OUTPUT, "cannot rename %s to %s", partial, out_path);
+    else if (!out_path && !e->code)
+        write_held(held, held_size, e);
+    free(held);
     return e->code;
 }
 
@@ -158,15 +241,18 @@ static int run(int argc, char **argv, struct error *e)
     static char *paths[MAX_CAPTURES];
     static const char *arguments[MAX_CAPTURES];
     const char *out_path = NULL;
-    bool lines = false;
+    bool lines = false, help = false;
     int n = 0, given;
     const struct arg_option options[] = {{"out", 'o', ARG_TEXT, &out_path, 0, 0, NULL},
-                                         {"lines", 0, ARG_FLAG, &lines, 0, 0, NULL}};
-    if (args_parse(argc, argv, options, 2, arguments, MAX_CAPTURES, &given, e))
+                                         {"lines", 0, ARG_FLAG, &lines, 0, 0, NULL},
+                                         {"help", 'h', ARG_FLAG, &help, 0, 0, NULL}};
+    if (args_parse(argc, argv, options, 3, arguments, MAX_CAPTURES, &given, e))
         return e->code;
+    if (help)
+        return print_help();
     if (given == 0)
         return usage(e);
-    if (list_arguments(given, arguments, lines ? ".source" : ".capture", paths, &n, e) == 0)
+    if (list_arguments(given, arguments, lines ? &source_captures : &metric_captures, paths, &n, e) == 0)
         decode_all(paths, n, out_path, lines, e);
     for (int i = 0; i < n; ++i)
         free(paths[i]);

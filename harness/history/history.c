@@ -95,6 +95,42 @@ static int same_run(const struct csv_table *t, int a, int b)
            !strcmp(csv_table_text(t, a, HISTORY_TIME_UTC), csv_table_text(t, b, HISTORY_TIME_UTC));
 }
 
+/* Adds w to the ascending list widths[*n] unless it is there (or the list is full). */
+static void add_width(int *widths, int *n, int most, int w)
+{
+    int at = 0;
+    while (at < *n && widths[at] < w)
+        ++at;
+    if ((at < *n && widths[at] == w) || *n == most)
+        return;
+    memmove(widths + at + 1, widths + at, (size_t)(*n - at) * sizeof *widths);
+    widths[at] = w;
+    ++*n;
+}
+
+/* A width no run of the view measured would chart nothing but NaN, on which gnuplot fails: refused at once,
+ * naming the widths there are. */
+static int check_width(const struct history_view *v, const char *gpu, struct error *e)
+{
+    const struct csv_table *t = v->t;
+    int widths[64], n = 0;
+    for (int row = 0; row < t->rows; ++row) {
+        int w;
+        if (v->run_of_row[row] < 0)
+            continue;
+        if (csv_table_int(t, row, HISTORY_WIDTH, &w, e))
+            return e->code;
+        if (w == v->width)
+            return 0;
+        add_width(widths, &n, (int)(sizeof widths / sizeof *widths), w);
+    }
+    char list[512] = "";
+    for (int i = 0, used = 0; i < n && used < (int)sizeof list; ++i)
+        used += snprintf(list + used, sizeof list - (size_t)used, "%s%d", i ? ", " : "", widths[i]);
+    return error_set(e, EXIT_USAGE, "--width %d: no run on %s in %s measured it; widths recorded: %s", v->width, gpu,
+                     t->path, list);
+}
+
 static int build_view(const struct csv_table *t, const char *gpu, int width, struct history_view *v, struct error *e)
 {
     memset(v, 0, sizeof *v);
@@ -124,8 +160,11 @@ static int build_view(const struct csv_table *t, const char *gpu, int width, str
     }
     if (e->code)
         return e->code;
-    if (width)
+    if (width) {
         v->width = width;
+        if (check_width(v, gpu, e))
+            return e->code;
+    }
     for (int row = 0; row < t->rows; ++row) {
         const char *name = csv_table_text(t, row, HISTORY_VARIANT);
         int known = 0;

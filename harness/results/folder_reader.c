@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,10 +65,46 @@ static int find_summary_columns(struct results_folder *r, struct error *e)
         return error_set(e, EXIT_USAGE, "%s: no rows (the run measured nothing)", s->path);
     if (read_ints(s, r->col_width, &r->summary_width, e) || read_ints(s, r->col_samples, &r->summary_samples, e))
         return e->code;
-    for (int row = 0; row < s->rows; ++row) {
-        double median;
-        if (csv_table_real(s, row, r->col_median_ms, &median, e))
-            return e->code;
+    return 0;
+}
+
+/* The summary's columns that hold text; every other column of the schema holds a number, or nothing where the run
+ * did not measure it. */
+static const enum summary_column summary_text[] = {
+    SUMMARY_VARIANT,     SUMMARY_PRECISION,      SUMMARY_LAYOUT,  SUMMARY_STATUS,   SUMMARY_REFERENCE,
+    SUMMARY_STOP_REASON, SUMMARY_METRICS_KERNEL, SUMMARY_LIMITER, SUMMARY_EVIDENCE, SUMMARY_STALL_TOP_REASON,
+};
+/* The kernel time statistics: empty where nothing was timed (a failed check), else positive. */
+static const enum summary_column summary_times[] = {
+    SUMMARY_MIN_MS, SUMMARY_Q1_MS, SUMMARY_MEDIAN_MS, SUMMARY_Q3_MS, SUMMARY_MAX_MS, SUMMARY_MEAN_MS,
+};
+
+static bool listed(enum summary_column id, const enum summary_column *list, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (list[i] == id)
+            return true;
+    return false;
+}
+
+/* Every value, whether or not the reader at hand draws it: the report, the comparison and the history open a
+ * folder here, so that none of them takes a file another refuses. */
+static int check_summary_values(const struct results_folder *r, struct error *e)
+{
+    const struct csv_table *s = &r->summary;
+    for (int id = 0; id < SUMMARY_COLUMNS; ++id) {
+        int column = schema_column_or_none(s, &summary_csv, id);
+        if (column < 0 || listed(id, summary_text, sizeof summary_text / sizeof *summary_text))
+            continue;
+        bool time = listed(id, summary_times, sizeof summary_times / sizeof *summary_times);
+        for (int row = 0; row < s->rows; ++row) {
+            double value;
+            if (csv_table_real(s, row, column, &value, e))
+                return e->code;
+            if (time && value <= 0)
+                return error_set(e, EXIT_USAGE, "%s:%d: column '%s' holds '%s', but a time must be positive", s->path,
+                                 s->line[row], s->header[column], csv_table_text(s, row, column));
+        }
     }
     return 0;
 }
@@ -180,7 +217,7 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
     if (length > 8 && strcmp(r->dir + length - 8, ".partial") == 0)
         return error_set(e, EXIT_USAGE, "%s: an incomplete run (the folder is renamed when the run completes)", r->dir);
     if (read_file(r, environment_csv.file, &r->environment, e) || check_environment(r, e) ||
-        read_file(r, summary_csv.file, &r->summary, e) || find_summary_columns(r, e) ||
+        read_file(r, summary_csv.file, &r->summary, e) || find_summary_columns(r, e) || check_summary_values(r, e) ||
         read_file(r, samples_csv.file, &r->samples, e) || check_sample_counts(r, e) ||
         read_optional(r, metrics_csv.file, &r->metrics, &r->has_metrics, e) || find_metric_columns(r, e) ||
         read_optional(r, validate_path, &r->validate, &r->has_validate, e) ||

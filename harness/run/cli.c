@@ -76,14 +76,11 @@ void cli_print_variants(FILE *f)
 
 static int parse_width(const char *text, long *out, struct error *e)
 {
-    if (parse_long(text, LONG_MIN, LONG_MAX, out) != 0)
-        return error_set(e, EXIT_USAGE, "--sizes: '%s' is not a whole number", text);
-    if (*out < 1)
+    /* A whole number below 1 is no width at all, rather than one too small. */
+    if (parse_long(text, LONG_MIN, LONG_MAX, out) == NUMBER_OK && *out < 1)
         return error_set(e, EXIT_USAGE, "--sizes: %ld is not a valid width (must be at least 1)", *out);
-    if (*out > MAX_WIDTH)
-        return error_set(e, EXIT_USAGE, "--sizes: %ld exceeds %d, the largest width whose element count fits a 32-bit index",
-                         *out, MAX_WIDTH);
-    return 0;
+    return args_whole_number("--sizes", text, 1, MAX_WIDTH, "the largest width whose element count fits a 32-bit index",
+                             out, e);
 }
 
 static int add_size(struct options *o, long width, struct error *e)
@@ -110,9 +107,13 @@ static int add_size_range(struct options *o, char *item, struct error *e)
     if (b < a)
         return error_set(e, EXIT_USAGE, "--sizes: range %ld:%ld runs backwards", a, b);
     if (step) {
+        char option[64];
         multiply = step[0] == 'x';
-        if ((step[0] != 'x' && step[0] != '+') || parse_long(step + 1, multiply ? 2 : 1, MAX_WIDTH, &by) != 0)
+        if (step[0] != 'x' && step[0] != '+')
             return error_set(e, EXIT_USAGE, "--sizes: step '%s' must be xF (F >= 2) or +S (S >= 1)", step);
+        snprintf(option, sizeof option, "--sizes: step '%.32s'", step);
+        if (args_whole_number(option, step + 1, multiply ? 2 : 1, MAX_WIDTH, NULL, &by, e))
+            return e->code;
     }
     for (long w = a; w <= b; w = multiply ? w * by : w + by)
         if (add_size(o, w, e))

@@ -103,6 +103,55 @@ static void a_file_that_is_no_history_is_refused(void **state)
     assert_non_null(strstr(o.output, "summary.csv:1: not a memscope history"));
 }
 
+/* A width no recorded run measured would chart nothing but NaN, on which gnuplot fails: refused at once, naming
+ * the widths there are. */
+static void a_width_the_history_lacks_is_refused_naming_those_it_has(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "mkdir -p %s/absent && %s chart-data --width 12345 %s %s/absent", workdir, tool(), history, workdir);
+    assert_int_equal(o.exit_code, 2);
+    if (!strstr(o.output, "--width 12345: no run") || !strstr(o.output, "widths recorded: 1024, 2048"))
+        fail_msg("%s", o.output);
+    shell(&o, "ls %s/absent | wc -l", workdir);
+    assert_string_equal(o.output, "0\n");
+}
+
+/* The committed tree, cloned: memscope-results/history.csv does not exist there, and make history draws the
+ * committed H100 history instead, saying so. The programs are this build's (MEMSCOPE_HISTORY), not rebuilt. */
+static void make_history_in_a_fresh_clone_draws_the_committed_history(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "git rev-parse --show-toplevel");
+    if (o.exit_code != 0) {
+        print_message("not a git checkout: the fresh-clone test is skipped\n");
+        skip();
+    }
+    if (system("command -v gnuplot >/dev/null") != 0) {
+        print_message("gnuplot missing: make history cannot draw, the fresh-clone test is skipped\n");
+        skip();
+    }
+    char root[512], clone[300], program[600];
+    snprintf(root, sizeof root, "%.*s", (int)strcspn(o.output, "\n"), o.output);
+    snprintf(clone, sizeof clone, "%s/clone", workdir);
+    snprintf(program, sizeof program, "%s%s%s", tool()[0] == '/' ? "" : root, tool()[0] == '/' ? "" : "/", tool());
+    shell(&o, "git clone -q %s %s", root, clone);
+    assert_int_equal(o.exit_code, 0);
+    /* Standard output alone: that is where make history must say which history it draws. */
+    shell(&o, "(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS MEMSCOPE_HISTORY=%s make --no-print-directory -C %s "
+              "-o build/memscope-history history 2>%s/make.err)",
+          program, clone, workdir);
+    if (o.exit_code != 0 || !strstr(o.output, "reports/history-h100.csv") ||
+        !strstr(o.output, "history: reports/history-h100/history.pdf")) {
+        static struct outcome err;
+        shell(&err, "cat %s/make.err", workdir);
+        fail_msg("make history (%d):\n%s\n%s", o.exit_code, o.output, err.output);
+    }
+    shell(&o, "test -s %s/reports/history-h100/history.pdf", clone);
+    assert_int_equal(o.exit_code, 0);
+}
+
 /* Text of the history goes into gnuplot strings: a line break, a quote or a backslash could end the string and a
  * backquote runs a shell command, so a shared history file could run commands when drawn. */
 static void text_from_the_history_cannot_run_as_gnuplot(void **state)
@@ -147,6 +196,8 @@ int main(void)
         cmocka_unit_test(a_step_is_marked_where_the_median_moved),
         cmocka_unit_test(a_file_that_is_no_history_is_refused),
         cmocka_unit_test(text_from_the_history_cannot_run_as_gnuplot),
+        cmocka_unit_test(a_width_the_history_lacks_is_refused_naming_those_it_has),
+        cmocka_unit_test(make_history_in_a_fresh_clone_draws_the_committed_history),
     };
     return cmocka_run_group_tests_name("history", tests, setup, teardown);
 }

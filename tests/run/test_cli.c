@@ -267,7 +267,27 @@ static void error_size_not_a_number(void **state)
 static void error_size_too_large(void **state)
 {
     (void)state;
-    expect_usage_error(ARGS("-s", "46341"), "46341 exceeds 46340");
+    expect_usage_error(ARGS("-s", "46341"), "'46341' is too large (at most 46340, the largest width");
+}
+
+/* A number beyond what a long or a double holds is still a number: too large, with the limit named. */
+static void error_numbers_beyond_their_type_are_too_large(void **state)
+{
+    (void)state;
+    expect_usage_error(ARGS("-s", "99999999999999999999"), "--sizes: '99999999999999999999' is too large (at most 46340");
+    expect_usage_error(ARGS("-s", "1024:99999999999999999999"), "is too large (at most 46340");
+    expect_usage_error(ARGS("-s", "1:8:x99999999999999999999"), "step 'x99999999999999999999': "
+                                                                "'99999999999999999999' is too large (at most 46340)");
+    expect_usage_error(ARGS("--budget", "1e308"), "--budget: '1e308' is too large (at most 1e+09)");
+    expect_usage_error(ARGS("--budget", "1e999"), "--budget: '1e999' is too large (at most 1e+09)");
+    expect_usage_error(ARGS("--target-spread", "1e308"), "--target-spread: '1e308' is too large (at most 1e+09)");
+    expect_usage_error(ARGS("--seed", "99999999999999999999"), "--seed: '99999999999999999999' is too large "
+                                                               "(at most 9223372036854775807)");
+    expect_usage_error(ARGS("--warmup", "99999999999999999999"), "--warmup: '99999999999999999999' is too large "
+                                                                 "(at most 1000)");
+    expect_usage_error(ARGS("--min-samples", "1000001"), "--min-samples: '1000001' is too large (at most 1000000)");
+    expect_usage_error(ARGS("--device", "-99999999999999999999"), "--device: '-99999999999999999999' is too small "
+                                                                  "(at least 0)");
 }
 
 static void error_size_range_backwards(void **state)
@@ -408,6 +428,7 @@ int main(void)
         cmocka_unit_test(error_size_negative),
         cmocka_unit_test(error_size_not_a_number),
         cmocka_unit_test(error_size_too_large),
+        cmocka_unit_test(error_numbers_beyond_their_type_are_too_large),
         cmocka_unit_test(error_size_range_backwards),
         cmocka_unit_test(error_size_range_bad_step),
         cmocka_unit_test(error_size_range_malformed),

@@ -1,0 +1,77 @@
+/*
+ * The Makefile's own behaviour, where make test cannot see it: a test binary built from nothing must leave its
+ * helper objects (tests/support/) in place. make deletes an intermediate file after the build, printing
+ * "rm <file>" as the last line of make test's output, below the "total:" line the README promises, and
+ * compiles it again (with nvcc) whenever a test binary is relinked.
+ *
+ * The build runs the real Makefile into a scratch BUILD with compilers that only create their output file:
+ * make's decisions are real, nothing is compiled, and it takes about a second.
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "../support/remove_tree.h"
+#include "../support/run_shell.h"
+
+static char workdir[] = "/tmp/memscope-make-XXXXXX";
+
+/* Stands in for gcc, g++ and nvcc: creates the file named after -o, and answers --version with nothing. */
+static const char fake_compiler[] = "#!/bin/sh\n"
+                                    "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && : >\"$2\"; shift; done\n"
+                                    "exit 0\n";
+
+static void the_test_helpers_outlive_the_build(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char fake[128];
+    snprintf(fake, sizeof fake, "%s/fake-compiler", workdir);
+    FILE *f = fopen(fake, "w");
+    assert_non_null(f);
+    fputs(fake_compiler, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(fake, 0755), 0);
+    /* test-setup (cmocka, here already) is left out: it installs, and the build needs nothing of it. The outer
+     * make's jobserver is not this make's. */
+    shell(&o, "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory -o test-setup BUILD=%s/build CC=%s "
+              "CXX=%s NVCC=%s %s/build/tests/common/test_stats",
+          workdir, fake, fake, fake, workdir);
+    if (o.exit_code != 0)
+        fail_msg("make failed (%d):\n%s", o.exit_code, o.output);
+    const char *removed = strncmp(o.output, "rm ", 3) == 0 ? o.output : strstr(o.output, "\nrm ");
+    if (removed)
+        fail_msg("make deleted a file it built:%s", removed);
+    shell(&o, "ls %s/build/tests/support/*.o", workdir);
+    if (o.exit_code != 0 || !strstr(o.output, "broken_matmul.o"))
+        fail_msg("the helper object is gone:\n%s", o.output);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(workdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_test_helpers_outlive_the_build),
+    };
+    return cmocka_run_group_tests_name("make", tests, setup, teardown);
+}
