@@ -73,6 +73,7 @@ static int find_summary_columns(struct results_folder *r, struct error *e)
 static const enum summary_column summary_text[] = {
     SUMMARY_VARIANT,     SUMMARY_PRECISION,      SUMMARY_LAYOUT,  SUMMARY_STATUS,   SUMMARY_REFERENCE,
     SUMMARY_STOP_REASON, SUMMARY_METRICS_KERNEL, SUMMARY_LIMITER, SUMMARY_EVIDENCE, SUMMARY_STALL_TOP_REASON,
+    SUMMARY_OTHER_GPU_WORK,
 };
 /* The kernel time statistics: empty where nothing was timed (a failed check), else positive. */
 static const enum summary_column summary_times[] = {
