@@ -191,7 +191,7 @@ static void append_process(char *out, size_t len, unsigned pid, unsigned sm_util
         snprintf(out + used, len - used, "%s%s, SM %u %%", used ? "; " : "", who, sm_util);
 }
 
-void gpu_watch_others_since(unsigned long long since_us, char *out, size_t len)
+void gpu_watch_others_between(unsigned long long from_us, unsigned long long until_us, char *out, size_t len)
 {
     static struct nvml_utilization_sample samples[1024];
     unsigned n = sizeof samples / sizeof samples[0];
@@ -200,7 +200,7 @@ void gpu_watch_others_since(unsigned long long since_us, char *out, size_t len)
         snprintf(out, len, "%s", watching ? watch_blind : "unknown: NVML could not be opened");
         return;
     }
-    nvml_return rc = watch.process_utilization(watch.device, samples, &n, since_us);
+    nvml_return rc = watch.process_utilization(watch.device, samples, &n, from_us);
     if (rc == NVML_ERROR_NOT_FOUND) /* no process used the GPU since */
         return;
     if (rc != NVML_SUCCESS) {
@@ -208,7 +208,7 @@ void gpu_watch_others_since(unsigned long long since_us, char *out, size_t len)
         return;
     }
     for (unsigned i = 0; i < n; ++i)
-        if (samples[i].pid != (unsigned)getpid() && samples[i].sm_util > 0)
+        if (samples[i].pid != (unsigned)getpid() && samples[i].sm_util > 0 && samples[i].time_stamp_us <= until_us)
             append_process(out, len, samples[i].pid, samples[i].sm_util);
 }
 

@@ -16,9 +16,12 @@ void nvml_probe_clocks(struct environment *env, const char *pci_bus_id, const ch
 void gpu_watch_start(const char *pci_bus_id);
 /* NVML's clock: microseconds since the epoch. */
 unsigned long long gpu_watch_now_us(void);
-/* Who else used the GPU's SMs since since_us: "" when nobody; "pid N (name), SM U %" for each process seen;
- * "unknown: why" when NVML cannot tell. A use in the last sampling period before the call can go unseen. */
-void gpu_watch_others_since(unsigned long long since_us, char *out, size_t len);
+/* A margin of one NVML sampling period (NVML samples each process about every 1/6 s, and stamps a sample at the
+ * end of its period). */
+#define GPU_WATCH_SAMPLE_US 500000ull
+/* Who else used the GPU's SMs in the samples stamped from from_us to until_us: "" when nobody; "pid N (name), SM
+ * U %" for each process seen; "unknown: why" when NVML cannot tell. */
+void gpu_watch_others_between(unsigned long long from_us, unsigned long long until_us, char *out, size_t len);
 /* The other processes that hold a context on the GPU, "pid N (name), ...": "" when none or NVML cannot tell. */
 void gpu_watch_list_others(char *out, size_t len);
 void gpu_watch_stop(void);

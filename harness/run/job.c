@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "job.h"
 #include "launch.h"
@@ -164,7 +165,7 @@ static int time_and_recheck(struct gpu *g, const struct matmul_variant *v, const
                             const struct timing_policy *policy, struct progress *p, struct buffers *b,
                             struct job_result *r, struct error *e)
 {
-    unsigned long long since_us = gpu_watch_now_us();
+    r->timed_from_us = gpu_watch_now_us();
     phase_begin(p, PHASE_WARMUP, ops->width);
     int rc = timing_warm_up(g, v, ops, policy->warmup, e);
     nvtx_end();
@@ -175,7 +176,7 @@ static int time_and_recheck(struct gpu *g, const struct matmul_variant *v, const
     nvtx_end();
     if (rc)
         return rc;
-    gpu_watch_others_since(since_us, r->other_gpu_work, sizeof r->other_gpu_work);
+    r->timed_until_us = gpu_watch_now_us();
     phase_begin(p, PHASE_COPY_OUT, ops->width);
     rc = copy_out_and_check(g, v, ops->width, b, &r->recheck, e);
     nvtx_end();
@@ -217,6 +218,16 @@ int job_run(const struct job_context *ctx, const struct matmul_variant *v, int w
     release_phase(ctx->progress, width, &b, e);
     nvtx_end();
     return e->code;
+}
+
+void job_judge_disturbance(struct job_result *r)
+{
+    if (r->timed_until_us == 0) /* not timed: its check failed */
+        return;
+    unsigned long long settled = r->timed_until_us + GPU_WATCH_SAMPLE_US, now = gpu_watch_now_us();
+    if (now < settled)
+        usleep((useconds_t)(settled - now));
+    gpu_watch_others_between(r->timed_from_us, settled, r->other_gpu_work, sizeof r->other_gpu_work);
 }
 
 int job_restore_operands(struct gpu *g, struct job_result *r, struct error *e)

@@ -49,7 +49,8 @@ struct job_result {
     struct check_result recheck;   /* the output of the last timed run */
     bool passed;
     struct timing timing;          /* empty when the check failed */
-    char other_gpu_work[256];      /* who else used the GPU while it was timed (gpu_watch_others_since) */
+    unsigned long long timed_from_us, timed_until_us; /* the warm-up and timed runs, on NVML's clock */
+    char other_gpu_work[256];      /* who else used the GPU then (job_judge_disturbance) */
     bool profiled;
     struct profile profile;        /* hardware metrics, when profiled */
     struct matmul_operands kept;   /* device operands kept until the width is done (kept.p NULL: none) */
@@ -73,6 +74,11 @@ int job_run(const struct job_context *ctx, const struct matmul_variant *v, int w
 /* The check alone: poisoned output, one launch, compared with the reference (the GPU tests use this). */
 int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct check_result *check,
               struct error *e);
+
+/* Who else used the GPU while the job was timed, into other_gpu_work. NVML publishes a sample at the end of its
+ * period, so this waits until a period has passed since the timing ended: called once the next job has run, it
+ * waits not at all. */
+void job_judge_disturbance(struct job_result *r);
 
 /* The call that profiles a job which kept its operands. */
 void job_profiled_call(struct job_result *r, struct profiled_call *call);

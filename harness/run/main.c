@@ -95,7 +95,11 @@ static int run_width(const struct options *o, struct job_context *ctx, int s, st
             ++*done;
         else
             job_free(&jobs[*done]); /* not counted, so not freed with the others */
+        if (*done - first >= 2) /* the job before: its NVML samples are in by now */
+            job_judge_disturbance(&jobs[*done - 2]);
     }
+    if (*done > first)
+        job_judge_disturbance(&jobs[*done - 1]);
     if (ctx->stalls && !e->code)
         sample_stalls_width(ctx, jobs + first, *done - first, o->sizes[s], e);
     else if ((ctx->metrics || ctx->source) && !e->code)

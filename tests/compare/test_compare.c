@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "../support/fresh_copy.h"
 #include "../support/mark_disturbed.h"
 #include "../support/remove_tree.h"
 #include "../support/rewrite_csv.h"
@@ -231,25 +232,15 @@ static void bad_usage_exits_two(void **state)
     expect(&o, 2, "/nonexistent");
 }
 
-/* The committed tree, built from nothing: memscope-results/ does not exist there yet. */
+/* The tree as a fresh clone has it, built from nothing: memscope-results/ does not exist there yet. */
 static void make_compare_of_two_folders_works_in_a_fresh_clone(void **state)
 {
     (void)state;
     static struct outcome o;
-    shell(&o, "git rev-parse --show-toplevel");
-    if (o.exit_code != 0) {
-        print_message("not a git checkout: the fresh-clone test is skipped\n");
-        skip();
-    }
-    if (system("command -v gnuplot >/dev/null") != 0) {
-        print_message("gnuplot missing: make compare cannot draw its chart, the fresh-clone test is skipped\n");
-        skip();
-    }
     char root[512], clone[300];
-    snprintf(root, sizeof root, "%.*s", (int)strcspn(o.output, "\n"), o.output);
+    skip_without_gnuplot("make compare");
     snprintf(clone, sizeof clone, "%s/clone", workdir);
-    shell(&o, "git clone -q %s %s", root, clone);
-    expect(&o, 0, "");
+    fresh_copy(clone, root, sizeof root);
     /* The last lines say why, should make fail. */
     shell(&o, "make -C %s compare BASE_RESULTS=%s/" FIXTURE " HEAD_RESULTS=%s/" FIXTURE " >%s/make.log 2>&1; rc=$?; "
               "tail -n 20 %s/make.log; exit $rc", clone, root, root, workdir, workdir);

@@ -17,6 +17,7 @@
 
 #include "../support/remove_tree.h"
 #include "../support/rewrite_csv.h"
+#include "../support/fresh_copy.h"
 #include "../support/run_shell.h"
 
 #define FIXTURE "tests/fixtures/report-run"
@@ -117,27 +118,17 @@ static void a_width_the_history_lacks_is_refused_naming_those_it_has(void **stat
     assert_string_equal(o.output, "0\n");
 }
 
-/* The committed tree, cloned: memscope-results/history.csv does not exist there, and make history draws the
+/* The tree as a fresh clone has it: memscope-results/history.csv does not exist there, and make history draws the
  * committed H100 history instead, saying so. The programs are this build's (MEMSCOPE_HISTORY), not rebuilt. */
 static void make_history_in_a_fresh_clone_draws_the_committed_history(void **state)
 {
     (void)state;
     static struct outcome o;
-    shell(&o, "git rev-parse --show-toplevel");
-    if (o.exit_code != 0) {
-        print_message("not a git checkout: the fresh-clone test is skipped\n");
-        skip();
-    }
-    if (system("command -v gnuplot >/dev/null") != 0) {
-        print_message("gnuplot missing: make history cannot draw, the fresh-clone test is skipped\n");
-        skip();
-    }
     char root[512], clone[300], program[600];
-    snprintf(root, sizeof root, "%.*s", (int)strcspn(o.output, "\n"), o.output);
+    skip_without_gnuplot("make history");
     snprintf(clone, sizeof clone, "%s/clone", workdir);
+    fresh_copy(clone, root, sizeof root);
     snprintf(program, sizeof program, "%s%s%s", tool()[0] == '/' ? "" : root, tool()[0] == '/' ? "" : "/", tool());
-    shell(&o, "git clone -q %s %s", root, clone);
-    assert_int_equal(o.exit_code, 0);
     /* Standard output alone: that is where make history must say which history it draws. */
     shell(&o, "(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS MEMSCOPE_HISTORY=%s make --no-print-directory -C %s "
               "-o build/memscope-history history 2>%s/make.err)",

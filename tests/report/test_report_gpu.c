@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "../support/fresh_copy.h"
 #include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
@@ -28,42 +29,18 @@ static void expect(const struct outcome *o, int code, const char *text)
         fail_msg("expected exit %d and \"%s\"; got %d:\n%s", code, text ? text : "", o->exit_code, o->output);
 }
 
-/* The tracked and untracked-but-not-ignored files of the working tree, as a fresh clone of it would have them
- * (no build/, no memscope-results/): the tree under test, committed or not. */
-static void fresh_copy(struct outcome *o, const char *root, const char *copy)
-{
-    shell(o, "mkdir -p %s && cd %s && git ls-files -z -co --exclude-standard | "
-             "xargs -0 -I{} sh -c 'test ! -e \"$1\" || cp -P --parents \"$1\" %s' sh {}",
-          copy, root, copy);
-}
-
-static void skip_unless_possible(struct outcome *o)
-{
-    if (!gpu_present()) {
-        print_message("no GPU: make report renders the reference run there (tests/report/test_report.c)\n");
-        skip();
-    }
-    if (system("command -v gnuplot >/dev/null") != 0) {
-        print_message("gnuplot missing: make report cannot draw, the test is skipped\n");
-        skip();
-    }
-    shell(o, "git rev-parse --show-toplevel");
-    if (o->exit_code != 0) {
-        print_message("not a git checkout: no fresh clone can be made, the test is skipped\n");
-        skip();
-    }
-}
-
 static void make_report_runs_and_renders_in_a_fresh_clone(void **state)
 {
     (void)state;
     static struct outcome o;
     char root[512], clone[300];
-    skip_unless_possible(&o);
-    snprintf(root, sizeof root, "%.*s", (int)strcspn(o.output, "\n"), o.output);
+    if (!gpu_present()) {
+        print_message("no GPU: make report renders the reference run there (tests/report/test_report.c)\n");
+        skip();
+    }
+    skip_without_gnuplot("make report");
     snprintf(clone, sizeof clone, "%s/clone", workdir);
-    fresh_copy(&o, root, clone);
-    expect(&o, 0, "");
+    fresh_copy(clone, root, sizeof root);
     /* The make variables and the programs' paths of the test run are not the copy's: a newcomer sets none. The
      * log's lines that say what happened, should make fail: memscope's, the scripts' and make's. */
     shell(&o, "cd %s && env -u MAKEFLAGS -u MAKELEVEL -u CMOCKA -u GIT_COMMIT -u GIT_DIRTY -u MEMSCOPE_BIN "
