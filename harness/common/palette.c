@@ -18,3 +18,11 @@ void palette_write_linetypes(FILE *f, int count)
         fprintf(f, "set linetype %d lc rgb \"%s\" lw 2 pt %d ps 1.2\n", i + 1, colours[i % COUNT(colours)],
                 markers[i % COUNT(markers)]);
 }
+
+void palette_write_colours(FILE *f, const char *name, int count)
+{
+    fprintf(f, "%s = \"", name);
+    for (int i = 0; i < count; ++i)
+        fprintf(f, "%s%s", i ? " " : "", colours[i % COUNT(colours)]);
+    fputs("\"\n", f);
+}

@@ -7,5 +7,8 @@
 /* Writes gnuplot's "set linetype" lines for count series: series i gets linetype i + 1, a colour and a marker;
  * no two of the first 60 series share both. */
 void palette_write_linetypes(FILE *f, int count);
+/* Writes name = "colour colour ...": the palette's first count colours, for charts whose series are not variants
+ * (the stall reasons), so that every chart draws from one set of colours readable on white. */
+void palette_write_colours(FILE *f, const char *name, int count);
 
 #endif

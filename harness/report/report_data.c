@@ -68,6 +68,7 @@ static int write_variables(const struct report_model *m, const char *dir, const 
                "diagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\nstall_width = %d\n",
             validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->hot_line_pages, m->diagnosis_rows,
             m->stall_rows, m->stall_columns, m->stall_width);
+    palette_write_colours(f, "stall_colours", m->stall_columns > 0 ? m->stall_columns - 1 : 0);
     write_sizes_and_variants(f, m);
     return report_close(f, path, e);
 }

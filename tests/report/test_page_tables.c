@@ -29,11 +29,13 @@
 
 #include <cmocka.h>
 
+#include "../../harness/csv/reader.h"
 #include "../../harness/report/report_data.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
 
 #define FIXTURE "tests/fixtures/roofline-run"
+#define REFERENCE "reports/reference"
 
 static char workdir[] = "/tmp/memscope-roofline-XXXXXX";
 static char data_dir[128], scratch[128];
@@ -292,6 +294,67 @@ static void the_most_stalled_line_is_named_with_its_reason(void **state)
     file_holds("pages.tsv", "stalls\tstalls.gp\t\nstall-lines\tstall_lines.gp\t\n");
 }
 
+/* Each variant's largest stall reason at width, summed from a stalls.csv row by row (not by memscope's pages). */
+static void largest_reasons(const char *results, int width, const struct tsv *chart, char top[][48])
+{
+    static double samples[MAX_ROWS][64];
+    static char reasons[64][48];
+    char path[192];
+    int n_reasons = 0, col[4];
+    struct csv_table t;
+    struct error e = {0};
+    snprintf(path, sizeof path, "%s/stalls.csv", results);
+    memset(samples, 0, sizeof samples);
+    if (csv_table_read(path, &t, &e) || csv_table_column(&t, "variant", &col[0], &e) ||
+        csv_table_column(&t, "width", &col[1], &e) || csv_table_column(&t, "reason", &col[2], &e) ||
+        csv_table_column(&t, "samples", &col[3], &e))
+        fail_msg("%s", e.message);
+    for (int row = 0; row < t.rows; ++row) {
+        int k = 0, w = atoi(csv_table_text(&t, row, col[1]));
+        const char *reason = csv_table_text(&t, row, col[2]);
+        while (k < n_reasons && strcmp(reasons[k], reason) != 0)
+            ++k;
+        if (k == n_reasons)
+            snprintf(reasons[n_reasons++], sizeof reasons[0], "%.47s", reason);
+        for (int r = 0; r < chart->rows && w == width; ++r)
+            if (strcmp(chart->cell[r][1], csv_table_text(&t, row, col[0])) == 0)
+                samples[r][k] += strtod(csv_table_text(&t, row, col[3]), NULL);
+    }
+    csv_table_free(&t);
+    for (int r = 0; r < chart->rows; ++r) {
+        int best = 0;
+        for (int k = 1; k < n_reasons; ++k)
+            best = samples[r][k] > samples[r][best] ? k : best;
+        snprintf(top[r], sizeof top[r], "%.47s", reasons[best]);
+    }
+}
+
+/* The H100 reference run at 4096: the run's nine most common reasons left cublas_fp64's largest, math_pipe_throttle
+ * (42 %), in "other" (43 %). Every variant's largest reason must have a colour of its own, and "other" must stay
+ * under each variant's largest named share. */
+static void every_variant_s_largest_stall_reason_is_named(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    static char top[MAX_ROWS][48];
+    write_data(REFERENCE);
+    read_tsv("stalls.tsv", &t);
+    assert_int_equal(t.rows, 22);
+    assert_string_equal(t.header[t.columns - 1], "other");
+    largest_reasons(REFERENCE, 4096, &t, top);
+    for (int r = 0; r < t.rows; ++r) {
+        double largest_named = 0;
+        for (int c = 2; c < t.columns - 1; ++c)
+            largest_named = fmax(largest_named, strtod(t.cell[r][c], NULL));
+        if (number(&t, t.cell[r][1], top[r]) < largest_named) /* fails on a missing column */
+            fail_msg("%s: its largest reason %s is not the largest it is charted with", t.cell[r][1], top[r]);
+        if (number(&t, t.cell[r][1], "other") > largest_named)
+            fail_msg("%s: other %s %% over its largest named share %.1f %%", t.cell[r][1],
+                     cell(&t, t.cell[r][1], "other"), largest_named);
+    }
+    assert_within(number(&t, "cublas_fp64", "math_pipe_throttle"), 42.2, 0.05, "cublas_fp64 math_pipe_throttle");
+}
+
 static void a_run_without_stalls_has_no_stall_pages(void **state)
 {
     (void)state;
@@ -345,6 +408,7 @@ int main(void)
         cmocka_unit_test(a_run_without_byte_counts_has_no_points_and_no_key),
         cmocka_unit_test(each_variant_gets_its_share_of_every_reason),
         cmocka_unit_test(the_most_stalled_line_is_named_with_its_reason),
+        cmocka_unit_test(every_variant_s_largest_stall_reason_is_named),
         cmocka_unit_test(a_run_without_stalls_has_no_stall_pages),
         cmocka_unit_test(a_negative_sample_count_is_refused_with_its_line),
         cmocka_unit_test(the_ladder_follows_its_steps_with_speedup_and_issue_slots),
