@@ -398,6 +398,26 @@ static void the_ladder_follows_its_steps_with_speedup_and_issue_slots(void **sta
     assert_string_equal(cell(&t, "naive", "issue %"), "42.0");
 }
 
+/*
+ * The performance page: against width, the variants off the ladder and the ladder's ends (naive, step 1, and
+ * halfwarp_lanes, the fixture's last step): linetypes 1 2 3 5 6 7, tiled_32 (4) left to the ladder's panel, which
+ * lists the steps in order with a column per width (summary.csv's gflops: tiled_32 8646.94 and 8989.53).
+ */
+static void the_ladder_has_a_performance_panel_of_its_own(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    write_data(FIXTURE);
+    file_holds("variables.gp", "lesson_linetypes = \"1 2 3 5 6 7\"\n");
+    read_tsv("performance-ladder.tsv", &t);
+    assert_int_equal(t.rows, 3);
+    assert_string_equal(t.cell[0][1], "naive");
+    assert_string_equal(t.cell[1][1], "tiled_32");
+    assert_string_equal(t.cell[2][1], "halfwarp_lanes");
+    assert_within(number(&t, "tiled_32", "gflops_1024"), 8646.94, 0.01, "tiled_32 at 1024");
+    assert_within(number(&t, "tiled_32", "gflops_4096"), 8989.53, 0.01, "tiled_32 at 4096");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +432,7 @@ int main(void)
         cmocka_unit_test(a_run_without_stalls_has_no_stall_pages),
         cmocka_unit_test(a_negative_sample_count_is_refused_with_its_line),
         cmocka_unit_test(the_ladder_follows_its_steps_with_speedup_and_issue_slots),
+        cmocka_unit_test(the_ladder_has_a_performance_panel_of_its_own),
     };
     return cmocka_run_group_tests_name("page tables", tests, setup, teardown);
 }
