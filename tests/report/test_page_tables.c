@@ -79,7 +79,7 @@ static void copy_fixture_and(const char *change)
 
 /* ---- roofline.tsv, read by column name ---- */
 
-#define MAX_ROWS 32
+#define MAX_ROWS 80 /* the roofline's labels: three per variant */
 #define MAX_COLUMNS 16
 
 struct tsv {
@@ -258,6 +258,91 @@ static void a_run_without_byte_counts_has_no_points_and_no_key(void **state)
     file_lacks("pages.tsv", "roofline-key");
 }
 
+/* A number that memscope-report-data gave gnuplot in a data file ("name = 0.25"). */
+static double gnuplot_number(const char *file, const char *name)
+{
+    char path[192], line[512], key[64];
+    double value = NAN;
+    snprintf(path, sizeof path, "%s/%s", data_dir, file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s was not written", path);
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%63s = %lf", key, &value) == 2 && strcmp(key, name) == 0)
+            break;
+        else
+            value = NAN;
+    fclose(f);
+    if (isnan(value))
+        fail_msg("%s has no number %s", file, name);
+    return value;
+}
+
+/* The roofline as printed, from roofs.gp: the frame on the page (points; the page is A4 landscape) and the axes. */
+struct printed_chart {
+    double width, height, font, xmin, xmax, ymin, ymax;
+};
+
+static struct printed_chart printed_chart(void)
+{
+    static const char *const f = "roofs.gp";
+    return (struct printed_chart){
+        .width = (gnuplot_number(f, "roofline_frame_right") - gnuplot_number(f, "roofline_frame_left")) * 841.89,
+        .height = (gnuplot_number(f, "roofline_frame_top") - gnuplot_number(f, "roofline_frame_bottom")) * 595.28,
+        .font = gnuplot_number(f, "roofline_label_font"),
+        .xmin = gnuplot_number(f, "roofline_xmin"),
+        .xmax = gnuplot_number(f, "roofline_xmax"),
+        .ymin = gnuplot_number(f, "roofline_ymin"),
+        .ymax = gnuplot_number(f, "roofline_ymax")};
+}
+
+struct page_box {
+    double x0, y0, x1, y1;
+};
+
+/* Where a label's text lies on the printed page, in points from the frame's lower left corner: centred on its
+ * place, a digit of the font 0.64 of its size wide and 0.75 of it high. */
+static struct page_box label_box(const struct printed_chart *c, const char *text, double x, double y)
+{
+    double at_x = log10(x / c->xmin) / log10(c->xmax / c->xmin) * c->width;
+    double at_y = log10(y / c->ymin) / log10(c->ymax / c->ymin) * c->height;
+    double half_w = strlen(text) * 0.64 * c->font / 2, half_h = 0.75 * c->font / 2;
+    return (struct page_box){at_x - half_w, at_y - half_h, at_x + half_w, at_y + half_h};
+}
+
+/* The H100 reference run: 27 pairs of its roofline's numbers overlapped when gnuplot set each beside its point.
+ * Every point's number is on the chart, and no two numbers' boxes meet. */
+static void the_roofline_numbers_do_not_overlap(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    static struct page_box boxes[MAX_ROWS];
+    int col[3];
+    write_data(REFERENCE);
+    struct printed_chart chart = printed_chart();
+    read_tsv("roofline-labels.tsv", &t);
+    assert_int_equal(t.rows, 3 * 22);
+    static const char *const names[] = {"number", "label_x", "label_y"};
+    for (int n = 0; n < 3; ++n) {
+        col[n] = -1;
+        for (int c = 0; c < t.columns; ++c)
+            col[n] = strcmp(t.header[c], names[n]) == 0 ? c : col[n];
+        if (col[n] < 0)
+            fail_msg("roofline-labels.tsv has no column %s", names[n]);
+    }
+    for (int r = 0; r < t.rows; ++r) {
+        double x = strtod(t.cell[r][col[1]], NULL), y = strtod(t.cell[r][col[2]], NULL);
+        if (isnan(x) || isnan(y))
+            fail_msg("number %s (row %d) has no place on the chart", t.cell[r][col[0]], r + 1);
+        boxes[r] = label_box(&chart, t.cell[r][col[0]], x, y);
+        for (int q = 0; q < r; ++q)
+            if (boxes[q].x0 < boxes[r].x1 && boxes[r].x0 < boxes[q].x1 && boxes[q].y0 < boxes[r].y1 &&
+                boxes[r].y0 < boxes[q].y1)
+                fail_msg("numbers %s (row %d) and %s (row %d) overlap", t.cell[q][col[0]], q + 1, t.cell[r][col[0]],
+                         r + 1);
+    }
+}
+
 /* ---- the stall pages ---- */
 
 static void each_variant_gets_its_share_of_every_reason(void **state)
@@ -426,6 +511,7 @@ int main(void)
         cmocka_unit_test(the_key_lists_every_point_with_its_bound),
         cmocka_unit_test(without_ceilings_the_datasheet_is_used_and_named),
         cmocka_unit_test(a_run_without_byte_counts_has_no_points_and_no_key),
+        cmocka_unit_test(the_roofline_numbers_do_not_overlap),
         cmocka_unit_test(each_variant_gets_its_share_of_every_reason),
         cmocka_unit_test(the_most_stalled_line_is_named_with_its_reason),
         cmocka_unit_test(every_variant_s_largest_stall_reason_is_named),
