@@ -1,5 +1,8 @@
 /*
- * The tables of the roofline, stall and ladder pages, with no GPU and no gnuplot. The stalls.csv of the fixture is
+ * The tables of the roofline, stall, ladder and performance pages, with no GPU and no gnuplot; last, the reference
+ * run's report as printed (gnuplot and poppler-utils, skipped without them): no two words on a page overlap.
+ *
+ * The stalls.csv of the fixture is
  * cut from the H100 reference run at 8d2607b (naive_uncoalesced, tiled_32 and halfwarp_lanes at W = 4096,
  * three rows of tiled_32 at W = 1024, which the pages leave out); the shares below were summed from it
  * with a spreadsheet-like script, not by memscope.
@@ -503,6 +506,51 @@ static void the_ladder_has_a_performance_panel_of_its_own(void **state)
     assert_within(number(&t, "tiled_32", "gflops_4096"), 8989.53, 0.01, "tiled_32 at 4096");
 }
 
+/* ---- the printed pages ---- */
+
+struct word_box {
+    double x0, y0, x1, y1;
+    char text[48];
+};
+
+/* The words of the reference run's PDF, page by page (pdftotext -bbox), and the first two on one page whose boxes
+ * overlap by more than half a point each way: type set on type. Rotated labels are split by pdftotext into the
+ * horizontal runs it reads, which overlap only where the labels do. */
+static void no_two_words_of_the_reference_report_overlap(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    static struct word_box words[4096];
+    char line[1024], bbox[192];
+    int page = 0, n = 0;
+    if (system("command -v gnuplot >/dev/null && command -v pdftotext >/dev/null") != 0)
+        skip();
+    snprintf(bbox, sizeof bbox, "%s/words.html", workdir);
+    shell(&o, "scripts/report-render %s %s/report >/dev/null && pdftotext -bbox %s/report/memscope-report.pdf %s",
+          REFERENCE, workdir, workdir, bbox);
+    assert_int_equal(o.exit_code, 0);
+    FILE *f = fopen(bbox, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        struct word_box *w = &words[n];
+        if (strstr(line, "<page "))
+            ++page, n = 0;
+        if (sscanf(line, " <word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\">%47[^<]", &w->x0, &w->y0,
+                   &w->x1, &w->y1, w->text) != 5 || n == (int)(sizeof words / sizeof words[0]))
+            continue;
+        for (int i = 0; i < n; ++i)
+            if (fmin(w->x1, words[i].x1) - fmax(w->x0, words[i].x0) > 0.5 &&
+                fmin(w->y1, words[i].y1) - fmax(w->y0, words[i].y0) > 0.5) {
+                fclose(f);
+                fail_msg("page %d: \"%s\" and \"%s\" overlap at (%.0f, %.0f) points", page, words[i].text, w->text,
+                         w->x0, w->y0);
+            }
+        ++n;
+    }
+    fclose(f);
+    assert_int_equal(page, 22);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -519,6 +567,7 @@ int main(void)
         cmocka_unit_test(a_negative_sample_count_is_refused_with_its_line),
         cmocka_unit_test(the_ladder_follows_its_steps_with_speedup_and_issue_slots),
         cmocka_unit_test(the_ladder_has_a_performance_panel_of_its_own),
+        cmocka_unit_test(no_two_words_of_the_reference_report_overlap),
     };
     return cmocka_run_group_tests_name("page tables", tests, setup, teardown);
 }
