@@ -506,6 +506,54 @@ static void the_ladder_has_a_performance_panel_of_its_own(void **state)
     assert_within(number(&t, "tiled_32", "gflops_4096"), 8989.53, 0.01, "tiled_32 at 4096");
 }
 
+/* ---- the README's figures ---- */
+
+#define FIGURES "reports/figures/figures.txt"
+
+/* The page FIGURES gives for a figure, or NULL where it lists none. */
+static const char *figure_page(const char *figure)
+{
+    static char name[128], page[64];
+    char line[256];
+    const char *found = NULL;
+    FILE *f = fopen(FIGURES, "r");
+    if (!f)
+        fail_msg("%s is missing: make figures reads its figures from it", FIGURES);
+    while (!found && fgets(line, sizeof line, f))
+        if (line[0] != '#' && sscanf(line, "%127s %63s", name, page) == 2 && strcmp(name, figure) == 0)
+            found = page;
+    fclose(f);
+    return found;
+}
+
+/* Every figure the README shows is one that make figures draws from the reference run (FIGURES, the target's one
+ * list), of a page the reference report has: none can be left behind by a newer run. */
+static void every_readme_figure_is_drawn_by_make_figures(void **state)
+{
+    (void)state;
+    static const char link[] = "](reports/figures/";
+    static struct outcome o;
+    char line[1024], figure[128];
+    int links = 0;
+    write_data(REFERENCE);
+    FILE *readme = fopen("README.md", "r");
+    assert_non_null(readme);
+    while (fgets(line, sizeof line, readme))
+        for (const char *at = strstr(line, link); at; at = strstr(at + 1, link)) {
+            if (sscanf(at + strlen(link), "%127[^)]", figure) != 1)
+                continue;
+            const char *page = figure_page(figure);
+            ++links;
+            if (!page)
+                fail_msg("README.md shows reports/figures/%s, which %s does not list", figure, FIGURES);
+            shell(&o, "cut -f1 %s/pages.tsv | grep -qx '%s'", data_dir, page);
+            if (o.exit_code != 0)
+                fail_msg("%s: %s is of page %s, which the reference report lacks", FIGURES, figure, page);
+        }
+    fclose(readme);
+    assert_true(links > 0);
+}
+
 /* ---- the printed pages ---- */
 
 struct word_box {
@@ -567,6 +615,7 @@ int main(void)
         cmocka_unit_test(a_negative_sample_count_is_refused_with_its_line),
         cmocka_unit_test(the_ladder_follows_its_steps_with_speedup_and_issue_slots),
         cmocka_unit_test(the_ladder_has_a_performance_panel_of_its_own),
+        cmocka_unit_test(every_readme_figure_is_drawn_by_make_figures),
         cmocka_unit_test(no_two_words_of_the_reference_report_overlap),
     };
     return cmocka_run_group_tests_name("page tables", tests, setup, teardown);
