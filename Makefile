@@ -1,5 +1,5 @@
 # memscope. make: the programs; make test [SANITIZE=1]; make fuzz; make run; make report [RESULTS=dir]; make compare;
-# make history. KERNEL_DEFS: -D overrides of kernel parameters (scripts/tune-ladder), for the registry and the kernels.
+# make history; make figures. KERNEL_DEFS: -D overrides of kernel parameters (scripts/tune-ladder), for the registry and the kernels.
 # Each folder of harness/ is a room, built into its own archive; a new file in a room needs no edit here.
 .DEFAULT_GOAL := all
 CUDA ?= /usr/local/cuda
@@ -49,7 +49,7 @@ TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(S
 .SECONDARY: $(TEST_HELPERS)
 FUZZERS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all test fuzz fuzzers run report compare history history-add clean FORCE test-setup report-setup
+.PHONY: all test fuzz fuzzers run report compare history history-add figures clean FORCE test-setup report-setup
 all: $(PROGRAMS:%=$(BUILD)/%)
 
 $(BUILD)/version.h: FORCE
@@ -115,6 +115,19 @@ history: report-setup $(BUILD)/memscope-history
 	@if [ -f $(HISTORY) ] || [ $(origin HISTORY) != file ]; then scripts/history-render $(HISTORY) reports/history; else \
 		echo "make history: no $(HISTORY) yet (make history-add RESULTS=<dir> records a run); drawing the committed" \
 			"H100 history ($(REFERENCE_HISTORY))"; scripts/history-render $(REFERENCE_HISTORY) reports/history-h100; fi
+# The README's figures drawn again from the reference run, so that none predates it: each line of FIGURES names a
+# figure and the report page it is (tests/report checks that the README links no other). A figure is replaced only
+# by a page that rendered; a page the report lacks stops it (exit 2).
+FIGURES := reports/figures/figures.txt
+figures: report-setup $(BUILD)/memscope-report-data
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && scripts/report-render reports/reference "$$tmp/report" >/dev/null && \
+	grep -v '^#' $(FIGURES) | while read -r figure page; do \
+		[ -n "$$figure" ] || continue; \
+		png=$$(ls "$$tmp"/report/[0-9][0-9]-"$$page".png 2>/dev/null) || \
+			{ echo "make figures: the reference report has no page $$page ($(FIGURES))" >&2; exit 2; }; \
+		cp "$$png" "reports/figures/$$figure.partial" && mv "reports/figures/$$figure.partial" "reports/figures/$$figure" || exit 4; \
+		echo "reports/figures/$$figure: page $$page of reports/reference"; \
+	done
 clean:
 	rm -rf $(BUILD) build-sanitize build-fuzz
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

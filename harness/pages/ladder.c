@@ -7,9 +7,7 @@
 #include "cells.h"
 #include "ladder.h"
 
-/* The model's indices of the run's variants on the ladder, in step order (a run may hold only some steps);
- * returns how many. */
-static int ladder_order(const struct report_model *m, int order[MAX_VARIANTS])
+int report_ladder_order(const struct report_model *m, int order[MAX_VARIANTS])
 {
     int n = 0;
     for (int v = 0; v < m->variants; ++v) {
@@ -29,7 +27,7 @@ static int ladder_order(const struct report_model *m, int order[MAX_VARIANTS])
 int report_ladder_steps(const struct report_model *m)
 {
     int order[MAX_VARIANTS];
-    return ladder_order(m, order);
+    return report_ladder_order(m, order);
 }
 
 struct step_counters {
@@ -137,7 +135,7 @@ static int write_ideas(const struct report_model *m, const int *order, int n, co
 int report_write_ladder(const struct report_model *m, const char *dir, struct error *e)
 {
     int order[MAX_VARIANTS];
-    int n = ladder_order(m, order);
+    int n = report_ladder_order(m, order);
     if (n == 0)
         return 0;
     return write_steps(m, order, n, dir, e) || write_ideas(m, order, n, dir, e) ? e->code : 0;

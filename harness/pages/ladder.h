@@ -9,6 +9,9 @@
 
 #include "model.h"
 
+/* The model's indices of the run's variants on the ladder, in step order (a run may hold only some steps);
+ * returns how many. */
+int report_ladder_order(const struct report_model *m, int order[MAX_VARIANTS]);
 /* How many variants of the run are on the ladder (0: no ladder pages). */
 int report_ladder_steps(const struct report_model *m);
 /* ladder.tsv and ladder-ideas.tsv, when the run has steps of the ladder. */

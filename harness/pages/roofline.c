@@ -200,13 +200,19 @@ static void decades(const double *values, int n, double *lo, double *hi)
         }
 }
 
+/* The chart's axes: log scales, decade to decade. */
+struct chart_ranges {
+    double xmin, xmax, ymin, ymax;
+};
+
 /* x: every plotted intensity, and each ridge (where a diagonal meets the FP32 roof) with a decade below it, so
  * that every diagonal shows; y: every point and the compute roofs. Defaults where nothing is known. */
-static void chart_ranges(FILE *f, const struct point *points, int n, const struct page_roofs *r)
+static struct chart_ranges chart_ranges(const struct point *points, int n, const struct page_roofs *r)
 {
     enum { MAX_VALUES = MAX_VARIANTS * ROOF_LEVELS + 2 * ROOF_LEVELS + 2 };
     double x[MAX_VALUES], y[MAX_VALUES], lo, hi;
     int nx = 0, ny = 0;
+    struct chart_ranges c;
     for (int i = 0; i < n; ++i) {
         for (int l = 0; l < ROOF_LEVELS; ++l)
             x[nx++] = points[i].flop_per_byte[l];
@@ -221,15 +227,175 @@ static void chart_ranges(FILE *f, const struct point *points, int n, const struc
     y[ny++] = r->rate.value[CEILING_FP32];
     y[ny++] = r->rate.value[CEILING_FP64];
     decades(x, nx, &lo, &hi);
-    report_put_number(f, "roofline_xmin", isnan(lo) ? 0.01 : fmin(lo, hi / 100.0));
-    report_put_number(f, "roofline_xmax", isnan(hi) ? 1000.0 : hi);
+    c.xmin = isnan(lo) ? 0.01 : fmin(lo, hi / 100.0);
+    c.xmax = isnan(hi) ? 1000.0 : hi;
     decades(y, ny, &lo, &hi);
-    report_put_number(f, "roofline_ymin", isnan(lo) ? 10.0 : fmin(lo, hi / 100.0));
-    report_put_number(f, "roofline_ymax", isnan(hi) ? 100000.0 : hi);
+    c.ymin = isnan(lo) ? 10.0 : fmin(lo, hi / 100.0);
+    c.ymax = isnan(hi) ? 100000.0 : hi;
+    return c;
+}
+
+/* ---- the numbers beside the points ---- */
+
+/* Where roofline.gp draws the chart (roofs.gp tells it): the frame on the page in screen fractions, the page A4
+ * landscape in points as the PDF has it (scripts/gnuplot-common.sh; the PNG is the same shape, its text and
+ * markers smaller), each level's marker size and the labels' font. */
+static const struct {
+    double left, right, bottom, top;
+} frame = {0.09, 0.73, 0.22, 0.90};
+#define PAGE_WIDTH_PT 841.89
+#define PAGE_HEIGHT_PT 595.28
+#define LABEL_FONT_PT 8.0
+static const double marker_size[ROOF_LEVELS] = {1.4, 1.3, 1.6};
+/* Measured on the PDF: a marker of size 1 spans 6.6 points (circle, square; the triangle a little more). */
+#define MARKER_HALF_PT 3.4
+/* A digit of the label's font (DejaVu Sans) is 0.64 of its size wide and stands 0.73 of it high (0.75 here). */
+#define DIGIT_WIDTH 0.64
+#define DIGIT_HEIGHT 0.75
+#define LABEL_GAP_PT 1.0
+#define LABEL_RINGS 8
+/* Points nearer than this (on the page, either way) crowd each other's numbers. */
+#define CROWD_PT 30.0
+
+/* A box on the page, in points from the frame's lower left corner. */
+struct box {
+    double x0, y0, x1, y1;
+};
+
+static bool boxes_meet(const struct box *a, const struct box *b)
+{
+    return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+static struct box box_around(double x, double y, double half_width, double half_height)
+{
+    return (struct box){x - half_width, y - half_height, x + half_width, y + half_height};
+}
+
+/* One number of the chart: its point (page and data coordinates), its marker, and where its text went. */
+struct label {
+    int number, level;
+    double x, y;   /* the point, in the chart's units */
+    double px, py; /* the point on the page */
+    struct box marker, text;
+    bool placed, leader;
+};
+
+static double on_page(double value, double lo, double hi, double extent)
+{
+    return (log10(value) - log10(lo)) / (log10(hi) - log10(lo)) * extent;
+}
+
+static double from_page(double at, double lo, double hi, double extent)
+{
+    return lo * pow(10.0, at / extent * (log10(hi) - log10(lo)));
+}
+
+static bool text_fits(const struct box *text, const struct label *labels, int n, double width, double height)
+{
+    if (text->x0 < 0 || text->y0 < 0 || text->x1 > width || text->y1 > height)
+        return false;
+    for (int i = 0; i < n; ++i)
+        if (boxes_meet(text, &labels[i].marker) || (labels[i].placed && boxes_meet(text, &labels[i].text)))
+            return false;
+    return true;
+}
+
+/* The first free place around the point: beside it (right, left, above, below, then the corners), then ring after
+ * ring further out, where a leader line will join it to its point. Unplaced if every ring is taken. */
+static void place_label(struct label *l, const struct label *labels, int n, double width, double height)
+{
+    static const int directions[][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+    int digits = l->number < 10 ? 1 : l->number < 100 ? 2 : 3;
+    double half_w = digits * DIGIT_WIDTH * LABEL_FONT_PT / 2 + LABEL_GAP_PT / 2;
+    double half_h = DIGIT_HEIGHT * LABEL_FONT_PT / 2 + LABEL_GAP_PT / 2, marker = (l->marker.x1 - l->marker.x0) / 2;
+    for (int ring = 0; ring < LABEL_RINGS; ++ring)
+        for (size_t d = 0; d < sizeof directions / sizeof directions[0]; ++d) {
+            double dx = directions[d][0] * (marker + half_w + ring * 2 * half_w);
+            double dy = directions[d][1] * (marker + half_h + ring * 2 * half_h);
+            struct box text = box_around(l->px + dx, l->py + dy, half_w, half_h);
+            if (text_fits(&text, labels, n, width, height)) {
+                l->text = text;
+                l->placed = true;
+                l->leader = ring > 0;
+                return;
+            }
+        }
+}
+
+/* A label for every point of the chart (three per variant, less those at no traffic), its marker's box on a frame of
+ * width by height points. */
+static int collect_labels(const struct point *points, int n, const struct chart_ranges *c, double width,
+                          double height, struct label *labels)
+{
+    int count = 0;
+    for (int i = 0; i < n; ++i)
+        for (int l = 0; l < ROOF_LEVELS; ++l) {
+            double x = points[i].flop_per_byte[l], y = points[i].gflops;
+            if (!usable(x) || !usable(y))
+                continue;
+            struct label *at = &labels[count++];
+            *at = (struct label){.number = i + 1, .level = l, .x = x, .y = y,
+                                 .px = on_page(x, c->xmin, c->xmax, width), .py = on_page(y, c->ymin, c->ymax, height)};
+            at->marker = box_around(at->px, at->py, MARKER_HALF_PT * marker_size[l], MARKER_HALF_PT * marker_size[l]);
+        }
+    return count;
+}
+
+static int neighbours(const struct label *labels, int n, int i)
+{
+    int near = 0;
+    for (int j = 0; j < n; ++j)
+        near += j != i && fabs(labels[j].px - labels[i].px) < CROWD_PT && fabs(labels[j].py - labels[i].py) < CROWD_PT;
+    return near;
+}
+
+/* Each point's number, placed so that no two numbers and no number and marker meet on the page: the points in
+ * the order of how crowded their neighbourhood is, the most crowded first, as they have the fewest free places. */
+static void place_labels(struct label *labels, int n, double width, double height)
+{
+    int order[MAX_VARIANTS * ROOF_LEVELS], crowd[MAX_VARIANTS * ROOF_LEVELS];
+    for (int i = 0; i < n; ++i) {
+        int at = i;
+        crowd[i] = neighbours(labels, n, i);
+        for (; at > 0 && crowd[order[at - 1]] < crowd[i]; --at)
+            order[at] = order[at - 1];
+        order[at] = i;
+    }
+    for (int i = 0; i < n; ++i)
+        place_label(&labels[order[i]], labels, n, width, height);
+}
+
+/* roofline-labels.tsv: a row per number on the chart (level 0 L1/shared, 1 L2, 2 DRAM), its point and its text's
+ * centre in the chart's units, and whether a leader line joins them; an unplaced number has no text (NaN), the key
+ * still lists it. */
+static int write_labels(const struct point *points, int n, const struct chart_ranges *c, const char *dir,
+                        struct error *e)
+{
+    static struct label labels[MAX_VARIANTS * ROOF_LEVELS];
+    double width = (frame.right - frame.left) * PAGE_WIDTH_PT, height = (frame.top - frame.bottom) * PAGE_HEIGHT_PT;
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    int count = collect_labels(points, n, c, width, height, labels);
+    place_labels(labels, count, width, height);
+    FILE *f = report_open(dir, "roofline-labels.tsv", path, sizeof path, e);
+    if (!f)
+        return e->code;
+    fputs("number\tlevel\tx\ty\tlabel_x\tlabel_y\tleader\n", f);
+    for (int i = 0; i < count; ++i) {
+        const struct label *l = &labels[i];
+        double cx = (l->text.x0 + l->text.x1) / 2, cy = (l->text.y0 + l->text.y1) / 2;
+        fprintf(f, "%d\t%d\t", l->number, l->level);
+        report_put_value(f, l->x, 0);
+        report_put_value(f, l->y, 0);
+        report_put_value(f, l->placed ? from_page(cx, c->xmin, c->xmax, width) : NAN, 0);
+        report_put_value(f, l->placed ? from_page(cy, c->ymin, c->ymax, height) : NAN, 0);
+        fprintf(f, "%d\n", l->leader);
+    }
+    return report_close(f, path, e);
 }
 
 static int write_roofs(const struct report_model *m, const char *dir, const struct page_roofs *r,
-                       const struct point *points, int n, struct error *e)
+                       const struct chart_ranges *c, struct error *e)
 {
     static const struct {
         enum ceiling c;
@@ -256,7 +422,14 @@ static int write_roofs(const struct report_model *m, const char *dir, const stru
                                             "datasheet (each roof says which)."
                                           : "Roofs from the datasheet: this run measured no ceilings, and there is no "
                                             "L2 roof (NVIDIA publishes no L2 bandwidth).");
-    chart_ranges(f, points, n, r);
+    report_put_number(f, "roofline_xmin", c->xmin);
+    report_put_number(f, "roofline_xmax", c->xmax);
+    report_put_number(f, "roofline_ymin", c->ymin);
+    report_put_number(f, "roofline_ymax", c->ymax);
+    fprintf(f, "roofline_frame_left = %g\nroofline_frame_right = %g\nroofline_frame_bottom = %g\n"
+               "roofline_frame_top = %g\nroofline_label_font = %g\nroofline_marker_sizes = \"%g %g %g\"\n",
+            frame.left, frame.right, frame.bottom, frame.top, LABEL_FONT_PT, marker_size[0], marker_size[1],
+            marker_size[2]);
     return report_close(f, path, e);
 }
 
@@ -292,5 +465,8 @@ int report_write_roofline(struct report_model *m, const char *dir, struct error 
     if (chart)
         report_close(chart, chart_path, e);
     m->roofline_points = n;
-    return e->code ? e->code : write_roofs(m, dir, &roofs, points, n, e);
+    struct chart_ranges ranges = chart_ranges(points, n, &roofs);
+    if (e->code || write_roofs(m, dir, &roofs, &ranges, e))
+        return e->code;
+    return write_labels(points, n, &ranges, dir, e);
 }

@@ -16,8 +16,8 @@ int report_datasheet(const struct results_folder *r, struct ceiling_rates *out, 
 
 /* The hierarchical roofline (roofline.c), at the largest width: roofline.tsv (a row per variant that passed:
  * its FLOP per byte at L1/shared, L2 and DRAM, its GFLOP/s and its bound), roofline-key.tsv (the same for the
- * key's table) and roofs.gp (the roofs, measured or datasheet, and the chart's ranges); sets
- * m->roofline_points. */
+ * key's table), roofline-labels.tsv (where each point's number goes, no two meeting) and roofs.gp (the roofs,
+ * measured or datasheet, the chart's ranges and its frame on the page); sets m->roofline_points. */
 int report_write_roofline(struct report_model *m, const char *dir, struct error *e);
 
 #endif

@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,27 +119,87 @@ static void rank_reasons(const double *share_sum, int n, int *order)
     }
 }
 
-static int top_reason(const double *by_reason, int n)
+/* The reason with the largest share, leaving out one (-1: none). */
+static int largest_but(const double *by_reason, int n, int left_out)
 {
-    int top = 0;
-    for (int k = 1; k < n; ++k)
-        if (by_reason[k] > by_reason[top])
+    int top = -1;
+    for (int k = 0; k < n; ++k)
+        if (k != left_out && (top < 0 || by_reason[k] > by_reason[top]))
             top = k;
     return top;
 }
 
-static void chart_row(FILE *f, int linetype, const char *variant, const struct variant_stalls *v, const int *order,
-                      int n_reasons, int shown)
+static int top_reason(const double *by_reason, int n)
+{
+    return largest_but(by_reason, n, -1);
+}
+
+/* Each variant's share of every reason at the largest width (fractions), and the reasons the chart names. */
+struct reason_choice {
+    double share[MAX_VARIANTS][MAX_REASONS];
+    int variants, reasons;
+    bool named[MAX_REASONS];
+    int n_named;
+};
+
+static void name_reason(struct reason_choice *c, int k)
+{
+    if (k >= 0 && !c->named[k] && c->n_named < REPORT_STALL_REASONS_SHOWN) {
+        c->named[k] = true;
+        ++c->n_named;
+    }
+}
+
+/* While the variant's unnamed reasons together outweigh its largest named one, its largest unnamed reason. */
+static void name_until_other_is_smaller(struct reason_choice *c, const double *share)
+{
+    while (c->n_named < REPORT_STALL_REASONS_SHOWN) {
+        double other = 0, largest_named = 0;
+        int largest_unnamed = -1;
+        for (int k = 0; k < c->reasons; ++k)
+            if (c->named[k])
+                largest_named = share[k] > largest_named ? share[k] : largest_named;
+            else {
+                other += share[k];
+                largest_unnamed = largest_unnamed < 0 || share[k] > share[largest_unnamed] ? k : largest_unnamed;
+            }
+        if (other <= largest_named || largest_unnamed < 0)
+            return;
+        name_reason(c, largest_unnamed);
+    }
+}
+
+/* The chart's named reasons, at most REPORT_STALL_REASONS_SHOWN. The run's most common reasons alone would leave a
+ * variant whose reasons are rare elsewhere grey (cuBLAS FP64's math_pipe_throttle, 42 % of its samples). So first
+ * each variant's largest reason; then, where a variant's unnamed reasons together would outweigh its largest named
+ * one, its largest unnamed ones; then each variant's second reason; then the run's most common (order). */
+static void choose_reasons(struct reason_choice *c, const int *order)
+{
+    for (int v = 0; v < c->variants; ++v)
+        name_reason(c, top_reason(c->share[v], c->reasons));
+    for (int v = 0; v < c->variants; ++v)
+        name_until_other_is_smaller(c, c->share[v]);
+    for (int v = 0; v < c->variants; ++v) {
+        int second = largest_but(c->share[v], c->reasons, top_reason(c->share[v], c->reasons));
+        if (second >= 0 && c->share[v][second] > 0)
+            name_reason(c, second);
+    }
+    for (int i = 0; i < c->reasons; ++i)
+        name_reason(c, order[i]);
+}
+
+static void chart_row(FILE *f, int linetype, const char *variant, const struct variant_stalls *v, const int *columns,
+                      int n_columns, bool all_named)
 {
     double other = 100.0;
     fprintf(f, "%d\t", linetype);
     report_put_cell(f, variant, 0);
-    for (int i = 0; i < shown; ++i) {
-        double pct = 100.0 * v->by_reason[order[i]] / v->total;
+    for (int i = 0; i < n_columns; ++i) {
+        double pct = 100.0 * v->by_reason[columns[i]] / v->total;
         other -= pct;
         report_put_value(f, pct, 0);
     }
-    report_put_value(f, n_reasons > shown && other > 0 ? other : 0.0, 1);
+    report_put_value(f, !all_named && other > 0 ? other : 0.0, 1);
 }
 
 static void line_row(FILE *f, int linetype, const char *variant, const struct variant_stalls *v,
@@ -164,39 +225,50 @@ static void line_row(FILE *f, int linetype, const char *variant, const struct va
     report_put_cell(f, figure, 1);
 }
 
-/* Two passes over the variants: the reasons' ranking needs every variant's shares first. */
+/* Two passes over the variants: the choice of the reasons needs every variant's shares first. */
 static int write_tables(struct report_model *m, const struct csv_table *t, const struct stalls_columns *c,
                         const char *dir, struct error *e)
 {
     static struct variant_stalls v;
+    static struct reason_choice choice;
     struct reasons r = {0};
     double share_sum[MAX_REASONS] = {0};
-    int order[MAX_REASONS], width;
+    int order[MAX_REASONS], columns[MAX_REASONS], n_columns = 0, width;
     char chart_path[PATH_IN_FOLDER_LEN], lines_path[PATH_IN_FOLDER_LEN];
     if (largest_width(t, c, &width, e))
         return e->code;
     m->stall_width = width;
+    memset(&choice, 0, sizeof choice);
     for (int i = 0; i < m->variants && !e->code; ++i)
-        if (gather(t, c, m->variant[i], width, &r, &v, e) == 0 && v.total > 0)
+        if (gather(t, c, m->variant[i], width, &r, &v, e) == 0 && v.total > 0) {
             for (int k = 0; k < r.n; ++k)
-                share_sum[k] += v.by_reason[k] / v.total;
+                choice.share[choice.variants][k] = v.by_reason[k] / v.total;
+            ++choice.variants;
+        }
     if (e->code || r.n == 0)
         return e->code;
+    choice.reasons = r.n;
+    for (int i = 0; i < choice.variants; ++i)
+        for (int k = 0; k < r.n; ++k)
+            share_sum[k] += choice.share[i][k];
     rank_reasons(share_sum, r.n, order);
-    int shown = r.n < REPORT_STALL_REASONS_SHOWN ? r.n : REPORT_STALL_REASONS_SHOWN;
-    m->stall_columns = shown + 1;
+    choose_reasons(&choice, order);
+    for (int i = 0; i < r.n; ++i)
+        if (choice.named[order[i]])
+            columns[n_columns++] = order[i];
+    m->stall_columns = n_columns + 1;
     FILE *chart = report_open(dir, "stalls.tsv", chart_path, sizeof chart_path, e);
     FILE *lines = chart ? report_open(dir, "stall-lines.tsv", lines_path, sizeof lines_path, e) : NULL;
     if (lines) {
         fprintf(chart, "linetype\tvariant");
-        for (int i = 0; i < shown; ++i)
-            fprintf(chart, "\t%s", r.name[order[i]]);
+        for (int i = 0; i < n_columns; ++i)
+            fprintf(chart, "\t%s", r.name[columns[i]]);
         fputs("\tother\n", chart);
         fprintf(lines, "0\tvariant (W = %d)\tmost stalled line\tsource\tsamples there, and their main reason\n", width);
     }
     for (int i = 0; lines && i < m->variants && !e->code; ++i)
         if (gather(t, c, m->variant[i], width, &r, &v, e) == 0 && v.total > 0) {
-            chart_row(chart, i + 1, m->variant[i], &v, order, r.n, shown);
+            chart_row(chart, i + 1, m->variant[i], &v, columns, n_columns, n_columns == r.n);
             line_row(lines, i + 1, m->variant[i], &v, &r);
             ++m->stall_rows;
         }

@@ -26,6 +26,20 @@ static int validate_pages(const struct results_folder *r)
     return (r->validate.rows + REPORT_VALIDATE_ROWS_PER_PAGE - 1) / REPORT_VALIDATE_ROWS_PER_PAGE;
 }
 
+/* The variants the performance page draws against width (their linetypes): those off the FP32 ladder, and the
+ * ladder's first and last steps, the anchors of the speedups (naive and cuBLAS); the ladder has a panel of its own. */
+static void write_lesson_linetypes(FILE *f, const struct report_model *m)
+{
+    int order[MAX_VARIANTS], steps = report_ladder_order(m, order), count = 0;
+    fputs("lesson_linetypes = \"", f);
+    for (int v = 0; v < m->variants; ++v) {
+        int step = results_ladder_step(m->r, m->variant[v]);
+        if (step == 0 || v == order[0] || v == order[steps - 1])
+            fprintf(f, "%s%d", count++ ? " " : "", v + 1);
+    }
+    fputs("\"\n", f);
+}
+
 static void write_sizes_and_variants(FILE *f, const struct report_model *m)
 {
     fputs("sizes = \"", f);
@@ -37,6 +51,7 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
         report_put_clean(f, m->variant[v]);
     }
     fprintf(f, "\"\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->width[m->widths - 1]);
+    write_lesson_linetypes(f, m);
     palette_write_linetypes(f, m->variants);
 }
 
@@ -81,6 +96,7 @@ static int write_variables(const struct report_model *m, const char *dir, const 
                "diagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\nstall_width = %d\n",
             validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->hot_line_pages, m->diagnosis_rows,
             m->stall_rows, m->stall_columns, m->stall_width);
+    palette_write_colours(f, "stall_colours", m->stall_columns > 0 ? m->stall_columns - 1 : 0);
     write_sizes_and_variants(f, m);
     return report_close(f, path, e);
 }
@@ -207,7 +223,14 @@ static int write_summary_tables(const struct report_model *m, const char *dir, s
     return e->code;
 }
 
-/* One block per variant (gnuplot's index v): width and GFLOP/s of the passing runs. */
+/* GFLOP/s of a passing run, else NaN (no point). */
+static double passed_gflops(const struct report_model *m, const char *variant, int width)
+{
+    return report_passed(m, variant, width) ? report_summary_value(m, variant, width, SUMMARY_GFLOPS) : NAN;
+}
+
+/* The performance page's left panel: one block per variant (gnuplot's index v), width and GFLOP/s of the passing
+ * runs. */
 static int write_performance(const struct report_model *m, const char *dir, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
@@ -219,10 +242,32 @@ static int write_performance(const struct report_model *m, const char *dir, stru
         int points = 0;
         for (int w = 0; w < m->widths; ++w)
             if (report_passed(m, m->variant[v], m->width[w]) && ++points)
-                fprintf(f, "%d\t%.6g\n", m->width[w], report_summary_value(m, m->variant[v], m->width[w], SUMMARY_GFLOPS));
+                fprintf(f, "%d\t%.6g\n", m->width[w], passed_gflops(m, m->variant[v], m->width[w]));
         if (!points)
             fprintf(f, "%d\tNaN\n", m->width[0]);
         fputs("\n\n", f);
+    }
+    return report_close(f, path, e);
+}
+
+/* Its right panel: the FP32 ladder step by step, a column of GFLOP/s per width. Against width, the ladder's lines
+ * lie on one another (its steps differ by a few per cent); one line per width keeps each step apart. */
+static int write_performance_ladder(const struct report_model *m, const char *dir, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    int order[MAX_VARIANTS], steps = report_ladder_order(m, order);
+    FILE *f = report_open(dir, "performance-ladder.tsv", path, sizeof path, e);
+    if (!f)
+        return e->code;
+    fputs("position\tvariant", f);
+    for (int w = 0; w < m->widths; ++w)
+        fprintf(f, "\tgflops_%d", m->width[w]);
+    fputc('\n', f);
+    for (int i = 0; i < steps; ++i) {
+        fprintf(f, "%d\t", i);
+        report_put_cell(f, m->variant[order[i]], 0);
+        for (int w = 0; w < m->widths; ++w)
+            report_put_value(f, passed_gflops(m, m->variant[order[i]], m->width[w]), w == m->widths - 1);
     }
     return report_close(f, path, e);
 }
@@ -389,6 +434,7 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
     if (report_model_build(r, &m, e))
         return e->code;
     if (write_title(&m, out_dir, e) || write_summary_tables(&m, out_dir, e) || write_performance(&m, out_dir, e) ||
+        write_performance_ladder(&m, out_dir, e) ||
         write_bars(&m, out_dir, e) || report_write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
         report_write_ladder(&m, out_dir, e) || report_write_hot_lines(&m, out_dir, &m.hot_line_pages, e) ||
         report_write_diagnosis(&m, out_dir, &m.diagnosis_rows, e) || report_write_stalls(&m, out_dir, e) ||

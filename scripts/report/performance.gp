@@ -1,22 +1,50 @@
-# Achieved GFLOP/s against matrix width, one line per variant.
+# Achieved GFLOP/s against matrix width. Left: one line per variant off the FP32 ladder, with the ladder's ends
+# (lesson_linetypes); right, when the run has the ladder: its steps in order, one line per width.
 load scriptdir.'/common.gp'
 page_title = "Performance versus matrix size"
-page_caption = "GFLOP/s = 2 W^3 / median time. Higher is better. The dashed lines are the peak FP32 and FP64 rates of the CUDA cores\n".\
-    "(SM count x FLOP per clock x maximum clock); cuBLAS FP64 passes its line because DGEMM runs on the FP64 tensor cores."
+page_caption = "GFLOP/s = 2 W^3 / median time. Higher is better. Left: the variants off the FP32 ladder, with naive and cuBLAS, its ends. Right: the\n".\
+    "ladder's steps in order (next to each other they differ by a few per cent: against width their lines would lie on one another), one line\n".\
+    "per width. The dashed lines are the peak FP32 and FP64 rates of the CUDA cores (SM count x FLOP per clock x maximum clock); cuBLAS FP64\n".\
+    "passes its line because DGEMM runs on the FP64 tensor cores."
 load scriptdir.'/page.gp'
+peak_title(name, value) = missing(value) ? "" : sprintf("%s datasheet peak %.0f GFLOP/s", name, value)
+set datafile columnheaders
+with_ladder = ladder_steps > 0
+set multiplot
 set logscale x 2
 set logscale y 10
 set xlabel "matrix width W (log2 scale)"
 set ylabel "GFLOP/s (log scale)"
-set key outside right top
-set rmargin at screen 0.78
+set lmargin at screen 0.07
+set rmargin at screen (with_ladder ? 0.33 : 0.78)
+set key at screen (with_ladder ? 0.335 : 0.79), screen 0.90 left top Left reverse font ",10" samplen 2 spacing 1.6
 set xtics (0)
 do for [w in sizes] { set xtics add (w w+0) }
 set xrange [word(sizes, 1) / 1.3 : word(sizes, words(sizes)) * 1.3]
 set format y "%.0f"
-peak_title(name, value) = missing(value) ? "" : sprintf("%s datasheet peak %.0f GFLOP/s", name, value)
-set datafile columnheaders
-plot for [i=0:variant_count-1] datadir.'/performance.tsv' index i using "width":"gflops" \
-        with linespoints lt (i+1) lw (word(variant_names, i+1) eq "cublas" ? 4 : 2) title word(variant_names, i+1), \
+plot for [lt in lesson_linetypes] datadir.'/performance.tsv' index (lt - 1) using "width":"gflops" \
+        with linespoints lt (lt + 0) lw (word(variant_names, lt + 0) eq "cublas" ? 4 : 2) title word(variant_names, lt + 0), \
      (missing(fp32_peak_gflops) ? 1/0 : fp32_peak_gflops) with lines dt 2 lw 2 lc rgb "black" title peak_title("FP32", fp32_peak_gflops), \
      (missing(fp64_peak_gflops) ? 1/0 : fp64_peak_gflops) with lines dt 3 lw 2 lc rgb "#555555" title peak_title("FP64", fp64_peak_gflops)
+if (with_ladder) {
+    # The page's title and caption are drawn once, by the first panel.
+    unset label
+    unset logscale
+    set lmargin at screen 0.57
+    set rmargin at screen 0.97
+    set xrange [-0.5 : ladder_steps - 0.5]
+    set xtics rotate by 40 right font ",10" nomirror
+    set xlabel "the FP32 ladder, step by step"
+    set ylabel "GFLOP/s"
+    set yrange [0:*]
+    if (!missing(fp32_peak_gflops)) { set yrange [0 : fp32_peak_gflops * 1.1] }
+    set key inside left top Left reverse font ",10" samplen 3 spacing 1.2
+    # The widths in grey to black, the largest (the other pages' width) solid and darkest.
+    width_colour(i) = i == words(sizes) ? "#000000" : i == words(sizes) - 1 ? "#5a5a5a" : "#8c8c8c"
+    width_dash(i) = words(sizes) - i + 1
+    plot for [i=1:words(sizes)] datadir.'/performance-ladder.tsv' using "position":(column("gflops_".word(sizes, i))):xtic(strcol("variant")) \
+            with linespoints lw 2 dt width_dash(i) pt (4 + 2 * (i % 3)) ps 1.3 lc rgb width_colour(i) \
+            title sprintf("W = %s", word(sizes, i)), \
+         (missing(fp32_peak_gflops) ? 1/0 : fp32_peak_gflops) with lines dt 2 lw 2 lc rgb "black" notitle
+}
+unset multiplot

@@ -1,13 +1,15 @@
 # The hierarchical roofline at the largest width: each variant's achieved GFLOP/s (y, the same for its three points)
 # against its FLOP per byte at L1/shared, L2 and DRAM (x), under the roofs of this GPU. Data: roofline.tsv and
-# roofs.gp (memscope-report-data); the numbers beside the points are the key's (next page).
+# roofs.gp (memscope-report-data); the numbers beside the points are the key's (next page), placed by
+# memscope-report-data where no two meet (roofline-labels.tsv), in the frame and with the markers roofs.gp gives.
 load scriptdir.'/common.gp'
 load datadir.'/roofs.gp'
 page_title = sprintf("Hierarchical roofline at W = %d", roofline_width)
 page_caption = "y: FLOP over the median time (FLOP counted from executed instructions, or the work model 2 W^3 where that counts under half,\n".\
     "as tensor-core FLOP are not counted). x: the same FLOP per byte at each level: L1/shared data-stage wavefronts x 128 B, L2 bytes\n".\
-    "(lts__t_bytes), DRAM bytes. One colour and number per variant (the key follows), one marker per level. A point under its own\n".\
-    "level's diagonal is held by that level's bandwidth; the lowest roof at a variant's three points is its bound.\n".\
+    "(lts__t_bytes), DRAM bytes. One colour and number per variant (the key follows; a thin line joins a number set apart to its point),\n".\
+    "one marker per level. A point under its own level's diagonal is held by that level's bandwidth; the lowest roof at a variant's three\n".\
+    "points is its bound. ".\
     roofs_note
 load scriptdir.'/page.gp'
 set logscale xy 10
@@ -17,14 +19,26 @@ set xlabel "arithmetic intensity (FLOP per byte at each level, log scale)"
 set ylabel "achieved GFLOP/s (log scale)"
 set format x "%g"
 set format y "%.0f"
-# The legend beside the chart: inside, it would hide points (a slow kernel sits bottom right).
-set rmargin at screen 0.73
-set key at screen 0.745, screen 0.90 left top Left reverse box font ",9" spacing 1.2 samplen 3 width 1
+# The frame the labels were placed in. The legend beside the chart: inside, it would hide points (a slow kernel
+# sits bottom right).
+set lmargin at screen roofline_frame_left
+set rmargin at screen roofline_frame_right
+set bmargin at screen roofline_frame_bottom
+set tmargin at screen roofline_frame_top
+set key at screen 0.745, screen 0.90 left top Left reverse box font ",9" spacing 1.7 samplen 3 width 1
 set samples 1000
 # A memory level's diagonal, up to the FP32 roof.
 diagonal(x, gbs) = (missing(roof_fp32_gflops) || x * gbs <= roof_fp32_gflops) ? x * gbs : 1/0
 set datafile columnheaders
 file = datadir.'/roofline.tsv'
+labels_file = datadir.'/roofline-labels.tsv'
+# One marker per level (L1/shared, L2, DRAM): circle, square, triangle.
+level_marker(l) = l == 0 ? 7 : l == 1 ? 5 : 9
+marker_size(l) = word(roofline_marker_sizes, l + 1) + 0
+label_font = sprintf(",%g", roofline_label_font)
+# A leader line from a point to its number where the number had to move away (leader = 1).
+leader_dx(unused) = column("leader") != 0 ? column("label_x") - column("x") : 1/0
+leader_dy(unused) = column("label_y") - column("y")
 if (roofline_points == 0) {
     set label 1 "not collected: this run has no FLOP or byte counts" at graph 0.5, graph 0.5 center font ",14"
 }
@@ -51,12 +65,16 @@ plot (missing(roof_l1_shared_gbs) ? 1/0 : diagonal(x, roof_l1_shared_gbs)) \
         title roof_title(roof_fp32_gflops, roof_fp32_title), \
      (missing(roof_fp64_gflops) ? 1/0 : roof_fp64_gflops) with lines lw 2 dt 2 lc rgb "black" \
         title roof_title(roof_fp64_gflops, roof_fp64_title), \
-     file using "flop_per_l1_shared_wavefront_byte":"gflops":"linetype" with points pt 7 ps 1.4 lc variable notitle, \
-     file using "flop_per_l2_byte":"gflops":"linetype" with points pt 5 ps 1.3 lc variable notitle, \
-     file using "flop_per_dram_byte":"gflops":"linetype" with points pt 9 ps 1.6 lc variable notitle, \
-     file using "flop_per_l1_shared_wavefront_byte":"gflops":(strcol("number")) with labels left offset 0.8, 0.5 font ",8" notitle, \
-     file using "flop_per_l2_byte":"gflops":(strcol("number")) with labels left offset 0.8, 0.5 font ",8" notitle, \
-     file using "flop_per_dram_byte":"gflops":(strcol("number")) with labels left offset 0.8, 0.5 font ",8" notitle, \
-     keyentry with points pt 7 ps 1.4 lc rgb "#444444" title "at L1/shared: FLOP per wavefront byte", \
-     keyentry with points pt 5 ps 1.3 lc rgb "#444444" title "at L2: FLOP per L2 byte", \
-     keyentry with points pt 9 ps 1.6 lc rgb "#444444" title "at DRAM: FLOP per DRAM byte"
+     file using "flop_per_l1_shared_wavefront_byte":"gflops":"linetype" with points pt level_marker(0) ps marker_size(0) \
+        lc variable notitle, \
+     file using "flop_per_l2_byte":"gflops":"linetype" with points pt level_marker(1) ps marker_size(1) \
+        lc variable notitle, \
+     file using "flop_per_dram_byte":"gflops":"linetype" with points pt level_marker(2) ps marker_size(2) \
+        lc variable notitle, \
+     labels_file using "x":"y":(leader_dx(0)):(leader_dy(0)) with vectors nohead lw 0.5 lc rgb "#888888" notitle, \
+     labels_file using "label_x":"label_y":(sprintf("%d", column("number"))) with labels center font label_font \
+        notitle, \
+     keyentry with points pt level_marker(0) ps marker_size(0) lc rgb "#444444" \
+        title "at L1/shared: FLOP per wavefront byte", \
+     keyentry with points pt level_marker(1) ps marker_size(1) lc rgb "#444444" title "at L2: FLOP per L2 byte", \
+     keyentry with points pt level_marker(2) ps marker_size(2) lc rgb "#444444" title "at DRAM: FLOP per DRAM byte"

@@ -2,7 +2,8 @@
 # table_x: left edge of each column (a word list, in screen fractions);
 # table_first: the first column drawn; table_colour_column: a column holding each
 # row's linetype (0: none), which colours the row's first drawn cell; table_font_size
-# (points, default 11) for pages whose cells hold sentences.
+# (points, default 11) for pages whose cells hold sentences, forgotten after the table:
+# the PDF draws every page in one gnuplot session, where it would pass to the pages after.
 unset border
 unset tics
 unset key
@@ -21,3 +22,4 @@ plot for [c=table_first:table_first+table_columns-1] table_file every ::0::0 \
          using (cell_x(c)):(-$0-1):(stringcolumn(c)) with labels left font table_font, \
      table_file every ::1 using (cell_x(table_first)):(-$0-1):(stringcolumn(table_first)):(table_colour_column ? column(table_colour_column) : 0) \
          with labels left font table_font tc variable
+undefine table_font_size

@@ -1,5 +1,8 @@
 /*
- * The tables of the roofline, stall and ladder pages, with no GPU and no gnuplot. The stalls.csv of the fixture is
+ * The tables of the roofline, stall, ladder and performance pages, with no GPU and no gnuplot; last, the reference
+ * run's report as printed (gnuplot and poppler-utils, skipped without them): no two words on a page overlap.
+ *
+ * The stalls.csv of the fixture is
  * cut from the H100 reference run at 8d2607b (naive_uncoalesced, tiled_32 and halfwarp_lanes at W = 4096,
  * three rows of tiled_32 at W = 1024, which the pages leave out); the shares below were summed from it
  * with a spreadsheet-like script, not by memscope.
@@ -29,11 +32,13 @@
 
 #include <cmocka.h>
 
+#include "../../harness/csv/reader.h"
 #include "../../harness/report/report_data.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
 
 #define FIXTURE "tests/fixtures/roofline-run"
+#define REFERENCE "reports/reference"
 
 static char workdir[] = "/tmp/memscope-roofline-XXXXXX";
 static char data_dir[128], scratch[128];
@@ -77,7 +82,7 @@ static void copy_fixture_and(const char *change)
 
 /* ---- roofline.tsv, read by column name ---- */
 
-#define MAX_ROWS 32
+#define MAX_ROWS 80 /* the roofline's labels: three per variant */
 #define MAX_COLUMNS 16
 
 struct tsv {
@@ -256,6 +261,91 @@ static void a_run_without_byte_counts_has_no_points_and_no_key(void **state)
     file_lacks("pages.tsv", "roofline-key");
 }
 
+/* A number that memscope-report-data gave gnuplot in a data file ("name = 0.25"). */
+static double gnuplot_number(const char *file, const char *name)
+{
+    char path[192], line[512], key[64];
+    double value = NAN;
+    snprintf(path, sizeof path, "%s/%s", data_dir, file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s was not written", path);
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%63s = %lf", key, &value) == 2 && strcmp(key, name) == 0)
+            break;
+        else
+            value = NAN;
+    fclose(f);
+    if (isnan(value))
+        fail_msg("%s has no number %s", file, name);
+    return value;
+}
+
+/* The roofline as printed, from roofs.gp: the frame on the page (points; the page is A4 landscape) and the axes. */
+struct printed_chart {
+    double width, height, font, xmin, xmax, ymin, ymax;
+};
+
+static struct printed_chart printed_chart(void)
+{
+    static const char *const f = "roofs.gp";
+    return (struct printed_chart){
+        .width = (gnuplot_number(f, "roofline_frame_right") - gnuplot_number(f, "roofline_frame_left")) * 841.89,
+        .height = (gnuplot_number(f, "roofline_frame_top") - gnuplot_number(f, "roofline_frame_bottom")) * 595.28,
+        .font = gnuplot_number(f, "roofline_label_font"),
+        .xmin = gnuplot_number(f, "roofline_xmin"),
+        .xmax = gnuplot_number(f, "roofline_xmax"),
+        .ymin = gnuplot_number(f, "roofline_ymin"),
+        .ymax = gnuplot_number(f, "roofline_ymax")};
+}
+
+struct page_box {
+    double x0, y0, x1, y1;
+};
+
+/* Where a label's text lies on the printed page, in points from the frame's lower left corner: centred on its
+ * place, a digit of the font 0.64 of its size wide and 0.75 of it high. */
+static struct page_box label_box(const struct printed_chart *c, const char *text, double x, double y)
+{
+    double at_x = log10(x / c->xmin) / log10(c->xmax / c->xmin) * c->width;
+    double at_y = log10(y / c->ymin) / log10(c->ymax / c->ymin) * c->height;
+    double half_w = strlen(text) * 0.64 * c->font / 2, half_h = 0.75 * c->font / 2;
+    return (struct page_box){at_x - half_w, at_y - half_h, at_x + half_w, at_y + half_h};
+}
+
+/* The H100 reference run: 27 pairs of its roofline's numbers overlapped when gnuplot set each beside its point.
+ * Every point's number is on the chart, and no two numbers' boxes meet. */
+static void the_roofline_numbers_do_not_overlap(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    static struct page_box boxes[MAX_ROWS];
+    int col[3];
+    write_data(REFERENCE);
+    struct printed_chart chart = printed_chart();
+    read_tsv("roofline-labels.tsv", &t);
+    assert_int_equal(t.rows, 3 * 22);
+    static const char *const names[] = {"number", "label_x", "label_y"};
+    for (int n = 0; n < 3; ++n) {
+        col[n] = -1;
+        for (int c = 0; c < t.columns; ++c)
+            col[n] = strcmp(t.header[c], names[n]) == 0 ? c : col[n];
+        if (col[n] < 0)
+            fail_msg("roofline-labels.tsv has no column %s", names[n]);
+    }
+    for (int r = 0; r < t.rows; ++r) {
+        double x = strtod(t.cell[r][col[1]], NULL), y = strtod(t.cell[r][col[2]], NULL);
+        if (isnan(x) || isnan(y))
+            fail_msg("number %s (row %d) has no place on the chart", t.cell[r][col[0]], r + 1);
+        boxes[r] = label_box(&chart, t.cell[r][col[0]], x, y);
+        for (int q = 0; q < r; ++q)
+            if (boxes[q].x0 < boxes[r].x1 && boxes[r].x0 < boxes[q].x1 && boxes[q].y0 < boxes[r].y1 &&
+                boxes[r].y0 < boxes[q].y1)
+                fail_msg("numbers %s (row %d) and %s (row %d) overlap", t.cell[q][col[0]], q + 1, t.cell[r][col[0]],
+                         r + 1);
+    }
+}
+
 /* ---- the stall pages ---- */
 
 static void each_variant_gets_its_share_of_every_reason(void **state)
@@ -290,6 +380,67 @@ static void the_most_stalled_line_is_named_with_its_reason(void **state)
                                   "66 % of the samples; mio_throttle 54 % of the line's");
     file_holds("stall-lines.tsv", "halfwarp_lanes\tkernels/ladder/ladder_common.cuh:257\t");
     file_holds("pages.tsv", "stalls\tstalls.gp\t\nstall-lines\tstall_lines.gp\t\n");
+}
+
+/* Each variant's largest stall reason at width, summed from a stalls.csv row by row (not by memscope's pages). */
+static void largest_reasons(const char *results, int width, const struct tsv *chart, char top[][48])
+{
+    static double samples[MAX_ROWS][64];
+    static char reasons[64][48];
+    char path[192];
+    int n_reasons = 0, col[4];
+    struct csv_table t;
+    struct error e = {0};
+    snprintf(path, sizeof path, "%s/stalls.csv", results);
+    memset(samples, 0, sizeof samples);
+    if (csv_table_read(path, &t, &e) || csv_table_column(&t, "variant", &col[0], &e) ||
+        csv_table_column(&t, "width", &col[1], &e) || csv_table_column(&t, "reason", &col[2], &e) ||
+        csv_table_column(&t, "samples", &col[3], &e))
+        fail_msg("%s", e.message);
+    for (int row = 0; row < t.rows; ++row) {
+        int k = 0, w = atoi(csv_table_text(&t, row, col[1]));
+        const char *reason = csv_table_text(&t, row, col[2]);
+        while (k < n_reasons && strcmp(reasons[k], reason) != 0)
+            ++k;
+        if (k == n_reasons)
+            snprintf(reasons[n_reasons++], sizeof reasons[0], "%.47s", reason);
+        for (int r = 0; r < chart->rows && w == width; ++r)
+            if (strcmp(chart->cell[r][1], csv_table_text(&t, row, col[0])) == 0)
+                samples[r][k] += strtod(csv_table_text(&t, row, col[3]), NULL);
+    }
+    csv_table_free(&t);
+    for (int r = 0; r < chart->rows; ++r) {
+        int best = 0;
+        for (int k = 1; k < n_reasons; ++k)
+            best = samples[r][k] > samples[r][best] ? k : best;
+        snprintf(top[r], sizeof top[r], "%.47s", reasons[best]);
+    }
+}
+
+/* The H100 reference run at 4096: the run's nine most common reasons left cublas_fp64's largest, math_pipe_throttle
+ * (42 %), in "other" (43 %). Every variant's largest reason must have a colour of its own, and "other" must stay
+ * under each variant's largest named share. */
+static void every_variant_s_largest_stall_reason_is_named(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    static char top[MAX_ROWS][48];
+    write_data(REFERENCE);
+    read_tsv("stalls.tsv", &t);
+    assert_int_equal(t.rows, 22);
+    assert_string_equal(t.header[t.columns - 1], "other");
+    largest_reasons(REFERENCE, 4096, &t, top);
+    for (int r = 0; r < t.rows; ++r) {
+        double largest_named = 0;
+        for (int c = 2; c < t.columns - 1; ++c)
+            largest_named = fmax(largest_named, strtod(t.cell[r][c], NULL));
+        if (number(&t, t.cell[r][1], top[r]) < largest_named) /* fails on a missing column */
+            fail_msg("%s: its largest reason %s is not the largest it is charted with", t.cell[r][1], top[r]);
+        if (number(&t, t.cell[r][1], "other") > largest_named)
+            fail_msg("%s: other %s %% over its largest named share %.1f %%", t.cell[r][1],
+                     cell(&t, t.cell[r][1], "other"), largest_named);
+    }
+    assert_within(number(&t, "cublas_fp64", "math_pipe_throttle"), 42.2, 0.05, "cublas_fp64 math_pipe_throttle");
 }
 
 static void a_run_without_stalls_has_no_stall_pages(void **state)
@@ -335,6 +486,119 @@ static void the_ladder_follows_its_steps_with_speedup_and_issue_slots(void **sta
     assert_string_equal(cell(&t, "naive", "issue %"), "42.0");
 }
 
+/*
+ * The performance page: against width, the variants off the ladder and the ladder's ends (naive, step 1, and
+ * halfwarp_lanes, the fixture's last step): linetypes 1 2 3 5 6 7, tiled_32 (4) left to the ladder's panel, which
+ * lists the steps in order with a column per width (summary.csv's gflops: tiled_32 8646.94 and 8989.53).
+ */
+static void the_ladder_has_a_performance_panel_of_its_own(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    write_data(FIXTURE);
+    file_holds("variables.gp", "lesson_linetypes = \"1 2 3 5 6 7\"\n");
+    read_tsv("performance-ladder.tsv", &t);
+    assert_int_equal(t.rows, 3);
+    assert_string_equal(t.cell[0][1], "naive");
+    assert_string_equal(t.cell[1][1], "tiled_32");
+    assert_string_equal(t.cell[2][1], "halfwarp_lanes");
+    assert_within(number(&t, "tiled_32", "gflops_1024"), 8646.94, 0.01, "tiled_32 at 1024");
+    assert_within(number(&t, "tiled_32", "gflops_4096"), 8989.53, 0.01, "tiled_32 at 4096");
+}
+
+/* ---- the README's figures ---- */
+
+#define FIGURES "reports/figures/figures.txt"
+
+/* The page FIGURES gives for a figure, or NULL where it lists none. */
+static const char *figure_page(const char *figure)
+{
+    static char name[128], page[64];
+    char line[256];
+    const char *found = NULL;
+    FILE *f = fopen(FIGURES, "r");
+    if (!f)
+        fail_msg("%s is missing: make figures reads its figures from it", FIGURES);
+    while (!found && fgets(line, sizeof line, f))
+        if (line[0] != '#' && sscanf(line, "%127s %63s", name, page) == 2 && strcmp(name, figure) == 0)
+            found = page;
+    fclose(f);
+    return found;
+}
+
+/* Every figure the README shows is one that make figures draws from the reference run (FIGURES, the target's one
+ * list), of a page the reference report has: none can be left behind by a newer run. */
+static void every_readme_figure_is_drawn_by_make_figures(void **state)
+{
+    (void)state;
+    static const char link[] = "](reports/figures/";
+    static struct outcome o;
+    char line[1024], figure[128];
+    int links = 0;
+    write_data(REFERENCE);
+    FILE *readme = fopen("README.md", "r");
+    assert_non_null(readme);
+    while (fgets(line, sizeof line, readme))
+        for (const char *at = strstr(line, link); at; at = strstr(at + 1, link)) {
+            if (sscanf(at + strlen(link), "%127[^)]", figure) != 1)
+                continue;
+            const char *page = figure_page(figure);
+            ++links;
+            if (!page)
+                fail_msg("README.md shows reports/figures/%s, which %s does not list", figure, FIGURES);
+            shell(&o, "cut -f1 %s/pages.tsv | grep -qx '%s'", data_dir, page);
+            if (o.exit_code != 0)
+                fail_msg("%s: %s is of page %s, which the reference report lacks", FIGURES, figure, page);
+        }
+    fclose(readme);
+    assert_true(links > 0);
+}
+
+/* ---- the printed pages ---- */
+
+struct word_box {
+    double x0, y0, x1, y1;
+    char text[48];
+};
+
+/* The words of the reference run's PDF, page by page (pdftotext -bbox), and the first two on one page whose boxes
+ * overlap by more than half a point each way: type set on type. Rotated labels are split by pdftotext into the
+ * horizontal runs it reads, which overlap only where the labels do. */
+static void no_two_words_of_the_reference_report_overlap(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    static struct word_box words[4096];
+    char line[1024], bbox[192];
+    int page = 0, n = 0;
+    if (system("command -v gnuplot >/dev/null && command -v pdftotext >/dev/null") != 0)
+        skip();
+    snprintf(bbox, sizeof bbox, "%s/words.html", workdir);
+    shell(&o, "scripts/report-render %s %s/report >/dev/null && pdftotext -bbox %s/report/memscope-report.pdf %s",
+          REFERENCE, workdir, workdir, bbox);
+    assert_int_equal(o.exit_code, 0);
+    FILE *f = fopen(bbox, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        struct word_box *w = &words[n];
+        if (strstr(line, "<page "))
+            ++page, n = 0;
+        if (sscanf(line, " <word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\">%47[^<]", &w->x0, &w->y0,
+                   &w->x1, &w->y1, w->text) != 5 || n == (int)(sizeof words / sizeof words[0]))
+            continue;
+        for (int i = 0; i < n; ++i)
+            if (fmin(w->x1, words[i].x1) - fmax(w->x0, words[i].x0) > 0.5 &&
+                fmin(w->y1, words[i].y1) - fmax(w->y0, words[i].y0) > 0.5) {
+                fclose(f);
+                fail_msg("page %d: \"%s\" and \"%s\" overlap at (%.0f, %.0f) points", page, words[i].text, w->text,
+                         w->x0, w->y0);
+            }
+        ++n;
+    }
+    fclose(f);
+    assert_int_equal(page, 22);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,11 +607,16 @@ int main(void)
         cmocka_unit_test(the_key_lists_every_point_with_its_bound),
         cmocka_unit_test(without_ceilings_the_datasheet_is_used_and_named),
         cmocka_unit_test(a_run_without_byte_counts_has_no_points_and_no_key),
+        cmocka_unit_test(the_roofline_numbers_do_not_overlap),
         cmocka_unit_test(each_variant_gets_its_share_of_every_reason),
         cmocka_unit_test(the_most_stalled_line_is_named_with_its_reason),
+        cmocka_unit_test(every_variant_s_largest_stall_reason_is_named),
         cmocka_unit_test(a_run_without_stalls_has_no_stall_pages),
         cmocka_unit_test(a_negative_sample_count_is_refused_with_its_line),
         cmocka_unit_test(the_ladder_follows_its_steps_with_speedup_and_issue_slots),
+        cmocka_unit_test(the_ladder_has_a_performance_panel_of_its_own),
+        cmocka_unit_test(every_readme_figure_is_drawn_by_make_figures),
+        cmocka_unit_test(no_two_words_of_the_reference_report_overlap),
     };
     return cmocka_run_group_tests_name("page tables", tests, setup, teardown);
 }
