@@ -1,0 +1,117 @@
+/*
+ * What the title, diagnosis, bank-conflict and ground-truth pages say, read from the tables memscope-report-data
+ * writes for them, with no GPU and no gnuplot. The fixture, tests/fixtures/content-run, is cut verbatim from the
+ * H100 reference run at af9d50f (reports/reference): ten variants at W = 4096 (naive, naive_uncoalesced,
+ * tiled_32, tiled_transposed, tiled_transposed_padded, warptiled, pipelined, halfwarp_lanes, icache_fit, cublas),
+ * pipelined, icache_fit and cublas also at W = 1024, the shared-memory rows of lines.csv at W = 4096, and the
+ * whole --validate folder. The figures below were read from those CSV files by hand.
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../harness/report/report_data.h"
+#include "../support/remove_tree.h"
+#include "../support/run_shell.h"
+
+#define FIXTURE "tests/fixtures/content-run"
+
+static char workdir[] = "/tmp/memscope-content-XXXXXX";
+static char data_dir[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(workdir))
+        return -1;
+    snprintf(data_dir, sizeof data_dir, "%s/data", workdir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+/* memscope-report-data on a results folder, into a fresh data_dir. */
+static void write_data(const char *results)
+{
+    static struct outcome o;
+    struct results_folder r;
+    struct error e = {0};
+    shell(&o, "rm -rf %s && mkdir -p %s", data_dir, data_dir);
+    assert_int_equal(o.exit_code, 0);
+    if (results_folder_open(results, &r, &e) || report_data_write(&r, data_dir, "", NULL, &e))
+        fail_msg("%s", e.message);
+    results_folder_close(&r);
+}
+
+/* The whole text of one of the data files. */
+static const char *data_file(const char *name)
+{
+    static struct outcome o;
+    shell(&o, "cat %s/%s", data_dir, name);
+    if (o.exit_code != 0)
+        fail_msg("%s was not written: %s", name, o.output);
+    return o.output;
+}
+
+/* A row of a table whose first column is a linetype: the row from its second column on. */
+static void expect_row(const char *text, const char *row)
+{
+    char wanted[1024];
+    snprintf(wanted, sizeof wanted, "\t%s\n", row);
+    if (!strstr(text, wanted))
+        fail_msg("no row\n%s\nin\n%s", row, text);
+}
+
+/* ---- the diagnosis (p. 5) ---- */
+
+/* The issue-bound kernels read apart by their own figures and their warps' top stall reason; no closing sentence
+ * is shared by all of them. */
+static void issue_bound_kernels_read_apart(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *t = data_file("diagnosis.tsv");
+    expect_row(t, "pipelined\tinstruction issue\tissue slots 76 % used, FMA pipe 68 %, L1/shared 61 %; "
+                   "top stall reason not_selected (44 % of samples)");
+    expect_row(t, "icache_fit\tinstruction issue\tissue slots 79 % used, FMA pipe 75 %, L1/shared 52 %; "
+                   "top stall reason selected (40 % of samples)");
+    expect_row(t, "cublas\tinstruction issue\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %; "
+                   "top stall reason selected (45 % of samples)");
+    assert_null(strstr(t, "every FFMA"));
+}
+
+/* The rules applied to the run's figures give the limiters the run wrote: the conflict share from lines.csv
+ * (2,080,374,784 of 6,509,559,808 shared wavefronts), the coalescing from metrics.csv. */
+static void every_row_is_the_rules_on_the_runs_figures(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *t = data_file("diagnosis.tsv");
+    expect_row(t, "tiled_transposed\tbank conflicts\t32 % of shared wavefronts are bank conflicts; L1/shared at "
+                   "97 % of peak, FMA pipe 8 %; top stall reason mio_throttle (53 % of samples)");
+    expect_row(t, "tiled_transposed_padded\tL1/shared bandwidth\tL1/shared at 90 % of peak; FMA pipe 11 %, "
+                   "DRAM 13 %; top stall reason mio_throttle (46 % of samples)");
+    expect_row(t, "naive_uncoalesced\tuncoalesced global loads\tglobal loads use 12.5 % of the bytes their "
+                   "sectors carry (16.5 sectors per request); L1 at 99 % of peak; top stall reason lg_throttle "
+                   "(94 % of samples)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(issue_bound_kernels_read_apart),
+        cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
+    };
+    return cmocka_run_group_tests_name("page content", tests, setup, teardown);
+}
