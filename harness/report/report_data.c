@@ -242,6 +242,54 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
     return report_close(f, path, e);
 }
 
+/* How validate.csv judged a check, from its bounds: exact, a range, or a lower bound alone (the naive transpose's
+ * DRAM counts), as factors of the expected value; the bounds themselves where there is none (the L2 ceiling, judged
+ * by order). */
+static void rule_cell(char *cell, size_t len, double expected, double lower, double upper)
+{
+    double slack = 1e-6 * fmax(1.0, fabs(expected));
+    if (fabs(lower - expected) <= slack && fabs(upper - expected) <= slack)
+        snprintf(cell, len, "exact");
+    else if (isnan(expected) || expected == 0)
+        snprintf(cell, len, "%.6g to %.6g", lower, upper);
+    else if (isnan(upper) || isinf(upper))
+        snprintf(cell, len, "≥ %.3g × expected", lower / expected);
+    else
+        snprintf(cell, len, "%.3g to %.3g × expected", lower / expected, upper / expected);
+}
+
+/* The measured value against the expected one: how close the check came. */
+static void deviation_cell(char *cell, size_t len, double expected, double measured)
+{
+    if (measured == expected)
+        snprintf(cell, len, "0 %%");
+    else if (isnan(expected) || isnan(measured) || expected == 0)
+        snprintf(cell, len, "-");
+    else
+        snprintf(cell, len, "%+.1f %%", 100.0 * (measured - expected) / expected);
+}
+
+enum validate_cell { V_KERNEL, V_PARAMETER, V_METRIC, V_EXPECTED, V_LOWER, V_UPPER, V_MEASURED, V_STATUS, V_CELLS };
+
+static int validate_row(FILE *f, const struct csv_table *t, const int *col, int row, struct error *e)
+{
+    double expected, lower, upper, measured;
+    char rule[64], deviation[32];
+    if (csv_table_real(t, row, col[V_EXPECTED], &expected, e) || csv_table_real(t, row, col[V_LOWER], &lower, e) ||
+        csv_table_real(t, row, col[V_UPPER], &upper, e) || csv_table_real(t, row, col[V_MEASURED], &measured, e))
+        return e->code;
+    rule_cell(rule, sizeof rule, expected, lower, upper);
+    deviation_cell(deviation, sizeof deviation, expected, measured);
+    for (int c = V_KERNEL; c <= V_METRIC; ++c)
+        report_put_cell(f, csv_table_text(t, row, col[c]), 0);
+    report_put_cell(f, isnan(expected) ? "-" : csv_table_text(t, row, col[V_EXPECTED]), 0);
+    report_put_cell(f, rule, 0);
+    report_put_cell(f, csv_table_text(t, row, col[V_MEASURED]), 0);
+    report_put_cell(f, deviation, 0);
+    report_put_cell(f, csv_table_text(t, row, col[V_STATUS]), 1);
+    return 0;
+}
+
 static int validate_page(const struct csv_table *t, const int *col, int page, const char *dir, struct error *e)
 {
     char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
@@ -249,36 +297,75 @@ static int validate_page(const struct csv_table *t, const int *col, int page, co
     FILE *f = report_open(dir, name, path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("kernel\tparameter\tmetric\texpected\tmeasured\tcheck\n", f);
+    fputs("kernel\tparameter\tmetric\texpected\trule\tmeasured\tvs expected\tcheck\n", f);
     int first = page * REPORT_VALIDATE_ROWS_PER_PAGE;
-    for (int row = first; row < t->rows && row < first + REPORT_VALIDATE_ROWS_PER_PAGE; ++row)
-        for (int c = 0; c < 6; ++c)
-            report_put_cell(f, csv_table_text(t, row, col[c]), c == 5);
-    return report_close(f, path, e);
+    for (int row = first; row < t->rows && row < first + REPORT_VALIDATE_ROWS_PER_PAGE && !e->code; ++row)
+        validate_row(f, t, col, row, e);
+    return e->code ? (fclose(f), e->code) : report_close(f, path, e);
+}
+
+/* Why the ceilings judged on the ground-truth pages are not the roofline's roofs: --validate measures them again
+ * in its own process, while the roofline draws those of the run itself (or the datasheet's, where it measured
+ * none). The largest difference says how much the measurement moved between the two. */
+static int ceilings_note(const struct report_model *m, const struct csv_table *t, const int *col, char *note,
+                         size_t len, struct error *e)
+{
+    double worst = -1, main_value = NAN, validate_value = NAN;
+    int judged = 0, worst_ceiling = 0;
+    *note = '\0';
+    for (int row = 0; row < t->rows; ++row)
+        for (int c = 0; c < CEILING_COUNT; ++c) {
+            double measured, run;
+            if (strcmp(csv_table_text(t, row, col[V_METRIC]), ceiling_key((enum ceiling)c)) != 0)
+                continue;
+            if (csv_table_real(t, row, col[V_MEASURED], &measured, e) ||
+                results_environment_number(m->r, ceiling_key((enum ceiling)c), &run, e))
+                return e->code;
+            ++judged;
+            if (!isnan(run) && fabs(measured - run) / run > worst) {
+                worst = fabs(measured - run) / run;
+                worst_ceiling = c, main_value = run, validate_value = measured;
+            }
+        }
+    if (judged && worst < 0)
+        snprintf(note, len, "The roofline draws the datasheet's figures instead: the run it draws measured no "
+                            "ceilings.");
+    else if (judged)
+        snprintf(note, len,
+                 "The roofline draws the ceilings its own run measured; --validate measured these again: they differ "
+                 "by %.1f %% at most (%s, %.6g against %.6g %s).",
+                 100.0 * worst, ceiling_label((enum ceiling)worst_ceiling), main_value, validate_value,
+                 ceiling_unit((enum ceiling)worst_ceiling));
+    return 0;
 }
 
 static int write_validate(const struct report_model *m, const char *dir, struct error *e)
 {
-    static const enum validate_column columns[6] = {VALIDATE_KERNEL,   VALIDATE_PARAMETER, VALIDATE_METRIC,
-                                                    VALIDATE_EXPECTED, VALIDATE_MEASURED,  VALIDATE_STATUS};
+    static const enum validate_column columns[V_CELLS] = {
+        VALIDATE_KERNEL, VALIDATE_PARAMETER, VALIDATE_METRIC,   VALIDATE_EXPECTED,
+        VALIDATE_LOWER,  VALIDATE_UPPER,     VALIDATE_MEASURED, VALIDATE_STATUS};
     const struct csv_table *t = &m->r->validate;
-    int col[6], passes = 0;
+    int col[V_CELLS], passes = 0;
+    char note[512];
     if (!m->r->has_validate)
         return 0;
     if (t->rows == 0)
         return error_set(e, EXIT_USAGE, "%s: no rows", t->path);
-    for (int c = 0; c < 6; ++c)
+    for (int c = 0; c < V_CELLS; ++c)
         if (schema_column(t, &validate_csv, columns[c], &col[c], e))
             return e->code;
     for (int row = 0; row < t->rows; ++row)
-        passes += strcmp(csv_table_text(t, row, col[5]), "pass") == 0;
+        passes += strcmp(csv_table_text(t, row, col[V_STATUS]), "pass") == 0;
     for (int page = 0; page < validate_pages(m->r) && !e->code; ++page)
         validate_page(t, col, page, dir, e);
+    if (e->code || ceilings_note(m, t, col, note, sizeof note, e))
+        return e->code;
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     FILE *f = report_open(dir, "validate.gp", path, sizeof path, e);
     if (!f)
         return e->code;
     fprintf(f, "validate_result = \"%d of %d checks passed\"\n", passes, t->rows);
+    report_put_variable(f, "validate_ceilings_note", note);
     return report_close(f, path, e);
 }
 

@@ -24,7 +24,7 @@
 #define FIXTURE "tests/fixtures/content-run"
 
 static char workdir[] = "/tmp/memscope-content-XXXXXX";
-static char data_dir[128];
+static char data_dir[128], scratch[128];
 
 static int setup(void **state)
 {
@@ -32,6 +32,7 @@ static int setup(void **state)
     if (!mkdtemp(workdir))
         return -1;
     snprintf(data_dir, sizeof data_dir, "%s/data", workdir);
+    snprintf(scratch, sizeof scratch, "%s/run", workdir);
     return 0;
 }
 
@@ -54,7 +55,15 @@ static void write_data(const char *results)
     results_folder_close(&r);
 }
 
-/* The whole text of one of the data files. */
+/* A copy of the fixture, changed by a shell command ($R names the copy). */
+static void copy_fixture_and(const char *change)
+{
+    static struct outcome o;
+    shell(&o, "rm -rf %s && cp -r %s %s && R=%s && %s", scratch, FIXTURE, scratch, scratch, change);
+    assert_int_equal(o.exit_code, 0);
+}
+
+/* The whole text of the data files a shell pattern names. */
 static const char *data_file(const char *name)
 {
     static struct outcome o;
@@ -62,6 +71,14 @@ static const char *data_file(const char *name)
     if (o.exit_code != 0)
         fail_msg("%s was not written: %s", name, o.output);
     return o.output;
+}
+
+static void expect_line(const char *text, const char *line)
+{
+    char wanted[1024];
+    snprintf(wanted, sizeof wanted, "\n%s\n", line);
+    if (!strstr(text, wanted))
+        fail_msg("no line\n%s\nin\n%s", line, text);
 }
 
 /* A row of a table whose first column is a linetype: the row from its second column on. */
@@ -107,11 +124,50 @@ static void every_row_is_the_rules_on_the_runs_figures(void **state)
                    "(94 % of samples)");
 }
 
+/* ---- the ground truth (pp. 19-22) ---- */
+
+/* Each check shows its rule (validate.csv's bounds) and how far the measured value lies from the expected one:
+ * the naive transpose's DRAM reads, 5.3 % above the matrix, pass under a lower bound alone. */
+static void each_check_shows_its_rule_and_distance(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *t = data_file("validate-*.tsv");
+    expect_line(t, "kernel\tparameter\tmetric\texpected\trule\tmeasured\tvs expected\tcheck");
+    expect_line(t, "transpose_naive\twidth=16384\tdram__bytes_read.sum\t1073741824\t≥ 0.98 × expected\t1131041792"
+                   "\t+5.3 %\tpass");
+    expect_line(t, "transpose_shared\twidth=16384\tdram__bytes_write.sum\t1073741824\t0.951 to 1.02 × expected"
+                   "\t1055735296\t-1.7 %\tpass");
+    expect_line(t, "strided_copy\tstride=2 offset=0\tglobal_load_efficiency\t50\texact\t50\t0 %\tpass");
+    expect_line(t, "ceilings\twithin 25 % of the datasheet\tceiling_dram_gbs\t3352.32\t0.75 to 1.25 × expected"
+                   "\t2860.1\t-14.7 %\tpass");
+    expect_line(t, "ceilings\tno datasheet: DRAM<L2<L1/shared\tceiling_l2_gbs\t-\t2860.1 to 32301.5\t5526.8\t-\tpass");
+}
+
+/* The ceilings judged there are --validate's own measurement, not the roofline's roofs: the page says so, with the
+ * largest difference (environment.csv: L2 5642.4 GB/s; validate.csv: 5526.8), or that the roofline draws the
+ * datasheet's figures when its run measured none. */
+static void the_ceilings_note_says_why_they_differ_from_the_roofline(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    assert_non_null(strstr(data_file("validate.gp"),
+                           "validate_ceilings_note = \"The roofline draws the ceilings its own run measured; "
+                           "--validate measured these again: they differ by 2.0 % at most (L2, 5642.4 against "
+                           "5526.8 GB/s).\""));
+    copy_fixture_and("sed -i '/^ceiling_/d' $R/environment.csv");
+    write_data(scratch);
+    assert_non_null(strstr(data_file("validate.gp"), "validate_ceilings_note = \"The roofline draws the datasheet's "
+                                                     "figures instead: the run it draws measured no ceilings.\""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(issue_bound_kernels_read_apart),
         cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
+        cmocka_unit_test(each_check_shows_its_rule_and_distance),
+        cmocka_unit_test(the_ceilings_note_says_why_they_differ_from_the_roofline),
     };
     return cmocka_run_group_tests_name("page content", tests, setup, teardown);
 }
