@@ -242,6 +242,51 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
     return report_close(f, path, e);
 }
 
+/* The bank-conflict page's two sentences on the hardware counter, from the run's figures at the largest width:
+ * how far above 0 it reads where the exact count is 0, and the kernels whose conflicts it mostly leaves out (those
+ * of cp.async copies, LDGSTS, which it does not count). Empty for a run whose count is the old estimate. */
+static void conflicts_notes(const struct report_model *m, char *overcount, char *missed, size_t len)
+{
+    int width = m->width[m->widths - 1], none = 0, above = 0, worst = -1, n_missed = 0;
+    double worst_hw = 0;
+    char names[400] = "", count[32];
+    *overcount = *missed = '\0';
+    for (int v = 0; v < m->variants && conflicts_are_exact(m->r); ++v) {
+        double hw = report_summary_value(m, m->variant[v], width, SUMMARY_SHARED_CONFLICTS_HW);
+        double exact = report_summary_value(m, m->variant[v], width, SUMMARY_SHARED_CONFLICTS_EXACT);
+        size_t used = strlen(names);
+        if (isnan(hw) || isnan(exact))
+            continue;
+        if (exact == 0) {
+            ++none;
+            above += hw > 0;
+            if (hw > worst_hw)
+                worst = v, worst_hw = hw;
+        } else if (hw < exact / 2) {
+            snprintf(names + used, sizeof names - used, "%s%s", n_missed++ ? ", " : "", m->variant[v]);
+        }
+    }
+    if (worst >= 0) {
+        report_format_count(count, sizeof count, worst_hw);
+        snprintf(overcount, len, "Where the exact count is 0 it read more than 0 for %d of %d kernels, up to %s (%s).",
+                 above, none, count, m->variant[worst]);
+    }
+    if (n_missed)
+        snprintf(missed, len, "It read under half the exact count for %s.", names);
+}
+
+static int write_conflicts_notes(const struct report_model *m, const char *dir, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)], overcount[512], missed[512];
+    conflicts_notes(m, overcount, missed, sizeof overcount);
+    FILE *f = report_open(dir, "conflicts_notes.gp", path, sizeof path, e);
+    if (!f)
+        return e->code;
+    report_put_variable(f, "conflicts_overcount_note", overcount);
+    report_put_variable(f, "conflicts_missed_note", missed);
+    return report_close(f, path, e);
+}
+
 /* How validate.csv judged a check, from its bounds: exact, a range, or a lower bound alone (the naive transpose's
  * DRAM counts), as factors of the expected value; the bounds themselves where there is none (the L2 ceiling, judged
  * by order). */
@@ -461,7 +506,8 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
     if (report_model_build(r, &m, e))
         return e->code;
     if (write_title(&m, out_dir, e) || write_summary_tables(&m, out_dir, e) || write_performance(&m, out_dir, e) ||
-        write_bars(&m, out_dir, e) || report_write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
+        write_bars(&m, out_dir, e) || write_conflicts_notes(&m, out_dir, e) || report_write_roofline(&m, out_dir, e) ||
+        write_validate(&m, out_dir, e) ||
         report_write_ladder(&m, out_dir, e) || report_write_hot_lines(&m, out_dir, &m.hot_line_pages, e) ||
         report_write_diagnosis(&m, out_dir, &m.diagnosis_rows, e) || report_write_stalls(&m, out_dir, e) ||
         write_variables(&m, out_dir, note, e) ||
