@@ -86,6 +86,156 @@ static const char *env_or(const struct results_folder *r, const char *key, const
     return value && *value ? value : fallback;
 }
 
+/* ---- The title page's findings: what the run found, from its own figures at the largest width ---- */
+
+/* A lesson's two variants, before and after its idea, and the counter the idea moves: a summary column, or a
+ * metrics.csv counter where the summary has none (column SUMMARY_COLUMNS). */
+static const struct lesson {
+    const char *label, *before, *after, *counter;
+    enum summary_column column;
+    enum collected_metric metric;
+    bool percent;
+} lessons[] = {
+    {"coalescing", "naive_uncoalesced", "naive", "global load efficiency", SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT, 0, true},
+    {"tiling", "naive", "tiled_32", "global load requests", SUMMARY_COLUMNS, METRIC_GLOBAL_LD_REQUESTS, false},
+    {"padding", "tiled_transposed", "tiled_transposed_padded", "exact bank conflicts", SUMMARY_SHARED_CONFLICTS_EXACT,
+     0, false},
+};
+
+/* The FP32 ladder's last step, cuBLAS: the reference its hand-written rungs are measured against. */
+#define LADDER_REFERENCE "cublas"
+
+static double lesson_counter(const struct report_model *m, const struct lesson *l, const char *variant, int width,
+                             struct error *e)
+{
+    double value = NAN;
+    if (l->column != SUMMARY_COLUMNS)
+        return report_summary_value(m, variant, width, l->column);
+    results_metric_sum(m->r, variant, width, collected_metric_name(l->metric), &value, e);
+    return value;
+}
+
+static void counter_cell(char *cell, size_t len, const struct lesson *l, double value)
+{
+    if (l->percent)
+        snprintf(cell, len, "%.1f %%", value);
+    else
+        report_format_count(cell, len, value);
+}
+
+/* "12.3x faster": the median time before over the median time after. */
+static void speed_change(char *cell, size_t len, double before_ms, double after_ms)
+{
+    double ratio = before_ms / after_ms;
+    snprintf(cell, len, "%.1fx %s", ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "faster" : "slower");
+}
+
+/* One line per lesson whose two variants passed at width with their counter collected. */
+static int lesson_findings(FILE *f, const struct report_model *m, int width, struct error *e)
+{
+    for (size_t i = 0; i < sizeof lessons / sizeof lessons[0]; ++i) {
+        const struct lesson *l = &lessons[i];
+        char from[32], to[32], speed[32], value[256];
+        if (!report_passed(m, l->before, width) || !report_passed(m, l->after, width))
+            continue;
+        double before = lesson_counter(m, l, l->before, width, e), after = lesson_counter(m, l, l->after, width, e);
+        if (e->code)
+            return e->code;
+        if (isnan(before) || isnan(after))
+            continue;
+        counter_cell(from, sizeof from, l, before);
+        counter_cell(to, sizeof to, l, after);
+        speed_change(speed, sizeof speed, report_summary_value(m, l->before, width, SUMMARY_MEDIAN_MS),
+                     report_summary_value(m, l->after, width, SUMMARY_MEDIAN_MS));
+        snprintf(value, sizeof value, "%s → %s: %s %s → %s, %s", l->before, l->after, l->counter, from, to, speed);
+        title_row(f, l->label, value);
+    }
+    return 0;
+}
+
+/* The fastest hand-written rung of the FP32 ladder against cuBLAS. */
+static void ladder_finding(FILE *f, const struct report_model *m, int width)
+{
+    int best = -1;
+    char value[256];
+    for (int v = 0; v < m->variants; ++v) {
+        const char *name = m->variant[v];
+        if (results_ladder_step(m->r, name) > 0 && strcmp(name, LADDER_REFERENCE) != 0 &&
+            report_passed(m, name, width) &&
+            (best < 0 || report_summary_value(m, name, width, SUMMARY_GFLOPS) >
+                             report_summary_value(m, m->variant[best], width, SUMMARY_GFLOPS)))
+            best = v;
+    }
+    if (best < 0)
+        return;
+    const char *name = m->variant[best];
+    double gflops = report_summary_value(m, name, width, SUMMARY_GFLOPS);
+    if (!report_passed(m, LADDER_REFERENCE, width))
+        snprintf(value, sizeof value, "best rung %s at %.1f TFLOP/s (cuBLAS did not pass at this width)", name,
+                 gflops / 1000);
+    else
+        snprintf(value, sizeof value, "best rung %s at %.1f %% of cuBLAS (%.1f of %.1f TFLOP/s)", name,
+                 100.0 * report_summary_value(m, LADDER_REFERENCE, width, SUMMARY_MEDIAN_MS) /
+                     report_summary_value(m, name, width, SUMMARY_MEDIAN_MS),
+                 gflops / 1000, report_summary_value(m, LADDER_REFERENCE, width, SUMMARY_GFLOPS) / 1000);
+    title_row(f, "FP32 ladder", value);
+}
+
+/* Appends item to a list of at most max named items, then "..." once. */
+static void list_item(char *list, size_t len, int index, int max, const char *item)
+{
+    size_t used = strlen(list);
+    if (index < max)
+        snprintf(list + used, len - used, "%s%s", index ? ", " : "", item);
+    else if (index == max)
+        snprintf(list + used, len - used, ", ...");
+}
+
+/* The products that failed their check, at every width, and the ground-truth checks that failed, if any. */
+static void checks_finding(FILE *f, const struct report_model *m)
+{
+    const struct results_folder *r = m->r;
+    char failed[256] = "", failed_truth[256] = "", item[128], value[640];
+    int n_failed = 0, n_truth_failed = 0;
+    for (int row = 0; row < r->summary.rows; ++row)
+        if (strcmp(csv_table_text(&r->summary, row, r->col_status), "passed") != 0) {
+            snprintf(item, sizeof item, "%s at W = %d", csv_table_text(&r->summary, row, r->col_variant),
+                     r->summary_width[row]);
+            list_item(failed, sizeof failed, n_failed++, 3, item);
+        }
+    int status = r->has_validate ? schema_column_or_none(&r->validate, &validate_csv, VALIDATE_STATUS) : -1;
+    int kernel = schema_column_or_none(&r->validate, &validate_csv, VALIDATE_KERNEL);
+    int metric = schema_column_or_none(&r->validate, &validate_csv, VALIDATE_METRIC);
+    for (int row = 0; status >= 0 && kernel >= 0 && metric >= 0 && row < r->validate.rows; ++row)
+        if (strcmp(csv_table_text(&r->validate, row, status), "pass") != 0) {
+            snprintf(item, sizeof item, "%s %s", csv_table_text(&r->validate, row, kernel),
+                     csv_table_text(&r->validate, row, metric));
+            list_item(failed_truth, sizeof failed_truth, n_truth_failed++, 2, item);
+        }
+    int used = n_failed ? snprintf(value, sizeof value, "%d of %d products failed their check (%s)", n_failed,
+                                   r->summary.rows, failed)
+                        : snprintf(value, sizeof value, "all %d products matched the reference", r->summary.rows);
+    if (status < 0)
+        snprintf(value + used, sizeof value - used, "; no ground-truth run (memscope --validate)");
+    else if (n_truth_failed)
+        snprintf(value + used, sizeof value - used, "; %d of %d ground-truth checks failed (%s)", n_truth_failed,
+                 r->validate.rows, failed_truth);
+    else
+        snprintf(value + used, sizeof value - used, "; all %d ground-truth checks passed", r->validate.rows);
+    title_row(f, "checks", value);
+}
+
+static int write_findings(FILE *f, const struct report_model *m, struct error *e)
+{
+    int width = m->width[m->widths - 1];
+    fprintf(f, "found\tat W = %d, the largest width (the checks: at every width)\n", width);
+    ladder_finding(f, m, width);
+    if (lesson_findings(f, m, width, e))
+        return e->code;
+    checks_finding(f, m);
+    return 0;
+}
+
 static int write_title(const struct report_model *m, const char *dir, struct error *e)
 {
     const struct results_folder *r = m->r;
@@ -93,6 +243,10 @@ static int write_title(const struct report_model *m, const char *dir, struct err
     FILE *f = report_open(dir, "title.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
+    if (write_findings(f, m, e)) {
+        fclose(f);
+        return e->code;
+    }
     fputs("recorded\tfrom environment.csv\n", f);
     title_row(f, "GPU", env_or(r, "gpu_name", "unknown"));
     snprintf(value, sizeof value, "%s (CUDA %s)", env_or(r, "driver_version", "unknown"),

@@ -90,6 +90,41 @@ static void expect_row(const char *text, const char *row)
         fail_msg("no row\n%s\nin\n%s", row, text);
 }
 
+/* ---- the title page (p. 1) ---- */
+
+/* What the run found comes first: the ladder's best rung against cuBLAS at the largest width (icache_fit, 2.892 ms
+ * against cuBLAS's 2.658 ms at W = 4096; at 1024 pipelined was faster), each lesson's counter before and after its
+ * idea with the change of the median time, and the checks. */
+static void the_title_page_says_what_the_run_found(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *t = data_file("title.tsv");
+    assert_ptr_equal(strstr(t, "\nfound\tat W = 4096, the largest width (the checks: at every width)\n"), t);
+    expect_line(t, "FP32 ladder\tbest rung icache_fit at 91.9 % of cuBLAS (47.5 of 51.7 TFLOP/s)");
+    expect_line(t, "coalescing\tnaive_uncoalesced → naive: global load efficiency 12.5 % → 82.5 %, 12.3x faster");
+    expect_line(t, "tiling\tnaive → tiled_32: global load requests 4,294,967,296 → 134,217,728, 1.5x faster");
+    expect_line(t, "padding\ttiled_transposed → tiled_transposed_padded: exact bank conflicts 2,080,374,784 → 0, "
+                   "1.4x faster");
+    expect_line(t, "checks\tall 20 products matched the reference; all 102 ground-truth checks passed");
+    expect_line(t, "recorded\tfrom environment.csv");
+}
+
+/* A failed product and a failed ground-truth check are named on page 1, and a lesson whose variant failed says
+ * nothing. */
+static void the_title_page_names_failed_checks(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i 's/^tiled_32,fp32,row_major,4096,passed,/tiled_32,fp32,row_major,4096,failed,/' "
+                     "$R/summary.csv && sed -i '/^transpose_naive,width=16384,dram__bytes_read.sum,/s/,pass$/,fail/' "
+                     "$R/validate/validate.csv");
+    write_data(scratch);
+    const char *t = data_file("title.tsv");
+    expect_line(t, "checks\t1 of 20 products failed their check (tiled_32 at W = 4096); 1 of 102 ground-truth checks "
+                   "failed (transpose_naive dram__bytes_read.sum)");
+    assert_null(strstr(t, "\ntiling\t"));
+}
+
 /* ---- the diagnosis (p. 5) ---- */
 
 /* The issue-bound kernels read apart by their own figures and their warps' top stall reason; no closing sentence
@@ -192,6 +227,8 @@ static void the_ceilings_note_says_why_they_differ_from_the_roofline(void **stat
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_title_page_says_what_the_run_found),
+        cmocka_unit_test(the_title_page_names_failed_checks),
         cmocka_unit_test(issue_bound_kernels_read_apart),
         cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
         cmocka_unit_test(the_counter_sentences_are_the_runs_figures),
