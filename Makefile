@@ -73,8 +73,9 @@ $(BUILD)/memscope: $(BUILD)/harness/run/main.o $(SANITIZE_DLOPEN) $(ALL_LIBS)
 $(BUILD)/memscope-%: $(SANITIZE_DLOPEN) $(READER_LIBS)
 	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lcupti -lm
 $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o
-# The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never pulled in.
-$(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report pages ceilings)
+# The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never pulled in;
+# and the diagnosis rules from diagnose/ (host-only), to apply them to the run's figures.
+$(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report pages ceilings diagnose)
 $(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare)
 $(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history)
 

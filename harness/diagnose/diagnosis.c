@@ -20,7 +20,7 @@ const char *diagnosis_input_name(enum diagnosis_input id)
  * The rules, first match wins. unit: the speed-of-light figure that must be the busiest of the six
  * (L1/shared, L2, DRAM, FMA pipe, FP64/tensor pipe, issue slots) and at least BUSY_PCT. refine: a further
  * condition, refine >= at_least (or <= at_most when at_most is set); refine < 0: none. The evidence is printed
- * with the three inputs named in shown.
+ * with the three inputs named in shown: figures only, so that two kernels with the same limiter read apart.
  */
 static const struct rule {
     const char *limiter;
@@ -46,9 +46,7 @@ static const struct rule {
     {"FP64/tensor pipe", IN_FP64_TENSOR_PIPE, -1, NAN, NAN,
      "FP64/tensor pipe busy %.0f %% of cycles, issue slots %.0f %%, L1/shared %.0f %%",
      {IN_FP64_TENSOR_PIPE, IN_ISSUE_SLOTS, IN_SOL_L1}},
-    {"instruction issue", IN_ISSUE_SLOTS, -1, NAN, NAN,
-     "issue slots %.0f %% used, FMA pipe %.0f %%, L1/shared %.0f %%: every FFMA shares its slot with loads and "
-     "address math",
+    {"instruction issue", IN_ISSUE_SLOTS, -1, NAN, NAN, "issue slots %.0f %% used, FMA pipe %.0f %%, L1/shared %.0f %%",
      {IN_ISSUE_SLOTS, IN_FMA_PIPE, IN_SOL_L1}},
 };
 
@@ -117,4 +115,12 @@ void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out)
         snprintf(out->evidence, sizeof out->evidence,
                  "no unit at %.0f %% of its peak (busiest %.0f %%); achieved occupancy %.0f %%", BUSY_PCT,
                  values[unit], values[IN_OCCUPANCY]);
+}
+
+void diagnosis_add_stall(struct diagnosis *d, const char *reason, double pct)
+{
+    size_t used = strlen(d->evidence);
+    if (reason && *reason && !isnan(pct) && used < sizeof d->evidence)
+        snprintf(d->evidence + used, sizeof d->evidence - used, "; top stall reason %s (%.0f %% of samples)", reason,
+                 pct);
 }

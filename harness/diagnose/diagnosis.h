@@ -40,4 +40,9 @@ struct diagnosis {
 /* values[i] for input i. Without the speed-of-light percentages the limiter is "not collected". */
 void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out);
 
+/* Appends the warps' most frequent stall reason (the stalls group: CUPTI's name and its share of the samples),
+ * which tells apart kernels that the same unit limits (an issue-bound kernel whose warps are mostly selected
+ * from one mostly not_selected); nothing when reason is NULL or empty, or pct unknown. */
+void diagnosis_add_stall(struct diagnosis *d, const char *reason, double pct);
+
 #endif

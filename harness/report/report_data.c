@@ -115,6 +115,156 @@ static const char *env_or(const struct results_folder *r, const char *key, const
     return value && *value ? value : fallback;
 }
 
+/* ---- The title page's findings: what the run found, from its own figures at the largest width ---- */
+
+/* A lesson's two variants, before and after its idea, and the counter the idea moves: a summary column, or a
+ * metrics.csv counter where the summary has none (column SUMMARY_COLUMNS). */
+static const struct lesson {
+    const char *label, *before, *after, *counter;
+    enum summary_column column;
+    enum collected_metric metric;
+    bool percent;
+} lessons[] = {
+    {"coalescing", "naive_uncoalesced", "naive", "global load efficiency", SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT, 0, true},
+    {"tiling", "naive", "tiled_32", "global load requests", SUMMARY_COLUMNS, METRIC_GLOBAL_LD_REQUESTS, false},
+    {"padding", "tiled_transposed", "tiled_transposed_padded", "exact bank conflicts", SUMMARY_SHARED_CONFLICTS_EXACT,
+     0, false},
+};
+
+/* The FP32 ladder's last step, cuBLAS: the reference its hand-written rungs are measured against. */
+#define LADDER_REFERENCE "cublas"
+
+static double lesson_counter(const struct report_model *m, const struct lesson *l, const char *variant, int width,
+                             struct error *e)
+{
+    double value = NAN;
+    if (l->column != SUMMARY_COLUMNS)
+        return report_summary_value(m, variant, width, l->column);
+    results_metric_sum(m->r, variant, width, collected_metric_name(l->metric), &value, e);
+    return value;
+}
+
+static void counter_cell(char *cell, size_t len, const struct lesson *l, double value)
+{
+    if (l->percent)
+        snprintf(cell, len, "%.1f %%", value);
+    else
+        report_format_count(cell, len, value);
+}
+
+/* "12.3x faster": the median time before over the median time after. */
+static void speed_change(char *cell, size_t len, double before_ms, double after_ms)
+{
+    double ratio = before_ms / after_ms;
+    snprintf(cell, len, "%.1fx %s", ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "faster" : "slower");
+}
+
+/* One line per lesson whose two variants passed at width with their counter collected. */
+static int lesson_findings(FILE *f, const struct report_model *m, int width, struct error *e)
+{
+    for (size_t i = 0; i < sizeof lessons / sizeof lessons[0]; ++i) {
+        const struct lesson *l = &lessons[i];
+        char from[32], to[32], speed[32], value[256];
+        if (!report_passed(m, l->before, width) || !report_passed(m, l->after, width))
+            continue;
+        double before = lesson_counter(m, l, l->before, width, e), after = lesson_counter(m, l, l->after, width, e);
+        if (e->code)
+            return e->code;
+        if (isnan(before) || isnan(after))
+            continue;
+        counter_cell(from, sizeof from, l, before);
+        counter_cell(to, sizeof to, l, after);
+        speed_change(speed, sizeof speed, report_summary_value(m, l->before, width, SUMMARY_MEDIAN_MS),
+                     report_summary_value(m, l->after, width, SUMMARY_MEDIAN_MS));
+        snprintf(value, sizeof value, "%s → %s: %s %s → %s, %s", l->before, l->after, l->counter, from, to, speed);
+        title_row(f, l->label, value);
+    }
+    return 0;
+}
+
+/* The fastest hand-written rung of the FP32 ladder against cuBLAS. */
+static void ladder_finding(FILE *f, const struct report_model *m, int width)
+{
+    int best = -1;
+    char value[256];
+    for (int v = 0; v < m->variants; ++v) {
+        const char *name = m->variant[v];
+        if (results_ladder_step(m->r, name) > 0 && strcmp(name, LADDER_REFERENCE) != 0 &&
+            report_passed(m, name, width) &&
+            (best < 0 || report_summary_value(m, name, width, SUMMARY_GFLOPS) >
+                             report_summary_value(m, m->variant[best], width, SUMMARY_GFLOPS)))
+            best = v;
+    }
+    if (best < 0)
+        return;
+    const char *name = m->variant[best];
+    double gflops = report_summary_value(m, name, width, SUMMARY_GFLOPS);
+    if (!report_passed(m, LADDER_REFERENCE, width))
+        snprintf(value, sizeof value, "best rung %s at %.1f TFLOP/s (cuBLAS did not pass at this width)", name,
+                 gflops / 1000);
+    else
+        snprintf(value, sizeof value, "best rung %s at %.1f %% of cuBLAS (%.1f of %.1f TFLOP/s)", name,
+                 100.0 * report_summary_value(m, LADDER_REFERENCE, width, SUMMARY_MEDIAN_MS) /
+                     report_summary_value(m, name, width, SUMMARY_MEDIAN_MS),
+                 gflops / 1000, report_summary_value(m, LADDER_REFERENCE, width, SUMMARY_GFLOPS) / 1000);
+    title_row(f, "FP32 ladder", value);
+}
+
+/* Appends item to a list of at most max named items, then "..." once. */
+static void list_item(char *list, size_t len, int index, int max, const char *item)
+{
+    size_t used = strlen(list);
+    if (index < max)
+        snprintf(list + used, len - used, "%s%s", index ? ", " : "", item);
+    else if (index == max)
+        snprintf(list + used, len - used, ", ...");
+}
+
+/* The products that failed their check, at every width, and the ground-truth checks that failed, if any. */
+static void checks_finding(FILE *f, const struct report_model *m)
+{
+    const struct results_folder *r = m->r;
+    char failed[256] = "", failed_truth[256] = "", item[128], value[640];
+    int n_failed = 0, n_truth_failed = 0;
+    for (int row = 0; row < r->summary.rows; ++row)
+        if (strcmp(csv_table_text(&r->summary, row, r->col_status), "passed") != 0) {
+            snprintf(item, sizeof item, "%s at W = %d", csv_table_text(&r->summary, row, r->col_variant),
+                     r->summary_width[row]);
+            list_item(failed, sizeof failed, n_failed++, 3, item);
+        }
+    int status = r->has_validate ? schema_column_or_none(&r->validate, &validate_csv, VALIDATE_STATUS) : -1;
+    int kernel = schema_column_or_none(&r->validate, &validate_csv, VALIDATE_KERNEL);
+    int metric = schema_column_or_none(&r->validate, &validate_csv, VALIDATE_METRIC);
+    for (int row = 0; status >= 0 && kernel >= 0 && metric >= 0 && row < r->validate.rows; ++row)
+        if (strcmp(csv_table_text(&r->validate, row, status), "pass") != 0) {
+            snprintf(item, sizeof item, "%s %s", csv_table_text(&r->validate, row, kernel),
+                     csv_table_text(&r->validate, row, metric));
+            list_item(failed_truth, sizeof failed_truth, n_truth_failed++, 2, item);
+        }
+    int used = n_failed ? snprintf(value, sizeof value, "%d of %d products failed their check (%s)", n_failed,
+                                   r->summary.rows, failed)
+                        : snprintf(value, sizeof value, "all %d products matched the reference", r->summary.rows);
+    if (status < 0)
+        snprintf(value + used, sizeof value - used, "; no ground-truth run (memscope --validate)");
+    else if (n_truth_failed)
+        snprintf(value + used, sizeof value - used, "; %d of %d ground-truth checks failed (%s)", n_truth_failed,
+                 r->validate.rows, failed_truth);
+    else
+        snprintf(value + used, sizeof value - used, "; all %d ground-truth checks passed", r->validate.rows);
+    title_row(f, "checks", value);
+}
+
+static int write_findings(FILE *f, const struct report_model *m, struct error *e)
+{
+    int width = m->width[m->widths - 1];
+    fprintf(f, "found\tat W = %d, the largest width (the checks: at every width)\n", width);
+    ladder_finding(f, m, width);
+    if (lesson_findings(f, m, width, e))
+        return e->code;
+    checks_finding(f, m);
+    return 0;
+}
+
 static int write_title(const struct report_model *m, const char *dir, struct error *e)
 {
     const struct results_folder *r = m->r;
@@ -122,6 +272,10 @@ static int write_title(const struct report_model *m, const char *dir, struct err
     FILE *f = report_open(dir, "title.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
+    if (write_findings(f, m, e)) {
+        fclose(f);
+        return e->code;
+    }
     fputs("recorded\tfrom environment.csv\n", f);
     title_row(f, "GPU", env_or(r, "gpu_name", "unknown"));
     snprintf(value, sizeof value, "%s (CUDA %s)", env_or(r, "driver_version", "unknown"),
@@ -302,6 +456,99 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
     return report_close(f, path, e);
 }
 
+/* The bank-conflict page's two sentences on the hardware counter, from the run's figures at the largest width:
+ * how far above 0 it reads where the exact count is 0, and the kernels whose conflicts it mostly leaves out (those
+ * of cp.async copies, LDGSTS, which it does not count). Empty for a run whose count is the old estimate. */
+static void conflicts_notes(const struct report_model *m, char *overcount, char *missed, size_t len)
+{
+    int width = m->width[m->widths - 1], none = 0, above = 0, worst = -1, n_missed = 0;
+    double worst_hw = 0;
+    char names[400] = "", count[32];
+    *overcount = *missed = '\0';
+    for (int v = 0; v < m->variants && conflicts_are_exact(m->r); ++v) {
+        double hw = report_summary_value(m, m->variant[v], width, SUMMARY_SHARED_CONFLICTS_HW);
+        double exact = report_summary_value(m, m->variant[v], width, SUMMARY_SHARED_CONFLICTS_EXACT);
+        size_t used = strlen(names);
+        if (isnan(hw) || isnan(exact))
+            continue;
+        if (exact == 0) {
+            ++none;
+            above += hw > 0;
+            if (hw > worst_hw)
+                worst = v, worst_hw = hw;
+        } else if (hw < exact / 2) {
+            snprintf(names + used, sizeof names - used, "%s%s", n_missed++ ? ", " : "", m->variant[v]);
+        }
+    }
+    if (worst >= 0) {
+        report_format_count(count, sizeof count, worst_hw);
+        snprintf(overcount, len, "Where the exact count is 0 it read more than 0 for %d of %d kernels, up to %s (%s).",
+                 above, none, count, m->variant[worst]);
+    }
+    if (n_missed)
+        snprintf(missed, len, "It read under half the exact count for %s.", names);
+}
+
+static int write_conflicts_notes(const struct report_model *m, const char *dir, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)], overcount[512], missed[512];
+    conflicts_notes(m, overcount, missed, sizeof overcount);
+    FILE *f = report_open(dir, "conflicts_notes.gp", path, sizeof path, e);
+    if (!f)
+        return e->code;
+    report_put_variable(f, "conflicts_overcount_note", overcount);
+    report_put_variable(f, "conflicts_missed_note", missed);
+    return report_close(f, path, e);
+}
+
+/* How validate.csv judged a check, from its bounds: exact, a range, or a lower bound alone (the naive transpose's
+ * DRAM counts), as factors of the expected value; the bounds themselves where there is none (the L2 ceiling, judged
+ * by order). */
+static void rule_cell(char *cell, size_t len, double expected, double lower, double upper)
+{
+    double slack = 1e-6 * fmax(1.0, fabs(expected));
+    if (fabs(lower - expected) <= slack && fabs(upper - expected) <= slack)
+        snprintf(cell, len, "exact");
+    else if (isnan(expected) || expected == 0)
+        snprintf(cell, len, "%.6g to %.6g", lower, upper);
+    else if (isnan(upper) || isinf(upper))
+        snprintf(cell, len, "≥ %.3g × expected", lower / expected);
+    else
+        snprintf(cell, len, "%.3g to %.3g × expected", lower / expected, upper / expected);
+}
+
+/* The measured value against the expected one: how close the check came. */
+static void deviation_cell(char *cell, size_t len, double expected, double measured)
+{
+    if (measured == expected)
+        snprintf(cell, len, "0 %%");
+    else if (isnan(expected) || isnan(measured) || expected == 0)
+        snprintf(cell, len, "-");
+    else
+        snprintf(cell, len, "%+.1f %%", 100.0 * (measured - expected) / expected);
+}
+
+enum validate_cell { V_KERNEL, V_PARAMETER, V_METRIC, V_EXPECTED, V_LOWER, V_UPPER, V_MEASURED, V_STATUS, V_CELLS };
+
+static int validate_row(FILE *f, const struct csv_table *t, const int *col, int row, struct error *e)
+{
+    double expected, lower, upper, measured;
+    char rule[64], deviation[32];
+    if (csv_table_real(t, row, col[V_EXPECTED], &expected, e) || csv_table_real(t, row, col[V_LOWER], &lower, e) ||
+        csv_table_real(t, row, col[V_UPPER], &upper, e) || csv_table_real(t, row, col[V_MEASURED], &measured, e))
+        return e->code;
+    rule_cell(rule, sizeof rule, expected, lower, upper);
+    deviation_cell(deviation, sizeof deviation, expected, measured);
+    for (int c = V_KERNEL; c <= V_METRIC; ++c)
+        report_put_cell(f, csv_table_text(t, row, col[c]), 0);
+    report_put_cell(f, isnan(expected) ? "-" : csv_table_text(t, row, col[V_EXPECTED]), 0);
+    report_put_cell(f, rule, 0);
+    report_put_cell(f, csv_table_text(t, row, col[V_MEASURED]), 0);
+    report_put_cell(f, deviation, 0);
+    report_put_cell(f, csv_table_text(t, row, col[V_STATUS]), 1);
+    return 0;
+}
+
 static int validate_page(const struct csv_table *t, const int *col, int page, const char *dir, struct error *e)
 {
     char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
@@ -309,36 +556,75 @@ static int validate_page(const struct csv_table *t, const int *col, int page, co
     FILE *f = report_open(dir, name, path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("kernel\tparameter\tmetric\texpected\tmeasured\tcheck\n", f);
+    fputs("kernel\tparameter\tmetric\texpected\trule\tmeasured\tvs expected\tcheck\n", f);
     int first = page * REPORT_VALIDATE_ROWS_PER_PAGE;
-    for (int row = first; row < t->rows && row < first + REPORT_VALIDATE_ROWS_PER_PAGE; ++row)
-        for (int c = 0; c < 6; ++c)
-            report_put_cell(f, csv_table_text(t, row, col[c]), c == 5);
-    return report_close(f, path, e);
+    for (int row = first; row < t->rows && row < first + REPORT_VALIDATE_ROWS_PER_PAGE && !e->code; ++row)
+        validate_row(f, t, col, row, e);
+    return e->code ? (fclose(f), e->code) : report_close(f, path, e);
+}
+
+/* Why the ceilings judged on the ground-truth pages are not the roofline's roofs: --validate measures them again
+ * in its own process, while the roofline draws those of the run itself (or the datasheet's, where it measured
+ * none). The largest difference says how much the measurement moved between the two. */
+static int ceilings_note(const struct report_model *m, const struct csv_table *t, const int *col, char *note,
+                         size_t len, struct error *e)
+{
+    double worst = -1, main_value = NAN, validate_value = NAN;
+    int judged = 0, worst_ceiling = 0;
+    *note = '\0';
+    for (int row = 0; row < t->rows; ++row)
+        for (int c = 0; c < CEILING_COUNT; ++c) {
+            double measured, run;
+            if (strcmp(csv_table_text(t, row, col[V_METRIC]), ceiling_key((enum ceiling)c)) != 0)
+                continue;
+            if (csv_table_real(t, row, col[V_MEASURED], &measured, e) ||
+                results_environment_number(m->r, ceiling_key((enum ceiling)c), &run, e))
+                return e->code;
+            ++judged;
+            if (!isnan(run) && fabs(measured - run) / run > worst) {
+                worst = fabs(measured - run) / run;
+                worst_ceiling = c, main_value = run, validate_value = measured;
+            }
+        }
+    if (judged && worst < 0)
+        snprintf(note, len, "The roofline draws the datasheet's figures instead: the run it draws measured no "
+                            "ceilings.");
+    else if (judged)
+        snprintf(note, len,
+                 "The roofline draws the ceilings its own run measured; --validate measured these again: they differ "
+                 "by %.1f %% at most (%s, %.6g against %.6g %s).",
+                 100.0 * worst, ceiling_label((enum ceiling)worst_ceiling), main_value, validate_value,
+                 ceiling_unit((enum ceiling)worst_ceiling));
+    return 0;
 }
 
 static int write_validate(const struct report_model *m, const char *dir, struct error *e)
 {
-    static const enum validate_column columns[6] = {VALIDATE_KERNEL,   VALIDATE_PARAMETER, VALIDATE_METRIC,
-                                                    VALIDATE_EXPECTED, VALIDATE_MEASURED,  VALIDATE_STATUS};
+    static const enum validate_column columns[V_CELLS] = {
+        VALIDATE_KERNEL, VALIDATE_PARAMETER, VALIDATE_METRIC,   VALIDATE_EXPECTED,
+        VALIDATE_LOWER,  VALIDATE_UPPER,     VALIDATE_MEASURED, VALIDATE_STATUS};
     const struct csv_table *t = &m->r->validate;
-    int col[6], passes = 0;
+    int col[V_CELLS], passes = 0;
+    char note[512];
     if (!m->r->has_validate)
         return 0;
     if (t->rows == 0)
         return error_set(e, EXIT_USAGE, "%s: no rows", t->path);
-    for (int c = 0; c < 6; ++c)
+    for (int c = 0; c < V_CELLS; ++c)
         if (schema_column(t, &validate_csv, columns[c], &col[c], e))
             return e->code;
     for (int row = 0; row < t->rows; ++row)
-        passes += strcmp(csv_table_text(t, row, col[5]), "pass") == 0;
+        passes += strcmp(csv_table_text(t, row, col[V_STATUS]), "pass") == 0;
     for (int page = 0; page < validate_pages(m->r) && !e->code; ++page)
         validate_page(t, col, page, dir, e);
+    if (e->code || ceilings_note(m, t, col, note, sizeof note, e))
+        return e->code;
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     FILE *f = report_open(dir, "validate.gp", path, sizeof path, e);
     if (!f)
         return e->code;
     fprintf(f, "validate_result = \"%d of %d checks passed\"\n", passes, t->rows);
+    report_put_variable(f, "validate_ceilings_note", note);
     return report_close(f, path, e);
 }
 
@@ -434,8 +720,8 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
     if (report_model_build(r, &m, e))
         return e->code;
     if (write_title(&m, out_dir, e) || write_summary_tables(&m, out_dir, e) || write_performance(&m, out_dir, e) ||
-        write_performance_ladder(&m, out_dir, e) ||
-        write_bars(&m, out_dir, e) || report_write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
+        write_performance_ladder(&m, out_dir, e) || write_bars(&m, out_dir, e) || write_conflicts_notes(&m, out_dir, e) ||
+        report_write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
         report_write_ladder(&m, out_dir, e) || report_write_hot_lines(&m, out_dir, &m.hot_line_pages, e) ||
         report_write_diagnosis(&m, out_dir, &m.diagnosis_rows, e) || report_write_stalls(&m, out_dir, e) ||
         write_variables(&m, out_dir, note, e) ||

@@ -1,11 +1,17 @@
 # Shared-memory bank conflicts per variant: hardware counter beside the exact count.
 load scriptdir.'/common.gp'
 page_title = sprintf("Shared-memory bank conflicts at W = %d (log scale)", largest_width)
-page_caption = "Light bars: the hardware counter l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum, which over-counts (millions\n".\
-    "for the padded kernel, which has none). Dark bars: exact, from the source group: each instruction's wavefronts beyond CUPTI's ideal\n".\
-    "for the same access, summed over the kernel (\"not collected\" when the run left the group out). tiled_transposed stores its tile\n".\
-    "down the columns of float[32][32], a 32-way conflict per store; padding to [32][33] removes them all."
+load datadir.'/conflicts_notes.gp'
+page_caption = "Light bars: the hardware counter l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum. It counts shared loads and stores\n".\
+    "(LDS, STS) and over-counts them. ".conflicts_overcount_note."\n".\
+    "It leaves out cp.async copies into shared memory (LDGSTS, counted by ..._op_ldgsts), which the ladder from pipelined on and cuBLAS use.\n".\
+    conflicts_missed_note."\n".\
+    "Dark bars: exact, from the source group: each instruction's wavefronts beyond CUPTI's ideal for the same access, summed over the kernel\n".\
+    "(\"not collected\" without the group). Padding tiled_transposed's float[32][32] to [32][33] removes its conflicts."
 load scriptdir.'/page.gp'
+# Six lines of caption below the rotated names: the chart ends higher than on the other pages.
+set bmargin at screen 0.30
+set label 91 at screen 0.09, screen 0.15
 load scriptdir.'/bars.gp'
 set logscale y 10
 set yrange [0.5:*]

@@ -1,13 +1,15 @@
-# Each variant's limiter at the largest width, with its evidence (summary.csv's limiter and evidence columns).
+# Each variant's limiter at the largest width, with its evidence: harness/diagnose/'s rules applied to the run's figures.
 load scriptdir.'/common.gp'
 page_title = sprintf("Diagnosis at W = %d: what limits each kernel", largest_width)
 page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, DRAM, FMA pipe, FP64/tensor pipe, issue slots: the sol metric group),\n".\
     "when it is at 60 % of its peak or more, names the limiter; bank conflicts (a quarter of shared wavefronts or more beyond the ideal) and\n".\
-    "uncoalesced loads (half of the fetched bytes or less used) refine an L1/shared limit. Below 60 % everywhere: latency. Rules: harness/diagnose/diagnosis.c."
+    "uncoalesced loads (half of the fetched bytes or less used) refine an L1/shared limit. Below 60 % everywhere: latency. The top stall reason\n".\
+    "is the warp state PC sampling found most often (stalls group; selected: issuing). Rules: harness/diagnose/diagnosis.c."
 load scriptdir.'/page.gp'
 table_rows = diagnosis_rows + 1
 table_file = datadir.'/diagnosis.tsv'
-table_x = "0.02 0.17 0.33"
+table_x = "0.02 0.15 0.28"
 table_first = 2
 table_colour_column = 1
+table_font_size = 10
 load scriptdir.'/table.gp'

@@ -1,6 +1,7 @@
-# Page 1: what was measured, where, and from which commit.
+# Page 1: what the run found (its best ladder rung, each lesson's counter, its checks), then where and from
+# which commit it was measured.
 load scriptdir.'/common.gp'
-table_rows = 12
+table_rows = 16
 set label 1 "memscope: matrix multiplication on the memory system" at screen 0.5, screen 0.86 center font ",22"
 set label 2 gpu_name at screen 0.5, screen 0.79 center font ",16"
 set label 3 source_note at screen 0.5, screen 0.73 center font ",13" tc rgb "#b22222"

@@ -102,6 +102,32 @@ static void the_best_ladder_kernel_is_bound_by_instruction_issue(void **state)
     assert_non_null(strstr(d.evidence, "issue slots 77 % used, FMA pipe 72 %"));
 }
 
+/* Two issue-bound kernels of the reference run (icache_fit and cuBLAS at W = 4096) read apart by their figures
+ * alone: the evidence makes no claim that every issue-bound kernel would share. */
+static void issue_bound_evidence_is_figures_only(void **state)
+{
+    (void)state;
+    struct diagnosis fit = run(figures(52.2, 9.6, 3.4, 74.6, 79.4, NAN, 0.0));
+    struct diagnosis cublas = run(figures(61.7, 21.0, 4.4, 79.8, 90.1, NAN, 0.0));
+    assert_string_equal(fit.evidence, "issue slots 79 % used, FMA pipe 75 %, L1/shared 52 %");
+    assert_string_equal(cublas.evidence, "issue slots 90 % used, FMA pipe 80 %, L1/shared 62 %");
+}
+
+/* The warps' top stall reason, from the stalls group, follows the figures; without it nothing is added. */
+static void the_top_stall_reason_is_added_where_sampled(void **state)
+{
+    (void)state;
+    struct diagnosis d = run(figures(61.4, 9.0, 3.0, 68.4, 76.3, NAN, 12.5)); /* pipelined */
+    diagnosis_add_stall(&d, "not_selected", 44.08);
+    assert_string_equal(d.evidence, "issue slots 76 % used, FMA pipe 68 %, L1/shared 61 %; "
+                                    "top stall reason not_selected (44 % of samples)");
+    struct diagnosis unsampled = run(figures(61.4, 9.0, 3.0, 68.4, 76.3, NAN, 12.5));
+    diagnosis_add_stall(&unsampled, "", 44.0);
+    diagnosis_add_stall(&unsampled, NULL, 44.0);
+    diagnosis_add_stall(&unsampled, "selected", NAN);
+    assert_string_equal(unsampled.evidence, "issue slots 76 % used, FMA pipe 68 %, L1/shared 61 %");
+}
+
 static void the_busiest_unit_decides_not_the_order_of_the_rules(void **state)
 {
     (void)state;
@@ -164,6 +190,8 @@ int main(void)
         cmocka_unit_test(tiled_transposed_is_bound_by_bank_conflicts),
         cmocka_unit_test(tiled_32_is_bound_by_shared_memory_traffic),
         cmocka_unit_test(the_best_ladder_kernel_is_bound_by_instruction_issue),
+        cmocka_unit_test(issue_bound_evidence_is_figures_only),
+        cmocka_unit_test(the_top_stall_reason_is_added_where_sampled),
         cmocka_unit_test(the_busiest_unit_decides_not_the_order_of_the_rules),
         cmocka_unit_test(a_streaming_kernel_is_bound_by_dram),
         cmocka_unit_test(an_l2_resident_stream_is_bound_by_l2),

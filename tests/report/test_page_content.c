@@ -1,0 +1,240 @@
+/*
+ * What the title, diagnosis, bank-conflict and ground-truth pages say, read from the tables memscope-report-data
+ * writes for them, with no GPU and no gnuplot. The fixture, tests/fixtures/content-run, is cut verbatim from the
+ * H100 reference run at af9d50f (reports/reference): ten variants (naive, naive_uncoalesced, tiled_32,
+ * tiled_transposed, tiled_transposed_padded, warptiled, pipelined, halfwarp_lanes, icache_fit, cublas) at W = 1024
+ * and 4096, their metrics.csv rows and the shared-memory rows of lines.csv at W = 4096 only, and the whole
+ * --validate folder. The figures below were read from those CSV files by hand.
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../harness/report/report_data.h"
+#include "../support/remove_tree.h"
+#include "../support/run_shell.h"
+
+#define FIXTURE "tests/fixtures/content-run"
+
+static char workdir[] = "/tmp/memscope-content-XXXXXX";
+static char data_dir[128], scratch[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(workdir))
+        return -1;
+    snprintf(data_dir, sizeof data_dir, "%s/data", workdir);
+    snprintf(scratch, sizeof scratch, "%s/run", workdir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+/* memscope-report-data on a results folder, into a fresh data_dir. */
+static void write_data(const char *results)
+{
+    static struct outcome o;
+    struct results_folder r;
+    struct error e = {0};
+    shell(&o, "rm -rf %s && mkdir -p %s", data_dir, data_dir);
+    assert_int_equal(o.exit_code, 0);
+    if (results_folder_open(results, &r, &e) || report_data_write(&r, data_dir, "", NULL, &e))
+        fail_msg("%s", e.message);
+    results_folder_close(&r);
+}
+
+/* A copy of the fixture, changed by a shell command ($R names the copy). */
+static void copy_fixture_and(const char *change)
+{
+    static struct outcome o;
+    shell(&o, "rm -rf %s && cp -r %s %s && R=%s && %s", scratch, FIXTURE, scratch, scratch, change);
+    assert_int_equal(o.exit_code, 0);
+}
+
+/* The whole text of the data files a shell pattern names, after a newline (so that every line follows one). */
+static const char *data_file(const char *name)
+{
+    static struct outcome o;
+    shell(&o, "echo && cat %s/%s", data_dir, name);
+    if (o.exit_code != 0)
+        fail_msg("%s was not written: %s", name, o.output);
+    return o.output;
+}
+
+static void expect_line(const char *text, const char *line)
+{
+    char wanted[1024];
+    snprintf(wanted, sizeof wanted, "\n%s\n", line);
+    if (!strstr(text, wanted))
+        fail_msg("no line\n%s\nin\n%s", line, text);
+}
+
+/* A row of a table whose first column is a linetype: the row from its second column on. */
+static void expect_row(const char *text, const char *row)
+{
+    char wanted[1024];
+    snprintf(wanted, sizeof wanted, "\t%s\n", row);
+    if (!strstr(text, wanted))
+        fail_msg("no row\n%s\nin\n%s", row, text);
+}
+
+/* ---- the title page (p. 1) ---- */
+
+/* What the run found comes first: the ladder's best rung against cuBLAS at the largest width (icache_fit, 2.892 ms
+ * against cuBLAS's 2.658 ms at W = 4096; at 1024 pipelined was faster), each lesson's counter before and after its
+ * idea with the change of the median time, and the checks. */
+static void the_title_page_says_what_the_run_found(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *t = data_file("title.tsv");
+    assert_ptr_equal(strstr(t, "\nfound\tat W = 4096, the largest width (the checks: at every width)\n"), t);
+    expect_line(t, "FP32 ladder\tbest rung icache_fit at 91.9 % of cuBLAS (47.5 of 51.7 TFLOP/s)");
+    expect_line(t, "coalescing\tnaive_uncoalesced → naive: global load efficiency 12.5 % → 82.5 %, 12.3x faster");
+    expect_line(t, "tiling\tnaive → tiled_32: global load requests 4,294,967,296 → 134,217,728, 1.5x faster");
+    expect_line(t, "padding\ttiled_transposed → tiled_transposed_padded: exact bank conflicts 2,080,374,784 → 0, "
+                   "1.4x faster");
+    expect_line(t, "checks\tall 20 products matched the reference; all 102 ground-truth checks passed");
+    expect_line(t, "recorded\tfrom environment.csv");
+}
+
+/* A failed product and a failed ground-truth check are named on page 1, and a lesson whose variant failed says
+ * nothing. */
+static void the_title_page_names_failed_checks(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i 's/^tiled_32,fp32,row_major,4096,passed,/tiled_32,fp32,row_major,4096,failed,/' "
+                     "$R/summary.csv && sed -i '/^transpose_naive,width=16384,dram__bytes_read.sum,/s/,pass$/,fail/' "
+                     "$R/validate/validate.csv");
+    write_data(scratch);
+    const char *t = data_file("title.tsv");
+    expect_line(t, "checks\t1 of 20 products failed their check (tiled_32 at W = 4096); 1 of 102 ground-truth checks "
+                   "failed (transpose_naive dram__bytes_read.sum)");
+    assert_null(strstr(t, "\ntiling\t"));
+}
+
+/* ---- the diagnosis (p. 5) ---- */
+
+/* The issue-bound kernels read apart by their own figures and their warps' top stall reason; no closing sentence
+ * is shared by all of them. */
+static void issue_bound_kernels_read_apart(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *t = data_file("diagnosis.tsv");
+    expect_row(t, "pipelined\tinstruction issue\tissue slots 76 % used, FMA pipe 68 %, L1/shared 61 %; "
+                   "top stall reason not_selected (44 % of samples)");
+    expect_row(t, "icache_fit\tinstruction issue\tissue slots 79 % used, FMA pipe 75 %, L1/shared 52 %; "
+                   "top stall reason selected (40 % of samples)");
+    expect_row(t, "cublas\tinstruction issue\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %; "
+                   "top stall reason selected (45 % of samples)");
+    assert_null(strstr(t, "every FFMA"));
+}
+
+/* The rules applied to the run's figures give the limiters the run wrote: the conflict share from lines.csv
+ * (2,080,374,784 of 6,509,559,808 shared wavefronts), the coalescing from metrics.csv. */
+static void every_row_is_the_rules_on_the_runs_figures(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *t = data_file("diagnosis.tsv");
+    expect_row(t, "tiled_transposed\tbank conflicts\t32 % of shared wavefronts are bank conflicts; L1/shared at "
+                   "97 % of peak, FMA pipe 8 %; top stall reason mio_throttle (53 % of samples)");
+    expect_row(t, "tiled_transposed_padded\tL1/shared bandwidth\tL1/shared at 90 % of peak; FMA pipe 11 %, "
+                   "DRAM 13 %; top stall reason mio_throttle (46 % of samples)");
+    expect_row(t, "naive_uncoalesced\tuncoalesced global loads\tglobal loads use 12.5 % of the bytes their "
+                   "sectors carry (16.5 sectors per request); L1 at 99 % of peak; top stall reason lg_throttle "
+                   "(94 % of samples)");
+}
+
+/* ---- the bank conflicts (p. 10) ---- */
+
+/* The caption's two sentences on the hardware counter come from the run: at W = 4096 it read 18,311,027 for
+ * tiled_32, 18,302,564 for tiled_transposed_padded and 1,992,982 for warptiled, which have no conflict (naive and
+ * naive_uncoalesced read 0), and 13,108, 0, 5 and 0 for pipelined, halfwarp_lanes, icache_fit and cublas against
+ * 50,331,648, 25,165,824, 25,165,824 and 50,331,648 exact: the conflicts of their cp.async copies. */
+static void the_counter_sentences_are_the_runs_figures(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *t = data_file("conflicts_notes.gp");
+    expect_line(t, "conflicts_overcount_note = \"Where the exact count is 0 it read more than 0 for 3 of 5 kernels, up "
+                   "to 18,311,027 (tiled_32).\"");
+    expect_line(t, "conflicts_missed_note = \"It read under half the exact count for pipelined, halfwarp_lanes, "
+                   "icache_fit, cublas.\"");
+}
+
+/* A run from before the source group holds an estimate, not the exact count: the page claims nothing from it. */
+static void an_estimate_gives_no_counter_sentences(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i '/^source_group,/d' $R/environment.csv");
+    write_data(scratch);
+    const char *t = data_file("conflicts_notes.gp");
+    expect_line(t, "conflicts_overcount_note = \"\"");
+    expect_line(t, "conflicts_missed_note = \"\"");
+}
+
+/* ---- the ground truth (pp. 19-22) ---- */
+
+/* Each check shows its rule (validate.csv's bounds) and how far the measured value lies from the expected one:
+ * the naive transpose's DRAM reads, 5.3 % above the matrix, pass under a lower bound alone. */
+static void each_check_shows_its_rule_and_distance(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *t = data_file("validate-*.tsv");
+    expect_line(t, "kernel\tparameter\tmetric\texpected\trule\tmeasured\tvs expected\tcheck");
+    expect_line(t, "transpose_naive\twidth=16384\tdram__bytes_read.sum\t1073741824\t≥ 0.98 × expected\t1131041792"
+                   "\t+5.3 %\tpass");
+    expect_line(t, "transpose_shared\twidth=16384\tdram__bytes_write.sum\t1073741824\t0.951 to 1.02 × expected"
+                   "\t1055735296\t-1.7 %\tpass");
+    expect_line(t, "strided_copy\tstride=2 offset=0\tglobal_load_efficiency\t50\texact\t50\t0 %\tpass");
+    expect_line(t, "ceilings\twithin 25 % of the datasheet\tceiling_dram_gbs\t3352.32\t0.75 to 1.25 × expected"
+                   "\t2860.1\t-14.7 %\tpass");
+    expect_line(t, "ceilings\tno datasheet: DRAM<L2<L1/shared\tceiling_l2_gbs\t-\t2860.1 to 32301.5\t5526.8\t-\tpass");
+}
+
+/* The ceilings judged there are --validate's own measurement, not the roofline's roofs: the page says so, with the
+ * largest difference (environment.csv: L2 5642.4 GB/s; validate.csv: 5526.8), or that the roofline draws the
+ * datasheet's figures when its run measured none. */
+static void the_ceilings_note_says_why_they_differ_from_the_roofline(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    assert_non_null(strstr(data_file("validate.gp"),
+                           "validate_ceilings_note = \"The roofline draws the ceilings its own run measured; "
+                           "--validate measured these again: they differ by 2.0 % at most (L2, 5642.4 against "
+                           "5526.8 GB/s).\""));
+    copy_fixture_and("sed -i '/^ceiling_/d' $R/environment.csv");
+    write_data(scratch);
+    assert_non_null(strstr(data_file("validate.gp"), "validate_ceilings_note = \"The roofline draws the datasheet's "
+                                                     "figures instead: the run it draws measured no ceilings.\""));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_title_page_says_what_the_run_found),
+        cmocka_unit_test(the_title_page_names_failed_checks),
+        cmocka_unit_test(issue_bound_kernels_read_apart),
+        cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
+        cmocka_unit_test(the_counter_sentences_are_the_runs_figures),
+        cmocka_unit_test(an_estimate_gives_no_counter_sentences),
+        cmocka_unit_test(each_check_shows_its_rule_and_distance),
+        cmocka_unit_test(the_ceilings_note_says_why_they_differ_from_the_roofline),
+    };
+    return cmocka_run_group_tests_name("page content", tests, setup, teardown);
+}
