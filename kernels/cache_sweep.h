@@ -24,6 +24,9 @@ extern "C" {
  * optimised away. */
 const char *cache_sweep(void *buffer, size_t bytes, int *sink, cudaStream_t stream);
 
+/* The sweep's kernels, as a trace names them: no variant's work. */
+#define CACHE_SWEEP_KERNEL_NAMES {"cache_sweep_kernel", "l2_discard_kernel"}
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,10 @@
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <nvtx3/nvToolsExt.h>
 
+#include "../common/grow.h"
 #include "nvtx.h"
 
 enum { CATEGORY_RUN = 1, CATEGORY_JOB = 2, CATEGORY_FIRST_PHASE = 10 };
@@ -27,13 +30,75 @@ static const struct {
 static nvtxDomainHandle_t domain; /* NULL when no tool is attached: every call is then a no-op */
 static int initialised;
 
+/* The ranges kept for a trace: those open, innermost last, and those closed. */
+#define MAX_DEPTH 16
+static struct {
+    uint64_t (*clock)(void);
+    struct nvtx_range open[MAX_DEPTH];
+    int depth;
+    struct nvtx_range *closed;
+    size_t count;
+    int lost; /* memory ran out, or ranges nested deeper than MAX_DEPTH */
+} kept;
+
 const char *phase_name(enum phase p)
 {
     return phases[p].name;
 }
 
+static void keep_open(const char *message, uint32_t category, uint64_t payload)
+{
+    if (!kept.clock)
+        return;
+    if (kept.depth == MAX_DEPTH) {
+        kept.lost = 1;
+        return;
+    }
+    struct nvtx_range *r = &kept.open[kept.depth];
+    snprintf(r->name, sizeof r->name, "%s", message);
+    if (category == CATEGORY_JOB)
+        snprintf(r->job, sizeof r->job, "%s", message);
+    else
+        snprintf(r->job, sizeof r->job, "%s", kept.depth > 0 ? kept.open[kept.depth - 1].job : "");
+    r->depth = kept.depth++;
+    r->width = (int)payload;
+    r->start_ns = kept.clock();
+}
+
+static void keep_closed(void)
+{
+    if (!kept.clock || kept.depth == 0)
+        return;
+    struct nvtx_range *r = &kept.open[--kept.depth];
+    r->end_ns = kept.clock();
+    if (grow_for_one_more((void **)&kept.closed, kept.count, sizeof *kept.closed) != 0) {
+        kept.lost = 1;
+        return;
+    }
+    kept.closed[kept.count++] = *r;
+}
+
+void nvtx_record_ranges(uint64_t (*clock)(void))
+{
+    kept.clock = clock;
+}
+
+const struct nvtx_range *nvtx_ranges(size_t *count, int *lost)
+{
+    *count = kept.count;
+    *lost = kept.lost;
+    return kept.closed;
+}
+
+void nvtx_ranges_free(void)
+{
+    free(kept.closed);
+    memset(&kept, 0, sizeof kept);
+}
+
 static void push(const char *message, uint32_t category, uint32_t argb, uint64_t payload)
 {
+    keep_open(message, category, payload);
     nvtxEventAttributes_t a = {0};
     a.version = NVTX_VERSION;
     a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
@@ -57,7 +122,7 @@ void nvtx_run_begin(void)
         for (int p = 0; p < PHASE_COUNT; ++p)
             nvtxDomainNameCategoryA(domain, CATEGORY_FIRST_PHASE + p, phases[p].name);
     }
-    push("memscope run", CATEGORY_RUN, 0xFF263238, 0);
+    push(NVTX_RUN_RANGE, CATEGORY_RUN, 0xFF263238, 0);
 }
 
 void nvtx_job_begin(const char *variant, int width)
@@ -74,5 +139,6 @@ void nvtx_phase_begin(enum phase p, int width)
 
 void nvtx_end(void)
 {
+    keep_closed();
     nvtxDomainRangePop(domain);
 }

@@ -9,6 +9,9 @@
 #ifndef MEMSCOPE_TRACE_H
 #define MEMSCOPE_TRACE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 enum phase {
     PHASE_ALLOCATE,
     PHASE_COPY_IN,
@@ -25,10 +28,29 @@ enum phase {
     PHASE_COUNT
 };
 
+/* The run's own range, the outermost. */
+#define NVTX_RUN_RANGE "memscope run"
+
 const char *phase_name(enum phase p);
 void nvtx_run_begin(void);
 void nvtx_job_begin(const char *variant, int width);
 void nvtx_phase_begin(enum phase p, int width);
 void nvtx_end(void);
+
+/* A closed range, for a trace: its name, the job ("<variant> W=<width>") it lies in ("" for the run's own and
+ * the metric passes), its nesting depth (0: the run) and its ends on the clock nvtx_record_ranges was given. */
+struct nvtx_range {
+    char name[128];
+    char job[128];
+    int depth;
+    int width;
+    uint64_t start_ns, end_ns;
+};
+
+/* From now on every range is also kept as it closes, timed by clock (NULL: none kept). */
+void nvtx_record_ranges(uint64_t (*clock)(void));
+/* The ranges kept so far, in the order they closed; NULL with *count 0 when memory ran out keeping them. */
+const struct nvtx_range *nvtx_ranges(size_t *count, int *lost);
+void nvtx_ranges_free(void);
 
 #endif

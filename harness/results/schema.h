@@ -73,6 +73,13 @@
 
 #define ENVIRONMENT_CSV(X) X(ENVIRONMENT_KEY, "key") X(ENVIRONMENT_VALUE, "value")
 
+/* One row per NVTX range of a traced run (--trace), in the order they closed: the trace.json ranges, for the
+ * report's timeline page. job is "<variant> W=<width>" for a job's ranges, "" for the run's and the metric
+ * passes'; depth 0 is the run; times in milliseconds from the run's first range. */
+#define TIMELINE_CSV(X)                                                                                               \
+    X(TIMELINE_RANGE, "range") X(TIMELINE_JOB, "job") X(TIMELINE_WIDTH, "width") X(TIMELINE_DEPTH, "depth")           \
+    X(TIMELINE_START_MS, "start_ms") X(TIMELINE_DURATION_MS, "duration_ms")
+
 #define VALIDATE_CSV(X)                                                                                               \
     X(VALIDATE_KERNEL, "kernel") X(VALIDATE_PARAMETER, "parameter") X(VALIDATE_METRIC, "metric")                      \
     X(VALIDATE_EXPECTED, "expected") X(VALIDATE_LOWER, "lower") X(VALIDATE_UPPER, "upper")                            \
@@ -116,6 +123,7 @@ enum metrics_column { METRICS_CSV(SCHEMA_ID) METRICS_COLUMNS };
 enum lines_column { LINES_CSV(SCHEMA_ID) LINES_COLUMNS };
 enum stalls_column { STALLS_CSV(SCHEMA_ID) STALLS_COLUMNS };
 enum environment_column { ENVIRONMENT_CSV(SCHEMA_ID) ENVIRONMENT_COLUMNS };
+enum timeline_column { TIMELINE_CSV(SCHEMA_ID) TIMELINE_COLUMNS };
 enum validate_column { VALIDATE_CSV(SCHEMA_ID) VALIDATE_COLUMNS };
 enum compare_column { COMPARE_CSV(SCHEMA_ID) COMPARE_COLUMNS };
 enum compare_metrics_column { COMPARE_METRICS_CSV(SCHEMA_ID) COMPARE_METRICS_COLUMNS };
@@ -133,7 +141,7 @@ struct csv_schema {
 };
 
 extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, lines_csv, stalls_csv, environment_csv,
-    validate_csv, compare_csv, compare_metrics_csv, compare_lines_csv, history_csv;
+    timeline_csv, validate_csv, compare_csv, compare_metrics_csv, compare_lines_csv, history_csv;
 
 /* Creates dir/<schema's file> with the schema's header. */
 int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, struct error *e);

@@ -46,6 +46,8 @@ void cli_print_help(FILE *f)
             "      --keep-operands     keep every variant's device buffers until all variants\n"
             "                          of its width have run, as a run with metrics does, so\n"
             "                          that another profiler sees the same buffer placement\n"
+            "      --trace             write the run's timeline: trace.json (Perfetto, chrome://tracing,\n"
+            "                          speedscope) and timeline.csv, from CUPTI's activity records\n"
             "      --validate          check the metrics against ground-truth kernels instead\n"
             "                          (writes validate.csv; exit 1 when a check fails); with\n"
             "                          --no-metrics, only launches them, for another profiler;\n"
@@ -212,6 +214,8 @@ static int refuse_conflicts(const struct options *o, const struct given *g, stru
         return error_set(e, EXIT_USAGE,
                          "--validate runs the ground-truth kernels, not the matrix products: it takes no "
                          "--variants, --sizes or --precision");
+    if (o->trace && o->validate)
+        return error_set(e, EXIT_USAGE, "--trace records the matrix products' run, not --validate's");
     if (o->keep_operands && o->validate)
         return error_set(e, EXIT_USAGE, "--keep-operands applies to the matrix products, not to --validate");
     if (o->timing.min_samples > o->timing.max_samples)
@@ -242,6 +246,7 @@ static int read_command_line(int argc, char **argv, struct options *o, struct gi
         {"list-metric-groups", 0, ARG_FLAG, &o->list_metric_groups, 0, 0, NULL},
         {"validate", 0, ARG_FLAG, &o->validate, 0, 0, NULL},
         {"keep-operands", 0, ARG_FLAG, &o->keep_operands, 0, 0, NULL},
+        {"trace", 0, ARG_FLAG, &o->trace, 0, 0, NULL},
         {"help", 'h', ARG_FLAG, &o->help, 0, 0, NULL},
     };
     int none;

@@ -30,7 +30,8 @@ struct options {
     bool validate; /* run the ground-truth kernels instead of the matmul variants */
     bool keep_operands; /* keep each variant's device operands until its width is done (run() sets it with metrics) */
     unsigned long long seed;
-    double wait_gpu_s; /* for another memscope run to finish with the GPU (harness/gpu/gpu_lock.h) */
+    double wait_gpu_s;
+    bool trace; /* trace.json and timeline.csv (harness/run/trace_run.h) */ /* for another memscope run to finish with the GPU (harness/gpu/gpu_lock.h) */
 };
 
 int cli_parse(int argc, char **argv, struct options *o, struct error *e);

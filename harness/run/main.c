@@ -18,6 +18,7 @@
 #include "../stalls/stalls_csv.h"
 #include "../results/metrics_csv.h"
 #include "summary_csv.h"
+#include "trace_run.h"
 #include "../results/partial_folder.h"
 #include "../gpu/nvml_probe.h"
 #include "../gpu/nvtx.h"
@@ -194,6 +195,23 @@ static int make_capture_dir(const struct results_dir *dir, char *path, size_t le
     return 0;
 }
 
+/* The run's last readings, its trace, and every file of the folder, which then loses its .partial. */
+static int finish(struct gpu *g, const struct options *o, const struct collectors *collectors,
+                  const struct results_dir *dir, struct environment *env, const struct job_result *jobs, int done,
+                  struct error *e)
+{
+    record_profiler(env, collectors);
+    env_collect_clocks(env, g, "end");
+    if ((o->trace && trace_run_write(dir->partial_path, jobs, done, env, e)) ||
+        write_results(dir, env, o, jobs, done, collectors->metrics != NULL, e))
+        return e->code;
+    results_print_table(stdout, jobs, done);
+    printf("results: %s\n", dir->final_path);
+    if (o->trace)
+        printf("trace: %s/trace.json\n", dir->final_path);
+    return 0;
+}
+
 static int measure(struct gpu *g, const struct options *o, const struct metric_set *set,
                    struct collectors *collectors, const struct results_dir *dir, struct environment *env,
                    struct error *e)
@@ -220,14 +238,8 @@ static int measure(struct gpu *g, const struct options *o, const struct metric_s
         if (collectors->source)
             csv_close(&lines, e);
     }
-    if (!e->code) {
-        record_profiler(env, collectors);
-        env_collect_clocks(env, g, "end");
-        if (write_results(dir, env, o, jobs, done, collectors->metrics != NULL, e) == 0) {
-            results_print_table(stdout, jobs, done);
-            printf("results: %s\n", dir->final_path);
-        }
-    }
+    if (!e->code)
+        finish(g, o, collectors, dir, env, jobs, done, e);
     int failed = count_failures(jobs, done);
     for (int i = 0; i < done; ++i)
         job_free(&jobs[i]);
@@ -344,6 +356,7 @@ static int run(int argc, char **argv, struct error *e)
     set.stalls = set.stalls && !o.validate;
     o.keep_operands = o.keep_operands || set.n > 0 || set.source || set.stalls;
     env_collect_host(&env, argc, argv);
+    env_add(&env, "warmup_launches", "%d", o.timing.warmup); /* a trace's kernels are the warm-up's and the samples' */
     prof_set_busy_wait(o.wait_gpu_s, stderr);
     if (o.validate && set.n == 0 && !set.source) { /* the ground-truth kernels alone, for an external profiler */
         const struct gpu_turn turn = take_turns(&o, &env);
@@ -352,7 +365,8 @@ static int run(int argc, char **argv, struct error *e)
         gpu_close(&g, e);
         return e->code;
     }
-    if (start_gpu(&g, &o, &set, &collectors, &env, e) == 0 && results_dir_create(&dir, e) == 0) {
+    if (start_gpu(&g, &o, &set, &collectors, &env, e) == 0 && results_dir_create(&dir, e) == 0 &&
+        (!o.trace || trace_run_start(e) == 0)) {
         env_collect_clocks(&env, &g, "start");
         /* Once per run, before the variants: the roofline's roofs, and the ceilings --validate judges. */
         int rc = (o.validate || set.roofline) ? ceilings_measure(&g, &env, e) : 0;
@@ -362,6 +376,7 @@ static int run(int argc, char **argv, struct error *e)
             fprintf(stderr, "memscope: incomplete results left in %s\n", dir.partial_path);
     }
     name_other_processes(e);
+    trace_run_stop();
     stop_collectors(&collectors, e);
     gpu_close(&g, e);
     return e->code;

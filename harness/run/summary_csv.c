@@ -107,8 +107,7 @@ static double conflict_share_pct(const struct job_result *r, const struct profil
     return wavefronts == 0.0 ? 0.0 : 100.0 * excess / wavefronts; /* no shared access: no conflict */
 }
 
-/* Empty without metrics; "not collected" when the sol group was left out. */
-static void write_diagnosis(struct csv *c, const struct job_result *r)
+int job_diagnose(const struct job_result *r, struct diagnosis *d)
 {
     static const enum derived_metric_id from[DIAGNOSIS_INPUT_COUNT] = {
         [IN_SOL_L1] = METRIC_SOL_L1_PCT,       [IN_SOL_L2] = METRIC_SOL_L2_PCT,
@@ -119,12 +118,8 @@ static void write_diagnosis(struct csv *c, const struct job_result *r)
         [IN_LOAD_EFFICIENCY] = METRIC_GLOBAL_LOAD_EFFICIENCY};
     struct derived_metric derived[MAX_DERIVED];
     double inputs[DIAGNOSIS_INPUT_COUNT];
-    struct diagnosis d;
-    if (!r->profiled) {
-        csv_empty(c);
-        csv_empty(c);
-        return;
-    }
+    if (!r->profiled)
+        return -1;
     const struct profile *p = &r->profile;
     const double *values = p->kernels[profile_main_kernel(p)].values;
     metrics_derive(p->names, values, p->n_metrics, derived);
@@ -133,7 +128,19 @@ static void write_diagnosis(struct csv *c, const struct job_result *r)
     /* No global load instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
     if (metric_lookup(p->names, values, p->n_metrics, COLLECTED(GLOBAL_LD_REQUESTS)) == 0.0)
         inputs[IN_LOAD_EFFICIENCY] = 100.0;
-    diagnose(inputs, &d);
+    diagnose(inputs, d);
+    return 0;
+}
+
+/* Empty without metrics; "not collected" when the sol group was left out. */
+static void write_diagnosis(struct csv *c, const struct job_result *r)
+{
+    struct diagnosis d;
+    if (job_diagnose(r, &d) != 0) {
+        csv_empty(c);
+        csv_empty(c);
+        return;
+    }
     csv_text(c, d.limiter);
     csv_text(c, d.evidence);
 }

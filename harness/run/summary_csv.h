@@ -4,7 +4,11 @@
 #define MEMSCOPE_SUMMARY_CSV_H
 
 #include "../common/error.h"
+#include "../diagnose/diagnosis.h"
 #include "job.h"
+
+/* A profiled job's limiter and evidence from its figures; -1 when it was not profiled. */
+int job_diagnose(const struct job_result *r, struct diagnosis *d);
 
 int results_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e);
 int results_write_samples(const char *dir, const struct job_result *jobs, int count, struct error *e);

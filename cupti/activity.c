@@ -1,0 +1,183 @@
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cupti_activity.h>
+
+#include "activity.h"
+
+/* Large enough that the default suite hands back a few buffers a width, small enough to cost nothing. */
+#define BUFFER_BYTES ((size_t)8 << 20)
+#define BUFFER_ALIGN 8
+
+static struct {
+    pthread_mutex_t lock; /* CUPTI hands buffers back on a thread of its own */
+    struct prof_gpu_op *ops;
+    size_t count, capacity;
+    uint64_t dropped;
+    int failed; /* a record could not be kept: out of memory */
+} log_ = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                           CUPTI_ACTIVITY_KIND_MEMSET};
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+    *buffer = aligned_alloc(BUFFER_ALIGN, BUFFER_BYTES);
+    *size = *buffer ? BUFFER_BYTES : 0; /* a size of 0 tells CUPTI to drop, and count, what does not fit */
+    *max_records = 0;
+}
+
+static struct prof_gpu_op *next_op(void)
+{
+    if (log_.count == log_.capacity) {
+        size_t capacity = log_.capacity ? 2 * log_.capacity : 4096;
+        struct prof_gpu_op *grown = realloc(log_.ops, capacity * sizeof *grown);
+        if (!grown) {
+            log_.failed = 1;
+            return NULL;
+        }
+        log_.ops = grown;
+        log_.capacity = capacity;
+    }
+    struct prof_gpu_op *op = &log_.ops[log_.count++];
+    memset(op, 0, sizeof *op);
+    return op;
+}
+
+static void keep_kernel(const CUpti_ActivityKernel10 *k)
+{
+    struct prof_gpu_op *op = next_op();
+    if (!op)
+        return;
+    *op = (struct prof_gpu_op){PROF_OP_KERNEL, k->start, k->end, k->deviceId, k->streamId, k->correlationId,
+                               {k->gridX, k->gridY, k->gridZ}, {k->blockX, k->blockY, k->blockZ},
+                               k->registersPerThread, k->staticSharedMemory, k->dynamicSharedMemory, 0, 0, ""};
+    strncpy(op->name, k->name ? k->name : "", sizeof op->name - 1);
+}
+
+static void keep_memcpy(const CUpti_ActivityMemcpy6 *m)
+{
+    struct prof_gpu_op *op = next_op();
+    if (op)
+        *op = (struct prof_gpu_op){.kind = PROF_OP_MEMCPY, .start_ns = m->start, .end_ns = m->end,
+                                   .device = m->deviceId, .stream = m->streamId, .correlation = m->correlationId,
+                                   .bytes = m->bytes, .copy_kind = m->copyKind};
+}
+
+static void keep_memset(const CUpti_ActivityMemset4 *m)
+{
+    struct prof_gpu_op *op = next_op();
+    if (op)
+        *op = (struct prof_gpu_op){.kind = PROF_OP_MEMSET, .start_ns = m->start, .end_ns = m->end,
+                                   .device = m->deviceId, .stream = m->streamId, .correlation = m->correlationId,
+                                   .bytes = m->bytes};
+}
+
+static void keep(const CUpti_Activity *record)
+{
+    switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+        keep_kernel((const CUpti_ActivityKernel10 *)record);
+        break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+        keep_memcpy((const CUpti_ActivityMemcpy6 *)record);
+        break;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+        keep_memset((const CUpti_ActivityMemset4 *)record);
+        break;
+    default:
+        break;
+    }
+}
+
+static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t *buffer, size_t size,
+                                      size_t valid)
+{
+    CUpti_Activity *record = NULL;
+    size_t dropped = 0;
+    pthread_mutex_lock(&log_.lock);
+    while (valid > 0 && cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS)
+        keep(record);
+    if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) == CUPTI_SUCCESS)
+        log_.dropped += dropped;
+    pthread_mutex_unlock(&log_.lock);
+    (void)size;
+    free(buffer);
+}
+
+int prof_activity_start(struct prof_error *e)
+{
+    if (prof_check(e, cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
+                   "cuptiActivityRegisterCallbacks"))
+        return e->status;
+    for (size_t i = 0; i < N_KINDS; ++i)
+        if (prof_check(e, cuptiActivityEnable(kinds[i]), "cuptiActivityEnable"))
+            return e->status;
+    return PROF_OK;
+}
+
+int prof_activity_flush(struct prof_error *e)
+{
+    if (prof_check(e, cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll"))
+        return e->status;
+    if (log_.failed)
+        return prof_fail(e, PROF_FAILED, "out of host memory for the GPU's activity records");
+    return PROF_OK;
+}
+
+int prof_activity_stop(struct prof_error *e)
+{
+    for (size_t i = 0; i < N_KINDS; ++i)
+        prof_check(e, cuptiActivityDisable(kinds[i]), "cuptiActivityDisable");
+    if (e->status)
+        return e->status;
+    return prof_activity_flush(e);
+}
+
+const struct prof_gpu_op *prof_activity_ops(size_t *count)
+{
+    *count = log_.count;
+    return log_.ops;
+}
+
+uint64_t prof_activity_dropped(void)
+{
+    return log_.dropped;
+}
+
+uint64_t prof_activity_now(void)
+{
+    uint64_t now = 0;
+    cuptiGetTimestamp(&now); /* cannot fail with a valid pointer */
+    return now;
+}
+
+void prof_activity_free(void)
+{
+    free(log_.ops);
+    log_.ops = NULL;
+    log_.count = log_.capacity = 0;
+    log_.dropped = 0;
+    log_.failed = 0;
+}
+
+const char *prof_copy_kind_name(int copy_kind)
+{
+    switch (copy_kind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+        return "HtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+        return "DtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+        return "DtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+        return "HtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+        return "PtoP";
+    default:
+        return "other";
+    }
+}

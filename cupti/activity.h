@@ -1,0 +1,57 @@
+/*
+ * What ran on the GPU, from CUPTI's Activity API: every kernel, memcpy and
+ * memset, with its start and end on CUPTI's clock, which prof_activity_now
+ * reads too, so that host events can be placed beside them on one clock.
+ * CUPTI fills buffers and hands them back, full or when flushed; a record is
+ * lost only when CUPTI says so, and prof_activity_dropped counts those.
+ * Independent of the subscriber (subscriber.h): it needs no callback of its
+ * own. Like the rest of the target side, it needs a working GPU.
+ */
+#ifndef MEMSCOPE_ACTIVITY_H
+#define MEMSCOPE_ACTIVITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profiler_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum prof_gpu_op_kind { PROF_OP_KERNEL, PROF_OP_MEMCPY, PROF_OP_MEMSET };
+
+#define PROF_OP_NAME_LEN 512
+
+struct prof_gpu_op {
+    enum prof_gpu_op_kind kind;
+    uint64_t start_ns, end_ns; /* CUPTI's clock */
+    uint32_t device, stream, correlation;
+    int grid[3], block[3];                            /* kernels */
+    int registers, static_shared, dynamic_shared;     /* kernels: per thread, bytes per block */
+    uint64_t bytes;                                   /* memcpy and memset */
+    int copy_kind;                                    /* memcpy: CUpti_ActivityMemcpyKind */
+    char name[PROF_OP_NAME_LEN];                      /* kernels: the symbol as CUPTI gives it, mangled */
+};
+
+/* Records every kernel, memcpy and memset from now on. */
+int prof_activity_start(struct prof_error *e);
+/* Hands back every buffer CUPTI holds, so that prof_activity_ops sees all that completed. */
+int prof_activity_flush(struct prof_error *e);
+/* Flushes and records no more. */
+int prof_activity_stop(struct prof_error *e);
+/* The records so far, in the order CUPTI handed them back. */
+const struct prof_gpu_op *prof_activity_ops(size_t *count);
+/* Records CUPTI reported lost (a full buffer it could not hand back in time). */
+uint64_t prof_activity_dropped(void);
+/* CUPTI's clock now, in nanoseconds: the clock of the records. */
+uint64_t prof_activity_now(void);
+void prof_activity_free(void);
+/* "HtoD", "DtoH", "DtoD"... for a memcpy's copy_kind. */
+const char *prof_copy_kind_name(int copy_kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
