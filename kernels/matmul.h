@@ -3,8 +3,8 @@
  *
  * The registry (matmul_registry.c) is the one list the harness reads, built
  * from the table in matmul_registry.h. Adding a variant is one kernel file and
- * one row there. A kernel knows nothing of the harness: it is handed device
- * pointers and a launch shape and reports whether the launch was accepted.
+ * one row of that table. A kernel knows nothing of the harness: it is handed
+ * device pointers and a launch shape and reports whether the launch was accepted.
  */
 #ifndef MEMSCOPE_MATMUL_H
 #define MEMSCOPE_MATMUL_H
