@@ -1,10 +1,10 @@
 /*
  * Matrix-multiplication variants: P = M x N for square Width x Width matrices.
  *
- * The registry (matmul_registry.c) is the one table the harness reads. Adding a
- * variant is one kernel file and one row there. A kernel knows nothing of the
- * harness: it is handed device pointers and a launch shape and reports whether
- * the launch was accepted.
+ * The registry (matmul_registry.c) is the one list the harness reads, built
+ * from the table in matmul_registry.h. Adding a variant is one kernel file and
+ * one row of that table. A kernel knows nothing of the harness: it is handed
+ * device pointers and a launch shape and reports whether the launch was accepted.
  */
 #ifndef MEMSCOPE_MATMUL_H
 #define MEMSCOPE_MATMUL_H
@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+
+#include "matmul_registry.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,51 +70,17 @@ const char *matmul_layout_name(enum matmul_layout layout);
 double matmul_flop(int width);
 double matmul_min_bytes(const struct matmul_variant *v, int width);
 
-/* Launchers, one per registry row. */
-const char *matmul_naive_fp32(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_naive_fp64(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_naive_uncoalesced(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_tiled_16(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_tiled_32(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_tiled_32_fp64(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_tiled_corner_turning(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_tiled_transposed(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_tiled_transposed_padded(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_colmajor_padded_fp64(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_blocktiled_1d(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_blocktiled_2d(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_vectorized(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_vectorized_padded(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_warptiled(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_pipelined(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_rasterized(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_large_tiles(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_halfwarp_lanes(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_icache_fit(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_cublas_sgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
-const char *matmul_cublas_dgemm(const struct matmul_operands *ops, dim3 grid, dim3 block);
-
-/* The kernels those launchers start, one accessor per registry row (MATMUL_KERNEL in launch_status.cuh). */
-const void *matmul_naive_fp32_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_naive_fp64_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_naive_uncoalesced_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_tiled_16_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_tiled_32_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_tiled_32_fp64_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_tiled_corner_turning_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_tiled_transposed_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_tiled_transposed_padded_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_colmajor_padded_fp64_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_blocktiled_1d_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_blocktiled_2d_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_vectorized_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_vectorized_padded_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_warptiled_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_pipelined_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_rasterized_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_large_tiles_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_halfwarp_lanes_kernel(size_t *dynamic_smem_bytes);
-const void *matmul_icache_fit_kernel(size_t *dynamic_smem_bytes);
+/* Each row's launcher and, for a kernel row, the accessor of the kernel it starts (MATMUL_KERNEL in
+ * launch_status.cuh), declared from the table so that a kernel file's definitions are checked against it. */
+#define MATMUL_DECLARE_LAUNCHER(launcher)                                                                            \
+    const char *launcher(const struct matmul_operands *ops, dim3 grid, dim3 block);
+#define MATMUL_DECLARE_KERNEL_ROW(name, launcher, ...)                                                               \
+    MATMUL_DECLARE_LAUNCHER(launcher) const void *launcher##_kernel(size_t *dynamic_smem_bytes);
+#define MATMUL_DECLARE_LIBRARY_ROW(name, launcher, ...) MATMUL_DECLARE_LAUNCHER(launcher)
+MATMUL_VARIANTS(MATMUL_DECLARE_KERNEL_ROW, MATMUL_DECLARE_LIBRARY_ROW)
+#undef MATMUL_DECLARE_LIBRARY_ROW
+#undef MATMUL_DECLARE_KERNEL_ROW
+#undef MATMUL_DECLARE_LAUNCHER
 
 /* The cuBLAS variants promise true FP32/FP64: a handle must be configured once before use. */
 const char *matmul_cublas_configure(cublasHandle_t handle);

@@ -1,4 +1,4 @@
-/* The variant registry: names, launch shapes, grid cover and the work model. */
+/* The variant registry: names, launch shapes, the FP32 ladder, grid cover and the work model. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,6 +108,29 @@ static void registry_holds_required_variants(void **state)
         assert_string_equal(must_find(required_names[i])->name, required_names[i]);
 }
 
+/* The FP32 ladder is the table's rows marked on it, numbered 1, 2, ... in table order; an FP64 row on it would put
+ * a double-precision kernel among the FP32 steps of the report's ladder page. */
+static void ladder_steps_count_up_from_one_over_fp32_variants(void **state)
+{
+    (void)state;
+    size_t count;
+    const struct matmul_variant *v = matmul_variants(&count);
+    int last = 0;
+    for (size_t i = 0; i < count; ++i) {
+        int step = matmul_ladder_step(v[i].name);
+        if (step == 0)
+            continue;
+        if (step != last + 1)
+            fail_msg("%s: ladder step %d after step %d", v[i].name, step, last);
+        if (v[i].precision != MATMUL_FP32)
+            fail_msg("%s: on the FP32 ladder but %s", v[i].name, matmul_precision_name(v[i].precision));
+        last = step;
+    }
+    assert_int_equal(matmul_ladder_step("naive"), 1);
+    assert_int_equal(matmul_ladder_step("cublas"), last);
+    assert_int_equal(matmul_ladder_step("no_such_variant"), 0);
+}
+
 static void cublas_variants_have_their_precision(void **state)
 {
     (void)state;
@@ -185,6 +208,7 @@ int main(void)
         cmocka_unit_test(find_returns_each_registered_variant),
         cmocka_unit_test(find_returns_null_for_unknown_name),
         cmocka_unit_test(registry_holds_required_variants),
+        cmocka_unit_test(ladder_steps_count_up_from_one_over_fp32_variants),
         cmocka_unit_test(cublas_variants_have_their_precision),
         cmocka_unit_test(layouts_of_special_variants),
         cmocka_unit_test(grid_covers_width_with_tiles_of_32),

@@ -60,8 +60,7 @@ static void defaults_select_every_variant(void **state)
     parse_ok((char *[]){"memscope", NULL}, &o);
     size_t count;
     const struct matmul_variant *v = matmul_variants(&count);
-    assert_int_equal(count, 22);
-    assert_int_equal(o.n_variants, 22);
+    assert_int_equal(o.n_variants, count);
     for (size_t i = 0; i < count; ++i)
         assert_ptr_equal(o.variants[i], &v[i]);
 }

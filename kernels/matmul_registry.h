@@ -1,0 +1,86 @@
+/*
+ * The table of matrix-multiplication variants: one row per variant, in the order `memscope --list` shows them.
+ * Everything else about a variant follows from its row: matmul.h declares its launcher (and kernel accessor),
+ * matmul_registry.c builds the registry the harness reads, tests/fuzz/no_kernels.c the fuzz build's stubs.
+ * Adding a variant is its kernel file and one row here.
+ *
+ * An X-macro with two kinds of row:
+ *   KERNEL(name, launcher, precision, layout, ladder, block_x, block_y, tile_x, tile_y, description)
+ *     a kernel file defines the launcher and, beside it, the accessor launcher##_kernel that names the
+ *     __global__ function it starts (MATMUL_KERNEL in launch_status.cuh); block_* are the threads per block,
+ *     tile_* the P elements one block covers along grid x and grid y;
+ *   LIBRARY(name, launcher, precision, layout, ladder, description)
+ *     a library picks its own launch shape and kernel: only the launcher is defined.
+ * ladder: MATMUL_ON_LADDER for a step of the FP32 ladder, which runs from the first such row to the last in
+ * table order (its step, 1 for the first, goes into each run's variants.csv: the report's ladder page follows
+ * it); MATMUL_OFF_LADDER for every other row.
+ */
+#ifndef MEMSCOPE_MATMUL_REGISTRY_H
+#define MEMSCOPE_MATMUL_REGISTRY_H
+
+#include "ladder/ladder_tiles.h"
+
+enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER };
+
+#define MATMUL_VARIANTS(KERNEL, LIBRARY)                                                                              \
+    KERNEL("naive", matmul_naive_fp32, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER, 32, 32, 32, 32,               \
+           "one thread per P element, threadIdx.x along columns: N read coalesced, M broadcast")                      \
+    KERNEL("naive_uncoalesced", matmul_naive_uncoalesced, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER,           \
+           32, 32, 32, 32,                                                                                            \
+           "naive with the mapping swapped: a warp walks down the rows of M, one sector per thread")                  \
+    KERNEL("tiled_16", matmul_tiled_16, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER, 16, 16, 16, 16,             \
+           "16x16 shared-memory tiles of M and N, each global element reused 16 times")                               \
+    KERNEL("tiled_32", matmul_tiled_32, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER, 32, 32, 32, 32,              \
+           "32x32 shared-memory tiles of M and N, each global element reused 32 times")                               \
+    KERNEL("tiled_corner_turning", matmul_tiled_corner_turning, MATMUL_FP32, MATMUL_N_COL_MAJOR, MATMUL_OFF_LADDER,   \
+           32, 32, 32, 32, "N column-major, loaded down its columns (coalesced) and turned in shared memory")         \
+    KERNEL("tiled_transposed", matmul_tiled_transposed, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER,             \
+           32, 32, 32, 32, "M tile stored transposed in float[32][32]: each store a 32-way bank conflict")            \
+    KERNEL("tiled_transposed_padded", matmul_tiled_transposed_padded, MATMUL_FP32, MATMUL_ROW_MAJOR,                  \
+           MATMUL_OFF_LADDER, 32, 32, 32, 32,                                                                         \
+           "the transposed M tile padded to float[32][33]: bank conflicts removed")                                   \
+    /* The FP32 ladder, one idea per step; tiles from ladder_tiles.h, so the grid matches the kernel. */              \
+    KERNEL("blocktiled_1d", matmul_blocktiled_1d, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                    \
+           BT1_THREADS, 1, BT1_BN, BT1_BM,                                                                            \
+           "thread coarsening along one dimension: each thread computes a column of 8 outputs")                       \
+    KERNEL("blocktiled_2d", matmul_blocktiled_2d, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                    \
+           BT2_THREADS, 1, BT2_BN, BT2_BM,                                                                            \
+           "2D register blocking: 128x128 block tile, 8x8 outputs per thread, 32-bit loads")                          \
+    KERNEL("vectorized", matmul_vectorized, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                          \
+           BT2_THREADS, 1, BT2_BN, BT2_BM,                                                                            \
+           "128-bit global and shared accesses, M tile stored transposed unpadded: 2-way store conflicts")            \
+    KERNEL("vectorized_padded", matmul_vectorized_padded, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,            \
+           BT2_THREADS, 1, BT2_BN, BT2_BM,                                                                            \
+           "vectorized with the transposed M tile padded by 4 floats: store conflicts removed")                       \
+    KERNEL("warptiled", matmul_warptiled, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                            \
+           WT_THREADS, 1, WT_BN, WT_BM,                                                                               \
+           "warp tiling: a warp owns a 32x64 sub-tile, lanes hold strided 4x4 groups: fewer shared wavefronts")       \
+    KERNEL("pipelined", matmul_pipelined, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                            \
+           WT_THREADS, 1, WT_BN, WT_BM,                                                                               \
+           "3-stage cp.async pipeline: global-to-shared copies overlap the FFMAs, one barrier per k-tile")            \
+    KERNEL("rasterized", matmul_rasterized, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                          \
+           WT_THREADS, 1, WT_BN, WT_BM,                                                                               \
+           "block rasterization: blocks walk bands of 16 block rows for L2 reuse; on an H100 the L2 hit rate rose "   \
+           "but the kernel is not DRAM-bound, and it ran 2 % slower at W = 4096")                                     \
+    KERNEL("large_tiles", matmul_large_tiles, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                        \
+           LT_THREADS, 1, LT_BN, LT_BM,                                                                               \
+           "128x256 block tiles, 16x8 outputs per thread: more FFMA per shared load and per k-tile")                  \
+    KERNEL("halfwarp_lanes", matmul_halfwarp_lanes, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                  \
+           LT_THREADS, 1, LT_BN, LT_BM,                                                                               \
+           "large_tiles with lanes numbered down the warp's columns: 4x4 lanes per half-warp, fewer shared "          \
+           "wavefronts")                                                                                              \
+    KERNEL("icache_fit", matmul_icache_fit, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                          \
+           LT_THREADS, 1, LT_BN, LT_BM,                                                                               \
+           "halfwarp_lanes with the k loop unrolled 8 steps at a time, not 32: the loop fits the instruction cache")  \
+    LIBRARY("cublas", matmul_cublas_sgemm, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                           \
+            "cublasSgemm, true FP32 (default math mode, no TF32): the reference")                                     \
+    KERNEL("naive_fp64", matmul_naive_fp64, MATMUL_FP64, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER, 32, 32, 32, 32,         \
+           "the naive kernel in double precision")                                                                    \
+    KERNEL("tiled_32_fp64", matmul_tiled_32_fp64, MATMUL_FP64, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER, 32, 32, 32, 32,   \
+           "the 32x32 tiled kernel in double precision")                                                              \
+    KERNEL("colmajor_padded_fp64", matmul_colmajor_padded_fp64, MATMUL_FP64, MATMUL_COL_MAJOR, MATMUL_OFF_LADDER,     \
+           32, 32, 32, 32, "the seed notes' column-major double kernel: both tiles transposed, rows padded to 33")    \
+    LIBRARY("cublas_fp64", matmul_cublas_dgemm, MATMUL_FP64, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER,                     \
+            "cublasDgemm: the double-precision reference")
+
+#endif
