@@ -25,7 +25,9 @@
 
 #include "../support/run_shell.h"
 
-#define MAX_SOURCES_PER_FOLDER 15
+/* A folder holds one concept, however many files that takes: past this many it is worth asking whether it holds
+ * two, not a reason to split one. */
+#define MAX_SOURCES_PER_FOLDER 24
 #define MAX_FILES 1024
 #define MAX_INCLUDES 64
 #define PATH_SIZE 512
