@@ -1,0 +1,52 @@
+"""memscope's side of the comparisons: the CSVs harness/results writes.
+
+A `.source` capture is read through `memscope-decode --lines`, which prints the lines.csv rows a run writes from
+it: the capture format keeps one reader (harness/source/source_capture.c) and an instruction's excess one
+definition (harness/source/source_metrics.h), here as everywhere else.
+"""
+import csv
+import io
+import os
+import subprocess
+
+from .command import BadInput, Refusal
+
+LINES_COLUMNS = ("variant", "kernel", "file", "line", "metric", "value")
+
+
+def read_rows(stream, name, columns):
+    """[(line number, {column: text})] of a memscope CSV; refused when one of columns is missing."""
+    reader = csv.DictReader(stream)
+    missing = [c for c in columns if c not in (reader.fieldnames or [])]
+    if missing:
+        raise BadInput(f"{name}: no column {', '.join(missing)} (is it the memscope CSV asked for?)")
+    return list(enumerate(reader, start=2))
+
+
+def read_csv(path, columns):
+    with open(path, newline="") as f:
+        return read_rows(f, path, columns)
+
+
+def number(text, where):
+    try:
+        return float(text)
+    except ValueError:
+        raise BadInput(f"{where}: '{text}' is not a number") from None
+
+
+def decode_program():
+    build = os.environ.get("MEMSCOPE_BUILD") or os.path.join(os.path.dirname(__file__), "..", "..", "build")
+    return os.path.join(build, "memscope-decode")
+
+
+def decoded_lines(capture):
+    """The lines.csv rows memscope-decode --lines makes of a .source capture; its refusal, with its exit code."""
+    decode = decode_program()
+    if not os.access(decode, os.X_OK):
+        raise BadInput(f"{decode} is not built; run make first")
+    done = subprocess.run([decode, "--lines", capture], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise Refusal(done.stderr.strip() or f"{decode} --lines {capture} failed (exit {done.returncode})",
+                      done.returncode)
+    return read_rows(io.StringIO(done.stdout), f"{capture} (decoded)", LINES_COLUMNS)

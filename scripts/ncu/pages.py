@@ -1,0 +1,106 @@
+"""Nsight Compute's CSV, the two pages the comparisons read.
+
+The raw page, `ncu --csv --print-units base ...`: one row per kernel launch and metric, every field quoted,
+numbers with thousands separators, a header row starting "ID"; ncu's own messages ("==PROF==", "==WARNING==")
+may stand between the rows.
+
+The source page, `ncu -i REPORT --page source --csv --print-source cuda,sass`: per kernel a "Function Name"
+row, per source file a "File Path" row, a header row starting "Line No", then for each CUDA line a row with its
+number, followed by the rows of the SASS instructions placed on it (no line number, their address in the third
+field). An inlined instruction is listed under every line of its inline stack; a kernel profiled twice is listed
+twice (its line rows are summed, its instructions read once).
+
+A line is a place: its file's name and its number. ncu's File Path is where the file was on the machine that
+ran it; memscope's is relative to the repository it ran in: only the name is common to both.
+"""
+import csv
+import os
+import re
+from collections import defaultdict, namedtuple
+
+from .command import BadInput
+from .names import kernel_keys
+
+UNITS = {"": 1, "%": 1, "inst": 1, "sector": 1, "byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "ns": 1,
+         "nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9}
+NVTX_RANGE = re.compile(r"memscope:([^:]*):Uint64")  # a range of memscope's NVTX domain in the NVTX column
+NO_LINE = ("", 0)  # the place of an instruction without line information (cuBLAS)
+
+RawValue = namedtuple("RawValue", "ranges kernel metric value")  # ranges: memscope's NVTX ranges, outermost first
+SourceKernel = namedtuple("SourceKernel", "name lines instructions")  # lines: {place: {column: value}}
+Instruction = namedtuple("Instruction", "places values")  # places: every line ncu lists it under
+
+
+def place(path, line):
+    """The place of a line, as ncu and memscope both can name it."""
+    return (os.path.basename(path), int(line)) if path or int(line) else NO_LINE
+
+
+def number(text, where):
+    """A number as ncu writes it ("1,234"; "" or "-" where there is none)."""
+    if text in ("", "-"):
+        return 0.0
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        raise BadInput(f"{where}: '{text}' is not a number") from None
+
+
+def rows(path):
+    """(line number, fields) of each CSV row that is not one of ncu's messages."""
+    with open(path, newline="") as f:
+        return [(n, r) for n, r in enumerate(csv.reader(f), start=1) if r and not r[0].startswith("==")]
+
+
+def read_raw(path):
+    """The raw page's values, each in its metric's base unit (bytes, nanoseconds), its kernel as kernel_key."""
+    table = rows(path)
+    header = next((r for _, r in table if r[0] == "ID"), None)
+    if header is None:
+        raise BadInput(f"{path}: no ncu --csv header row")
+    col = {name: i for i, name in enumerate(header)}
+    missing = [name for name in ("Kernel Name", "Metric Name", "Metric Unit", "Metric Value") if name not in col]
+    if missing:
+        raise BadInput(f"{path}: no {', '.join(missing)} column")
+    nvtx = next((i for name, i in col.items() if name.startswith("thread Domain:Push/Pop")), None)
+    body = [(n, r) for n, r in table if r[0] != "ID" and len(r) == len(header)]
+    keys = kernel_keys({r[col["Kernel Name"]] for _, r in body})
+    values = []
+    for n, r in body:
+        unit = r[col["Metric Unit"]]
+        if unit not in UNITS:
+            raise BadInput(f"{path}:{n}: unit '{unit}' not understood (run ncu with --print-units base)")
+        value = number(r[col["Metric Value"]], f"{path}:{n}") * UNITS[unit]
+        ranges = NVTX_RANGE.findall(r[nvtx]) if nvtx is not None else []
+        values.append(RawValue(ranges, keys[r[col["Kernel Name"]]], r[col["Metric Name"]], value))
+    return values
+
+
+def read_source(path, columns):
+    """{kernel_key: SourceKernel} of the source page, with the named columns' values (those the page has) of each
+    line and instruction; and the set of the page's column names."""
+    table = rows(path)
+    keys = kernel_keys({r[1] for _, r in table if r[0] == "Function Name" and len(r) > 1})
+    kernels, seen_columns = {}, set()
+    kernel, header, file, line = None, None, "", NO_LINE
+    for n, r in table:
+        if r[0] == "File Path" and len(r) > 1:
+            file, line = r[1], NO_LINE
+        elif r[0] == "Function Name" and len(r) > 1:
+            kernel = kernels.setdefault(keys[r[1]], SourceKernel(r[1], defaultdict(lambda: defaultdict(float)), {}))
+            line = NO_LINE
+        elif r[0] == "Line No":
+            header = {c: i for i, c in enumerate(r) if c in columns}
+            width, seen_columns = len(r), seen_columns | set(r)
+        elif kernel is None or header is None or len(r) != width:
+            continue
+        elif r[0].strip().isdigit():
+            line = place(file, r[0])
+            for c, i in header.items():
+                kernel.lines[line][c] += number(r[i], f"{path}:{n}")
+        elif len(r) > 2 and r[2].startswith("0x"):
+            address = int(r[2], 16)
+            values = {c: number(r[i], f"{path}:{n}") for c, i in header.items()}
+            places = kernel.instructions[address].places if address in kernel.instructions else set()
+            kernel.instructions[address] = Instruction(places | {line}, values)
+    return kernels, seen_columns

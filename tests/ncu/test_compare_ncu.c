@@ -1,0 +1,234 @@
+/*
+ * The three Nsight Compute comparisons, driven as a user runs them, over scripts/ncu/:
+ *   - compare-ncu: the committed capture of tiled_transposed at W = 1024, decoded offline, against what ncu
+ *     measured for it on an H100 (tests/fixtures/ncu-tiled_transposed-W1024.csv): every judged value agrees;
+ *   - compare-ncu-lines: a capture of a cp.async rung named as CUPTI names it ("(bool)1"), against a source page
+ *     naming it as Nsight Compute's does ("true"), is matched, read through memscope-decode --lines, and compared
+ *     line by line, an inline stack's lines as one group;
+ *   - compare-ncu-stalls: the same kernel named the other way round is put side by side.
+ * The capture is derived here from tests/fixtures/tiled_transposed-W1024.source: six of its instructions (two
+ * global loads, the conflicting and the clean shared store, a shared load, an FFMA), renamed. The source pages
+ * are written here in the layout scripts/ncu/pages.py reads (a real page of a cp.async rung is
+ * tests/ncu/test_icache_fit_lines.c's).
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../support/remove_tree.h"
+#include "../support/run_shell.h"
+
+#define CAPTURE_FIXTURE "tests/fixtures/tiled_transposed-W1024.capture"
+#define SOURCE_FIXTURE "tests/fixtures/tiled_transposed-W1024.source"
+#define NCU_FIXTURE "tests/fixtures/ncu-tiled_transposed-W1024.csv"
+#define ICACHE_FIT_KEY "pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,true,8,true>"
+#define ICACHE_FIT_CUPTI                                                                                               \
+    "pipelined_gemm_kernel<(int)128, (int)256, (int)32, (int)64, (int)64, (int)16, (int)8, (int)4, (int)16, (bool)1, " \
+    "(int)8, (bool)1>"
+
+static char workdir[] = "/tmp/memscope-compare-ncu-XXXXXX";
+static char metrics[128], capture[128], page[128], stalls[128], stall_page[128];
+
+/* ncu's source page for the derived capture: the LDS at 0x310 is also listed under a line of the function it was
+ * inlined from (ladder_common.cuh:130), as ncu lists an inlined instruction under every line of its stack. */
+static const char source_page[] =
+    "\"Function Name\",\"pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,true,8,true>\"\n"
+    "\"File Path\",\"/root/memscope/kernels/lessons/matmul_transposed.cu\"\n"
+    "\"Line No\",\"Source\",\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\","
+    "\"L1 Wavefronts Shared Ideal\",\"L1 Wavefronts Shared Excessive\",\"L2 Theoretical Sectors Global\","
+    "\"L2 Theoretical Sectors Global Ideal\",\"L2 Theoretical Sectors Global Excessive\"\n"
+    "\"32\",\"MdsT[tx][ty] = ...\",\"\",\"\",\"2097152\",\"33554432\",\"1048576\",\"32505856\",\"4194304\",\"4194304\",\"0\"\n"
+    "\"\",\"\",\"0x7ff0000002b0\",\"LDG.E R4, desc[UR4][R2.64]\",\"1048576\",\"0\",\"0\",\"0\",\"4194304\",\"4194304\",\"0\"\n"
+    "\"\",\"\",\"0x7ff0000002e0\",\"STS [R9], R4\",\"1048576\",\"33554432\",\"1048576\",\"32505856\",\"0\",\"0\",\"0\"\n"
+    "\"33\",\"Nds[ty][tx] = ...\",\"\",\"\",\"2097152\",\"1048576\",\"1048576\",\"0\",\"4194304\",\"4194304\",\"0\"\n"
+    "\"\",\"\",\"0x7ff0000002d0\",\"LDG.E R6, desc[UR4][R6.64]\",\"1048576\",\"0\",\"0\",\"0\",\"4194304\",\"4194304\",\"0\"\n"
+    "\"\",\"\",\"0x7ff0000002f0\",\"STS [R11], R6\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"36\",\"acc += MdsT[k][ty] * Nds[k][tx];\",\"\",\"\",\"2097152\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"\",\"\",\"0x7ff000000310\",\"LDS R12, [R10]\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"\",\"\",\"0x7ff0000003c0\",\"FFMA R8, R12, R13, R8\",\"1048576\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_common.cuh\"\n"
+    "\"130\",\"cp_async16(...)\",\"\",\"\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"\",\"\",\"0x7ff000000310\",\"LDS R12, [R10]\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n";
+
+/* memscope's stall samples of icache_fit (as in reports/reference/stalls.csv), and ncu's source page naming the
+ * kernel as CUPTI does. */
+static const char stalls_csv[] =
+    "variant,precision,width,kernel,file,line,source,reason,samples\n"
+    "icache_fit,fp32,1024,\"void pipelined_gemm_kernel<128, 256, 32, 64, 64, 16, 8, 4, 16, true, 8, true>(float const*, "
+    "float const*, float*, int)\",kernels/ladder/ladder_common.cuh,264,acc,mio_throttle,75\n"
+    "icache_fit,fp32,1024,\"void pipelined_gemm_kernel<128, 256, 32, 64, 64, 16, 8, 4, 16, true, 8, true>(float const*, "
+    "float const*, float*, int)\",kernels/ladder/ladder_gemm.cuh,153,wait,barrier,25\n";
+static const char stalls_page[] =
+    "\"Function Name\",\"void " ICACHE_FIT_CUPTI "(const float *, const float *, float *, int)\"\n"
+    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_common.cuh\"\n"
+    "\"Line No\",\"Source\",\"stall_mio\",\"stall_barrier\"\n"
+    "\"264\",\"acc\",\"140\",\"0\"\n"
+    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_gemm.cuh\"\n"
+    "\"153\",\"wait\",\"0\",\"60\"\n";
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int failed = fputs(text, f) < 0;
+    return fclose(f) || failed ? -1 : 0;
+}
+
+static const char *decode_bin(void)
+{
+    const char *bin = getenv("MEMSCOPE_DECODE_BIN");
+    return bin ? bin : "build/memscope-decode";
+}
+
+/* The derived capture: the header (chip, metric names) of the fixture, one call, six instructions renamed. */
+static int derive_capture(void)
+{
+    static struct outcome o;
+    shell(&o,
+          "(head -n 11 %s && printf 'call\\ticache_fit\\tfp32\\t256\\n' && "
+          "awk -F'\\t' -v OFS='\\t' '$1 == \"inst\" && $2 ~ /ILi0E/ && $3 ~ /^(688|720|736|752|784|960)$/ "
+          "{ $2 = \"%s\"; print }' %s && echo end) > %s",
+          SOURCE_FIXTURE, ICACHE_FIT_CUPTI, SOURCE_FIXTURE, capture);
+    return o.exit_code;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    if (!mkdtemp(workdir))
+        return -1;
+    snprintf(metrics, sizeof metrics, "%s/metrics.csv", workdir);
+    snprintf(capture, sizeof capture, "%s/icache_fit.source", workdir);
+    snprintf(page, sizeof page, "%s/ncu-source.csv", workdir);
+    snprintf(stalls, sizeof stalls, "%s/stalls.csv", workdir);
+    snprintf(stall_page, sizeof stall_page, "%s/ncu-stalls.csv", workdir);
+    shell(&o, "%s -o %s %s", decode_bin(), metrics, CAPTURE_FIXTURE);
+    if (o.exit_code) {
+        fprintf(stderr, "%s", o.output);
+        return -1;
+    }
+    return derive_capture() || write_file(page, source_page) || write_file(stalls, stalls_csv) ||
+                   write_file(stall_page, stalls_page)
+               ? -1
+               : 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+static void expect(const struct outcome *o, int exit_code, const char *text)
+{
+    if (o->exit_code != exit_code || !strstr(o->output, text))
+        fail_msg("expected exit %d and \"%s\"; got %d:\n%s", exit_code, text, o->exit_code, o->output);
+}
+
+static void compare_ncu_agrees_with_the_committed_ncu_run(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "scripts/compare-ncu %s %s", metrics, NCU_FIXTURE);
+    expect(&o, 0, "dram 2%       2/2 agree\nduration 10%  1/1 agree\nexact         16/16 agree\n");
+}
+
+static void compare_ncu_names_a_count_that_differs(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o,
+          "sed 's/\\(smsp__sass_inst_executed_op_global_ld.sum\",\"[^\"]*\",\\)\"[^\"]*\"/\\1\"1\"/' %s > %s/ncu.csv && "
+          "scripts/compare-ncu %s %s/ncu.csv",
+          NCU_FIXTURE, workdir, metrics, workdir);
+    expect(&o, 1, "MISMATCH tiled_transposed W=1024 transposed_tile_kernel<0> "
+                  "smsp__sass_inst_executed_op_global_ld.sum: memscope 2.09715e+06, ncu 1\n");
+}
+
+static void compare_ncu_refuses_a_file_of_the_wrong_kind(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "scripts/compare-ncu %s %s", NCU_FIXTURE, NCU_FIXTURE);
+    expect(&o, 2, "no column variant, width, kernel, metric, value");
+}
+
+static void lines_of_a_bool_template_kernel_are_matched_and_equal(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "scripts/compare-ncu-lines %s %s", capture, page);
+    expect(&o, 0, ICACHE_FIT_KEY " shared_excess_wavefronts  lines   1 differ  0  kernel memscope    32,505,856 "
+                  "ncu    32,505,856  equal\n");
+    expect(&o, 0, ICACHE_FIT_KEY " inst_executed             lines   3 differ  0  kernel memscope     6,291,456 "
+                  "ncu     6,291,456  equal\n");
+    expect(&o, 0, "every compared value is equal\n");
+}
+
+static void lines_that_differ_are_named_with_their_inline_stack(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "sed 's/\"LDS R12, \\[R10\\]\",\"1048576\",\"1048576\"/\"LDS R12, [R10]\",\"1048576\",\"2097152\"/' %s "
+              "> %s/differs.csv && scripts/compare-ncu-lines %s %s/differs.csv",
+          page, workdir, capture, workdir);
+    expect(&o, 1, ICACHE_FIT_KEY " shared_wavefronts         lines   3 differ  1  kernel memscope    35,651,584 "
+                  "ncu    36,700,160  DIFFERENT\n"
+                  "    ladder_common.cuh:130 + matmul_transposed.cu:36 memscope 1,048,576 ncu 2,097,152\n");
+    expect(&o, 1, "1 metric(s) differ\n");
+}
+
+static void lines_of_a_truncated_capture_are_refused_as_decode_refuses_them(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "head -n -1 %s > %s/truncated.source && scripts/compare-ncu-lines %s/truncated.source %s", capture,
+          workdir, workdir, page);
+    expect(&o, 2, "compare-ncu-lines: memscope-decode: ");
+    expect(&o, 2, "truncated");
+}
+
+static void lines_refuse_a_page_without_instructions(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "grep -v 0x7ff %s > %s/no-sass.csv && scripts/compare-ncu-lines %s %s/no-sass.csv", page, workdir,
+          capture, workdir);
+    expect(&o, 2, "no instructions (was it written with --page source --print-source cuda,sass?)");
+}
+
+static void stalls_of_a_bool_template_kernel_are_put_side_by_side(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "scripts/compare-ncu-stalls %s %s", stalls, stall_page);
+    expect(&o, 0, ICACHE_FIT_KEY " (W = 1024): memscope 100 samples, ncu 200\n"
+                  "  mio_throttle           75.0 %    70.0 %\n"
+                  "  barrier                25.0 %    30.0 %\n");
+    expect(&o, 0, "  ladder_common.cuh:264     75.0 % mio_throttle        70.0 % mio_throttle\n");
+    assert_null(strstr(o.output, "one side only"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compare_ncu_agrees_with_the_committed_ncu_run),
+        cmocka_unit_test(compare_ncu_names_a_count_that_differs),
+        cmocka_unit_test(compare_ncu_refuses_a_file_of_the_wrong_kind),
+        cmocka_unit_test(lines_of_a_bool_template_kernel_are_matched_and_equal),
+        cmocka_unit_test(lines_that_differ_are_named_with_their_inline_stack),
+        cmocka_unit_test(lines_of_a_truncated_capture_are_refused_as_decode_refuses_them),
+        cmocka_unit_test(lines_refuse_a_page_without_instructions),
+        cmocka_unit_test(stalls_of_a_bool_template_kernel_are_put_side_by_side),
+    };
+    return cmocka_run_group_tests_name("compare-ncu scripts", tests, setup, teardown);
+}
