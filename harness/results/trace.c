@@ -79,6 +79,17 @@ static void fact_args(FILE *f, const struct trace_job_facts *j)
         text_arg(f, "stall_top_reason", j->stall_top_reason, 0);
 }
 
+/* The phases that launch the variant itself: its facts belong to those kernels, not to the reference product or
+ * the L2 flush beside them. */
+static int measured_phase(const char *phase)
+{
+    static const char *const measured[] = {"verify", "warm-up", "timed runs"};
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; ++i)
+        if (strcmp(phase, measured[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static void write_op(FILE *f, const struct trace_header *h, const struct trace_gpu_op *op,
                      const struct trace_job_facts *facts, size_t n_facts)
 {
@@ -91,7 +102,8 @@ static void write_op(FILE *f, const struct trace_header *h, const struct trace_g
                    "\"static_shared_bytes\":%d,\"dynamic_shared_bytes\":%d",
                 op->grid[0], op->grid[1], op->grid[2], op->block[0], op->block[1], op->block[2], op->registers,
                 op->static_shared, op->dynamic_shared);
-        fact_args(f, facts_of(op->job, facts, n_facts));
+        if (measured_phase(op->phase) && !strstr(op->name, "(L2 flush)"))
+            fact_args(f, facts_of(op->job, facts, n_facts));
     } else {
         fprintf(f, ",\"bytes\":%llu", (unsigned long long)op->bytes);
     }

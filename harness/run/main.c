@@ -315,8 +315,9 @@ static int start_gpu(struct gpu *g, const struct options *o, const struct metric
                      struct environment *env, struct error *e)
 {
     const struct gpu_turn turn = take_turns(o, env);
+    /* The trace starts before the collectors: CUPTI refuses activity records once some of them are on. */
     if (gpu_open(g, o->device, &turn, e) || (!o->validate && check_memory(g, o, e)) || env_collect_gpu(env, g, e) ||
-        start_collectors(g, o, set, c, e))
+        (o->trace && trace_run_start(e)) || start_collectors(g, o, set, c, e))
         return e->code;
     return 0;
 }
@@ -365,8 +366,7 @@ static int run(int argc, char **argv, struct error *e)
         gpu_close(&g, e);
         return e->code;
     }
-    if (start_gpu(&g, &o, &set, &collectors, &env, e) == 0 && results_dir_create(&dir, e) == 0 &&
-        (!o.trace || trace_run_start(e) == 0)) {
+    if (start_gpu(&g, &o, &set, &collectors, &env, e) == 0 && results_dir_create(&dir, e) == 0) {
         env_collect_clocks(&env, &g, "start");
         /* Once per run, before the variants: the roofline's roofs, and the ceilings --validate judges. */
         int rc = (o.validate || set.roofline) ? ceilings_measure(&g, &env, e) : 0;

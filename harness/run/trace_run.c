@@ -75,7 +75,8 @@ static void convert_op(const struct prof_gpu_op *in, char *name, const struct nv
     place(ranges, n_ranges, in->start_ns, out);
 }
 
-/* What the run measured of each job, for its kernels' slices. */
+/* What the run measured of each job, for its kernels' slices. A kernel without a global load instruction (cp.async
+ * kernels) has no load efficiency to show. */
 static void job_facts(const struct job_result *r, char *job, size_t len, struct diagnosis *d,
                       struct trace_job_facts *out)
 {
@@ -85,9 +86,11 @@ static void job_facts(const struct job_result *r, char *job, size_t len, struct 
                                     r->sourced ? r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS] : NAN, NAN};
     if (job_diagnose(r, d) == 0) {
         const struct profile *p = &r->profile;
-        metrics_derive(p->names, p->kernels[profile_main_kernel(p)].values, p->n_metrics, derived);
+        const double *values = p->kernels[profile_main_kernel(p)].values;
+        metrics_derive(p->names, values, p->n_metrics, derived);
         out->limiter = d->limiter;
-        out->global_load_efficiency_pct = derived[METRIC_GLOBAL_LOAD_EFFICIENCY].value;
+        if (metric_lookup(p->names, values, p->n_metrics, COLLECTED(GLOBAL_LD_REQUESTS)) > 0.0)
+            out->global_load_efficiency_pct = derived[METRIC_GLOBAL_LOAD_EFFICIENCY].value;
     }
 }
 
