@@ -4,11 +4,14 @@ The raw page, `ncu --csv --print-units base ...`: one row per kernel launch and 
 numbers with thousands separators, a header row starting "ID"; ncu's own messages ("==PROF==", "==WARNING==")
 may stand between the rows.
 
-The source page, `ncu -i REPORT --page source --csv --print-source cuda,sass`: per kernel a "Function Name"
-row, per source file a "File Path" row, a header row starting "Line No", then for each CUDA line a row with its
-number, followed by the rows of the SASS instructions placed on it (no line number, their address in the third
-field). An inlined instruction is listed under every line of its inline stack; a kernel profiled twice is listed
-twice (its line rows are summed, its instructions read once).
+The source page, `ncu -i REPORT --page source --csv --print-source cuda,sass` (as Nsight Compute wrote it on
+an H100: tests/fixtures/ncu-icache_fit-W256.csv): per kernel and source file a "File Path" row, then a
+"Function Name" row and a header row starting "Line No", then for each CUDA line a row with its number and text,
+followed by the rows of the SASS instructions placed on it (no line number, their address in the third field, a
+"..." row where the addresses skip). Every field is quoted, but a quote inside one is not escaped: a line of
+inline asm (`asm volatile("cp.async..." ::"r"(d), ...)`) holds `","` and has more fields than the header says.
+An inlined instruction is listed under every line of its inline stack; a kernel profiled twice is listed twice
+(its line rows are summed, its instructions read once).
 
 A line is a place: its file's name and its number. ncu's File Path is where the file was on the machine that
 ran it; memscope's is relative to the repository it ran in: only the name is common to both.
@@ -52,6 +55,27 @@ def rows(path):
         return [(n, r) for n, r in enumerate(csv.reader(f), start=1) if r and not r[0].startswith("==")]
 
 
+def source_rows(path):
+    """(line number, fields) of each row of the source page that is not one of ncu's messages. Its quotes are
+    not escaped (see above), so a row is split at each `","` and what a line's text held of them is joined back:
+    the text (field 1) is the only free text of a line's row, a number and the header's other columns around it."""
+    table, width = [], 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for n, text in enumerate(f, start=1):
+            text = text.rstrip("\r\n")
+            if not text or text.startswith("=="):
+                continue
+            quoted = len(text) > 1 and text[0] == text[-1] == '"'
+            fields = text[1:-1].split('","') if quoted else next(csv.reader([text]))
+            surplus = len(fields) - width
+            if fields[0] == "Line No":
+                width = len(fields)
+            elif width and surplus > 0 and fields[0].strip().isdigit():
+                fields[1:2 + surplus] = ['","'.join(fields[1:2 + surplus])]
+            table.append((n, fields))
+    return table
+
+
 def read_raw(path):
     """The raw page's values, each in its metric's base unit (bytes, nanoseconds), its kernel as kernel_key."""
     table = rows(path)
@@ -79,7 +103,7 @@ def read_raw(path):
 def read_source(path, columns):
     """{kernel_key: SourceKernel} of the source page, with the named columns' values (those the page has) of each
     line and instruction; and the set of the page's column names."""
-    table = rows(path)
+    table = source_rows(path)
     keys = kernel_keys({r[1] for _, r in table if r[0] == "Function Name" and len(r) > 1})
     kernels, seen_columns = {}, set()
     kernel, header, file, line = None, None, "", NO_LINE

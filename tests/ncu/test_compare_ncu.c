@@ -5,7 +5,8 @@
  *   - compare-ncu-lines: a capture of a cp.async rung named as CUPTI names it ("(bool)1"), against a source page
  *     naming it as Nsight Compute's does ("true"), is matched, read through memscope-decode --lines, and compared
  *     line by line, an inline stack's lines as one group;
- *   - compare-ncu-stalls: the same kernel named the other way round is put side by side.
+ *   - compare-ncu-stalls: the same kernel named the other way round is put side by side, a line of inline asm
+ *     (whose quotes ncu does not escape) read whole.
  * The capture is derived here from tests/fixtures/tiled_transposed-W1024.source: six of its instructions (two
  * global loads, the conflicting and the clean shared store, a shared load, an FFMA), renamed. The source pages
  * are written here in the layout scripts/ncu/pages.py reads (a real page of a cp.async rung is
@@ -58,20 +59,21 @@ static const char source_page[] =
     "\"\",\"\",\"0x7ff000000310\",\"LDS R12, [R10]\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n";
 
 /* memscope's stall samples of icache_fit (as in reports/reference/stalls.csv), and ncu's source page naming the
- * kernel as CUPTI does. */
+ * kernel as CUPTI does, its lines' text quoted as ncu quotes it: the quotes inside are not escaped, and a `","`
+ * there is no field's end. */
 static const char stalls_csv[] =
     "variant,precision,width,kernel,file,line,source,reason,samples\n"
     "icache_fit,fp32,1024,\"void pipelined_gemm_kernel<128, 256, 32, 64, 64, 16, 8, 4, 16, true, 8, true>(float const*, "
     "float const*, float*, int)\",kernels/ladder/ladder_common.cuh,264,acc,mio_throttle,75\n"
     "icache_fit,fp32,1024,\"void pipelined_gemm_kernel<128, 256, 32, 64, 64, 16, 8, 4, 16, true, 8, true>(float const*, "
     "float const*, float*, int)\",kernels/ladder/ladder_gemm.cuh,153,wait,barrier,25\n";
+#define STALLS_KERNEL "\"Function Name\",\"void " ICACHE_FIT_CUPTI "(const float *, const float *, float *, int)\"\n"
+#define STALLS_HEADER "\"Line No\",\"Source\",\"stall_mio\",\"stall_barrier\"\n"
 static const char stalls_page[] =
-    "\"Function Name\",\"void " ICACHE_FIT_CUPTI "(const float *, const float *, float *, int)\"\n"
-    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_common.cuh\"\n"
-    "\"Line No\",\"Source\",\"stall_mio\",\"stall_barrier\"\n"
-    "\"264\",\"acc\",\"140\",\"0\"\n"
-    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_gemm.cuh\"\n"
-    "\"153\",\"wait\",\"0\",\"60\"\n";
+    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_common.cuh\"\n" STALLS_KERNEL STALLS_HEADER
+    "\"264\",\"asm volatile(\"ld.shared.f32 %0, [%1];\" : \"=f\"(acc) : \"r\"(addr));\",\"140\",\"0\"\n"
+    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_gemm.cuh\"\n" STALLS_KERNEL STALLS_HEADER
+    "\"153\",\"log(\"wait\",\"barrier\");\",\"0\",\"60\"\n";
 
 static int write_file(const char *path, const char *text)
 {
