@@ -1,9 +1,11 @@
 /*
  * memscope-decode: evaluates saved captures again, offline, into the same
  * metrics.csv a run writes, or with --lines the source group's captures into
- * the same lines.csv. Needs CUPTI's host library, not a GPU.
+ * the same lines.csv, or with --instructions into instructions.csv (their
+ * counts per SASS instruction, which a run does not write). Needs CUPTI's host
+ * library, not a GPU.
  *
- *   memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE...
+ *   memscope-decode [--lines|--instructions] [-o FILE] RESULTS_DIR|CAPTURE...
  *
  * A results folder's captures are read in the order of their names, which
  * is the order they were taken in.
@@ -21,13 +23,14 @@
 #include "../common/paths.h"
 #include "../profile/capture_tags.h"
 #include "../results/folder_reader.h"
+#include "../results/instructions_csv.h"
 #include "../results/lines_csv.h"
 #include "../results/metrics_csv.h"
 
 #define MAX_CAPTURES 1024
 
 static const char help_text[] =
-    "usage: memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE...\n"
+    "usage: memscope-decode [--lines|--instructions] [-o FILE] RESULTS_DIR|CAPTURE...\n"
     "\n"
     "Evaluates a run's saved captures again, offline, into the rows of metrics.csv; with --lines,\n"
     "the source group's captures into the rows of lines.csv. A results folder's captures are\n"
@@ -35,6 +38,8 @@ static const char help_text[] =
     "not a GPU.\n"
     "\n"
     "      --lines         the source group's captures (*.source) into lines.csv\n"
+    "      --instructions  the source group's captures into instructions.csv: one row per SASS\n"
+    "                      instruction, by its offset in the kernel, with its line metrics\n"
     "  -o, --out FILE      write FILE, as FILE.partial renamed once every capture is decoded\n"
     "                      (default: standard output, written only then)\n"
     "  -h, --help          this text\n"
@@ -51,7 +56,8 @@ static int print_help(void)
 
 static int usage(struct error *e)
 {
-    return error_set(e, EXIT_USAGE, "usage: memscope-decode [--lines] [-o FILE] RESULTS_DIR|CAPTURE... (see --help)");
+    return error_set(e, EXIT_USAGE,
+                     "usage: memscope-decode [--lines|--instructions] [-o FILE] RESULTS_DIR|CAPTURE... (see --help)");
 }
 
 /* One call of a batch, evaluated from the ranges its tags name. */
@@ -96,11 +102,13 @@ static int decode_capture(const char *path, struct csv *out, struct error *e)
     return e->code;
 }
 
-static int decode_source_capture(const char *path, struct csv *out, struct error *e)
+typedef int source_rows(struct csv *out, const struct source_capture *capture, struct error *e);
+
+static int decode_source_capture(const char *path, source_rows *rows, struct csv *out, struct error *e)
 {
     static struct source_capture capture;
     if (source_capture_read(path, &capture, e) == 0)
-        lines_csv_rows(out, &capture, e);
+        rows(out, &capture, e);
     source_capture_free(&capture);
     return e->code;
 }
@@ -118,6 +126,23 @@ static const struct capture_kind metric_captures = {".capture", "hardware metric
                                                     "a run with --no-metrics or --metric-groups none"};
 static const struct capture_kind source_captures = {".source", "the source group", "lines.csv",
                                                     "--metric-groups ...,source collects it"};
+
+/* What is written, and from which captures: metrics.csv from the metric captures (rows NULL), lines.csv or
+ * instructions.csv from the source captures. */
+struct output {
+    const struct capture_kind *kind;
+    void (*on_stream)(struct csv *c, FILE *stream, const char *name);
+    source_rows *rows;
+};
+static const struct output metrics_output = {&metric_captures, metrics_csv_on_stream, NULL};
+static const struct output lines_output = {&source_captures, lines_csv_on_stream, lines_csv_rows};
+static const struct output instructions_output = {&source_captures, instructions_csv_on_stream,
+                                                  instructions_csv_rows};
+
+static int decode_one(const struct output *output, const char *path, struct csv *out, struct error *e)
+{
+    return output->rows ? decode_source_capture(path, output->rows, out, e) : decode_capture(path, out, e);
+}
 
 static bool has_file(const char *dir, const char *name)
 {
@@ -211,7 +236,7 @@ static int write_held(const char *held, size_t size, struct error *e)
 
 /* With -o, the rows go to FILE.partial, renamed FILE once every capture is decoded: a capture that cannot be
  * decoded leaves FILE as it was. Without it, to memory, then standard output. */
-static int decode_all(char **paths, int n, const char *out_path, bool lines, struct error *e)
+static int decode_all(char **paths, int n, const char *out_path, const struct output *output, struct error *e)
 {
     char partial[PATH_IN_FOLDER_LEN], *held = NULL;
     size_t held_size = 0;
@@ -222,9 +247,9 @@ static int decode_all(char **paths, int n, const char *out_path, bool lines, str
     if (!stream)
         return out_path ? error_set(e, EXIT_OUTPUT, "cannot create %s", partial)
                         : error_set(e, EXIT_RUNTIME, "out of host memory");
-    (lines ? lines_csv_on_stream : metrics_csv_on_stream)(&out, stream, out_path ? partial : "standard output");
+    output->on_stream(&out, stream, out_path ? partial : "standard output");
     for (int i = 0; i < n && !e->code; ++i)
-        (lines ? decode_source_capture : decode_capture)(paths[i], &out, e);
+        decode_one(output, paths[i], &out, e);
     csv_close(&out, e);
     if (out_path && e->code)
         remove(partial); /* never leave a CSV that looks complete but is not */
@@ -241,19 +266,23 @@ static int run(int argc, char **argv, struct error *e)
     static char *paths[MAX_CAPTURES];
     static const char *arguments[MAX_CAPTURES];
     const char *out_path = NULL;
-    bool lines = false, help = false;
+    bool lines = false, instructions = false, help = false;
     int n = 0, given;
     const struct arg_option options[] = {{"out", 'o', ARG_TEXT, &out_path, 0, 0, NULL},
                                          {"lines", 0, ARG_FLAG, &lines, 0, 0, NULL},
+                                         {"instructions", 0, ARG_FLAG, &instructions, 0, 0, NULL},
                                          {"help", 'h', ARG_FLAG, &help, 0, 0, NULL}};
-    if (args_parse(argc, argv, options, 3, arguments, MAX_CAPTURES, &given, e))
+    if (args_parse(argc, argv, options, 4, arguments, MAX_CAPTURES, &given, e))
         return e->code;
     if (help)
         return print_help();
+    if (lines && instructions)
+        return error_set(e, EXIT_USAGE, "--lines and --instructions write different files: give one of them");
     if (given == 0)
         return usage(e);
-    if (list_arguments(given, arguments, lines ? &source_captures : &metric_captures, paths, &n, e) == 0)
-        decode_all(paths, n, out_path, lines, e);
+    const struct output *output = lines ? &lines_output : instructions ? &instructions_output : &metrics_output;
+    if (list_arguments(given, arguments, output->kind, paths, &n, e) == 0)
+        decode_all(paths, n, out_path, output, e);
     for (int i = 0; i < n; ++i)
         free(paths[i]);
     return e->code;

@@ -64,6 +64,25 @@
     X(LINES_FILE, "file") X(LINES_LINE, "line") X(LINES_SOURCE, "source") X(LINES_OPCODES, "opcodes")                 \
     X(LINES_METRIC, "metric") X(LINES_VALUE, "value")
 
+/* One row per variant, size, kernel and SASS instruction of a source capture (memscope-decode --instructions),
+ * in the capture's order: offset is its byte offset in the kernel (CUPTI's PC offset), opcode its SASS opcode
+ * ("?" without a disassembler), then its line metrics (harness/source/source_metrics.h), in that list's order and
+ * under its names: a line's lines.csv value is the sum of its instructions' here. */
+#define INSTRUCTIONS_CSV(X)                                                                                           \
+    X(INSTRUCTIONS_VARIANT, "variant") X(INSTRUCTIONS_PRECISION, "precision") X(INSTRUCTIONS_WIDTH, "width")          \
+    X(INSTRUCTIONS_KERNEL, "kernel") X(INSTRUCTIONS_OFFSET, "offset") X(INSTRUCTIONS_FILE, "file")                    \
+    X(INSTRUCTIONS_LINE, "line") X(INSTRUCTIONS_OPCODE, "opcode") X(INSTRUCTIONS_INST_EXECUTED, "inst_executed")      \
+    X(INSTRUCTIONS_SHARED_INSTRUCTIONS, "shared_instructions")                                                        \
+    X(INSTRUCTIONS_SHARED_LD_WAVEFRONTS, "shared_ld_wavefronts")                                                      \
+    X(INSTRUCTIONS_SHARED_ST_WAVEFRONTS, "shared_st_wavefronts")                                                      \
+    X(INSTRUCTIONS_SHARED_WAVEFRONTS, "shared_wavefronts")                                                            \
+    X(INSTRUCTIONS_SHARED_WAVEFRONTS_IDEAL, "shared_wavefronts_ideal")                                                \
+    X(INSTRUCTIONS_SHARED_EXCESS_WAVEFRONTS, "shared_excess_wavefronts")                                              \
+    X(INSTRUCTIONS_GLOBAL_LD_REQUESTS, "global_ld_requests") X(INSTRUCTIONS_GLOBAL_ST_REQUESTS, "global_st_requests") \
+    X(INSTRUCTIONS_GLOBAL_LD_SECTORS, "global_ld_sectors") X(INSTRUCTIONS_GLOBAL_ST_SECTORS, "global_st_sectors")     \
+    X(INSTRUCTIONS_GLOBAL_SECTORS, "global_sectors") X(INSTRUCTIONS_GLOBAL_SECTORS_IDEAL, "global_sectors_ideal")     \
+    X(INSTRUCTIONS_GLOBAL_EXCESS_SECTORS, "global_excess_sectors")
+
 /* One row per variant, size, kernel, source line and stall reason (cupti/pc_sampling.h), zeros left out: the
  * warp samples PC sampling took there. A kernel's share of a reason is its rows' samples over all its rows'. */
 #define STALLS_CSV(X)                                                                                                 \
@@ -121,6 +140,7 @@ enum samples_column { SAMPLES_CSV(SCHEMA_ID) SAMPLES_COLUMNS };
 enum variants_column { VARIANTS_CSV(SCHEMA_ID) VARIANTS_COLUMNS };
 enum metrics_column { METRICS_CSV(SCHEMA_ID) METRICS_COLUMNS };
 enum lines_column { LINES_CSV(SCHEMA_ID) LINES_COLUMNS };
+enum instructions_column { INSTRUCTIONS_CSV(SCHEMA_ID) INSTRUCTIONS_COLUMNS };
 enum stalls_column { STALLS_CSV(SCHEMA_ID) STALLS_COLUMNS };
 enum environment_column { ENVIRONMENT_CSV(SCHEMA_ID) ENVIRONMENT_COLUMNS };
 enum timeline_column { TIMELINE_CSV(SCHEMA_ID) TIMELINE_COLUMNS };
@@ -142,6 +162,8 @@ struct csv_schema {
 
 extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, lines_csv, stalls_csv, environment_csv,
     timeline_csv, validate_csv, compare_csv, compare_metrics_csv, compare_lines_csv, history_csv;
+/* memscope-decode --instructions writes it; a run does not (lines.csv is the sum of its rows per line). */
+extern const struct csv_schema instructions_csv;
 
 /* Creates dir/<schema's file> with the schema's header. */
 int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, struct error *e);

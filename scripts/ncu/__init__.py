@@ -2,6 +2,6 @@
 
 names    one key for a kernel's name, whichever tool wrote it (scripts/ncu/normalise prints it)
 pages    Nsight Compute's CSV: its raw page (--csv --print-units base) and its source page (--page source --csv)
-ours     memscope's side: the CSVs harness/results writes, lines.csv from a capture through memscope-decode
+ours     memscope's side: the CSVs harness/results writes, instructions.csv from a capture through memscope-decode
 command  how a comparison refuses: bad input (exit 2), a missing tool (exit 3)
 """

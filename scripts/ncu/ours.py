@@ -1,8 +1,9 @@
 """memscope's side of the comparisons: the CSVs harness/results writes.
 
-A `.source` capture is read through `memscope-decode --lines`, which prints the lines.csv rows a run writes from
-it: the capture format keeps one reader (harness/source/source_capture.c) and an instruction's excess one
-definition (harness/source/source_metrics.h), here as everywhere else.
+A `.source` capture is read through `memscope-decode --instructions`, which prints its instructions.csv rows (one
+per SASS instruction, by its offset in the kernel, with the line metrics a run sums into lines.csv): the capture
+format keeps one reader (harness/source/source_capture.c) and an instruction's excess one definition
+(harness/source/source_metrics.h), here as everywhere else.
 """
 import csv
 import io
@@ -11,7 +12,7 @@ import subprocess
 
 from .command import BadInput, Refusal
 
-LINES_COLUMNS = ("variant", "kernel", "file", "line", "metric", "value")
+INSTRUCTION_PLACE = ("variant", "kernel", "offset", "file", "line", "opcode")  # then one column per line metric
 
 
 def read_rows(stream, name, columns):
@@ -40,13 +41,14 @@ def decode_program():
     return os.path.join(build, "memscope-decode")
 
 
-def decoded_lines(capture):
-    """The lines.csv rows memscope-decode --lines makes of a .source capture; its refusal, with its exit code."""
+def decoded_instructions(capture, metrics):
+    """The instructions.csv rows memscope-decode --instructions makes of a .source capture, refused when one of
+    the line metrics named is not a column; memscope-decode's refusal, with its exit code."""
     decode = decode_program()
     if not os.access(decode, os.X_OK):
         raise BadInput(f"{decode} is not built; run make first")
-    done = subprocess.run([decode, "--lines", capture], capture_output=True, text=True)
+    done = subprocess.run([decode, "--instructions", capture], capture_output=True, text=True)
     if done.returncode != 0:
-        raise Refusal(done.stderr.strip() or f"{decode} --lines {capture} failed (exit {done.returncode})",
+        raise Refusal(done.stderr.strip() or f"{decode} --instructions {capture} failed (exit {done.returncode})",
                       done.returncode)
-    return read_rows(io.StringIO(done.stdout), f"{capture} (decoded)", LINES_COLUMNS)
+    return read_rows(io.StringIO(done.stdout), f"{capture} (decoded)", INSTRUCTION_PLACE + tuple(metrics))

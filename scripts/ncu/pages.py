@@ -4,11 +4,20 @@ The raw page, `ncu --csv --print-units base ...`: one row per kernel launch and 
 numbers with thousands separators, a header row starting "ID"; ncu's own messages ("==PROF==", "==WARNING==")
 may stand between the rows.
 
-The source page, `ncu -i REPORT --page source --csv --print-source cuda,sass`: per kernel a "Function Name"
-row, per source file a "File Path" row, a header row starting "Line No", then for each CUDA line a row with its
-number, followed by the rows of the SASS instructions placed on it (no line number, their address in the third
-field). An inlined instruction is listed under every line of its inline stack; a kernel profiled twice is listed
-twice (its line rows are summed, its instructions read once).
+The source page, `ncu -i REPORT --page source --csv --print-source cuda,sass` (as Nsight Compute wrote it on
+an H100: tests/fixtures/ncu-icache_fit-W256.csv): per kernel and source file a "File Path" row, then a
+"Function Name" row and a header row starting "Line No", then for each CUDA line a row with its number and text,
+followed by the rows of the SASS instructions placed on it (no line number, their address in the third field, a
+"..." row where the addresses skip). Every field is quoted, but a quote inside one is not escaped: a line of
+inline asm (`asm volatile("cp.async..." ::"r"(d), ...)`) is no field a CSV reader reads whole, and a line whose
+text holds `","` has more fields than the header.
+An inlined instruction is listed under every line of its inline stack; a kernel profiled twice is listed twice
+(its line rows are summed, its instructions read once).
+
+An instruction's address is where its kernel was loaded on the machine that ran it; its offset in the kernel,
+which memscope's capture records (CUPTI's PC offset), is its address less the kernel's lowest listed address:
+the page lists every instruction of the kernel, the first included (the trailing NOPs too). Where it did not,
+every offset would be shifted: compare-ncu-lines checks that the opcodes at each offset agree.
 
 A line is a place: its file's name and its number. ncu's File Path is where the file was on the machine that
 ran it; memscope's is relative to the repository it ran in: only the name is common to both.
@@ -28,7 +37,8 @@ NO_LINE = ("", 0)  # the place of an instruction without line information (cuBLA
 
 RawValue = namedtuple("RawValue", "ranges kernel metric value")  # ranges: memscope's NVTX ranges, outermost first
 SourceKernel = namedtuple("SourceKernel", "name lines instructions")  # lines: {place: {column: value}}
-Instruction = namedtuple("Instruction", "places values")  # places: every line ncu lists it under
+# instructions: {offset: Instruction}; places: every line ncu lists it under; opcode: its SASS opcode
+Instruction = namedtuple("Instruction", "places opcode values")
 
 
 def place(path, line):
@@ -50,6 +60,39 @@ def rows(path):
     """(line number, fields) of each CSV row that is not one of ncu's messages."""
     with open(path, newline="") as f:
         return [(n, r) for n, r in enumerate(csv.reader(f), start=1) if r and not r[0].startswith("==")]
+
+
+def source_rows(path):
+    """(line number, fields) of each row of the source page that is not one of ncu's messages. Its quotes are
+    not escaped (see above): a row is split at each `","`, and where a line's row has more fields than the header,
+    its text (field 1, the row's only free text) is joined back."""
+    table, width = [], 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for n, text in enumerate(f, start=1):
+            text = text.rstrip("\r\n")
+            if not text or text.startswith("=="):
+                continue
+            quoted = len(text) > 1 and text[0] == text[-1] == '"'
+            fields = text[1:-1].split('","') if quoted else next(csv.reader([text]))
+            surplus = len(fields) - width
+            if fields[0] == "Line No":
+                width = len(fields)
+            elif width and surplus > 0 and fields[0].strip().isdigit():
+                fields[1:2 + surplus] = ['","'.join(fields[1:2 + surplus])]
+            table.append((n, fields))
+    return table
+
+
+def sass_opcode(sass):
+    """'@!P0  STG.E.128 desc[UR6][R2.64], R148' -> 'STG.E.128': the opcode, without its predicate."""
+    words = [w for w in sass.split() if not w.startswith("@")]
+    return words[0] if words else ""
+
+
+def by_offset(instructions):
+    """{address: Instruction} -> {offset in the kernel: Instruction}."""
+    first = min(instructions, default=0)
+    return {address - first: instruction for address, instruction in instructions.items()}
 
 
 def read_raw(path):
@@ -79,7 +122,7 @@ def read_raw(path):
 def read_source(path, columns):
     """{kernel_key: SourceKernel} of the source page, with the named columns' values (those the page has) of each
     line and instruction; and the set of the page's column names."""
-    table = rows(path)
+    table = source_rows(path)
     keys = kernel_keys({r[1] for _, r in table if r[0] == "Function Name" and len(r) > 1})
     kernels, seen_columns = {}, set()
     kernel, header, file, line = None, None, "", NO_LINE
@@ -100,7 +143,9 @@ def read_source(path, columns):
                 kernel.lines[line][c] += number(r[i], f"{path}:{n}")
         elif len(r) > 2 and r[2].startswith("0x"):
             address = int(r[2], 16)
-            values = {c: number(r[i], f"{path}:{n}") for c, i in header.items()}
-            places = kernel.instructions[address].places if address in kernel.instructions else set()
-            kernel.instructions[address] = Instruction(places | {line}, values)
-    return kernels, seen_columns
+            if address in kernel.instructions:
+                kernel.instructions[address].places.add(line)
+            else:
+                values = {c: number(r[i], f"{path}:{n}") for c, i in header.items()}
+                kernel.instructions[address] = Instruction({line}, sass_opcode(r[3]), values)
+    return {key: k._replace(instructions=by_offset(k.instructions)) for key, k in kernels.items()}, seen_columns

@@ -2,14 +2,16 @@
  * The three Nsight Compute comparisons, driven as a user runs them, over scripts/ncu/:
  *   - compare-ncu: the committed capture of tiled_transposed at W = 1024, decoded offline, against what ncu
  *     measured for it on an H100 (tests/fixtures/ncu-tiled_transposed-W1024.csv): every judged value agrees;
- *   - compare-ncu-lines: a capture of a cp.async rung named as CUPTI names it ("(bool)1"), against a source page
- *     naming it as Nsight Compute's does ("true"), is matched, read through memscope-decode --lines, and compared
- *     line by line, an inline stack's lines as one group;
- *   - compare-ncu-stalls: the same kernel named the other way round is put side by side.
- * The capture is derived here from tests/fixtures/tiled_transposed-W1024.source: six of its instructions (two
- * global loads, the conflicting and the clean shared store, a shared load, an FFMA), renamed. The source pages
- * are written here in the layout scripts/ncu/pages.py reads (a real page of a cp.async rung is
- * tests/ncu/test_icache_fit_lines.c's).
+ *   - compare-ncu-lines: a capture of a cp.async rung named in CUPTI's form ("(bool)1"), against a source page
+ *     naming it in the other ("true"), is matched, read through memscope-decode --instructions, and compared
+ *     instruction by instruction, by offset (the page's address less the kernel's first), lines and the kernel
+ *     as summaries;
+ *   - compare-ncu-stalls: the same kernel named the other way round is put side by side, a line of inline asm
+ *     (whose quotes ncu does not escape) read whole.
+ * The capture is derived here from tests/fixtures/tiled_transposed-W1024.source: seven of its instructions (the
+ * kernel's first, two global loads, the conflicting and the clean shared store, a shared load, an FFMA), renamed.
+ * The source pages are written here in the layout of a real one (tests/fixtures/ncu-icache_fit-W256.csv, which
+ * tests/ncu/test_icache_fit_lines.c compares), with fewer columns.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -36,42 +38,49 @@
 static char workdir[] = "/tmp/memscope-compare-ncu-XXXXXX";
 static char metrics[128], capture[128], page[128], stalls[128], stall_page[128];
 
-/* ncu's source page for the derived capture: the LDS at 0x310 is also listed under a line of the function it was
- * inlined from (ladder_common.cuh:130), as ncu lists an inlined instruction under every line of its stack. */
-static const char source_page[] =
-    "\"Function Name\",\"pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,true,8,true>\"\n"
-    "\"File Path\",\"/root/memscope/kernels/lessons/matmul_transposed.cu\"\n"
-    "\"Line No\",\"Source\",\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\","
-    "\"L1 Wavefronts Shared Ideal\",\"L1 Wavefronts Shared Excessive\",\"L2 Theoretical Sectors Global\","
+/* ncu's source page for the derived capture, the kernel loaded at 0x7ff000000000: the LDS at 0x310 is also listed
+ * under a line of the function it was inlined from (ladder_common.cuh:130), as ncu lists an inlined instruction
+ * under every line of its stack. */
+#define SOURCE_HEADER                                                                                                 \
+    "\"Line No\",\"Source\",\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\","                       \
+    "\"L1 Wavefronts Shared Ideal\",\"L1 Wavefronts Shared Excessive\",\"L2 Theoretical Sectors Global\","             \
     "\"L2 Theoretical Sectors Global Ideal\",\"L2 Theoretical Sectors Global Excessive\"\n"
-    "\"32\",\"MdsT[tx][ty] = ...\",\"\",\"\",\"2097152\",\"33554432\",\"1048576\",\"32505856\",\"4194304\",\"4194304\",\"0\"\n"
-    "\"\",\"\",\"0x7ff0000002b0\",\"LDG.E R4, desc[UR4][R2.64]\",\"1048576\",\"0\",\"0\",\"0\",\"4194304\",\"4194304\",\"0\"\n"
-    "\"\",\"\",\"0x7ff0000002e0\",\"STS [R9], R4\",\"1048576\",\"33554432\",\"1048576\",\"32505856\",\"0\",\"0\",\"0\"\n"
-    "\"33\",\"Nds[ty][tx] = ...\",\"\",\"\",\"2097152\",\"1048576\",\"1048576\",\"0\",\"4194304\",\"4194304\",\"0\"\n"
-    "\"\",\"\",\"0x7ff0000002d0\",\"LDG.E R6, desc[UR4][R6.64]\",\"1048576\",\"0\",\"0\",\"0\",\"4194304\",\"4194304\",\"0\"\n"
-    "\"\",\"\",\"0x7ff0000002f0\",\"STS [R11], R6\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
-    "\"36\",\"acc += MdsT[k][ty] * Nds[k][tx];\",\"\",\"\",\"2097152\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
-    "\"\",\"\",\"0x7ff000000310\",\"LDS R12, [R10]\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
-    "\"\",\"\",\"0x7ff0000003c0\",\"FFMA R8, R12, R13, R8\",\"1048576\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\"\n"
+static const char source_page[] =
+    "\"File Path\",\"/root/memscope/kernels/lessons/matmul_transposed.cu\"\n"
+    "\"Function Name\",\"pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,true,8,true>\"\n" SOURCE_HEADER
+    "\"21\",\"__global__ void ...\",\"-\",\"-\",\"32768\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"\",\"\",\"0x7ff000000000\",\"      LDC R1, c[0x0][0x28]\",\"32768\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"32\",\"MdsT[tx][ty] = ...\",\"-\",\"-\",\"2097152\",\"33554432\",\"1048576\",\"32505856\",\"4194304\",\"4194304\",\"0\"\n"
+    "\"\",\"\",\"0x7ff0000002b0\",\"      LDG.E R4, desc[UR4][R2.64]\",\"1048576\",\"0\",\"0\",\"0\",\"4194304\",\"4194304\",\"0\"\n"
+    "\"\",\"\",\"...\",\"...\",\"-\",\"-\",\"-\",\"-\",\"-\",\"-\",\"-\"\n"
+    "\"\",\"\",\"0x7ff0000002e0\",\"      STS [R9], R4\",\"1048576\",\"33554432\",\"1048576\",\"32505856\",\"0\",\"0\",\"0\"\n"
+    "\"33\",\"Nds[ty][tx] = ...\",\"-\",\"-\",\"2097152\",\"1048576\",\"1048576\",\"0\",\"4194304\",\"4194304\",\"0\"\n"
+    "\"\",\"\",\"0x7ff0000002d0\",\"      LDG.E R6, desc[UR4][R6.64]\",\"1048576\",\"0\",\"0\",\"0\",\"4194304\",\"4194304\",\"0\"\n"
+    "\"\",\"\",\"0x7ff0000002f0\",\"@!P0  STS [R11], R6\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"36\",\"acc += MdsT[k][ty] * Nds[k][tx];\",\"-\",\"-\",\"2097152\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"\",\"\",\"0x7ff000000310\",\"      LDS R12, [R10]\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"\",\"\",\"0x7ff0000003c0\",\"      FFMA R8, R12, R13, R8\",\"1048576\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\"\n"
     "\"File Path\",\"/root/memscope/kernels/ladder/ladder_common.cuh\"\n"
-    "\"130\",\"cp_async16(...)\",\"\",\"\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
-    "\"\",\"\",\"0x7ff000000310\",\"LDS R12, [R10]\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n";
+    "\"Function Name\",\"pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,true,8,true>\"\n" SOURCE_HEADER
+    "\"130\",\"cp_async16(...)\",\"-\",\"-\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n"
+    "\"\",\"\",\"0x7ff000000310\",\"      LDS R12, [R10]\",\"1048576\",\"1048576\",\"1048576\",\"0\",\"0\",\"0\",\"0\"\n";
 
 /* memscope's stall samples of icache_fit (as in reports/reference/stalls.csv), and ncu's source page naming the
- * kernel as CUPTI does. */
+ * kernel as CUPTI does, its lines' text quoted as ncu quotes it: the quotes inside are not escaped, and a `","`
+ * there is no field's end. */
 static const char stalls_csv[] =
     "variant,precision,width,kernel,file,line,source,reason,samples\n"
     "icache_fit,fp32,1024,\"void pipelined_gemm_kernel<128, 256, 32, 64, 64, 16, 8, 4, 16, true, 8, true>(float const*, "
     "float const*, float*, int)\",kernels/ladder/ladder_common.cuh,264,acc,mio_throttle,75\n"
     "icache_fit,fp32,1024,\"void pipelined_gemm_kernel<128, 256, 32, 64, 64, 16, 8, 4, 16, true, 8, true>(float const*, "
     "float const*, float*, int)\",kernels/ladder/ladder_gemm.cuh,153,wait,barrier,25\n";
+#define STALLS_KERNEL "\"Function Name\",\"void " ICACHE_FIT_CUPTI "(const float *, const float *, float *, int)\"\n"
+#define STALLS_HEADER "\"Line No\",\"Source\",\"stall_mio\",\"stall_barrier\"\n"
 static const char stalls_page[] =
-    "\"Function Name\",\"void " ICACHE_FIT_CUPTI "(const float *, const float *, float *, int)\"\n"
-    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_common.cuh\"\n"
-    "\"Line No\",\"Source\",\"stall_mio\",\"stall_barrier\"\n"
-    "\"264\",\"acc\",\"140\",\"0\"\n"
-    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_gemm.cuh\"\n"
-    "\"153\",\"wait\",\"0\",\"60\"\n";
+    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_common.cuh\"\n" STALLS_KERNEL STALLS_HEADER
+    "\"264\",\"asm volatile(\"ld.shared.f32 %0, [%1];\" : \"=f\"(acc) : \"r\"(addr));\",\"140\",\"0\"\n"
+    "\"File Path\",\"/root/memscope/kernels/ladder/ladder_gemm.cuh\"\n" STALLS_KERNEL STALLS_HEADER
+    "\"153\",\"log(\"wait\",\"barrier\");\",\"0\",\"60\"\n";
 
 static int write_file(const char *path, const char *text)
 {
@@ -88,13 +97,13 @@ static const char *decode_bin(void)
     return bin ? bin : "build/memscope-decode";
 }
 
-/* The derived capture: the header (chip, metric names) of the fixture, one call, six instructions renamed. */
+/* The derived capture: the header (chip, metric names) of the fixture, one call, seven instructions renamed. */
 static int derive_capture(void)
 {
     static struct outcome o;
     shell(&o,
           "(head -n 11 %s && printf 'call\\ticache_fit\\tfp32\\t256\\n' && "
-          "awk -F'\\t' -v OFS='\\t' '$1 == \"inst\" && $2 ~ /ILi0E/ && $3 ~ /^(688|720|736|752|784|960)$/ "
+          "awk -F'\\t' -v OFS='\\t' '$1 == \"inst\" && $2 ~ /ILi0E/ && $3 ~ /^(0|688|720|736|752|784|960)$/ "
           "{ $2 = \"%s\"; print }' %s && echo end) > %s",
           SOURCE_FIXTURE, ICACHE_FIT_CUPTI, SOURCE_FIXTURE, capture);
     return o.exit_code;
@@ -167,24 +176,54 @@ static void lines_of_a_bool_template_kernel_are_matched_and_equal(void **state)
     (void)state;
     static struct outcome o;
     shell(&o, "scripts/compare-ncu-lines %s %s", capture, page);
-    expect(&o, 0, ICACHE_FIT_KEY " shared_excess_wavefronts  lines   1 differ  0  kernel memscope    32,505,856 "
-                  "ncu    32,505,856  equal\n");
-    expect(&o, 0, ICACHE_FIT_KEY " inst_executed             lines   3 differ  0  kernel memscope     6,291,456 "
-                  "ncu     6,291,456  equal\n");
+    expect(&o, 0, ICACHE_FIT_KEY " shared_excess_wavefronts  instructions     1 differ    0  lines    1 differ   0  "
+                  "kernel memscope    32,505,856 ncu    32,505,856  equal\n");
+    expect(&o, 0, ICACHE_FIT_KEY " inst_executed             instructions     7 differ    0  lines    4 differ   0  "
+                  "kernel memscope     6,324,224 ncu     6,324,224  equal\n");
     expect(&o, 0, "every compared value is equal\n");
 }
 
-static void lines_that_differ_are_named_with_their_inline_stack(void **state)
+/* The LDS at 0x310, listed under two lines, differs once: named by its offset, opcode and memscope's line. */
+static void an_instruction_that_differs_is_named_with_its_offset_and_line(void **state)
 {
     (void)state;
     static struct outcome o;
-    shell(&o, "sed 's/\"LDS R12, \\[R10\\]\",\"1048576\",\"1048576\"/\"LDS R12, [R10]\",\"1048576\",\"2097152\"/' %s "
+    shell(&o, "sed 's/LDS R12, \\[R10\\]\",\"1048576\",\"1048576\"/LDS R12, [R10]\",\"1048576\",\"2097152\"/' %s "
               "> %s/differs.csv && scripts/compare-ncu-lines %s %s/differs.csv",
           page, workdir, capture, workdir);
-    expect(&o, 1, ICACHE_FIT_KEY " shared_wavefronts         lines   3 differ  1  kernel memscope    35,651,584 "
-                  "ncu    36,700,160  DIFFERENT\n"
-                  "    ladder_common.cuh:130 + matmul_transposed.cu:36 memscope 1,048,576 ncu 2,097,152\n");
-    expect(&o, 1, "1 metric(s) differ\n");
+    expect(&o, 1, ICACHE_FIT_KEY " shared_wavefronts         instructions     3 differ    1  lines    3 differ   1  "
+                  "kernel memscope    35,651,584 ncu    36,700,160  DIFFERENT\n"
+                  "    0x00310 LDS          matmul_transposed.cu:36 memscope 1,048,576 ncu 2,097,152\n"
+                  "    line matmul_transposed.cu:36 memscope 1,048,576 ncu 2,097,152\n");
+    expect(&o, 1, "1 comparison(s) fail\n");
+}
+
+/* The global load's sectors moved onto the store beside it, on the same line: the line's sum and the kernel's are
+ * unchanged, two instructions are not. */
+static void counts_are_compared_per_instruction_not_per_line(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "sed -e '/0x7ff0000002b0/s/\"4194304\",\"4194304\",\"0\"$/\"0\",\"0\",\"0\"/' "
+              "-e '/0x7ff0000002e0/s/\"0\",\"0\",\"0\"$/\"4194304\",\"4194304\",\"0\"/' %s > %s/moved.csv && "
+              "scripts/compare-ncu-lines %s %s/moved.csv",
+          page, workdir, capture, workdir);
+    expect(&o, 1, ICACHE_FIT_KEY " global_sectors            instructions     3 differ    2  lines    2 differ   0  "
+                  "kernel memscope     8,388,608 ncu     8,388,608  DIFFERENT\n"
+                  "    0x002b0 LDG.E        matmul_transposed.cu:32 memscope 4,194,304 ncu 0\n"
+                  "    0x002e0 STS          matmul_transposed.cu:32 memscope 0 ncu 4,194,304\n");
+}
+
+/* Without the kernel's first instruction, the page's lowest address is no longer offset 0: every offset is shifted,
+ * and the opcodes say so. */
+static void offsets_that_do_not_line_up_are_said(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "grep -v 0x7ff000000000 %s > %s/shifted.csv && scripts/compare-ncu-lines %s %s/shifted.csv", page,
+          workdir, capture, workdir);
+    expect(&o, 1, ICACHE_FIT_KEY " offsets do not line up: 1 offset(s) hold another opcode in ncu's page, the first "
+                  "0x0 (memscope LDC, ncu LDG.E)\n");
 }
 
 static void lines_of_a_truncated_capture_are_refused_as_decode_refuses_them(void **state)
@@ -225,7 +264,9 @@ int main(void)
         cmocka_unit_test(compare_ncu_names_a_count_that_differs),
         cmocka_unit_test(compare_ncu_refuses_a_file_of_the_wrong_kind),
         cmocka_unit_test(lines_of_a_bool_template_kernel_are_matched_and_equal),
-        cmocka_unit_test(lines_that_differ_are_named_with_their_inline_stack),
+        cmocka_unit_test(an_instruction_that_differs_is_named_with_its_offset_and_line),
+        cmocka_unit_test(counts_are_compared_per_instruction_not_per_line),
+        cmocka_unit_test(offsets_that_do_not_line_up_are_said),
         cmocka_unit_test(lines_of_a_truncated_capture_are_refused_as_decode_refuses_them),
         cmocka_unit_test(lines_refuse_a_page_without_instructions),
         cmocka_unit_test(stalls_of_a_bool_template_kernel_are_put_side_by_side),
