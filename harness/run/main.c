@@ -17,7 +17,7 @@
 #include "../results/lines_csv.h"
 #include "../stalls/stalls_csv.h"
 #include "../results/metrics_csv.h"
-#include "summary_csv.h"
+#include "summary_rows.h"
 #include "../results/partial_folder.h"
 #include "../gpu/nvml_probe.h"
 #include "../gpu/nvtx.h"
@@ -170,9 +170,9 @@ static int write_metrics(const char *dir, const struct job_result *jobs, int cou
 static int write_results(const struct results_dir *dir, const struct environment *env, const struct options *o,
                          const struct job_result *jobs, int count, bool profiled, struct error *e)
 {
-    if (env_write(env, dir->partial_path, e) || results_write_summary(dir->partial_path, jobs, count, e) ||
-        results_write_samples(dir->partial_path, jobs, count, e) ||
-        results_write_variants(dir->partial_path, o->variants, o->n_variants, e) ||
+    if (env_write(env, dir->partial_path, e) || run_write_summary(dir->partial_path, jobs, count, e) ||
+        run_write_samples(dir->partial_path, jobs, count, e) ||
+        run_write_variants(dir->partial_path, o->variants, o->n_variants, e) ||
         (profiled && write_metrics(dir->partial_path, jobs, count, e)) || results_dir_commit(dir, e))
         return e->code;
     return 0;
@@ -224,7 +224,7 @@ static int measure(struct gpu *g, const struct options *o, const struct metric_s
         record_profiler(env, collectors);
         env_collect_clocks(env, g, "end");
         if (write_results(dir, env, o, jobs, done, collectors->metrics != NULL, e) == 0) {
-            results_print_table(stdout, jobs, done);
+            run_print_table(stdout, jobs, done);
             printf("results: %s\n", dir->final_path);
         }
     }
