@@ -20,6 +20,7 @@
 #include "../common/args.h"
 #include "../common/paths.h"
 #include "../profile/capture_tags.h"
+#include "../profile/metric_rows.h"
 #include "../results/folder_reader.h"
 #include "../results/lines_csv.h"
 #include "../results/metrics_csv.h"
@@ -71,7 +72,7 @@ static int decode_call(struct prof_host *host, const struct prof_capture *c, con
     }
     if (metrics_evaluate(host, c->counter_data, c->counter_data_size, tagged.first_range, (int)tagged.ranges,
                          tagged.kernels, &c->config, &profile, e) == 0)
-        metrics_csv_rows(out, tagged.variant, tagged.precision, tagged.width, &profile);
+        profile_write_rows(out, tagged.variant, tagged.precision, tagged.width, &profile);
     return e->code;
 }
 

@@ -17,6 +17,7 @@
 #include "../results/lines_csv.h"
 #include "../stalls/stalls_csv.h"
 #include "../results/metrics_csv.h"
+#include "../profile/metric_rows.h"
 #include "summary_rows.h"
 #include "../results/partial_folder.h"
 #include "../gpu/nvml_probe.h"
@@ -162,8 +163,8 @@ static int write_metrics(const char *dir, const struct job_result *jobs, int cou
         return e->code;
     for (int i = 0; i < count; ++i)
         if (jobs[i].profiled)
-            metrics_csv_rows(&c, jobs[i].variant->name, matmul_precision_name(jobs[i].variant->precision),
-                             jobs[i].width, &jobs[i].profile);
+            profile_write_rows(&c, jobs[i].variant->name, matmul_precision_name(jobs[i].variant->precision),
+                               jobs[i].width, &jobs[i].profile);
     return csv_close(&c, e);
 }
 

@@ -4,6 +4,7 @@
 
 #include "../common/paths.h"
 #include "../../kernels/truth/truth.h"
+#include "../profile/metric_rows.h"
 #include "../results/metrics_csv.h"
 #include "../results/schema.h"
 #include "../ceilings/measure.h"
@@ -391,7 +392,7 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
         snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
         if (profile_case(g, m, s, &cases[i], &b, i + 1, name, capture_dir, &measured, e) == 0) {
             report(&out, &cases[i], &measured, checks, failures);
-            metrics_csv_rows(&metrics, name, cases[i].kind == SHARED_F64 ? "fp64" : "fp32", 0, &measured.profile);
+            profile_write_rows(&metrics, name, cases[i].kind == SHARED_F64 ? "fp64" : "fp32", 0, &measured.profile);
         }
     }
     nvtx_end();
