@@ -24,6 +24,7 @@
 #include "../results/folder_reader.h"
 #include "../results/lines_csv.h"
 #include "../results/metrics_csv.h"
+#include "../source/line_rows.h"
 
 #define MAX_CAPTURES 1024
 
@@ -101,7 +102,7 @@ static int decode_source_capture(const char *path, struct csv *out, struct error
 {
     static struct source_capture capture;
     if (source_capture_read(path, &capture, e) == 0)
-        lines_csv_rows(out, &capture, e);
+        source_write_rows(out, &capture, e);
     source_capture_free(&capture);
     return e->code;
 }

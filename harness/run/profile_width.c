@@ -4,7 +4,7 @@
 #include "../../cupti/metric_host.h"
 #include "../common/paths.h"
 #include "../gpu/nvtx.h"
-#include "../results/lines_csv.h"
+#include "../source/line_rows.h"
 #include "../source/source_lines.h"
 #include "../stalls/stalls_csv.h"
 #include "profile_width.h"
@@ -69,7 +69,7 @@ static int source_counters(struct job_context *ctx, struct job_result **sourced,
     progress_phase(ctx->progress, phase_name(PHASE_SOURCE));
     source_collect(ctx->source, ctx->gpu, calls, n, &capture, costs, e);
     nvtx_end();
-    if (!e->code && source_capture_write(path, &capture, e) == 0 && lines_csv_rows(ctx->lines, &capture, e) == 0)
+    if (!e->code && source_capture_write(path, &capture, e) == 0 && source_write_rows(ctx->lines, &capture, e) == 0)
         for (int i = 0; i < n; ++i)
             keep_totals(sourced[i], &capture.calls[i], &costs[i]);
     source_capture_free(&capture);
