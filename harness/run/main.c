@@ -15,7 +15,7 @@
 #include "../profile/metric_set.h"
 #include "../../cupti/subscriber.h"
 #include "../results/lines_csv.h"
-#include "../stalls/stalls_csv.h"
+#include "../results/stalls_csv.h"
 #include "../results/metrics_csv.h"
 #include "../profile/metric_rows.h"
 #include "summary_rows.h"

@@ -6,7 +6,7 @@
 #include "../gpu/nvtx.h"
 #include "../source/line_rows.h"
 #include "../source/source_lines.h"
-#include "../stalls/stalls_csv.h"
+#include "../stalls/stall_rows.h"
 #include "profile_width.h"
 
 static int metric_passes(struct job_context *ctx, struct job_result *jobs, int count, struct profiled_call *calls,
@@ -92,7 +92,7 @@ static int stall_sampling(struct job_context *ctx, struct job_result **sampled, 
         nvtx_end();
     }
     for (int i = 0; i < n && !e->code; ++i) {
-        stalls_csv_rows(ctx->stalls_csv, &out[i], &ctx->stalls->reasons);
+        stalls_write_rows(ctx->stalls_csv, &out[i], &ctx->stalls->reasons);
         sampled[i]->sampled = true;
         stall_summarize(&out[i], &ctx->stalls->reasons, &sampled[i]->stalls);
     }
