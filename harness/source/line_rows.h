@@ -5,7 +5,7 @@
 #define MEMSCOPE_LINE_ROWS_H
 
 #include "../csv/writer.h"
-#include "source_capture.h"
+#include "../results/source_capture.h"
 
 int source_write_rows(struct csv *c, const struct source_capture *capture, struct error *e);
 
