@@ -19,8 +19,8 @@
 
 #include "../common/args.h"
 #include "../common/paths.h"
-#include "../profile/capture_tags.h"
 #include "../profile/metric_rows.h"
+#include "../results/capture_tags.h"
 #include "../results/folder_reader.h"
 #include "../results/lines_csv.h"
 #include "../results/metrics_csv.h"
