@@ -37,7 +37,10 @@ $(foreach r,$(ROOMS),$(eval $(BUILD)/lib/$(notdir $(r)).a: $(call objects,$(r)))
 $(BUILD)/lib/kernels.a: $(call objects,kernels) $(foreach d,$(wildcard kernels/*/),$(call objects,$(d:/=)))
 lib = $(patsubst %,$(BUILD)/lib/%.a,$(1))
 # The readers link no CUDA runtime, cuBLAS or kernel code: they run where there is no GPU (tests/layout checks it).
-READER_LIBS := $(call lib,results source profile cupti csv common)
+# All but memscope-decode (CUPTI's host library) build without the CUDA toolkit too: of profile/ and ceilings/,
+# rooms that also hold GPU code, they link only the host-only object they need.
+READER_LIBS := $(call lib,results csv common)
+METRIC_CATALOG := $(BUILD)/harness/profile/metric_catalog.o
 ALL_LIBS := $(call lib,run check validate ceilings gpu diagnose stalls results source profile cupti kernels csv common)
 PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
@@ -54,7 +57,7 @@ all: $(PROGRAMS:%=$(BUILD)/%)
 
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D) && printf '#define MEMSCOPE_GIT_COMMIT "%s"\n#define MEMSCOPE_GIT_DIRTY "%s"\n#define MEMSCOPE_NVCC_VERSION "%s"\n#define MEMSCOPE_CUDA_ARCH "sm_%s"\n' \
-		'$(GIT_COMMIT)' '$(GIT_DIRTY)' "$$($(NVCC) --version | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')" '$(CUDA_ARCH)' >$@.tmp
+		'$(GIT_COMMIT)' '$(GIT_DIRTY)' "$$($(NVCC) --version 2>/dev/null | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')" '$(CUDA_ARCH)' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(BUILD)/%.o: %.c | $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -71,12 +74,14 @@ $(BUILD)/lib/%.a:
 $(BUILD)/memscope: $(BUILD)/harness/run/main.o $(SANITIZE_DLOPEN) $(ALL_LIBS)
 	$(CUDA_LINK) -o $@ $(filter %.o,$^) -Xlinker --start-group $(ALL_LIBS) -Xlinker --end-group -lcublas -lcupti -ldl
 $(BUILD)/memscope-%: $(SANITIZE_DLOPEN) $(READER_LIBS)
-	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lcupti -lm
-$(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o
-# The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never pulled in;
+	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group $(READER_LDLIBS) -lm
+$(BUILD)/memscope-decode: READER_LDLIBS := -lcupti
+$(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o $(call lib,source profile cupti)
+# The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never built;
 # and the diagnosis rules from diagnose/ (host-only), to apply them to the run's figures.
-$(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report pages ceilings diagnose)
-$(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare)
+$(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report pages diagnose) \
+	$(BUILD)/harness/ceilings/rates.o $(METRIC_CATALOG)
+$(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare) $(METRIC_CATALOG)
 $(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history)
 
 $(TESTS:%=%.o): | test-setup

@@ -8,7 +8,7 @@
 #define MEMSCOPE_CEILINGS_MEASURE_H
 
 #include "../common/error.h"
-#include "../gpu/environment_entries.h"
+#include "../results/environment_csv.h"
 #include "../gpu/gpu.h"
 #include "rates.h"
 

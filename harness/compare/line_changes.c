@@ -1,8 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "../common/paths.h"
+#include "../results/folder_reader.h"
 #include "../results/schema.h"
 #include "line_changes.h"
 
@@ -164,14 +163,6 @@ static int sum_excess(struct excess_table *t, const struct count *b, int nb, con
     return e->code;
 }
 
-static int open_side(const char *dir, struct csv_table *t, int *present, struct error *e)
-{
-    char path[PATH_JOINED(PATH_LEN)];
-    snprintf(path, sizeof path, "%s/%s", dir, lines_csv.file);
-    *present = access(path, F_OK) == 0;
-    return *present ? csv_table_read(path, t, e) : 0;
-}
-
 static int compare_tables(const struct csv_table *base, const struct csv_table *head, FILE *print,
                           const char *out_dir, struct line_changes *result, struct error *e)
 {
@@ -205,7 +196,8 @@ int compare_line_changes(const char *base_dir, const char *head_dir, FILE *print
     struct csv_table base = {0}, head = {0};
     int has_base = 0, has_head = 0;
     *result = (struct line_changes){0};
-    if (open_side(base_dir, &base, &has_base, e) == 0 && open_side(head_dir, &head, &has_head, e) == 0) {
+    if (results_read_optional(base_dir, &lines_csv, &base, &has_base, e) == 0 &&
+        results_read_optional(head_dir, &lines_csv, &head, &has_head, e) == 0) {
         if (has_base && has_head)
             compare_tables(&base, &head, print, out_dir, result, e);
         else if (print && (has_base || has_head))

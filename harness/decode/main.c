@@ -21,11 +21,14 @@
 
 #include "../common/args.h"
 #include "../common/paths.h"
-#include "../profile/capture_tags.h"
+#include "../profile/metric_rows.h"
+#include "../results/capture_tags.h"
 #include "../results/folder_reader.h"
 #include "../results/instructions_csv.h"
 #include "../results/lines_csv.h"
 #include "../results/metrics_csv.h"
+#include "../source/instruction_rows.h"
+#include "../source/line_rows.h"
 
 #define MAX_CAPTURES 1024
 
@@ -77,7 +80,7 @@ static int decode_call(struct prof_host *host, const struct prof_capture *c, con
     }
     if (metrics_evaluate(host, c->counter_data, c->counter_data_size, tagged.first_range, (int)tagged.ranges,
                          tagged.kernels, &c->config, &profile, e) == 0)
-        metrics_csv_rows(out, tagged.variant, tagged.precision, tagged.width, &profile);
+        profile_write_rows(out, tagged.variant, tagged.precision, tagged.width, &profile);
     return e->code;
 }
 
@@ -135,9 +138,9 @@ struct output {
     source_rows *rows;
 };
 static const struct output metrics_output = {&metric_captures, metrics_csv_on_stream, NULL};
-static const struct output lines_output = {&source_captures, lines_csv_on_stream, lines_csv_rows};
+static const struct output lines_output = {&source_captures, lines_csv_on_stream, source_write_rows};
 static const struct output instructions_output = {&source_captures, instructions_csv_on_stream,
-                                                  instructions_csv_rows};
+                                                  source_write_instruction_rows};
 
 static int decode_one(const struct output *output, const char *path, struct csv *out, struct error *e)
 {

@@ -3,7 +3,7 @@
 #define MEMSCOPE_ENVIRONMENT_H
 
 #include "../common/error.h"
-#include "environment_entries.h"
+#include "../results/environment_csv.h"
 #include "gpu.h"
 
 void env_collect_host(struct environment *env, int argc, char **argv);

@@ -6,7 +6,7 @@
 #ifndef MEMSCOPE_NVML_PROBE_H
 #define MEMSCOPE_NVML_PROBE_H
 
-#include "environment_entries.h"
+#include "../results/environment_csv.h"
 
 void nvml_probe_driver(struct environment *env, const char *pci_bus_id);
 void nvml_probe_clocks(struct environment *env, const char *pci_bus_id, const char *when);

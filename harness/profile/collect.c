@@ -4,7 +4,7 @@
 
 #include "../../kernels/truth/truth.h"
 #include "../common/host_clock.h"
-#include "capture_tags.h"
+#include "../results/capture_tags.h"
 #include "collect.h"
 
 #define WARM_UP_FLOATS 256
@@ -94,7 +94,7 @@ static int save_capture(const struct metrics_collector *m, const struct profiled
 {
     static struct prof_capture capture;
     static struct tagged_call tagged[MAX_BATCH];
-    struct prof_error pe = {0};
+    _Static_assert(MAX_PROFILED_KERNELS == TAGGED_CALL_MAX_KERNELS, "a capture names every kernel of a call");
     capture = (struct prof_capture){.config = m->config, .counter_data = m->data.image,
                                     .counter_data_size = m->data.size};
     for (int i = 0; i < n_calls; ++i) {
@@ -105,10 +105,7 @@ static int save_capture(const struct metrics_collector *m, const struct profiled
         for (int k = 0; k < calls[i].out->n_kernels; ++k)
             tagged[i].kernels[k] = calls[i].out->kernels[k].kernel;
     }
-    if (capture_tags_write(&capture, tagged, n_calls))
-        return error_set(e, EXIT_OUTPUT, "%s: more than %d capture tags", path, CAPTURE_MAX_TAGS);
-    prof_capture_write(path, &capture, &pe);
-    return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;
+    return capture_tags_save(path, &capture, tagged, n_calls, e);
 }
 
 int profiled_call_timed(const struct profiled_call *call, struct gpu *g, double *gpu_ms, struct error *e)

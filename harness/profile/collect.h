@@ -25,7 +25,6 @@
 #include "../common/error.h"
 #include "../gpu/gpu.h"
 #include "metric_set.h"
-#include "capture_tags.h"
 #include "profile.h"
 
 struct metrics_collector {

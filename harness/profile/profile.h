@@ -15,6 +15,11 @@
 #include "metric_set.h"
 
 #define MAX_PROFILED_KERNELS 8 /* per profiled call */
+/* Ranges one call may take in a pass: the two kernels that empty the L2 before it, and its own (cuBLAS
+ * launches one or two). Each range costs about 360 KB of counter data (GH100, default metrics). */
+#define RANGES_PER_CALL 4
+/* Calls in one batch of metric passes, and so in one capture. */
+#define MAX_BATCH (PROF_MAX_RANGES / RANGES_PER_CALL)
 #define METRIC_UNIT_LEN 32
 
 struct kernel_profile {

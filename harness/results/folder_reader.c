@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../common/paths.h"
 #include "folder_reader.h"
@@ -36,6 +37,15 @@ static int read_optional(const struct results_folder *r, const char *name, struc
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
     *present = is_file(path);
+    return *present ? csv_table_read(path, t, e) : 0;
+}
+
+int results_read_optional(const char *dir, const struct csv_schema *s, struct csv_table *t, int *present,
+                          struct error *e)
+{
+    char path[PATH_JOINED(PATH_LEN)];
+    snprintf(path, sizeof path, "%s/%s", dir, s->file);
+    *present = access(path, F_OK) == 0;
     return *present ? csv_table_read(path, t, e) : 0;
 }
 

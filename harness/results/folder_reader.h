@@ -29,6 +29,12 @@ struct results_folder {
 int results_folder_open(const char *dir, struct results_folder *r, struct error *e);
 void results_folder_close(struct results_folder *r);
 
+struct csv_schema;
+/* A file of a results folder that a run may not have written (lines.csv, stalls.csv), by its schema: read into t
+ * when dir holds it, else *present 0 and nothing read. */
+int results_read_optional(const char *dir, const struct csv_schema *s, struct csv_table *t, int *present,
+                          struct error *e);
+
 /* A value of environment.csv, or NULL. */
 const char *results_environment(const struct results_folder *r, const char *key);
 /* A number of environment.csv; NAN when the key is absent, an error naming the line when it is not a number. */

@@ -1,39 +1,22 @@
-#include "../../cupti/metric_host.h"
 #include "instructions_csv.h"
 #include "schema.h"
-
-/* The schema names the line metrics' columns one by one; they must be the line metrics, in their order. */
-_Static_assert(INSTRUCTIONS_COLUMNS - INSTRUCTIONS_INST_EXECUTED == LINE_METRIC_COUNT,
-               "instructions.csv's metric columns are not the line metrics (harness/source/source_metrics.h)");
 
 void instructions_csv_on_stream(struct csv *c, FILE *stream, const char *name)
 {
     schema_on_stream(c, stream, name, &instructions_csv, 1);
 }
 
-static void instruction_row(struct csv *c, const struct source_call *call, const struct source_instruction *in)
+void instructions_csv_row(struct csv *c, const struct instruction_row *r)
 {
-    char kernel[SOURCE_FUNCTION_LEN];
-    double values[LINE_METRIC_COUNT];
-    prof_demangle(in->function, kernel, sizeof kernel);
-    line_metrics_of_instruction(in->values, values);
-    csv_text(c, call->variant);
-    csv_text(c, call->precision);
-    csv_int(c, call->width);
-    csv_text(c, kernel);
-    csv_uint(c, in->pc);
-    csv_text(c, in->file);
-    csv_int(c, in->line);
-    csv_text(c, in->opcode);
-    for (int m = 0; m < LINE_METRIC_COUNT; ++m)
-        csv_real(c, values[m]);
+    csv_text(c, r->variant);
+    csv_text(c, r->precision);
+    csv_int(c, r->width);
+    csv_text(c, r->kernel);
+    csv_uint(c, r->offset);
+    csv_text(c, r->file);
+    csv_int(c, r->line);
+    csv_text(c, r->opcode);
+    for (int m = INSTRUCTIONS_INST_EXECUTED; m < INSTRUCTIONS_COLUMNS; ++m)
+        csv_real(c, r->values[m - INSTRUCTIONS_INST_EXECUTED]);
     csv_end_row(c);
-}
-
-int instructions_csv_rows(struct csv *c, const struct source_capture *capture, struct error *e)
-{
-    for (int k = 0; k < capture->n_calls; ++k)
-        for (size_t i = 0; i < capture->calls[k].n; ++i)
-            instruction_row(c, &capture->calls[k], &capture->calls[k].instructions[i]);
-    return e->code;
 }

@@ -2,15 +2,28 @@
  * instructions.csv: the source group's counts per SASS instruction, as
  * memscope-decode --instructions writes them from a source capture, so that a
  * comparison can pair each instruction with another tool's by its offset.
+ * source/instruction_rows.c builds the rows.
  */
 #ifndef MEMSCOPE_INSTRUCTIONS_CSV_H
 #define MEMSCOPE_INSTRUCTIONS_CSV_H
 
+#include <stdint.h>
+
 #include "../csv/writer.h"
-#include "../source/source_capture.h"
+
+/* One instruction: where it lies, then its line metrics, in the schema's order (INSTRUCTIONS_INST_EXECUTED on). */
+struct instruction_row {
+    const char *variant, *precision;
+    int width;
+    const char *kernel;
+    uint64_t offset;
+    const char *file;
+    int line;
+    const char *opcode;
+    const double *values;
+};
 
 void instructions_csv_on_stream(struct csv *c, FILE *stream, const char *name);
-/* Every call of the capture, instruction by instruction, in the capture's order. */
-int instructions_csv_rows(struct csv *c, const struct source_capture *capture, struct error *e);
+void instructions_csv_row(struct csv *c, const struct instruction_row *r);
 
 #endif

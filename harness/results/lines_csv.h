@@ -1,17 +1,24 @@
 /*
- * lines.csv: the source group's counts per source line. The live run and
- * memscope-decode write it from the same source captures through these
- * functions, so they agree.
+ * lines.csv: the source group's counts per source line (columns: schema.h). The live run and memscope-decode hand
+ * their rows here (source/line_rows.c builds them from a source capture), so they agree.
  */
 #ifndef MEMSCOPE_LINES_CSV_H
 #define MEMSCOPE_LINES_CSV_H
 
 #include "../csv/writer.h"
-#include "../source/source_capture.h"
+
+/* One line metric of one source line of a kernel; file "" and line 0: a kernel built without line information. */
+struct line_row {
+    const char *variant, *precision;
+    int width;
+    const char *kernel, *file;
+    int line;
+    const char *source, *opcodes, *metric;
+    double value;
+};
 
 int lines_csv_create(struct csv *c, const char *dir, struct error *e);
 void lines_csv_on_stream(struct csv *c, FILE *stream, const char *name);
-/* Every call of the capture, line by line. */
-int lines_csv_rows(struct csv *c, const struct source_capture *capture, struct error *e);
+void lines_csv_row(struct csv *c, const struct line_row *r);
 
 #endif

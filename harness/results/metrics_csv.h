@@ -1,16 +1,23 @@
 /*
- * metrics.csv: one row per variant, size, kernel and metric, the collected
- * metrics first (CUPTI's names and units), then the derived ones. The live run
- * and offline decoding write it through the same functions, so they agree.
+ * metrics.csv: one row per variant, size, kernel and metric, the collected metrics first (CUPTI's names and
+ * units), then the derived ones. The live run, --validate and memscope-decode hand their rows here
+ * (profile/metric_rows.c builds them from a profiled call), so they agree.
  */
 #ifndef MEMSCOPE_METRICS_CSV_H
 #define MEMSCOPE_METRICS_CSV_H
 
 #include "../csv/writer.h"
-#include "../profile/profile.h"
+
+struct metric_row {
+    const char *variant, *precision;
+    int width;
+    const char *kernel, *metric;
+    double value; /* NAN: not measured (an empty field) */
+    const char *unit;
+};
 
 int metrics_csv_create(struct csv *c, const char *dir, struct error *e);
 void metrics_csv_on_stream(struct csv *c, FILE *stream, const char *name);
-void metrics_csv_rows(struct csv *c, const char *variant, const char *precision, int width, const struct profile *p);
+void metrics_csv_row(struct csv *c, const struct metric_row *r);
 
 #endif

@@ -57,7 +57,7 @@
     X(METRICS_VARIANT, "variant") X(METRICS_PRECISION, "precision") X(METRICS_WIDTH, "width")                         \
     X(METRICS_KERNEL, "kernel") X(METRICS_METRIC, "metric") X(METRICS_VALUE, "value") X(METRICS_UNIT, "unit")
 
-/* One row per variant, size, kernel, source line and line metric (harness/source/source_metrics.h), zeros left
+/* One row per variant, size, kernel, source line and line metric (harness/source/source_metrics.h: line metrics), zeros left
  * out; file "" and line 0 hold the instructions of a kernel built without line information. */
 #define LINES_CSV(X)                                                                                                  \
     X(LINES_VARIANT, "variant") X(LINES_PRECISION, "precision") X(LINES_WIDTH, "width") X(LINES_KERNEL, "kernel")     \

@@ -22,6 +22,7 @@
 #include "../gpu/kernel_facts.h"
 #include "../profile/collect.h"
 #include "../source/collect.h"
+#include "../source/source_metrics.h"
 #include "../stalls/collect.h"
 #include "progress.h"
 #include "timing.h"

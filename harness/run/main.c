@@ -15,9 +15,10 @@
 #include "../profile/metric_set.h"
 #include "../../cupti/subscriber.h"
 #include "../results/lines_csv.h"
-#include "../stalls/stalls_csv.h"
+#include "../results/stalls_csv.h"
 #include "../results/metrics_csv.h"
-#include "summary_csv.h"
+#include "../profile/metric_rows.h"
+#include "summary_rows.h"
 #include "trace_run.h"
 #include "../results/partial_folder.h"
 #include "../gpu/nvml_probe.h"
@@ -163,17 +164,17 @@ static int write_metrics(const char *dir, const struct job_result *jobs, int cou
         return e->code;
     for (int i = 0; i < count; ++i)
         if (jobs[i].profiled)
-            metrics_csv_rows(&c, jobs[i].variant->name, matmul_precision_name(jobs[i].variant->precision),
-                             jobs[i].width, &jobs[i].profile);
+            profile_write_rows(&c, jobs[i].variant->name, matmul_precision_name(jobs[i].variant->precision),
+                               jobs[i].width, &jobs[i].profile);
     return csv_close(&c, e);
 }
 
 static int write_results(const struct results_dir *dir, const struct environment *env, const struct options *o,
                          const struct job_result *jobs, int count, bool profiled, struct error *e)
 {
-    if (env_write(env, dir->partial_path, e) || results_write_summary(dir->partial_path, jobs, count, e) ||
-        results_write_samples(dir->partial_path, jobs, count, e) ||
-        results_write_variants(dir->partial_path, o->variants, o->n_variants, e) ||
+    if (env_write(env, dir->partial_path, e) || run_write_summary(dir->partial_path, jobs, count, e) ||
+        run_write_samples(dir->partial_path, jobs, count, e) ||
+        run_write_variants(dir->partial_path, o->variants, o->n_variants, e) ||
         (profiled && write_metrics(dir->partial_path, jobs, count, e)) || results_dir_commit(dir, e))
         return e->code;
     return 0;
@@ -205,7 +206,7 @@ static int finish(struct gpu *g, const struct options *o, const struct collector
     if ((o->trace && trace_run_write(dir->partial_path, jobs, done, env, e)) ||
         write_results(dir, env, o, jobs, done, collectors->metrics != NULL, e))
         return e->code;
-    results_print_table(stdout, jobs, done);
+    run_print_table(stdout, jobs, done);
     printf("results: %s\n", dir->final_path);
     if (o->trace)
         printf("trace: %s/trace.json\n", dir->final_path);

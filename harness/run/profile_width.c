@@ -4,9 +4,9 @@
 #include "../../cupti/metric_host.h"
 #include "../common/paths.h"
 #include "../gpu/nvtx.h"
-#include "../results/lines_csv.h"
+#include "../source/line_rows.h"
 #include "../source/source_lines.h"
-#include "../stalls/stalls_csv.h"
+#include "../stalls/stall_rows.h"
 #include "profile_width.h"
 
 static int metric_passes(struct job_context *ctx, struct job_result *jobs, int count, struct profiled_call *calls,
@@ -69,7 +69,7 @@ static int source_counters(struct job_context *ctx, struct job_result **sourced,
     progress_phase(ctx->progress, phase_name(PHASE_SOURCE));
     source_collect(ctx->source, ctx->gpu, calls, n, &capture, costs, e);
     nvtx_end();
-    if (!e->code && source_capture_write(path, &capture, e) == 0 && lines_csv_rows(ctx->lines, &capture, e) == 0)
+    if (!e->code && source_capture_write(path, &capture, e) == 0 && source_write_rows(ctx->lines, &capture, e) == 0)
         for (int i = 0; i < n; ++i)
             keep_totals(sourced[i], &capture.calls[i], &costs[i]);
     source_capture_free(&capture);
@@ -92,7 +92,7 @@ static int stall_sampling(struct job_context *ctx, struct job_result **sampled, 
         nvtx_end();
     }
     for (int i = 0; i < n && !e->code; ++i) {
-        stalls_csv_rows(ctx->stalls_csv, &out[i], &ctx->stalls->reasons);
+        stalls_write_rows(ctx->stalls_csv, &out[i], &ctx->stalls->reasons);
         sampled[i]->sampled = true;
         stall_summarize(&out[i], &ctx->stalls->reasons, &sampled[i]->stalls);
     }

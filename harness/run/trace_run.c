@@ -8,7 +8,7 @@
 #include "../gpu/nvtx.h"
 #include "../profile/profile.h"
 #include "../results/trace.h"
-#include "summary_csv.h"
+#include "summary_rows.h"
 #include "trace_run.h"
 
 static int tracing;
@@ -84,7 +84,8 @@ static void job_facts(const struct job_result *r, char *job, size_t len, struct 
     snprintf(job, len, "%s W=%d", r->variant->name, r->width);
     *out = (struct trace_job_facts){job, "", r->sampled ? r->stalls.top_reason : "",
                                     r->sourced ? r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS] : NAN, NAN};
-    if (job_diagnose(r, d) == 0) {
+    if (r->profiled) {
+        job_diagnose(r, d);
         const struct profile *p = &r->profile;
         const double *values = p->kernels[profile_main_kernel(p)].values;
         metrics_derive(p->names, values, p->n_metrics, derived);

@@ -9,7 +9,7 @@
 #define MEMSCOPE_TRACE_RUN_H
 
 #include "../common/error.h"
-#include "../gpu/environment_entries.h"
+#include "../results/environment_csv.h"
 #include "job.h"
 
 /* Before the run's first range and kernel. */

@@ -16,7 +16,7 @@
 #include "../profile/collect.h"
 #include "disassembly.h"
 #include "locate.h"
-#include "source_capture.h"
+#include "../results/source_capture.h"
 
 #define SOURCE_MAX_MODULES 64
 

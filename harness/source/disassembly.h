@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "../common/error.h"
-#include "source_capture.h"
+#include "../results/source_capture.h"
 
 struct sass_opcode {
     char function[SOURCE_FUNCTION_LEN];

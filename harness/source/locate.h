@@ -12,7 +12,7 @@
 
 #include "../../cupti/subscriber.h"
 #include "../common/error.h"
-#include "source_capture.h"
+#include "../results/source_capture.h"
 
 struct line_locator {
     char cwd[SOURCE_FILE_LEN]; /* where memscope runs: source paths under it are written relative to it */

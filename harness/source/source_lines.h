@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "source_capture.h"
+#include "source_metrics.h"
 
 #define SOURCE_OPCODES_LEN 128
 

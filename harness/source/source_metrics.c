@@ -1,14 +1,8 @@
 #include "source_metrics.h"
 
-#define SOURCE_NAME(id, name, ...) name,
-static const char *const sass_names[] = {SASS_METRICS(SOURCE_NAME)};
-static const char *const line_names[] = {LINE_METRICS(SOURCE_NAME)};
-#undef SOURCE_NAME
-
-const char *sass_metric_name(enum sass_metric id)
-{
-    return sass_names[id];
-}
+#define LINE_NAME(id, name, ...) name,
+static const char *const line_names[] = {LINE_METRICS(LINE_NAME)};
+#undef LINE_NAME
 
 const char *line_metric_name(enum line_metric id)
 {

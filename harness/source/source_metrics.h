@@ -1,6 +1,7 @@
 /*
- * The per-instruction counters the source group collects (CUPTI SASS metric
- * names, validated on GH100), and what lines.csv reports from them. CUPTI
+ * What lines.csv reports from the per-instruction counters the source group
+ * collects (SASS_METRICS, in results/source_capture.h: a .source capture
+ * holds those counters and no other). CUPTI
  * gives the ideal count per instruction (the wavefronts or sectors the same
  * access would need without bank conflicts or wasted sectors; Nsight Compute's
  * source page shows the same as "Ideal"), so the excess of each instruction
@@ -11,16 +12,7 @@
 
 #include <stdint.h>
 
-#define SASS_METRICS(X)                                                                                               \
-    X(SASS_INST_EXECUTED, "smsp__sass_inst_executed")                                                                 \
-    X(SASS_SHARED_LD_INST, "smsp__sass_inst_executed_op_shared_ld")                                                   \
-    X(SASS_SHARED_ST_INST, "smsp__sass_inst_executed_op_shared_st")                                                   \
-    X(SASS_SHARED_WAVEFRONTS, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared")                                      \
-    X(SASS_SHARED_WAVEFRONTS_IDEAL, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal")                          \
-    X(SASS_GLOBAL_LD_INST, "smsp__sass_inst_executed_op_global_ld")                                                   \
-    X(SASS_GLOBAL_ST_INST, "smsp__sass_inst_executed_op_global_st")                                                   \
-    X(SASS_GLOBAL_SECTORS, "smsp__sass_sectors_mem_global")                                                           \
-    X(SASS_GLOBAL_SECTORS_IDEAL, "smsp__sass_sectors_mem_global_ideal")
+#include "../results/source_capture.h"
 
 /* X(ID, "name in lines.csv", "what it counts") */
 #define LINE_METRICS(X)                                                                                               \
@@ -39,12 +31,10 @@
     X(LINE_GLOBAL_SECTORS_IDEAL, "global_sectors_ideal", "sectors the same bytes would need, fully used")             \
     X(LINE_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", "global sectors beyond the ideal")
 
-#define SOURCE_ID(id, ...) id,
-enum sass_metric { SASS_METRICS(SOURCE_ID) SASS_METRIC_COUNT };
-enum line_metric { LINE_METRICS(SOURCE_ID) LINE_METRIC_COUNT };
-#undef SOURCE_ID
+#define LINE_ID(id, ...) id,
+enum line_metric { LINE_METRICS(LINE_ID) LINE_METRIC_COUNT };
+#undef LINE_ID
 
-const char *sass_metric_name(enum sass_metric id);
 const char *line_metric_name(enum line_metric id);
 
 /* One instruction's line metrics from its SASS counts; values come in sass_metric order. */

@@ -12,7 +12,7 @@
 
 #include "../../cupti/pc_sampling.h"
 #include "../common/error.h"
-#include "../source/source_capture.h"
+#include "../results/source_capture.h"
 
 struct stall_line {
     char function[SOURCE_FUNCTION_LEN]; /* mangled */

@@ -4,8 +4,9 @@
 
 #include "../common/paths.h"
 #include "../../kernels/truth/truth.h"
+#include "../profile/metric_rows.h"
 #include "../results/metrics_csv.h"
-#include "../results/schema.h"
+#include "../results/validate_csv.h"
 #include "../ceilings/measure.h"
 #include "../gpu/nvtx.h"
 #include "../source/source_lines.h"
@@ -252,15 +253,8 @@ static void write_check(struct csv *out, const char *kernel, const char *paramet
     *failures += !pass;
     printf("%-24s %-22s %-30s expected %-12s measured %-12.6g %s\n", kernel, parameter, x->metric, expected, measured,
            pass ? "pass" : "FAIL");
-    csv_text(out, kernel);
-    csv_text(out, parameter);
-    csv_text(out, x->metric);
-    csv_real(out, x->expected);
-    csv_real(out, x->lower);
-    csv_real(out, x->upper);
-    csv_real(out, measured);
-    csv_text(out, pass ? "pass" : "fail");
-    csv_end_row(out);
+    validate_csv_row(out, &(struct validate_row){kernel, parameter, x->metric, x->expected, x->lower, x->upper,
+                                                 measured, pass});
 }
 
 static void report(struct csv *out, const struct truth_case *c, const struct measured *p, int *checks,
@@ -375,7 +369,7 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
     *checks = *failures = 0;
     if (!m)
         return error_set(e, EXIT_USAGE, "--validate needs a metric group besides source");
-    if (allocate(g, &b, e) || schema_create(&out, dir, &validate_csv, e)) {
+    if (allocate(g, &b, e) || validate_csv_create(&out, dir, e)) {
         release(&b, e);
         return e->code;
     }
@@ -391,7 +385,7 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
         snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
         if (profile_case(g, m, s, &cases[i], &b, i + 1, name, capture_dir, &measured, e) == 0) {
             report(&out, &cases[i], &measured, checks, failures);
-            metrics_csv_rows(&metrics, name, cases[i].kind == SHARED_F64 ? "fp64" : "fp32", 0, &measured.profile);
+            profile_write_rows(&metrics, name, cases[i].kind == SHARED_F64 ? "fp64" : "fp32", 0, &measured.profile);
         }
     }
     nvtx_end();

@@ -9,7 +9,7 @@
 #define MEMSCOPE_VALIDATE_H
 
 #include "../csv/writer.h"
-#include "../gpu/environment_entries.h"
+#include "../results/environment_csv.h"
 #include "../gpu/gpu.h"
 #include "../profile/collect.h"
 #include "../source/collect.h"

@@ -6,6 +6,9 @@
  *
  * The build runs the real Makefile into a scratch BUILD with compilers that only create their output file:
  * make's decisions are real, nothing is compiled, and it takes about a second.
+ *
+ * And the programs that read results folders and need no GPU (memscope-report-data, memscope-compare,
+ * memscope-history) build where no CUDA toolkit is installed: compiled for real, in a few seconds.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -56,6 +59,17 @@ static void the_test_helpers_outlive_the_build(void **state)
         fail_msg("the helper object is gone:\n%s", o.output);
 }
 
+static void the_gpu_free_programs_build_without_the_cuda_toolkit(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory -j2 BUILD=%s/no-cuda CUDA=/nonexistent "
+              "%s/no-cuda/memscope-report-data %s/no-cuda/memscope-compare %s/no-cuda/memscope-history",
+          workdir, workdir, workdir, workdir);
+    if (o.exit_code != 0)
+        fail_msg("make failed (%d) with CUDA=/nonexistent:\n%s", o.exit_code, o.output);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -72,6 +86,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_test_helpers_outlive_the_build),
+        cmocka_unit_test(the_gpu_free_programs_build_without_the_cuda_toolkit),
     };
     return cmocka_run_group_tests_name("make", tests, setup, teardown);
 }

@@ -21,7 +21,8 @@
 
 #include <cmocka.h>
 
-#include "../../harness/profile/capture_tags.h"
+#include "../../harness/profile/profile.h"
+#include "../../harness/results/capture_tags.h"
 #include "../support/run_shell.h"
 
 #define FIXTURES "tests/fixtures/"

@@ -7,7 +7,8 @@
 #include "fuzz_support.h"
 
 #include "../../harness/common/paths.h"
-#include "../../harness/profile/capture_tags.h"
+#include "../../harness/profile/profile.h"
+#include "../../harness/results/capture_tags.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

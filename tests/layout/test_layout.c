@@ -2,8 +2,10 @@
  * The architecture rules a machine can check, read from the source tree and
  * the built programs (tests run from the repository root):
  *   - kernels/ and cupti/ stand alone: neither includes the harness, nor the other;
+ *   - harness/results/, which owns every on-disk format, includes only csv/, common/ and cupti's capture
+ *     container, and no other room writes a results folder's CSV;
  *   - no quoted include forms a cycle;
- *   - no folder grows past MAX_SOURCES_PER_FOLDER source files;
+ *   - no folder grows past MAX_SOURCES_PER_FOLDER source files, but a room whose concept needs more;
  *   - each program's main is in its own room, and nowhere else;
  *   - the four readers link no CUDA runtime, cuBLAS or driver, so they run
  *     where there is no GPU; memscope itself does (which shows the check bites).
@@ -25,9 +27,14 @@
 
 #include "../support/run_shell.h"
 
-/* A folder holds one concept, however many files that takes: past this many it is worth asking whether it holds
- * two, not a reason to split one. */
-#define MAX_SOURCES_PER_FOLDER 24
+#define MAX_SOURCES_PER_FOLDER 15
+/* Rooms whose one concept needs more files (a folder holds one concept, however many files that takes):
+ * harness/results/ holds every on-disk format of a results folder, a header and a source per file family; run/ is
+ * memscope's run from command line to trace; cupti/ wraps one CUPTI API per file pair. */
+static const struct {
+    const char *folder;
+    int max;
+} larger_rooms[] = {{"harness/results", 32}, {"harness/run", 24}, {"cupti", 24}};
 #define MAX_FILES 1024
 #define MAX_INCLUDES 64
 #define PATH_SIZE 512
@@ -239,6 +246,109 @@ static void cupti_includes_nothing_from_harness_or_kernels(void **state)
     check_room_includes("cupti", forbidden, 2);
 }
 
+/* Every quoted include of a file under room that lands outside the allowed folders and files. */
+static void check_room_includes_only(const char *room, const char *const allowed[], int n_allowed)
+{
+    static struct file_list files;
+    static struct findings found;
+    static struct include inc[MAX_INCLUDES];
+    files.count = 0;
+    memset(&found, 0, sizeof found);
+    list_sources(room, &files);
+    for (int i = 0; i < files.count; ++i) {
+        int n = read_includes(files.path[i], inc, MAX_INCLUDES);
+        for (int k = 0; k < n; ++k) {
+            bool ok = under(inc[k].resolved, room);
+            for (int a = 0; a < n_allowed && !ok; ++a)
+                ok = under(inc[k].resolved, allowed[a]) || strcmp(inc[k].resolved, allowed[a]) == 0;
+            if (!ok)
+                note(&found, "%s:%d includes \"%s\" (%s)", files.path[i], inc[k].line, inc[k].text, inc[k].resolved);
+        }
+    }
+    char rule[512];
+    int used = snprintf(rule, sizeof rule, "%s/ may include nothing but itself", room);
+    for (int a = 0; a < n_allowed; ++a)
+        used += snprintf(rule + used, sizeof rule - (size_t)used, "%s%s", a + 1 < n_allowed ? ", " : " and ",
+                         allowed[a]);
+    expect_none(&found, rule);
+}
+
+/* The formats' room sits below the collectors (profile/, source/, stalls/, validate/, run/, gpu/), which hand it
+ * rows, and below the readers: an include of any of them would run back up. The .capture container is cupti's. */
+static void results_includes_only_csv_common_and_the_capture_container(void **state)
+{
+    (void)state;
+    static const char *const allowed[] = {"harness/csv", "harness/common", "cupti/capture_file.h"};
+    check_room_includes_only("harness/results", allowed, 3);
+}
+
+/* ---- who writes a results folder ---- */
+
+/* The CSV writer's calls (harness/csv/writer.h and the schema's), each as "name(". */
+static const char *const csv_writer_calls[] = {
+    "csv_create(", "csv_on_stream(", "schema_create(", "schema_on_stream(", "csv_text(",
+    "csv_int(",    "csv_uint(",      "csv_real(",      "csv_empty(",        "csv_end_row(",
+};
+
+/* harness/results/ writes every file of a results folder; harness/csv/ is the writer; compare/ and history/ write
+ * their own outputs (memscope-compare's -o folder, the history CSV), which are not results folders. */
+static const char *const csv_writer_rooms[] = {"harness/results", "harness/csv", "harness/compare", "harness/history"};
+
+static bool may_write_csv(const char *path)
+{
+    for (size_t i = 0; i < sizeof csv_writer_rooms / sizeof csv_writer_rooms[0]; ++i)
+        if (under(path, csv_writer_rooms[i]))
+            return true;
+    return false;
+}
+
+/* A call of name in line: name not preceded by a letter, digit or underscore. */
+static bool calls(const char *line, const char *name)
+{
+    for (const char *at = line; (at = strstr(at, name)); at += strlen(name))
+        if (at == line || !(at[-1] == '_' || (at[-1] >= 'a' && at[-1] <= 'z') || (at[-1] >= 'A' && at[-1] <= 'Z') ||
+                            (at[-1] >= '0' && at[-1] <= '9')))
+            return true;
+    return false;
+}
+
+/* One finding per file that calls the writer: how often, and where first. */
+static void find_csv_writes(const char *path, struct findings *found)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s: cannot be read", path);
+    char line[1024];
+    const char *first = NULL;
+    int first_line = 0, lines = 0;
+    for (int number = 1; fgets(line, sizeof line, f); ++number)
+        for (size_t i = 0; i < sizeof csv_writer_calls / sizeof csv_writer_calls[0]; ++i)
+            if (calls(line, csv_writer_calls[i])) {
+                if (lines++ == 0)
+                    first = csv_writer_calls[i], first_line = number;
+                break;
+            }
+    fclose(f);
+    if (lines)
+        note(found, "%s:%d calls %.*s (%d line(s) of the file call the CSV writer)", path, first_line,
+             (int)strlen(first) - 1, first, lines);
+}
+
+static void only_results_writes_a_results_folder_csv(void **state)
+{
+    (void)state;
+    static struct file_list files;
+    static struct findings found;
+    memset(&found, 0, sizeof found);
+    files.count = 0;
+    list_sources("harness", &files);
+    for (int i = 0; i < files.count; ++i)
+        if (!may_write_csv(files.path[i]))
+            find_csv_writes(files.path[i], &found);
+    expect_none(&found, "only harness/results/ writes a results folder's CSV files (the collectors hand it rows; "
+                        "harness/compare/ and harness/history/ write their own outputs)");
+}
+
 /* ---- include cycles ---- */
 
 struct node {
@@ -354,8 +464,12 @@ static void check_folder_size(const char *dir, struct findings *found)
             sources++;
     }
     closedir(d);
-    if (sources > MAX_SOURCES_PER_FOLDER)
-        note(found, "%s/ holds %d source files", dir, sources);
+    int max = MAX_SOURCES_PER_FOLDER;
+    for (size_t i = 0; i < sizeof larger_rooms / sizeof larger_rooms[0]; ++i)
+        if (strcmp(dir, larger_rooms[i].folder) == 0)
+            max = larger_rooms[i].max;
+    if (sources > max)
+        note(found, "%s/ holds %d source files, more than its %d", dir, sources, max);
 }
 
 static void no_folder_holds_more_than_15_source_files(void **state)
@@ -365,8 +479,10 @@ static void no_folder_holds_more_than_15_source_files(void **state)
     memset(&found, 0, sizeof found);
     for (size_t r = 0; r < sizeof checked_roots / sizeof checked_roots[0]; ++r)
         check_folder_size(checked_roots[r], &found);
-    char rule[128];
-    snprintf(rule, sizeof rule, "a folder may hold at most %d source files (.c .h .cu .cuh .cpp); split it into rooms",
+    char rule[160];
+    snprintf(rule, sizeof rule,
+             "a folder may hold at most %d source files (.c .h .cu .cuh .cpp), a room in larger_rooms its own number; "
+             "split it into rooms",
              MAX_SOURCES_PER_FOLDER);
     expect_none(&found, rule);
 }
@@ -471,6 +587,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_include_nothing_from_cupti_or_harness),
         cmocka_unit_test(cupti_includes_nothing_from_harness_or_kernels),
+        cmocka_unit_test(results_includes_only_csv_common_and_the_capture_container),
+        cmocka_unit_test(only_results_writes_a_results_folder_csv),
         cmocka_unit_test(no_source_file_is_part_of_an_include_cycle),
         cmocka_unit_test(no_folder_holds_more_than_15_source_files),
         cmocka_unit_test(every_program_has_its_main_in_its_own_room),

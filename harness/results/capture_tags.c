@@ -44,6 +44,16 @@ int capture_tags_write(struct prof_capture *c, const struct tagged_call *calls, 
     return full ? -1 : 0;
 }
 
+int capture_tags_save(const char *path, struct prof_capture *c, const struct tagged_call *calls, int n,
+                      struct error *e)
+{
+    struct prof_error pe = {0};
+    if (capture_tags_write(c, calls, n))
+        return error_set(e, EXIT_OUTPUT, "%s: more than %d capture tags", path, CAPTURE_MAX_TAGS);
+    prof_capture_write(path, c, &pe);
+    return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;
+}
+
 /* A whole decimal number from lowest to highest, and nothing else. */
 static int parse_count(const char *text, long lowest, long highest, long *value)
 {
@@ -88,7 +98,7 @@ static int parse_call(const char *tag, struct tagged_call *out)
     out->width = (int)numbers[0];
     out->first_range = (size_t)numbers[1];
     out->ranges = (size_t)numbers[2];
-    return out->ranges >= 1 && out->ranges <= MAX_PROFILED_KERNELS ? 0 : -1;
+    return out->ranges >= 1 && out->ranges <= TAGGED_CALL_MAX_KERNELS ? 0 : -1;
 }
 
 enum tagged_call_status capture_tags_call(const struct prof_capture *c, int i, struct tagged_call *out,

@@ -1,15 +1,21 @@
-/* The environment as key, value entries: filled by the probes, written as environment.csv. */
-#ifndef MEMSCOPE_ENVIRONMENT_ENTRIES_H
-#define MEMSCOPE_ENVIRONMENT_ENTRIES_H
+/* environment.csv: the run's environment as key, value entries, filled by the probes (gpu/, ceilings/, run/) and
+ * written here; its columns: schema.h. */
+#ifndef MEMSCOPE_ENVIRONMENT_CSV_H
+#define MEMSCOPE_ENVIRONMENT_CSV_H
 
 #include "../common/error.h"
 
 #define ENV_MAX_ENTRIES 64
 
+/* One row of environment.csv. */
+struct environment_entry {
+    char key[48];
+    char value[512];
+};
+
 struct environment {
     int count;
-    char key[ENV_MAX_ENTRIES][48];
-    char value[ENV_MAX_ENTRIES][512];
+    struct environment_entry entry[ENV_MAX_ENTRIES];
 };
 
 void env_add(struct environment *env, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

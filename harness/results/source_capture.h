@@ -13,6 +13,8 @@
  *   inst    <function>  <pc>  <opcode>  <file>  <line>  <value>...   (of the call before)
  *   text    <file>  <line>  <source text>
  *   end
+ * The metrics are SASS_METRICS below, the counters the source group collects per instruction, in their order:
+ * a capture holds them and nothing else.
  */
 #ifndef MEMSCOPE_SOURCE_CAPTURE_H
 #define MEMSCOPE_SOURCE_CAPTURE_H
@@ -21,7 +23,24 @@
 #include <stdint.h>
 
 #include "../common/error.h"
-#include "source_metrics.h"
+
+/* CUPTI SASS metric names, validated on GH100. */
+#define SASS_METRICS(X)                                                                                               \
+    X(SASS_INST_EXECUTED, "smsp__sass_inst_executed")                                                                 \
+    X(SASS_SHARED_LD_INST, "smsp__sass_inst_executed_op_shared_ld")                                                   \
+    X(SASS_SHARED_ST_INST, "smsp__sass_inst_executed_op_shared_st")                                                   \
+    X(SASS_SHARED_WAVEFRONTS, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared")                                      \
+    X(SASS_SHARED_WAVEFRONTS_IDEAL, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal")                          \
+    X(SASS_GLOBAL_LD_INST, "smsp__sass_inst_executed_op_global_ld")                                                   \
+    X(SASS_GLOBAL_ST_INST, "smsp__sass_inst_executed_op_global_st")                                                   \
+    X(SASS_GLOBAL_SECTORS, "smsp__sass_sectors_mem_global")                                                           \
+    X(SASS_GLOBAL_SECTORS_IDEAL, "smsp__sass_sectors_mem_global_ideal")
+
+#define SASS_ID(id, name) id,
+enum sass_metric { SASS_METRICS(SASS_ID) SASS_METRIC_COUNT };
+#undef SASS_ID
+
+const char *sass_metric_name(enum sass_metric id);
 
 #define SOURCE_FUNCTION_LEN 256
 #define SOURCE_FILE_LEN 256

@@ -11,6 +11,15 @@
 #define VERSION 1
 #define LINE_MAX_BYTES 4096
 
+#define SASS_NAME(id, name) name,
+static const char *const sass_names[] = {SASS_METRICS(SASS_NAME)};
+#undef SASS_NAME
+
+const char *sass_metric_name(enum sass_metric id)
+{
+    return sass_names[id];
+}
+
 struct source_instruction *source_add_instruction(struct source_call *call, struct error *e)
 {
     if (grow_for_one_more((void **)&call->instructions, call->n, sizeof *call->instructions)) {

@@ -1,6 +1,7 @@
 /*
- * The tags a batch's capture carries, written by the live run and read by
- * memscope-decode, here in one place:
+ * The tags a batch's capture carries, written by the live run (profile/collect.c
+ * hands its calls here) and read by memscope-decode, here in one place; the
+ * capture's container, CUPTI's images and the tags as text, is cupti/capture_file.c:
  *   "calls"     how many calls the batch profiled;
  *   "call<i>"   "precision width first_range ranges variant", the variant last,
  *               since a ground-truth case's name holds spaces;
@@ -13,23 +14,24 @@
 #include <stddef.h>
 
 #include "../../cupti/capture_file.h"
-#include "profile.h"
+#include "../common/error.h"
 
-/* Ranges one call may take in a pass: the two kernels that empty the L2 before it, and its own (cuBLAS
- * launches one or two). Each range costs about 360 KB of counter data (GH100, default metrics). */
-#define RANGES_PER_CALL 4
-#define MAX_BATCH (PROF_MAX_RANGES / RANGES_PER_CALL)
+/* The kernels of one call a capture can name (profile.h's MAX_PROFILED_KERNELS). */
+#define TAGGED_CALL_MAX_KERNELS 8
 
 struct tagged_call {
     char precision[16];
     char variant[200];
     int width;
     size_t first_range, ranges;
-    const char *kernels[MAX_PROFILED_KERNELS]; /* range first_range + k is kernels[k] */
+    const char *kernels[TAGGED_CALL_MAX_KERNELS]; /* range first_range + k is kernels[k] */
 };
 
 /* Adds the tags of n calls; -1 when the capture has no room left for them. */
 int capture_tags_write(struct prof_capture *c, const struct tagged_call *calls, int n);
+/* Adds them and writes the capture to path. */
+int capture_tags_save(const char *path, struct prof_capture *c, const struct tagged_call *calls, int n,
+                      struct error *e);
 /* The number of calls, from 1 to max; -1 when the tag is missing or out of range. */
 int capture_tags_calls(const struct prof_capture *c, int max);
 enum tagged_call_status { TAGGED_CALL_OK, TAGGED_CALL_MALFORMED, TAGGED_CALL_NO_RANGE };

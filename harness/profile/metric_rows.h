@@ -1,0 +1,11 @@
+/* A profiled call's rows of metrics.csv (results/metrics_csv.h writes them): per kernel, every collected metric,
+ * then the metrics derived from them. The live run, --validate and memscope-decode all write through here. */
+#ifndef MEMSCOPE_METRIC_ROWS_H
+#define MEMSCOPE_METRIC_ROWS_H
+
+#include "../csv/writer.h"
+#include "profile.h"
+
+void profile_write_rows(struct csv *c, const char *variant, const char *precision, int width, const struct profile *p);
+
+#endif

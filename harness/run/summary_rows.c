@@ -1,0 +1,228 @@
+#include <math.h>
+#include <stdio.h>
+
+#include "../results/summary_csv.h"
+#include "summary_rows.h"
+
+static const char *status_of(const struct job_result *r)
+{
+    if (r->passed)
+        return "passed";
+    return r->check.passed ? "failed_recheck" : "failed";
+}
+
+static void fill_check(const struct job_result *r, struct summary_row *row)
+{
+    const struct check_result *check = r->check.passed ? &r->recheck : &r->check;
+    row->variant = r->variant->name;
+    row->precision = matmul_precision_name(r->variant->precision);
+    row->layout = matmul_layout_name(r->variant->layout);
+    row->width = r->width;
+    row->status = status_of(r);
+    row->reference = r->reference;
+    row->seed = r->seed;
+    row->max_error = check->non_finite ? NAN : check->max_error;
+    row->rel_l2_error = check->non_finite ? NAN : check->rel_l2_error;
+    row->tolerance = check->tolerance;
+}
+
+static void fill_timing(const struct job_result *r, struct summary_row *row)
+{
+    const struct sample_stats *s = &r->timing.stats;
+    row->samples = r->timing.n;
+    row->flop = matmul_flop(r->width);
+    row->min_bytes = matmul_min_bytes(r->variant, r->width);
+    if (r->timing.n == 0)
+        return;
+    row->stop_reason = r->timing.stop_reason;
+    row->min_ms = s->min;
+    row->q1_ms = s->q1;
+    row->median_ms = s->median;
+    row->q3_ms = s->q3;
+    row->max_ms = s->max;
+    row->mean_ms = s->mean;
+    row->stdev_ms = s->stdev;
+    row->ci95_rel = s->ci95_rel;
+    row->gflops = row->flop / (s->median * 1e-3) / 1e9;
+    row->effective_gbs = row->min_bytes / (s->median * 1e-3) / 1e9;
+}
+
+/* The derived metric each of the summary's metric columns shows, from SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT on. */
+static const enum derived_metric_id headline[] = {
+    METRIC_GLOBAL_LOAD_EFFICIENCY, METRIC_SECTORS_PER_REQUEST_LD, METRIC_SHARED_CONFLICTS_HW,
+    METRIC_SHARED_EXCESS_ESTIMATE, METRIC_DRAM_GBS, METRIC_DRAM_PCT_OF_PEAK,
+    METRIC_ACHIEVED_GFLOPS, METRIC_ACHIEVED_OCCUPANCY, METRIC_SOL_SM_PCT, METRIC_SOL_MEMORY_PCT,
+    METRIC_SOL_L1_PCT, METRIC_SOL_L2_PCT, METRIC_SOL_DRAM_PCT, METRIC_FMA_PIPE_PCT, METRIC_ISSUE_SLOTS_PCT,
+    METRIC_FP64_TENSOR_PIPE_PCT,
+};
+_Static_assert(sizeof headline / sizeof headline[0] == SUMMARY_HEADLINE_COLUMNS,
+               "one derived metric per summary metric column");
+
+/* Left empty where no metric was collected: "not collected" is never written as zero. */
+static void fill_metrics(const struct job_result *r, struct summary_row *row)
+{
+    struct derived_metric derived[MAX_DERIVED];
+    if (!r->profiled)
+        return;
+    const struct profile *p = &r->profile;
+    const struct kernel_profile *k = &p->kernels[profile_main_kernel(p)];
+    metrics_derive(p->names, k->values, p->n_metrics, derived);
+    row->metrics_kernel = k->kernel;
+    for (int i = 0; i < SUMMARY_HEADLINE_COLUMNS; ++i)
+        row->headline[i] = derived[headline[i]].value;
+    row->metrics_wall_ms = p->wall_ms;
+    row->metrics_replay_ms = p->replay_ms;
+    row->metrics_overhead_ms = p->wall_ms - p->replay_ms;
+}
+
+/* Left empty for a library call: its kernels are not ours to ask about. */
+static void fill_facts(const struct kernel_facts *f, struct summary_row *row)
+{
+    if (!f->known)
+        return;
+    row->registers_per_thread = f->registers_per_thread;
+    row->static_smem_bytes = (double)f->static_smem_bytes;
+    row->dynamic_smem_bytes = (double)f->dynamic_smem_bytes;
+    row->threads_per_block = f->threads_per_block;
+    row->theoretical_occupancy_pct = f->theoretical_occupancy_pct;
+}
+
+/* Exact per-instruction sums from the source group; empty without it, never the kernel-total estimate. */
+static void fill_source(const struct job_result *r, struct summary_row *row)
+{
+    if (!r->sourced)
+        return;
+    row->shared_conflicts_exact = r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS];
+    row->global_excess_sectors = r->source_totals[LINE_GLOBAL_EXCESS_SECTORS];
+    row->source_wall_ms = r->source_cost.wall_ms;
+    row->source_gpu_ms = r->source_cost.gpu_ms;
+}
+
+/* The share of shared wavefronts that are bank conflicts: exact with the source group, else the kernel-total
+ * estimate (right for 32-bit accesses, the lessons'). */
+static double conflict_share_pct(const struct job_result *r, const struct profile *p, const double *values,
+                                 const struct derived_metric *derived)
+{
+    double excess = r->sourced ? r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS]
+                               : fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE].value);
+    double wavefronts = r->sourced ? r->source_totals[LINE_SHARED_WAVEFRONTS]
+                                   : metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
+                                         metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
+    return wavefronts == 0.0 ? 0.0 : 100.0 * excess / wavefronts; /* no shared access: no conflict */
+}
+
+void job_diagnose(const struct job_result *r, struct diagnosis *d)
+{
+    static const enum derived_metric_id from[DIAGNOSIS_INPUT_COUNT] = {
+        [IN_SOL_L1] = METRIC_SOL_L1_PCT,       [IN_SOL_L2] = METRIC_SOL_L2_PCT,
+        [IN_SOL_DRAM] = METRIC_SOL_DRAM_PCT,   [IN_FMA_PIPE] = METRIC_FMA_PIPE_PCT,
+        [IN_ISSUE_SLOTS] = METRIC_ISSUE_SLOTS_PCT, [IN_SOL_SM] = METRIC_SOL_SM_PCT,
+        [IN_SOL_MEMORY] = METRIC_SOL_MEMORY_PCT, [IN_OCCUPANCY] = METRIC_ACHIEVED_OCCUPANCY,
+        [IN_SECTORS_PER_REQUEST_LD] = METRIC_SECTORS_PER_REQUEST_LD, [IN_FP64_TENSOR_PIPE] = METRIC_FP64_TENSOR_PIPE_PCT,
+        [IN_LOAD_EFFICIENCY] = METRIC_GLOBAL_LOAD_EFFICIENCY};
+    struct derived_metric derived[MAX_DERIVED];
+    double inputs[DIAGNOSIS_INPUT_COUNT];
+    const struct profile *p = &r->profile;
+    const double *values = p->kernels[profile_main_kernel(p)].values;
+    metrics_derive(p->names, values, p->n_metrics, derived);
+    for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
+        inputs[i] = i == IN_CONFLICT_SHARE ? conflict_share_pct(r, p, values, derived) : derived[from[i]].value;
+    /* No global load instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
+    if (metric_lookup(p->names, values, p->n_metrics, COLLECTED(GLOBAL_LD_REQUESTS)) == 0.0)
+        inputs[IN_LOAD_EFFICIENCY] = 100.0;
+    diagnose(inputs, d);
+}
+
+/* Empty without metrics; "not collected" when the sol group was left out. */
+static void fill_diagnosis(const struct job_result *r, struct summary_row *row)
+{
+    struct diagnosis d;
+    _Static_assert(sizeof d.limiter <= SUMMARY_LIMITER_LEN && sizeof d.evidence <= SUMMARY_EVIDENCE_LEN,
+                   "the summary row holds a whole diagnosis");
+    if (!r->profiled)
+        return;
+    job_diagnose(r, &d);
+    snprintf(row->limiter, sizeof row->limiter, "%s", d.limiter);
+    snprintf(row->evidence, sizeof row->evidence, "%s", d.evidence);
+}
+
+/* The busiest kernel's samples and top reason; empty without the stalls group or when CUPTI recorded no
+ * instruction of the call (kernels it counts as another's). */
+static void fill_stalls(const struct job_result *r, struct summary_row *row)
+{
+    if (!r->sampled)
+        return;
+    row->stall_wall_ms = r->stalls.wall_ms;
+    if (r->stalls.samples == 0)
+        return;
+    row->stall_samples = (double)r->stalls.samples;
+    row->stall_top_reason = r->stalls.top_reason;
+    row->stall_top_pct = r->stalls.top_pct;
+}
+
+int run_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e)
+{
+    struct csv c;
+    if (summary_csv_create(&c, dir, e))
+        return e->code;
+    for (int i = 0; i < count; ++i) {
+        const struct job_result *r = &jobs[i];
+        struct summary_row row;
+        summary_row_init(&row);
+        fill_check(r, &row);
+        fill_timing(r, &row);
+        fill_metrics(r, &row);
+        fill_facts(&r->facts, &row);
+        fill_source(r, &row);
+        fill_diagnosis(r, &row);
+        fill_stalls(r, &row);
+        row.other_gpu_work = r->other_gpu_work;
+        summary_csv_row(&c, &row);
+    }
+    return csv_close(&c, e);
+}
+
+int run_write_samples(const char *dir, const struct job_result *jobs, int count, struct error *e)
+{
+    struct csv c;
+    if (samples_csv_create(&c, dir, e))
+        return e->code;
+    for (int i = 0; i < count; ++i)
+        for (int s = 0; s < jobs[i].timing.n; ++s)
+            samples_csv_row(&c, &(struct sample_row){jobs[i].variant->name,
+                                                      matmul_precision_name(jobs[i].variant->precision),
+                                                      jobs[i].width, s, jobs[i].timing.samples_ms[s]});
+    return csv_close(&c, e);
+}
+
+int run_write_variants(const char *dir, const struct matmul_variant *const *variants, int count, struct error *e)
+{
+    struct csv c;
+    if (variants_csv_create(&c, dir, e))
+        return e->code;
+    for (int i = 0; i < count; ++i) {
+        const struct matmul_variant *v = variants[i];
+        variants_csv_row(&c, &(struct variant_row){v->name, matmul_precision_name(v->precision),
+                                                    matmul_layout_name(v->layout), v->block_x, v->block_y, v->tile_x,
+                                                    v->tile_y, matmul_ladder_step(v->name), v->description});
+    }
+    return csv_close(&c, e);
+}
+
+void run_print_table(FILE *f, const struct job_result *jobs, int count)
+{
+    fprintf(f, "%-24s %6s %-8s %11s %9s %9s %8s %7s\n", "variant", "width", "status", "median_ms", "GFLOP/s",
+            "GB/s", "samples", "spread");
+    for (int i = 0; i < count; ++i) {
+        const struct job_result *r = &jobs[i];
+        const struct sample_stats *s = &r->timing.stats;
+        if (r->timing.n == 0) {
+            fprintf(f, "%-24s %6d %-8s (max error %.3g, %zu non-finite)\n", r->variant->name, r->width, status_of(r),
+                    r->check.max_error, r->check.non_finite);
+            continue;
+        }
+        fprintf(f, "%-24s %6d %-8s %11.4f %9.1f %9.1f %8d %6.2f%%\n", r->variant->name, r->width, status_of(r),
+                s->median, matmul_flop(r->width) / (s->median * 1e-3) / 1e9,
+                matmul_min_bytes(r->variant, r->width) / (s->median * 1e-3) / 1e9, r->timing.n, s->ci95_rel * 100);
+    }
+}

@@ -1,0 +1,19 @@
+/* The rows of summary.csv, samples.csv and variants.csv from a run's jobs and variants, each job's diagnosis made
+ * from its figures, handed to results/summary_csv.h to write; and the table printed at the run's end. */
+#ifndef MEMSCOPE_SUMMARY_ROWS_H
+#define MEMSCOPE_SUMMARY_ROWS_H
+
+#include "../common/error.h"
+#include "../diagnose/diagnosis.h"
+#include "job.h"
+
+/* The limiter and evidence of a profiled job's main kernel, from its derived metrics (and the source group's exact
+ * conflicts, when it ran). */
+void job_diagnose(const struct job_result *r, struct diagnosis *d);
+
+int run_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e);
+int run_write_samples(const char *dir, const struct job_result *jobs, int count, struct error *e);
+int run_write_variants(const char *dir, const struct matmul_variant *const *variants, int count, struct error *e);
+void run_print_table(FILE *f, const struct job_result *jobs, int count);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * results/'s writers and its reader agree: a folder written through the row structs alone opens with
+ * results_folder_open, as the report, the comparison and the history open one; every file's header is its
+ * schema's and each row has one field per column (a column added to schema.h without its field in the row
+ * fails here); what was not measured (NAN, "") reads back empty, never zero. No GPU: the live run's writers are
+ * these, with rows filled by the collectors.
+ */
+#define _XOPEN_SOURCE 700
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../support/remove_tree.h"
+#include "../../harness/results/environment_csv.h"
+#include "../../harness/results/folder_reader.h"
+#include "../../harness/results/lines_csv.h"
+#include "../../harness/results/metrics_csv.h"
+#include "../../harness/results/stalls_csv.h"
+#include "../../harness/results/summary_csv.h"
+#include "../../harness/results/validate_csv.h"
+
+static char dir[] = "/tmp/memscope-test-writers-XXXXXX";
+
+static void expect_ok(int rc, const struct error *e)
+{
+    if (rc)
+        fail_msg("%s", e->message);
+}
+
+static void write_environment(void)
+{
+    struct environment env = {0};
+    struct error e = {0};
+    env_add(&env, "gpu_name", "NVIDIA H100 80GB HBM3");
+    env_add(&env, "command_line", "memscope --sizes 1024,2048");
+    expect_ok(env_write(&env, dir, &e), &e);
+}
+
+/* A measured row (W = 1024, two samples) and one with nothing measured (W = 2048, a failed check). */
+static void write_summary(void)
+{
+    struct csv c;
+    struct error e = {0};
+    struct summary_row measured, failed;
+    summary_row_init(&measured);
+    measured.variant = "tiled_32", measured.precision = "fp32", measured.layout = "row_major";
+    measured.width = 1024, measured.status = "passed", measured.reference = "cublas_fp64", measured.seed = 42;
+    measured.samples = 2, measured.stop_reason = "converged", measured.median_ms = 1.25;
+    measured.metrics_kernel = "matmul_tiled_kernel<32>", measured.headline[0] = 87.5;
+    snprintf(measured.limiter, sizeof measured.limiter, "L1/shared");
+    snprintf(measured.evidence, sizeof measured.evidence, "L1/shared 91 %%, FMA pipe 40 %%");
+    summary_row_init(&failed);
+    failed.variant = "tiled_32", failed.precision = "fp32", failed.layout = "row_major";
+    failed.width = 2048, failed.status = "failed", failed.reference = "cublas_fp64";
+    expect_ok(summary_csv_create(&c, dir, &e), &e);
+    summary_csv_row(&c, &measured);
+    summary_csv_row(&c, &failed);
+    expect_ok(csv_close(&c, &e), &e);
+    expect_ok(samples_csv_create(&c, dir, &e), &e);
+    samples_csv_row(&c, &(struct sample_row){"tiled_32", "fp32", 1024, 0, 1.2});
+    samples_csv_row(&c, &(struct sample_row){"tiled_32", "fp32", 1024, 1, 1.3});
+    expect_ok(csv_close(&c, &e), &e);
+}
+
+static void write_variants_and_metrics(void)
+{
+    struct csv c;
+    struct error e = {0};
+    expect_ok(variants_csv_create(&c, dir, &e), &e);
+    variants_csv_row(&c, &(struct variant_row){"tiled_32", "fp32", "row_major", 32, 32, 32, 32, 3, "tiles, 32 by 32"});
+    expect_ok(csv_close(&c, &e), &e);
+    expect_ok(metrics_csv_create(&c, dir, &e), &e);
+    metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", 1024, "matmul_tiled_kernel<32>", "dram_bytes_read",
+                                             4194304, "byte"});
+    metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", 1024, "matmul_tiled_kernel<32>", "l2_hit_rate", NAN,
+                                             "%"});
+    expect_ok(csv_close(&c, &e), &e);
+}
+
+static void a_folder_written_row_by_row_opens_as_the_readers_open_it(void **state)
+{
+    (void)state;
+    struct results_folder r;
+    struct error e = {0};
+    double value;
+    write_environment();
+    write_summary();
+    write_variants_and_metrics();
+    expect_ok(results_folder_open(dir, &r, &e), &e);
+    assert_string_equal(results_environment(&r, "gpu_name"), "NVIDIA H100 80GB HBM3");
+    int row = results_summary_row(&r, "tiled_32", 1024);
+    assert_int_equal(row, 0);
+    assert_string_equal(csv_table_text(&r.summary, row, SUMMARY_EVIDENCE), "L1/shared 91 %, FMA pipe 40 %");
+    assert_string_equal(csv_table_text(&r.summary, row, SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT), "87.5");
+    assert_string_equal(csv_table_text(&r.summary, row, SUMMARY_SEED), "42");
+    assert_string_equal(csv_table_text(&r.summary, row, SUMMARY_DRAM_GBS), "");
+    expect_ok(results_metric_sum(&r, "tiled_32", 1024, "dram_bytes_read", &value, &e), &e);
+    assert_true(value == 4194304);
+    expect_ok(results_metric_sum(&r, "tiled_32", 1024, "l2_hit_rate", &value, &e), &e);
+    assert_true(isnan(value));
+    assert_int_equal(results_ladder_step(&r, "tiled_32"), 3);
+    assert_string_equal(results_description(&r, "tiled_32"), "tiles, 32 by 32");
+    results_folder_close(&r);
+}
+
+/* A row filled from summary_row_init with its key alone: every other field is empty, but the count of samples,
+ * 0. */
+static void a_row_that_measured_nothing_reads_back_empty(void **state)
+{
+    (void)state;
+    struct results_folder r;
+    struct error e = {0};
+    write_environment();
+    write_summary();
+    expect_ok(results_folder_open(dir, &r, &e), &e);
+    int row = results_summary_row(&r, "tiled_32", 2048);
+    assert_int_equal(row, 1);
+    for (int column = SUMMARY_MAX_ERROR; column < SUMMARY_COLUMNS; ++column)
+        if (column != SUMMARY_SAMPLES && strcmp(csv_table_text(&r.summary, row, column), ""))
+            fail_msg("%s is '%s', expected empty", summary_csv.columns[column], csv_table_text(&r.summary, row, column));
+    assert_string_equal(csv_table_text(&r.summary, row, SUMMARY_SAMPLES), "0");
+    results_folder_close(&r);
+}
+
+/* The file holds one row, under its schema's header. */
+static void read_one_row(const struct csv_schema *s, struct csv_table *t)
+{
+    char path[256];
+    struct error e = {0};
+    snprintf(path, sizeof path, "%s/%s", dir, s->file);
+    expect_ok(csv_table_read(path, t, &e), &e);
+    assert_true(schema_header_matches(t, s));
+    assert_int_equal(t->rows, 1);
+}
+
+static void lines_stalls_and_validate_rows_have_one_field_per_column(void **state)
+{
+    (void)state;
+    struct csv c;
+    struct csv_table t;
+    struct error e = {0};
+    expect_ok(lines_csv_create(&c, dir, &e), &e);
+    lines_csv_row(&c, &(struct line_row){"tiled_32", "fp32", 1024, "k", "kernels/a.cu", 7, "Ms[ty][tx] = M[i];",
+                                         "LDG STS", "shared_excess_wavefronts", 1015808});
+    expect_ok(csv_close(&c, &e), &e);
+    read_one_row(&lines_csv, &t);
+    assert_string_equal(csv_table_text(&t, 0, LINES_VALUE), "1015808");
+    csv_table_free(&t);
+    expect_ok(stalls_csv_create(&c, dir, &e), &e);
+    stalls_csv_row(&c, &(struct stall_row){"tiled_32", "fp32", 1024, "k", "", 0, "", "long_scoreboard", 12345});
+    expect_ok(csv_close(&c, &e), &e);
+    read_one_row(&stalls_csv, &t);
+    assert_string_equal(csv_table_text(&t, 0, STALLS_SAMPLES), "12345");
+    csv_table_free(&t);
+    expect_ok(validate_csv_create(&c, dir, &e), &e);
+    validate_csv_row(&c, &(struct validate_row){"ceilings", "within 25 %", "ceiling_l2_gbs", NAN, 3000, 9000, 5500,
+                                                true});
+    expect_ok(csv_close(&c, &e), &e);
+    read_one_row(&validate_csv, &t);
+    assert_string_equal(csv_table_text(&t, 0, VALIDATE_EXPECTED), "");
+    assert_string_equal(csv_table_text(&t, 0, VALIDATE_STATUS), "pass");
+    csv_table_free(&t);
+}
+
+static int make_dir(void **state)
+{
+    (void)state;
+    strcpy(dir + strlen(dir) - 6, "XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    (void)state;
+    return remove_tree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(a_folder_written_row_by_row_opens_as_the_readers_open_it, make_dir,
+                                        remove_dir),
+        cmocka_unit_test_setup_teardown(a_row_that_measured_nothing_reads_back_empty, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(lines_stalls_and_validate_rows_have_one_field_per_column, make_dir,
+                                        remove_dir),
+    };
+    return cmocka_run_group_tests_name("results writers", tests, NULL, NULL);
+}
