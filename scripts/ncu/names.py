@@ -5,10 +5,11 @@ The same kernel reaches the comparisons under several names:
         (memscope's CSVs: the C++ runtime's demangler, as c++filt)
     pipelined_gemm_kernel<(int)128, ..., (bool)1, (int)8, (bool)1>      (CUPTI's capture)
     pipelined_gemm_kernel<128,...,true,8,true>                          (Nsight Compute's source page)
-    void transposed_tile_kernel<0>(const float *, const float *, float *, int)   (Nsight Compute's CSV)
+    void pipelined_gemm_kernel<128, 256, 32, 64, 64, 16, 8, 4, 16, 1, 8, 1>(const float *, ...)  (Nsight Compute's CSV)
     _Z21pipelined_gemm_kernelILi128E...                                  (CUPTI's Activity API records)
 kernel_key() gives all of them one key: the qualified name and its template arguments, without return type,
-parameter list or spaces, each literal written plainly (true and false for bools, 8 for 8u or (unsigned int)8u,
+parameter list or spaces, each literal written plainly (1 and 0 for bools, since Nsight Compute's CSV writes them so; 8 for 8u or
+(unsigned int)8u,
 -1 for (int)(-1), 65 for (char)65 or 'A'). The parameter list is dropped because the tools disagree on it
 (`float const*` against `const float *`) and a kernel's template arguments already tell its instances apart.
 Mangled names (Itanium ABI) are demangled by c++filt (binutils) first.
@@ -23,7 +24,7 @@ MANGLED = re.compile(r"_Z\w+")
 # "(anonymous namespace)" (c++filt) and "<unnamed>" (EDG) would read as a parameter list or a template argument
 ANONYMOUS = re.compile(r"\(anonymous namespace\)|<unnamed>")
 ANONYMOUS_MARK = "\x00anon\x00"
-BOOL = re.compile(r"\(bool\)\s*(?:(true|false|[01])(?!\w)|\(\s*([01])\s*\))")
+BOOL = re.compile(r"\(bool\)\s*(?:(true|false|[01])(?!\w)|\(\s*([01])\s*\))|(?<![\w.])(true|false)(?![\w.])")
 # A cast of a literal: (int)128, (unsigned int)8u, (char)65, (long)(-1), (MyEnum)2
 CAST = re.compile(r"\(\s*[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s*\)\s*(\(\s*-?\s*\d[\w]*\s*\)|-?\s*\d[\w]*)")
 SUFFIX = re.compile(r"(?<![\w.])(-?\d+)(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)(?![\w.])")
@@ -64,7 +65,7 @@ def without_return_type(text):
 
 
 def plain_literals(text):
-    text = BOOL.sub(lambda m: "false" if (m.group(1) or m.group(2)) in ("0", "false") else "true", text)
+    text = BOOL.sub(lambda m: "0" if (m.group(1) or m.group(2) or m.group(3)) in ("0", "false") else "1", text)
     text = CHAR.sub(lambda m: str(ESCAPES.get(m.group(1), ord(m.group(1)[-1]))), text)
     text = CAST.sub(lambda m: m.group(1).strip("() ").replace(" ", ""), text)
     return SUFFIX.sub(r"\1", text)

@@ -30,7 +30,7 @@
 #define CAPTURE_FIXTURE "tests/fixtures/tiled_transposed-W1024.capture"
 #define SOURCE_FIXTURE "tests/fixtures/tiled_transposed-W1024.source"
 #define NCU_FIXTURE "tests/fixtures/ncu-tiled_transposed-W1024.csv"
-#define ICACHE_FIT_KEY "pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,true,8,true>"
+#define ICACHE_FIT_KEY "pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,1,8,1>"
 #define ICACHE_FIT_CUPTI                                                                                               \
     "pipelined_gemm_kernel<(int)128, (int)256, (int)32, (int)64, (int)64, (int)16, (int)8, (int)4, (int)16, (bool)1, " \
     "(int)8, (bool)1>"
@@ -151,6 +151,27 @@ static void compare_ncu_agrees_with_the_committed_ncu_run(void **state)
     expect(&o, 0, "dram 2%       2/2 agree\nduration 10%  1/1 agree\nexact         16/16 agree\n");
 }
 
+/* Every kernel of the suite at W = 64, the cp.async rungs (bool template arguments, which ncu's CSV writes as 0 and
+ * 1) and cuBLAS among them, found in an ncu run of the same launches on an H100, with every count equal. */
+static void compare_ncu_matches_every_kernel_of_the_suite(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "scripts/compare-ncu tests/fixtures/suite-W64-metrics.csv tests/fixtures/ncu-suite-W64.csv");
+    expect(&o, 0, "exact         44/44 agree\nkernels       22 of 22 of memscope's found in ncu's\n");
+}
+
+/* A kernel on memscope's side that ncu's run lacks is said, and fails the comparison. */
+static void a_kernel_ncu_lacks_is_named(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "grep -v icache_fit tests/fixtures/ncu-suite-W64.csv > %s/ncu.csv && "
+              "scripts/compare-ncu tests/fixtures/suite-W64-metrics.csv %s/ncu.csv",
+          workdir, workdir);
+    expect(&o, 1, "NOT IN NCU icache_fit W=64 pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,1,8,1>");
+}
+
 static void compare_ncu_names_a_count_that_differs(void **state)
 {
     (void)state;
@@ -261,6 +282,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(compare_ncu_agrees_with_the_committed_ncu_run),
+        cmocka_unit_test(compare_ncu_matches_every_kernel_of_the_suite),
+        cmocka_unit_test(a_kernel_ncu_lacks_is_named),
         cmocka_unit_test(compare_ncu_names_a_count_that_differs),
         cmocka_unit_test(compare_ncu_refuses_a_file_of_the_wrong_kind),
         cmocka_unit_test(lines_of_a_bool_template_kernel_are_matched_and_equal),

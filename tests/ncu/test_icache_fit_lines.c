@@ -21,7 +21,7 @@
 
 #define CAPTURE "tests/fixtures/icache_fit-W256.source"
 #define PAGE "tests/fixtures/ncu-icache_fit-W256.csv"
-#define ICACHE_FIT_KEY "pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,true,8,true>"
+#define ICACHE_FIT_KEY "pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,1,8,1>"
 
 static void every_kernel_of_the_page_is_in_the_capture(void **state)
 {
