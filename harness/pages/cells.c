@@ -22,10 +22,34 @@ int report_close(FILE *f, const char *path, struct error *e)
     return 0;
 }
 
-void report_put_clean(FILE *f, const char *text)
+static int ends_a_line(char c)
+{
+    return c == '\t' || c == '\n' || c == '\r';
+}
+
+/* gnuplot 5.4 cuts a data string at its first double quote, before reading escapes: the quote goes in as the
+ * octal escape \042, which the first reading turns into the character; a backslash goes in as four, which the
+ * two readings halve twice. */
+static void put_cell_text(FILE *f, const char *text)
 {
     for (const char *p = text; *p; ++p)
-        fputc(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p == '"' || *p == '`' ? '\'' : *p == '\\' ? '/' : *p, f);
+        if (ends_a_line(*p))
+            fputc(' ', f);
+        else if (*p == '"')
+            fputs("\\042", f);
+        else if (*p == '\\')
+            fputs("\\\\\\\\", f);
+        else
+            fputc(*p, f);
+}
+
+void report_put_quoted(FILE *f, const char *text)
+{
+    for (const char *p = text; *p; ++p) {
+        if (*p == '\'')
+            fputc('\'', f);
+        fputc(ends_a_line(*p) ? ' ' : *p, f);
+    }
 }
 
 void report_format_number(char *out, size_t size, double value, const char *format)
@@ -58,7 +82,7 @@ void report_format_count(char *out, size_t size, double value)
 
 void report_put_cell(FILE *f, const char *text, int last)
 {
-    report_put_clean(f, text);
+    put_cell_text(f, text);
     fputc(last ? '\n' : '\t', f);
 }
 
@@ -73,9 +97,9 @@ void report_put_value(FILE *f, double value, int last)
 
 void report_put_variable(FILE *f, const char *name, const char *value)
 {
-    fprintf(f, "%s = \"", name);
-    report_put_clean(f, value ? value : "unknown");
-    fputs("\"\n", f);
+    fprintf(f, "%s = '", name);
+    report_put_quoted(f, value ? value : "unknown");
+    fputs("'\n", f);
 }
 
 void report_put_number(FILE *f, const char *name, double value)

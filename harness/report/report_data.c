@@ -45,12 +45,12 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
     fputs("sizes = \"", f);
     for (int w = 0; w < m->widths; ++w)
         fprintf(f, "%s%d", w ? " " : "", m->width[w]);
-    fputs("\"\nvariant_names = \"", f);
+    fputs("\"\nvariant_names = '", f);
     for (int v = 0; v < m->variants; ++v) {
         fputs(v ? " " : "", f);
-        report_put_clean(f, m->variant[v]);
+        report_put_quoted(f, m->variant[v]);
     }
-    fprintf(f, "\"\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->width[m->widths - 1]);
+    fprintf(f, "'\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->width[m->widths - 1]);
     write_lesson_linetypes(f, m);
     palette_write_linetypes(f, m->variants);
 }
@@ -60,19 +60,6 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
 static int conflicts_are_exact(const struct results_folder *r)
 {
     return results_environment(r, "source_group") != NULL;
-}
-
-/* The note is the user's text, drawn as given: in a gnuplot single-quoted string every character is itself (no
- * escapes, no `command`) but the quote, written twice. A line break would end the assignment: main.c refuses it. */
-static void write_note(FILE *f, const char *note)
-{
-    fputs("source_note = '", f);
-    for (const char *p = note; *p; ++p) {
-        if (*p == '\'')
-            fputc('\'', f);
-        fputc(*p, f);
-    }
-    fputs("'\n", f);
 }
 
 static int write_variables(const struct report_model *m, const char *dir, const char *note, struct error *e)
@@ -86,7 +73,7 @@ static int write_variables(const struct report_model *m, const char *dir, const 
         return e->code;
     fputs("# Written by memscope-report-data; loaded by scripts/report/*.gp.\n", f);
     report_put_variable(f, "gpu_name", results_environment(m->r, "gpu_name"));
-    write_note(f, note);
+    report_put_variable(f, "source_note", note); /* drawn as given: main.c refuses a line break */
     report_put_variable(f, "conflicts_label", conflicts_are_exact(m->r) ? "exact (per instruction, source group)"
                                                                          : "estimate from kernel totals (a run before 2026-11-23)");
     report_put_number(f, "fp32_peak_gflops", peak.value[CEILING_FP32]);
@@ -103,10 +90,8 @@ static int write_variables(const struct report_model *m, const char *dir, const 
 
 static void title_row(FILE *f, const char *label, const char *value)
 {
-    report_put_clean(f, label);
-    fputc('\t', f);
-    report_put_clean(f, value && *value ? value : "unknown");
-    fputc('\n', f);
+    report_put_cell(f, label, 0);
+    report_put_cell(f, value && *value ? value : "unknown", 1);
 }
 
 static const char *env_or(const struct results_folder *r, const char *key, const char *fallback)

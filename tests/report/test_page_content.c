@@ -170,10 +170,10 @@ static void the_counter_sentences_are_the_runs_figures(void **state)
     (void)state;
     write_data(FIXTURE);
     const char *t = data_file("conflicts_notes.gp");
-    expect_line(t, "conflicts_overcount_note = \"Where the exact count is 0 it read more than 0 for 3 of 5 kernels, up "
-                   "to 18,311,027 (tiled_32).\"");
-    expect_line(t, "conflicts_missed_note = \"It read under half the exact count for pipelined, halfwarp_lanes, "
-                   "icache_fit, cublas.\"");
+    expect_line(t, "conflicts_overcount_note = 'Where the exact count is 0 it read more than 0 for 3 of 5 kernels, up "
+                   "to 18,311,027 (tiled_32).'");
+    expect_line(t, "conflicts_missed_note = 'It read under half the exact count for pipelined, halfwarp_lanes, "
+                   "icache_fit, cublas.'");
 }
 
 /* A run from before the source group holds an estimate, not the exact count: the page claims nothing from it. */
@@ -183,8 +183,8 @@ static void an_estimate_gives_no_counter_sentences(void **state)
     copy_fixture_and("sed -i '/^source_group,/d' $R/environment.csv");
     write_data(scratch);
     const char *t = data_file("conflicts_notes.gp");
-    expect_line(t, "conflicts_overcount_note = \"\"");
-    expect_line(t, "conflicts_missed_note = \"\"");
+    expect_line(t, "conflicts_overcount_note = ''");
+    expect_line(t, "conflicts_missed_note = ''");
 }
 
 /* ---- the ground truth (pp. 19-22) ---- */
@@ -215,13 +215,13 @@ static void the_ceilings_note_says_why_they_differ_from_the_roofline(void **stat
     (void)state;
     write_data(FIXTURE);
     assert_non_null(strstr(data_file("validate.gp"),
-                           "validate_ceilings_note = \"The roofline draws the ceilings its own run measured; "
+                           "validate_ceilings_note = 'The roofline draws the ceilings its own run measured; "
                            "--validate measured these again: they differ by 2.0 % at most (L2, 5642.4 against "
-                           "5526.8 GB/s).\""));
+                           "5526.8 GB/s).'"));
     copy_fixture_and("sed -i '/^ceiling_/d' $R/environment.csv");
     write_data(scratch);
-    assert_non_null(strstr(data_file("validate.gp"), "validate_ceilings_note = \"The roofline draws the datasheet's "
-                                                     "figures instead: the run it draws measured no ceilings.\""));
+    assert_non_null(strstr(data_file("validate.gp"), "validate_ceilings_note = 'The roofline draws the datasheet''s "
+                                                     "figures instead: the run it draws measured no ceilings.'"));
 }
 
 int main(void)

@@ -203,9 +203,9 @@ static void measured_ceilings_are_the_roofs_and_say_so(void **state)
     (void)state;
     write_data(FIXTURE);
     file_holds("roofs.gp", "roof_l2_gbs = 6500\n");
-    file_holds("roofs.gp", "roof_l1_shared_title = \"L1/shared 30,000 GB/s (measured)\"");
-    file_holds("roofs.gp", "roof_fp64_title = \"FP64 30,000 GFLOP/s (measured)\"");
-    file_holds("roofs.gp", "roofs_note = \"Roofs measured on this GPU");
+    file_holds("roofs.gp", "roof_l1_shared_title = 'L1/shared 30,000 GB/s (measured)'");
+    file_holds("roofs.gp", "roof_fp64_title = 'FP64 30,000 GFLOP/s (measured)'");
+    file_holds("roofs.gp", "roofs_note = 'Roofs measured on this GPU");
     file_holds("roofs.gp", "roofline_width = 4096\n");
     file_lacks("roofs.gp", "datasheet");
     file_holds("variables.gp", "roofline_points = 6\n");
@@ -233,11 +233,11 @@ static void without_ceilings_the_datasheet_is_used_and_named(void **state)
     static struct tsv t;
     copy_fixture_and("sed -i '/^ceiling_/d' $R/environment.csv");
     write_data(scratch);
-    file_holds("roofs.gp", "roof_l1_shared_title = \"L1/shared 33,454 GB/s (datasheet)\"");
-    file_holds("roofs.gp", "roof_dram_title = \"DRAM 3,352 GB/s (datasheet)\"");
-    file_holds("roofs.gp", "roof_fp32_title = \"FP32 66,908 GFLOP/s (datasheet)\"");
+    file_holds("roofs.gp", "roof_l1_shared_title = 'L1/shared 33,454 GB/s (datasheet)'");
+    file_holds("roofs.gp", "roof_dram_title = 'DRAM 3,352 GB/s (datasheet)'");
+    file_holds("roofs.gp", "roof_fp32_title = 'FP32 66,908 GFLOP/s (datasheet)'");
     file_holds("roofs.gp", "roof_l2_gbs = NaN\n");
-    file_holds("roofs.gp", "roofs_note = \"Roofs from the datasheet");
+    file_holds("roofs.gp", "roofs_note = 'Roofs from the datasheet");
     file_lacks("roofs.gp", "(measured)");
     read_tsv("roofline.tsv", &t);
     /* naive without an L2 roof: 0.5 FLOP per wavefront byte x 33,454 GB/s. */
