@@ -22,6 +22,7 @@
 #include "../support/run_shell.h"
 
 #define FIXTURE "tests/fixtures/content-run"
+#define REFERENCE "reports/reference"
 
 static char workdir[] = "/tmp/memscope-content-XXXXXX";
 static char data_dir[128], scratch[128];
@@ -155,8 +156,25 @@ static void every_row_is_the_rules_on_the_runs_figures(void **state)
     expect_row(t, "tiled_transposed_padded\tL1/shared bandwidth\tL1/shared at 90 % of peak; FMA pipe 11 %, "
                    "DRAM 13 %; top stall reason mio_throttle (46 % of samples)");
     expect_row(t, "naive_uncoalesced\tuncoalesced global loads\tglobal loads use 12.5 % of the bytes their "
-                   "sectors carry (16.5 sectors per request); L1 at 99 % of peak; top stall reason lg_throttle "
+                   "sectors carry (16.5 sectors per request); L1/shared at 99 % of peak; top stall reason lg_throttle "
                    "(94 % of samples)");
+}
+
+/* The evidence quotes the pipe a kernel's arithmetic runs on: the FP64 kernels of the reference run executed FP64
+ * operations only (metrics.csv: flop_fp64), and at W = 4096 tiled_32_fp64's FP64/tensor pipe was busy 14.65 % of
+ * its cycles, its FMA pipe 1.86 % (summary.csv); naive_uncoalesced's L1 is the L1/shared unit, as everywhere. */
+static void the_evidence_quotes_the_kernel_s_own_arithmetic_pipe(void **state)
+{
+    (void)state;
+    write_data(REFERENCE);
+    const char *t = data_file("diagnosis.tsv");
+    expect_row(t, "tiled_32_fp64\tL1/shared bandwidth\tL1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %; "
+                   "top stall reason mio_throttle (53 % of samples)");
+    expect_row(t, "naive_fp64\tL1/shared bandwidth\tL1/shared at 92 % of peak; FP64/tensor pipe 12 %, DRAM 7 %; "
+                   "top stall reason long_scoreboard (86 % of samples)");
+    expect_row(t, "tiled_32\tL1/shared bandwidth\tL1/shared at 89 % of peak; FMA pipe 14 %, DRAM 17 %; "
+                   "top stall reason mio_throttle (43 % of samples)");
+    assert_non_null(strstr(t, "(16.5 sectors per request); L1/shared at 99 % of peak"));
 }
 
 /* ---- the bank conflicts (p. 10) ---- */
@@ -231,6 +249,7 @@ int main(void)
         cmocka_unit_test(the_title_page_names_failed_checks),
         cmocka_unit_test(issue_bound_kernels_read_apart),
         cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
+        cmocka_unit_test(the_evidence_quotes_the_kernel_s_own_arithmetic_pipe),
         cmocka_unit_test(the_counter_sentences_are_the_runs_figures),
         cmocka_unit_test(an_estimate_gives_no_counter_sentences),
         cmocka_unit_test(each_check_shows_its_rule_and_distance),
