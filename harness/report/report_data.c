@@ -26,18 +26,72 @@ static int validate_pages(const struct results_folder *r)
     return (r->validate.rows + REPORT_VALIDATE_ROWS_PER_PAGE - 1) / REPORT_VALIDATE_ROWS_PER_PAGE;
 }
 
-/* The variants the performance page draws against width (their linetypes): those off the FP32 ladder, and the
- * ladder's first and last steps, the anchors of the speedups (naive and cuBLAS); the ladder has a panel of its own. */
-static void write_lesson_linetypes(FILE *f, const struct report_model *m)
+/* GFLOP/s of a passing run, else NaN (no point). */
+static double passed_gflops(const struct report_model *m, const char *variant, int width)
+{
+    return report_passed(m, variant, width) ? report_summary_value(m, variant, width, SUMMARY_GFLOPS) : NAN;
+}
+
+/* The variants the performance page draws against width: those off the FP32 ladder, and the ladder's first and
+ * last steps, the anchors of the speedups (naive and cuBLAS); the ladder has a panel of its own. Returns how many. */
+static int lesson_panel(const struct report_model *m, int lines[MAX_VARIANTS])
 {
     int order[MAX_VARIANTS], steps = report_ladder_order(m, order), count = 0;
-    fputs("lesson_linetypes = \"", f);
     for (int v = 0; v < m->variants; ++v) {
         int step = results_ladder_step(m->r, m->variant[v]);
         if (step == 0 || v == order[0] || v == order[steps - 1])
-            fprintf(f, "%s%d", count++ ? " " : "", v + 1);
+            lines[count++] = v;
     }
+    return count;
+}
+
+/* Their linetypes. */
+static void write_lesson_linetypes(FILE *f, const struct report_model *m)
+{
+    int lines[MAX_VARIANTS], count = lesson_panel(m, lines);
+    fputs("lesson_linetypes = \"", f);
+    for (int i = 0; i < count; ++i)
+        fprintf(f, "%s%d", i ? " " : "", lines[i] + 1);
     fputs("\"\n", f);
+}
+
+/* Two lines of the performance page lie on one another, the later hiding the earlier, where their GFLOP/s are
+ * this close at every width both passed. */
+#define OVERLAP_FRACTION 0.03
+
+static bool lines_overlap(const struct report_model *m, int a, int b)
+{
+    int shared = 0;
+    for (int w = 0; w < m->widths; ++w) {
+        double ga = passed_gflops(m, m->variant[a], m->width[w]), gb = passed_gflops(m, m->variant[b], m->width[w]);
+        if (isnan(ga) || isnan(gb))
+            continue;
+        if (fabs(ga / gb - 1) > OVERLAP_FRACTION)
+            return false;
+        ++shared;
+    }
+    return shared > 0;
+}
+
+/* The caption's sentence naming the left panel's pairs of lines that lie on one another; empty for none. */
+static void write_overlap_note(FILE *f, const struct report_model *m)
+{
+    int lines[MAX_VARIANTS], count = lesson_panel(m, lines), pairs = 0;
+    char note[512] = "";
+    for (int i = 0; i < count; ++i)
+        for (int j = i + 1; j < count; ++j) {
+            size_t used = strlen(note);
+            if (!lines_overlap(m, lines[i], lines[j]))
+                continue;
+            if (pairs++ == 0)
+                used += snprintf(note, sizeof note, "On one another (within %.0f %% at every width): ",
+                                 100 * OVERLAP_FRACTION);
+            snprintf(note + used, sizeof note - used, "%s%s and %s", pairs > 1 ? "; " : "", m->variant[lines[i]],
+                     m->variant[lines[j]]);
+        }
+    if (pairs)
+        snprintf(note + strlen(note), sizeof note - strlen(note), ".");
+    report_put_variable(f, "performance_overlap_note", note);
 }
 
 static void write_sizes_and_variants(FILE *f, const struct report_model *m)
@@ -52,6 +106,7 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
     }
     fprintf(f, "'\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->width[m->widths - 1]);
     write_lesson_linetypes(f, m);
+    write_overlap_note(f, m);
     palette_write_linetypes(f, m->variants);
 }
 
@@ -360,12 +415,6 @@ static int write_summary_tables(const struct report_model *m, const char *dir, s
         report_close(f, path, e);
     }
     return e->code;
-}
-
-/* GFLOP/s of a passing run, else NaN (no point). */
-static double passed_gflops(const struct report_model *m, const char *variant, int width)
-{
-    return report_passed(m, variant, width) ? report_summary_value(m, variant, width, SUMMARY_GFLOPS) : NAN;
 }
 
 /* The performance page's left panel: one block per variant (gnuplot's index v), width and GFLOP/s of the passing
