@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cells.h"
@@ -58,6 +59,29 @@ void report_format_number(char *out, size_t size, double value, const char *form
         snprintf(out, size, "not collected");
     else
         snprintf(out, size, format, value);
+}
+
+void report_format_significant(char *out, size_t size, double value, int digits)
+{
+    char rounded[64];
+    if (isnan(value) || value == 0) {
+        report_format_number(out, size, value, "%.0f");
+        return;
+    }
+    /* The exponent of the value rounded to digits: 9.9996 rounds to 1.000e+01, so it reads 10.00, not 9.9996. */
+    snprintf(rounded, sizeof rounded, "%.*e", digits - 1, value);
+    int exponent = atoi(strchr(rounded, 'e') + 1), decimals = digits - 1 - exponent;
+    snprintf(out, size, "%.*f", decimals > 0 ? decimals : 0, value);
+}
+
+void report_format_occupancy(char *out, size_t size, double theoretical, double achieved)
+{
+    char a[16] = "-", b[16] = "-";
+    if (!isnan(theoretical))
+        snprintf(a, sizeof a, "%.1f", theoretical);
+    if (!isnan(achieved))
+        snprintf(b, sizeof b, "%.1f", achieved);
+    snprintf(out, size, "%s / %s", a, b);
 }
 
 /* Counts with thousands separators: 32,505,856. */

@@ -23,6 +23,11 @@ void report_put_value(FILE *f, double value, int last);
 void report_put_variable(FILE *f, const char *name, const char *value);
 void report_put_number(FILE *f, const char *name, double value);
 void report_format_number(char *out, size_t size, double value, const char *format);
+/* A figure to so many significant digits, trailing zeros kept: 0.2480, 22.46, 275.9 (4 digits). */
+void report_format_significant(char *out, size_t size, double value, int digits);
+/* Occupancy "theoretical / achieved" in %, to one decimal (12.5, not 12), each "-" where unknown (a library call
+ * has no theoretical figure). */
+void report_format_occupancy(char *out, size_t size, double theoretical, double achieved);
 /* Counts with thousands separators: 32,505,856. */
 void report_format_count(char *out, size_t size, double value);
 

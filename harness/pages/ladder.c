@@ -76,15 +76,10 @@ static void step_row(FILE *f, const struct report_model *m, int v, double previo
     per_unit_cell(cell[4], sizeof cell[4], c->ffma, c->shared_wavefronts, "no LDS");
     report_format_count(cell[5], sizeof cell[5], report_summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT));
     double registers = report_summary_value(m, name, width, SUMMARY_REGISTERS_PER_THREAD);
-    double theoretical = report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT);
-    double achieved = report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT);
     snprintf(cell[6], sizeof cell[6], isnan(registers) ? "-" : "%.0f", registers);
-    char th[16] = "-", ach[16] = "-";
-    if (!isnan(theoretical))
-        snprintf(th, sizeof th, "%.0f", theoretical);
-    if (!isnan(achieved))
-        snprintf(ach, sizeof ach, "%.0f", achieved);
-    snprintf(cell[7], sizeof cell[7], "%s / %s", th, ach);
+    report_format_occupancy(cell[7], sizeof cell[7],
+                            report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
+                            report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
     report_format_number(cell[8], sizeof cell[8], report_summary_value(m, name, width, SUMMARY_ISSUE_SLOTS_PCT), "%.1f");
     report_format_number(cell[9], sizeof cell[9], c->l2_hit_pct, "%.1f");
     report_format_number(cell[10], sizeof cell[10], c->dram_bytes / 1e6, "%.0f");

@@ -117,6 +117,69 @@ static int conflicts_are_exact(const struct results_folder *r)
     return results_environment(r, "source_group") != NULL;
 }
 
+/* The efficiency metric counts LDG instructions only, and so do the instrumented sector and request counts: a
+ * kernel that loads through cp.async (LDGSTS), as cuBLAS does, shows 0 %, which would read as "all wasted". */
+static const char *load_efficiency_note(double efficiency)
+{
+    if (isnan(efficiency))
+        return "not collected";
+    if (efficiency == 0)
+        return "no LDG";
+    return "-";
+}
+
+/* The L2 of the run's GPU in bytes (environment.csv), NAN where not recorded. */
+static double l2_bytes(const struct report_model *m)
+{
+    struct error ignored = {0};
+    double bytes = NAN;
+    results_environment_number(m->r, "l2_cache_bytes", &bytes, &ignored);
+    return bytes;
+}
+
+/* M, N and P together (summary.csv's min_bytes, 3 W^2 elements) fit in the L2: the kernel's reuse is served there,
+ * and its DRAM traffic says little of its accesses. */
+static bool operands_fit_l2(const struct report_model *m, const char *variant, int width)
+{
+    return report_summary_value(m, variant, width, SUMMARY_MIN_BYTES) < l2_bytes(m);
+}
+
+/* The footnotes of the marks a width's tables show, each empty where none shows: "no LDG" (summary, ladder and
+ * load efficiency pages), † on DRAM GB/s and "-" for registers (summary). */
+static void write_width_notes(FILE *f, const struct report_model *m, int width)
+{
+    char name[64], fits[256] = "", note[512];
+    bool no_ldg = false, library = false;
+    for (int v = 0; v < m->variants; ++v) {
+        const char *variant = m->variant[v];
+        size_t used = strlen(fits);
+        if (results_summary_row(m->r, variant, width) < 0)
+            continue;
+        no_ldg |= strcmp(load_efficiency_note(report_summary_value(m, variant, width,
+                                                                   SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT)), "no LDG") == 0;
+        library |= isnan(report_summary_value(m, variant, width, SUMMARY_REGISTERS_PER_THREAD)) &&
+                   schema_column_or_none(&m->r->summary, &summary_csv, SUMMARY_REGISTERS_PER_THREAD) >= 0;
+        double bytes = report_summary_value(m, variant, width, SUMMARY_MIN_BYTES);
+        char item[64];
+        snprintf(item, sizeof item, "%s %.1f MB", m->precision[v], bytes / 1e6);
+        if (operands_fit_l2(m, variant, width) && !strstr(fits, item))
+            snprintf(fits + used, sizeof fits - used, "%s%s", used ? ", " : "", item);
+    }
+    snprintf(name, sizeof name, "no_ldg_note_%d", width);
+    report_put_variable(f, name, no_ldg ? "no LDG: the kernel loads global memory only through cp.async (LDGSTS), "
+                                          "which the LDG counters behind load efficiency and sectors per request "
+                                          "leave out."
+                                        : "");
+    snprintf(note, sizeof note, "†: M, N and P (%s) fit in the %.1f MB L2 (l2_cache_bytes): the kernel's reuse is "
+                                "served there, and its DRAM GB/s says little of its accesses.", fits, l2_bytes(m) / 1e6);
+    snprintf(name, sizeof name, "l2_fit_note_%d", width);
+    report_put_variable(f, name, *fits ? note : "");
+    snprintf(name, sizeof name, "library_note_%d", width);
+    report_put_variable(f, name, library ? "-: a library call (cuBLAS): memscope does not read its kernels' "
+                                           "registers, so it has no theoretical occupancy either."
+                                         : "");
+}
+
 static int write_variables(const struct report_model *m, const char *dir, const char *note, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
@@ -140,6 +203,8 @@ static int write_variables(const struct report_model *m, const char *dir, const 
             m->stall_rows, m->stall_columns, m->stall_width);
     palette_write_colours(f, "stall_colours", m->stall_columns > 0 ? m->stall_columns - 1 : 0);
     write_sizes_and_variants(f, m);
+    for (int w = 0; w < m->widths; ++w)
+        write_width_notes(f, m, m->width[w]);
     return report_close(f, path, e);
 }
 
@@ -341,26 +406,6 @@ static int write_title(const struct report_model *m, const char *dir, struct err
     return report_close(f, path, e);
 }
 
-/* The efficiency metric counts LDG instructions only, and so do the instrumented sector and request counts: a
- * kernel that loads through cp.async (LDGSTS), as cuBLAS does, shows 0 %, which would read as "all wasted". */
-static const char *load_efficiency_note(double efficiency)
-{
-    if (isnan(efficiency))
-        return "not collected";
-    if (efficiency == 0)
-        return "no LDG";
-    return "-";
-}
-
-/* "theoretical / achieved", each "-" where unknown (a library call has no theoretical figure). */
-static void occupancy_cell(char *cell, size_t len, double theoretical, double achieved)
-{
-    char a[16], b[16];
-    report_format_number(a, sizeof a, theoretical, "%.0f");
-    report_format_number(b, sizeof b, achieved, "%.0f");
-    snprintf(cell, len, "%s / %s", isnan(theoretical) ? "-" : a, isnan(achieved) ? "-" : b);
-}
-
 static void summary_row(FILE *f, const struct report_model *m, int v, int width)
 {
     const char *name = m->variant[v];
@@ -368,7 +413,7 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
     char cell[9][64];
     double median = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS);
     double reference = report_anchor_ms(m, v, width, 1);
-    report_format_number(cell[0], sizeof cell[0], median, "%.4g");
+    report_format_significant(cell[0], sizeof cell[0], median, 4);
     report_format_number(cell[1], sizeof cell[1], report_summary_value(m, name, width, SUMMARY_GFLOPS), "%.0f");
     report_format_number(cell[2], sizeof cell[2], 100.0 * reference / median, "%.1f");
     double efficiency = report_summary_value(m, name, width, SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT);
@@ -378,6 +423,8 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
         snprintf(cell[3], sizeof cell[3], "%s", note);
     report_format_count(cell[4], sizeof cell[4], report_summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT));
     report_format_number(cell[5], sizeof cell[5], report_summary_value(m, name, width, SUMMARY_DRAM_GBS), "%.0f");
+    if (!isnan(report_summary_value(m, name, width, SUMMARY_DRAM_GBS)) && operands_fit_l2(m, name, width))
+        strncat(cell[5], " †", sizeof cell[5] - strlen(cell[5]) - 1);
     if (isnan(median))
         snprintf(cell[0], sizeof cell[0], "not timed");
     if (isnan(reference) || isnan(median))
@@ -386,8 +433,9 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
     report_format_number(cell[6], sizeof cell[6], registers, "%.0f");
     if (isnan(registers)) /* a library call, or a run from before the column */
         snprintf(cell[6], sizeof cell[6], "-");
-    occupancy_cell(cell[7], sizeof cell[7], report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
-                   report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
+    report_format_occupancy(cell[7], sizeof cell[7],
+                            report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
+                            report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
     snprintf(cell[8], sizeof cell[8], "%s", csv_table_text(&m->r->summary, row, m->r->col_status));
     if (results_disturbed(m->r, row))
         snprintf(cell[8] + strlen(cell[8]), sizeof cell[8] - strlen(cell[8]), ", disturbed");

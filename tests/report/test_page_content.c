@@ -126,6 +126,45 @@ static void the_title_page_names_failed_checks(void **state)
     assert_null(strstr(t, "\ntiling\t"));
 }
 
+/* ---- the summary tables (pp. 2-4) and the ladder (p. 6) ---- */
+
+/* The reference run's summary.csv at W = 1024: medians to four significant figures (tiled_corner_turning
+ * 0.2479519993 ms, cublas 0.06172800064), occupancy to one decimal (blocktiled_2d 12.5 % theoretical, 12.47 achieved;
+ * cublas has no theoretical figure, a library call), and a DRAM figure marked where the three matrices (min_bytes
+ * 12,582,912) fit in the L2 (environment.csv: 52,428,800 bytes); at 4096 (201,326,592 bytes) they do not. */
+static void summary_cells_keep_their_figures(void **state)
+{
+    (void)state;
+    write_data(REFERENCE);
+    const char *t = data_file("summary-1024.tsv");
+    expect_row(t, "tiled_corner_turning\tfp32\t0.2480\t8661\t24.9\t100.0\t0\t34 †\t31\t100.0 / 93.8\tpassed");
+    expect_row(t, "blocktiled_2d\tfp32\t0.1664\t12902\t37.1\t100.0\t4,194,304\t51 †\t178\t12.5 / 12.5\tpassed");
+    expect_row(t, "cublas\tfp32\t0.06173\t34789\t100.0\tno LDG\t1,572,864\t138 †\t-\t- / 6.2\tpassed");
+    t = data_file("summary-4096.tsv");
+    expect_row(t, "naive\tfp32\t22.46\t6120\t11.8\t82.5\t0\t380\t32\t100.0 / 99.6\tpassed");
+    t = data_file("ladder.tsv");
+    assert_non_null(strstr(t, "\tblocktiled_2d\t28359\t54.8\t1.64x\t512\t98\t268,435,456\t178\t12.5 / 12.5\t"));
+}
+
+/* Each page that shows "no LDG", a DRAM figure marked † or a register count "-" says why in a footnote, from the
+ * run: at 1024 both precisions fit in the L2 (FP32 12.6 MB, FP64 25.2 MB), at 2048 FP32 alone (50.3 MB), at 4096
+ * neither; cp.async kernels read "no LDG" at every width, cuBLAS has no register count. */
+static void footnotes_explain_the_marks_of_each_width(void **state)
+{
+    (void)state;
+    write_data(REFERENCE);
+    const char *t = data_file("variables.gp");
+    expect_line(t, "no_ldg_note_4096 = 'no LDG: the kernel loads global memory only through cp.async (LDGSTS), which "
+                   "the LDG counters behind load efficiency and sectors per request leave out.'");
+    expect_line(t, "l2_fit_note_1024 = '†: M, N and P (fp32 12.6 MB, fp64 25.2 MB) fit in the 52.4 MB L2 "
+                   "(l2_cache_bytes): the kernel''s reuse is served there, and its DRAM GB/s says little of its accesses.'");
+    expect_line(t, "l2_fit_note_2048 = '†: M, N and P (fp32 50.3 MB) fit in the 52.4 MB L2 (l2_cache_bytes): the "
+                   "kernel''s reuse is served there, and its DRAM GB/s says little of its accesses.'");
+    expect_line(t, "l2_fit_note_4096 = ''");
+    expect_line(t, "library_note_4096 = '-: a library call (cuBLAS): memscope does not read its kernels'' registers, so "
+                   "it has no theoretical occupancy either.'");
+}
+
 /* ---- the diagnosis (p. 5) ---- */
 
 /* The issue-bound kernels read apart by their own figures and their warps' top stall reason; no closing sentence
@@ -247,6 +286,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_title_page_says_what_the_run_found),
         cmocka_unit_test(the_title_page_names_failed_checks),
+        cmocka_unit_test(summary_cells_keep_their_figures),
+        cmocka_unit_test(footnotes_explain_the_marks_of_each_width),
         cmocka_unit_test(issue_bound_kernels_read_apart),
         cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
         cmocka_unit_test(the_evidence_quotes_the_kernel_s_own_arithmetic_pipe),
