@@ -84,6 +84,12 @@ void report_format_occupancy(char *out, size_t size, double theoretical, double 
     snprintf(out, size, "%s / %s", a, b);
 }
 
+void report_format_speed_change(char *out, size_t size, double before_ms, double after_ms, int decimals)
+{
+    double ratio = before_ms / after_ms;
+    snprintf(out, size, "%.*fx %s", decimals, ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "faster" : "slower");
+}
+
 /* Counts with thousands separators: 32,505,856. */
 void report_format_count(char *out, size_t size, double value)
 {

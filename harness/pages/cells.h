@@ -28,6 +28,8 @@ void report_format_significant(char *out, size_t size, double value, int digits)
 /* Occupancy "theoretical / achieved" in %, to one decimal (12.5, not 12), each "-" where unknown (a library call
  * has no theoretical figure). */
 void report_format_occupancy(char *out, size_t size, double theoretical, double achieved);
+/* "12.3x faster" (decimals 1): the median time before over the median time after, or its inverse, "slower". */
+void report_format_speed_change(char *out, size_t size, double before_ms, double after_ms, int decimals);
 /* Counts with thousands separators: 32,505,856. */
 void report_format_count(char *out, size_t size, double value);
 

@@ -197,9 +197,10 @@ static int write_variables(const struct report_model *m, const char *dir, const 
     report_put_number(f, "fp32_peak_gflops", peak.value[CEILING_FP32]);
     report_put_number(f, "fp64_peak_gflops", peak.value[CEILING_FP64]);
     report_put_number(f, "dram_peak_gbs", peak.value[CEILING_DRAM]);
-    fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nhot_line_pages = %d\n"
-               "diagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\nstall_width = %d\n",
-            validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->hot_line_pages, m->diagnosis_rows,
+    fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nladder_idea_rows = %d\n"
+               "hot_line_pages = %d\ndiagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\nstall_width = %d\n",
+            validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->ladder_idea_rows, m->hot_line_pages,
+            m->diagnosis_rows,
             m->stall_rows, m->stall_columns, m->stall_width);
     palette_write_colours(f, "stall_colours", m->stall_columns > 0 ? m->stall_columns - 1 : 0);
     write_sizes_and_variants(f, m);
@@ -257,13 +258,6 @@ static void counter_cell(char *cell, size_t len, const struct lesson *l, double 
         report_format_count(cell, len, value);
 }
 
-/* "12.3x faster": the median time before over the median time after. */
-static void speed_change(char *cell, size_t len, double before_ms, double after_ms)
-{
-    double ratio = before_ms / after_ms;
-    snprintf(cell, len, "%.1fx %s", ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "faster" : "slower");
-}
-
 /* One line per lesson whose two variants passed at width with their counter collected. */
 static int lesson_findings(FILE *f, const struct report_model *m, int width, struct error *e)
 {
@@ -279,8 +273,8 @@ static int lesson_findings(FILE *f, const struct report_model *m, int width, str
             continue;
         counter_cell(from, sizeof from, l, before);
         counter_cell(to, sizeof to, l, after);
-        speed_change(speed, sizeof speed, report_summary_value(m, l->before, width, SUMMARY_MEDIAN_MS),
-                     report_summary_value(m, l->after, width, SUMMARY_MEDIAN_MS));
+        report_format_speed_change(speed, sizeof speed, report_summary_value(m, l->before, width, SUMMARY_MEDIAN_MS),
+                                   report_summary_value(m, l->after, width, SUMMARY_MEDIAN_MS), 1);
         snprintf(value, sizeof value, "%s → %s: %s %s → %s, %s", l->before, l->after, l->counter, from, to, speed);
         title_row(f, l->label, value);
     }

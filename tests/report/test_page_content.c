@@ -165,6 +165,25 @@ static void footnotes_explain_the_marks_of_each_width(void **state)
                    "it has no theoretical occupancy either.'");
 }
 
+/* The ideas page says, under each step's idea, what the run measured against the step before: halfwarp_lanes'
+ * idea reads "fewer shared wavefronts", but the reference run's metrics.csv at W = 4096 has 268,435,456 shared load
+ * wavefronts for large_tiles and 335,544,320 for it (+25 %; no shared stores in either), its median 2.974 against
+ * 2.955 ms; pipelined, against warptiled, loads through cp.async (global load sectors 134,217,728 to none), has
+ * 50,331,648 exact conflicts (summary.csv) where warptiled has none, and moves 611,110,656 DRAM bytes against
+ * 417,746,944 (+46 %). The first step has nothing to be measured against. */
+static void each_idea_is_followed_by_what_the_run_measured(void **state)
+{
+    (void)state;
+    write_data(REFERENCE);
+    const char *t = data_file("ladder-ideas.tsv");
+    expect_line(t, "0\t\t\tmeasured against large_tiles: 1.01x faster (2.974 → 2.955 ms); shared wavefronts +25 %");
+    /* a measurement longer than a line goes on in the row below */
+    expect_line(t, "0\t\t\tmeasured against warptiled: 1.15x faster (3.651 → 3.161 ms); global load sectors 134,217,728 "
+                   "→ 0, shared wavefronts -8 %, exact\n0\t\t\tconflicts 0 → 50,331,648, DRAM bytes +46 %");
+    assert_null(strstr(t, "measured against naive_uncoalesced"));
+    assert_non_null(strstr(data_file("variables.gp"), "\nladder_idea_rows = "));
+}
+
 /* ---- the diagnosis (p. 5) ---- */
 
 /* The issue-bound kernels read apart by their own figures and their warps' top stall reason; no closing sentence
@@ -288,6 +307,7 @@ int main(void)
         cmocka_unit_test(the_title_page_names_failed_checks),
         cmocka_unit_test(summary_cells_keep_their_figures),
         cmocka_unit_test(footnotes_explain_the_marks_of_each_width),
+        cmocka_unit_test(each_idea_is_followed_by_what_the_run_measured),
         cmocka_unit_test(issue_bound_kernels_read_apart),
         cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
         cmocka_unit_test(the_evidence_quotes_the_kernel_s_own_arithmetic_pipe),
