@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/paths.h"
 #include "../common/palette.h"
@@ -606,7 +607,40 @@ static void deviation_cell(char *cell, size_t len, double expected, double measu
 
 enum validate_cell { V_KERNEL, V_PARAMETER, V_METRIC, V_EXPECTED, V_LOWER, V_UPPER, V_MEASURED, V_STATUS, V_CELLS };
 
-static int validate_row(FILE *f, const struct csv_table *t, const int *col, int row, struct error *e)
+/* The units of the checked metrics: those validate/metrics.csv records (CUPTI's, or the catalog's for a derived
+ * metric), a ceiling's own; none for a count of the source group (exact conflicts), which metrics.csv lacks. */
+struct validate_units {
+    struct csv_table metrics;
+    int loaded, metric, unit;
+};
+
+static int load_units(const struct results_folder *r, struct validate_units *u, struct error *e)
+{
+    char path[PATH_JOINED(PATH_LEN)];
+    memset(u, 0, sizeof *u);
+    snprintf(path, sizeof path, "%s/validate/%s", r->dir, metrics_csv.file);
+    if (access(path, F_OK) != 0)
+        return 0;
+    if (csv_table_read(path, &u->metrics, e))
+        return e->code;
+    u->loaded = 1;
+    return schema_column(&u->metrics, &metrics_csv, METRICS_METRIC, &u->metric, e) ||
+           schema_column(&u->metrics, &metrics_csv, METRICS_UNIT, &u->unit, e);
+}
+
+static const char *unit_of(const struct validate_units *u, const char *metric)
+{
+    for (int c = 0; c < CEILING_COUNT; ++c)
+        if (strcmp(metric, ceiling_key((enum ceiling)c)) == 0)
+            return ceiling_unit((enum ceiling)c);
+    for (int row = 0; u->loaded && row < u->metrics.rows; ++row)
+        if (strcmp(csv_table_text(&u->metrics, row, u->metric), metric) == 0)
+            return csv_table_text(&u->metrics, row, u->unit);
+    return "";
+}
+
+static int validate_row(FILE *f, const struct csv_table *t, const int *col, int row, const struct validate_units *u,
+                        struct error *e)
 {
     double expected, lower, upper, measured;
     char rule[64], deviation[32];
@@ -617,6 +651,7 @@ static int validate_row(FILE *f, const struct csv_table *t, const int *col, int 
     deviation_cell(deviation, sizeof deviation, expected, measured);
     for (int c = V_KERNEL; c <= V_METRIC; ++c)
         report_put_cell(f, csv_table_text(t, row, col[c]), 0);
+    report_put_cell(f, unit_of(u, csv_table_text(t, row, col[V_METRIC])), 0);
     report_put_cell(f, isnan(expected) ? "-" : csv_table_text(t, row, col[V_EXPECTED]), 0);
     report_put_cell(f, rule, 0);
     report_put_cell(f, csv_table_text(t, row, col[V_MEASURED]), 0);
@@ -625,17 +660,18 @@ static int validate_row(FILE *f, const struct csv_table *t, const int *col, int 
     return 0;
 }
 
-static int validate_page(const struct csv_table *t, const int *col, int page, const char *dir, struct error *e)
+static int validate_page(const struct csv_table *t, const int *col, int page, const struct validate_units *u,
+                         const char *dir, struct error *e)
 {
     char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(name, sizeof name, "validate-%d.tsv", page + 1);
     FILE *f = report_open(dir, name, path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("kernel\tparameter\tmetric\texpected\trule\tmeasured\tvs expected\tcheck\n", f);
+    fputs("kernel\tparameter\tmetric\tunit\texpected\trule\tmeasured\tvs expected\tcheck\n", f);
     int first = page * REPORT_VALIDATE_ROWS_PER_PAGE;
     for (int row = first; row < t->rows && row < first + REPORT_VALIDATE_ROWS_PER_PAGE && !e->code; ++row)
-        validate_row(f, t, col, row, e);
+        validate_row(f, t, col, row, u, e);
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
@@ -691,8 +727,12 @@ static int write_validate(const struct report_model *m, const char *dir, struct 
             return e->code;
     for (int row = 0; row < t->rows; ++row)
         passes += strcmp(csv_table_text(t, row, col[V_STATUS]), "pass") == 0;
-    for (int page = 0; page < validate_pages(m->r) && !e->code; ++page)
-        validate_page(t, col, page, dir, e);
+    struct validate_units units;
+    if (load_units(m->r, &units, e) == 0)
+        for (int page = 0; page < validate_pages(m->r) && !e->code; ++page)
+            validate_page(t, col, page, &units, dir, e);
+    if (units.loaded)
+        csv_table_free(&units.metrics);
     if (e->code || ceilings_note(m, t, col, note, sizeof note, e))
         return e->code;
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
