@@ -26,3 +26,8 @@ void palette_write_colours(FILE *f, const char *name, int count)
         fprintf(f, "%s%s", i ? " " : "", colours[i % COUNT(colours)]);
     fputs("\"\n", f);
 }
+
+int palette_colour_count(void)
+{
+    return COUNT(colours);
+}

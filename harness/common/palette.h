@@ -10,5 +10,7 @@ void palette_write_linetypes(FILE *f, int count);
 /* Writes name = "colour colour ...": the palette's first count colours, for charts whose series are not variants
  * (the stall reasons), so that every chart draws from one set of colours readable on white. */
 void palette_write_colours(FILE *f, const char *name, int count);
+/* How many colours the palette has: series that many apart share one. */
+int palette_colour_count(void);
 
 #endif

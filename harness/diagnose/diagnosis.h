@@ -4,7 +4,8 @@
  * (diagnosis.c, one table): the busiest unit at or above a threshold names the
  * limiter, and a rule for that unit may refine it with a counter (bank
  * conflicts, uncoalesced loads); below the threshold everywhere the kernel is
- * latency-bound. Host-only: the run and the tests call it alike.
+ * latency-bound. The evidence quotes the pipe the kernel's arithmetic runs on (FMA, or FP64/tensor where it
+ * executed more FP64 operations than FP32 ones). Host-only: the run and the tests call it alike.
  */
 #ifndef MEMSCOPE_DIAGNOSIS_H
 #define MEMSCOPE_DIAGNOSIS_H
@@ -24,7 +25,9 @@
     X(IN_OCCUPANCY, "achieved_occupancy")                                                                             \
     X(IN_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld")                                                            \
     X(IN_LOAD_EFFICIENCY, "global_load_efficiency")                                                                   \
-    X(IN_CONFLICT_SHARE, "conflict_share_pct") /* shared wavefronts beyond the ideal, % of all shared wavefronts */
+    X(IN_CONFLICT_SHARE, "conflict_share_pct") /* shared wavefronts beyond the ideal, % of all shared wavefronts */ \
+    X(IN_FLOP_FP32, "flop_fp32")                                                                                      \
+    X(IN_FLOP_FP64, "flop_fp64")
 
 #define DIAGNOSIS_ID(id, name) id,
 enum diagnosis_input { DIAGNOSIS_INPUTS(DIAGNOSIS_ID) DIAGNOSIS_INPUT_COUNT };

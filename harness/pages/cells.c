@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cells.h"
@@ -22,10 +23,34 @@ int report_close(FILE *f, const char *path, struct error *e)
     return 0;
 }
 
-void report_put_clean(FILE *f, const char *text)
+static int ends_a_line(char c)
+{
+    return c == '\t' || c == '\n' || c == '\r';
+}
+
+/* gnuplot 5.4 cuts a data string at its first double quote, before reading escapes: the quote goes in as the
+ * octal escape \042, which the first reading turns into the character; a backslash goes in as four, which the
+ * two readings halve twice. */
+static void put_cell_text(FILE *f, const char *text)
 {
     for (const char *p = text; *p; ++p)
-        fputc(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p == '"' || *p == '`' ? '\'' : *p == '\\' ? '/' : *p, f);
+        if (ends_a_line(*p))
+            fputc(' ', f);
+        else if (*p == '"')
+            fputs("\\042", f);
+        else if (*p == '\\')
+            fputs("\\\\\\\\", f);
+        else
+            fputc(*p, f);
+}
+
+void report_put_quoted(FILE *f, const char *text)
+{
+    for (const char *p = text; *p; ++p) {
+        if (*p == '\'')
+            fputc('\'', f);
+        fputc(ends_a_line(*p) ? ' ' : *p, f);
+    }
 }
 
 void report_format_number(char *out, size_t size, double value, const char *format)
@@ -34,6 +59,35 @@ void report_format_number(char *out, size_t size, double value, const char *form
         snprintf(out, size, "not collected");
     else
         snprintf(out, size, format, value);
+}
+
+void report_format_significant(char *out, size_t size, double value, int digits)
+{
+    char rounded[64];
+    if (isnan(value) || value == 0) {
+        report_format_number(out, size, value, "%.0f");
+        return;
+    }
+    /* The exponent of the value rounded to digits: 9.9996 rounds to 1.000e+01, so it reads 10.00, not 9.9996. */
+    snprintf(rounded, sizeof rounded, "%.*e", digits - 1, value);
+    int exponent = atoi(strchr(rounded, 'e') + 1), decimals = digits - 1 - exponent;
+    snprintf(out, size, "%.*f", decimals > 0 ? decimals : 0, value);
+}
+
+void report_format_occupancy(char *out, size_t size, double theoretical, double achieved)
+{
+    char a[16] = "-", b[16] = "-";
+    if (!isnan(theoretical))
+        snprintf(a, sizeof a, "%.1f", theoretical);
+    if (!isnan(achieved))
+        snprintf(b, sizeof b, "%.1f", achieved);
+    snprintf(out, size, "%s / %s", a, b);
+}
+
+void report_format_speed_change(char *out, size_t size, double before_ms, double after_ms, int decimals)
+{
+    double ratio = before_ms / after_ms;
+    snprintf(out, size, "%.*fx %s", decimals, ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "faster" : "slower");
 }
 
 /* Counts with thousands separators: 32,505,856. */
@@ -58,7 +112,7 @@ void report_format_count(char *out, size_t size, double value)
 
 void report_put_cell(FILE *f, const char *text, int last)
 {
-    report_put_clean(f, text);
+    put_cell_text(f, text);
     fputc(last ? '\n' : '\t', f);
 }
 
@@ -73,9 +127,9 @@ void report_put_value(FILE *f, double value, int last)
 
 void report_put_variable(FILE *f, const char *name, const char *value)
 {
-    fprintf(f, "%s = \"", name);
-    report_put_clean(f, value ? value : "unknown");
-    fputs("\"\n", f);
+    fprintf(f, "%s = '", name);
+    report_put_quoted(f, value ? value : "unknown");
+    fputs("'\n", f);
 }
 
 void report_put_number(FILE *f, const char *name, double value)

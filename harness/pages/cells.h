@@ -10,16 +10,26 @@
 
 FILE *report_open(const char *dir, const char *name, char *path, size_t size, struct error *e);
 int report_close(FILE *f, const char *path, struct error *e);
-/* Tab-separated cells must not hold tabs or newlines; gnuplot strings must not hold a quote or a backslash (which
- * end them) or a backquote (gnuplot runs `...` as a shell command, even inside a string). */
-void report_put_clean(FILE *f, const char *text);
+/* A cell of a tab-separated table, drawn by gnuplot as it is: a tab or line break becomes a space (it would end
+ * the cell or the row), a double quote and a backslash are escaped for gnuplot's reading of data strings (it ends
+ * a string at a quote, and reads escapes twice: once as data, once as the label's text). */
 void report_put_cell(FILE *f, const char *text, int last);
+/* The inside of a gnuplot single-quoted string: every character is itself (no escapes, no `command`) but the
+ * quote, written twice; a tab or line break, which would end the assignment, becomes a space. */
+void report_put_quoted(FILE *f, const char *text);
 /* A number for a chart: NaN where missing. */
 void report_put_value(FILE *f, double value, int last);
-/* Gnuplot assignments: name = "text" (cleaned; "unknown" for NULL), name = number (NaN where missing). */
+/* Gnuplot assignments: name = 'text' (report_put_quoted; "unknown" for NULL), name = number (NaN where missing). */
 void report_put_variable(FILE *f, const char *name, const char *value);
 void report_put_number(FILE *f, const char *name, double value);
 void report_format_number(char *out, size_t size, double value, const char *format);
+/* A figure to so many significant digits, trailing zeros kept: 0.2480, 22.46, 275.9 (4 digits). */
+void report_format_significant(char *out, size_t size, double value, int digits);
+/* Occupancy "theoretical / achieved" in %, to one decimal (12.5, not 12), each "-" where unknown (a library call
+ * has no theoretical figure). */
+void report_format_occupancy(char *out, size_t size, double theoretical, double achieved);
+/* "12.3x faster" (decimals 1): the median time before over the median time after, or its inverse, "slower". */
+void report_format_speed_change(char *out, size_t size, double before_ms, double after_ms, int decimals);
 /* Counts with thousands separators: 32,505,856. */
 void report_format_count(char *out, size_t size, double value);
 

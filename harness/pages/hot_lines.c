@@ -159,7 +159,7 @@ static FILE *open_page(const char *dir, int page, char *path, size_t len, int wi
     snprintf(name, sizeof name, "hot-lines-%d.tsv", page);
     FILE *f = report_open(dir, name, path, len, e);
     if (f)
-        fprintf(f, "0\tvariant (W = %d)\twhat\twhere\tsource\tper instruction\n", width);
+        fprintf(f, "0\tvariant (W = %d)\twhat\twhere\tsource\tmeasured on the line\n", width);
     return f;
 }
 

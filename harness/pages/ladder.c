@@ -1,6 +1,8 @@
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../common/paths.h"
 #include "../profile/metric_catalog.h"
@@ -76,15 +78,10 @@ static void step_row(FILE *f, const struct report_model *m, int v, double previo
     per_unit_cell(cell[4], sizeof cell[4], c->ffma, c->shared_wavefronts, "no LDS");
     report_format_count(cell[5], sizeof cell[5], report_summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT));
     double registers = report_summary_value(m, name, width, SUMMARY_REGISTERS_PER_THREAD);
-    double theoretical = report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT);
-    double achieved = report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT);
     snprintf(cell[6], sizeof cell[6], isnan(registers) ? "-" : "%.0f", registers);
-    char th[16] = "-", ach[16] = "-";
-    if (!isnan(theoretical))
-        snprintf(th, sizeof th, "%.0f", theoretical);
-    if (!isnan(achieved))
-        snprintf(ach, sizeof ach, "%.0f", achieved);
-    snprintf(cell[7], sizeof cell[7], "%s / %s", th, ach);
+    report_format_occupancy(cell[7], sizeof cell[7],
+                            report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
+                            report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
     report_format_number(cell[8], sizeof cell[8], report_summary_value(m, name, width, SUMMARY_ISSUE_SLOTS_PCT), "%.1f");
     report_format_number(cell[9], sizeof cell[9], c->l2_hit_pct, "%.1f");
     report_format_number(cell[10], sizeof cell[10], c->dram_bytes / 1e6, "%.0f");
@@ -117,22 +114,109 @@ static int write_steps(const struct report_model *m, const int *order, int n, co
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
-static int write_ideas(const struct report_model *m, const int *order, int n, const char *dir, struct error *e)
+/* An idea longer than a line of the page goes on over rows of its own, broken at spaces. */
+#define IDEA_LINE_CHARS 140
+
+/* The length of text's first line: all of it when it fits, else up to its last space that does. */
+static int first_line(const char *text)
 {
-    char path[PATH_IN_FOLDER_LEN];
+    int n = (int)strlen(text), cut = IDEA_LINE_CHARS;
+    if (n <= IDEA_LINE_CHARS)
+        return n;
+    while (cut > 0 && text[cut] != ' ')
+        --cut;
+    return cut > 0 ? cut : IDEA_LINE_CHARS;
+}
+
+/* The rows of one text: the first with the step's linetype, number and variant (variant NULL: none), the others
+ * under it. Returns how many. */
+static int put_text_rows(FILE *f, int linetype, int step, const char *variant, const char *text)
+{
+    char line[IDEA_LINE_CHARS + 1];
+    int rows = 0;
+    do {
+        int n = first_line(text);
+        snprintf(line, sizeof line, "%.*s", n, text);
+        if (rows++ == 0 && variant) {
+            fprintf(f, "%d\t%d\t", linetype, step);
+            report_put_cell(f, variant, 0);
+        } else {
+            fputs("0\t\t\t", f);
+        }
+        report_put_cell(f, line, 1);
+        for (text += n; *text == ' '; ++text)
+            ;
+    } while (*text);
+    return rows;
+}
+
+/* A counter moved enough to be said: by this share of its value, or to or from none. */
+#define MOVED_FRACTION 0.05
+
+static void moved_counter(char *out, size_t len, const char *name, double before, double after)
+{
+    char from[32], to[32];
+    size_t used = strlen(out);
+    if (isnan(before) || isnan(after) || before == after || used >= len)
+        return;
+    if (before == 0 || after == 0) {
+        report_format_count(from, sizeof from, before);
+        report_format_count(to, sizeof to, after);
+        snprintf(out + used, len - used, "%s%s %s → %s", used ? ", " : "", name, from, to);
+    } else if (fabs(after / before - 1) >= MOVED_FRACTION) {
+        snprintf(out + used, len - used, "%s%s %+.0f %%", used ? ", " : "", name, 100 * (after / before - 1));
+    }
+}
+
+/* What the run measured for step v against the step before it: the time, and the counters that moved. */
+static void measured_text(char *out, size_t len, const struct report_model *m, int previous, int v, int width,
+                          const struct step_counters *before, const struct step_counters *after)
+{
+    char speed[32], from[32], to[32], moved[256] = "";
+    double before_ms = report_summary_value(m, m->variant[previous], width, SUMMARY_MEDIAN_MS);
+    double after_ms = report_summary_value(m, m->variant[v], width, SUMMARY_MEDIAN_MS);
+    report_format_speed_change(speed, sizeof speed, before_ms, after_ms, 2);
+    report_format_significant(from, sizeof from, before_ms, 4);
+    report_format_significant(to, sizeof to, after_ms, 4);
+    moved_counter(moved, sizeof moved, "global load sectors", before->load_sectors, after->load_sectors);
+    moved_counter(moved, sizeof moved, "shared wavefronts", before->shared_wavefronts, after->shared_wavefronts);
+    moved_counter(moved, sizeof moved, "exact conflicts",
+                  report_summary_value(m, m->variant[previous], width, SUMMARY_SHARED_CONFLICTS_EXACT),
+                  report_summary_value(m, m->variant[v], width, SUMMARY_SHARED_CONFLICTS_EXACT));
+    moved_counter(moved, sizeof moved, "DRAM bytes", before->dram_bytes, after->dram_bytes);
+    snprintf(out, len, "measured against %s: %s (%s → %s ms)%s%s", m->variant[previous], speed, from, to,
+             *moved ? "; " : "; the counters within 5 %", moved);
+}
+
+/* Each step's idea in the registry's words, and under it what the run measured against the step before at the
+ * largest width (a prediction can fail: the idea says what was tried, the measurement what happened). */
+static int write_ideas(struct report_model *m, const int *order, int n, const char *dir, struct error *e)
+{
+    char path[PATH_IN_FOLDER_LEN], measured[512];
+    int width = m->width[m->widths - 1], previous = -1;
+    struct step_counters before, after;
     FILE *f = report_open(dir, "ladder-ideas.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("0\tstep\tvariant\tthe idea it adds\n", f);
-    for (int i = 0; i < n; ++i) {
-        fprintf(f, "%d\t%d\t", order[i] + 1, results_ladder_step(m->r, m->variant[order[i]]));
-        report_put_cell(f, m->variant[order[i]], 0);
-        report_put_cell(f, results_description(m->r, m->variant[order[i]]), 1);
+    fputs("0\tstep\tvariant\tthe idea it adds, and what the run measured\n", f);
+    m->ladder_idea_rows = 0;
+    for (int i = 0; i < n && !e->code; ++i) {
+        const char *name = m->variant[order[i]];
+        m->ladder_idea_rows += put_text_rows(f, order[i] + 1, results_ladder_step(m->r, name), name,
+                                             results_description(m->r, name));
+        bool measured_here = report_passed(m, name, width) && read_counters(m, name, width, &after, e) == 0;
+        if (measured_here && previous >= 0) {
+            measured_text(measured, sizeof measured, m, previous, order[i], width, &before, &after);
+            m->ladder_idea_rows += put_text_rows(f, 0, 0, NULL, measured);
+        }
+        previous = measured_here ? order[i] : -1;
+        if (measured_here)
+            before = after;
     }
-    return report_close(f, path, e);
+    return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
-int report_write_ladder(const struct report_model *m, const char *dir, struct error *e)
+int report_write_ladder(struct report_model *m, const char *dir, struct error *e)
 {
     int order[MAX_VARIANTS];
     int n = report_ladder_order(m, order);

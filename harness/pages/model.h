@@ -21,6 +21,7 @@ struct report_model {
     int widths;
     int roofline_points; /* written by report_write_roofline: variants on the roofline at the largest width */
     int hot_line_pages;  /* written by report_write_hot_lines */
+    int ladder_idea_rows; /* written by report_write_ladder: the ideas table's rows */
     int diagnosis_rows;  /* written by report_write_diagnosis */
     int stall_rows;      /* written by report_write_stalls */
     int stall_columns;   /* reasons charted, "other" included */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/palette.h"
 #include "../common/paths.h"
 #include "../profile/metric_catalog.h"
 #include "cells.h"
@@ -65,9 +66,9 @@ struct point {
     int v;
     double gflops, flop_per_byte[ROOF_LEVELS];
     bool from_model; /* FLOP from the work model 2 W^3 */
-    bool tensor;     /* counted FLOP under half the model's: tensor-core work, which no compute roof here bounds */
+    bool tensor; /* counted FLOP under half the model's: tensor-core work, for which the chart has no roof */
     bool fp64;
-    struct roofline_bound bound;
+    struct roofline_bound bound; /* ROOF_NONE for tensor-core work: no roof of the chart holds it */
 };
 
 /* FLOP counted from the executed instructions; where that misses most of the work (tensor-core instructions are
@@ -109,8 +110,10 @@ static int read_point(const struct report_model *m, int v, const struct page_roo
         return 0;
     struct roofs r = {{roofs->rate.value[CEILING_L1_SHARED], roofs->rate.value[CEILING_L2],
                        roofs->rate.value[CEILING_DRAM]},
-                      p->tensor ? NAN : roofs->rate.value[p->fp64 ? CEILING_FP64 : CEILING_FP32]};
-    p->bound = roofline_bound(&r, p->flop_per_byte);
+                      roofs->rate.value[p->fp64 ? CEILING_FP64 : CEILING_FP32]};
+    /* Tensor-core work has no roof here: a memory roof below it would be named its bound only because the
+     * compute roof it meets is missing, and the measured memory roofs are not the units' peaks either. */
+    p->bound = p->tensor ? (struct roofline_bound){ROOF_NONE, NAN} : roofline_bound(&r, p->flop_per_byte);
     *found = true;
     return 0;
 }
@@ -118,6 +121,8 @@ static int read_point(const struct report_model *m, int v, const struct page_roo
 static const char *bound_name(const struct point *p)
 {
     static const char *const levels[ROOF_LEVELS] = {"L1/shared", "L2", "DRAM"};
+    if (p->tensor)
+        return "none: tensor cores";
     if (p->bound.roof == ROOF_NONE)
         return "-";
     if (p->bound.roof == ROOF_COMPUTE)
@@ -150,27 +155,6 @@ static void intensity_cell(char *cell, size_t size, double flop_per_byte)
         snprintf(cell, size, "no traffic");
     else
         report_format_number(cell, size, flop_per_byte, flop_per_byte < 100 ? "%.3g" : "%.0f");
-}
-
-static void key_row(FILE *f, const struct report_model *m, const struct point *p, int number)
-{
-    char cell[8][48];
-    report_format_count(cell[0], sizeof cell[0], p->gflops);
-    if (p->from_model)
-        strncat(cell[0], " *", sizeof cell[0] - strlen(cell[0]) - 1);
-    for (int l = 0; l < ROOF_LEVELS; ++l)
-        intensity_cell(cell[1 + l], sizeof cell[1 + l], p->flop_per_byte[l]);
-    snprintf(cell[4], sizeof cell[4], "%s", bound_name(p));
-    report_format_count(cell[5], sizeof cell[5], p->bound.gflops);
-    report_format_number(cell[6], sizeof cell[6], 100.0 * p->gflops / p->bound.gflops, "%.0f %%");
-    if (p->bound.roof == ROOF_NONE) {
-        snprintf(cell[5], sizeof cell[5], "-");
-        snprintf(cell[6], sizeof cell[6], "-");
-    }
-    fprintf(f, "%d\t%d\t", p->v + 1, number);
-    report_put_cell(f, m->variant[p->v], 0);
-    for (int c = 0; c < 7; ++c)
-        report_put_cell(f, cell[c], c == 6);
 }
 
 /* A roof's line in the chart's legend: "L1/shared 33,454 GB/s (datasheet)". */
@@ -366,23 +350,139 @@ static void place_labels(struct label *labels, int n, double width, double heigh
         place_label(&labels[order[i]], labels, n, width, height);
 }
 
+/* Every point's number on the chart, and which markers lie on one another. */
+struct chart_labels {
+    struct label at[MAX_VARIANTS * ROOF_LEVELS];
+    int n;
+    int group[MAX_VARIANTS * ROOF_LEVELS]; /* labels of a level whose markers lie on one another share a group */
+};
+
+/* Markers of one level that hide each other at print size: centres nearer than a quarter of a marker's width
+ * either way. */
+static bool on_one_another(const struct label *a, const struct label *b)
+{
+    double near = (a->marker.x1 - a->marker.x0) / 4;
+    return a->level == b->level && fabs(a->px - b->px) < near && fabs(a->py - b->py) < near;
+}
+
+/* A chain of markers on one another is one group (15 on 16, 16 on 17: all three). */
+static void group_markers(struct chart_labels *c)
+{
+    for (int i = 0; i < c->n; ++i)
+        c->group[i] = i;
+    for (int i = 0; i < c->n; ++i)
+        for (int j = 0; j < i; ++j)
+            if (c->group[i] != c->group[j] && on_one_another(&c->at[i], &c->at[j])) {
+                int from = c->group[i];
+                for (int k = 0; k < c->n; ++k)
+                    c->group[k] = c->group[k] == from ? c->group[j] : c->group[k];
+            }
+}
+
+static void label_the_chart(const struct point *points, int n, const struct chart_ranges *c, struct chart_labels *l)
+{
+    double width = (frame.right - frame.left) * PAGE_WIDTH_PT, height = (frame.top - frame.bottom) * PAGE_HEIGHT_PT;
+    l->n = collect_labels(points, n, c, width, height, l->at);
+    place_labels(l->at, l->n, width, height);
+    group_markers(l);
+}
+
+/* The levels where the markers of points a and b lie on one another (groups never span levels); how many. */
+static int levels_on_one_another(const struct chart_labels *l, int a, int b, bool at[ROOF_LEVELS])
+{
+    int levels = 0;
+    for (int i = 0; i < l->n; ++i)
+        for (int j = 0; j < l->n; ++j)
+            if (l->at[i].number == a && l->at[j].number == b && l->group[i] == l->group[j]) {
+                at[l->at[i].level] = true;
+                ++levels;
+            }
+    return levels;
+}
+
+/* The key's last cell: the numbers whose markers lie on this one's, each with the levels where they do; "-" for
+ * none (gnuplot reads an empty last cell as missing and draws another row's). */
+static void on_one_another_cell(char *cell, size_t len, const struct chart_labels *l, int number, int points)
+{
+    static const char *const level_names[ROOF_LEVELS] = {"L1/shared", "L2", "DRAM"};
+    size_t used = 0;
+    snprintf(cell, len, "-");
+    for (int other = 1; other <= points; ++other) {
+        bool at[ROOF_LEVELS] = {false};
+        int levels = other == number ? 0 : levels_on_one_another(l, number, other, at);
+        if (levels == 0 || used >= len)
+            continue;
+        used += snprintf(cell + used, len - used, "%s%d (", used ? ", " : "", other);
+        for (int k = 0, named = 0; k < ROOF_LEVELS && levels < ROOF_LEVELS && used < len; ++k)
+            if (at[k])
+                used += snprintf(cell + used, len - used, "%s%s", named++ ? ", " : "", level_names[k]);
+        if (used < len)
+            used += snprintf(cell + used, len - used, "%s)", levels == ROOF_LEVELS ? "every level" : "");
+    }
+}
+
+static void key_row(FILE *f, const struct report_model *m, const struct point *p, int number,
+                    const struct chart_labels *l, int points)
+{
+    char cell[8][160];
+    report_format_count(cell[0], sizeof cell[0], p->gflops);
+    if (p->from_model)
+        strncat(cell[0], " *", sizeof cell[0] - strlen(cell[0]) - 1);
+    for (int c = 0; c < ROOF_LEVELS; ++c)
+        intensity_cell(cell[1 + c], sizeof cell[1 + c], p->flop_per_byte[c]);
+    snprintf(cell[4], sizeof cell[4], "%s", bound_name(p));
+    report_format_count(cell[5], sizeof cell[5], p->bound.gflops);
+    report_format_number(cell[6], sizeof cell[6], 100.0 * p->gflops / p->bound.gflops, "%.0f %%");
+    if (p->bound.roof == ROOF_NONE) {
+        snprintf(cell[5], sizeof cell[5], "-");
+        snprintf(cell[6], sizeof cell[6], "-");
+    }
+    on_one_another_cell(cell[7], sizeof cell[7], l, number, points);
+    fprintf(f, "%d\t%d\t", p->v + 1, number);
+    report_put_cell(f, m->variant[p->v], 0);
+    for (int c = 0; c < 8; ++c)
+        report_put_cell(f, cell[c], c == 7);
+}
+
+/* roofline.tsv (the chart's points) and roofline-key.tsv (the key's table). */
+static int write_points(const struct report_model *m, const struct point *points, int n,
+                        const struct chart_labels *l, const char *dir, struct error *e)
+{
+    char chart_path[PATH_JOINED(PATH_IN_FOLDER_LEN)], key_path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    FILE *chart = report_open(dir, "roofline.tsv", chart_path, sizeof chart_path, e);
+    FILE *key = chart ? report_open(dir, "roofline-key.tsv", key_path, sizeof key_path, e) : NULL;
+    if (key) {
+        fputs("number\tlinetype\tvariant\tgflops\tflop_per_l1_shared_wavefront_byte\tflop_per_l2_byte\tflop_per_dram_byte"
+              "\tflop_from_work_model\tbound\tbound_gflops\tpct_of_bound\n",
+              chart);
+        fputs("0\t#\tvariant\tGFLOP/s\tFLOP/B L1/shared\tFLOP/B L2\tFLOP/B DRAM\tbound\tbound GFLOP/s\t% of bound"
+              "\ton one another with\n",
+              key);
+        for (int i = 0; i < n; ++i) {
+            chart_row(chart, m, &points[i], i + 1);
+            key_row(key, m, &points[i], i + 1, l, n);
+        }
+        report_close(key, key_path, e);
+    }
+    if (chart)
+        report_close(chart, chart_path, e);
+    return e->code;
+}
+
 /* roofline-labels.tsv: a row per number on the chart (level 0 L1/shared, 1 L2, 2 DRAM), its point and its text's
  * centre in the chart's units, and whether a leader line joins them; an unplaced number has no text (NaN), the key
  * still lists it. */
-static int write_labels(const struct point *points, int n, const struct chart_ranges *c, const char *dir,
+static int write_labels(const struct chart_labels *labels, const struct chart_ranges *c, const char *dir,
                         struct error *e)
 {
-    static struct label labels[MAX_VARIANTS * ROOF_LEVELS];
     double width = (frame.right - frame.left) * PAGE_WIDTH_PT, height = (frame.top - frame.bottom) * PAGE_HEIGHT_PT;
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    int count = collect_labels(points, n, c, width, height, labels);
-    place_labels(labels, count, width, height);
     FILE *f = report_open(dir, "roofline-labels.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
     fputs("number\tlevel\tx\ty\tlabel_x\tlabel_y\tleader\n", f);
-    for (int i = 0; i < count; ++i) {
-        const struct label *l = &labels[i];
+    for (int i = 0; i < labels->n; ++i) {
+        const struct label *l = &labels->at[i];
         double cx = (l->text.x0 + l->text.x1) / 2, cy = (l->text.y0 + l->text.y1) / 2;
         fprintf(f, "%d\t%d\t", l->number, l->level);
         report_put_value(f, l->x, 0);
@@ -394,8 +494,111 @@ static int write_labels(const struct point *points, int n, const struct chart_ra
     return report_close(f, path, e);
 }
 
+/* ---- the captions' sentences, from the run ---- */
+
+/* Variants that share a colour: the palette has fewer colours than the run has variants. */
+static void colour_note(const struct report_model *m, char *note, size_t len)
+{
+    int colours = palette_colour_count();
+    *note = '\0';
+    if (m->variants > colours)
+        snprintf(note, len, "the palette's %d colours repeat (variants 1 and %d share one): read the number", colours,
+                 colours + 1);
+}
+
+/* The points without a bound: tensor-core work, with how busy its pipe was. */
+static int tensor_note(const struct report_model *m, const struct point *points, int n, char *note, size_t len,
+                       struct error *e)
+{
+    int width = m->width[m->widths - 1], listed = 0;
+    *note = '\0';
+    for (int i = 0; i < n; ++i) {
+        double pipe = NAN;
+        size_t used = strlen(note);
+        if (!points[i].tensor)
+            continue;
+        if (results_main_kernel_metric(m->r, m->variant[points[i].v], width, DERIVED(FP64_TENSOR_PIPE_PCT), &pipe, e))
+            return e->code;
+        used += snprintf(note + used, len - used, "%s%d (%s", listed++ ? ", " : "No bound for ", i + 1,
+                         m->variant[points[i].v]);
+        if (!isnan(pipe) && used < len)
+            used += snprintf(note + used, len - used, ", FP64/tensor pipe busy %.0f %%", pipe);
+        if (used < len)
+            snprintf(note + used, len - used, ")");
+    }
+    if (listed && strlen(note) < len)
+        snprintf(note + strlen(note), len - strlen(note),
+                 ": its FLOP run on tensor cores, for which the chart has no roof.");
+    return 0;
+}
+
+/* The measured L2 roof is a copy's bandwidth: where a kernel moves a larger share of it than CUPTI's share of the
+ * L2's peak, the roof lies below the peak. Said for the point that moves the largest share of it. */
+static int l2_note(const struct report_model *m, const struct point *points, int n, const struct page_roofs *r,
+                   char *note, size_t len, struct error *e)
+{
+    int width = m->width[m->widths - 1], top = -1;
+    double top_share = 0, sol_l2 = NAN;
+    *note = '\0';
+    if (!r->source[CEILING_L2] || strcmp(r->source[CEILING_L2], "measured") != 0)
+        return 0;
+    for (int i = 0; i < n; ++i) {
+        double share = 100.0 * points[i].gflops / (points[i].flop_per_byte[ROOF_L2] * r->rate.value[CEILING_L2]);
+        if (isfinite(share) && share > top_share)
+            top = i, top_share = share;
+    }
+    if (top < 0 || results_main_kernel_metric(m->r, m->variant[points[top].v], width, DERIVED(SOL_L2_PCT), &sol_l2, e))
+        return e->code;
+    if (sol_l2 < top_share)
+        snprintf(note, len,
+                 "The L2 roof is a copy's bandwidth, not the L2's peak: %d (%s) moves %.0f %% of it, CUPTI puts the L2 "
+                 "at %.0f %% of its peak (lts__throughput).",
+                 top + 1, m->variant[points[top].v], top_share, sol_l2);
+    return 0;
+}
+
+/* This page's GFLOP/s count the executed FLOP; the other pages' divide 2 W^3: the largest difference. */
+static void flop_note(const struct report_model *m, const struct point *points, int n, char *note, size_t len)
+{
+    int width = m->width[m->widths - 1], top = -1;
+    double top_change = 0, summary = NAN;
+    char here[32], there[32];
+    *note = '\0';
+    for (int i = 0; i < n; ++i) {
+        double s = report_summary_value(m, m->variant[points[i].v], width, SUMMARY_GFLOPS);
+        double change = fabs(points[i].gflops / s - 1);
+        if (!points[i].from_model && change > top_change)
+            top = i, top_change = change, summary = s;
+    }
+    if (top < 0)
+        return;
+    report_format_count(here, sizeof here, points[top].gflops);
+    report_format_count(there, sizeof there, summary);
+    snprintf(note, len,
+             "GFLOP/s here: the executed FLOP over the median time; the summary divides 2 W^3 instead, %.2g %% apart "
+             "at most (%s: %s against %s).",
+             100.0 * top_change, m->variant[points[top].v], here, there);
+}
+
+static int write_notes(FILE *f, const struct report_model *m, const struct point *points, int n,
+                       const struct page_roofs *r, struct error *e)
+{
+    char note[512];
+    colour_note(m, note, sizeof note);
+    report_put_variable(f, "roofline_colour_note", note);
+    if (tensor_note(m, points, n, note, sizeof note, e))
+        return e->code;
+    report_put_variable(f, "roofline_tensor_note", note);
+    if (l2_note(m, points, n, r, note, sizeof note, e))
+        return e->code;
+    report_put_variable(f, "roofline_l2_note", note);
+    flop_note(m, points, n, note, sizeof note);
+    report_put_variable(f, "roofline_flop_note", note);
+    return 0;
+}
+
 static int write_roofs(const struct report_model *m, const char *dir, const struct page_roofs *r,
-                       const struct chart_ranges *c, struct error *e)
+                       const struct chart_ranges *c, const struct point *points, int n, struct error *e)
 {
     static const struct {
         enum ceiling c;
@@ -417,11 +620,14 @@ static int write_roofs(const struct report_model *m, const char *dir, const stru
     }
     report_put_variable(f, "roofs_note",
                         r->measured == CEILING_COUNT
-                            ? "Roofs measured on this GPU by memscope's ceiling kernels (environment.csv, ceiling_*)."
+                            ? "Roofs measured on this GPU by memscope's kernels (environment.csv, ceiling_*): what they "
+                              "reached, not the peaks; a kernel can pass one."
                         : r->measured > 0 ? "Roofs measured on this GPU where the run has the ceiling, else from the "
                                             "datasheet (each roof says which)."
                                           : "Roofs from the datasheet: this run measured no ceilings, and there is no "
                                             "L2 roof (NVIDIA publishes no L2 bandwidth).");
+    if (write_notes(f, m, points, n, r, e))
+        return fclose(f), e->code;
     report_put_number(f, "roofline_xmin", c->xmin);
     report_put_number(f, "roofline_xmax", c->xmax);
     report_put_number(f, "roofline_ymin", c->ymin);
@@ -436,8 +642,8 @@ static int write_roofs(const struct report_model *m, const char *dir, const stru
 int report_write_roofline(struct report_model *m, const char *dir, struct error *e)
 {
     static struct point points[MAX_VARIANTS];
+    static struct chart_labels labels;
     struct page_roofs roofs;
-    char chart_path[PATH_JOINED(PATH_IN_FOLDER_LEN)], key_path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     int n = 0;
     m->roofline_points = 0;
     if (read_roofs(m->r, &roofs, e))
@@ -448,25 +654,10 @@ int report_write_roofline(struct report_model *m, const char *dir, struct error 
             return e->code;
         n += found;
     }
-    FILE *chart = report_open(dir, "roofline.tsv", chart_path, sizeof chart_path, e);
-    FILE *key = chart ? report_open(dir, "roofline-key.tsv", key_path, sizeof key_path, e) : NULL;
-    if (key) {
-        fputs("number\tlinetype\tvariant\tgflops\tflop_per_l1_shared_wavefront_byte\tflop_per_l2_byte\tflop_per_dram_byte"
-              "\tflop_from_work_model\tbound\tbound_gflops\tpct_of_bound\n",
-              chart);
-        fputs("0\t#\tvariant\tGFLOP/s\tFLOP/wavefront B L1\tFLOP/B L2\tFLOP/B DRAM\tbound\tbound GFLOP/s\t% of bound\n",
-              key);
-        for (int i = 0; i < n; ++i) {
-            chart_row(chart, m, &points[i], i + 1);
-            key_row(key, m, &points[i], i + 1);
-        }
-        report_close(key, key_path, e);
-    }
-    if (chart)
-        report_close(chart, chart_path, e);
-    m->roofline_points = n;
     struct chart_ranges ranges = chart_ranges(points, n, &roofs);
-    if (e->code || write_roofs(m, dir, &roofs, &ranges, e))
+    label_the_chart(points, n, &ranges, &labels);
+    m->roofline_points = n;
+    if (write_points(m, points, n, &labels, dir, e) || write_roofs(m, dir, &roofs, &ranges, points, n, e))
         return e->code;
-    return write_labels(points, n, &ranges, dir, e);
+    return write_labels(&labels, &ranges, dir, e);
 }

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include "../common/paths.h"
 #include "../results/schema.h"
 #include "cells.h"
+#include "ladder.h"
 #include "stalls_page.h"
 
 #define MAX_REASONS 64
@@ -134,10 +136,12 @@ static int top_reason(const double *by_reason, int n)
     return largest_but(by_reason, n, -1);
 }
 
-/* Each variant's share of every reason at the largest width (fractions), and the reasons the chart names. */
+/* Each variant's share of every reason at the largest width (fractions), the rows of the FP32 ladder's steps in
+ * their order, and the reasons the chart names. */
 struct reason_choice {
     double share[MAX_VARIANTS][MAX_REASONS];
     int variants, reasons;
+    int ladder[MAX_VARIANTS], ladder_steps;
     bool named[MAX_REASONS];
     int n_named;
 };
@@ -169,16 +173,34 @@ static void name_until_other_is_smaller(struct reason_choice *c, const double *s
     }
 }
 
+/* A step of the ladder moved a reason when its share changed by this much of the samples or more. */
+#define MOVED_SHARE 0.01
+
+/* The reason whose share moved most from one variant to another, if by MOVED_SHARE or more; -1 if none did. */
+static int moved_most(const double *before, const double *after, int n)
+{
+    int top = -1;
+    for (int k = 0; k < n; ++k)
+        if (fabs(after[k] - before[k]) >= MOVED_SHARE &&
+            (top < 0 || fabs(after[k] - before[k]) > fabs(after[top] - before[top])))
+            top = k;
+    return top;
+}
+
 /* The chart's named reasons, at most REPORT_STALL_REASONS_SHOWN. The run's most common reasons alone would leave a
- * variant whose reasons are rare elsewhere grey (cuBLAS FP64's math_pipe_throttle, 42 % of its samples). So first
- * each variant's largest reason; then, where a variant's unnamed reasons together would outweigh its largest named
- * one, its largest unnamed ones; then each variant's second reason; then the run's most common (order). */
+ * variant whose reasons are rare elsewhere grey (cuBLAS FP64's math_pipe_throttle, 42 % of its samples), and a
+ * reason a step of the ladder is about in "other" (icache_fit's no_instructions). So first each variant's largest
+ * reason; then, where a variant's unnamed reasons together would outweigh its largest named one, its largest
+ * unnamed ones; then at each step of the ladder the reason that moved most from the step before; then each
+ * variant's second reason; then the run's most common (order). */
 static void choose_reasons(struct reason_choice *c, const int *order)
 {
     for (int v = 0; v < c->variants; ++v)
         name_reason(c, top_reason(c->share[v], c->reasons));
     for (int v = 0; v < c->variants; ++v)
         name_until_other_is_smaller(c, c->share[v]);
+    for (int i = 1; i < c->ladder_steps; ++i)
+        name_reason(c, moved_most(c->share[c->ladder[i - 1]], c->share[c->ladder[i]], c->reasons));
     for (int v = 0; v < c->variants; ++v) {
         int second = largest_but(c->share[v], c->reasons, top_reason(c->share[v], c->reasons));
         if (second >= 0 && c->share[v][second] > 0)
@@ -238,13 +260,19 @@ static int write_tables(struct report_model *m, const struct csv_table *t, const
     if (largest_width(t, c, &width, e))
         return e->code;
     m->stall_width = width;
+    int row_of[MAX_VARIANTS], ladder[MAX_VARIANTS], steps = report_ladder_order(m, ladder);
     memset(&choice, 0, sizeof choice);
-    for (int i = 0; i < m->variants && !e->code; ++i)
+    for (int i = 0; i < m->variants && !e->code; ++i) {
+        row_of[i] = -1;
         if (gather(t, c, m->variant[i], width, &r, &v, e) == 0 && v.total > 0) {
             for (int k = 0; k < r.n; ++k)
                 choice.share[choice.variants][k] = v.by_reason[k] / v.total;
-            ++choice.variants;
+            row_of[i] = choice.variants++;
         }
+    }
+    for (int i = 0; i < steps; ++i) /* the steps with samples, in order */
+        if (row_of[ladder[i]] >= 0)
+            choice.ladder[choice.ladder_steps++] = row_of[ladder[i]];
     if (e->code || r.n == 0)
         return e->code;
     choice.reasons = r.n;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/paths.h"
 #include "../common/palette.h"
@@ -26,18 +27,72 @@ static int validate_pages(const struct results_folder *r)
     return (r->validate.rows + REPORT_VALIDATE_ROWS_PER_PAGE - 1) / REPORT_VALIDATE_ROWS_PER_PAGE;
 }
 
-/* The variants the performance page draws against width (their linetypes): those off the FP32 ladder, and the
- * ladder's first and last steps, the anchors of the speedups (naive and cuBLAS); the ladder has a panel of its own. */
-static void write_lesson_linetypes(FILE *f, const struct report_model *m)
+/* GFLOP/s of a passing run, else NaN (no point). */
+static double passed_gflops(const struct report_model *m, const char *variant, int width)
+{
+    return report_passed(m, variant, width) ? report_summary_value(m, variant, width, SUMMARY_GFLOPS) : NAN;
+}
+
+/* The variants the performance page draws against width: those off the FP32 ladder, and the ladder's first and
+ * last steps, the anchors of the speedups (naive and cuBLAS); the ladder has a panel of its own. Returns how many. */
+static int lesson_panel(const struct report_model *m, int lines[MAX_VARIANTS])
 {
     int order[MAX_VARIANTS], steps = report_ladder_order(m, order), count = 0;
-    fputs("lesson_linetypes = \"", f);
     for (int v = 0; v < m->variants; ++v) {
         int step = results_ladder_step(m->r, m->variant[v]);
         if (step == 0 || v == order[0] || v == order[steps - 1])
-            fprintf(f, "%s%d", count++ ? " " : "", v + 1);
+            lines[count++] = v;
     }
+    return count;
+}
+
+/* Their linetypes. */
+static void write_lesson_linetypes(FILE *f, const struct report_model *m)
+{
+    int lines[MAX_VARIANTS], count = lesson_panel(m, lines);
+    fputs("lesson_linetypes = \"", f);
+    for (int i = 0; i < count; ++i)
+        fprintf(f, "%s%d", i ? " " : "", lines[i] + 1);
     fputs("\"\n", f);
+}
+
+/* Two lines of the performance page lie on one another, the later hiding the earlier, where their GFLOP/s are
+ * this close at every width both passed. */
+#define OVERLAP_FRACTION 0.03
+
+static bool lines_overlap(const struct report_model *m, int a, int b)
+{
+    int shared = 0;
+    for (int w = 0; w < m->widths; ++w) {
+        double ga = passed_gflops(m, m->variant[a], m->width[w]), gb = passed_gflops(m, m->variant[b], m->width[w]);
+        if (isnan(ga) || isnan(gb))
+            continue;
+        if (fabs(ga / gb - 1) > OVERLAP_FRACTION)
+            return false;
+        ++shared;
+    }
+    return shared > 0;
+}
+
+/* The caption's sentence naming the left panel's pairs of lines that lie on one another; empty for none. */
+static void write_overlap_note(FILE *f, const struct report_model *m)
+{
+    int lines[MAX_VARIANTS], count = lesson_panel(m, lines), pairs = 0;
+    char note[512] = "";
+    for (int i = 0; i < count; ++i)
+        for (int j = i + 1; j < count; ++j) {
+            size_t used = strlen(note);
+            if (!lines_overlap(m, lines[i], lines[j]))
+                continue;
+            if (pairs++ == 0)
+                used += snprintf(note, sizeof note, "On one another (within %.0f %% at every width): ",
+                                 100 * OVERLAP_FRACTION);
+            snprintf(note + used, sizeof note - used, "%s%s and %s", pairs > 1 ? "; " : "", m->variant[lines[i]],
+                     m->variant[lines[j]]);
+        }
+    if (pairs)
+        snprintf(note + strlen(note), sizeof note - strlen(note), ".");
+    report_put_variable(f, "performance_overlap_note", note);
 }
 
 static void write_sizes_and_variants(FILE *f, const struct report_model *m)
@@ -45,13 +100,14 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
     fputs("sizes = \"", f);
     for (int w = 0; w < m->widths; ++w)
         fprintf(f, "%s%d", w ? " " : "", m->width[w]);
-    fputs("\"\nvariant_names = \"", f);
+    fputs("\"\nvariant_names = '", f);
     for (int v = 0; v < m->variants; ++v) {
         fputs(v ? " " : "", f);
-        report_put_clean(f, m->variant[v]);
+        report_put_quoted(f, m->variant[v]);
     }
-    fprintf(f, "\"\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->width[m->widths - 1]);
+    fprintf(f, "'\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->width[m->widths - 1]);
     write_lesson_linetypes(f, m);
+    write_overlap_note(f, m);
     palette_write_linetypes(f, m->variants);
 }
 
@@ -62,17 +118,67 @@ static int conflicts_are_exact(const struct results_folder *r)
     return results_environment(r, "source_group") != NULL;
 }
 
-/* The note is the user's text, drawn as given: in a gnuplot single-quoted string every character is itself (no
- * escapes, no `command`) but the quote, written twice. A line break would end the assignment: main.c refuses it. */
-static void write_note(FILE *f, const char *note)
+/* The efficiency metric counts LDG instructions only, and so do the instrumented sector and request counts: a
+ * kernel that loads through cp.async (LDGSTS), as cuBLAS does, shows 0 %, which would read as "all wasted". */
+static const char *load_efficiency_note(double efficiency)
 {
-    fputs("source_note = '", f);
-    for (const char *p = note; *p; ++p) {
-        if (*p == '\'')
-            fputc('\'', f);
-        fputc(*p, f);
+    if (isnan(efficiency))
+        return "not collected";
+    if (efficiency == 0)
+        return "no LDG";
+    return "-";
+}
+
+/* The L2 of the run's GPU in bytes (environment.csv), NAN where not recorded. */
+static double l2_bytes(const struct report_model *m)
+{
+    struct error ignored = {0};
+    double bytes = NAN;
+    results_environment_number(m->r, "l2_cache_bytes", &bytes, &ignored);
+    return bytes;
+}
+
+/* M, N and P together (summary.csv's min_bytes, 3 W^2 elements) fit in the L2: the kernel's reuse is served there,
+ * and its DRAM traffic says little of its accesses. */
+static bool operands_fit_l2(const struct report_model *m, const char *variant, int width)
+{
+    return report_summary_value(m, variant, width, SUMMARY_MIN_BYTES) < l2_bytes(m);
+}
+
+/* The footnotes of the marks a width's tables show, each empty where none shows: "no LDG" (summary, ladder and
+ * load efficiency pages), † on DRAM GB/s and "-" for registers (summary). */
+static void write_width_notes(FILE *f, const struct report_model *m, int width)
+{
+    char name[64], fits[256] = "", note[512];
+    bool no_ldg = false, library = false;
+    for (int v = 0; v < m->variants; ++v) {
+        const char *variant = m->variant[v];
+        size_t used = strlen(fits);
+        if (results_summary_row(m->r, variant, width) < 0)
+            continue;
+        no_ldg |= strcmp(load_efficiency_note(report_summary_value(m, variant, width,
+                                                                   SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT)), "no LDG") == 0;
+        library |= isnan(report_summary_value(m, variant, width, SUMMARY_REGISTERS_PER_THREAD)) &&
+                   schema_column_or_none(&m->r->summary, &summary_csv, SUMMARY_REGISTERS_PER_THREAD) >= 0;
+        double bytes = report_summary_value(m, variant, width, SUMMARY_MIN_BYTES);
+        char item[64];
+        snprintf(item, sizeof item, "%s %.1f MB", m->precision[v], bytes / 1e6);
+        if (operands_fit_l2(m, variant, width) && !strstr(fits, item))
+            snprintf(fits + used, sizeof fits - used, "%s%s", used ? ", " : "", item);
     }
-    fputs("'\n", f);
+    snprintf(name, sizeof name, "no_ldg_note_%d", width);
+    report_put_variable(f, name, no_ldg ? "no LDG: the kernel loads global memory only through cp.async (LDGSTS), "
+                                          "which the LDG counters behind load efficiency and sectors per request "
+                                          "leave out."
+                                        : "");
+    snprintf(note, sizeof note, "†: M, N and P (%s) fit in the %.1f MB L2 (l2_cache_bytes): the kernel's reuse is "
+                                "served there, and its DRAM GB/s says little of its accesses.", fits, l2_bytes(m) / 1e6);
+    snprintf(name, sizeof name, "l2_fit_note_%d", width);
+    report_put_variable(f, name, *fits ? note : "");
+    snprintf(name, sizeof name, "library_note_%d", width);
+    report_put_variable(f, name, library ? "-: a library call (cuBLAS): memscope does not read its kernels' "
+                                           "registers, so it has no theoretical occupancy either."
+                                         : "");
 }
 
 static int write_variables(const struct report_model *m, const char *dir, const char *note, struct error *e)
@@ -86,27 +192,28 @@ static int write_variables(const struct report_model *m, const char *dir, const 
         return e->code;
     fputs("# Written by memscope-report-data; loaded by scripts/report/*.gp.\n", f);
     report_put_variable(f, "gpu_name", results_environment(m->r, "gpu_name"));
-    write_note(f, note);
+    report_put_variable(f, "source_note", note); /* drawn as given: main.c refuses a line break */
     report_put_variable(f, "conflicts_label", conflicts_are_exact(m->r) ? "exact (per instruction, source group)"
                                                                          : "estimate from kernel totals (a run before 2026-11-23)");
     report_put_number(f, "fp32_peak_gflops", peak.value[CEILING_FP32]);
     report_put_number(f, "fp64_peak_gflops", peak.value[CEILING_FP64]);
     report_put_number(f, "dram_peak_gbs", peak.value[CEILING_DRAM]);
-    fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nhot_line_pages = %d\n"
-               "diagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\nstall_width = %d\n",
-            validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->hot_line_pages, m->diagnosis_rows,
+    fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nladder_idea_rows = %d\n"
+               "hot_line_pages = %d\ndiagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\nstall_width = %d\n",
+            validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->ladder_idea_rows, m->hot_line_pages,
+            m->diagnosis_rows,
             m->stall_rows, m->stall_columns, m->stall_width);
     palette_write_colours(f, "stall_colours", m->stall_columns > 0 ? m->stall_columns - 1 : 0);
     write_sizes_and_variants(f, m);
+    for (int w = 0; w < m->widths; ++w)
+        write_width_notes(f, m, m->width[w]);
     return report_close(f, path, e);
 }
 
 static void title_row(FILE *f, const char *label, const char *value)
 {
-    report_put_clean(f, label);
-    fputc('\t', f);
-    report_put_clean(f, value && *value ? value : "unknown");
-    fputc('\n', f);
+    report_put_cell(f, label, 0);
+    report_put_cell(f, value && *value ? value : "unknown", 1);
 }
 
 static const char *env_or(const struct results_folder *r, const char *key, const char *fallback)
@@ -152,13 +259,6 @@ static void counter_cell(char *cell, size_t len, const struct lesson *l, double 
         report_format_count(cell, len, value);
 }
 
-/* "12.3x faster": the median time before over the median time after. */
-static void speed_change(char *cell, size_t len, double before_ms, double after_ms)
-{
-    double ratio = before_ms / after_ms;
-    snprintf(cell, len, "%.1fx %s", ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "faster" : "slower");
-}
-
 /* One line per lesson whose two variants passed at width with their counter collected. */
 static int lesson_findings(FILE *f, const struct report_model *m, int width, struct error *e)
 {
@@ -174,8 +274,8 @@ static int lesson_findings(FILE *f, const struct report_model *m, int width, str
             continue;
         counter_cell(from, sizeof from, l, before);
         counter_cell(to, sizeof to, l, after);
-        speed_change(speed, sizeof speed, report_summary_value(m, l->before, width, SUMMARY_MEDIAN_MS),
-                     report_summary_value(m, l->after, width, SUMMARY_MEDIAN_MS));
+        report_format_speed_change(speed, sizeof speed, report_summary_value(m, l->before, width, SUMMARY_MEDIAN_MS),
+                                   report_summary_value(m, l->after, width, SUMMARY_MEDIAN_MS), 1);
         snprintf(value, sizeof value, "%s → %s: %s %s → %s, %s", l->before, l->after, l->counter, from, to, speed);
         title_row(f, l->label, value);
     }
@@ -301,26 +401,6 @@ static int write_title(const struct report_model *m, const char *dir, struct err
     return report_close(f, path, e);
 }
 
-/* The efficiency metric counts LDG instructions only, and so do the instrumented sector and request counts: a
- * kernel that loads through cp.async (LDGSTS), as cuBLAS does, shows 0 %, which would read as "all wasted". */
-static const char *load_efficiency_note(double efficiency)
-{
-    if (isnan(efficiency))
-        return "not collected";
-    if (efficiency == 0)
-        return "no LDG";
-    return "-";
-}
-
-/* "theoretical / achieved", each "-" where unknown (a library call has no theoretical figure). */
-static void occupancy_cell(char *cell, size_t len, double theoretical, double achieved)
-{
-    char a[16], b[16];
-    report_format_number(a, sizeof a, theoretical, "%.0f");
-    report_format_number(b, sizeof b, achieved, "%.0f");
-    snprintf(cell, len, "%s / %s", isnan(theoretical) ? "-" : a, isnan(achieved) ? "-" : b);
-}
-
 static void summary_row(FILE *f, const struct report_model *m, int v, int width)
 {
     const char *name = m->variant[v];
@@ -328,7 +408,7 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
     char cell[9][64];
     double median = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS);
     double reference = report_anchor_ms(m, v, width, 1);
-    report_format_number(cell[0], sizeof cell[0], median, "%.4g");
+    report_format_significant(cell[0], sizeof cell[0], median, 4);
     report_format_number(cell[1], sizeof cell[1], report_summary_value(m, name, width, SUMMARY_GFLOPS), "%.0f");
     report_format_number(cell[2], sizeof cell[2], 100.0 * reference / median, "%.1f");
     double efficiency = report_summary_value(m, name, width, SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT);
@@ -338,6 +418,8 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
         snprintf(cell[3], sizeof cell[3], "%s", note);
     report_format_count(cell[4], sizeof cell[4], report_summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT));
     report_format_number(cell[5], sizeof cell[5], report_summary_value(m, name, width, SUMMARY_DRAM_GBS), "%.0f");
+    if (!isnan(report_summary_value(m, name, width, SUMMARY_DRAM_GBS)) && operands_fit_l2(m, name, width))
+        strncat(cell[5], " †", sizeof cell[5] - strlen(cell[5]) - 1);
     if (isnan(median))
         snprintf(cell[0], sizeof cell[0], "not timed");
     if (isnan(reference) || isnan(median))
@@ -346,8 +428,9 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
     report_format_number(cell[6], sizeof cell[6], registers, "%.0f");
     if (isnan(registers)) /* a library call, or a run from before the column */
         snprintf(cell[6], sizeof cell[6], "-");
-    occupancy_cell(cell[7], sizeof cell[7], report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
-                   report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
+    report_format_occupancy(cell[7], sizeof cell[7],
+                            report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
+                            report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
     snprintf(cell[8], sizeof cell[8], "%s", csv_table_text(&m->r->summary, row, m->r->col_status));
     if (results_disturbed(m->r, row))
         snprintf(cell[8] + strlen(cell[8]), sizeof cell[8] - strlen(cell[8]), ", disturbed");
@@ -375,12 +458,6 @@ static int write_summary_tables(const struct report_model *m, const char *dir, s
         report_close(f, path, e);
     }
     return e->code;
-}
-
-/* GFLOP/s of a passing run, else NaN (no point). */
-static double passed_gflops(const struct report_model *m, const char *variant, int width)
-{
-    return report_passed(m, variant, width) ? report_summary_value(m, variant, width, SUMMARY_GFLOPS) : NAN;
 }
 
 /* The performance page's left panel: one block per variant (gnuplot's index v), width and GFLOP/s of the passing
@@ -530,7 +607,40 @@ static void deviation_cell(char *cell, size_t len, double expected, double measu
 
 enum validate_cell { V_KERNEL, V_PARAMETER, V_METRIC, V_EXPECTED, V_LOWER, V_UPPER, V_MEASURED, V_STATUS, V_CELLS };
 
-static int validate_row(FILE *f, const struct csv_table *t, const int *col, int row, struct error *e)
+/* The units of the checked metrics: those validate/metrics.csv records (CUPTI's, or the catalog's for a derived
+ * metric), a ceiling's own; none for a count of the source group (exact conflicts), which metrics.csv lacks. */
+struct validate_units {
+    struct csv_table metrics;
+    int loaded, metric, unit;
+};
+
+static int load_units(const struct results_folder *r, struct validate_units *u, struct error *e)
+{
+    char path[PATH_JOINED(PATH_LEN)];
+    memset(u, 0, sizeof *u);
+    snprintf(path, sizeof path, "%s/validate/%s", r->dir, metrics_csv.file);
+    if (access(path, F_OK) != 0)
+        return 0;
+    if (csv_table_read(path, &u->metrics, e))
+        return e->code;
+    u->loaded = 1;
+    return schema_column(&u->metrics, &metrics_csv, METRICS_METRIC, &u->metric, e) ||
+           schema_column(&u->metrics, &metrics_csv, METRICS_UNIT, &u->unit, e);
+}
+
+static const char *unit_of(const struct validate_units *u, const char *metric)
+{
+    for (int c = 0; c < CEILING_COUNT; ++c)
+        if (strcmp(metric, ceiling_key((enum ceiling)c)) == 0)
+            return ceiling_unit((enum ceiling)c);
+    for (int row = 0; u->loaded && row < u->metrics.rows; ++row)
+        if (strcmp(csv_table_text(&u->metrics, row, u->metric), metric) == 0)
+            return csv_table_text(&u->metrics, row, u->unit);
+    return "";
+}
+
+static int validate_row(FILE *f, const struct csv_table *t, const int *col, int row, const struct validate_units *u,
+                        struct error *e)
 {
     double expected, lower, upper, measured;
     char rule[64], deviation[32];
@@ -541,6 +651,7 @@ static int validate_row(FILE *f, const struct csv_table *t, const int *col, int 
     deviation_cell(deviation, sizeof deviation, expected, measured);
     for (int c = V_KERNEL; c <= V_METRIC; ++c)
         report_put_cell(f, csv_table_text(t, row, col[c]), 0);
+    report_put_cell(f, unit_of(u, csv_table_text(t, row, col[V_METRIC])), 0);
     report_put_cell(f, isnan(expected) ? "-" : csv_table_text(t, row, col[V_EXPECTED]), 0);
     report_put_cell(f, rule, 0);
     report_put_cell(f, csv_table_text(t, row, col[V_MEASURED]), 0);
@@ -549,17 +660,18 @@ static int validate_row(FILE *f, const struct csv_table *t, const int *col, int 
     return 0;
 }
 
-static int validate_page(const struct csv_table *t, const int *col, int page, const char *dir, struct error *e)
+static int validate_page(const struct csv_table *t, const int *col, int page, const struct validate_units *u,
+                         const char *dir, struct error *e)
 {
     char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(name, sizeof name, "validate-%d.tsv", page + 1);
     FILE *f = report_open(dir, name, path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("kernel\tparameter\tmetric\texpected\trule\tmeasured\tvs expected\tcheck\n", f);
+    fputs("kernel\tparameter\tmetric\tunit\texpected\trule\tmeasured\tvs expected\tcheck\n", f);
     int first = page * REPORT_VALIDATE_ROWS_PER_PAGE;
     for (int row = first; row < t->rows && row < first + REPORT_VALIDATE_ROWS_PER_PAGE && !e->code; ++row)
-        validate_row(f, t, col, row, e);
+        validate_row(f, t, col, row, u, e);
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
@@ -615,8 +727,12 @@ static int write_validate(const struct report_model *m, const char *dir, struct 
             return e->code;
     for (int row = 0; row < t->rows; ++row)
         passes += strcmp(csv_table_text(t, row, col[V_STATUS]), "pass") == 0;
-    for (int page = 0; page < validate_pages(m->r) && !e->code; ++page)
-        validate_page(t, col, page, dir, e);
+    struct validate_units units;
+    if (load_units(m->r, &units, e) == 0)
+        for (int page = 0; page < validate_pages(m->r) && !e->code; ++page)
+            validate_page(t, col, page, &units, dir, e);
+    if (units.loaded)
+        csv_table_free(&units.metrics);
     if (e->code || ceilings_note(m, t, col, note, sizeof note, e))
         return e->code;
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];

@@ -8,6 +8,8 @@ set termoption noenhanced
 set encoding utf8
 load datadir.'/variables.gp'
 missing(x) = (x != x)
+# A caption's line that the data may leave empty: nothing then, not an empty line.
+caption_line(s) = s eq "" ? "" : s."\n"
 # Room at the bottom of every page for the sentence that says what to read from it.
 set tmargin at screen 0.90
 set bmargin at screen 0.22

@@ -15,12 +15,16 @@ set label 91 at screen 0.09, screen 0.15
 load scriptdir.'/bars.gp'
 set logscale y 10
 set yrange [0.5:*]
-set format y "10^%T"
+# Powers of ten with superscript exponents (10⁸): every text here is drawn noenhanced, where "10^{8}" would show
+# as typed.
+superscript(n) = n < 10 ? word("⁰ ¹ ² ³ ⁴ ⁵ ⁶ ⁷ ⁸ ⁹", n + 1) : superscript(int(n / 10)).superscript(n % 10)
+set ytics ("10⁰" 1) font ",12"
+do for [e=2:18:2] { set ytics add (sprintf("10%s", superscript(e)) 10.0**e) }
 set ylabel "bank conflicts"
 set boxwidth 0.38
 positive(x) = (missing(x) || x <= 0) ? 1/0 : x
 zero_note(x) = missing(x) ? "not collected" : x == 0 ? "0" : ""
 plot bars_file using (column("position") - 0.2):(positive(column("conflicts_hw"))):"linetype":xtic(strcol("variant")) with boxes lc variable fs transparent solid 0.35 title "hardware counter", \
      bars_file using (column("position") + 0.2):(positive(column("conflicts_exact"))):"linetype" with boxes lc variable fs solid 0.9 title conflicts_label, \
-     bars_file using (column("position") - 0.2):(0.8):(zero_note(column("conflicts_hw"))) with labels rotate by 90 left font ",9" notitle, \
-     bars_file using (column("position") + 0.2):(0.8):(zero_note(column("conflicts_exact"))) with labels rotate by 90 left font ",9" notitle
+     bars_file using (column("position") - 0.2):(0.8):(zero_note(column("conflicts_hw"))) with labels rotate by 90 left font ",12" notitle, \
+     bars_file using (column("position") + 0.2):(0.8):(zero_note(column("conflicts_exact"))) with labels rotate by 90 left font ",12" notitle

@@ -4,7 +4,8 @@ page_title = sprintf("Diagnosis at W = %d: what limits each kernel", largest_wid
 page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, DRAM, FMA pipe, FP64/tensor pipe, issue slots: the sol metric group),\n".\
     "when it is at 60 % of its peak or more, names the limiter; bank conflicts (a quarter of shared wavefronts or more beyond the ideal) and\n".\
     "uncoalesced loads (half of the fetched bytes or less used) refine an L1/shared limit. Below 60 % everywhere: latency. The top stall reason\n".\
-    "is the warp state PC sampling found most often (stalls group; selected: issuing). Rules: harness/diagnose/diagnosis.c."
+    "is the warp state PC sampling found most often (stalls group; selected: issuing). The evidence quotes the pipe the kernel's arithmetic\n".\
+    "runs on: FP64/tensor where it executed more FP64 than FP32 operations, else FMA. Rules: harness/diagnose/diagnosis.c."
 load scriptdir.'/page.gp'
 table_rows = diagnosis_rows + 1
 table_file = datadir.'/diagnosis.tsv'

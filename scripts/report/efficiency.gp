@@ -3,7 +3,7 @@ load scriptdir.'/common.gp'
 page_title = sprintf("Global load efficiency at W = %d", largest_width)
 page_caption = "Bytes the warp asked for per byte of the 32-byte sectors fetched (smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct).\n".\
     "naive reads N along rows (coalesced); naive_uncoalesced walks down the columns of M: 16.5 sectors per request, 12.5 %.\n".\
-    "cuBLAS loads global memory with cp.async (LDGSTS), which this metric does not count: its bar reads \"no LDG\"."
+    value(sprintf("no_ldg_note_%d", largest_width))
 load scriptdir.'/page.gp'
 load scriptdir.'/bars.gp'
 set ylabel "global load efficiency (%)"

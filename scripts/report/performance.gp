@@ -4,8 +4,9 @@ load scriptdir.'/common.gp'
 page_title = "Performance versus matrix size"
 page_caption = "GFLOP/s = 2 W^3 / median time. Higher is better. Left: the variants off the FP32 ladder, with naive and cuBLAS, its ends. Right: the\n".\
     "ladder's steps in order (next to each other they differ by a few per cent: against width their lines would lie on one another), one line\n".\
-    "per width. The dashed lines are the peak FP32 and FP64 rates of the CUDA cores (SM count x FLOP per clock x maximum clock); cuBLAS FP64\n".\
-    "passes its line because DGEMM runs on the FP64 tensor cores."
+    "per width. Dashed: the peak FP32 rate, dotted: the peak FP64 rate of the CUDA cores (SM count x FLOP per clock x maximum clock);\n".\
+    "cuBLAS FP64 passes its line because DGEMM runs on the FP64 tensor cores.".\
+    (performance_overlap_note eq "" ? "" : " ".performance_overlap_note)
 load scriptdir.'/page.gp'
 peak_title(name, value) = missing(value) ? "" : sprintf("%s datasheet peak %.0f GFLOP/s", name, value)
 set datafile columnheaders
@@ -37,7 +38,8 @@ if (with_ladder) {
     set xlabel "the FP32 ladder, step by step"
     set ylabel "GFLOP/s"
     set yrange [0:*]
-    if (!missing(fp32_peak_gflops)) { set yrange [0 : fp32_peak_gflops * 1.1] }
+    # Room above the peak line for the key, which names it.
+    if (!missing(fp32_peak_gflops)) { set yrange [0 : fp32_peak_gflops * 1.2] }
     set key inside left top Left reverse font ",10" samplen 3 spacing 1.2
     # The widths in grey to black, the largest (the other pages' width) solid and darkest.
     width_colour(i) = i == words(sizes) ? "#000000" : i == words(sizes) - 1 ? "#5a5a5a" : "#8c8c8c"
@@ -45,6 +47,7 @@ if (with_ladder) {
     plot for [i=1:words(sizes)] datadir.'/performance-ladder.tsv' using "position":(column("gflops_".word(sizes, i))):xtic(strcol("variant")) \
             with linespoints lw 2 dt width_dash(i) pt (4 + 2 * (i % 3)) ps 1.3 lc rgb width_colour(i) \
             title sprintf("W = %s", word(sizes, i)), \
-         (missing(fp32_peak_gflops) ? 1/0 : fp32_peak_gflops) with lines dt 2 lw 2 lc rgb "black" notitle
+         (missing(fp32_peak_gflops) ? 1/0 : fp32_peak_gflops) with lines dt 2 lw 2 lc rgb "black" \
+            title peak_title("FP32", fp32_peak_gflops)
 }
 unset multiplot

@@ -7,11 +7,13 @@ load datadir.'/roofs.gp'
 page_title = sprintf("Hierarchical roofline at W = %d", roofline_width)
 page_caption = "y: FLOP over the median time (FLOP counted from executed instructions, or the work model 2 W^3 where that counts under half,\n".\
     "as tensor-core FLOP are not counted). x: the same FLOP per byte at each level: L1/shared data-stage wavefronts x 128 B, L2 bytes\n".\
-    "(lts__t_bytes), DRAM bytes. One colour and number per variant (the key follows; a thin line joins a number set apart to its point),\n".\
-    "one marker per level. A point under its own level's diagonal is held by that level's bandwidth; the lowest roof at a variant's three\n".\
-    "points is its bound. ".\
-    roofs_note
+    "(lts__t_bytes), DRAM bytes. One marker per level; one number per variant, in its colour, joined by a thin line to its point where it\n".\
+    "had to move away".(roofline_colour_note eq "" ? "" : " (".roofline_colour_note.")").". The key (next page) lists the numbers and\n".\
+    "the points that lie on one another. A point on or near its own level's diagonal is held by that level's bandwidth; the lowest roof\n".\
+    "at a variant's three points is its bound.\n".caption_line(roofline_l2_note).roofs_note
 load scriptdir.'/page.gp'
+# Up to eight lines of caption: they start higher than page.gp puts them.
+set label 91 at screen 0.09, screen 0.15
 set logscale xy 10
 set xrange [roofline_xmin:roofline_xmax]
 set yrange [roofline_ymin:roofline_ymax]

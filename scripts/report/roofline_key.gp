@@ -3,14 +3,18 @@ load scriptdir.'/common.gp'
 load datadir.'/roofs.gp'
 page_title = sprintf("Roofline key at W = %d: what bounds each kernel", roofline_width)
 page_caption = "bound: the roof that gives the lowest attainable GFLOP/s at the variant's intensities (each level's bandwidth x its FLOP per byte,\n".\
-    "and the compute roof of its precision); bound GFLOP/s: that attainable figure; % of bound: achieved over it. A level 'not collected'\n".\
-    "holds the variant to nothing, so its bound is the lowest of the roofs that are known. * FLOP from the work model 2 W^3: counted\n".\
-    "FLOP under half of it are tensor-core work, held to no compute roof here (or the FLOP were not collected). Over 100 %:\n".\
-    "a ceiling kernel reaches close to its unit's peak, not the peak itself. Computed in harness/pages/roofline.c.\n".roofs_note
+    "and the compute roof of its precision); bound GFLOP/s: that figure; % of bound: achieved over it. A level 'not collected' holds the variant\n".\
+    "to nothing. FLOP/B L1/shared: per byte of L1/shared data-stage wavefronts (128 B each). * FLOP from the work model 2 W^3: counted\n".\
+    "FLOP under half of it (tensor-core work, which no roof here bounds: none is named its bound) or not collected. On one another with:\n".\
+    "the numbers whose markers hide this one's on the chart (centres a quarter of a marker apart or less). Computed in harness/pages/roofline.c.\n".\
+    caption_line(roofline_tensor_note).caption_line(roofline_l2_note).caption_line(roofline_flop_note).roofs_note
 load scriptdir.'/page.gp'
+# Up to nine lines of caption: they start higher, and the table ends higher, than on the other pages.
+set label 91 at screen 0.09, screen 0.175
+set bmargin at screen 0.20
 table_rows = roofline_points + 1
 table_file = datadir.'/roofline-key.tsv'
-table_x = "0.02 0.05 0.25 0.34 0.45 0.54 0.64 0.76 0.88"
+table_x = "0.02 0.045 0.215 0.29 0.385 0.46 0.535 0.655 0.745 0.81"
 table_first = 2
 table_colour_column = 1
 load scriptdir.'/table.gp'

@@ -3,9 +3,10 @@ load scriptdir.'/common.gp'
 page_title = sprintf("Warp stall reasons at W = %d: where the warps wait", stall_width)
 page_caption = "From stalls.csv (the stalls group: CUPTI PC sampling, a sample per SM every 2^p cycles, p chosen per kernel for 25,000 to\n".\
     "200,000 samples, and at least 9). Each bar: the share of a variant's samples by the state of the sampled warp; \"selected\" is a warp issuing.\n".\
-    "Named: every variant's largest reason and, as room allows, its second, then the run's most common; the rest summed as other, less than\n".\
-    "each variant's largest named share. long_scoreboard: waiting on global memory; lg_throttle: the load/store queue for global memory full;\n".\
-    "mio_throttle and short_scoreboard: shared memory; barrier: __syncthreads; not_selected: ready, another issued."
+    "Named in colour, as room allows: each variant's largest reason, more of its reasons until the rest is smaller, the reason each step\n".\
+    "of the FP32 ladder moved most, each variant's second, then the run's most common. \"other\" sums the rest. long_scoreboard: waiting on\n".\
+    "global memory; lg_throttle: the load/store queue for global memory full; mio_throttle and short_scoreboard: shared memory; barrier:\n".\
+    "__syncthreads; not_selected: ready, another issued; no_instructions: waiting for instructions to be fetched."
 load scriptdir.'/page.gp'
 set datafile columnheaders
 set style data histograms

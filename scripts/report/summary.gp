@@ -4,8 +4,13 @@ page_title = sprintf("Summary at W = %d", summary_width)
 page_caption = "Median of the timed runs (L2 emptied before each); % of cuBLAS against cuBLAS of the same precision. Load efficiency, bank\n".\
     "conflicts and DRAM GB/s come from CUPTI in a separate metric pass. 'conflicts (exact)': each shared instruction's wavefronts\n".\
     "beyond CUPTI's ideal for the same access, summed over the kernel (the source group; 'not collected' without it).\n".\
-    "regs: registers per thread; occupancy: theoretical (from the kernel's registers, shared memory and block size) / achieved."
+    "regs: registers per thread; occupancy: theoretical (from the kernel's registers, shared memory and block size) / achieved.\n".\
+    caption_line(value(sprintf("no_ldg_note_%d", summary_width))).caption_line(value(sprintf("l2_fit_note_%d", summary_width))).\
+    caption_line(value(sprintf("library_note_%d", summary_width)))
 load scriptdir.'/page.gp'
+# Up to seven lines of caption: they start higher, and the table ends higher, than on the other pages.
+set label 91 at screen 0.09, screen 0.15
+set bmargin at screen 0.18
 table_rows = variant_count + 1
 table_file = sprintf("%s/summary-%d.tsv", datadir, summary_width)
 table_x = "0.03 0.20 0.26 0.33 0.40 0.47 0.55 0.66 0.73 0.78 0.91"

@@ -54,7 +54,7 @@ static void naive_uncoalesced_is_bound_by_uncoalesced_loads(void **state)
     struct diagnosis d = run(k);
     assert_string_equal(d.limiter, "uncoalesced global loads");
     assert_non_null(strstr(d.evidence, "use 12.5 % of the bytes their sectors carry (16.5 sectors per request)"));
-    assert_non_null(strstr(d.evidence, "L1 at 99 %"));
+    assert_non_null(strstr(d.evidence, "L1/shared at 99 %"));
 }
 
 /* 32 doubles a request fill 8 sectors: coalesced, although a float kernel with 8 would not be. */
@@ -64,6 +64,24 @@ static void coalesced_fp64_loads_are_not_called_uncoalesced(void **state)
     struct kernel_figures k = figures(95.9, 20.6, 18.1, 1.9, 24.1, 8.0, 0.0); /* tiled_32_fp64 */
     k.v[IN_LOAD_EFFICIENCY] = 100.0;
     assert_string_equal(run(k).limiter, "L1/shared bandwidth");
+}
+
+/* The evidence quotes the pipe the kernel's arithmetic runs on: an FP64 kernel's DFMA run on the FP64/tensor pipe,
+ * not on the FMA pipe, which its integer instructions keep a little busy (tiled_32_fp64 at W = 4096: 2 x 4096^3
+ * FP64 operations, FP64/tensor pipe 14.65 %, FMA pipe 1.86 %). */
+static void an_fp64_kernel_s_evidence_quotes_the_fp64_pipe(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(95.9, 20.5, 18.0, 1.86, 24.1, 8.0, 0.0);
+    k.v[IN_LOAD_EFFICIENCY] = 100.0; /* 32 doubles a request fill 8 sectors */
+    k.v[IN_FP64_TENSOR_PIPE] = 14.65;
+    k.v[IN_FLOP_FP64] = 137438953472.0;
+    assert_string_equal(run(k).evidence, "L1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %");
+    k.v[IN_FLOP_FP64] = 0.0; /* FP32 work counted: the FMA pipe */
+    k.v[IN_FLOP_FP32] = 137438953472.0;
+    assert_string_equal(run(k).evidence, "L1/shared at 96 % of peak; FMA pipe 2 %, DRAM 18 %");
+    k.v[IN_FLOP_FP32] = k.v[IN_FLOP_FP64] = NAN; /* not collected: the busier of the two */
+    assert_string_equal(run(k).evidence, "L1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %");
 }
 
 static void a_busy_fp64_or_tensor_pipe_is_its_own_limiter(void **state)
@@ -186,6 +204,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(naive_uncoalesced_is_bound_by_uncoalesced_loads),
         cmocka_unit_test(coalesced_fp64_loads_are_not_called_uncoalesced),
+        cmocka_unit_test(an_fp64_kernel_s_evidence_quotes_the_fp64_pipe),
         cmocka_unit_test(a_busy_fp64_or_tensor_pipe_is_its_own_limiter),
         cmocka_unit_test(tiled_transposed_is_bound_by_bank_conflicts),
         cmocka_unit_test(tiled_32_is_bound_by_shared_memory_traffic),

@@ -22,6 +22,7 @@
 #include "../support/run_shell.h"
 
 #define FIXTURE "tests/fixtures/content-run"
+#define REFERENCE "reports/reference"
 
 static char workdir[] = "/tmp/memscope-content-XXXXXX";
 static char data_dir[128], scratch[128];
@@ -125,6 +126,64 @@ static void the_title_page_names_failed_checks(void **state)
     assert_null(strstr(t, "\ntiling\t"));
 }
 
+/* ---- the summary tables (pp. 2-4) and the ladder (p. 6) ---- */
+
+/* The reference run's summary.csv at W = 1024: medians to four significant figures (tiled_corner_turning
+ * 0.2479519993 ms, cublas 0.06172800064), occupancy to one decimal (blocktiled_2d 12.5 % theoretical, 12.47 achieved;
+ * cublas has no theoretical figure, a library call), and a DRAM figure marked where the three matrices (min_bytes
+ * 12,582,912) fit in the L2 (environment.csv: 52,428,800 bytes); at 4096 (201,326,592 bytes) they do not. */
+static void summary_cells_keep_their_figures(void **state)
+{
+    (void)state;
+    write_data(REFERENCE);
+    const char *t = data_file("summary-1024.tsv");
+    expect_row(t, "tiled_corner_turning\tfp32\t0.2480\t8661\t24.9\t100.0\t0\t34 †\t31\t100.0 / 93.8\tpassed");
+    expect_row(t, "blocktiled_2d\tfp32\t0.1664\t12902\t37.1\t100.0\t4,194,304\t51 †\t178\t12.5 / 12.5\tpassed");
+    expect_row(t, "cublas\tfp32\t0.06173\t34789\t100.0\tno LDG\t1,572,864\t138 †\t-\t- / 6.2\tpassed");
+    t = data_file("summary-4096.tsv");
+    expect_row(t, "naive\tfp32\t22.46\t6120\t11.8\t82.5\t0\t380\t32\t100.0 / 99.6\tpassed");
+    t = data_file("ladder.tsv");
+    assert_non_null(strstr(t, "\tblocktiled_2d\t28359\t54.8\t1.64x\t512\t98\t268,435,456\t178\t12.5 / 12.5\t"));
+}
+
+/* Each page that shows "no LDG", a DRAM figure marked † or a register count "-" says why in a footnote, from the
+ * run: at 1024 both precisions fit in the L2 (FP32 12.6 MB, FP64 25.2 MB), at 2048 FP32 alone (50.3 MB), at 4096
+ * neither; cp.async kernels read "no LDG" at every width, cuBLAS has no register count. */
+static void footnotes_explain_the_marks_of_each_width(void **state)
+{
+    (void)state;
+    write_data(REFERENCE);
+    const char *t = data_file("variables.gp");
+    expect_line(t, "no_ldg_note_4096 = 'no LDG: the kernel loads global memory only through cp.async (LDGSTS), which "
+                   "the LDG counters behind load efficiency and sectors per request leave out.'");
+    expect_line(t, "l2_fit_note_1024 = '†: M, N and P (fp32 12.6 MB, fp64 25.2 MB) fit in the 52.4 MB L2 "
+                   "(l2_cache_bytes): the kernel''s reuse is served there, and its DRAM GB/s says little of its accesses.'");
+    expect_line(t, "l2_fit_note_2048 = '†: M, N and P (fp32 50.3 MB) fit in the 52.4 MB L2 (l2_cache_bytes): the "
+                   "kernel''s reuse is served there, and its DRAM GB/s says little of its accesses.'");
+    expect_line(t, "l2_fit_note_4096 = ''");
+    expect_line(t, "library_note_4096 = '-: a library call (cuBLAS): memscope does not read its kernels'' registers, so "
+                   "it has no theoretical occupancy either.'");
+}
+
+/* The ideas page says, under each step's idea, what the run measured against the step before: halfwarp_lanes'
+ * idea reads "fewer shared wavefronts", but the reference run's metrics.csv at W = 4096 has 268,435,456 shared load
+ * wavefronts for large_tiles and 335,544,320 for it (+25 %; no shared stores in either), its median 2.974 against
+ * 2.955 ms; pipelined, against warptiled, loads through cp.async (global load sectors 134,217,728 to none), has
+ * 50,331,648 exact conflicts (summary.csv) where warptiled has none, and moves 611,110,656 DRAM bytes against
+ * 417,746,944 (+46 %). The first step has nothing to be measured against. */
+static void each_idea_is_followed_by_what_the_run_measured(void **state)
+{
+    (void)state;
+    write_data(REFERENCE);
+    const char *t = data_file("ladder-ideas.tsv");
+    expect_line(t, "0\t\t\tmeasured against large_tiles: 1.01x faster (2.974 → 2.955 ms); shared wavefronts +25 %");
+    /* a measurement longer than a line goes on in the row below */
+    expect_line(t, "0\t\t\tmeasured against warptiled: 1.15x faster (3.651 → 3.161 ms); global load sectors 134,217,728 "
+                   "→ 0, shared wavefronts -8 %, exact\n0\t\t\tconflicts 0 → 50,331,648, DRAM bytes +46 %");
+    assert_null(strstr(t, "measured against naive_uncoalesced"));
+    assert_non_null(strstr(data_file("variables.gp"), "\nladder_idea_rows = "));
+}
+
 /* ---- the diagnosis (p. 5) ---- */
 
 /* The issue-bound kernels read apart by their own figures and their warps' top stall reason; no closing sentence
@@ -155,8 +214,25 @@ static void every_row_is_the_rules_on_the_runs_figures(void **state)
     expect_row(t, "tiled_transposed_padded\tL1/shared bandwidth\tL1/shared at 90 % of peak; FMA pipe 11 %, "
                    "DRAM 13 %; top stall reason mio_throttle (46 % of samples)");
     expect_row(t, "naive_uncoalesced\tuncoalesced global loads\tglobal loads use 12.5 % of the bytes their "
-                   "sectors carry (16.5 sectors per request); L1 at 99 % of peak; top stall reason lg_throttle "
+                   "sectors carry (16.5 sectors per request); L1/shared at 99 % of peak; top stall reason lg_throttle "
                    "(94 % of samples)");
+}
+
+/* The evidence quotes the pipe a kernel's arithmetic runs on: the FP64 kernels of the reference run executed FP64
+ * operations only (metrics.csv: flop_fp64), and at W = 4096 tiled_32_fp64's FP64/tensor pipe was busy 14.65 % of
+ * its cycles, its FMA pipe 1.86 % (summary.csv); naive_uncoalesced's L1 is the L1/shared unit, as everywhere. */
+static void the_evidence_quotes_the_kernel_s_own_arithmetic_pipe(void **state)
+{
+    (void)state;
+    write_data(REFERENCE);
+    const char *t = data_file("diagnosis.tsv");
+    expect_row(t, "tiled_32_fp64\tL1/shared bandwidth\tL1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %; "
+                   "top stall reason mio_throttle (53 % of samples)");
+    expect_row(t, "naive_fp64\tL1/shared bandwidth\tL1/shared at 92 % of peak; FP64/tensor pipe 12 %, DRAM 7 %; "
+                   "top stall reason long_scoreboard (86 % of samples)");
+    expect_row(t, "tiled_32\tL1/shared bandwidth\tL1/shared at 89 % of peak; FMA pipe 14 %, DRAM 17 %; "
+                   "top stall reason mio_throttle (43 % of samples)");
+    assert_non_null(strstr(t, "(16.5 sectors per request); L1/shared at 99 % of peak"));
 }
 
 /* ---- the bank conflicts (p. 10) ---- */
@@ -170,10 +246,10 @@ static void the_counter_sentences_are_the_runs_figures(void **state)
     (void)state;
     write_data(FIXTURE);
     const char *t = data_file("conflicts_notes.gp");
-    expect_line(t, "conflicts_overcount_note = \"Where the exact count is 0 it read more than 0 for 3 of 5 kernels, up "
-                   "to 18,311,027 (tiled_32).\"");
-    expect_line(t, "conflicts_missed_note = \"It read under half the exact count for pipelined, halfwarp_lanes, "
-                   "icache_fit, cublas.\"");
+    expect_line(t, "conflicts_overcount_note = 'Where the exact count is 0 it read more than 0 for 3 of 5 kernels, up "
+                   "to 18,311,027 (tiled_32).'");
+    expect_line(t, "conflicts_missed_note = 'It read under half the exact count for pipelined, halfwarp_lanes, "
+                   "icache_fit, cublas.'");
 }
 
 /* A run from before the source group holds an estimate, not the exact count: the page claims nothing from it. */
@@ -183,28 +259,33 @@ static void an_estimate_gives_no_counter_sentences(void **state)
     copy_fixture_and("sed -i '/^source_group,/d' $R/environment.csv");
     write_data(scratch);
     const char *t = data_file("conflicts_notes.gp");
-    expect_line(t, "conflicts_overcount_note = \"\"");
-    expect_line(t, "conflicts_missed_note = \"\"");
+    expect_line(t, "conflicts_overcount_note = ''");
+    expect_line(t, "conflicts_missed_note = ''");
 }
 
 /* ---- the ground truth (pp. 19-22) ---- */
 
-/* Each check shows its rule (validate.csv's bounds) and how far the measured value lies from the expected one:
- * the naive transpose's DRAM reads, 5.3 % above the matrix, pass under a lower bound alone. */
+/* Each check shows its unit (the unit validate/metrics.csv records for the metric, a ceiling's own: the reference
+ * run, whose validate.csv the fixture holds too, but not its metrics.csv), its rule (validate.csv's bounds) and how
+ * far the measured value lies from the expected one: the naive transpose's DRAM reads, 5.3 % above the matrix, pass
+ * under a lower bound alone. */
 static void each_check_shows_its_rule_and_distance(void **state)
 {
     (void)state;
-    write_data(FIXTURE);
+    write_data(REFERENCE);
     const char *t = data_file("validate-*.tsv");
-    expect_line(t, "kernel\tparameter\tmetric\texpected\trule\tmeasured\tvs expected\tcheck");
-    expect_line(t, "transpose_naive\twidth=16384\tdram__bytes_read.sum\t1073741824\t≥ 0.98 × expected\t1131041792"
+    expect_line(t, "kernel\tparameter\tmetric\tunit\texpected\trule\tmeasured\tvs expected\tcheck");
+    expect_line(t, "transpose_naive\twidth=16384\tdram__bytes_read.sum\tbyte\t1073741824\t≥ 0.98 × expected\t1131041792"
                    "\t+5.3 %\tpass");
-    expect_line(t, "transpose_shared\twidth=16384\tdram__bytes_write.sum\t1073741824\t0.951 to 1.02 × expected"
+    expect_line(t, "transpose_shared\twidth=16384\tdram__bytes_write.sum\tbyte\t1073741824\t0.951 to 1.02 × expected"
                    "\t1055735296\t-1.7 %\tpass");
-    expect_line(t, "strided_copy\tstride=2 offset=0\tglobal_load_efficiency\t50\texact\t50\t0 %\tpass");
-    expect_line(t, "ceilings\twithin 25 % of the datasheet\tceiling_dram_gbs\t3352.32\t0.75 to 1.25 × expected"
+    expect_line(t, "strided_copy\tstride=2 offset=0\tglobal_load_efficiency\t%\t50\texact\t50\t0 %\tpass");
+    expect_line(t, "ceilings\twithin 25 % of the datasheet\tceiling_dram_gbs\tGB/s\t3352.32\t0.75 to 1.25 × expected"
                    "\t2860.1\t-14.7 %\tpass");
-    expect_line(t, "ceilings\tno datasheet: DRAM<L2<L1/shared\tceiling_l2_gbs\t-\t2860.1 to 32301.5\t5526.8\t-\tpass");
+    expect_line(t, "ceilings\tno datasheet: DRAM<L2<L1/shared\tceiling_l2_gbs\tGB/s\t-\t2860.1 to 32301.5\t5526.8\t-\t"
+                   "pass");
+    /* the exact count comes from the source group, not metrics.csv: no unit recorded, none shown */
+    expect_line(t, "shared_stride_32bit\tstride=2\tshared_conflicts_exact\t\t135168\texact\t135168\t0 %\tpass");
 }
 
 /* The ceilings judged there are --validate's own measurement, not the roofline's roofs: the page says so, with the
@@ -215,13 +296,13 @@ static void the_ceilings_note_says_why_they_differ_from_the_roofline(void **stat
     (void)state;
     write_data(FIXTURE);
     assert_non_null(strstr(data_file("validate.gp"),
-                           "validate_ceilings_note = \"The roofline draws the ceilings its own run measured; "
+                           "validate_ceilings_note = 'The roofline draws the ceilings its own run measured; "
                            "--validate measured these again: they differ by 2.0 % at most (L2, 5642.4 against "
-                           "5526.8 GB/s).\""));
+                           "5526.8 GB/s).'"));
     copy_fixture_and("sed -i '/^ceiling_/d' $R/environment.csv");
     write_data(scratch);
-    assert_non_null(strstr(data_file("validate.gp"), "validate_ceilings_note = \"The roofline draws the datasheet's "
-                                                     "figures instead: the run it draws measured no ceilings.\""));
+    assert_non_null(strstr(data_file("validate.gp"), "validate_ceilings_note = 'The roofline draws the datasheet''s "
+                                                     "figures instead: the run it draws measured no ceilings.'"));
 }
 
 int main(void)
@@ -229,8 +310,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_title_page_says_what_the_run_found),
         cmocka_unit_test(the_title_page_names_failed_checks),
+        cmocka_unit_test(summary_cells_keep_their_figures),
+        cmocka_unit_test(footnotes_explain_the_marks_of_each_width),
+        cmocka_unit_test(each_idea_is_followed_by_what_the_run_measured),
         cmocka_unit_test(issue_bound_kernels_read_apart),
         cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
+        cmocka_unit_test(the_evidence_quotes_the_kernel_s_own_arithmetic_pipe),
         cmocka_unit_test(the_counter_sentences_are_the_runs_figures),
         cmocka_unit_test(an_estimate_gives_no_counter_sentences),
         cmocka_unit_test(each_check_shows_its_rule_and_distance),

@@ -429,12 +429,12 @@ static void hostile_gpu_name(const struct csv_table *t, int row, char **fields)
 }
 
 /* environment.csv's gpu_name and the variant names go into gnuplot strings, where a backquoted `...` runs as a
- * shell command: rendering a results folder from elsewhere must run nothing. */
+ * shell command: rendering a results folder from elsewhere must run nothing, and the name is drawn as it is. */
 static void text_from_the_results_cannot_run_commands(void **state)
 {
     (void)state;
     static struct outcome o;
-    char ran[192];
+    char ran[192], expected[256];
     require_tools();
     copy_fixture();
     rewrite_csv(scratch, "environment.csv", hostile_gpu_name);
@@ -443,8 +443,28 @@ static void text_from_the_results_cannot_run_commands(void **state)
         fail_msg("render failed (%d):\n%s", o.exit_code, o.output);
     snprintf(ran, sizeof ran, "%s/ran", workdir);
     assert_false(exists(ran));
-    shell(&o, "pdftotext -layout %s -", pdf);
-    assert_non_null(strstr(o.output, "H100 'touch"));
+    snprintf(expected, sizeof expected, "H100 `touch %s/ran` \\\"", workdir);
+    shell(&o, "pdftotext -f 1 -l 1 %s - | grep -cF '%s'", pdf, expected);
+    if (atoi(o.output) != 2) /* the title's line and the table's row */
+        fail_msg("the title page shows the GPU's name %s times as it is, \"%s\", not twice", o.output, expected);
+}
+
+/* A source line is shown as it is written: the hot-lines page of a cp.async kernel quotes its asm string with
+ * double quotes (tests/fixtures/content-run: kernels/ladder/ladder_common.cuh:125), and the last column's header
+ * says what its cells are: per instruction for some, totals for others. */
+static void source_text_is_shown_as_written(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    render("tests/fixtures/content-run", &o);
+    if (o.exit_code != 0)
+        fail_msg("render failed (%d):\n%s", o.exit_code, o.output);
+    shell(&o, "pdftotext -layout %s - | sed -n '/Hot lines:/,/Ground truth:/p'", pdf);
+    if (!strstr(o.output, "asm volatile(\"cp.async.ca.shared.global [%"))
+        fail_msg("the hot lines lack the source as written, asm volatile(\"cp.async...:\n%s", o.output);
+    assert_null(strstr(o.output, "per instruction"));
+    assert_non_null(strstr(o.output, "measured on the line"));
 }
 
 int main(void)
@@ -454,6 +474,7 @@ int main(void)
         cmocka_unit_test(ladder_pages_follow_the_steps_of_variants_csv),
         cmocka_unit_test(the_roofline_pages_draw_measured_roofs_and_each_bound),
         cmocka_unit_test(every_page_has_a_png),
+        cmocka_unit_test(source_text_is_shown_as_written),
         cmocka_unit_test(run_without_metrics_reads_not_collected),
         cmocka_unit_test(truncated_summary_is_refused_with_its_line),
         cmocka_unit_test(truncated_samples_are_refused),
