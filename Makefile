@@ -39,7 +39,7 @@ lib = $(patsubst %,$(BUILD)/lib/%.a,$(1))
 # The readers link no CUDA runtime, cuBLAS or kernel code: they run where there is no GPU (tests/layout checks it).
 READER_LIBS := $(call lib,results source profile cupti csv common)
 ALL_LIBS := $(call lib,run check validate ceilings gpu diagnose stalls results source profile cupti kernels csv common)
-PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
+PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history memscope-profile
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 # Programs the tests start (tests/<room>/program_*.c): plain C, no cmocka, no CUDA.
 TEST_PROGRAMS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/program_*.c))
@@ -80,6 +80,10 @@ $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o
 $(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report pages ceilings diagnose)
 $(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare)
 $(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history)
+# memscope-profile links no CUDA and no CUPTI: it starts a program with the injection library beside it.
+$(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher results csv common)
+	$(CC) $(SANITIZERS) -o $@ $< -Wl,--start-group $(filter %.a,$^) -Wl,--end-group
+
 # The injection library (harness/inject/) is loaded into any CUDA program: position-independent objects, built
 # apart in $(BUILD)/pic/ (the room archives are not PIC) from only the sources it links; only its two entry points
 # are visible outside it, so that nothing of ours takes the place of the program's own functions or theirs of ours.
