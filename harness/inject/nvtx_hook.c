@@ -60,11 +60,12 @@ static struct stack *stack_of(nvtxDomainHandle_t domain, int create)
 static size_t keep(const char *name, int depth, uint64_t now)
 {
     size_t index = NOT_KEPT;
+    uint32_t thread = thread_id();
     pthread_mutex_lock(&kept.lock);
     if (!kept.stopped && grow_for_one_more((void **)&kept.ranges, kept.count, sizeof *kept.ranges) == 0) {
         index = kept.count++;
         struct kept_range *r = &kept.ranges[index];
-        *r = (struct kept_range){.thread = thread_id(), .depth = depth, .start_ns = now};
+        *r = (struct kept_range){.thread = thread, .depth = depth, .start_ns = now};
         snprintf(r->name, sizeof r->name, "%s", name);
     }
     kept.lost += index == NOT_KEPT && !kept.stopped;
