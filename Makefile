@@ -42,8 +42,10 @@ lib = $(patsubst %,$(BUILD)/lib/%.a,$(1))
 READER_LIBS := $(call lib,results csv common)
 METRIC_CATALOG := $(BUILD)/harness/profile/metric_catalog.o
 ALL_LIBS := $(call lib,run check validate ceilings gpu diagnose stalls results source profile cupti kernels csv common)
-PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
+PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history memscope-profile
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
+# Programs the tests start (tests/<room>/program_*.c): plain C, no cmocka, no CUDA.
+TEST_PROGRAMS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/program_*.c))
 # Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
 SANITIZE_DLOPEN := $(if $(SANITIZE),$(BUILD)/tests/support/sanitize_dlopen.o)
 TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(SANITIZE_DLOPEN)
@@ -53,7 +55,7 @@ TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(S
 FUZZERS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all test fuzz fuzzers run report compare history history-add figures clean FORCE test-setup report-setup
-all: $(PROGRAMS:%=$(BUILD)/%)
+all: $(PROGRAMS:%=$(BUILD)/%) $(BUILD)/libmemscope-inject.so
 
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D) && printf '#define MEMSCOPE_GIT_COMMIT "%s"\n#define MEMSCOPE_GIT_DIRTY "%s"\n#define MEMSCOPE_NVCC_VERSION "%s"\n#define MEMSCOPE_CUDA_ARCH "sm_%s"\n' \
@@ -83,15 +85,37 @@ $(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report 
 	$(BUILD)/harness/ceilings/rates.o $(METRIC_CATALOG)
 $(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare) $(METRIC_CATALOG)
 $(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history)
+# memscope-profile links no CUDA and no CUPTI: it starts a program with the injection library beside it.
+$(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher results csv common)
+	$(CC) $(SANITIZERS) -o $@ $< -Wl,--start-group $(filter %.a,$^) -Wl,--end-group
+
+# The injection library (harness/inject/) is loaded into any CUDA program: position-independent objects, built
+# apart in $(BUILD)/pic/ (the room archives are not PIC) from only the sources it links; only its two entry points
+# are visible outside it, so that nothing of ours takes the place of the program's own functions or theirs of ours.
+INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler_error.c cupti/metric_host.cpp \
+	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/csv/writer.c harness/csv/reader.c \
+	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/gpu/environment_entries.c
+PIC_FLAGS := -fPIC -fvisibility=hidden
+$(BUILD)/pic/%.o: %.c | $(BUILD)/version.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PIC_FLAGS) -c $< -o $@
+$(BUILD)/pic/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $(PIC_FLAGS) -c $< -o $@
+# -z defs: a symbol left to be found in the program at run time would be a bug, found here instead.
+$(BUILD)/libmemscope-inject.so: $(patsubst %,$(BUILD)/pic/%.o,$(basename $(INJECT_SOURCES)))
+	$(HOST_LINK) -shared -Wl,-z,defs -o $@ $^ -lcupti -lm
 
 $(TESTS:%=%.o): | test-setup
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report pages compare history)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report pages compare history inject)
 	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl $(CMOCKA_LINK)
+$(TEST_PROGRAMS): $(BUILD)/tests/%: $(BUILD)/tests/%.o
+	$(CC) $(SANITIZERS) -o $@ $< -ldl -lpthread
 test-setup:
 	@scripts/setup test $(CMOCKA)$(if $(SANITIZE), && scripts/setup sanitize)
 report-setup:
 	@scripts/setup report
-test: test-setup all $(TESTS)
+test: test-setup all $(TESTS) $(TEST_PROGRAMS)
 	@MEMSCOPE_BUILD=$(BUILD) $(if $(SANITIZE),MEMSCOPE_SANITIZE=1) tests/run-all $(TESTS)
 
 # Each tests/fuzz/fuzz_*.c is one libFuzzer target over the readers (no CUDA kernels, no CUPTI call); scripts/fuzz

@@ -490,8 +490,8 @@ static void no_folder_holds_more_than_15_source_files(void **state)
 /* ---- where each main lives ---- */
 
 static const char *const program_mains[] = {
-    "harness/run/main.c",    "harness/decode/main.c",  "harness/report/main.c",
-    "harness/compare/main.c", "harness/history/main.c",
+    "harness/run/main.c",     "harness/decode/main.c",  "harness/report/main.c",
+    "harness/compare/main.c", "harness/history/main.c", "harness/launcher/main.c",
 };
 
 static bool is_program_main(const char *path)
@@ -568,6 +568,22 @@ static void the_readers_link_no_cuda(void **state)
     expect_none(&found, "the readers must link no CUDA runtime, cuBLAS or driver: they run where there is no GPU");
 }
 
+/* memscope-profile starts anywhere; its injection library is loaded into programs that bring their own CUDA
+ * runtime, so it must bring none (CUPTI it needs, and libcupti is none of those). */
+static void the_launcher_and_the_injection_library_link_no_cuda(void **state)
+{
+    (void)state;
+    static struct findings found;
+    char library[PATH_SIZE];
+    const char *launcher = binary("MEMSCOPE_PROFILE", "build/memscope-profile");
+    memset(&found, 0, sizeof found);
+    snprintf(library, sizeof library, "%.*s/libmemscope-inject.so", (int)(strrchr(launcher, '/') - launcher),
+             launcher);
+    find_linked_cuda(launcher, &found);
+    find_linked_cuda(library, &found);
+    expect_none(&found, "memscope-profile and libmemscope-inject.so must link no CUDA runtime, cuBLAS or driver");
+}
+
 /* The same check on memscope, which needs cuBLAS: proof that the readers' check can fail. */
 static void memscope_itself_links_cublas_so_the_check_can_fail(void **state)
 {
@@ -593,6 +609,7 @@ int main(void)
         cmocka_unit_test(no_folder_holds_more_than_15_source_files),
         cmocka_unit_test(every_program_has_its_main_in_its_own_room),
         cmocka_unit_test(the_readers_link_no_cuda),
+        cmocka_unit_test(the_launcher_and_the_injection_library_link_no_cuda),
         cmocka_unit_test(memscope_itself_links_cublas_so_the_check_can_fail),
     };
     return cmocka_run_group_tests_name("layout", tests, NULL, NULL);
