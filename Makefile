@@ -94,7 +94,7 @@ $(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher 
 # are visible outside it, so that nothing of ours takes the place of the program's own functions or theirs of ours.
 INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler_error.c cupti/metric_host.cpp \
 	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/csv/writer.c harness/csv/reader.c \
-	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/gpu/environment_entries.c
+	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/results/environment_csv.c
 PIC_FLAGS := -fPIC -fvisibility=hidden
 $(BUILD)/pic/%.o: %.c | $(BUILD)/version.h
 	@mkdir -p $(@D)

@@ -4,7 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../gpu/environment_entries.h"
+#include "../results/environment_csv.h"
 #include "../results/launches_csv.h"
 #include "../results/trace.h"
 #include "part.h"
