@@ -47,7 +47,7 @@ struct range {
 struct timeline {
     struct bar variant[MAX_VARIANTS], own, none; /* own: the run's phases; none: the run's time in no range */
     int variants;
-    double run_start_ms, run_ms;
+    double run_start_ms, run_ms; /* from the first range of depth 0 to the end of the last */
     struct gap gap[GAPS_NAMED];
 };
 
@@ -93,6 +93,13 @@ static int variant_bar(struct timeline *tl, const struct range *r, const char *p
     return 0;
 }
 
+/* The ranges that share out the run's time: its jobs and its own phases, in the run's range (depth 1) or, as the
+ * ceilings measured before it, beside it (depth 0). The run's range itself only holds them. */
+static int outermost(const struct range *r)
+{
+    return r->depth == 1 || (r->depth == 0 && segment_of(r->name) != NO_PHASE);
+}
+
 /* A job's range is its variant's time, in no phase until its phases (one level deeper) take their share; the
  * run's own phases sit beside the jobs. Deeper ranges lie inside a phase, already counted. */
 static int add_range(struct timeline *tl, const struct range *r, const char *path, struct error *e)
@@ -102,11 +109,22 @@ static int add_range(struct timeline *tl, const struct range *r, const char *pat
         return e->code;
     if (r->depth == 1 && r->job[0])
         bar->ms[NO_PHASE] += r->duration_ms;
-    else if (r->depth == 1 || (r->depth == 2 && r->job[0])) {
+    else if (outermost(r) || (r->depth == 2 && r->job[0])) {
         bar->ms[segment_of(r->name)] += r->duration_ms;
         bar->ms[NO_PHASE] -= r->job[0] ? r->duration_ms : 0;
     }
     return 0;
+}
+
+/* The run's time reaches over every range of depth 0. */
+static void widen_run(struct timeline *tl, const struct range *r, int first)
+{
+    double end = first ? r->start_ms + r->duration_ms : tl->run_start_ms + tl->run_ms;
+    if (r->start_ms + r->duration_ms > end)
+        end = r->start_ms + r->duration_ms;
+    if (first || r->start_ms < tl->run_start_ms)
+        tl->run_start_ms = r->start_ms;
+    tl->run_ms = end - tl->run_start_ms;
 }
 
 /* Keeps the GAPS_NAMED longest stretches in no range, the longest first. */
@@ -133,7 +151,7 @@ static int by_start(const void *a, const void *b)
     return (x->start_ms > y->start_ms) - (x->start_ms < y->start_ms);
 }
 
-/* The run's time in no range: what its outermost ranges (depth 1, sorted by start) leave of it. */
+/* The run's time in no range: what its outermost ranges (sorted by start) leave of it. */
 static void find_gaps(struct timeline *tl, struct range *outer, int n)
 {
     double at = tl->run_start_ms, covered = 0;
@@ -151,7 +169,7 @@ static void find_gaps(struct timeline *tl, struct range *outer, int n)
 
 static int build(const struct csv_table *t, struct timeline *tl, struct error *e)
 {
-    int column[TIMELINE_COLUMNS], runs = 0, n_outer = 0;
+    int column[TIMELINE_COLUMNS], tops = 0, n_outer = 0;
     struct range r;
     struct range *outer = malloc(sizeof *outer * (size_t)t->rows);
     if (!outer)
@@ -163,13 +181,12 @@ static int build(const struct csv_table *t, struct timeline *tl, struct error *e
         if (read_range(t, column, row, &r, e) || add_range(tl, &r, t->path, e))
             break;
         if (r.depth == 0)
-            ++runs, tl->run_start_ms = r.start_ms, tl->run_ms = r.duration_ms;
-        else if (r.depth == 1)
+            widen_run(tl, &r, tops++ == 0);
+        if (outermost(&r))
             outer[n_outer++] = r;
     }
-    if (!e->code && runs != 1)
-        error_set(e, EXIT_USAGE, "%s: %d ranges of depth 0, where a run has one (its own, memscope run)", t->path,
-                  runs);
+    if (!e->code && tops == 0)
+        error_set(e, EXIT_USAGE, "%s: no range of depth 0, where a run has its own (memscope run)", t->path);
     if (!e->code)
         find_gaps(tl, outer, n_outer);
     free(outer);

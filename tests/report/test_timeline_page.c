@@ -156,6 +156,20 @@ static void the_longest_stretches_in_no_range_are_named(void **state)
                                    "timeline_colours = \"#9e9e9e #00acc1 #e53935 #fb8c00 #00897b #d81b60 #cfcfcf\"\n");
 }
 
+/* With the roofline group, the ceilings are measured before the run's own range opens (depth 0 both): they are one
+ * of the run's phases, and the run's time reaches from their start. Here 17 ms of them, ending 0.5 ms before it. */
+static void ceilings_before_the_run_s_range_are_one_of_its_phases(void **state)
+{
+    (void)state;
+    copy_run_and("sed -i '1a ceilings,,0,0,-17.5,17' $R/timeline.csv");
+    write_data(copy);
+    expect_in("timeline-notes.gp", "timeline_title = \"Where the run's 6.40 s went\"\n");
+    expect_in("timeline.tsv", "\tstall sampling\tceilings\tin no phase\ttotal_s\tlabel\n");
+    expect_in("timeline.tsv", "\nthe run's own phases\t0.0655597\t0\t0\t0.732378\t2.05717\t0.0877146\t0.017\t0\t"
+                              "2.95983\t2.96 s, 46.3 %\n"
+                              "in no range\t0\t0\t0\t0\t0\t0\t0\t2.75768\t2.75768\t2.76 s, 43.1 %\n");
+}
+
 /* ---- runs with no timeline, or a broken one ---- */
 
 /* A run without --trace has no timeline.csv; one whose ranges were all lost has only its header. */
@@ -189,7 +203,7 @@ static void a_broken_timeline_is_refused_with_its_line(void **state)
     expect_refused("sed -i '3s/,7.898471$/,-7.898471/' $R/timeline.csv", "timeline.csv:3: a negative duration");
     expect_refused("sed -i '3s/,2,300.939497,/,x,300.939497,/' $R/timeline.csv", "timeline.csv:3");
     expect_refused("sed -i '/^memscope run,/d' $R/timeline.csv",
-                   "timeline.csv: 0 ranges of depth 0, where a run has one (its own, memscope run)");
+                   "timeline.csv: no range of depth 0, where a run has its own (memscope run)");
     expect_refused("sed -i 's/^range,job,width,depth,/range,job,width,level,/' $R/timeline.csv", "depth");
 }
 
@@ -208,7 +222,7 @@ static void the_report_of_a_traced_run_ends_with_its_timeline(void **state)
           RUN, workdir, workdir, workdir);
     assert_int_equal(o.exit_code, 0);
     assert_non_null(strstr(o.output, "Where the run's 6.38 s went"));
-    assert_non_null(strstr(o.output, "the run's own phases"));
+    assert_non_null(strstr(o.output, "Longest in no range: 550 ms before copy in (W = 512)"));
     assert_non_null(strstr(o.output, "2.94 s, 46.1 %"));
     assert_non_null(strstr(o.output, "15-timeline.png"));
 }
@@ -220,6 +234,7 @@ int main(void)
         cmocka_unit_test(the_run_s_own_phases_and_its_time_in_no_range_have_bars),
         cmocka_unit_test(the_bars_add_up_to_the_run_s_wall_time),
         cmocka_unit_test(the_longest_stretches_in_no_range_are_named),
+        cmocka_unit_test(ceilings_before_the_run_s_range_are_one_of_its_phases),
         cmocka_unit_test(only_a_traced_run_has_a_timeline_page),
         cmocka_unit_test(a_broken_timeline_is_refused_with_its_line),
         cmocka_unit_test(the_report_of_a_traced_run_ends_with_its_timeline),
