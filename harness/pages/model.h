@@ -26,6 +26,7 @@ struct report_model {
     int stall_rows;      /* written by report_write_stalls */
     int stall_columns;   /* reasons charted, "other" included */
     int stall_width;     /* the largest width of stalls.csv, which the stall pages show */
+    int timeline_bars;   /* written by report_write_timeline: 0 for a run without timeline.csv */
 };
 
 int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e);

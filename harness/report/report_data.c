@@ -14,6 +14,7 @@
 #include "../pages/diagnosis_page.h"
 #include "../pages/hot_lines.h"
 #include "../pages/stalls_page.h"
+#include "../pages/timeline_page.h"
 #include "../pages/ladder.h"
 #include "../pages/model.h"
 #include "../pages/roofline.h"
@@ -783,6 +784,8 @@ static void list_pages(FILE *tsv, FILE *gp, const struct report_model *m, const 
         snprintf(setup, sizeof setup, "hot_lines_page=%d", p);
         page(tsv, gp, name, "hot_lines", setup);
     }
+    if (m->timeline_bars > 0)
+        page(tsv, gp, "timeline", "timeline", "");
     for (int p = 1; p <= validate_pages(m->r); ++p) {
         snprintf(name, sizeof name, "validate-%d", p);
         snprintf(setup, sizeof setup, "validate_page=%d", p);
@@ -840,6 +843,7 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
         report_write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
         report_write_ladder(&m, out_dir, e) || report_write_hot_lines(&m, out_dir, &m.hot_line_pages, e) ||
         report_write_diagnosis(&m, out_dir, &m.diagnosis_rows, e) || report_write_stalls(&m, out_dir, e) ||
+        report_write_timeline(&m, out_dir, e) ||
         write_variables(&m, out_dir, note, e) ||
         (compare_path && copy_compare(compare_path, out_dir, e)) ||
         write_pages(&m, out_dir, compare_path != NULL, e))
