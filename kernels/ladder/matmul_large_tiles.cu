@@ -5,7 +5,7 @@
  * costs 6 for 128 (FFMA share of the inner loop 94 % -> 96 %), and the per-k-tile overhead (the
  * cp.async copies, the barrier, the loop) is spread over twice the FFMAs. The block tile grows
  * to BM x BN = 128 x 256 so that 8 warps of 64 x 64 (lanes 4 x 8, each 4 x 2 groups of 4x4) cover
- * it: a block reads 128 + 256 floats per k for 128 x 256 x 2 FLOP, 1.5x the arithmetic intensity
+ * it: a block reads 128 + 256 floats per k for 128 x 256 x 2 FLOP, 4/3 the arithmetic intensity
  * of a 128x128 tile. The cost: the 128 accumulators alone fill the 128 registers a thread may
  * use for two blocks per SM, so one block (8 warps) per SM, and fewer, larger blocks (W = 4096:
  * 512 tiles on 132 SMs, 3.9 waves; W = 1024: 32 tiles for 132 SMs, so this rung is slow at small
