@@ -132,15 +132,22 @@ static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_
     free(buffer);
 }
 
+/* Turns the given kinds of record on or off; the first failure stops it and is recorded in e. */
+static int switch_kinds(const CUpti_ActivityKind *which, size_t n, int on, struct prof_error *e)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (prof_check(e, on ? cuptiActivityEnable(which[i]) : cuptiActivityDisable(which[i]),
+                       on ? "cuptiActivityEnable" : "cuptiActivityDisable"))
+            return e->status;
+    return PROF_OK;
+}
+
 int prof_activity_start(struct prof_error *e)
 {
     if (prof_check(e, cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
                    "cuptiActivityRegisterCallbacks"))
         return e->status;
-    for (size_t i = 0; i < N_KINDS; ++i)
-        if (prof_check(e, cuptiActivityEnable(kinds[i]), "cuptiActivityEnable"))
-            return e->status;
-    return PROF_OK;
+    return switch_kinds(kinds, N_KINDS, 1, e);
 }
 
 int prof_activity_record_calls(struct prof_error *e)
@@ -148,23 +155,28 @@ int prof_activity_record_calls(struct prof_error *e)
     /* gettid, not pthread_self: the id an NVTX hook reads on the calling thread, and one that fits 32 bits */
     if (prof_check(e, cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType"))
         return e->status;
-    for (size_t i = 0; i < N_CALL_KINDS; ++i)
-        if (prof_check(e, cuptiActivityEnable(call_kinds[i]), "cuptiActivityEnable"))
-            return e->status;
-    return PROF_OK;
+    return switch_kinds(call_kinds, N_CALL_KINDS, 1, e);
 }
 
 int prof_activity_stop_calls(struct prof_error *e)
 {
-    for (size_t i = 0; i < N_CALL_KINDS; ++i)
-        prof_check(e, cuptiActivityDisable(call_kinds[i]), "cuptiActivityDisable");
-    return e->status;
+    return switch_kinds(call_kinds, N_CALL_KINDS, 0, e);
 }
 
 const struct prof_api_call *prof_activity_calls(size_t *count)
 {
     *count = log_.n_calls;
     return log_.calls;
+}
+
+int prof_activity_pause(struct prof_error *e)
+{
+    return switch_kinds(kinds, N_KINDS, 0, e);
+}
+
+int prof_activity_resume(struct prof_error *e)
+{
+    return switch_kinds(kinds, N_KINDS, 1, e);
 }
 
 int prof_activity_flush(struct prof_error *e)
@@ -178,9 +190,7 @@ int prof_activity_flush(struct prof_error *e)
 
 int prof_activity_stop(struct prof_error *e)
 {
-    for (size_t i = 0; i < N_KINDS; ++i)
-        prof_check(e, cuptiActivityDisable(kinds[i]), "cuptiActivityDisable");
-    if (e->status)
+    if (switch_kinds(kinds, N_KINDS, 0, e))
         return e->status;
     return prof_activity_flush(e);
 }

@@ -48,6 +48,11 @@ struct prof_api_call {
 int prof_activity_start(struct prof_error *e);
 /* Hands back every buffer CUPTI holds, so that prof_activity_ops sees all that completed. */
 int prof_activity_flush(struct prof_error *e);
+/* Records no kernel, copy or set for a while, and again from resume on: CUPTI's kernel records and its SASS
+ * instrumentation (the range profiler's smsp__sass_* metrics, the SASS metrics) do not go together; with both on,
+ * the instrumented counts read 0. */
+int prof_activity_pause(struct prof_error *e);
+int prof_activity_resume(struct prof_error *e);
 /* Flushes and records no more. */
 int prof_activity_stop(struct prof_error *e);
 /* After prof_activity_start: also records every runtime and driver call, its thread named by the system's id. */

@@ -170,6 +170,22 @@ int trace_run_write(const char *dir, const struct job_result *jobs, int count, s
     return e->code;
 }
 
+int trace_run_pause(struct error *e)
+{
+    struct prof_error pe = {0};
+    if (tracing && prof_activity_pause(&pe))
+        return error_from_profiler(e, &pe);
+    return 0;
+}
+
+int trace_run_resume(struct error *e)
+{
+    struct prof_error pe = {0};
+    if (tracing && prof_activity_resume(&pe))
+        return error_from_profiler(e, &pe);
+    return 0;
+}
+
 void trace_run_stop(void)
 {
     struct prof_error pe = {0};

@@ -34,7 +34,7 @@
 static const struct {
     const char *folder;
     int max;
-} larger_rooms[] = {{"harness/results", 32}, {"harness/run", 24}, {"cupti", 24}};
+} larger_rooms[] = {{"harness/results", 32}, {"harness/run", 24}, {"cupti", 24}, {"harness/pages", 24}};
 #define MAX_FILES 1024
 #define MAX_INCLUDES 64
 #define PATH_SIZE 512
