@@ -9,8 +9,8 @@ NVCC ?= $(CUDA)/bin/nvcc
 # FUZZ=1 (set by make fuzz): the readers compiled by clang for libFuzzer, in build-fuzz/.
 BUILD ?= $(if $(FUZZ),build-fuzz,$(if $(SANITIZE),build-sanitize,build))
 FUZZ_SECONDS ?= 180
-HISTORY ?= memscope-results/history.csv
-REFERENCE_HISTORY := reports/history-h100.csv
+HISTORY ?= memscope-results/history.db
+REFERENCE_HISTORY := reports/history-h100.sql
 GIT_COMMIT ?= $(shell git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY ?= $(shell git rev-parse --git-dir >/dev/null 2>&1 && { test -n "$$(git status --porcelain)" && echo 1 || echo 0; } || echo unknown)
 
@@ -49,7 +49,7 @@ TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(S
 .SECONDARY: $(TEST_HELPERS)
 FUZZERS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all test fuzz fuzzers run report compare history history-add clean FORCE test-setup report-setup
+.PHONY: all test fuzz fuzzers run report compare history history-add clean FORCE test-setup report-setup history-setup
 all: $(PROGRAMS:%=$(BUILD)/%)
 
 $(BUILD)/version.h: FORCE
@@ -71,20 +71,29 @@ $(BUILD)/lib/%.a:
 $(BUILD)/memscope: $(BUILD)/harness/run/main.o $(SANITIZE_DLOPEN) $(ALL_LIBS)
 	$(CUDA_LINK) -o $@ $(filter %.o,$^) -Xlinker --start-group $(ALL_LIBS) -Xlinker --end-group -lcublas -lcupti -ldl
 $(BUILD)/memscope-%: $(SANITIZE_DLOPEN) $(READER_LIBS)
-	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lcupti -lm
+	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lcupti -lm $(LINK_DATABASES)
 $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o
 # The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never pulled in.
 $(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report pages ceilings)
 $(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare)
 $(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history)
+# The history's two engines (harness/history/store_*.c): libsqlite3 and libpq, and libpq-fe.h's folder. Their
+# development packages come from scripts/setup history, before the first history object is compiled.
+HISTORY_DATABASES := -lsqlite3 -lpq
+$(BUILD)/memscope-history: LINK_DATABASES := $(HISTORY_DATABASES)
+$(BUILD)/harness/history/store_postgres.o: CFLAGS += -I/usr/include/postgresql $(if $(CMOCKA),-I$(CMOCKA)/usr/include/postgresql)
+$(call objects,harness/history) $(BUILD)/harness/history/main.o: | history-setup
 
 $(TESTS:%=%.o): | test-setup
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report pages compare history)
-	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl $(CMOCKA_LINK)
+	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl \
+		$(HISTORY_DATABASES) $(CMOCKA_LINK)
 test-setup:
 	@scripts/setup test $(CMOCKA)$(if $(SANITIZE), && scripts/setup sanitize)
 report-setup:
 	@scripts/setup report
+history-setup:
+	@scripts/setup history $(CMOCKA)
 test: test-setup all $(TESTS)
 	@MEMSCOPE_BUILD=$(BUILD) $(if $(SANITIZE),MEMSCOPE_SANITIZE=1) tests/run-all $(TESTS)
 
@@ -96,7 +105,7 @@ fuzzers: $(FUZZERS)
 build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/no_kernels.o build-fuzz/kernels/matmul_registry.o \
 		$(call lib,run history diagnose results source profile cupti csv common)
 	$(CXX) -fsanitize=fuzzer,address,undefined -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group \
-		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm
+		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm $(HISTORY_DATABASES)
 
 run: $(BUILD)/memscope
 	$< $(RUN_ARGS)
@@ -109,10 +118,10 @@ compare: report-setup $(BUILD)/memscope-compare
 	@$(if $(BASE_RESULTS),scripts/compare-results $(BASE_RESULTS) $(HEAD_RESULTS),$(if $(BASE),scripts/compare-revisions \
 		$(if $(ROUNDS),--rounds $(ROUNDS)) $(BASE) $(HEAD),echo "make compare: give BASE=<rev> (or BASE_RESULTS and HEAD_RESULTS)"; exit 2))
 history-add: $(BUILD)/memscope-history
-	@test -n "$(RESULTS)" || { echo "make history-add: give RESULTS=<dir>"; exit 2; }; $< add $(HISTORY) $(RESULTS)
+	@test -n "$(RESULTS)" || { echo "make history-add: give RESULTS=<dir>"; exit 2; }; $< add --db '$(HISTORY)' $(RESULTS)
 # Where no history was recorded yet (a fresh clone) and none is named, the committed H100 history is drawn, and said so.
 history: report-setup $(BUILD)/memscope-history
-	@if [ -f $(HISTORY) ] || [ $(origin HISTORY) != file ]; then scripts/history-render $(HISTORY) reports/history; else \
+	@if [ -f '$(HISTORY)' ] || [ $(origin HISTORY) != file ]; then scripts/history-render '$(HISTORY)' reports/history; else \
 		echo "make history: no $(HISTORY) yet (make history-add RESULTS=<dir> records a run); drawing the committed" \
 			"H100 history ($(REFERENCE_HISTORY))"; scripts/history-render $(REFERENCE_HISTORY) reports/history-h100; fi
 clean:
