@@ -274,10 +274,27 @@ static int ends_with(const char *text, const char *end)
     return n >= m && !strcmp(text + n - m, end);
 }
 
+/* The history before it was a database was a CSV: one given as the database is named as such. */
+static int is_csv_history(const char *path)
+{
+    char header[64] = "";
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int read = fgets(header, sizeof header, f) != NULL;
+    fclose(f);
+    return read && !strncmp(header, "commit,dirty,gpu_name,time_utc,", 31);
+}
+
 int history_open(const char *target, int writing, struct store **s, struct error *e)
 {
-    int dump = !store_target_is_postgres(target) && ends_with(target, ".sql");
+    int sqlite = !store_target_is_postgres(target), dump = sqlite && ends_with(target, ".sql");
     *s = NULL;
+    if (sqlite && is_csv_history(target))
+        return error_set(e, EXIT_USAGE,
+                         "%s: a CSV history, not a database: record its runs in one with memscope-history migrate "
+                         "--db DATABASE %s",
+                         target, target);
     if (dump && writing)
         return error_set(e, EXIT_USAGE,
                          "%s: a SQL dump is read only: record runs in a database (--db FILE.db or a connection "

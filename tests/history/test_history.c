@@ -169,6 +169,11 @@ static void what_is_no_history_database_is_refused(void **state)
     assert_int_equal(store_script(s, "CREATE TABLE notes (text TEXT)", &e), 0);
     store_close(s);
     expect_refused_and_unchanged(path, "notes.db: not a memscope history (it holds tables, but no schema_version)");
+    /* The history before the database: named as such, with the command that migrates it. */
+    snprintf(path, sizeof path, "%s/old-history.csv", workdir);
+    shell(&o, "%s export --db %s >%s", tool(), COMMITTED, path);
+    expect_refused_and_unchanged(path, "old-history.csv: a CSV history, not a database: record its runs in one with "
+                                       "memscope-history migrate");
     snprintf(path, sizeof path, "%s/absent.db", workdir);
     shell(&o, "(%s runs --db %s; test ! -e %s)", tool(), path, path);
     expect(&o, 0, "absent.db: no such history database");
