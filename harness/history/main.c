@@ -8,6 +8,7 @@
  * opened or written (no server, a refused login, a read-only file, a lock held past a minute), or an output
  * cannot be written; 5 memory ran out, or the database failed otherwise.
  */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +20,8 @@
 #include "steps.h"
 
 #define DEFAULT_DATABASE "memscope-results/history.db"
-/* Results folders one add takes: far more than a CI job produces. */
-#define MOST_FOLDERS 256
+/* As many arguments as the command line holds (add takes any number of folders). */
+#define ANY INT_MAX
 
 static const char help_text[] =
     "usage: memscope-history COMMAND [--db DATABASE] [options] [arguments]\n"
@@ -32,7 +33,8 @@ static const char help_text[] =
     "  add RESULTS...        records the runs in the results folders, in one transaction (a SQLite file is\n"
     "                        created); a run recorded already is left as it is. A folder that cannot be read\n"
     "                        is refused and nothing is recorded. The database may also come first, as\n"
-    "                        add DATABASE RESULTS... (a first argument that is not a folder)\n"
+    "                        add DATABASE RESULTS... (a file, a connection string, or a name ending\n"
+    "                        in .db, .sqlite, .sqlite3, .sql or .csv)\n"
     "  migrate HISTORY_CSV   records the runs of a history CSV (the history before it was a database)\n"
     "  runs                  lists the runs: start time, commit (* uncommitted changes), GPU, host, results\n"
     "  series VARIANT        the variant's median times across the runs, per width, with the fitted level\n"
@@ -63,7 +65,7 @@ enum option_bit { OPT_DB = 1, OPT_GPU = 2, OPT_WIDTH = 4, OPT_VARIANT = 8, OPT_F
 
 struct invocation {
     const char *db;
-    const char *args[MOST_FOLDERS + 1];
+    const char **args; /* room for every argument of the command line */
     int n;
     double floor_pct;
     long width;
@@ -84,10 +86,20 @@ static const char *default_database(void)
     return named && *named ? named : DEFAULT_DATABASE;
 }
 
-static int is_folder(const char *path)
+/* add DATABASE RESULTS...: a first argument that is no folder, and that is a file, a connection string or a
+ * name a database is given (.csv: the history's name before it was a database, which older scripts still give),
+ * is the database. A mistyped folder is none of those, and is refused as a folder. */
+static int names_a_database(const char *path)
 {
+    static const char *const endings[] = {".db", ".sqlite", ".sqlite3", ".sql", ".csv"};
     struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    if (stat(path, &st) == 0)
+        return !S_ISDIR(st.st_mode);
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof endings / sizeof *endings; ++i)
+        if (n > strlen(endings[i]) && !strcmp(path + n - strlen(endings[i]), endings[i]))
+            return 1;
+    return store_target_is_postgres(path);
 }
 
 static void report_added(const struct results_folder *run, int added, const struct store *s)
@@ -103,16 +115,20 @@ static void report_added(const struct results_folder *run, int added, const stru
 /* Every folder is read (and refused, if it must be) before the database is touched. */
 static int add(struct invocation *in, struct error *e)
 {
-    int first = 0, opened = 0, added[MOST_FOLDERS];
+    int first = 0, opened = 0;
     struct store *s = NULL;
-    if (!in->db && in->n >= 2 && !is_folder(in->args[0]))
+    if (!in->db && in->n >= 2 && names_a_database(in->args[0]))
         in->db = in->args[first++];
     if (!in->db)
         in->db = default_database();
     int n = in->n - first;
     struct results_folder *runs = calloc((size_t)n + 1, sizeof *runs);
-    if (!runs)
+    int *added = calloc((size_t)n + 1, sizeof *added);
+    if (!runs || !added) {
+        free(runs);
+        free(added);
         return error_set(e, EXIT_RUNTIME, "out of memory");
+    }
     while (opened < n && !results_folder_open(in->args[first + opened], &runs[opened], e) &&
            !history_check_run(&runs[opened++], e))
         ;
@@ -123,6 +139,7 @@ static int add(struct invocation *in, struct error *e)
     for (int i = 0; i < opened; ++i)
         results_folder_close(&runs[i]);
     free(runs);
+    free(added);
     return e->code;
 }
 
@@ -216,7 +233,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"add", add, OPT_DB, 1, MOST_FOLDERS},
+    {"add", add, OPT_DB, 1, ANY},
     {"migrate", migrate, OPT_DB, 1, 1},
     {"runs", runs, OPT_DB, 0, 0},
     {"series", series, OPT_DB | OPT_GPU | OPT_WIDTH | OPT_FLOOR, 1, 1},
@@ -243,7 +260,7 @@ static int parse(const struct command *c, int argc, char **argv, struct invocati
         if (c->options & (1u << i))
             options[n++] = all[i];
     options[n++] = (struct arg_option){"help", 'h', ARG_FLAG, help, 0, 0, NULL};
-    if (args_parse(argc - 1, argv + 1, options, n, in->args, c->most, &in->n, e))
+    if (args_parse(argc - 1, argv + 1, options, n, in->args, c->most < argc ? c->most : argc, &in->n, e))
         return e->code;
     if (!*help && in->n < c->least)
         return usage(e);
@@ -254,22 +271,25 @@ static int parse(const struct command *c, int argc, char **argv, struct invocati
 
 static int run_command(int argc, char **argv, struct error *e)
 {
-    static struct invocation in = {.floor_pct = 100 * STEPS_DEFAULT_FLOOR};
+    const struct command *c = commands;
+    while (c < commands + sizeof commands / sizeof *commands && strcmp(argv[1], c->name))
+        ++c;
+    if (c == commands + sizeof commands / sizeof *commands)
+        return usage(e);
+    struct invocation in = {.args = calloc((size_t)argc, sizeof *in.args), .floor_pct = 100 * STEPS_DEFAULT_FLOOR};
     bool help = false;
-    for (size_t c = 0; c < sizeof commands / sizeof *commands; ++c) {
-        if (strcmp(argv[1], commands[c].name))
-            continue;
-        if (parse(&commands[c], argc, argv, &in, &help, e))
-            return e->code;
-        if (help) {
-            fputs(help_text, stdout);
-            return 0;
-        }
-        if (!in.db && strcmp(commands[c].name, "add"))
+    if (!in.args)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    if (!parse(c, argc, argv, &in, &help, e) && help)
+        fputs(help_text, stdout);
+    else if (!e->code) {
+        /* add may name its database first, before the folders */
+        if (!in.db && c->run != add)
             in.db = default_database();
-        return commands[c].run(&in, e);
+        c->run(&in, e);
     }
-    return usage(e);
+    free(in.args);
+    return e->code;
 }
 
 int main(int argc, char **argv)

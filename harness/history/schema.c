@@ -268,12 +268,6 @@ static int load_dump(struct store *s, const char *path, struct error *e)
     return e->code;
 }
 
-static int ends_with(const char *text, const char *end)
-{
-    size_t n = strlen(text), m = strlen(end);
-    return n >= m && !strcmp(text + n - m, end);
-}
-
 /* The history before it was a database was a CSV: one given as the database is named as such. */
 static int is_csv_history(const char *path)
 {
@@ -288,7 +282,7 @@ static int is_csv_history(const char *path)
 
 int history_open(const char *target, int writing, struct store **s, struct error *e)
 {
-    int sqlite = !store_target_is_postgres(target), dump = sqlite && ends_with(target, ".sql");
+    int sqlite = !store_target_is_postgres(target), dump = store_target_is_dump(target);
     *s = NULL;
     if (sqlite && is_csv_history(target))
         return error_set(e, EXIT_USAGE,

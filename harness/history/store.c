@@ -14,8 +14,8 @@ struct store {
     char name[PATH_LEN + 64];
 };
 
-/* libpq's two forms: a URI, or keyword=value pairs ("host=/run/pg dbname=memscope"), whose first word and its
- * '=' no file name given on a command line begins with. */
+/* libpq's two forms: a URI, or keyword=value pairs ("host=/run/pg dbname=memscope"), which start with a
+ * lower-case word and '=', as no history file's name does. */
 int store_target_is_postgres(const char *target)
 {
     if (!strncmp(target, "postgresql://", 13) || !strncmp(target, "postgres://", 11))
@@ -24,6 +24,12 @@ int store_target_is_postgres(const char *target)
     while (islower((unsigned char)target[word]) || target[word] == '_')
         ++word;
     return word > 0 && target[word + strspn(target + word, " ")] == '=';
+}
+
+int store_target_is_dump(const char *target)
+{
+    size_t n = strlen(target);
+    return !store_target_is_postgres(target) && n >= 4 && !strcmp(target + n - 4, ".sql");
 }
 
 int store_open(const char *target, int create, struct store **s, struct error *e)

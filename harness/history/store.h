@@ -48,8 +48,10 @@ struct store_engine {
 
 extern const struct store_engine store_sqlite, store_postgres;
 
-/* Whether the target names a PostgreSQL database rather than a SQLite file. */
+/* Whether the target names a PostgreSQL database rather than a SQLite file; whether it is a dump (a SQLite
+ * target ending in .sql). */
 int store_target_is_postgres(const char *target);
+int store_target_is_dump(const char *target);
 
 int store_open(const char *target, int create, struct store **s, struct error *e);
 void store_close(struct store *s);

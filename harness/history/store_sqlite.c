@@ -53,19 +53,13 @@ static int file_exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-static int ends_with(const char *text, const char *end)
-{
-    size_t n = strlen(text), m = strlen(end);
-    return n >= m && !strcmp(text + n - m, end);
-}
-
 static int sqlite_open(const char *target, int create, void **handle, struct error *e)
 {
     struct sqlite_store *s = calloc(1, sizeof *s);
     if (!s)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     snprintf(s->path, sizeof s->path, "%s", target);
-    int dump = ends_with(target, ".sql");
+    int dump = store_target_is_dump(target);
     if (!create && !file_exists(target)) {
         error_set(e, EXIT_USAGE, "%s: no such history database", target);
     } else {

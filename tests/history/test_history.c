@@ -110,6 +110,19 @@ static void runs_are_recorded_once_each(void **state)
     assert_string_equal(o.output, "commit 60dceeeabb15aa26c1aa7f8f3bd7cc75b0453d3b 1234567abc ");
 }
 
+/* add DATABASE RESULTS... (the form older scripts use) names the database first; a mistyped folder in its place
+ * is refused as a folder, and no database appears under its name. */
+static void the_database_may_come_first_but_a_mistyped_folder_is_no_database(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "%s add %s/first.csv %s && %s runs --db %s/first.csv | wc -l", tool(), workdir, FIXTURE, tool(), workdir);
+    expect(&o, 0, "\n2\n");
+    shell(&o, "(cd %s && %s%s add typo %s%s; test ! -e typo)", workdir, tool()[0] == '/' ? "" : "$OLDPWD/", tool(),
+          "$OLDPWD/", FIXTURE);
+    expect(&o, 0, "typo: no such results folder");
+}
+
 static void a_step_is_marked_where_the_median_moved(void **state)
 {
     (void)state;
@@ -331,6 +344,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(runs_are_recorded_once_each),
+        cmocka_unit_test(the_database_may_come_first_but_a_mistyped_folder_is_no_database),
         cmocka_unit_test(a_step_is_marked_where_the_median_moved),
         cmocka_unit_test(a_step_names_its_commit_and_the_counters_that_moved),
         cmocka_unit_test(what_is_no_history_database_is_refused),

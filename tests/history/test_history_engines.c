@@ -225,6 +225,21 @@ static void concurrent_ingests_lose_and_duplicate_nothing(void **state)
     expect_unchanged(g, target, &all);
 }
 
+/* A dump of either engine (what the repository commits) reads back as the history it was written from. */
+static void a_dump_reads_back_as_the_history_it_was(void **state)
+{
+    struct engine *g = ready(state);
+    static struct outcome o;
+    char target[256];
+    new_database(g, target, sizeof target);
+    shell(
+        &o,
+        "%1$s add --db '%2$s' %3$s/run3 %3$s/run4 && %1$s dump --db '%2$s' >%3$s/dump.sql && "
+        "%1$s export --db '%2$s' >%3$s/a.csv && %1$s export --db %3$s/dump.sql | cmp - %3$s/a.csv && wc -l <%3$s/a.csv",
+        tool(), target, g->workdir);
+    expect(&o, 0, "29\n");
+}
+
 /* No server at the address, and a server that refuses the user: both exit 4, named apart. */
 static void an_unreachable_server_and_a_refused_login_are_named(void **state)
 {
@@ -280,11 +295,13 @@ int main(void)
         cmocka_unit_test(the_same_folder_twice_adds_nothing),
         cmocka_unit_test(a_folder_that_cannot_be_read_is_refused_and_nothing_changes),
         cmocka_unit_test(concurrent_ingests_lose_and_duplicate_nothing),
+        cmocka_unit_test(a_dump_reads_back_as_the_history_it_was),
     };
     const struct CMUnitTest postgres[] = {
         cmocka_unit_test(the_same_folder_twice_adds_nothing),
         cmocka_unit_test(a_folder_that_cannot_be_read_is_refused_and_nothing_changes),
         cmocka_unit_test(concurrent_ingests_lose_and_duplicate_nothing),
+        cmocka_unit_test(a_dump_reads_back_as_the_history_it_was),
         cmocka_unit_test(an_unreachable_server_and_a_refused_login_are_named),
     };
     return cmocka_run_group_tests_name("history on SQLite", both, sqlite_setup, engine_teardown) |
