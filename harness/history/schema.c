@@ -74,17 +74,19 @@ static int migrate(struct store *s, int from, int to, struct error *e)
     return store_run(s, "UPDATE schema_version SET version = $1", 1, &param, NULL, e);
 }
 
+/* The tables are counted before schema_version is looked for: another process may create the schema between the
+ * two queries, and then schema_version appears with the tables it counted, never after them. Counted the other
+ * way round, a new history would look like another program's database. */
 static int read_version(struct store *s, int *version, struct error *e)
 {
     int exists, found;
     char value[32];
     *version = 0;
-    if (store_table_exists(s, "schema_version", &exists, e))
+    if (store_value(s, store_engine_of(s)->table_count_sql, 0, NULL, value, (int)sizeof value, &found, e) ||
+        store_table_exists(s, "schema_version", &exists, e))
         return e->code;
     if (!exists) {
         /* Another program's database is left alone: memscope writes only into its own, or an empty one. */
-        if (store_value(s, store_engine_of(s)->table_count_sql, 0, NULL, value, (int)sizeof value, &found, e))
-            return e->code;
         if (atoi(value) > 0)
             return error_set(e, EXIT_USAGE, "%s: not a memscope history (it holds tables, but no schema_version)",
                              store_name(s));
