@@ -45,7 +45,7 @@ static int no_such_gpu(struct store *s, const char *gpu, struct error *e)
 static int load_runs(struct store *s, struct series_set *set, struct error *e)
 {
     const char *gpu = set->gpu;
-    if (store_run(s, "SELECT id, git_commit, git_dirty, time_utc FROM run WHERE gpu_name = $1 ORDER BY time_utc, id", 1,
+    if (store_run(s, "SELECT git_commit, git_dirty, time_utc FROM run WHERE gpu_name = $1 ORDER BY time_utc, id", 1,
                   &gpu, &set->run_rows, e))
         return e->code;
     if (set->run_rows.rows == 0)
@@ -56,16 +56,8 @@ static int load_runs(struct store *s, struct series_set *set, struct error *e)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     for (int i = 0; i < set->runs; ++i)
         set->run[i] = (struct series_run){store_cell(&set->run_rows, i, 0), store_cell(&set->run_rows, i, 1),
-                                          store_cell(&set->run_rows, i, 2), store_cell(&set->run_rows, i, 3)};
+                                          store_cell(&set->run_rows, i, 2)};
     return 0;
-}
-
-static int run_index(const struct series_set *set, const char *run_id)
-{
-    for (int i = 0; i < set->runs; ++i)
-        if (!strcmp(set->run[i].id, run_id))
-            return i;
-    return -1;
 }
 
 static bool clean(const struct series_run *r)
@@ -105,7 +97,7 @@ static int add_point(struct series_set *set, int row, struct error *e)
     if ((set->jobs == 0 || strcmp(store_cell(p, row, P_JOB), store_cell(p, row - 1, P_JOB))) && start_job(set, row, e))
         return e->code;
     struct job_series *job = &set->job[set->jobs - 1];
-    int i = job->n++, run = run_index(set, store_cell(p, row, P_RUN));
+    int i = job->n++, run = atoi(store_cell(p, row, P_RUN));
     ++set->points;
     job->run[i] = run;
     job->result_id[i] = store_cell(p, row, P_RESULT);
@@ -117,10 +109,13 @@ static int add_point(struct series_set *set, int row, struct error *e)
     return 0;
 }
 
+/* Each point names its run by its place in the runs' order (load_runs'). */
 static const char points_sql[] =
-    "SELECT j.id, j.name, j.precision, j.width, res.run_id, res.id, res.median_ms, res.q1_ms, res.q3_ms "
-    "FROM result res JOIN run r ON r.id = res.run_id JOIN job j ON j.id = res.job_id "
-    "WHERE r.gpu_name = $1 AND (CAST($2 AS INTEGER) = 0 OR j.width = $2) ORDER BY j.id, r.time_utc, r.id";
+    "SELECT j.id, j.name, j.precision, j.width, r.position, res.id, res.median_ms, res.q1_ms, res.q3_ms "
+    "FROM result res JOIN job j ON j.id = res.job_id "
+    "JOIN (SELECT id, ROW_NUMBER() OVER (ORDER BY time_utc, id) - 1 AS position FROM run WHERE gpu_name = $1) r "
+    "ON r.id = res.run_id "
+    "WHERE CAST($2 AS INTEGER) = 0 OR j.width = $2 ORDER BY j.id, r.position";
 
 static int load_points(struct store *s, int width, struct series_set *set, struct error *e)
 {

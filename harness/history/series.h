@@ -13,7 +13,7 @@
 
 /* A run, as the series refer to it; texts point into the set's rows. */
 struct series_run {
-    const char *id, *commit, *dirty, *time_utc;
+    const char *commit, *dirty, *time_utc;
 };
 
 /* One job's points: the runs (indices into the set's runs) where it has a median time, in run order. */
