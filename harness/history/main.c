@@ -86,9 +86,9 @@ static const char *default_database(void)
     return named && *named ? named : DEFAULT_DATABASE;
 }
 
-/* add DATABASE RESULTS...: a first argument that is no folder, and that is a file, a connection string or a
- * name a database is given (.csv: the history's name before it was a database, which older scripts still give),
- * is the database. A mistyped folder is none of those, and is refused as a folder. */
+/* add DATABASE RESULTS...: the first argument is the database when it is a file (no folder), a connection
+ * string, or a name ending as a database's (.csv: the history's name before it was a database, which older
+ * scripts still give). A mistyped folder is none of those, and is refused as a folder. */
 static int names_a_database(const char *path)
 {
     static const char *const endings[] = {".db", ".sqlite", ".sqlite3", ".sql", ".csv"};
@@ -129,6 +129,7 @@ static int add(struct invocation *in, struct error *e)
         free(added);
         return error_set(e, EXIT_RUNTIME, "out of memory");
     }
+    /* opened counts the folders to close, one that history_check_run refused among them */
     while (opened < n && !results_folder_open(in->args[first + opened], &runs[opened], e) &&
            !history_check_run(&runs[opened++], e))
         ;
@@ -156,10 +157,10 @@ static int migrate(struct invocation *in, struct error *e)
     return e->code;
 }
 
-/* The commands that read: each prints to standard output. */
-static int read_only(struct invocation *in,
-                     int (*print)(struct store *, const struct history_query *, FILE *, struct error *),
-                     struct error *e)
+/* A command that reads: it prints to standard output. */
+typedef int (*print_function)(struct store *, const struct history_query *, FILE *, struct error *);
+
+static int read_only(struct invocation *in, print_function print, struct error *e)
 {
     struct store *s;
     if (history_open(in->db, 0, &s, e))
@@ -187,37 +188,6 @@ static int print_dump(struct store *s, const struct history_query *q, FILE *out,
     return history_dump(s, out, e);
 }
 
-static int runs(struct invocation *in, struct error *e)
-{
-    return read_only(in, print_runs, e);
-}
-
-static int series(struct invocation *in, struct error *e)
-{
-    in->q.variant = in->args[0];
-    return read_only(in, history_print_series, e);
-}
-
-static int steps(struct invocation *in, struct error *e)
-{
-    return read_only(in, history_print_steps, e);
-}
-
-static int noise(struct invocation *in, struct error *e)
-{
-    return read_only(in, history_print_noise, e);
-}
-
-static int export(struct invocation *in, struct error *e)
-{
-    return read_only(in, print_export, e);
-}
-
-static int dump(struct invocation *in, struct error *e)
-{
-    return read_only(in, print_dump, e);
-}
-
 /* chart-data [DATABASE] DATA_DIR: the database as an argument is the form history-render used before --db. */
 static int chart_data(struct invocation *in, struct error *e)
 {
@@ -225,23 +195,25 @@ static int chart_data(struct invocation *in, struct error *e)
     return history_chart_data(db, in->q.gpu, in->q.width, in->q.floor, in->args[in->n - 1], e);
 }
 
+/* A command writes or draws (run), or reads (print: series' one argument is the variant). */
 struct command {
     const char *name;
     int (*run)(struct invocation *, struct error *);
+    print_function print;
     unsigned options;
     int least, most; /* arguments */
 };
 
 static const struct command commands[] = {
-    {"add", add, OPT_DB, 1, ANY},
-    {"migrate", migrate, OPT_DB, 1, 1},
-    {"runs", runs, OPT_DB, 0, 0},
-    {"series", series, OPT_DB | OPT_GPU | OPT_WIDTH | OPT_FLOOR, 1, 1},
-    {"steps", steps, OPT_DB | OPT_GPU | OPT_WIDTH | OPT_VARIANT | OPT_FLOOR, 0, 0},
-    {"noise", noise, OPT_DB | OPT_GPU | OPT_WIDTH, 0, 0},
-    {"export", export, OPT_DB, 0, 0},
-    {"dump", dump, OPT_DB, 0, 0},
-    {"chart-data", chart_data, OPT_DB | OPT_GPU | OPT_WIDTH | OPT_FLOOR, 1, 2},
+    {"add", add, NULL, OPT_DB, 1, ANY},
+    {"migrate", migrate, NULL, OPT_DB, 1, 1},
+    {"runs", NULL, print_runs, OPT_DB, 0, 0},
+    {"series", NULL, history_print_series, OPT_DB | OPT_GPU | OPT_WIDTH | OPT_FLOOR, 1, 1},
+    {"steps", NULL, history_print_steps, OPT_DB | OPT_GPU | OPT_WIDTH | OPT_VARIANT | OPT_FLOOR, 0, 0},
+    {"noise", NULL, history_print_noise, OPT_DB | OPT_GPU | OPT_WIDTH, 0, 0},
+    {"export", NULL, print_export, OPT_DB, 0, 0},
+    {"dump", NULL, print_dump, OPT_DB, 0, 0},
+    {"chart-data", chart_data, NULL, OPT_DB | OPT_GPU | OPT_WIDTH | OPT_FLOOR, 1, 2},
 };
 
 /* The command's options, taken from one table so that each means the same in every command. */
@@ -286,7 +258,12 @@ static int run_command(int argc, char **argv, struct error *e)
         /* add may name its database first, before the folders */
         if (!in.db && c->run != add)
             in.db = default_database();
-        c->run(&in, e);
+        if (c->print && in.n)
+            in.q.variant = in.args[0];
+        if (c->print)
+            read_only(&in, c->print, e);
+        else
+            c->run(&in, e);
     }
     free(in.args);
     return e->code;
