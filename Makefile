@@ -27,7 +27,9 @@ CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -M
 NVCCFLAGS := -O3 -g -lineinfo -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP $(KERNEL_DEFS)
 CUDA_LINK := $(NVCC) $(GENCODE) -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64 $(addprefix -Xcompiler ,$(SANITIZERS))
 HOST_LINK := $(CXX) -L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 $(SANITIZERS)
-CMOCKA_LINK := $(if $(CMOCKA),-L$(CMOCKA)/usr/lib/x86_64-linux-gnu -Xlinker -rpath=$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu) -lcmocka
+# CMOCKA=<folder>: a machine where nothing is installed, with cmocka and libsqlite3 unpacked under <folder>/usr
+# (dpkg -x): every link that takes one of them finds it there, at link time and at run time.
+UNPACKED_LIBS := $(if $(CMOCKA),-L$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu -Xlinker -rpath=$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu)
 
 # A room's objects: every source file in the folder but the program's main.c.
 objects = $(patsubst %,$(BUILD)/%.o,$(basename $(filter-out %/main.c,$(wildcard $(1)/*.c $(1)/*.cpp $(1)/*.cu))))
@@ -77,17 +79,16 @@ $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o
 $(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report pages ceilings)
 $(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare)
 $(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history)
-# The history's two engines (harness/history/store_*.c): libsqlite3 and libpq, and libpq-fe.h's folder. Their
-# development packages come from scripts/setup history, before the first history object is compiled.
-HISTORY_DATABASES := -lsqlite3 -lpq
-$(BUILD)/memscope-history: LINK_DATABASES := $(HISTORY_DATABASES)
-$(BUILD)/harness/history/store_postgres.o: CFLAGS += -I/usr/include/postgresql $(if $(CMOCKA),-I$(CMOCKA)/usr/include/postgresql)
+# The history's engines (harness/history/store_*.c): libsqlite3, linked, its development package from scripts/setup
+# history before the first history object is compiled; libpq, loaded (dlopen) on the first PostgreSQL connection.
+HISTORY_DATABASES := -lsqlite3
+$(BUILD)/memscope-history: LINK_DATABASES := $(UNPACKED_LIBS) $(HISTORY_DATABASES) -ldl
 $(call objects,harness/history) $(BUILD)/harness/history/main.o: | history-setup
 
 $(TESTS:%=%.o): | test-setup
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report pages compare history)
 	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl \
-		$(HISTORY_DATABASES) $(CMOCKA_LINK)
+		$(UNPACKED_LIBS) $(HISTORY_DATABASES) -lcmocka
 test-setup:
 	@scripts/setup test $(CMOCKA)$(if $(SANITIZE), && scripts/setup sanitize)
 report-setup:
@@ -105,7 +106,7 @@ fuzzers: $(FUZZERS)
 build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/no_kernels.o build-fuzz/kernels/matmul_registry.o \
 		$(call lib,run history diagnose results source profile cupti csv common)
 	$(CXX) -fsanitize=fuzzer,address,undefined -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group \
-		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm $(HISTORY_DATABASES)
+		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm $(UNPACKED_LIBS) $(HISTORY_DATABASES) -ldl
 
 run: $(BUILD)/memscope
 	$< $(RUN_ARGS)

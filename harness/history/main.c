@@ -6,7 +6,8 @@
  * Exit codes: 0 done; 2 bad usage or input (a results folder or CSV that cannot be read, named with its line; not
  * a database or not a memscope history; a schema newer than this program's); 4 the database cannot be reached,
  * opened or written (no server, a refused login, a read-only file, a lock held past a minute), or an output
- * cannot be written; 5 memory ran out, or the database failed otherwise.
+ * cannot be written; 5 memory ran out, or the database failed otherwise; 3 a PostgreSQL database named where
+ * libpq is not installed.
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -59,7 +60,8 @@ static const char help_text[] =
     "Exit codes: 0 done; 2 bad usage or input (a folder or CSV that cannot be read, named with its line; not a\n"
     "database or not a memscope history; a schema newer than this program knows); 4 the database cannot be\n"
     "reached, opened or written (no server, a refused login, a read-only file, a lock held past a minute), or\n"
-    "an output cannot be written; 5 memory ran out, or the database failed otherwise.\n";
+    "an output cannot be written; 5 memory ran out, or the database failed otherwise; 3 a PostgreSQL database\n"
+    "named where libpq is not installed (apt-get install libpq5).\n";
 
 enum option_bit { OPT_DB = 1, OPT_GPU = 2, OPT_WIDTH = 4, OPT_VARIANT = 8, OPT_FLOOR = 16 };
 

@@ -6,7 +6,8 @@
  *
  * Errors carry the exit codes of README.md's history section: 2 for what is not a memscope history (not a
  * database, a constraint the input breaks), 4 for a database that cannot be reached, opened or written (no
- * server, a refused login, a read-only file, a lock held past the wait), 5 for anything else the engine says.
+ * server, a refused login, a read-only file, a lock held past the wait), 5 for anything else the engine says,
+ * and 3 for a PostgreSQL target where libpq is not installed (it is loaded on the first connection, not linked).
  * A connection string may hold a password, so no message repeats it.
  */
 #ifndef MEMSCOPE_HISTORY_STORE_H
@@ -52,6 +53,9 @@ extern const struct store_engine store_sqlite, store_postgres;
  * target ending in .sql). */
 int store_target_is_postgres(const char *target);
 int store_target_is_dump(const char *target);
+
+/* Loads libpq, once per process: 3 when libpq.so.5 cannot be loaded, naming the package to install. */
+int store_postgres_load(struct error *e);
 
 int store_open(const char *target, int create, struct store **s, struct error *e);
 void store_close(struct store *s);

@@ -2,8 +2,9 @@
  * A PostgreSQL server of a test's own: initdb in a temporary folder, listening on a Unix socket there only (no
  * TCP port), trusting its one user "memscope", stopped and removed at the end. PostgreSQL refuses to run as
  * root, and CI runs as root: there the server runs as the unprivileged user nobody (runuser), which owns the
- * folder. The binaries are pg_config's bindir's, or Debian's /usr/lib/postgresql/<version>/bin (scripts/setup
- * test installs postgresql). Needs _XOPEN_SOURCE 700 and run_shell.h before it.
+ * folder. The binaries are pg_config's bindir's, or Debian's /usr/lib/postgresql/<version>/bin, and libpq must
+ * load (scripts/setup test installs postgresql, which brings libpq5). Needs _XOPEN_SOURCE 700 and run_shell.h
+ * before it.
  */
 #ifndef MEMSCOPE_POSTGRES_SERVER_H
 #define MEMSCOPE_POSTGRES_SERVER_H
@@ -24,15 +25,26 @@ struct postgres_server {
     bool running;
 };
 
-/* Where initdb is, into p->bin; false when PostgreSQL's server is not installed. */
-static bool postgres_find(struct postgres_server *p)
+/* Whether PostgreSQL can be tested here: libpq loads, and initdb is found (its folder into p->bin); when not,
+ * which is missing, into why. */
+static bool postgres_find(struct postgres_server *p, char *why, size_t size)
 {
     static struct outcome o;
+    struct error e = {0};
+    if (store_postgres_load(&e)) {
+        snprintf(why, size, "%s", e.message);
+        return false;
+    }
     shell(&o, "{ command -v pg_config >/dev/null && d=$(pg_config --bindir) && test -x \"$d/initdb\" && echo \"$d\"; } "
               "|| ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1");
     snprintf(p->bin, sizeof p->bin, "%.*s", (int)strcspn(o.output, "\n"), o.output);
     snprintf(o.output, sizeof o.output, "%s/initdb", p->bin);
-    return p->bin[0] && access(o.output, X_OK) == 0;
+    if (p->bin[0] && access(o.output, X_OK) == 0)
+        return true;
+    snprintf(why, size,
+             "PostgreSQL's server is not installed: no initdb and pg_ctl in pg_config --bindir or "
+             "/usr/lib/postgresql/*/bin (scripts/setup test installs postgresql)");
+    return false;
 }
 
 /* pg_ctl as the server's user: status (3: not running), start or stop. */

@@ -4,8 +4,9 @@
  * truncated or malformed folder is refused and leaves the database as it was (SQLite: byte for byte;
  * PostgreSQL: every table's row count); eight ingests of different runs at once, as separate processes, lose
  * and duplicate nothing, and eight more of the same runs add nothing. PostgreSQL also names an unreachable
- * server and a refused login, exit 4. Without PostgreSQL's server installed (scripts/setup test installs it)
- * its tests show as skipped.
+ * server and a refused login, exit 4, and where libpq cannot be loaded SQLite still works and PostgreSQL is
+ * refused, exit 3. Without libpq or PostgreSQL's server installed (scripts/setup test installs postgresql) the
+ * tests that need them show as skipped, saying which is missing.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -34,8 +35,9 @@ struct engine {
     const char *name;
     char workdir[64];
     struct postgres_server server; /* PostgreSQL only */
-    bool postgres, missing;        /* missing: PostgreSQL's server is not installed */
-    int databases;                 /* made so far, each test its own */
+    bool postgres;
+    char missing[1024]; /* PostgreSQL only: why it cannot be tested here (libpq or the server not installed) */
+    int databases; /* made so far, each test its own */
 };
 
 static struct engine sqlite_engine = {.name = "SQLite"}, postgres_engine = {.name = "PostgreSQL", .postgres = true};
@@ -128,8 +130,8 @@ static int make_runs(const char *workdir)
 static struct engine *ready(void **state)
 {
     struct engine *g = *state;
-    if (g->missing) {
-        print_message("PostgreSQL's server is not installed (scripts/setup test installs postgresql): skipped\n");
+    if (g->missing[0]) {
+        print_message("%s: skipped\n", g->missing);
         skip();
     }
     return g;
@@ -273,6 +275,24 @@ static void an_unreachable_server_and_a_refused_login_are_named(void **state)
     expect(&o, 4, "role \"intruder\" does not exist");
 }
 
+/* libpq is loaded on the first PostgreSQL connection, not linked: where it cannot be loaded (here a libpq.so.5
+ * that is no library, found first), a SQLite history works as ever and a PostgreSQL one is refused, exit 3,
+ * naming the package. Once linked, the program did not start at all (exit 127). Needs neither libpq nor a
+ * server. */
+static void without_libpq_sqlite_works_and_postgresql_is_refused(void **state)
+{
+    struct engine *g = *state;
+    static struct outcome o;
+    const char *broken = "mkdir -p %1$s/no-libpq && echo 'not a library' >%1$s/no-libpq/libpq.so.5 && "
+                         "LD_LIBRARY_PATH=%1$s/no-libpq${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} %2$s";
+    char prefix[512];
+    snprintf(prefix, sizeof prefix, broken, g->workdir, tool());
+    shell(&o, "%s add --db %s/no-libpq/history.db %s/run0", prefix, g->workdir, g->workdir);
+    expect(&o, 0, "recorded in");
+    shell(&o, "%s runs --db 'host=%s/none user=memscope dbname=postgres'", prefix, g->workdir);
+    expect(&o, 3, "PostgreSQL needs libpq: apt-get install libpq5");
+}
+
 static int engine_setup(struct engine *g)
 {
     snprintf(g->workdir, sizeof g->workdir, "/tmp/memscope-engines-XXXXXX");
@@ -292,8 +312,7 @@ static int postgres_setup(void **state)
     *state = g;
     if (engine_setup(g))
         return -1;
-    g->missing = !postgres_find(&g->server);
-    if (!g->missing && postgres_start(&g->server, why, sizeof why)) {
+    if (postgres_find(&g->server, g->missing, sizeof g->missing) && postgres_start(&g->server, why, sizeof why)) {
         print_error("%s\n", why);
         postgres_stop(&g->server);
         return -1;
@@ -326,6 +345,7 @@ int main(void)
         cmocka_unit_test(eight_that_open_a_new_history_at_once_all_find_it_theirs),
         cmocka_unit_test(a_dump_reads_back_as_the_history_it_was),
         cmocka_unit_test(an_unreachable_server_and_a_refused_login_are_named),
+        cmocka_unit_test(without_libpq_sqlite_works_and_postgresql_is_refused),
     };
     return cmocka_run_group_tests_name("history on SQLite", both, sqlite_setup, engine_teardown) |
            cmocka_run_group_tests_name("history on PostgreSQL", postgres, postgres_setup, engine_teardown);
