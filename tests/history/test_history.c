@@ -1,8 +1,9 @@
 /*
  * memscope-history on SQLite, its default engine: runs recorded once each, steps marked and listed with the
  * counters that moved, what is not a history (or a newer one) refused, the dump and the CSV history read back as
- * they were, and make history in a fresh clone. Fixture runs are cut from the H100 reference run; the binary
- * comes from MEMSCOPE_HISTORY. Both engines' ingest rules are tests/history/test_history_engines.c's.
+ * they were, make history in a fresh clone, and make report's run recorded in the default history. Fixture runs
+ * are cut from the H100 reference run; the binary comes from MEMSCOPE_HISTORY. Both engines' ingest rules are
+ * tests/history/test_history_engines.c's.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -301,6 +302,28 @@ static void make_history_in_a_fresh_clone_draws_the_committed_history(void **sta
     expect(&o, 0, "3\n");
 }
 
+/* make report on a GPU records its run in the history database that make report and make history-add name,
+ * memscope-results/history.db, when no HISTORY= is given: scripts/report-run, copied beside a report-render that
+ * draws nothing, with an nvidia-smi that finds a GPU and a memscope that gives the fixture as its run. Once, it
+ * named history.csv, recording the run in a SQLite file of that name that make history never read. */
+static void report_run_records_its_run_in_the_history_database(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o,
+          "d=%1$s/report-run && mkdir -p $d/scripts $d/build $d/bin && cp scripts/report-run $d/scripts/ && "
+          "ln -s \"$(realpath %2$s)\" $d/build/memscope-history && fixture=$(realpath %3$s) && "
+          "printf '#!/bin/sh\\nexit 0\\n' | tee $d/scripts/report-render >$d/bin/nvidia-smi && "
+          "printf '#!/bin/sh\\nwhile [ $# -gt 1 ]; do [ \"$1\" = -o ] && out=$2; shift; done\\n"
+          "[ -d \"$out\" ] || cp -r \"%%s\" \"$out\"\\n' \"$fixture\" >$d/build/memscope && "
+          "chmod +x $d/scripts/report-render $d/bin/nvidia-smi $d/build/memscope && cd $d && "
+          "env -u HISTORY PATH=$d/bin:$PATH MEMSCOPE_BUILD=$d/build scripts/report-run && ls memscope-results && "
+          "test ! -e memscope-results/history.csv && build/memscope-history runs --db memscope-results/history.db",
+          workdir, tool(), FIXTURE);
+    expect(&o, 0, "\nhistory.db\n");
+    expect(&o, 0, "60dceee\tNVIDIA H100 80GB HBM3");
+}
+
 /* Text of the history goes into gnuplot strings: a line break, a quote or a backslash could end the string and a
  * backquote runs a shell command, so a shared history could run commands when drawn. */
 static void text_from_the_history_cannot_run_as_gnuplot(void **state)
@@ -354,6 +377,7 @@ int main(void)
         cmocka_unit_test(text_from_the_history_cannot_run_as_gnuplot),
         cmocka_unit_test(a_width_the_history_lacks_is_refused_naming_those_it_has),
         cmocka_unit_test(make_history_in_a_fresh_clone_draws_the_committed_history),
+        cmocka_unit_test(report_run_records_its_run_in_the_history_database),
     };
     return cmocka_run_group_tests_name("history", tests, setup, teardown);
 }
