@@ -1,6 +1,6 @@
 /*
  * Errors travel as values up to the CLI, which prints the message once and
- * exits with the code. The exit codes are documented in README.md.
+ * exits with the code. The exit codes are documented in docs/command-line.md.
  */
 #ifndef MEMSCOPE_ERROR_H
 #define MEMSCOPE_ERROR_H

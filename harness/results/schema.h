@@ -1,7 +1,7 @@
 /*
  * Every CSV file memscope writes or reads, with its columns in order: the one
  * definition the writers take their headers from and the readers their column
- * names. README.md's "Results folder" section documents each column.
+ * names. docs/results-folder.md documents each column of a results folder's files (tests/docs checks it).
  *
  * Each list is an X-macro: X(ID, "name"). The IDs are the columns' positions
  * in files this version writes; readers must still look columns up by name,

@@ -25,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "../support/findings.h"
 #include "../support/run_shell.h"
 
 #define MAX_SOURCES_PER_FOLDER 15
@@ -41,33 +42,6 @@ static const struct {
 
 static const char *const checked_roots[] = {"harness", "cupti", "kernels"};
 static const char *const source_extensions[] = {".c", ".h", ".cu", ".cuh", ".cpp"};
-
-/* ---- findings: every violation of a rule, one per line ---- */
-
-struct findings {
-    int count;
-    char text[1 << 15];
-};
-
-static void note(struct findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct findings *f, const char *fmt, ...)
-{
-    size_t used = strlen(f->text);
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(f->text + used, sizeof f->text - used, fmt, args);
-    va_end(args);
-    used = strlen(f->text);
-    if (used + 1 < sizeof f->text)
-        strcat(f->text, "\n");
-    f->count++;
-}
-
-static void expect_none(const struct findings *f, const char *rule)
-{
-    if (f->count)
-        fail_msg("%s; %d violation(s):\n%s", rule, f->count, f->text);
-}
 
 /* ---- the source tree ---- */
 
