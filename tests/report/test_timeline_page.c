@@ -1,18 +1,22 @@
 /*
  * The timeline page's table (timeline.tsv) from the committed traced H100 run, reports/trace-h100 (memscope
- * --trace, 4 variants at W = 512 and 1024). Its timeline.csv, summed by a script (not by memscope), in ms:
- *   the run ("memscope run", depth 0)                                   6381.175343
- *   naive, both widths: allocate + copy in + release                      21.770962
- *                       reference + verify + copy out                    168.273450
- *                       warm-up + timed runs                               7.663955
- *                       its jobs less their phases                         0.042100
- *   the run's own phases: copy in (the operands again)                    65.559665
- *                         metric passes                                  732.378293
- *                         source counters                               2057.174133
- *                         stall sampling                                  87.714637
- *   the run less its depth-1 ranges (jobs and the run's own phases)     2757.184150
- * the longest stretches in no range: 549.80 ms before copy in at W = 512 (2959.09 to 3508.89 ms), 500.73 ms before
- * stall sampling at 512, 496.97 ms before stall sampling at 1024. No GPU, no gnuplot, but for the page drawn last.
+ * --trace, 4 variants at W = 512 and 1024; as regenerated in 7e2875c). Its timeline.csv, summed by a script (not by
+ * memscope), in ms:
+ *   the run ("memscope run", depth 0)                                   6713.577985
+ *   naive, both widths: allocate + copy in + release                      27.887555
+ *                       reference + verify + copy out                    283.956503
+ *                       warm-up + timed runs                               8.955805
+ *                       its jobs less their phases                         0.057812
+ *                       its jobs, together (4.8 % of the run)            320.857675
+ *   the run's own phases: copy in (the operands again)                    97.598458
+ *                         metric passes                                  742.237660
+ *                         source counters                               2002.156364
+ *                         stall sampling                                 108.656582
+ *                         together (44.0 % of the run)                  2950.649064
+ *   the run less its depth-1 ranges (jobs and the run's own phases)     2709.207678  (40.4 %)
+ * the longest stretches in no range: 561.16 ms before copy in at W = 512 (3279.35 to 3840.51 ms), 500.25 ms before
+ * stall sampling at 512 (1478.64 to 1978.90 ms), 496.20 ms before stall sampling at 1024 (2748.33 to 3244.52 ms).
+ * The table prints seconds with %.6g. No GPU, no gnuplot, but for the page drawn last.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -30,7 +34,7 @@
 #include "../support/run_shell.h"
 
 #define RUN "reports/trace-h100"
-#define RUN_MS 6381.175343
+#define RUN_MS 6713.577985
 
 static char workdir[] = "/tmp/memscope-timeline-XXXXXX";
 static char data_dir[128], copy[128];
@@ -110,7 +114,7 @@ static void each_variant_s_bar_sums_its_phases_at_every_width(void **state)
     expect_in("timeline.tsv", "bar\tsetup (allocate, copy in, release)\tcheck (reference, verify, copy out)\t"
                               "warm-up and timed runs\tmetric passes\tsource counters\tstall sampling\tin no phase\t"
                               "total_s\tlabel\n"
-                              "naive\t0.021771\t0.168273\t0.00766396\t0\t0\t0\t4.21e-05\t0.19775\t198 ms, 3.1 %\n"
+                              "naive\t0.0278876\t0.283957\t0.0089558\t0\t0\t0\t5.7812e-05\t0.320858\t321 ms, 4.8 %\n"
                               "tiled_32\t");
 }
 
@@ -119,9 +123,9 @@ static void the_run_s_own_phases_and_its_time_in_no_range_have_bars(void **state
     (void)state;
     write_data(RUN);
     expect_in("timeline.tsv", "\ncublas\t");
-    expect_in("timeline.tsv", "\nthe run's own phases\t0.0655597\t0\t0\t0.732378\t2.05717\t0.0877146\t0\t2.94283\t"
-                              "2.94 s, 46.1 %\n"
-                              "in no range\t0\t0\t0\t0\t0\t0\t2.75718\t2.75718\t2.76 s, 43.2 %\n");
+    expect_in("timeline.tsv", "\nthe run's own phases\t0.0975985\t0\t0\t0.742238\t2.00216\t0.108657\t0\t2.95065\t"
+                              "2.95 s, 44.0 %\n"
+                              "in no range\t0\t0\t0\t0\t0\t0\t2.70921\t2.70921\t2.71 s, 40.4 %\n");
 }
 
 /* Every moment of the run is in exactly one bar: together they make its wall time. */
@@ -142,32 +146,35 @@ static void the_bars_add_up_to_the_run_s_wall_time(void **state)
     }
     assert_int_equal(bars, 6); /* 4 variants, the run's own phases, in no range */
     assert_float_equal(sum, RUN_MS / 1000, 5e-6);
-    expect_in("timeline-notes.gp", "timeline_title = \"Where the run's 6.38 s went\"\n");
+    expect_in("timeline-notes.gp", "timeline_title = 'Where the run''s 6.71 s went'\n");
 }
 
 static void the_longest_stretches_in_no_range_are_named(void **state)
 {
     (void)state;
     write_data(RUN);
-    expect_in("timeline-notes.gp", "timeline_gaps = \"Longest in no range: 550 ms before copy in (W = 512), 501 ms "
-                                   "before stall sampling (W = 512), 497 ms before stall sampling (W = 1024).\"\n");
+    /* gnuplot strings single-quoted, a quote doubled (report_put_variable) */
+    expect_in("timeline-notes.gp", "timeline_gaps = 'Longest in no range: 561 ms before copy in (W = 512), 500 ms "
+                                   "before stall sampling (W = 512), 496 ms before stall sampling (W = 1024).'\n");
     /* the segments drawn, each in its phase's colour: a run without the roofline has no ceilings */
     expect_in("timeline-notes.gp", "timeline_segments = 7\n"
                                    "timeline_colours = \"#9e9e9e #00acc1 #e53935 #fb8c00 #00897b #d81b60 #cfcfcf\"\n");
 }
 
 /* With the roofline group, the ceilings are measured before the run's own range opens (depth 0 both): they are one
- * of the run's phases, and the run's time reaches from their start. Here 17 ms of them, ending 0.5 ms before it. */
+ * of the run's phases, and the run's time reaches from their start. Here 17 ms of them, ending 0.5 ms before it:
+ * the run 6713.577985 + 17.5 = 6731.077985 ms; its own phases 2950.649064 + 17 = 2967.649064 ms (44.1 %); in no
+ * range 2709.207678 + 0.5 = 2709.707678 ms (40.3 %). */
 static void ceilings_before_the_run_s_range_are_one_of_its_phases(void **state)
 {
     (void)state;
     copy_run_and("sed -i '1a ceilings,,0,0,-17.5,17' $R/timeline.csv");
     write_data(copy);
-    expect_in("timeline-notes.gp", "timeline_title = \"Where the run's 6.40 s went\"\n");
+    expect_in("timeline-notes.gp", "timeline_title = 'Where the run''s 6.73 s went'\n");
     expect_in("timeline.tsv", "\tstall sampling\tceilings\tin no phase\ttotal_s\tlabel\n");
-    expect_in("timeline.tsv", "\nthe run's own phases\t0.0655597\t0\t0\t0.732378\t2.05717\t0.0877146\t0.017\t0\t"
-                              "2.95983\t2.96 s, 46.3 %\n"
-                              "in no range\t0\t0\t0\t0\t0\t0\t0\t2.75768\t2.75768\t2.76 s, 43.1 %\n");
+    expect_in("timeline.tsv", "\nthe run's own phases\t0.0975985\t0\t0\t0.742238\t2.00216\t0.108657\t0.017\t0\t"
+                              "2.96765\t2.97 s, 44.1 %\n"
+                              "in no range\t0\t0\t0\t0\t0\t0\t0\t2.70971\t2.70971\t2.71 s, 40.3 %\n");
 }
 
 /* ---- runs with no timeline, or a broken one ---- */
@@ -200,8 +207,9 @@ static void expect_refused(const char *change, const char *message)
 static void a_broken_timeline_is_refused_with_its_line(void **state)
 {
     (void)state;
-    expect_refused("sed -i '3s/,7.898471$/,-7.898471/' $R/timeline.csv", "timeline.csv:3: a negative duration");
-    expect_refused("sed -i '3s/,2,300.939497,/,x,300.939497,/' $R/timeline.csv", "timeline.csv:3");
+    /* line 3: "copy in,naive W=512,512,2,313.67805,11.102475" */
+    expect_refused("sed -i '3s/,11.102475$/,-11.102475/' $R/timeline.csv", "timeline.csv:3: a negative duration");
+    expect_refused("sed -i '3s/,2,313.67805,/,x,313.67805,/' $R/timeline.csv", "timeline.csv:3");
     expect_refused("sed -i '/^memscope run,/d' $R/timeline.csv",
                    "timeline.csv: no range of depth 0, where a run has its own (memscope run)");
     expect_refused("sed -i 's/^range,job,width,depth,/range,job,width,level,/' $R/timeline.csv", "depth");
@@ -221,10 +229,12 @@ static void the_report_of_a_traced_run_ends_with_its_timeline(void **state)
               "ls %s/report",
           RUN, workdir, workdir, workdir);
     assert_int_equal(o.exit_code, 0);
-    assert_non_null(strstr(o.output, "Where the run's 6.38 s went"));
-    assert_non_null(strstr(o.output, "Longest in no range: 550 ms before copy in (W = 512)"));
-    assert_non_null(strstr(o.output, "2.94 s, 46.1 %"));
-    assert_non_null(strstr(o.output, "15-timeline.png"));
+    assert_non_null(strstr(o.output, "Where the run's 6.71 s went"));
+    assert_non_null(strstr(o.output, "Longest in no range: 561 ms before copy in (W = 512)"));
+    assert_non_null(strstr(o.output, "2.95 s, 44.0 %"));
+    /* the last page, 16th: lines.csv's 283 rows (the run's source counters) make one page of hot lines before it,
+     * its 4 variants at W = 1024 with at most 3 rows each in a page's 28 */
+    assert_non_null(strstr(o.output, "16-timeline.png"));
 }
 
 int main(void)
