@@ -67,8 +67,8 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER };
            "128x256 block tiles, 16x8 outputs per thread: more FFMA per shared load and per k-tile")                  \
     KERNEL("halfwarp_lanes", matmul_halfwarp_lanes, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                  \
            LT_THREADS, 1, LT_BN, LT_BM,                                                                               \
-           "large_tiles with lanes numbered down the warp's columns: 4x4 lanes per half-warp, fewer shared "          \
-           "wavefronts")                                                                                              \
+           "large_tiles with lanes numbered down the warp's columns: 4x4 lanes per half-warp, meant to need fewer "   \
+           "shared wavefronts")                                                                                       \
     KERNEL("icache_fit", matmul_icache_fit, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                          \
            LT_THREADS, 1, LT_BN, LT_BM,                                                                               \
            "halfwarp_lanes with the k loop unrolled 8 steps at a time, not 32: the loop fits the instruction cache")  \
