@@ -3,8 +3,8 @@
  * largest width, under roofs measured by the run (environment.csv's ceiling_* keys) or, for a run without
  * them, the datasheet's.
  */
-#ifndef MEMSCOPE_PAGES_ROOFLINE_H
-#define MEMSCOPE_PAGES_ROOFLINE_H
+#ifndef MEMSCOPE_REPORT_ROOFLINE_H
+#define MEMSCOPE_REPORT_ROOFLINE_H
 
 #include "../results/folder_reader.h"
 #include "model.h"
