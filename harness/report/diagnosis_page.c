@@ -1,7 +1,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/paths.h"
 #include "../diagnose/diagnosis.h"
@@ -115,8 +114,6 @@ static int write_rows(const struct report_model *m, const struct csv_table *line
 
 int report_write_diagnosis(const struct report_model *m, const char *dir, int *rows, struct error *e)
 {
-    char path[PATH_JOINED(PATH_LEN)];
-    struct csv_table lines;
     int limiter = csv_table_column_or_none(&m->r->summary, summary_csv.columns[SUMMARY_LIMITER]);
     int width = m->width[m->widths - 1];
     *rows = 0;
@@ -124,12 +121,5 @@ int report_write_diagnosis(const struct report_model *m, const char *dir, int *r
         *rows += diagnosed(m, v, width, limiter);
     if (*rows == 0)
         return 0;
-    snprintf(path, sizeof path, "%s/%s", m->r->dir, lines_csv.file);
-    int has_lines = access(path, F_OK) == 0;
-    if (has_lines && csv_table_read(path, &lines, e))
-        return e->code;
-    write_rows(m, has_lines ? &lines : NULL, limiter, dir, e);
-    if (has_lines)
-        csv_table_free(&lines);
-    return e->code;
+    return write_rows(m, m->has_lines ? &m->lines : NULL, limiter, dir, e);
 }

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/paths.h"
 #include "../results/schema.h"
@@ -189,17 +188,9 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
 
 int report_write_hot_lines(const struct report_model *m, const char *dir, int *pages, struct error *e)
 {
-    char path[PATH_JOINED(PATH_LEN)];
-    struct csv_table t;
     struct lines_columns c;
     *pages = 0;
-    snprintf(path, sizeof path, "%s/%s", m->r->dir, lines_csv.file);
-    if (access(path, F_OK) != 0)
-        return 0;
-    if (csv_table_read(path, &t, e))
+    if (!m->has_lines || find_columns(&m->lines, &c, e))
         return e->code;
-    if (find_columns(&t, &c, e) == 0)
-        write_pages(m, &t, &c, dir, pages, e);
-    csv_table_free(&t);
-    return e->code;
+    return write_pages(m, &m->lines, &c, dir, pages, e);
 }

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/paths.h"
 #include "../common/palette.h"
@@ -616,16 +615,15 @@ struct validate_units {
 
 static int load_units(const struct results_folder *r, struct validate_units *u, struct error *e)
 {
-    char path[PATH_JOINED(PATH_LEN)];
+    char dir[PATH_JOINED(PATH_LEN)];
     memset(u, 0, sizeof *u);
-    snprintf(path, sizeof path, "%s/validate/%s", r->dir, metrics_csv.file);
-    if (access(path, F_OK) != 0)
-        return 0;
-    if (csv_table_read(path, &u->metrics, e))
+    snprintf(dir, sizeof dir, "%s/validate", r->dir);
+    if (results_read_optional(dir, &metrics_csv, &u->metrics, &u->loaded, e)) {
+        u->loaded = 0; /* the reader freed it */
         return e->code;
-    u->loaded = 1;
-    return schema_column(&u->metrics, &metrics_csv, METRICS_METRIC, &u->metric, e) ||
-           schema_column(&u->metrics, &metrics_csv, METRICS_UNIT, &u->unit, e);
+    }
+    return u->loaded && (schema_column(&u->metrics, &metrics_csv, METRICS_METRIC, &u->metric, e) ||
+                         schema_column(&u->metrics, &metrics_csv, METRICS_UNIT, &u->unit, e));
 }
 
 static const char *unit_of(const struct validate_units *u, const char *metric)
@@ -812,14 +810,9 @@ static int write_pages(const struct report_model *m, const char *dir, bool with_
 /* A comparison's compare.csv, checked against the schema and copied beside the tables for its page. */
 static int copy_compare(const char *compare_path, const char *dir, struct error *e)
 {
-    struct csv_table t;
     char path[PATH_IN_FOLDER_LEN], buffer[1 << 16];
-    if (csv_table_read(compare_path, &t, e))
+    if (results_check_header(compare_path, &compare_csv, e))
         return e->code;
-    int matches = schema_header_matches(&t, &compare_csv);
-    csv_table_free(&t);
-    if (!matches)
-        return error_set(e, EXIT_USAGE, "%s:1: not a compare.csv written by memscope-compare", compare_path);
     FILE *in = fopen(compare_path, "rb"), *out = in ? report_open(dir, compare_csv.file, path, sizeof path, e) : NULL;
     if (!in)
         return error_set(e, EXIT_USAGE, "cannot read %s: %s", compare_path, strerror(errno));
@@ -829,20 +822,28 @@ static int copy_compare(const char *compare_path, const char *dir, struct error 
     return out ? report_close(out, path, e) : e->code;
 }
 
+static int write_everything(struct report_model *m, const char *out_dir, const char *note, const char *compare_path,
+                            struct error *e)
+{
+    if (write_title(m, out_dir, e) || write_summary_tables(m, out_dir, e) || write_performance(m, out_dir, e) ||
+        write_performance_ladder(m, out_dir, e) || write_bars(m, out_dir, e) || write_conflicts_notes(m, out_dir, e) ||
+        report_write_roofline(m, out_dir, e) || write_validate(m, out_dir, e) ||
+        report_write_ladder(m, out_dir, e) || report_write_hot_lines(m, out_dir, &m->hot_line_pages, e) ||
+        report_write_diagnosis(m, out_dir, &m->diagnosis_rows, e) || report_write_stalls(m, out_dir, e) ||
+        write_variables(m, out_dir, note, e) ||
+        (compare_path && copy_compare(compare_path, out_dir, e)) ||
+        write_pages(m, out_dir, compare_path != NULL, e))
+        return e->code;
+    return 0;
+}
+
 int report_data_write(const struct results_folder *r, const char *out_dir, const char *note,
                       const char *compare_path, struct error *e)
 {
     struct report_model m;
     if (report_model_build(r, &m, e))
         return e->code;
-    if (write_title(&m, out_dir, e) || write_summary_tables(&m, out_dir, e) || write_performance(&m, out_dir, e) ||
-        write_performance_ladder(&m, out_dir, e) || write_bars(&m, out_dir, e) || write_conflicts_notes(&m, out_dir, e) ||
-        report_write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
-        report_write_ladder(&m, out_dir, e) || report_write_hot_lines(&m, out_dir, &m.hot_line_pages, e) ||
-        report_write_diagnosis(&m, out_dir, &m.diagnosis_rows, e) || report_write_stalls(&m, out_dir, e) ||
-        write_variables(&m, out_dir, note, e) ||
-        (compare_path && copy_compare(compare_path, out_dir, e)) ||
-        write_pages(&m, out_dir, compare_path != NULL, e))
-        return e->code;
-    return 0;
+    write_everything(&m, out_dir, note, compare_path, e);
+    report_model_free(&m);
+    return e->code;
 }

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/paths.h"
 #include "../results/schema.h"
@@ -309,17 +308,9 @@ static int write_tables(struct report_model *m, const struct csv_table *t, const
 
 int report_write_stalls(struct report_model *m, const char *dir, struct error *e)
 {
-    char path[PATH_JOINED(PATH_LEN)];
-    struct csv_table t;
     struct stalls_columns c;
     m->stall_rows = m->stall_columns = m->stall_width = 0;
-    snprintf(path, sizeof path, "%s/%s", m->r->dir, stalls_csv.file);
-    if (access(path, F_OK) != 0)
-        return 0;
-    if (csv_table_read(path, &t, e))
+    if (!m->has_stalls || find_columns(&m->stalls, &c, e))
         return e->code;
-    if (find_columns(&t, &c, e) == 0)
-        write_tables(m, &t, &c, dir, e);
-    csv_table_free(&t);
-    return e->code;
+    return write_tables(m, &m->stalls, &c, dir, e);
 }
