@@ -95,7 +95,7 @@ static int write_rows(const struct report_model *m, const struct csv_table *line
                       struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    int width = m->width[m->widths - 1];
+    int width = m->largest_width;
     FILE *f = report_open(dir, "diagnosis.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -115,7 +115,7 @@ static int write_rows(const struct report_model *m, const struct csv_table *line
 int report_write_diagnosis(const struct report_model *m, const char *dir, int *rows, struct error *e)
 {
     int limiter = csv_table_column_or_none(&m->r->summary, summary_csv.columns[SUMMARY_LIMITER]);
-    int width = m->width[m->widths - 1];
+    int width = m->largest_width;
     *rows = 0;
     for (int v = 0; limiter >= 0 && v < m->variants; ++v)
         *rows += diagnosed(m, v, width, limiter);

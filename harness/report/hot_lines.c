@@ -141,17 +141,6 @@ static int variant_rows(FILE *f, int linetype, const char *variant, const struct
     return rows;
 }
 
-static int largest_width(const struct csv_table *t, const struct lines_columns *c, int *width, struct error *e)
-{
-    *width = 0;
-    for (int row = 0; row < t->rows && !e->code; ++row) {
-        int w;
-        if (csv_table_int(t, row, c->width, &w, e) == 0 && w > *width)
-            *width = w;
-    }
-    return e->code;
-}
-
 static FILE *open_page(const char *dir, int page, char *path, size_t len, int width, struct error *e)
 {
     char name[64];
@@ -167,10 +156,8 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
 {
     static struct hot_line lines[MAX_LINES];
     char path[PATH_IN_FOLDER_LEN];
-    int width, rows = 0, n;
+    int width = m->largest_width, rows = 0, n;
     FILE *f = NULL;
-    if (largest_width(t, c, &width, e))
-        return e->code;
     for (int v = 0; v < m->variants && !e->code; ++v) {
         if (gather(t, c, m->variant[v], width, lines, &n, e) || n == 0)
             continue;

@@ -95,7 +95,7 @@ static void step_row(FILE *f, const struct report_model *m, int v, double previo
 static int write_steps(const struct report_model *m, const int *order, int n, const char *dir, struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN];
-    int width = m->width[m->widths - 1];
+    int width = m->largest_width;
     FILE *f = report_open(dir, "ladder.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -193,7 +193,7 @@ static void measured_text(char *out, size_t len, const struct report_model *m, i
 static int write_ideas(struct report_model *m, const int *order, int n, const char *dir, struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN], measured[512];
-    int width = m->width[m->widths - 1], previous = -1;
+    int width = m->largest_width, previous = -1;
     struct step_counters before, after;
     FILE *f = report_open(dir, "ladder-ideas.tsv", path, sizeof path, e);
     if (!f)

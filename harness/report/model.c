@@ -71,6 +71,7 @@ static int add_variants_and_widths(struct report_model *m, struct error *e)
         }
         add_width(m, r->summary_width[row], e);
     }
+    m->largest_width = m->width[m->widths - 1];
     return e->code;
 }
 

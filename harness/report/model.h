@@ -21,6 +21,7 @@ struct report_model {
     int variants;
     int width[MAX_WIDTHS];
     int widths;
+    int largest_width; /* the last of width[]: every page but the summaries shows this width, gnuplot's largest_width */
     struct csv_table lines, stalls; /* lines.csv, stalls.csv: read when has_lines, has_stalls */
     int has_lines, has_stalls;
     int roofline_points; /* written by report_write_roofline: variants on the roofline at the largest width */
@@ -29,7 +30,6 @@ struct report_model {
     int diagnosis_rows;  /* written by report_write_diagnosis */
     int stall_rows;      /* written by report_write_stalls */
     int stall_columns;   /* reasons charted, "other" included */
-    int stall_width;     /* the largest width of stalls.csv, which the stall pages show */
 };
 
 /* On failure nothing is left to free. */

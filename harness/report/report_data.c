@@ -104,7 +104,7 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
         fputs(v ? " " : "", f);
         report_put_quoted(f, m->variant[v]);
     }
-    fprintf(f, "'\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->width[m->widths - 1]);
+    fprintf(f, "'\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->largest_width);
     write_lesson_linetypes(f, m);
     write_overlap_note(f, m);
     palette_write_linetypes(f, m->variants);
@@ -198,10 +198,10 @@ static int write_variables(const struct report_model *m, const char *dir, const 
     report_put_number(f, "fp64_peak_gflops", peak.value[CEILING_FP64]);
     report_put_number(f, "dram_peak_gbs", peak.value[CEILING_DRAM]);
     fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nladder_idea_rows = %d\n"
-               "hot_line_pages = %d\ndiagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\nstall_width = %d\n",
+               "hot_line_pages = %d\ndiagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\n",
             validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->ladder_idea_rows, m->hot_line_pages,
             m->diagnosis_rows,
-            m->stall_rows, m->stall_columns, m->stall_width);
+            m->stall_rows, m->stall_columns);
     palette_write_colours(f, "stall_colours", m->stall_columns > 0 ? m->stall_columns - 1 : 0);
     write_sizes_and_variants(f, m);
     for (int w = 0; w < m->widths; ++w)
@@ -355,7 +355,7 @@ static void checks_finding(FILE *f, const struct report_model *m)
 
 static int write_findings(FILE *f, const struct report_model *m, struct error *e)
 {
-    int width = m->width[m->widths - 1];
+    int width = m->largest_width;
     fprintf(f, "found\tat W = %d, the largest width (the checks: at every width)\n", width);
     ladder_finding(f, m, width);
     if (lesson_findings(f, m, width, e))
@@ -506,7 +506,7 @@ static int write_performance_ladder(const struct report_model *m, const char *di
 static int write_bars(const struct report_model *m, const char *dir, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    int width = m->width[m->widths - 1];
+    int width = m->largest_width;
     FILE *f = report_open(dir, "bars.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -537,7 +537,7 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
  * of cp.async copies, LDGSTS, which it does not count). Empty for a run whose count is the old estimate. */
 static void conflicts_notes(const struct report_model *m, char *overcount, char *missed, size_t len)
 {
-    int width = m->width[m->widths - 1], none = 0, above = 0, worst = -1, n_missed = 0;
+    int width = m->largest_width, none = 0, above = 0, worst = -1, n_missed = 0;
     double worst_hw = 0;
     char names[400] = "", count[32];
     *overcount = *missed = '\0';

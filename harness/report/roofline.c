@@ -80,7 +80,7 @@ static int read_point(const struct report_model *m, int v, const struct page_roo
     static const enum derived_metric_id level_bytes[ROOF_LEVELS] = {METRIC_L1_SHARED_WAVEFRONT_BYTES,
                                                                     METRIC_L2_BYTES, METRIC_DRAM_BYTES};
     const char *name = m->variant[v];
-    int width = m->width[m->widths - 1], levels = 0;
+    int width = m->largest_width, levels = 0;
     double fp32, fp64, bytes[ROOF_LEVELS], nominal = report_summary_value(m, name, width, SUMMARY_FLOP);
     *found = false;
     if (!report_passed(m, name, width))
@@ -510,7 +510,7 @@ static void colour_note(const struct report_model *m, char *note, size_t len)
 static int tensor_note(const struct report_model *m, const struct point *points, int n, char *note, size_t len,
                        struct error *e)
 {
-    int width = m->width[m->widths - 1], listed = 0;
+    int width = m->largest_width, listed = 0;
     *note = '\0';
     for (int i = 0; i < n; ++i) {
         double pipe = NAN;
@@ -537,7 +537,7 @@ static int tensor_note(const struct report_model *m, const struct point *points,
 static int l2_note(const struct report_model *m, const struct point *points, int n, const struct page_roofs *r,
                    char *note, size_t len, struct error *e)
 {
-    int width = m->width[m->widths - 1], top = -1;
+    int width = m->largest_width, top = -1;
     double top_share = 0, sol_l2 = NAN;
     *note = '\0';
     if (!r->source[CEILING_L2] || strcmp(r->source[CEILING_L2], "measured") != 0)
@@ -560,7 +560,7 @@ static int l2_note(const struct report_model *m, const struct point *points, int
 /* This page's GFLOP/s count the executed FLOP; the other pages' divide 2 W^3: the largest difference. */
 static void flop_note(const struct report_model *m, const struct point *points, int n, char *note, size_t len)
 {
-    int width = m->width[m->widths - 1], top = -1;
+    int width = m->largest_width, top = -1;
     double top_change = 0, summary = NAN;
     char here[32], there[32];
     *note = '\0';
@@ -613,7 +613,6 @@ static int write_roofs(const struct report_model *m, const char *dir, const stru
     if (!f)
         return e->code;
     fputs("# Written by memscope-report-data; loaded by scripts/report/roofline.gp and roofline_key.gp.\n", f);
-    fprintf(f, "roofline_width = %d\n", m->width[m->widths - 1]);
     for (size_t i = 0; i < sizeof roofs / sizeof roofs[0]; ++i) {
         report_put_number(f, roofs[i].value, r->rate.value[roofs[i].c]);
         roof_title(f, roofs[i].title, r, roofs[i].c);

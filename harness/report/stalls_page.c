@@ -98,17 +98,6 @@ static int gather(const struct csv_table *t, const struct stalls_columns *c, con
     return e->code;
 }
 
-static int largest_width(const struct csv_table *t, const struct stalls_columns *c, int *width, struct error *e)
-{
-    *width = 0;
-    for (int row = 0; row < t->rows && !e->code; ++row) {
-        int w;
-        if (csv_table_int(t, row, c->width, &w, e) == 0 && w > *width)
-            *width = w;
-    }
-    return e->code;
-}
-
 /* The reasons in order of their summed shares over the variants, most first. */
 static void rank_reasons(const double *share_sum, int n, int *order)
 {
@@ -254,11 +243,8 @@ static int write_tables(struct report_model *m, const struct csv_table *t, const
     static struct reason_choice choice;
     struct reasons r = {0};
     double share_sum[MAX_REASONS] = {0};
-    int order[MAX_REASONS], columns[MAX_REASONS], n_columns = 0, width;
+    int order[MAX_REASONS], columns[MAX_REASONS], n_columns = 0, width = m->largest_width;
     char chart_path[PATH_IN_FOLDER_LEN], lines_path[PATH_IN_FOLDER_LEN];
-    if (largest_width(t, c, &width, e))
-        return e->code;
-    m->stall_width = width;
     int row_of[MAX_VARIANTS], ladder[MAX_VARIANTS], steps = report_ladder_order(m, ladder);
     memset(&choice, 0, sizeof choice);
     for (int i = 0; i < m->variants && !e->code; ++i) {
@@ -309,7 +295,7 @@ static int write_tables(struct report_model *m, const struct csv_table *t, const
 int report_write_stalls(struct report_model *m, const char *dir, struct error *e)
 {
     struct stalls_columns c;
-    m->stall_rows = m->stall_columns = m->stall_width = 0;
+    m->stall_rows = m->stall_columns = 0;
     if (!m->has_stalls || find_columns(&m->stalls, &c, e))
         return e->code;
     return write_tables(m, &m->stalls, &c, dir, e);

@@ -4,7 +4,7 @@
  * ladder moved most, and the run's most common, the rest as "other", kept under each variant's largest named share
  * while the names allow) and
  * its most stalled source line with that line's main reason (stall-lines.tsv). No pages for a run without
- * stalls.csv.
+ * stalls.csv, or without samples at the largest width.
  */
 #ifndef MEMSCOPE_REPORT_STALLS_PAGE_H
 #define MEMSCOPE_REPORT_STALLS_PAGE_H

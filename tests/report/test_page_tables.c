@@ -208,7 +208,7 @@ static void measured_ceilings_are_the_roofs_and_say_so(void **state)
     file_holds("roofs.gp", "roof_l1_shared_title = 'L1/shared 30,000 GB/s (measured)'");
     file_holds("roofs.gp", "roof_fp64_title = 'FP64 30,000 GFLOP/s (measured)'");
     file_holds("roofs.gp", "roofs_note = 'Roofs measured on this GPU");
-    file_holds("roofs.gp", "roofline_width = 4096\n");
+    file_holds("variables.gp", "largest_width = 4096\n");
     file_lacks("roofs.gp", "datasheet");
     file_holds("variables.gp", "roofline_points = 6\n");
 }
@@ -530,6 +530,18 @@ static void a_run_without_stalls_has_no_stall_pages(void **state)
     file_lacks("pages.tsv", "stall");
 }
 
+/* Every page but the summaries shows the run's largest width (variables.gp's largest_width, 4096 here): a stalls.csv
+ * without samples there gets no stall pages, rather than pages at its own largest width (1024, tiled_32's rows)
+ * under a report that says 4096 everywhere else. */
+static void the_stall_pages_show_the_run_s_largest_width_or_none(void **state)
+{
+    (void)state;
+    copy_fixture_and("awk -F, '$3 != 4096' $R/stalls.csv >$R/cut && mv $R/cut $R/stalls.csv");
+    write_data(scratch);
+    file_holds("variables.gp", "largest_width = 4096\n");
+    file_lacks("pages.tsv", "stall");
+}
+
 static void a_negative_sample_count_is_refused_with_its_line(void **state)
 {
     (void)state;
@@ -707,6 +719,7 @@ int main(void)
         cmocka_unit_test(every_variant_s_largest_stall_reason_is_named),
         cmocka_unit_test(the_reason_a_ladder_step_moves_most_is_named),
         cmocka_unit_test(a_run_without_stalls_has_no_stall_pages),
+        cmocka_unit_test(the_stall_pages_show_the_run_s_largest_width_or_none),
         cmocka_unit_test(a_negative_sample_count_is_refused_with_its_line),
         cmocka_unit_test(the_ladder_follows_its_steps_with_speedup_and_issue_slots),
         cmocka_unit_test(the_ladder_has_a_performance_panel_of_its_own),
