@@ -1,3 +1,8 @@
+/*
+ * The diagnosis page: each variant's limiter and its evidence at the largest width, by harness/diagnose/'s rules
+ * applied to the figures the run recorded (so a run taken before a rule changed reads as the rules say now), with
+ * the warps' top stall reason where the stalls group ran. No page for a run that diagnosed nothing (no metrics).
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,7 +12,7 @@
 #include "../profile/metric_catalog.h"
 #include "../results/schema.h"
 #include "cells.h"
-#include "diagnosis_page.h"
+#include "pages.h"
 
 /* lines.csv's sums for one variant at one width; rows 0 when the source group did not place it. */
 struct shared_totals {
@@ -112,14 +117,15 @@ static int write_rows(const struct report_model *m, const struct csv_table *line
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
-int report_write_diagnosis(const struct report_model *m, const char *dir, int *rows, struct error *e)
+/* diagnosis.tsv; no page (and nothing written) when no variant has a limiter. */
+int report_write_diagnosis(const struct report_model *m, struct page_output *out, struct error *e)
 {
-    int limiter = csv_table_column_or_none(&m->r->summary, summary_csv.columns[SUMMARY_LIMITER]);
-    int width = m->largest_width;
-    *rows = 0;
+    int limiter = csv_table_column_or_none(&m->r->summary, summary_csv.columns[SUMMARY_LIMITER]), rows = 0;
     for (int v = 0; limiter >= 0 && v < m->variants; ++v)
-        *rows += diagnosed(m, v, width, limiter);
-    if (*rows == 0)
+        rows += diagnosed(m, v, m->largest_width, limiter);
+    out->copies = rows > 0;
+    if (rows == 0)
         return 0;
-    return write_rows(m, m->has_lines ? &m->lines : NULL, limiter, dir, e);
+    fprintf(out->variables, "diagnosis_rows = %d\n", rows);
+    return write_rows(m, m->has_lines ? &m->lines : NULL, limiter, out->dir, e);
 }

@@ -1,3 +1,10 @@
+/*
+ * The hot-lines pages: for each variant at the run's largest width, from lines.csv
+ * (the source group's counts per source line), the line with the most bank
+ * conflicts, the line with the most global sectors beyond the ideal, and the
+ * line that executed the most instructions, each with its text and what it
+ * cost, so that the report points at the code.
+ */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -7,9 +14,10 @@
 #include "../common/paths.h"
 #include "../results/schema.h"
 #include "cells.h"
-#include "hot_lines.h"
+#include "pages.h"
 
 #define MAX_LINES 4096 /* of one variant */
+#define HOT_LINES_PER_PAGE 28
 
 /* One source line of one variant's kernel, its line metrics gathered from lines.csv's rows. */
 struct hot_line {
@@ -161,7 +169,7 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
     for (int v = 0; v < m->variants && !e->code; ++v) {
         if (gather(t, c, m->variant[v], width, lines, &n, e) || n == 0)
             continue;
-        if (!f || rows + 3 > REPORT_HOT_LINES_PER_PAGE) {
+        if (!f || rows + 3 > HOT_LINES_PER_PAGE) {
             if (f && report_close(f, path, e))
                 return e->code;
             if (!(f = open_page(dir, ++*pages, path, sizeof path, width, e)))
@@ -173,11 +181,16 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
     return f ? (e->code ? (fclose(f), e->code) : report_close(f, path, e)) : e->code;
 }
 
-int report_write_hot_lines(const struct report_model *m, const char *dir, int *pages, struct error *e)
+/* hot-lines-<page>.tsv from the results folder's lines.csv; no page when the run has no lines.csv, or none at the
+ * largest width (a page at another width would not say what every other page says). */
+int report_write_hot_lines(const struct report_model *m, struct page_output *out, struct error *e)
 {
     struct lines_columns c;
-    *pages = 0;
-    if (!m->has_lines || find_columns(&m->lines, &c, e))
+    int pages = 0;
+    out->copies = 0;
+    if (!m->has_lines || find_columns(&m->lines, &c, e) || write_pages(m, &m->lines, &c, out->dir, &pages, e) ||
+        pages == 0)
         return e->code;
-    return write_pages(m, &m->lines, &c, dir, pages, e);
+    fprintf(out->variables, "hot_line_pages = %d\n", pages);
+    return report_page_numbered(out, "hot_lines_page", pages, e);
 }

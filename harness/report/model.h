@@ -3,7 +3,8 @@
  * measured them (the registry's), its widths ascending, the summary's
  * values by schema column, and the source and stalls groups' tables
  * (lines.csv, stalls.csv) where the run has them, read once through
- * harness/results/. Every table and chart of the report reads it.
+ * harness/results/; and the comparison the report is asked to draw. Every
+ * table and chart of the report reads it.
  */
 #ifndef MEMSCOPE_REPORT_MODEL_H
 #define MEMSCOPE_REPORT_MODEL_H
@@ -24,12 +25,7 @@ struct report_model {
     int largest_width; /* the last of width[]: every page but the summaries shows this width, gnuplot's largest_width */
     struct csv_table lines, stalls; /* lines.csv, stalls.csv: read when has_lines, has_stalls */
     int has_lines, has_stalls;
-    int roofline_points; /* written by report_write_roofline: variants on the roofline at the largest width */
-    int hot_line_pages;  /* written by report_write_hot_lines */
-    int ladder_idea_rows; /* written by report_write_ladder: the ideas table's rows */
-    int diagnosis_rows;  /* written by report_write_diagnosis */
-    int stall_rows;      /* written by report_write_stalls */
-    int stall_columns;   /* reasons charted, "other" included */
+    const char *compare_path; /* a comparison's compare.csv to draw on a last page (--compare), or NULL */
 };
 
 /* On failure nothing is left to free. */

@@ -526,7 +526,6 @@ static void a_run_without_stalls_has_no_stall_pages(void **state)
     (void)state;
     copy_fixture_and("rm $R/stalls.csv");
     write_data(scratch);
-    file_holds("variables.gp", "stall_rows = 0\n");
     file_lacks("pages.tsv", "stall");
 }
 
