@@ -301,6 +301,17 @@ static int write_chart(const struct report_model *m, const struct stalls_columns
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
+/* stall_reasons: the chart's columns by name, in order, "other" last, which stalls.gp plots one by one. */
+static void write_reasons(FILE *f, const char *const *names, const int *columns, int n_columns)
+{
+    fputs("stall_reasons = '", f);
+    for (int i = 0; i < n_columns; ++i) {
+        report_put_quoted(f, names[columns[i]]);
+        fputc(' ', f);
+    }
+    fputs("other'\n", f);
+}
+
 /* stalls.tsv: each variant's share of the samples by reason; no page for a run without samples at the largest
  * width. */
 int report_write_stalls(const struct report_model *m, struct page_output *out, struct error *e)
@@ -313,7 +324,7 @@ int report_write_stalls(const struct report_model *m, struct page_output *out, s
         r.n == 0 || write_chart(m, &c, &r, columns, n_columns, out->dir, e))
         return e->code;
     out->copies = 1;
-    fprintf(out->variables, "stall_columns = %d\n", n_columns + 1);
+    write_reasons(out->variables, r.name, columns, n_columns);
     palette_write_colours(out->variables, "stall_colours", n_columns);
     return 0;
 }
