@@ -9,8 +9,8 @@ NVCC ?= $(CUDA)/bin/nvcc
 # FUZZ=1 (set by make fuzz): the readers compiled by clang for libFuzzer, in build-fuzz/.
 BUILD ?= $(if $(FUZZ),build-fuzz,$(if $(SANITIZE),build-sanitize,build))
 FUZZ_SECONDS ?= 180
-HISTORY ?= memscope-results/history.csv
-REFERENCE_HISTORY := reports/history-h100.csv
+HISTORY ?= memscope-results/history.db
+REFERENCE_HISTORY := reports/history-h100.sql
 GIT_COMMIT ?= $(shell git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY ?= $(shell git rev-parse --git-dir >/dev/null 2>&1 && { test -n "$$(git status --porcelain)" && echo 1 || echo 0; } || echo unknown)
 
@@ -27,7 +27,9 @@ CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -M
 NVCCFLAGS := -O3 -g -lineinfo -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP $(KERNEL_DEFS)
 CUDA_LINK := $(NVCC) $(GENCODE) -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64 $(addprefix -Xcompiler ,$(SANITIZERS))
 HOST_LINK := $(CXX) -L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 $(SANITIZERS)
-CMOCKA_LINK := $(if $(CMOCKA),-L$(CMOCKA)/usr/lib/x86_64-linux-gnu -Xlinker -rpath=$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu) -lcmocka
+# CMOCKA=<folder>: a machine where nothing is installed, with cmocka and libsqlite3 unpacked under <folder>/usr
+# (dpkg -x): every link that takes one of them finds it there, at link time and at run time.
+UNPACKED_LIBS := $(if $(CMOCKA),-L$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu -Xlinker -rpath=$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu)
 
 # A room's objects: every source file in the folder but the program's main.c.
 objects = $(patsubst %,$(BUILD)/%.o,$(basename $(filter-out %/main.c,$(wildcard $(1)/*.c $(1)/*.cpp $(1)/*.cu))))
@@ -42,8 +44,10 @@ lib = $(patsubst %,$(BUILD)/lib/%.a,$(1))
 READER_LIBS := $(call lib,results csv common)
 METRIC_CATALOG := $(BUILD)/harness/profile/metric_catalog.o
 ALL_LIBS := $(call lib,run check validate ceilings gpu diagnose stalls results source profile cupti kernels csv common)
-PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history
+PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memscope-history memscope-profile
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
+# Programs the tests start (tests/<room>/program_*.c): plain C, no cmocka, no CUDA.
+TEST_PROGRAMS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/program_*.c))
 # Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
 SANITIZE_DLOPEN := $(if $(SANITIZE),$(BUILD)/tests/support/sanitize_dlopen.o)
 TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(SANITIZE_DLOPEN)
@@ -52,8 +56,8 @@ TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(S
 .SECONDARY: $(TEST_HELPERS)
 FUZZERS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all test fuzz fuzzers run report compare history history-add figures clean FORCE test-setup report-setup
-all: $(PROGRAMS:%=$(BUILD)/%)
+.PHONY: all test fuzz fuzzers run report compare history history-add figures clean FORCE test-setup report-setup history-setup
+all: $(PROGRAMS:%=$(BUILD)/%) $(BUILD)/libmemscope-inject.so
 
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D) && printf '#define MEMSCOPE_GIT_COMMIT "%s"\n#define MEMSCOPE_GIT_DIRTY "%s"\n#define MEMSCOPE_NVCC_VERSION "%s"\n#define MEMSCOPE_CUDA_ARCH "sm_%s"\n' \
@@ -74,7 +78,7 @@ $(BUILD)/lib/%.a:
 $(BUILD)/memscope: $(BUILD)/harness/run/main.o $(SANITIZE_DLOPEN) $(ALL_LIBS)
 	$(CUDA_LINK) -o $@ $(filter %.o,$^) -Xlinker --start-group $(ALL_LIBS) -Xlinker --end-group -lcublas -lcupti -ldl
 $(BUILD)/memscope-%: $(SANITIZE_DLOPEN) $(READER_LIBS)
-	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group $(READER_LDLIBS) -lm
+	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group $(READER_LDLIBS) -lm $(LINK_DATABASES)
 $(BUILD)/memscope-decode: READER_LDLIBS := -lcupti
 $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o $(call lib,source profile cupti)
 # The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never built;
@@ -82,16 +86,46 @@ $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o $(call lib,source profi
 $(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report diagnose) \
 	$(BUILD)/harness/ceilings/rates.o $(METRIC_CATALOG)
 $(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare) $(METRIC_CATALOG)
-$(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history)
+$(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history) $(METRIC_CATALOG)
+# The history's engines (harness/history/store_*.c): libsqlite3, linked, its development package from scripts/setup
+# history before the first history object is compiled; libpq, loaded (dlopen) on the first PostgreSQL connection.
+HISTORY_DATABASES := -lsqlite3
+$(BUILD)/memscope-history: LINK_DATABASES := $(UNPACKED_LIBS) $(HISTORY_DATABASES) -ldl
+$(call objects,harness/history) $(BUILD)/harness/history/main.o: | history-setup
+# memscope-profile links no CUDA and no CUPTI: it starts a program with the injection library beside it.
+$(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher results csv common)
+	$(CC) $(SANITIZERS) -o $@ $< -Wl,--start-group $(filter %.a,$^) -Wl,--end-group
+
+# The injection library (harness/inject/) is loaded into any CUDA program: position-independent objects, built
+# apart in $(BUILD)/pic/ (the room archives are not PIC) from only the sources it links; only its two entry points
+# are visible outside it, so that nothing of ours takes the place of the program's own functions or theirs of ours.
+INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler_error.c cupti/metric_host.cpp \
+	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/csv/writer.c harness/csv/reader.c \
+	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/results/environment_csv.c
+PIC_FLAGS := -fPIC -fvisibility=hidden
+$(BUILD)/pic/%.o: %.c | $(BUILD)/version.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PIC_FLAGS) -c $< -o $@
+$(BUILD)/pic/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $(PIC_FLAGS) -c $< -o $@
+# -z defs: a symbol left to be found in the program at run time would be a bug, found here instead.
+$(BUILD)/libmemscope-inject.so: $(patsubst %,$(BUILD)/pic/%.o,$(basename $(INJECT_SOURCES)))
+	$(HOST_LINK) -shared -Wl,-z,defs -o $@ $^ -lcupti -lm
 
 $(TESTS:%=%.o): | test-setup
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history)
-	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl $(CMOCKA_LINK)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history inject)
+	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl \
+		$(UNPACKED_LIBS) $(HISTORY_DATABASES) -lcmocka
+$(TEST_PROGRAMS): $(BUILD)/tests/%: $(BUILD)/tests/%.o
+	$(CC) $(SANITIZERS) -o $@ $< -ldl -lpthread
 test-setup:
 	@scripts/setup test $(CMOCKA)$(if $(SANITIZE), && scripts/setup sanitize)
 report-setup:
 	@scripts/setup report
-test: test-setup all $(TESTS)
+history-setup:
+	@scripts/setup history $(CMOCKA)
+test: test-setup all $(TESTS) $(TEST_PROGRAMS)
 	@MEMSCOPE_BUILD=$(BUILD) $(if $(SANITIZE),MEMSCOPE_SANITIZE=1) tests/run-all $(TESTS)
 
 # Each tests/fuzz/fuzz_*.c is one libFuzzer target over the readers (no CUDA kernels, no CUPTI call); scripts/fuzz
@@ -102,7 +136,7 @@ fuzzers: $(FUZZERS)
 build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/no_kernels.o build-fuzz/kernels/matmul_registry.o \
 		$(call lib,run history diagnose results source profile cupti csv common)
 	$(CXX) -fsanitize=fuzzer,address,undefined -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group \
-		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm
+		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm $(UNPACKED_LIBS) $(HISTORY_DATABASES) -ldl
 
 run: $(BUILD)/memscope
 	$< $(RUN_ARGS)
@@ -115,10 +149,10 @@ compare: report-setup $(BUILD)/memscope-compare
 	@$(if $(BASE_RESULTS),scripts/compare-results $(BASE_RESULTS) $(HEAD_RESULTS),$(if $(BASE),scripts/compare-revisions \
 		$(if $(ROUNDS),--rounds $(ROUNDS)) $(BASE) $(HEAD),echo "make compare: give BASE=<rev> (or BASE_RESULTS and HEAD_RESULTS)"; exit 2))
 history-add: $(BUILD)/memscope-history
-	@test -n "$(RESULTS)" || { echo "make history-add: give RESULTS=<dir>"; exit 2; }; $< add $(HISTORY) $(RESULTS)
+	@test -n "$(RESULTS)" || { echo "make history-add: give RESULTS=<dir>"; exit 2; }; $< add --db '$(HISTORY)' $(RESULTS)
 # Where no history was recorded yet (a fresh clone) and none is named, the committed H100 history is drawn, and said so.
 history: report-setup $(BUILD)/memscope-history
-	@if [ -f $(HISTORY) ] || [ $(origin HISTORY) != file ]; then scripts/history-render $(HISTORY) reports/history; else \
+	@if [ -f '$(HISTORY)' ] || [ $(origin HISTORY) != file ]; then scripts/history-render '$(HISTORY)' reports/history; else \
 		echo "make history: no $(HISTORY) yet (make history-add RESULTS=<dir> records a run); drawing the committed" \
 			"H100 history ($(REFERENCE_HISTORY))"; scripts/history-render $(REFERENCE_HISTORY) reports/history-h100; fi
 # The README's figures drawn again from the reference run, so that none predates it: each line of FIGURES names a

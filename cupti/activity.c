@@ -16,11 +16,15 @@ static struct {
     size_t count, capacity;
     uint64_t dropped;
     int failed; /* a record could not be kept: out of memory */
+    struct prof_api_call *calls; /* kept under the same lock, from prof_activity_record_calls on */
+    size_t n_calls, calls_capacity;
 } log_ = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                            CUPTI_ACTIVITY_KIND_MEMSET};
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
+static const CUpti_ActivityKind call_kinds[] = {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER};
+#define N_CALL_KINDS (sizeof call_kinds / sizeof call_kinds[0])
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
@@ -29,21 +33,36 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
     *max_records = 0;
 }
 
+/* Room for one more record in *items (count held, *capacity allocated); 0 when memory ran out. */
+static int room_for_one_more(void **items, size_t *capacity, size_t count, size_t size)
+{
+    if (count < *capacity)
+        return 1;
+    size_t grown_capacity = *capacity ? 2 * *capacity : 4096;
+    void *grown = realloc(*items, grown_capacity * size);
+    if (!grown) {
+        log_.failed = 1;
+        return 0;
+    }
+    *items = grown;
+    *capacity = grown_capacity;
+    return 1;
+}
+
 static struct prof_gpu_op *next_op(void)
 {
-    if (log_.count == log_.capacity) {
-        size_t capacity = log_.capacity ? 2 * log_.capacity : 4096;
-        struct prof_gpu_op *grown = realloc(log_.ops, capacity * sizeof *grown);
-        if (!grown) {
-            log_.failed = 1;
-            return NULL;
-        }
-        log_.ops = grown;
-        log_.capacity = capacity;
-    }
+    if (!room_for_one_more((void **)&log_.ops, &log_.capacity, log_.count, sizeof *log_.ops))
+        return NULL;
     struct prof_gpu_op *op = &log_.ops[log_.count++];
     memset(op, 0, sizeof *op);
     return op;
+}
+
+/* INTERNAL_LAUNCH_API records (a launch outside any public call) come in the same layout, cbid unused. */
+static void keep_call(const CUpti_ActivityAPI *a)
+{
+    if (room_for_one_more((void **)&log_.calls, &log_.calls_capacity, log_.n_calls, sizeof *log_.calls))
+        log_.calls[log_.n_calls++] = (struct prof_api_call){a->start, a->end, a->correlationId, a->threadId, a->cbid};
 }
 
 static void keep_kernel(const CUpti_ActivityKernel10 *k)
@@ -88,6 +107,11 @@ static void keep(const CUpti_Activity *record)
     case CUPTI_ACTIVITY_KIND_MEMSET:
         keep_memset((const CUpti_ActivityMemset4 *)record);
         break;
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+    case CUPTI_ACTIVITY_KIND_INTERNAL_LAUNCH_API:
+        keep_call((const CUpti_ActivityAPI *)record);
+        break;
     default:
         break;
     }
@@ -108,15 +132,51 @@ static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_
     free(buffer);
 }
 
+/* Turns the given kinds of record on or off; the first failure stops it and is recorded in e. */
+static int switch_kinds(const CUpti_ActivityKind *which, size_t n, int on, struct prof_error *e)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (prof_check(e, on ? cuptiActivityEnable(which[i]) : cuptiActivityDisable(which[i]),
+                       on ? "cuptiActivityEnable" : "cuptiActivityDisable"))
+            return e->status;
+    return PROF_OK;
+}
+
 int prof_activity_start(struct prof_error *e)
 {
     if (prof_check(e, cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
                    "cuptiActivityRegisterCallbacks"))
         return e->status;
-    for (size_t i = 0; i < N_KINDS; ++i)
-        if (prof_check(e, cuptiActivityEnable(kinds[i]), "cuptiActivityEnable"))
-            return e->status;
-    return PROF_OK;
+    return switch_kinds(kinds, N_KINDS, 1, e);
+}
+
+int prof_activity_record_calls(struct prof_error *e)
+{
+    /* gettid, not pthread_self: the id an NVTX hook reads on the calling thread, and one that fits 32 bits */
+    if (prof_check(e, cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType"))
+        return e->status;
+    return switch_kinds(call_kinds, N_CALL_KINDS, 1, e);
+}
+
+int prof_activity_stop_calls(struct prof_error *e)
+{
+    return switch_kinds(call_kinds, N_CALL_KINDS, 0, e);
+}
+
+const struct prof_api_call *prof_activity_calls(size_t *count)
+{
+    *count = log_.n_calls;
+    return log_.calls;
+}
+
+int prof_activity_pause(struct prof_error *e)
+{
+    return switch_kinds(kinds, N_KINDS, 0, e);
+}
+
+int prof_activity_resume(struct prof_error *e)
+{
+    return switch_kinds(kinds, N_KINDS, 1, e);
 }
 
 int prof_activity_flush(struct prof_error *e)
@@ -130,9 +190,7 @@ int prof_activity_flush(struct prof_error *e)
 
 int prof_activity_stop(struct prof_error *e)
 {
-    for (size_t i = 0; i < N_KINDS; ++i)
-        prof_check(e, cuptiActivityDisable(kinds[i]), "cuptiActivityDisable");
-    if (e->status)
+    if (switch_kinds(kinds, N_KINDS, 0, e))
         return e->status;
     return prof_activity_flush(e);
 }
@@ -160,6 +218,9 @@ void prof_activity_free(void)
     free(log_.ops);
     log_.ops = NULL;
     log_.count = log_.capacity = 0;
+    free(log_.calls);
+    log_.calls = NULL;
+    log_.n_calls = log_.calls_capacity = 0;
     log_.dropped = 0;
     log_.failed = 0;
 }

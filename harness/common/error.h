@@ -1,6 +1,6 @@
 /*
  * Errors travel as values up to the CLI, which prints the message once and
- * exits with the code. The exit codes are documented in README.md.
+ * exits with the code. The exit codes are documented in docs/command-line.md.
  */
 #ifndef MEMSCOPE_ERROR_H
 #define MEMSCOPE_ERROR_H
@@ -14,6 +14,9 @@ enum exit_code {
     EXIT_RUNTIME = 5,      /* a CUDA or cuBLAS call failed, or memory ran out, during the run */
     EXIT_PROFILER = 6,     /* hardware counters unavailable: no permission, or a chip CUPTI does not support */
     EXIT_BUSY = 7,         /* the GPU stayed in use by another run, or its profiler by another process, past the wait */
+    /* memscope-profile only: the program profiled, not memscope, is at fault (its own status is said in words) */
+    EXIT_PROGRAM_FAILED = 8,      /* it exited non-zero or was killed: what was collected stays in <dir>.partial */
+    EXIT_PROGRAM_NOT_STARTED = 9, /* it could not be started: not found, not executable */
 };
 
 struct error {

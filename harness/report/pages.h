@@ -46,6 +46,7 @@ typedef int report_page_writer(const struct report_model *m, struct page_output 
     PAGE("stalls", "stalls", report_write_stalls)                       \
     PAGE("stall-lines", "stall_lines", report_write_stall_lines)        \
     PAGE("hot-lines", "hot_lines", report_write_hot_lines)              \
+    PAGE("timeline", "timeline", report_write_timeline)                 \
     PAGE("validate", "validate", report_write_validate)                 \
     PAGE("compare", "compare", report_write_compare)
 

@@ -1,7 +1,7 @@
 /*
  * Every CSV file memscope writes or reads, with its columns in order: the one
  * definition the writers take their headers from and the readers their column
- * names. README.md's "Results folder" section documents each column.
+ * names. docs/results-folder.md documents each column of a results folder's files (tests/docs checks it).
  *
  * Each list is an X-macro: X(ID, "name"). The IDs are the columns' positions
  * in files this version writes; readers must still look columns up by name,
@@ -99,6 +99,17 @@
     X(TIMELINE_RANGE, "range") X(TIMELINE_JOB, "job") X(TIMELINE_WIDTH, "width") X(TIMELINE_DEPTH, "depth")           \
     X(TIMELINE_START_MS, "start_ms") X(TIMELINE_DURATION_MS, "duration_ms")
 
+/* One row per kernel launch of a profiled program (memscope-profile), in launch order: ordinal from 0 over the
+ * program's launches, kernel_ordinal from 0 over those of the same kernel at the same nvtx_path (the program's NVTX
+ * ranges open on the launching thread, outer/inner); selected 1 for the launches the selection took. */
+#define LAUNCHES_CSV(X)                                                                                               \
+    X(LAUNCHES_ORDINAL, "ordinal") X(LAUNCHES_KERNEL, "kernel") X(LAUNCHES_MANGLED, "mangled")                        \
+    X(LAUNCHES_NVTX_PATH, "nvtx_path") X(LAUNCHES_KERNEL_ORDINAL, "kernel_ordinal") X(LAUNCHES_GRID_X, "grid_x")      \
+    X(LAUNCHES_GRID_Y, "grid_y") X(LAUNCHES_GRID_Z, "grid_z") X(LAUNCHES_BLOCK_X, "block_x")                          \
+    X(LAUNCHES_BLOCK_Y, "block_y") X(LAUNCHES_BLOCK_Z, "block_z") X(LAUNCHES_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes") \
+    X(LAUNCHES_STATIC_SMEM_BYTES, "static_smem_bytes") X(LAUNCHES_REGISTERS_PER_THREAD, "registers_per_thread")      \
+    X(LAUNCHES_DURATION_NS, "duration_ns") X(LAUNCHES_SELECTED, "selected")
+
 #define VALIDATE_CSV(X)                                                                                               \
     X(VALIDATE_KERNEL, "kernel") X(VALIDATE_PARAMETER, "parameter") X(VALIDATE_METRIC, "metric")                      \
     X(VALIDATE_EXPECTED, "expected") X(VALIDATE_LOWER, "lower") X(VALIDATE_UPPER, "upper")                            \
@@ -144,6 +155,7 @@ enum instructions_column { INSTRUCTIONS_CSV(SCHEMA_ID) INSTRUCTIONS_COLUMNS };
 enum stalls_column { STALLS_CSV(SCHEMA_ID) STALLS_COLUMNS };
 enum environment_column { ENVIRONMENT_CSV(SCHEMA_ID) ENVIRONMENT_COLUMNS };
 enum timeline_column { TIMELINE_CSV(SCHEMA_ID) TIMELINE_COLUMNS };
+enum launches_column { LAUNCHES_CSV(SCHEMA_ID) LAUNCHES_COLUMNS };
 enum validate_column { VALIDATE_CSV(SCHEMA_ID) VALIDATE_COLUMNS };
 enum compare_column { COMPARE_CSV(SCHEMA_ID) COMPARE_COLUMNS };
 enum compare_metrics_column { COMPARE_METRICS_CSV(SCHEMA_ID) COMPARE_METRICS_COLUMNS };
@@ -162,6 +174,8 @@ struct csv_schema {
 
 extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, lines_csv, stalls_csv, environment_csv,
     timeline_csv, validate_csv, compare_csv, compare_metrics_csv, compare_lines_csv, history_csv;
+/* memscope-profile's injection library writes it into a program's profile. */
+extern const struct csv_schema launches_csv;
 /* memscope-decode --instructions writes it; a run does not (lines.csv is the sum of its rows per line). */
 extern const struct csv_schema instructions_csv;
 

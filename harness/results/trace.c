@@ -8,8 +8,8 @@
 #include "schema.h"
 #include "trace.h"
 
-/* The host's ranges on one track of one "process", each GPU stream on a track of another. */
-enum { HOST_PID = 1, RANGES_TID = 1, GPU_PID = 2 };
+/* The host's ranges on a track per thread of one "process", each GPU stream on a track of another. */
+enum { HOST_PID = 1, RANGES_TID = TRACE_RUN_TRACK, GPU_PID = 2 };
 
 static void json_string(FILE *f, const char *s)
 {
@@ -51,7 +51,7 @@ static void text_arg(FILE *f, const char *key, const char *value, int first)
 
 static void write_range(FILE *f, const struct trace_header *h, const struct trace_range *r)
 {
-    slice_begin(f, h, "nvtx", r->name, HOST_PID, RANGES_TID, r->start_ns, r->end_ns);
+    slice_begin(f, h, "nvtx", r->name, HOST_PID, r->tid, r->start_ns, r->end_ns);
     text_arg(f, "job", r->job, 1);
     fprintf(f, ",\"width\":%d,\"depth\":%d}}", r->width, r->depth);
 }
@@ -132,6 +132,21 @@ static void name_streams(FILE *f, const struct trace_gpu_op *ops, size_t n)
     }
 }
 
+/* A track for each host thread the ranges name, once (memscope's own run has only the one the header names). */
+static void name_threads(FILE *f, const struct trace_range *ranges, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        size_t first = 0;
+        while (ranges[first].tid != ranges[i].tid)
+            ++first;
+        if (first == i && ranges[i].tid != RANGES_TID) {
+            char name[32];
+            snprintf(name, sizeof name, "thread %u", ranges[i].tid);
+            name_track(f, "thread_name", HOST_PID, ranges[i].tid, name);
+        }
+    }
+}
+
 static void write_header(FILE *f, const struct trace_header *h)
 {
     fputs("{\"displayTimeUnit\":\"ms\",\"otherData\":{\"memscope_trace_version\":1,", f);
@@ -140,7 +155,9 @@ static void write_header(FILE *f, const struct trace_header *h)
     text_arg(f, "command_line", h->command_line, 0);
     fprintf(f, ",\"dropped_gpu_records\":%llu,\"lost_host_ranges\":%d},\n\"traceEvents\":[\n",
             (unsigned long long)h->dropped_records, h->ranges_lost);
-    fprintf(f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"memscope (host)\"}}", HOST_PID);
+    fprintf(f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":", HOST_PID);
+    json_string(f, h->host_name);
+    fputs("}}", f);
     name_track(f, "thread_name", HOST_PID, RANGES_TID, "NVTX ranges");
     fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":", GPU_PID);
     json_string(f, h->gpu_name);
@@ -161,6 +178,7 @@ static int write_json(const char *dir, const struct trace_header *h, const struc
     if (!f)
         return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
     write_header(f, h);
+    name_threads(f, ranges, n_ranges);
     name_streams(f, ops, n_ops);
     for (size_t i = 0; i < n_ranges; ++i)
         write_range(f, h, &ranges[i]);

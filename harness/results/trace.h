@@ -16,10 +16,14 @@
 
 #include "../common/error.h"
 
+/* The host track of memscope's own run, "NVTX ranges": its ranges are all on one thread. */
+enum { TRACE_RUN_TRACK = 1 };
+
 struct trace_range {
     const char *name, *job; /* job: "" outside a job */
     int depth, width;
     uint64_t start_ns, end_ns;
+    unsigned tid; /* its host thread's track: TRACE_RUN_TRACK, or a program's thread id ("thread <tid>") */
 };
 
 struct trace_gpu_op {
@@ -44,6 +48,7 @@ struct trace_header {
     uint64_t origin_ns;       /* the clock's value at time 0: the run's first range */
     uint64_t dropped_records; /* GPU records CUPTI reported lost */
     int ranges_lost;          /* host ranges not kept (memory, nesting) */
+    const char *host_name;    /* the host process's name: "memscope (host)", or the program profiled */
 };
 
 /* Writes dir/trace.json and dir/timeline.csv. */

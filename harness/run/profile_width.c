@@ -8,6 +8,7 @@
 #include "../source/source_lines.h"
 #include "../stalls/stall_rows.h"
 #include "profile_width.h"
+#include "trace_run.h"
 
 static int metric_passes(struct job_context *ctx, struct job_result *jobs, int count, struct profiled_call *calls,
                          int n, int width, int batch, struct error *e)
@@ -122,10 +123,13 @@ typedef int (*kept_work)(struct job_context *ctx, struct job_result *jobs, int c
 static int profile_kept(struct job_context *ctx, struct job_result *jobs, int count, struct job_result **kept,
                         struct profiled_call *calls, int n, int width, int batch, struct error *e)
 {
+    if (trace_run_pause(e))
+        return e->code;
     if (ctx->metrics)
         metric_passes(ctx, jobs, count, calls, n, width, batch, e);
     if (ctx->source && !e->code)
         source_counters(ctx, kept, calls, n, width, batch, e);
+    trace_run_resume(e);
     return e->code;
 }
 

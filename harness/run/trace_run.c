@@ -98,7 +98,8 @@ static void job_facts(const struct job_result *r, char *job, size_t len, struct 
 static void convert_ranges(const struct nvtx_range *in, size_t n, struct trace_range *out)
 {
     for (size_t i = 0; i < n; ++i)
-        out[i] = (struct trace_range){in[i].name, in[i].job, in[i].depth, in[i].width, in[i].start_ns, in[i].end_ns};
+        out[i] = (struct trace_range){in[i].name, in[i].job, in[i].depth, in[i].width, in[i].start_ns, in[i].end_ns,
+                                      TRACE_RUN_TRACK};
 }
 
 /* The run's range closes last and opens first: its start is the trace's time 0. */
@@ -160,13 +161,29 @@ int trace_run_write(const char *dir, const struct job_result *jobs, int count, s
             job_facts(&jobs[i], b.jobs[i], sizeof b.jobs[i], &b.diagnoses[i], &b.facts[i]);
         const char *gpu = env_value(env, "gpu_name"), *command = env_value(env, "command_line");
         struct trace_header h = {gpu ? gpu : "", command ? command : "",
-                                 origin(ranges, n_ranges), prof_activity_dropped(), ranges_lost};
+                                 origin(ranges, n_ranges), prof_activity_dropped(), ranges_lost, "memscope (host)"};
         env_add(env, "trace_gpu_records", "%zu", n_ops);
         env_add(env, "trace_dropped_records", "%llu", (unsigned long long)prof_activity_dropped());
         trace_write(dir, &h, b.ranges, n_ranges, b.ops, n_ops, b.facts, (size_t)count, e);
     }
     free_buffers(&b);
     return e->code;
+}
+
+int trace_run_pause(struct error *e)
+{
+    struct prof_error pe = {0};
+    if (tracing && prof_activity_pause(&pe))
+        return error_from_profiler(e, &pe);
+    return 0;
+}
+
+int trace_run_resume(struct error *e)
+{
+    struct prof_error pe = {0};
+    if (tracing && prof_activity_resume(&pe))
+        return error_from_profiler(e, &pe);
+    return 0;
 }
 
 void trace_run_stop(void)

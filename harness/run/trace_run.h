@@ -17,6 +17,12 @@ int trace_run_start(struct error *e);
 /* Writes the trace into dir and records its counts in env (trace_kernels, trace_dropped_records). */
 int trace_run_write(const char *dir, const struct job_result *jobs, int count, struct environment *env,
                     struct error *e);
+/* No GPU records during a width's metric passes and source counters (CUPTI's SASS instrumentation reads 0 beside
+ * kernel records), and again after; their ranges stay in the trace. Stall sampling keeps its records: PC sampling
+ * instruments nothing, and CUPTI refuses to turn records back on while the PC sampler is enabled. No-ops when not
+ * tracing. */
+int trace_run_pause(struct error *e);
+int trace_run_resume(struct error *e);
 /* Records no more and frees what was kept (also after a failed run). */
 void trace_run_stop(void);
 

@@ -99,9 +99,9 @@ __device__ __forceinline__ void pipe_load_stage(const float *M, const float *N, 
  * no predicate, each copy one 64-bit add away from the previous one.
  *  A: a warp copies 4 rows x 8 consecutive k of the tile (row lane / 8, k lane % 8) with 4-byte
  *     copies, then the next 4 rows: each request touches 4 cache lines (16 with the 16-row mapping
- *     of quad_coords; large_tiles had lost 6 % at BK = 16 with that mapping and the address
- *     changes made with it), and the stores fall in bank 4k + r + const: conflict-free into the
- *     padded rows.
+ *     of quad_coords, which, with the address changes made with it, had cost large_tiles time:
+ *     docs/ladder.md), and the stores fall in bank 4k + r + const: conflict-free into the padded
+ *     rows.
  *  B: 16-byte copies, consecutive threads along a row of the tile (512 contiguous bytes a warp).
  */
 struct pipe_bases {

@@ -6,7 +6,8 @@
  * Every value can be overridden at build time, e.g.
  *   make BUILD=build-x KERNEL_DEFS='-DLT_BM=128 -DLT_BN=128 -DLT_TM=8'
  * which is what scripts/tune-ladder does; the launchers refuse a grid or block that does not match.
- * The defaults are the values chosen on an H100 (reports/tuning-h100.csv); each kernel file says why.
+ * The defaults are the values chosen on an H100 (reports/tuning-h100.csv); each kernel file says why,
+ * docs/ladder.md gives the sweep's figures.
  *
  * Names: BM x BN is the block tile of P (rows x columns), BK the depth of one shared-memory tile
  * along k, WM x WN the warp tile, TM x TN the outputs one thread keeps in registers.

@@ -11,13 +11,10 @@
  *   shared wavefronts per FFMA            down with them
  *   global sectors per FFMA               down by half: a 64x64 block tile reuses each element 64
  *                                         times instead of 32
- *   registers per thread                  up (8 accumulators): 50; occupancy down
+ *   registers per thread                  up (8 accumulators); occupancy down
  *   DRAM bytes                            unchanged (the operands fit in the L2 at W = 2048)
- * Measured (H100 80GB HBM3, one memscope run of all rungs at 6d95f3a built with the LT_* values
- * that are now the defaults; counters at W = 2048 from memscope's metric passes):
- *   shared loads 335.5 M -> 100.7 M, shared wavefronts 402.7 M -> 167.8 M, global sectors
- *   67.1 M -> 33.6 M, occupancy 98 % -> 48 %; W = 4096: 15.26 -> 7.97 ms (9.0 -> 17.2 TFLOP/s,
- *   33 % of cuBLAS).
+ * What these counters and the time did on an H100, with the run each figure came from:
+ * docs/ladder.md.
  *
  * Tiles (kernels/ladder/ladder_tiles.h): BM x BN = 64 x 64, BK = 8, TM = 8, so 512 threads, each loading
  * one element of the 64x8 M tile and one of the 8x64 N tile per k-tile. These are the public

@@ -12,19 +12,19 @@
  * 64 words apart.
  *
  * Counters that should move against blocktiled_1d:
- *   shared loads per FFMA        down (1/16 measured, after the compiler's vectorization)
- *   shared wavefronts per load   up (5 per LDS.128: the conflicts above)
+ *   shared loads per FFMA        down (to one LDS.128 per 16 FFMA, after the compiler's
+ *                                vectorization)
+ *   shared wavefronts per load   up (the conflicts above)
  *   global sectors per FFMA      down by half again (block tile 128x128)
- *   registers per thread         up to 178 (64 accumulators, 16 operands, the rest the unrolled
- *                                loads of a k-tile), so one block of 8 warps per SM
- * Measured (H100 80GB HBM3, one memscope run of all rungs at 6d95f3a built with the LT_* values
- * that are now the defaults; counters at W = 2048 from memscope's metric passes):
- *   shared loads 100.7 M -> 16.8 M, shared wavefronts 167.8 M -> 83.9 M, global sectors
- *   33.6 M -> 16.8 M, occupancy 48 % -> 12.5 %; W = 4096: 7.97 -> 4.85 ms (28.4 TFLOP/s, 55 %).
+ *   registers per thread         up (64 accumulators, 16 operands, the rest the unrolled loads of
+ *                                a k-tile); past 128 a thread, only one block of 8 warps fits on
+ *                                an SM
+ * What these counters and the time did on an H100, with the run each figure came from:
+ * docs/ladder.md.
  *
  * Tiles (kernels/ladder/ladder_tiles.h, swept with scripts/tune-ladder, reports/tuning-h100.csv):
  * BM x BN = 128 x 128, TM x TN = 8 x 8, 256 threads, BK = 16. BK is what mattered: 8 -> 16 -> 32
- * gave 42.6 -> 54.9 -> 60.1 % of cuBLAS at 4096 (fewer barriers and loop overhead per FFMA).
+ * each gained in the sweep (fewer barriers and loop overhead per FFMA; figures in docs/ladder.md).
  * BK = 16 is kept rather than 32 because the rungs above inherit this tile and were measured at
  * 16 (the pipelined rungs at BK = 32 would need 2 x 133 KB of shared memory per SM for two blocks
  * of 4 stages); the gain at 32 is this rung's alone and was not re-measured up the ladder.

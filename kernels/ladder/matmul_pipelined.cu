@@ -13,9 +13,9 @@
  * copies; B keeps 16-byte copies. For blocks wholly inside the matrix a fast path
  * (pipe_load_fast) has each warp copy 4 rows x 8 consecutive k of A, so a request touches 4 cache
  * lines, from per-thread base pointers set up once. Earlier versions were measured: with four
- * 64-bit address computations per group of copies (SASS) this rung was slower than warptiled
- * (34.9 vs 36.6 TFLOP/s at 4096, BK = 8), and with a 16-rows-per-request mapping of A (and the
- * address changes made with it) large_tiles had lost 6 % at BK = 16.
+ * 64-bit address computations per group of copies (SASS) this rung was slower than warptiled,
+ * and with a 16-rows-per-request mapping of A (and the address changes made with it) large_tiles
+ * lost time (figures in docs/ladder.md).
  *
  * Counters that should move against warptiled:
  *   global load and shared store instructions   gone (LDGSTS instead; memscope's instrumented
@@ -24,16 +24,13 @@
  *   stall reasons                               fewer long-scoreboard / barrier stalls
  *   shared memory per block                     3 stages: 48.75 KB (over the default 48 KB:
  *                                               the launcher raises the limit)
- * Measured (H100 80GB HBM3, one memscope run of all rungs at 6d95f3a built with the LT_* values
- * that are now the defaults; counters at W = 2048 from memscope's metric passes):
- *   global load instructions 1.05 M -> 0, shared store instructions 2.62 M -> 0, shared load
- *   wavefronts unchanged (50.3 M), occupancy 24.5 % -> 23.4 %; W = 4096: 3.65 -> 3.16 ms
- *   (43.5 TFLOP/s, 84 %).
+ * What these counters and the time did on an H100, with the run each figure came from:
+ * docs/ladder.md.
  *
  * Tiles: warptiled's (WT_* in kernels/ladder/ladder_tiles.h: 128x128x16, warp 32x64, 8x8 per thread), so
  * only the pipeline changes; 128 registers at most (two blocks per SM, pipe_min_blocks).
- * PL_STAGES = 3, swept (reports/tuning-h100.csv): 2 / 3 / 4 stages gave 82.5 / 84.1 / 82.4 % of
- * cuBLAS at 4096.
+ * PL_STAGES = 3, the best of 2, 3 and 4 stages in the sweep (reports/tuning-h100.csv; figures in
+ * docs/ladder.md).
  *
  * Bounds: no guard per copy. Along m (rows of A) and n (columns of B) an index past the edge is
  * clamped into the matrix: the copy reads a real element that only feeds outputs that are never

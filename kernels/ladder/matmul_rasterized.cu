@@ -11,17 +11,15 @@
  * Counters that should move against pipelined:
  *   L2 hit rate (lts__t_sector_hit_rate)   up
  *   DRAM bytes read                        down, at sizes whose operands do not fit in the L2
- * Measured (H100 80GB HBM3, one memscope run of all rungs at 6d95f3a built with the LT_* values
- * that are now the defaults; counters at W = 2048 from memscope's metric passes):
- *   L2 hit rate 91.6 % -> 91.3 %, DRAM bytes 33.6 MB both (the compulsory 2 x 16.8 MB at 2048);
- *   W = 4096: 3.16 -> 3.22 ms (42.7 TFLOP/s, 82.5 %), W = 8192: 25.05 -> 25.49 ms.
- * This step does not pay on an H100 at these sizes: it is 1.5-2 % slower at 4096 and 8192. The
- * kernel is bound by FFMA issue and shared-memory traffic, not by DRAM, and the 50 MB L2 serves
- * the k-slabs the resident blocks share in either order (the hit rate does not move); the remap
- * adds a little index arithmetic per block and changes which tiles are resident together. It is
- * kept as the ladder's lesson (and the rungs above keep it: in the sweep GROUP 8 and 16 measured
- * the same); it would matter where the operands stream from DRAM. The public record agrees: block
- * swizzling did not pay on an A6000 either (L2 hit rate already ~80 %).
+ * What these counters and the time did on an H100, with the run each figure came from:
+ * docs/ladder.md. This step did not pay on an H100 at the sizes measured, up to W = 8192: it ran
+ * a little slower. The kernel is bound by FFMA issue and shared-memory traffic, not by DRAM, and
+ * the 50 MB L2 serves the k-slabs the resident blocks share in either order (the hit rate did not
+ * move); the remap adds a little index arithmetic per block and changes which tiles are resident
+ * together. It is kept as the ladder's lesson (and the rungs above keep it: in the sweep GROUP 8
+ * and 16 measured the same); it would matter where the operands stream from DRAM. The public
+ * record agrees: block swizzling did not pay on an A6000 either, whose L2 hit rate was already
+ * high (docs/ladder.md).
  *
  * Tiles: pipelined's (WT_*, PL_STAGES); RS_GROUP = 16 block rows (kernels/ladder/ladder_tiles.h), about
  * the square root of the number of resident blocks.

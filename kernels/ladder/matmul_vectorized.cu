@@ -18,14 +18,11 @@
  *   shared store wavefronts             2 per transposed store: exact store conflicts > 0
  *   shared loads, wavefronts            unchanged (blocktiled_2d already got LDS.128 from the
  *                                       compiler, with the same conflicts on Bs)
- *   registers                           down (178 -> 117-120: no k-tile of As kept in registers),
- *                                       so two blocks per SM instead of one
- * Measured (H100 80GB HBM3, one memscope run of all rungs at 6d95f3a built with the LT_* values
- * that are now the defaults; counters at W = 2048 from memscope's metric passes):
- *   global load instructions 4.19 M -> 1.05 M, shared store wavefronts 4.19 M -> 6.29 M (exact
- *   store conflicts 0 -> 2.10 M, the 2-way conflict of every transposed store), shared loads 16.8 M
- *   and 83.9 M wavefronts unchanged, occupancy 12.5 % -> 24.5 %; W = 4096: 4.85 -> 3.93 ms
- *   (34.9 TFLOP/s, 68 %). Most of the gain is the doubled occupancy.
+ *   registers                           down (no k-tile of As kept in registers): at 128 or
+ *                                       fewer, two blocks per SM instead of one, so look at the
+ *                                       occupancy as well as the instruction counts
+ * What these counters and the time did on an H100, with the run each figure came from:
+ * docs/ladder.md.
  *
  * Tiles: blocktiled_2d's (BT2_* in kernels/ladder/ladder_tiles.h: 128x128x16, 8x8 per thread), so that
  * only the access width changes.

@@ -10,10 +10,8 @@
  *   shared memory per block    up by 4 x BK floats (256 bytes)
  *   time                       a little down: the transposed stores are 8 of the ~90
  *                              other instructions a thread issues per k-tile beside 1024 FFMA
- * Measured (H100 80GB HBM3, one memscope run of all rungs at 6d95f3a built with the LT_* values
- * that are now the defaults; counters at W = 2048 from memscope's metric passes):
- *   shared store wavefronts 6.29 M -> 4.19 M (exact store conflicts 2.10 M -> 0); W = 4096:
- *   3.93 -> 3.86 ms (35.6 TFLOP/s, 69 %).
+ * What these counters and the time did on an H100, with the run each figure came from:
+ * docs/ladder.md.
  *
  * Tiles: as vectorized (BT2_* in kernels/ladder/ladder_tiles.h).
  * Bounds: as vectorized (16-byte path when width % 4 == 0, scalar edge path otherwise).

@@ -15,11 +15,9 @@
  * Counters that should move against vectorized_padded:
  *   shared load wavefronts per instruction   down (fewer unique bytes per warp, no stride)
  *   registers, occupancy                     about unchanged (same 8x8 register tile)
- * Measured (H100 80GB HBM3, one memscope run of all rungs at 6d95f3a built with the LT_* values
- * that are now the defaults; counters at W = 2048 from memscope's metric passes):
- *   shared load wavefronts 83.9 M -> 50.3 M (5.0 -> 3.0 per LDS.128; the loads of A take 2, those
- *   of B 4, see halfwarp_lanes), occupancy 24.5 % both; W = 4096: 3.86 -> 3.65 ms (37.7 TFLOP/s,
- *   73 %).
+ * What these counters and the time did on an H100, with the run each figure came from:
+ * docs/ladder.md (which also splits the wavefronts between the loads of A and of B: see
+ * halfwarp_lanes).
  *
  * Tiles (kernels/ladder/ladder_tiles.h): BM x BN x BK = 128 x 128 x 16 (blocktiled_2d's), WM x WN = 32 x 64,
  * TM x TN = 8 x 8, 256 threads. 32 x 64 rather than 64 x 32: 8 lanes along n make B's loads one

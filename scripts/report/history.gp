@@ -1,6 +1,6 @@
 # The history of one GPU at one width: median time per variant across the
 # recorded runs (top), load efficiency and exact bank conflicts (below).
-# Circles mark step changes. Expects datadir.
+# Circles mark the steps memscope-history found. Expects datadir.
 reset
 set datafile separator "\t"
 set datafile columnheaders
@@ -8,8 +8,9 @@ set termoption noenhanced
 load datadir.'/variables.gp'
 file = datadir.'/history.tsv'
 set label 90 sprintf("History on %s at W = %d", gpu_name, history_width) at screen 0.5, screen 0.965 center font ",18"
-set label 91 "Runs in the order they were recorded, labelled by commit (* uncommitted changes). A circle marks a step: the median moved by\n".\
-    "more than the floor and the interquartile ranges of the two runs do not overlap. Bars: interquartile range." \
+set label 91 "Runs in the order they started, labelled by commit (* uncommitted changes). A circle marks a step: the level of the median time\n".\
+    "changed beyond the floor (a penalised piecewise-constant fit, PELT); steps.txt beside this file lists each step with its interval and the\n".\
+    "deterministic counters that changed at the same commit. Bars: interquartile range." \
     at screen 0.07, screen 0.05 left font ",11"
 set xrange [-0.5 : run_count - 0.5]
 set key outside right top font ",9"

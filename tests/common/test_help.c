@@ -30,6 +30,7 @@ static const struct program programs[] = {
     {"memscope-history", "MEMSCOPE_HISTORY", ""},
     {"memscope-history", "MEMSCOPE_HISTORY", "chart-data"},
     {"memscope-history", "MEMSCOPE_HISTORY", "add"},
+    {"memscope-profile", "MEMSCOPE_PROFILE", ""},
 };
 
 /* Whether the program answered as it should; says how it did not otherwise. */

@@ -1,5 +1,5 @@
 /*
- * The regression gate as CI meets it: the scripts the README's CI section
+ * The regression gate as CI meets it: the scripts docs/regressions.md's CI section
  * calls exit with memscope-compare's status (1 a regression, 2 a comparison
  * that could not be made, 3 no GPU to run revisions on), which make would
  * turn into its own 2; and the GitHub Actions workflow calls the script, not

@@ -1,10 +1,9 @@
 /*
- * The history reader, as memscope-history uses it: the input is a history CSV
- * after one options byte. Bit 2 of the options first records a small run in
- * it (history_add, which reads the history to refuse a run recorded already,
- * then appends); then history_chart_data writes the chart data into a scratch
- * folder, for the GPU of the last run (bit 0: the H100 named) and its largest
- * width (bit 1: width 1024).
+ * The CSV history's reader, as memscope-history migrate uses it (history_migrate_csv: the header, every number
+ * checked, then the rows in one transaction): the input is a history CSV after one options byte, migrated into a
+ * new SQLite history in memory. Bit 2 of the options first records a small run there, so that the CSV's runs may
+ * be recorded already; then what was migrated is read back: its steps, for the GPU of the last run (bit 0: the
+ * H100 named) at every width (bit 1: width 1024 only), and its export.
  */
 #include "fuzz_support.h"
 
@@ -49,29 +48,43 @@ static const struct results_folder *recorded_run(void)
     return &run;
 }
 
+/* Where the read-back goes: only that it is read matters. */
+static FILE *nowhere(void)
+{
+    static FILE *null;
+    if (!null && !(null = fopen("/dev/null", "w"))) {
+        perror("fuzz_history: /dev/null");
+        abort();
+    }
+    return null;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[PATH_LEN], out[PATH_LEN];
+    char path[PATH_LEN];
     uint8_t options = size ? data[0] : 0;
-    const char *gpu = options & 1 ? "NVIDIA H100 80GB HBM3" : NULL;
-    int width = options & 2 ? 1024 : 0;
+    struct history_query query = {.gpu = options & 1 ? "NVIDIA H100 80GB HBM3" : NULL,
+                                  .width = options & 2 ? 1024 : 0,
+                                  .floor = 0.02};
     if (size) {
         ++data;
         --size;
     }
     fuzz_write(path, sizeof path, "history.csv", data, size);
+    struct store *s;
     struct error e = {0};
-    if (options & 4)
-        history_add(path, recorded_run(), &e);
-    snprintf(out, sizeof out, "%s/chart", fuzz_folder());
-    mkdir(out, 0700);
-    /* Removed first, so that the reader writes new files (see fuzz_write). */
-    for (int i = 0; i < 2; ++i) {
-        char chart[PATH_LEN + 32];
-        snprintf(chart, sizeof chart, "%s/%s", out, i ? "history.tsv" : "variables.gp");
-        remove(chart);
+    if (history_open(":memory:", 1, &s, &e)) {
+        fprintf(stderr, "fuzz_history: %s\n", e.message);
+        abort();
     }
+    int added, present;
+    if (options & 4)
+        history_add_runs(s, recorded_run(), 1, &added, &e);
     e = (struct error){0};
-    history_chart_data(path, gpu, width, 0.02, out, &e);
+    if (!history_migrate_csv(s, path, &added, &present, &e)) {
+        history_print_steps(s, &query, nowhere(), &e);
+        history_export(s, nowhere(), &e);
+    }
+    store_close(s);
     return 0;
 }

@@ -25,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "../support/findings.h"
 #include "../support/run_shell.h"
 
 #define MAX_SOURCES_PER_FOLDER 15
@@ -42,33 +43,6 @@ static const struct {
 
 static const char *const checked_roots[] = {"harness", "cupti", "kernels"};
 static const char *const source_extensions[] = {".c", ".h", ".cu", ".cuh", ".cpp"};
-
-/* ---- findings: every violation of a rule, one per line ---- */
-
-struct findings {
-    int count;
-    char text[1 << 15];
-};
-
-static void note(struct findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct findings *f, const char *fmt, ...)
-{
-    size_t used = strlen(f->text);
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(f->text + used, sizeof f->text - used, fmt, args);
-    va_end(args);
-    used = strlen(f->text);
-    if (used + 1 < sizeof f->text)
-        strcat(f->text, "\n");
-    f->count++;
-}
-
-static void expect_none(const struct findings *f, const char *rule)
-{
-    if (f->count)
-        fail_msg("%s; %d violation(s):\n%s", rule, f->count, f->text);
-}
 
 /* ---- the source tree ---- */
 
@@ -519,8 +493,8 @@ static void no_folder_holds_more_than_15_source_files(void **state)
 /* ---- where each main lives ---- */
 
 static const char *const program_mains[] = {
-    "harness/run/main.c",    "harness/decode/main.c",  "harness/report/main.c",
-    "harness/compare/main.c", "harness/history/main.c",
+    "harness/run/main.c",     "harness/decode/main.c",  "harness/report/main.c",
+    "harness/compare/main.c", "harness/history/main.c", "harness/launcher/main.c",
 };
 
 static bool is_program_main(const char *path)
@@ -597,6 +571,22 @@ static void the_readers_link_no_cuda(void **state)
     expect_none(&found, "the readers must link no CUDA runtime, cuBLAS or driver: they run where there is no GPU");
 }
 
+/* memscope-profile starts anywhere; its injection library is loaded into programs that bring their own CUDA
+ * runtime, so it must bring none (CUPTI it needs, and libcupti is none of those). */
+static void the_launcher_and_the_injection_library_link_no_cuda(void **state)
+{
+    (void)state;
+    static struct findings found;
+    char library[PATH_SIZE];
+    const char *launcher = binary("MEMSCOPE_PROFILE", "build/memscope-profile");
+    memset(&found, 0, sizeof found);
+    snprintf(library, sizeof library, "%.*s/libmemscope-inject.so", (int)(strrchr(launcher, '/') - launcher),
+             launcher);
+    find_linked_cuda(launcher, &found);
+    find_linked_cuda(library, &found);
+    expect_none(&found, "memscope-profile and libmemscope-inject.so must link no CUDA runtime, cuBLAS or driver");
+}
+
 /* The same check on memscope, which needs cuBLAS: proof that the readers' check can fail. */
 static void memscope_itself_links_cublas_so_the_check_can_fail(void **state)
 {
@@ -623,6 +613,7 @@ int main(void)
         cmocka_unit_test(no_folder_holds_more_than_15_source_files),
         cmocka_unit_test(every_program_has_its_main_in_its_own_room),
         cmocka_unit_test(the_readers_link_no_cuda),
+        cmocka_unit_test(the_launcher_and_the_injection_library_link_no_cuda),
         cmocka_unit_test(memscope_itself_links_cublas_so_the_check_can_fail),
     };
     return cmocka_run_group_tests_name("layout", tests, NULL, NULL);

@@ -41,9 +41,10 @@ static void make_report_runs_and_renders_in_a_fresh_clone(void **state)
     skip_without_gnuplot("make report");
     snprintf(clone, sizeof clone, "%s/clone", workdir);
     fresh_copy(clone, root, sizeof root);
-    /* The make variables and the programs' paths of the test run are not the copy's: a newcomer sets none. The
-     * log's lines that say what happened, should make fail: memscope's, the scripts' and make's. */
-    shell(&o, "cd %s && env -u MAKEFLAGS -u MAKELEVEL -u CMOCKA -u GIT_COMMIT -u GIT_DIRTY -u MEMSCOPE_BIN "
+    /* The make variables and the programs' paths of the test run are not the copy's: a newcomer sets none. CMOCKA
+     * stays: it says where this machine, which can install nothing, has its packages unpacked. The log's lines that
+     * say what happened, should make fail: memscope's, the scripts' and make's. */
+    shell(&o, "cd %s && env -u MAKEFLAGS -u MAKELEVEL -u GIT_COMMIT -u GIT_DIRTY -u MEMSCOPE_BIN "
               "-u MEMSCOPE_REPORT_DATA -u MEMSCOPE_COMPARE -u MEMSCOPE_HISTORY -u MEMSCOPE_DECODE_BIN "
               "make -j8 report RUN_ARGS='-v naive,tiled_32 -s 256' >%s/make.log 2>&1; rc=$?; "
               "grep -vE '^(gcc|g\\+\\+|/usr/local/cuda/bin/nvcc|nvcc) ' %s/make.log | tail -n 30; exit $rc",

@@ -1,0 +1,78 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/numbers.h"
+#include "config.h"
+#include "protocol.h"
+
+static int whole_number(const char *variable, long lowest, long fallback, long *value, struct error *e)
+{
+    const char *text = getenv(variable);
+    *value = fallback;
+    if (text && parse_long(text, lowest, LONG_MAX, value) != NUMBER_OK)
+        return error_set(e, EXIT_USAGE, "%s: '%s' is not a whole number from %ld", variable, text, lowest);
+    return 0;
+}
+
+static int read_selection(struct inject_config *c, struct error *e)
+{
+    c->kernel_pattern = getenv(INJECT_ENV_KERNEL);
+    c->nvtx_include = getenv(INJECT_ENV_NVTX_INCLUDE);
+    c->selection = (struct selection){NULL, c->nvtx_include, 0, -1};
+    if (whole_number(INJECT_ENV_LAUNCH_SKIP, 0, 0, &c->selection.skip, e) ||
+        whole_number(INJECT_ENV_LAUNCH_COUNT, 1, -1, &c->selection.count, e))
+        return e->code;
+    if (!c->kernel_pattern)
+        return 0;
+    int rc = regcomp(&c->kernel, c->kernel_pattern, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[256];
+        regerror(rc, &c->kernel, why, sizeof why);
+        return error_set(e, EXIT_USAGE, "%s: '%s' is no regular expression: %s", INJECT_ENV_KERNEL,
+                         c->kernel_pattern, why);
+    }
+    c->selection.kernel = &c->kernel;
+    return 0;
+}
+
+int inject_config_read(struct inject_config *c, struct error *e)
+{
+    const char *folder = getenv(INJECT_ENV_DIR), *root = getenv(INJECT_ENV_ROOT_PID);
+    *c = (struct inject_config){0};
+    if (!folder || !folder[0])
+        return error_set(e, EXIT_USAGE, "%s is not set: the library records only under memscope-profile",
+                         INJECT_ENV_DIR);
+    if (strlen(folder) >= sizeof c->folder)
+        return error_set(e, EXIT_OUTPUT, "%s: path too long", INJECT_ENV_DIR);
+    snprintf(c->folder, sizeof c->folder, "%s", folder);
+    c->child = !root || atol(root) != (long)getpid();
+    if (c->child)
+        snprintf(c->part, sizeof c->part, "%s/" INJECT_CHILD_PART, c->folder, (long)getpid());
+    else
+        snprintf(c->part, sizeof c->part, "%s", c->folder);
+    return read_selection(c, e);
+}
+
+int inject_config_start_part(const struct inject_config *c, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    if (c->child && mkdir(c->part, 0777) != 0)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", c->part, strerror(errno));
+    snprintf(path, sizeof path, "%s/%s", c->part, INJECT_STARTED_MARK);
+    FILE *f = fopen(path, "w");
+    if (!f || fclose(f) != 0)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
+    return 0;
+}
+
+void inject_config_free(struct inject_config *c)
+{
+    if (c->selection.kernel)
+        regfree(&c->kernel);
+    c->selection.kernel = NULL;
+}

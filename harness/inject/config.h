@@ -1,0 +1,31 @@
+/*
+ * What memscope-profile asked of the injection library, from the environment
+ * it gave the program (protocol.h): where this process's part of the results
+ * goes, and which launches are selected.
+ */
+#ifndef MEMSCOPE_INJECT_CONFIG_H
+#define MEMSCOPE_INJECT_CONFIG_H
+
+#include <regex.h>
+
+#include "../common/error.h"
+#include "../common/paths.h"
+#include "launches.h"
+
+struct inject_config {
+    char folder[PATH_LEN];         /* the results folder (<dir>.partial) */
+    char part[PATH_IN_FOLDER_LEN]; /* this process's part: the folder, or process-<pid>/ inside it */
+    int child;                     /* not the process the launcher started */
+    const char *kernel_pattern, *nvtx_include; /* as given; NULL where not */
+    regex_t kernel;
+    struct selection selection;
+};
+
+/* 0 and *c filled; EXIT_USAGE when no launcher started the program (no folder named); another code, with the
+ * message, for a value the launcher should have refused. */
+int inject_config_read(struct inject_config *c, struct error *e);
+/* Creates a child's part inside the folder (the launcher created the folder itself) and marks the part started. */
+int inject_config_start_part(const struct inject_config *c, struct error *e);
+void inject_config_free(struct inject_config *c);
+
+#endif

@@ -1,0 +1,187 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../results/environment_csv.h"
+#include "../results/launches_csv.h"
+#include "../results/trace.h"
+#include "part.h"
+#include "protocol.h"
+#include "version.h"
+
+/* What the part is made of: the records placed, the launches numbered and selected, the process's command line. */
+struct part_writing {
+    const struct inject_config *config;
+    const struct part_records *records;
+    struct placement placement;
+    struct launches launches;
+    char command[512];
+};
+
+/* /proc/self/cmdline's arguments joined by spaces, each holding a space or a quote in single quotes. */
+static void read_command_line(char *buf, size_t len)
+{
+    char raw[4096];
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t n = f ? fread(raw, 1, sizeof raw - 1, f) : 0, used = 0;
+    if (f)
+        fclose(f);
+    raw[n] = '\0';
+    buf[0] = '\0';
+    for (size_t at = 0; at < n && used < len; at += strlen(raw + at) + 1) {
+        const char *quote = strpbrk(raw + at, " \t'\"") ? "'" : "";
+        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", at ? " " : "", quote, raw + at, quote);
+    }
+}
+
+static int write_launches(const struct part_writing *t, struct error *e)
+{
+    const struct launches *l = &t->launches;
+    struct csv c;
+    if (launches_csv_create(&c, t->config->part, e))
+        return e->code;
+    for (size_t i = 0; i < l->n; ++i) {
+        const struct launch *row = &l->rows[i];
+        const struct prof_gpu_op *op = &t->records->ops[row->op];
+        launches_csv_row(&c, &(struct launch_row){
+                                 row->ordinal, row->kernel_ordinal, l->kernels[row->kernel], op->name,
+                                 t->placement.paths[t->placement.path[row->op]],
+                                 {op->grid[0], op->grid[1], op->grid[2]}, {op->block[0], op->block[1], op->block[2]},
+                                 op->dynamic_shared, op->static_shared, op->registers,
+                                 op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0, row->selected});
+    }
+    return csv_close(&c, e);
+}
+
+static void describe_selection(const struct inject_config *c, struct environment *env)
+{
+    env_add(env, "selection_kernel", "%s", c->kernel_pattern ? c->kernel_pattern : "");
+    env_add(env, "selection_nvtx_include", "%s", c->nvtx_include ? c->nvtx_include : "");
+    env_add(env, "selection_launch_skip", "%ld", c->selection.skip);
+    if (c->selection.count < 0)
+        env_add(env, "selection_launch_count", "all");
+    else
+        env_add(env, "selection_launch_count", "%ld", c->selection.count);
+}
+
+static int write_environment(const struct part_writing *t, struct error *e)
+{
+    struct environment env = {0};
+    char host[256] = "unknown", stamp[32];
+    time_t now = time(NULL);
+    gethostname(host, sizeof host - 1);
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    env_add(&env, "profiler", "memscope-profile");
+    env_add(&env, "git_commit", "%s", MEMSCOPE_GIT_COMMIT);
+    env_add(&env, "git_dirty", "%s", MEMSCOPE_GIT_DIRTY);
+    env_add(&env, "host", "%s", host);
+    env_add(&env, "time_utc", "%s", stamp);
+    env_add(&env, "command_line", "%s", t->command);
+    env_add(&env, "pid", "%ld", (long)getpid());
+    env_add(&env, "part", "%s", t->config->child ? "a process the program started" : "the program");
+    env_add(&env, "kernel_launches", "%zu", t->launches.n);
+    env_add(&env, "selected_launches", "%zu", t->launches.n_selected);
+    env_add(&env, "kernels", "%zu", t->launches.n_kernels);
+    env_add(&env, "gpu_records", "%zu", t->records->n_ops);
+    env_add(&env, "dropped_records", "%llu", (unsigned long long)t->records->dropped);
+    env_add(&env, "records_without_call", "%zu", t->placement.unplaced);
+    env_add(&env, "nvtx_ranges", "%zu", t->records->n_ranges);
+    env_add(&env, "nvtx_ranges_lost", "%zu", t->records->ranges_lost);
+    describe_selection(t->config, &env);
+    return env_write(&env, t->config->part, e);
+}
+
+/* The trace's time 0: the first range or GPU record. */
+static uint64_t origin(const struct part_records *r)
+{
+    uint64_t first = r->exit_ns;
+    for (size_t i = 0; i < r->n_ranges; ++i)
+        if (r->ranges[i].start_ns < first)
+            first = r->ranges[i].start_ns;
+    for (size_t i = 0; i < r->n_ops; ++i)
+        if (r->ops[i].start_ns < first)
+            first = r->ops[i].start_ns;
+    return first;
+}
+
+static void convert_ranges(const struct part_records *r, struct trace_range *out)
+{
+    for (size_t i = 0; i < r->n_ranges; ++i) {
+        const struct kept_range *k = &r->ranges[i];
+        out[i] = (struct trace_range){k->name, "", k->depth, 0, k->start_ns, k->end_ns ? k->end_ns : r->exit_ns,
+                                      k->thread};
+    }
+}
+
+/* Each GPU record as the trace shows it: a kernel by its demangled name, its NVTX path as its phase. */
+static void convert_ops(const struct part_writing *t, char (*labels)[32], struct trace_gpu_op *out)
+{
+    static const char *const categories[] = {[PROF_OP_KERNEL] = "kernel", [PROF_OP_MEMCPY] = "memcpy",
+                                             [PROF_OP_MEMSET] = "memset"};
+    const struct prof_gpu_op *ops = t->records->ops;
+    for (size_t i = 0; i < t->records->n_ops; ++i) {
+        const struct prof_gpu_op *in = &ops[i];
+        if (in->kind == PROF_OP_MEMCPY)
+            snprintf(labels[i], sizeof labels[i], "memcpy %s", prof_copy_kind_name(in->copy_kind));
+        else
+            snprintf(labels[i], sizeof labels[i], "%s", categories[in->kind]);
+        out[i] = (struct trace_gpu_op){categories[in->kind], labels[i], "",
+                                       t->placement.paths[t->placement.path[i]], in->start_ns, in->end_ns,
+                                       in->device, in->stream, in->correlation,
+                                       {in->grid[0], in->grid[1], in->grid[2]},
+                                       {in->block[0], in->block[1], in->block[2]}, in->registers,
+                                       in->static_shared, in->dynamic_shared, in->bytes};
+    }
+    for (size_t i = 0; i < t->launches.n; ++i)
+        out[t->launches.rows[i].op].name = t->launches.kernels[t->launches.rows[i].kernel];
+}
+
+static int write_trace(const struct part_writing *t, struct error *e)
+{
+    const struct part_records *r = t->records;
+    struct trace_range *ranges = calloc(r->n_ranges + 1, sizeof *ranges);
+    struct trace_gpu_op *ops = calloc(r->n_ops + 1, sizeof *ops);
+    char(*labels)[32] = calloc(r->n_ops + 1, sizeof *labels), host_name[64];
+    if (ranges && ops && labels) {
+        snprintf(host_name, sizeof host_name, "the program (pid %ld)", (long)getpid());
+        struct trace_header h = {"", t->command, origin(r), r->dropped, (int)r->ranges_lost, host_name};
+        convert_ranges(r, ranges);
+        convert_ops(t, labels, ops);
+        trace_write(t->config->part, &h, ranges, r->n_ranges, ops, r->n_ops, NULL, 0, e);
+    } else {
+        error_set(e, EXIT_RUNTIME, "out of host memory for the trace of %zu GPU records", r->n_ops);
+    }
+    free(ranges);
+    free(ops);
+    free(labels);
+    return e->code;
+}
+
+static int write_mark(const struct part_writing *t, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    snprintf(path, sizeof path, "%s/%s", t->config->part, INJECT_COMPLETE_MARK);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s", path);
+    fprintf(f, "launches %zu selected %zu\n", t->launches.n, t->launches.n_selected);
+    if (fclose(f) != 0)
+        return error_set(e, EXIT_OUTPUT, "cannot write %s", path);
+    return 0;
+}
+
+int part_write(const struct inject_config *c, const struct part_records *r, struct error *e)
+{
+    struct part_writing t = {.config = c, .records = r};
+    read_command_line(t.command, sizeof t.command);
+    if (place_ops(r->ops, r->n_ops, r->calls, r->n_calls, r->ranges, r->n_ranges, &t.placement, e))
+        return e->code;
+    if (launches_build(r->ops, r->n_ops, &t.placement, &c->selection, &t.launches, e) == 0 &&
+        write_launches(&t, e) == 0 && write_environment(&t, e) == 0 && write_trace(&t, e) == 0)
+        write_mark(&t, e);
+    launches_free(&t.launches);
+    placement_free(&t.placement);
+    return e->code;
+}

@@ -1,0 +1,28 @@
+/*
+ * One process's part of a program's profile, written at its exit from what
+ * was recorded: launches.csv, environment.csv, trace.json (with
+ * timeline.csv), and last the completion mark (protocol.h).
+ */
+#ifndef MEMSCOPE_INJECT_PART_H
+#define MEMSCOPE_INJECT_PART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../cupti/activity.h"
+#include "config.h"
+#include "launches.h"
+
+struct part_records {
+    const struct prof_gpu_op *ops;
+    size_t n_ops;
+    const struct prof_api_call *calls;
+    size_t n_calls;
+    const struct kept_range *ranges; /* those still open end at exit_ns */
+    size_t n_ranges, ranges_lost;
+    uint64_t dropped, exit_ns;
+};
+
+int part_write(const struct inject_config *c, const struct part_records *r, struct error *e);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * What memscope-profile and its injection library say to each other: the
+ * environment variables the launcher sets for the program it starts, and the
+ * files the library leaves in the results folder beside the results.
+ */
+#ifndef MEMSCOPE_INJECT_PROTOCOL_H
+#define MEMSCOPE_INJECT_PROTOCOL_H
+
+/* Beside memscope-profile's own binary: CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH name it. */
+#define INJECT_LIBRARY "libmemscope-inject.so"
+
+#define INJECT_ENV_DIR "MEMSCOPE_PROFILE_DIR"     /* the results folder, <dir>.partial, as an absolute path */
+#define INJECT_ENV_ROOT_PID "MEMSCOPE_PROFILE_PID" /* the pid of the program the launcher started */
+#define INJECT_ENV_KERNEL "MEMSCOPE_PROFILE_KERNEL"             /* --kernel: an extended regular expression */
+#define INJECT_ENV_NVTX_INCLUDE "MEMSCOPE_PROFILE_NVTX_INCLUDE" /* --nvtx-include */
+#define INJECT_ENV_LAUNCH_SKIP "MEMSCOPE_PROFILE_LAUNCH_SKIP"   /* --launch-skip */
+#define INJECT_ENV_LAUNCH_COUNT "MEMSCOPE_PROFILE_LAUNCH_COUNT" /* --launch-count; unset: every launch */
+/* A test hook: names a file into which the library writes, at exit, the NVTX ranges it kept ("thread depth
+ * open|closed name" a line), so that tests see NVTX reach it where no CUDA can start. */
+#define INJECT_ENV_SELFTEST "MEMSCOPE_INJECT_SELFTEST"
+
+/* Written into a process's part when recording starts in it (CUDA started). */
+#define INJECT_STARTED_MARK ".memscope-profile-started"
+/* Written last into a process's part: "launches N selected M". Its absence means the part is incomplete. */
+#define INJECT_COMPLETE_MARK ".memscope-profile-complete"
+/* Written instead when the library could not record or write: "CODE MESSAGE", CODE an exit code of error.h. */
+#define INJECT_ERROR_FILE ".memscope-profile-error"
+/* The part of a process other than the one the launcher started (a child it ran), inside the folder. */
+#define INJECT_CHILD_PART "process-%ld"
+
+#endif

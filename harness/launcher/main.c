@@ -1,0 +1,210 @@
+/*
+ * memscope-profile: runs any CUDA program with memscope's injection library
+ * (libmemscope-inject.so, beside this binary) and leaves a results folder with
+ * every kernel launch it made: its name, ordinal, grid, block, shared memory,
+ * registers, NVTX path and duration.
+ *
+ *   memscope-profile [options] -- PROGRAM [ARGS...]
+ *
+ * Exit codes: 0 profiled; 2 bad usage; 3 the program launched no kernel (or
+ * the library is missing); 4 the results folder cannot be written; 5 and 6
+ * the library could not finish or could not record; 8 the program failed
+ * (exited non-zero or was killed); 9 the program could not be started.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/args.h"
+#include "../inject/protocol.h"
+#include "../results/partial_folder.h"
+#include "parts.h"
+#include "program.h"
+
+static const char usage_text[] =
+    "usage: memscope-profile [options] -- PROGRAM [ARGS...]\n"
+    "\n"
+    "Runs PROGRAM (found in PATH like a shell finds it) with memscope's injection library and\n"
+    "writes every kernel launch it makes (launches.csv: name, ordinal, grid, block, shared\n"
+    "memory, registers, NVTX path, duration) with environment.csv and trace.json into DIR.\n"
+    "A process PROGRAM starts that uses CUDA writes its own part into DIR/process-<pid>/.\n"
+    "\n"
+    "  -o, --out DIR         results folder; must not exist yet\n"
+    "                        (default: memscope-results/profile-<UTC time>)\n"
+    "      --kernel REGEX    select the launches whose demangled kernel name matches REGEX\n"
+    "                        (extended regular expression, anywhere in the name)\n"
+    "      --nvtx-include TEXT  select the launches whose NVTX path (outer/inner) contains TEXT\n"
+    "      --launch-skip N   of the launches that match, pass over the first N (default: 0)\n"
+    "      --launch-count N  then select at most N (default: all)\n"
+    "  -h, --help            this text\n"
+    "\n"
+    "The selection is recorded per launch (launches.csv: selected); hardware metrics for\n"
+    "the selected launches are not collected yet.\n"
+    "\n"
+    "Exit codes: 0 profiled; 2 bad usage; 3 the program launched no kernel, or the library\n"
+    "is missing; 4 DIR cannot be written or exists; 5 the library could not finish its\n"
+    "records; 6 it could not record (CUPTI refused); 8 the program failed (exited non-zero or\n"
+    "was killed: DIR.partial keeps what was collected); 9 the program could not be started.\n";
+
+struct cli {
+    const char *out, *kernel, *nvtx_include;
+    long launch_skip, launch_count; /* count -1: all */
+    char **program;                 /* PROGRAM ARGS..., NULL-terminated: argv's tail after "--" */
+    bool help;
+};
+
+/* Our options end at "--"; what follows is the program's, options and all. */
+static int split_at_double_dash(int argc, char **argv, int *ours)
+{
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--") == 0) {
+            *ours = i;
+            return i + 1 < argc;
+        }
+    *ours = argc;
+    return 0;
+}
+
+static int check_pattern(const char *pattern, struct error *e)
+{
+    regex_t compiled;
+    int rc = regcomp(&compiled, pattern, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[256];
+        regerror(rc, &compiled, why, sizeof why);
+        return error_set(e, EXIT_USAGE, "--kernel: '%s' is no extended regular expression: %s", pattern, why);
+    }
+    regfree(&compiled);
+    return 0;
+}
+
+static int parse(int argc, char **argv, struct cli *c, struct error *e)
+{
+    *c = (struct cli){.launch_count = -1};
+    const struct arg_option options[] = {
+        {"out", 'o', ARG_TEXT, &c->out, 0, 0, NULL},
+        {"kernel", 0, ARG_TEXT, &c->kernel, 0, 0, NULL},
+        {"nvtx-include", 0, ARG_TEXT, &c->nvtx_include, 0, 0, NULL},
+        {"launch-skip", 0, ARG_LONG, &c->launch_skip, 0, (double)LONG_MAX, NULL},
+        {"launch-count", 0, ARG_LONG, &c->launch_count, 1, (double)LONG_MAX, NULL},
+        {"help", 'h', ARG_FLAG, &c->help, 0, 0, NULL},
+    };
+    const char *stray[1];
+    int ours, n_stray;
+    int has_program = split_at_double_dash(argc, argv, &ours);
+    if (args_parse(ours, argv, options, (int)(sizeof options / sizeof options[0]), stray, 1, &n_stray, e))
+        return e->code;
+    if (c->help)
+        return 0;
+    if (!has_program || n_stray)
+        return error_set(e, EXIT_USAGE, "give the program to profile after --: memscope-profile [options] -- "
+                                        "PROGRAM [ARGS...] (see --help)");
+    c->program = argv + ours + 1;
+    return c->kernel ? check_pattern(c->kernel, e) : 0;
+}
+
+/* libmemscope-inject.so beside our own binary: no path to configure. */
+static int find_library(char *path, size_t len, struct error *e)
+{
+    char self[PATH_LEN];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n < 0)
+        return error_set(e, EXIT_NO_GPU, "cannot find memscope-profile's own binary: %s", strerror(errno));
+    self[n] = '\0';
+    *strrchr(self, '/') = '\0';
+    snprintf(path, len, "%s/%s", self, INJECT_LIBRARY);
+    if (access(path, R_OK) != 0)
+        return error_set(e, EXIT_NO_GPU, "the injection library %s is missing (%s): build it with make", path,
+                         strerror(errno));
+    return 0;
+}
+
+/* memscope-results/profile-<UTC time>, the default root created on demand, a suffix where the second is taken. */
+static int default_folder(char *path, size_t len, struct error *e)
+{
+    char stamp[32];
+    struct stat st;
+    time_t now = time(NULL);
+    if (mkdir(DEFAULT_RESULTS_ROOT, 0777) != 0 && errno != EEXIST)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", DEFAULT_RESULTS_ROOT, strerror(errno));
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+    snprintf(path, len, "%s/profile-%s", DEFAULT_RESULTS_ROOT, stamp);
+    for (int i = 2; stat(path, &st) == 0; ++i)
+        snprintf(path, len, "%s/profile-%s-%d", DEFAULT_RESULTS_ROOT, stamp, i);
+    return 0;
+}
+
+static int set_or_unset(const char *variable, const char *value)
+{
+    return value ? setenv(variable, value, 1) : unsetenv(variable);
+}
+
+/* What the program inherits: the library for CUDA and NVTX to load, where to write and what to select. */
+static int give_environment(const struct cli *c, const char *library, const char *folder, struct error *e)
+{
+    char skip[32], count[32];
+    snprintf(skip, sizeof skip, "%ld", c->launch_skip);
+    snprintf(count, sizeof count, "%ld", c->launch_count);
+    if (setenv("CUDA_INJECTION64_PATH", library, 1) || setenv("NVTX_INJECTION64_PATH", library, 1) ||
+        setenv(INJECT_ENV_DIR, folder, 1) || set_or_unset(INJECT_ENV_KERNEL, c->kernel) ||
+        set_or_unset(INJECT_ENV_NVTX_INCLUDE, c->nvtx_include) || setenv(INJECT_ENV_LAUNCH_SKIP, skip, 1) ||
+        set_or_unset(INJECT_ENV_LAUNCH_COUNT, c->launch_count < 0 ? NULL : count))
+        return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
+    return 0;
+}
+
+static int prepare(const struct cli *c, struct results_dir *d, struct error *e)
+{
+    char library[PATH_IN_FOLDER_LEN], folder[PATH_LEN], absolute[PATH_LEN];
+    if (find_library(library, sizeof library, e) || (!c->out && default_folder(folder, sizeof folder, e)) ||
+        results_dir_plan(d, c->out ? c->out : folder, e) || results_dir_create(d, e))
+        return e->code;
+    if (!realpath(d->partial_path, absolute)) /* the program may change its directory */
+        return error_set(e, EXIT_OUTPUT, "cannot resolve %s: %s", d->partial_path, strerror(errno));
+    return give_environment(c, library, absolute, e);
+}
+
+/* The program's end, and what it left, into our exit code; the folder stays .partial unless complete. */
+static int settle(const struct cli *c, const struct results_dir *d, const struct program_end *end, struct error *e)
+{
+    char said[512];
+    struct part p;
+    program_describe(c->program[0], end, said, sizeof said);
+    if (end->not_started) {
+        rmdir(d->partial_path); /* ours, and empty: the program never ran */
+        return error_set(e, EXIT_PROGRAM_NOT_STARTED, "%s", said);
+    }
+    if (!end->exited || end->status != 0)
+        return error_set(e, EXIT_PROGRAM_FAILED, "%s: %s keeps what was collected and stays incomplete", said,
+                         d->partial_path);
+    if (parts_settle(d, &p, e))
+        return e->code;
+    printf("%zu kernel launches, %zu selected\nresults: %s\n", p.launches, p.selected, d->final_path);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli c;
+    struct results_dir d;
+    struct program_end end;
+    struct error e = {0};
+    if (parse(argc, argv, &c, &e) == 0 && c.help) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    if (e.code == 0 && prepare(&c, &d, &e) == 0) {
+        fflush(NULL); /* nothing of ours is written twice by the child */
+        program_run(c.program, INJECT_ENV_ROOT_PID, &end);
+        settle(&c, &d, &end, &e);
+    }
+    if (e.code)
+        fprintf(stderr, "memscope-profile: %s\n", e.message);
+    return e.code;
+}

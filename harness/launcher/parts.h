@@ -1,0 +1,35 @@
+/*
+ * What the injection library left in <dir>.partial once the program has
+ * exited 0: each process's part (the program's in the folder itself, any
+ * other's in process-<pid>/) is complete, failed, unfinished or absent, and
+ * the folder is committed only when all of them are complete.
+ */
+#ifndef MEMSCOPE_LAUNCHER_PARTS_H
+#define MEMSCOPE_LAUNCHER_PARTS_H
+
+#include <stddef.h>
+
+#include "../common/error.h"
+#include "../results/partial_folder.h"
+
+enum part_state {
+    PART_ABSENT,   /* CUDA never started in the process: the library was never called */
+    PART_STARTED,  /* recording started, but nothing was written at exit */
+    PART_FAILED,   /* the library said why in its error file */
+    PART_COMPLETE, /* the completion mark */
+};
+
+struct part {
+    enum part_state state;
+    size_t launches, selected; /* PART_COMPLETE */
+    int code;                  /* PART_FAILED: an exit code of error.h, and its message */
+    char message[1024];
+};
+
+void part_read(const char *dir, struct part *p);
+
+/* Commits the folder when every part is complete and the program launched kernels (*p: the program's own part);
+ * otherwise a code and message that say why, the folder left as it is, or removed when nothing at all is in it. */
+int parts_settle(const struct results_dir *d, struct part *p, struct error *e);
+
+#endif

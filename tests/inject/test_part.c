@@ -1,0 +1,118 @@
+/*
+ * A process's part of a program profile as the injection library writes it at exit, from records made up here
+ * (no GPU): launches.csv row by row, environment.csv's counts and selection, trace.json's threads, names and NVTX
+ * paths, and the completion mark written last.
+ *
+ * Thread 100 opens "train" [50, 1000); thread 200 opens "load" [10, 90). Calls: kernelA at 100 and 700 on thread
+ * 100 (correlations 1 and 5), a memcpy at 60 on thread 200 (3). The selection takes one launch of kernelA.
+ */
+#define _XOPEN_SOURCE 700
+#include <regex.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <cupti_activity.h>
+
+#include "../../harness/inject/part.h"
+#include "../../harness/inject/protocol.h"
+#include "../support/remove_tree.h"
+
+static char scratch[] = "/tmp/memscope-test-part-XXXXXX";
+static char text[1 << 14];
+
+static struct prof_gpu_op kernel_a(uint32_t correlation, uint64_t start)
+{
+    return (struct prof_gpu_op){PROF_OP_KERNEL, start, start + 40, 0, 7, correlation, {4, 1, 1}, {128, 1, 1},
+                                32, 1024, 256, 0, 0, "_Z7kernelAPf"};
+}
+
+static void read_part_file(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", scratch, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s was not written", path);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+}
+
+static void expect_text(const char *expected)
+{
+    if (!strstr(text, expected))
+        fail_msg("expected \"%s\" in:\n%s", expected, text);
+}
+
+static void the_part_holds_launches_environment_trace_and_mark(void **state)
+{
+    (void)state;
+    struct inject_config c = {0};
+    struct error e = {0};
+    const struct prof_gpu_op ops[] = {
+        kernel_a(5, 720),
+        {.kind = PROF_OP_MEMCPY, .start_ns = 70, .end_ns = 80, .stream = 7, .correlation = 3, .bytes = 4096,
+         .copy_kind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD},
+        kernel_a(1, 120),
+    };
+    const struct prof_api_call calls[] = {{100, 110, 1, 100, 1}, {60, 65, 3, 200, 2}, {700, 710, 5, 100, 1}};
+    const struct kept_range ranges[] = {{"train", 100, 0, 50, 1000}, {"load", 200, 0, 10, 90}};
+    const struct part_records records = {ops, 3, calls, 3, ranges, 2, 0, 0, 2000};
+    snprintf(c.part, sizeof c.part, "%s", scratch);
+    assert_int_equal(regcomp(&c.kernel, "kernelA", REG_EXTENDED | REG_NOSUB), 0);
+    c.kernel_pattern = "kernelA";
+    c.selection = (struct selection){&c.kernel, NULL, 1, 1};
+    assert_int_equal(part_write(&c, &records, &e), 0);
+    regfree(&c.kernel);
+
+    read_part_file("launches.csv");
+    assert_string_equal(text,
+                        "ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,"
+                        "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected\n"
+                        "0,kernelA(float*),_Z7kernelAPf,train,0,4,1,1,128,1,1,256,1024,32,40,0\n"
+                        "1,kernelA(float*),_Z7kernelAPf,train,1,4,1,1,128,1,1,256,1024,32,40,1\n");
+    read_part_file("environment.csv");
+    expect_text("\nkernel_launches,2\n");
+    expect_text("\nselected_launches,1\n");
+    expect_text("\ngpu_records,3\n");
+    expect_text("\nnvtx_ranges,2\n");
+    expect_text("\nselection_kernel,kernelA\n");
+    expect_text("\nselection_launch_skip,1\n");
+    expect_text("\nselection_launch_count,1\n");
+    expect_text("\npart,the program\n");
+    read_part_file("trace.json");
+    expect_text("\"tid\":100,\"args\":{\"name\":\"thread 100\"}");
+    expect_text("\"name\":\"load\",\"pid\":1,\"tid\":200,\"ts\":0.000,");
+    expect_text("\"cat\":\"kernel\",\"name\":\"kernelA(float*)\"");
+    expect_text("\"cat\":\"memcpy\",\"name\":\"memcpy HtoD\",\"pid\":2,\"tid\":7,\"ts\":0.060,\"dur\":0.010,"
+                "\"args\":{\"job\":\"\",\"phase\":\"load\"");
+    read_part_file(INJECT_COMPLETE_MARK);
+    assert_string_equal(text, "launches 2 selected 1\n");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(scratch, sizeof scratch, "/tmp/memscope-test-part-XXXXXX");
+    return mkdtemp(scratch) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(scratch);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(the_part_holds_launches_environment_trace_and_mark, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("part", tests, NULL, NULL);
+}

@@ -1,0 +1,332 @@
+/*
+ * memscope-profile as a user meets it, with programs that need no GPU: the program's own end said in words and
+ * never confused with our exit code (8 it failed, 9 it could not start, 3 it launched no kernel), the folder
+ * committed only when the injection library marked every part complete, and what the program inherits. Where
+ * CUDA would load the library, a shell script writes what the library would (its marks, its error file) into
+ * $MEMSCOPE_PROFILE_DIR: the launcher's decisions are tested, not CUPTI. The binary comes from
+ * MEMSCOPE_PROFILE (set by make test).
+ */
+#define _XOPEN_SOURCE 700
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../harness/common/error.h"
+#include "../../harness/inject/protocol.h"
+#include "../support/remove_tree.h"
+#include "../support/run_shell.h"
+
+static char workdir[] = "/tmp/memscope-launcher-XXXXXX";
+static char launcher[PATH_MAX];
+static struct outcome o;
+
+/* memscope-profile ARGS, run in the scratch folder. */
+static void profile(const char *args)
+{
+    shell(&o, "cd %s && %s %s", workdir, launcher, args);
+}
+
+static void expect(int code, const char *text)
+{
+    if (o.exit_code != code || !strstr(o.output, text))
+        fail_msg("expected exit %d and \"%s\"; got %d:\n%s", code, text, o.exit_code, o.output);
+}
+
+static int exists(const char *name)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", workdir, name);
+    return lstat(path, &st) == 0;
+}
+
+static void expect_no_folder(void)
+{
+    assert_false(exists("out"));
+    assert_false(exists("out.partial"));
+}
+
+static void expect_left_partial(void)
+{
+    assert_false(exists("out"));
+    assert_true(exists("out.partial"));
+}
+
+/* A script in the scratch folder, made executable unless told not to. */
+static void write_script(const char *name, const char *body, int executable)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", workdir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\n%s\n", body);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, executable ? 0755 : 0644), 0);
+}
+
+static void a_program_not_found_exits_9_and_leaves_nothing(void **state)
+{
+    (void)state;
+    profile("-o out -- memscope-no-such-program");
+    expect(EXIT_PROGRAM_NOT_STARTED, "cannot start the program 'memscope-no-such-program'");
+    expect(EXIT_PROGRAM_NOT_STARTED, "not found in PATH");
+    expect_no_folder();
+}
+
+static void a_program_not_executable_exits_9(void **state)
+{
+    (void)state;
+    write_script("plain.sh", "exit 0", 0);
+    profile("-o out -- ./plain.sh");
+    expect(EXIT_PROGRAM_NOT_STARTED, "not an executable file");
+    expect_no_folder();
+}
+
+static void a_program_that_exits_3_exits_8_and_says_its_status(void **state)
+{
+    (void)state;
+    write_script("exit3.sh", "exit 3", 1);
+    profile("-o out -- ./exit3.sh");
+    expect(EXIT_PROGRAM_FAILED, "the program exited with status 3");
+    expect(EXIT_PROGRAM_FAILED, "out.partial keeps what was collected");
+    expect_left_partial();
+}
+
+static void a_program_killed_by_a_signal_exits_8_and_names_it(void **state)
+{
+    (void)state;
+    profile("-o out -- sh -c 'kill -KILL $$'");
+    expect(EXIT_PROGRAM_FAILED, "the program was killed by signal 9 (SIGKILL");
+    expect_left_partial();
+}
+
+static void a_program_that_never_starts_cuda_exits_3_and_leaves_no_folder(void **state)
+{
+    (void)state;
+    profile("-o out -- /bin/true");
+    expect(EXIT_NO_GPU, "the program launched no kernel: CUDA never started in it");
+    expect_no_folder();
+}
+
+/* Everything after -- is the program's, options that are also ours included. */
+static void the_programs_arguments_pass_untouched(void **state)
+{
+    (void)state;
+    profile("-o out -- sh -c 'test \"$1\" = --help && test \"$2\" = -o && exit 4' sh --help -o");
+    expect(EXIT_PROGRAM_FAILED, "the program exited with status 4");
+}
+
+static void read_scratch_file(const char *name, char *text, size_t len)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", workdir, name);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    text[fread(text, 1, len - 1, f)] = '\0';
+    fclose(f);
+}
+
+static void expect_line(const char *text, const char *line)
+{
+    if (!strstr(text, line))
+        fail_msg("expected the line \"%s\" in:\n%s", line, text);
+}
+
+/* The library beside the binary for CUDA and NVTX, the folder as an absolute path, the pid of the program itself,
+ * and the selection. */
+static void the_program_inherits_the_library_the_folder_and_the_selection(void **state)
+{
+    (void)state;
+    char env[16384], pid[32], line[PATH_MAX + 64], library[PATH_MAX];
+    snprintf(library, sizeof library, "%s", launcher);
+    snprintf(strrchr(library, '/') + 1, sizeof library - (size_t)(strrchr(library, '/') + 1 - library), "%s",
+             INJECT_LIBRARY);
+    write_script("env.sh", "echo $$ >pid && env >env", 1);
+    profile("-o out --kernel 'gemm|conv' --nvtx-include fwd --launch-skip 2 --launch-count 5 -- ./env.sh");
+    expect(EXIT_NO_GPU, "launched no kernel");
+    read_scratch_file("env", env, sizeof env);
+    read_scratch_file("pid", pid, sizeof pid);
+    pid[strcspn(pid, "\n")] = '\0';
+    snprintf(line, sizeof line, "\nCUDA_INJECTION64_PATH=%s\n", library);
+    expect_line(env, line);
+    snprintf(line, sizeof line, "\nNVTX_INJECTION64_PATH=%s\n", library);
+    expect_line(env, line);
+    snprintf(line, sizeof line, "\n" INJECT_ENV_DIR "=%s/out.partial\n", workdir);
+    expect_line(env, line);
+    snprintf(line, sizeof line, "\n" INJECT_ENV_ROOT_PID "=%s\n", pid);
+    expect_line(env, line);
+    expect_line(env, "\n" INJECT_ENV_KERNEL "=gemm|conv\n");
+    expect_line(env, "\n" INJECT_ENV_NVTX_INCLUDE "=fwd\n");
+    expect_line(env, "\n" INJECT_ENV_LAUNCH_SKIP "=2\n");
+    expect_line(env, "\n" INJECT_ENV_LAUNCH_COUNT "=5\n");
+}
+
+/* ---- what the library left, written here by the program in its place ---- */
+
+static void a_complete_part_with_launches_is_committed(void **state)
+{
+    (void)state;
+    write_script("done.sh", "echo 'launches 7 selected 2' >\"$" INJECT_ENV_DIR "/" INJECT_COMPLETE_MARK "\"", 1);
+    profile("-o out -- ./done.sh");
+    expect(EXIT_OK, "7 kernel launches, 2 selected\nresults: out\n");
+    assert_true(exists("out"));
+    assert_false(exists("out.partial"));
+}
+
+static void a_complete_part_without_launches_exits_3_and_stays_partial(void **state)
+{
+    (void)state;
+    write_script("none.sh", "echo 'launches 0 selected 0' >\"$" INJECT_ENV_DIR "/" INJECT_COMPLETE_MARK "\"", 1);
+    profile("-o out -- ./none.sh");
+    expect(EXIT_NO_GPU, "the program launched no kernel: what CUDA recorded");
+    expect_left_partial();
+}
+
+static void the_librarys_error_is_said_with_its_code(void **state)
+{
+    (void)state;
+    write_script("error.sh", "echo '6 cannot record: CUPTI said no' >\"$" INJECT_ENV_DIR "/" INJECT_ERROR_FILE "\"",
+                 1);
+    profile("-o out -- ./error.sh");
+    expect(EXIT_PROFILER, "cannot record: CUPTI said no");
+    expect_left_partial();
+}
+
+static void a_part_started_but_never_written_stays_partial(void **state)
+{
+    (void)state;
+    write_script("started.sh", ": >\"$" INJECT_ENV_DIR "/" INJECT_STARTED_MARK "\"", 1);
+    profile("-o out -- ./started.sh");
+    expect(EXIT_RUNTIME, "recording started but nothing was written at the process's exit");
+    expect_left_partial();
+}
+
+/* A process the program started writes its own part; an unfinished one keeps the whole folder incomplete. */
+static void an_unfinished_childs_part_keeps_the_folder_partial(void **state)
+{
+    (void)state;
+    write_script("parent.sh",
+                 "d=\"$" INJECT_ENV_DIR "\"; echo 'launches 1 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"; "
+                 "mkdir \"$d/process-99\" && : >\"$d/process-99/" INJECT_STARTED_MARK "\"",
+                 1);
+    profile("-o out -- ./parent.sh");
+    expect(EXIT_RUNTIME, "out.partial/process-99: recording started but nothing was written");
+    expect_left_partial();
+}
+
+static void a_program_whose_children_alone_used_cuda_exits_3_and_says_where_they_are(void **state)
+{
+    (void)state;
+    write_script("wrapper.sh",
+                 "d=\"$" INJECT_ENV_DIR "/process-42\"; mkdir \"$d\" && echo 'launches 3 selected 3' "
+                 ">\"$d/" INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out -- ./wrapper.sh");
+    expect(EXIT_NO_GPU, "the program launched no kernel itself; the 1 process(es) it started left their parts");
+    expect_left_partial();
+}
+
+/* ---- the command line ---- */
+
+static void bad_usage_exits_2_before_anything_starts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *text;
+    } cases[] = {
+        {"-o out /bin/true", "give the program to profile after --"},
+        {"-o out --", "give the program to profile after --"},
+        {"-o out --bogus -- /bin/true", "unknown option '--bogus'"},
+        {"-o out --kernel '(' -- /bin/true", "--kernel: '(' is no extended regular expression"},
+        {"-o out --launch-count 0 -- /bin/true", "--launch-count: '0' is too small (at least 1)"},
+        {"-o out --launch-skip -1 -- /bin/true", "--launch-skip: '-1' is too small (at least 0)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        profile(cases[i].args);
+        expect(EXIT_USAGE, cases[i].text);
+        expect_no_folder();
+    }
+}
+
+static void an_existing_folder_is_refused_with_4(void **state)
+{
+    (void)state;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/out", workdir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    profile("-o out -- /bin/true");
+    expect(EXIT_OUTPUT, "already exists");
+}
+
+/* The library is found beside the binary, nowhere else: a copy of the binary alone cannot profile. */
+static void a_binary_without_its_library_beside_it_exits_3_before_starting_anything(void **state)
+{
+    (void)state;
+    write_script("never.sh", ": >ran", 1);
+    shell(&o, "cd %s && cp %s ./memscope-profile && ./memscope-profile -o out -- ./never.sh", workdir, launcher);
+    expect(EXIT_NO_GPU, "/libmemscope-inject.so is missing");
+    assert_false(exists("ran"));
+    expect_no_folder();
+}
+
+static void help_documents_the_exit_codes(void **state)
+{
+    (void)state;
+    profile("--help");
+    expect(EXIT_OK, "usage: memscope-profile [options] -- PROGRAM [ARGS...]");
+    expect(EXIT_OK, "8 the program failed");
+    expect(EXIT_OK, "9 the program could not be started");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *path = getenv("MEMSCOPE_PROFILE");
+    if (!realpath(path && *path ? path : "build/memscope-profile", launcher))
+        return -1;
+    snprintf(workdir, sizeof workdir, "/tmp/memscope-launcher-XXXXXX");
+    return mkdtemp(workdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(a_program_not_found_exits_9_and_leaves_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_program_not_executable_exits_9, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_program_that_exits_3_exits_8_and_says_its_status, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_program_killed_by_a_signal_exits_8_and_names_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_program_that_never_starts_cuda_exits_3_and_leaves_no_folder, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(the_programs_arguments_pass_untouched, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_program_inherits_the_library_the_folder_and_the_selection, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(a_complete_part_with_launches_is_committed, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_complete_part_without_launches_exits_3_and_stays_partial, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_librarys_error_is_said_with_its_code, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_part_started_but_never_written_stays_partial, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_unfinished_childs_part_keeps_the_folder_partial, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_program_whose_children_alone_used_cuda_exits_3_and_says_where_they_are,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_usage_exits_2_before_anything_starts, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_existing_folder_is_refused_with_4, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_binary_without_its_library_beside_it_exits_3_before_starting_anything, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(help_documents_the_exit_codes, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("launcher", tests, NULL, NULL);
+}
