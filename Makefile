@@ -83,7 +83,7 @@ $(BUILD)/memscope-decode: READER_LDLIBS := -lcupti
 $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o $(call lib,source profile cupti)
 # The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never built;
 # and the diagnosis rules from diagnose/ (host-only), to apply them to the run's figures.
-$(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report pages diagnose) \
+$(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report diagnose) \
 	$(BUILD)/harness/ceilings/rates.o $(METRIC_CATALOG)
 $(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare) $(METRIC_CATALOG)
 $(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history) $(METRIC_CATALOG)
@@ -114,7 +114,7 @@ $(BUILD)/libmemscope-inject.so: $(patsubst %,$(BUILD)/pic/%.o,$(basename $(INJEC
 	$(HOST_LINK) -shared -Wl,-z,defs -o $@ $^ -lcupti -lm
 
 $(TESTS:%=%.o): | test-setup
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report pages compare history inject)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history inject)
 	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl \
 		$(UNPACKED_LIBS) $(HISTORY_DATABASES) -lcmocka
 $(TEST_PROGRAMS): $(BUILD)/tests/%: $(BUILD)/tests/%.o

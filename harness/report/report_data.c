@@ -4,29 +4,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/paths.h"
 #include "../common/palette.h"
 #include "../profile/metric_catalog.h"
 #include "../results/schema.h"
-#include "../pages/cells.h"
-#include "../pages/diagnosis_page.h"
-#include "../pages/hot_lines.h"
-#include "../pages/stalls_page.h"
-#include "../pages/timeline_page.h"
-#include "../pages/ladder.h"
-#include "../pages/model.h"
-#include "../pages/roofline.h"
+#include "cells.h"
+#include "ladder.h"
+#include "model.h"
+#include "pages.h"
+#include "roofline.h"
 #include "report_data.h"
 #include "../ceilings/rates.h"
-
-static int validate_pages(const struct results_folder *r)
-{
-    if (!r->has_validate)
-        return 0;
-    return (r->validate.rows + REPORT_VALIDATE_ROWS_PER_PAGE - 1) / REPORT_VALIDATE_ROWS_PER_PAGE;
-}
 
 /* GFLOP/s of a passing run, else NaN (no point). */
 static double passed_gflops(const struct report_model *m, const char *variant, int width)
@@ -106,7 +95,7 @@ static void write_sizes_and_variants(FILE *f, const struct report_model *m)
         fputs(v ? " " : "", f);
         report_put_quoted(f, m->variant[v]);
     }
-    fprintf(f, "'\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->width[m->widths - 1]);
+    fprintf(f, "'\nvariant_count = %d\nlargest_width = %d\n", m->variants, m->largest_width);
     write_lesson_linetypes(f, m);
     write_overlap_note(f, m);
     palette_write_linetypes(f, m->variants);
@@ -182,14 +171,12 @@ static void write_width_notes(FILE *f, const struct report_model *m, int width)
                                          : "");
 }
 
-static int write_variables(const struct report_model *m, const char *dir, const char *note, struct error *e)
+/* The variables every page may read: the run's GPU, peaks, widths, variants and footnotes. The pages' own follow
+ * (report_write_pages). */
+static int write_run_variables(FILE *f, const struct report_model *m, const char *note, struct error *e)
 {
-    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     struct ceiling_rates peak; /* the datasheet's (harness/ceilings/rates.c) */
     if (report_datasheet(m->r, &peak, e))
-        return e->code;
-    FILE *f = report_open(dir, "variables.gp", path, sizeof path, e);
-    if (!f)
         return e->code;
     fputs("# Written by memscope-report-data; loaded by scripts/report/*.gp.\n", f);
     report_put_variable(f, "gpu_name", results_environment(m->r, "gpu_name"));
@@ -199,16 +186,11 @@ static int write_variables(const struct report_model *m, const char *dir, const 
     report_put_number(f, "fp32_peak_gflops", peak.value[CEILING_FP32]);
     report_put_number(f, "fp64_peak_gflops", peak.value[CEILING_FP64]);
     report_put_number(f, "dram_peak_gbs", peak.value[CEILING_DRAM]);
-    fprintf(f, "validate_pages = %d\nroofline_points = %d\nladder_steps = %d\nladder_idea_rows = %d\n"
-               "hot_line_pages = %d\ndiagnosis_rows = %d\nstall_rows = %d\nstall_columns = %d\nstall_width = %d\n",
-            validate_pages(m->r), m->roofline_points, report_ladder_steps(m), m->ladder_idea_rows, m->hot_line_pages,
-            m->diagnosis_rows,
-            m->stall_rows, m->stall_columns, m->stall_width);
-    palette_write_colours(f, "stall_colours", m->stall_columns > 0 ? m->stall_columns - 1 : 0);
+    fprintf(f, "ladder_steps = %d\n", report_ladder_steps(m));
     write_sizes_and_variants(f, m);
     for (int w = 0; w < m->widths; ++w)
         write_width_notes(f, m, m->width[w]);
-    return report_close(f, path, e);
+    return 0;
 }
 
 static void title_row(FILE *f, const char *label, const char *value)
@@ -357,7 +339,7 @@ static void checks_finding(FILE *f, const struct report_model *m)
 
 static int write_findings(FILE *f, const struct report_model *m, struct error *e)
 {
-    int width = m->width[m->widths - 1];
+    int width = m->largest_width;
     fprintf(f, "found\tat W = %d, the largest width (the checks: at every width)\n", width);
     ladder_finding(f, m, width);
     if (lesson_findings(f, m, width, e))
@@ -366,11 +348,11 @@ static int write_findings(FILE *f, const struct report_model *m, struct error *e
     return 0;
 }
 
-static int write_title(const struct report_model *m, const char *dir, struct error *e)
+int report_write_title(const struct report_model *m, struct page_output *out, struct error *e)
 {
     const struct results_folder *r = m->r;
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)], value[1024];
-    FILE *f = report_open(dir, "title.tsv", path, sizeof path, e);
+    FILE *f = report_open(out->dir, "title.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
     if (write_findings(f, m, e)) {
@@ -442,12 +424,16 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
         report_put_cell(f, cell[c], c == 8);
 }
 
-static int write_summary_tables(const struct report_model *m, const char *dir, struct error *e)
+/* A page per width. */
+int report_write_summaries(const struct report_model *m, struct page_output *out, struct error *e)
 {
+    out->copies = m->widths;
+    out->numbered_by = "summary_width";
     for (int w = 0; w < m->widths && !e->code; ++w) {
         char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+        out->number[w] = m->width[w];
         snprintf(name, sizeof name, "summary-%d.tsv", m->width[w]);
-        FILE *f = report_open(dir, name, path, sizeof path, e);
+        FILE *f = report_open(out->dir, name, path, sizeof path, e);
         if (!f)
             return e->code;
         fprintf(f, "0\tvariant\tprecision\tmedian ms\tGFLOP/s\t%% of cuBLAS\tload eff. %%\tconflicts (%s)\tDRAM GB/s"
@@ -463,7 +449,7 @@ static int write_summary_tables(const struct report_model *m, const char *dir, s
 
 /* The performance page's left panel: one block per variant (gnuplot's index v), width and GFLOP/s of the passing
  * runs. */
-static int write_performance(const struct report_model *m, const char *dir, struct error *e)
+static int write_performance_lessons(const struct report_model *m, const char *dir, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     FILE *f = report_open(dir, "performance.tsv", path, sizeof path, e);
@@ -504,11 +490,17 @@ static int write_performance_ladder(const struct report_model *m, const char *di
     return report_close(f, path, e);
 }
 
-/* Per-variant values at the largest width, one row per variant in registry order. */
+int report_write_performance(const struct report_model *m, struct page_output *out, struct error *e)
+{
+    return write_performance_lessons(m, out->dir, e) || write_performance_ladder(m, out->dir, e) ? e->code : 0;
+}
+
+/* Per-variant values at the largest width, one row per variant in registry order: the bar charts' table
+ * (efficiency, conflicts, DRAM, speedup). */
 static int write_bars(const struct report_model *m, const char *dir, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    int width = m->width[m->widths - 1];
+    int width = m->largest_width;
     FILE *f = report_open(dir, "bars.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -539,7 +531,7 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
  * of cp.async copies, LDGSTS, which it does not count). Empty for a run whose count is the old estimate. */
 static void conflicts_notes(const struct report_model *m, char *overcount, char *missed, size_t len)
 {
-    int width = m->width[m->widths - 1], none = 0, above = 0, worst = -1, n_missed = 0;
+    int width = m->largest_width, none = 0, above = 0, worst = -1, n_missed = 0;
     double worst_hw = 0;
     char names[400] = "", count[32];
     *overcount = *missed = '\0';
@@ -567,11 +559,11 @@ static void conflicts_notes(const struct report_model *m, char *overcount, char 
         snprintf(missed, len, "It read under half the exact count for %s.", names);
 }
 
-static int write_conflicts_notes(const struct report_model *m, const char *dir, struct error *e)
+int report_write_conflicts_notes(const struct report_model *m, struct page_output *out, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)], overcount[512], missed[512];
     conflicts_notes(m, overcount, missed, sizeof overcount);
-    FILE *f = report_open(dir, "conflicts_notes.gp", path, sizeof path, e);
+    FILE *f = report_open(out->dir, "conflicts_notes.gp", path, sizeof path, e);
     if (!f)
         return e->code;
     report_put_variable(f, "conflicts_overcount_note", overcount);
@@ -617,16 +609,15 @@ struct validate_units {
 
 static int load_units(const struct results_folder *r, struct validate_units *u, struct error *e)
 {
-    char path[PATH_JOINED(PATH_LEN)];
+    char dir[PATH_JOINED(PATH_LEN)];
     memset(u, 0, sizeof *u);
-    snprintf(path, sizeof path, "%s/validate/%s", r->dir, metrics_csv.file);
-    if (access(path, F_OK) != 0)
-        return 0;
-    if (csv_table_read(path, &u->metrics, e))
+    snprintf(dir, sizeof dir, "%s/validate", r->dir);
+    if (results_read_optional(dir, &metrics_csv, &u->metrics, &u->loaded, e)) {
+        u->loaded = 0; /* the reader freed it */
         return e->code;
-    u->loaded = 1;
-    return schema_column(&u->metrics, &metrics_csv, METRICS_METRIC, &u->metric, e) ||
-           schema_column(&u->metrics, &metrics_csv, METRICS_UNIT, &u->unit, e);
+    }
+    return u->loaded && (schema_column(&u->metrics, &metrics_csv, METRICS_METRIC, &u->metric, e) ||
+                         schema_column(&u->metrics, &metrics_csv, METRICS_UNIT, &u->unit, e));
 }
 
 static const char *unit_of(const struct validate_units *u, const char *metric)
@@ -711,14 +702,16 @@ static int ceilings_note(const struct report_model *m, const struct csv_table *t
     return 0;
 }
 
-static int write_validate(const struct report_model *m, const char *dir, struct error *e)
+/* The ground-truth check of --validate, REPORT_VALIDATE_ROWS_PER_PAGE rows a page; no page for a run without it. */
+int report_write_validate(const struct report_model *m, struct page_output *out, struct error *e)
 {
     static const enum validate_column columns[V_CELLS] = {
         VALIDATE_KERNEL, VALIDATE_PARAMETER, VALIDATE_METRIC,   VALIDATE_EXPECTED,
         VALIDATE_LOWER,  VALIDATE_UPPER,     VALIDATE_MEASURED, VALIDATE_STATUS};
     const struct csv_table *t = &m->r->validate;
-    int col[V_CELLS], passes = 0;
+    int col[V_CELLS], passes = 0, pages = (t->rows + REPORT_VALIDATE_ROWS_PER_PAGE - 1) / REPORT_VALIDATE_ROWS_PER_PAGE;
     char note[512];
+    out->copies = 0;
     if (!m->r->has_validate)
         return 0;
     if (t->rows == 0)
@@ -726,18 +719,21 @@ static int write_validate(const struct report_model *m, const char *dir, struct 
     for (int c = 0; c < V_CELLS; ++c)
         if (schema_column(t, &validate_csv, columns[c], &col[c], e))
             return e->code;
+    if (report_page_numbered(out, "validate_page", pages, e))
+        return e->code;
+    fprintf(out->variables, "validate_pages = %d\n", pages);
     for (int row = 0; row < t->rows; ++row)
         passes += strcmp(csv_table_text(t, row, col[V_STATUS]), "pass") == 0;
     struct validate_units units;
     if (load_units(m->r, &units, e) == 0)
-        for (int page = 0; page < validate_pages(m->r) && !e->code; ++page)
-            validate_page(t, col, page, &units, dir, e);
+        for (int page = 0; page < pages && !e->code; ++page)
+            validate_page(t, col, page, &units, out->dir, e);
     if (units.loaded)
         csv_table_free(&units.metrics);
     if (e->code || ceilings_note(m, t, col, note, sizeof note, e))
         return e->code;
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    FILE *f = report_open(dir, "validate.gp", path, sizeof path, e);
+    FILE *f = report_open(out->dir, "validate.gp", path, sizeof path, e);
     if (!f)
         return e->code;
     fprintf(f, "validate_result = \"%d of %d checks passed\"\n", passes, t->rows);
@@ -745,91 +741,38 @@ static int write_validate(const struct report_model *m, const char *dir, struct 
     return report_close(f, path, e);
 }
 
-/* One page in both lists: pages.tsv (name, script, setup), from which report-render draws a PNG each, and
- * pages.gp, which report.gp loads to draw them all into the PDF. setup is gnuplot assignments, or "". */
-static void page(FILE *tsv, FILE *gp, const char *name, const char *script, const char *setup)
+/* A comparison's compare.csv (--compare), checked against the schema and copied beside the tables for its page; no
+ * page without one. */
+int report_write_compare(const struct report_model *m, struct page_output *out, struct error *e)
 {
-    fprintf(tsv, "%s\t%s.gp\t%s\n", name, script, setup);
-    fprintf(gp, "%s%sload scriptdir.'/%s.gp'\n", setup, *setup ? "; " : "", script);
-}
-
-/* The report's pages, in order: the one list behind both the PNGs and the PDF. */
-static void list_pages(FILE *tsv, FILE *gp, const struct report_model *m, const char *compare_file)
-{
-    static const char *const charts[] = {"performance", "efficiency", "conflicts", "dram", "roofline", "speedup"};
-    char name[64], setup[PATH_IN_FOLDER_LEN + 32];
-    page(tsv, gp, "title", "title", "");
-    for (int w = 0; w < m->widths; ++w) {
-        snprintf(name, sizeof name, "summary-%d", m->width[w]);
-        snprintf(setup, sizeof setup, "summary_width=%d", m->width[w]);
-        page(tsv, gp, name, "summary", setup);
-    }
-    if (m->diagnosis_rows > 0)
-        page(tsv, gp, "diagnosis", "diagnosis", "");
-    if (report_ladder_steps(m) > 0) {
-        page(tsv, gp, "ladder", "ladder", "");
-        page(tsv, gp, "ladder-ideas", "ladder_ideas", "");
-    }
-    for (size_t c = 0; c < sizeof charts / sizeof charts[0]; ++c) {
-        page(tsv, gp, charts[c], charts[c], "");
-        if (strcmp(charts[c], "roofline") == 0 && m->roofline_points > 0)
-            page(tsv, gp, "roofline-key", "roofline_key", ""); /* the numbered key of the roofline's points */
-    }
-    if (m->stall_rows > 0) {
-        page(tsv, gp, "stalls", "stalls", "");
-        page(tsv, gp, "stall-lines", "stall_lines", "");
-    }
-    for (int p = 1; p <= m->hot_line_pages; ++p) {
-        snprintf(name, sizeof name, "hot-lines-%d", p);
-        snprintf(setup, sizeof setup, "hot_lines_page=%d", p);
-        page(tsv, gp, name, "hot_lines", setup);
-    }
-    if (m->timeline_bars > 0)
-        page(tsv, gp, "timeline", "timeline", "");
-    for (int p = 1; p <= validate_pages(m->r); ++p) {
-        snprintf(name, sizeof name, "validate-%d", p);
-        snprintf(setup, sizeof setup, "validate_page=%d", p);
-        page(tsv, gp, name, "validate", setup);
-    }
-    if (compare_file) {
-        snprintf(setup, sizeof setup, "compare_file='%s'", compare_file);
-        page(tsv, gp, "compare", "compare", setup);
-    }
-}
-
-static int write_pages(const struct report_model *m, const char *dir, bool with_compare, struct error *e)
-{
-    char tsv_path[PATH_IN_FOLDER_LEN], gp_path[PATH_IN_FOLDER_LEN], compare_file[PATH_IN_FOLDER_LEN];
-    snprintf(compare_file, sizeof compare_file, "%s/%s", dir, compare_csv.file);
-    FILE *tsv = report_open(dir, "pages.tsv", tsv_path, sizeof tsv_path, e);
-    FILE *gp = tsv ? report_open(dir, "pages.gp", gp_path, sizeof gp_path, e) : NULL;
-    if (gp)
-        list_pages(tsv, gp, m, with_compare ? compare_file : NULL);
-    if (tsv)
-        report_close(tsv, tsv_path, e);
-    if (gp)
-        report_close(gp, gp_path, e);
-    return e->code;
-}
-
-/* A comparison's compare.csv, checked against the schema and copied beside the tables for its page. */
-static int copy_compare(const char *compare_path, const char *dir, struct error *e)
-{
-    struct csv_table t;
     char path[PATH_IN_FOLDER_LEN], buffer[1 << 16];
-    if (csv_table_read(compare_path, &t, e))
+    out->copies = m->compare_path != NULL;
+    if (!m->compare_path || results_check_header(m->compare_path, &compare_csv, e))
         return e->code;
-    int matches = schema_header_matches(&t, &compare_csv);
-    csv_table_free(&t);
-    if (!matches)
-        return error_set(e, EXIT_USAGE, "%s:1: not a compare.csv written by memscope-compare", compare_path);
-    FILE *in = fopen(compare_path, "rb"), *out = in ? report_open(dir, compare_csv.file, path, sizeof path, e) : NULL;
+    FILE *in = fopen(m->compare_path, "rb");
+    FILE *copy = in ? report_open(out->dir, compare_csv.file, path, sizeof path, e) : NULL;
     if (!in)
-        return error_set(e, EXIT_USAGE, "cannot read %s: %s", compare_path, strerror(errno));
-    for (size_t n; out && (n = fread(buffer, 1, sizeof buffer, in)) > 0;)
-        fwrite(buffer, 1, n, out);
+        return error_set(e, EXIT_USAGE, "cannot read %s: %s", m->compare_path, strerror(errno));
+    for (size_t n; copy && (n = fread(buffer, 1, sizeof buffer, in)) > 0;)
+        fwrite(buffer, 1, n, copy);
     fclose(in);
-    return out ? report_close(out, path, e) : e->code;
+    return copy ? report_close(copy, path, e) : e->code;
+}
+
+/* What every page may read (bars.tsv, variables.gp's run-wide part), then every page's own tables and variables. */
+static int write_data(const struct report_model *m, const char *dir, const char *note, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    if (write_bars(m, dir, e))
+        return e->code;
+    FILE *f = report_open(dir, "variables.gp", path, sizeof path, e);
+    if (!f)
+        return e->code;
+    if (write_run_variables(f, m, note, e) || report_write_pages(m, dir, f, e)) {
+        fclose(f);
+        return e->code;
+    }
+    return report_close(f, path, e);
 }
 
 int report_data_write(const struct results_folder *r, const char *out_dir, const char *note,
@@ -838,15 +781,8 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
     struct report_model m;
     if (report_model_build(r, &m, e))
         return e->code;
-    if (write_title(&m, out_dir, e) || write_summary_tables(&m, out_dir, e) || write_performance(&m, out_dir, e) ||
-        write_performance_ladder(&m, out_dir, e) || write_bars(&m, out_dir, e) || write_conflicts_notes(&m, out_dir, e) ||
-        report_write_roofline(&m, out_dir, e) || write_validate(&m, out_dir, e) ||
-        report_write_ladder(&m, out_dir, e) || report_write_hot_lines(&m, out_dir, &m.hot_line_pages, e) ||
-        report_write_diagnosis(&m, out_dir, &m.diagnosis_rows, e) || report_write_stalls(&m, out_dir, e) ||
-        report_write_timeline(&m, out_dir, e) ||
-        write_variables(&m, out_dir, note, e) ||
-        (compare_path && copy_compare(compare_path, out_dir, e)) ||
-        write_pages(&m, out_dir, compare_path != NULL, e))
-        return e->code;
-    return 0;
+    m.compare_path = compare_path;
+    write_data(&m, out_dir, note, e);
+    report_model_free(&m);
+    return e->code;
 }

@@ -49,6 +49,18 @@ int results_read_optional(const char *dir, const struct csv_schema *s, struct cs
     return *present ? csv_table_read(path, t, e) : 0;
 }
 
+int results_check_header(const char *path, const struct csv_schema *s, struct error *e)
+{
+    struct csv_table t;
+    if (csv_table_read(path, &t, e))
+        return e->code;
+    int matches = schema_header_matches(&t, s);
+    csv_table_free(&t);
+    if (!matches)
+        return error_set(e, EXIT_USAGE, "%s:1: not a %s written by memscope (its header differs)", path, s->file);
+    return 0;
+}
+
 /* Every column a whole number: parsed once, so that lookups compare numbers, not texts. */
 static int read_ints(const struct csv_table *t, int column, int **values, struct error *e)
 {

@@ -35,6 +35,10 @@ struct csv_schema;
 int results_read_optional(const char *dir, const struct csv_schema *s, struct csv_table *t, int *present,
                           struct error *e);
 
+/* A file memscope wrote by schema s outside a results folder (memscope-compare's compare.csv, which the report
+ * draws): read to check it, refused (naming the file) unless its header is the schema's. */
+int results_check_header(const char *path, const struct csv_schema *s, struct error *e);
+
 /* A value of environment.csv, or NULL. */
 const char *results_environment(const struct results_folder *r, const char *key);
 /* A number of environment.csv; NAN when the key is absent, an error naming the line when it is not a number. */

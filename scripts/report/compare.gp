@@ -1,6 +1,8 @@
 # The changes of a comparison (compare.csv): each variant x width's change of the
-# median with its 95 % interval, coloured by verdict. Expects compare_file.
+# median with its 95 % interval, coloured by verdict. Draws compare_file (compare-chart's),
+# else datadir's compare.csv, which memscope-report-data checked and copied there.
 reset
+if (!exists("compare_file")) compare_file = datadir.'/compare.csv'
 set datafile separator ","
 set datafile columnheaders
 set termoption noenhanced

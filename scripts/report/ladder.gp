@@ -1,6 +1,6 @@
 # The ladder from the first lesson to cuBLAS at the largest width: each step's speed and the counters that explain it.
 load scriptdir.'/common.gp'
-page_title = sprintf("The FP32 ladder at W = %d", word(sizes, words(sizes)) + 0)
+page_title = sprintf("The FP32 ladder at W = %d", largest_width)
 page_caption = "One idea per step (next page). x step before: speedup over the previous step. FFMA/LDG sector and FFMA/wavefront: thread-level\n".\
     "FFMA over the sectors of global loads (LDG) and over the wavefronts of LDS/STS: how much arithmetic each unit of traffic feeds (more\n".\
     "reuse, more FFMA). excess wavefr.: bank conflicts, each instruction's shared wavefronts beyond CUPTI's ideal, summed (the source\n".\

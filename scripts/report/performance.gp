@@ -21,7 +21,7 @@ set rmargin at screen (with_ladder ? 0.33 : 0.78)
 set key at screen (with_ladder ? 0.335 : 0.79), screen 0.90 left top Left reverse font ",10" samplen 2 spacing 1.6
 set xtics (0)
 do for [w in sizes] { set xtics add (w w+0) }
-set xrange [word(sizes, 1) / 1.3 : word(sizes, words(sizes)) * 1.3]
+set xrange [word(sizes, 1) / 1.3 : largest_width * 1.3]
 set format y "%.0f"
 plot for [lt in lesson_linetypes] datadir.'/performance.tsv' index (lt - 1) using "width":"gflops" \
         with linespoints lt (lt + 0) lw (word(variant_names, lt + 0) eq "cublas" ? 4 : 2) title word(variant_names, lt + 0), \

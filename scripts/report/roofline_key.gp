@@ -1,12 +1,12 @@
 # The roofline's key: each number of the chart, its variant, speed, intensities and bound (roofline-key.tsv).
 load scriptdir.'/common.gp'
 load datadir.'/roofs.gp'
-page_title = sprintf("Roofline key at W = %d: what bounds each kernel", roofline_width)
+page_title = sprintf("Roofline key at W = %d: what bounds each kernel", largest_width)
 page_caption = "bound: the roof that gives the lowest attainable GFLOP/s at the variant's intensities (each level's bandwidth x its FLOP per byte,\n".\
     "and the compute roof of its precision); bound GFLOP/s: that figure; % of bound: achieved over it. A level 'not collected' holds the variant\n".\
     "to nothing. FLOP/B L1/shared: per byte of L1/shared data-stage wavefronts (128 B each). * FLOP from the work model 2 W^3: counted\n".\
     "FLOP under half of it (tensor-core work, which no roof here bounds: none is named its bound) or not collected. On one another with:\n".\
-    "the numbers whose markers hide this one's on the chart (centres a quarter of a marker apart or less). Computed in harness/pages/roofline.c.\n".\
+    "the numbers whose markers hide this one's on the chart (centres a quarter of a marker apart or less). Computed in harness/report/roofline.c.\n".\
     caption_line(roofline_tensor_note).caption_line(roofline_l2_note).caption_line(roofline_flop_note).roofs_note
 load scriptdir.'/page.gp'
 # Up to nine lines of caption: they start higher, and the table ends higher, than on the other pages.

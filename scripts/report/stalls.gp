@@ -1,6 +1,6 @@
 # Warp stall reasons per variant at the largest width: each reason's share of the PC samples (stacked).
 load scriptdir.'/common.gp'
-page_title = sprintf("Warp stall reasons at W = %d: where the warps wait", stall_width)
+page_title = sprintf("Warp stall reasons at W = %d: where the warps wait", largest_width)
 page_caption = "From stalls.csv (the stalls group: CUPTI PC sampling, a sample per SM every 2^p cycles, p chosen per kernel for 25,000 to\n".\
     "200,000 samples, and at least 9). Each bar: the share of a variant's samples by the state of the sampled warp; \"selected\" is a warp issuing.\n".\
     "Named in colour, as room allows: each variant's largest reason, more of its reasons until the rest is smaller, the reason each step\n".\
@@ -19,6 +19,8 @@ set ylabel "share of the samples (%)"
 set tmargin at screen 0.85
 set key at screen 0.5, screen 0.925 center top horizontal maxrows 2 font ",11"
 stalls_file = datadir.'/stalls.tsv'
-# One colour per named reason, from the palette (stall_colours); "other", the last column, light grey.
-reason_colour(i) = i < stall_columns ? word(stall_colours, i) : "#c8c8c8"
-plot for [i=3:2 + stall_columns] stalls_file using i:xtic(2) title columnheader(i) lc rgb reason_colour(i - 2)
+# The columns by name (stall_reasons), one colour per named reason from the palette (stall_colours); "other", the
+# last, light grey.
+reason_colour(i) = i < words(stall_reasons) ? word(stall_colours, i) : "#c8c8c8"
+plot for [i=1:words(stall_reasons)] stalls_file using (column(word(stall_reasons, i))):xtic(strcol("variant")) \
+        title word(stall_reasons, i) lc rgb reason_colour(i)

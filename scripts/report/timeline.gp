@@ -19,9 +19,9 @@ set ylabel "wall time (s)"
 set tmargin at screen 0.85
 set key at screen 0.5, screen 0.925 center top horizontal maxrows 2 font ",11"
 timeline_file = datadir.'/timeline.tsv'
-# Each segment in its phase's colour (timeline_colours); over each bar, upright so that 21 bars' fit side by side, its
-# time and its share of the run.
-plot for [i=2:1 + timeline_segments] timeline_file using i:xtic(1) title columnheader(i) \
-         lc rgb word(timeline_colours, i - 1), \
-     timeline_file using 0:(column(timeline_segments + 2)):(stringcolumn(timeline_segments + 3)) \
+# Each segment by its column's name (timeline_segments) in its phase's colour (timeline_colours); over each bar,
+# upright so that 21 bars' fit side by side, its time and its share of the run.
+plot for [i=1:words(timeline_segments)] timeline_file using (column(word(timeline_segments, i))):xtic(strcol("bar")) \
+         title word(timeline_segments, i) lc rgb word(timeline_colours, i), \
+     timeline_file using 0:(column("total_s")):(strcol("label")) \
          with labels rotate by 90 left offset 0, 0.5 font ",10" notitle

@@ -3,7 +3,7 @@
  * the built programs (tests run from the repository root):
  *   - kernels/ and cupti/ stand alone: neither includes the harness, nor the other;
  *   - harness/results/, which owns every on-disk format, includes only csv/, common/ and cupti's capture
- *     container, and no other room writes a results folder's CSV;
+ *     container, and no other room writes or reads a results folder's CSV;
  *   - no quoted include forms a cycle;
  *   - no folder grows past MAX_SOURCES_PER_FOLDER source files, but a room whose concept needs more;
  *   - each program's main is in its own room, and nowhere else;
@@ -31,11 +31,12 @@
 #define MAX_SOURCES_PER_FOLDER 15
 /* Rooms whose one concept needs more files (a folder holds one concept, however many files that takes):
  * harness/results/ holds every on-disk format of a results folder, a header and a source per file family; run/ is
- * memscope's run from command line to trace; cupti/ wraps one CUPTI API per file pair. */
+ * memscope's run from command line to trace; cupti/ wraps one CUPTI API per file pair; report/ is the report and
+ * its pages, a file per page with tables of its own. */
 static const struct {
     const char *folder;
     int max;
-} larger_rooms[] = {{"harness/results", 32}, {"harness/run", 24}, {"cupti", 24}, {"harness/pages", 24}};
+} larger_rooms[] = {{"harness/results", 32}, {"harness/run", 24}, {"cupti", 24}, {"harness/report", 20}};
 #define MAX_FILES 1024
 #define MAX_INCLUDES 64
 #define PATH_SIZE 512
@@ -286,8 +287,9 @@ static bool calls(const char *line, const char *name)
     return false;
 }
 
-/* One finding per file that calls the writer: how often, and where first. */
-static void find_csv_writes(const char *path, struct findings *found)
+/* One finding per file that calls any of names (what: the library they belong to): how often, and where first. */
+static void find_calls(const char *path, const char *const names[], size_t n, const char *what,
+                       struct findings *found)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -296,16 +298,16 @@ static void find_csv_writes(const char *path, struct findings *found)
     const char *first = NULL;
     int first_line = 0, lines = 0;
     for (int number = 1; fgets(line, sizeof line, f); ++number)
-        for (size_t i = 0; i < sizeof csv_writer_calls / sizeof csv_writer_calls[0]; ++i)
-            if (calls(line, csv_writer_calls[i])) {
+        for (size_t i = 0; i < n; ++i)
+            if (calls(line, names[i])) {
                 if (lines++ == 0)
-                    first = csv_writer_calls[i], first_line = number;
+                    first = names[i], first_line = number;
                 break;
             }
     fclose(f);
     if (lines)
-        note(found, "%s:%d calls %.*s (%d line(s) of the file call the CSV writer)", path, first_line,
-             (int)strlen(first) - 1, first, lines);
+        note(found, "%s:%d calls %.*s (%d line(s) of the file call the %s)", path, first_line,
+             (int)strlen(first) - 1, first, lines, what);
 }
 
 static void only_results_writes_a_results_folder_csv(void **state)
@@ -318,9 +320,36 @@ static void only_results_writes_a_results_folder_csv(void **state)
     list_sources("harness", &files);
     for (int i = 0; i < files.count; ++i)
         if (!may_write_csv(files.path[i]))
-            find_csv_writes(files.path[i], &found);
+            find_calls(files.path[i], csv_writer_calls, sizeof csv_writer_calls / sizeof csv_writer_calls[0],
+                       "CSV writer", &found);
     expect_none(&found, "only harness/results/ writes a results folder's CSV files (the collectors hand it rows; "
                         "harness/compare/ and harness/history/ write their own outputs)");
+}
+
+/* ---- who reads a results folder ---- */
+
+/* harness/results/ reads every file of a results folder (and checks the compare.csv the report draws); harness/csv/
+ * is the reader; history/ reads the history CSV, its own output, which no other room reads. */
+static const char *const csv_reader_rooms[] = {"harness/results", "harness/csv", "harness/history"};
+
+static void only_results_reads_a_results_folder_csv(void **state)
+{
+    (void)state;
+    static const char *const reader_calls[] = {"csv_table_read("};
+    static struct file_list files;
+    static struct findings found;
+    memset(&found, 0, sizeof found);
+    files.count = 0;
+    list_sources("harness", &files);
+    for (int i = 0; i < files.count; ++i) {
+        bool allowed = false;
+        for (size_t r = 0; r < sizeof csv_reader_rooms / sizeof csv_reader_rooms[0]; ++r)
+            allowed |= under(files.path[i], csv_reader_rooms[r]);
+        if (!allowed)
+            find_calls(files.path[i], reader_calls, 1, "CSV reader", &found);
+    }
+    expect_none(&found, "only harness/results/ reads a results folder's CSV files (results_folder_open, "
+                        "results_read_optional); harness/history/ reads its own history CSV");
 }
 
 /* ---- include cycles ---- */
@@ -579,6 +608,7 @@ int main(void)
         cmocka_unit_test(cupti_includes_nothing_from_harness_or_kernels),
         cmocka_unit_test(results_includes_only_csv_common_and_the_capture_container),
         cmocka_unit_test(only_results_writes_a_results_folder_csv),
+        cmocka_unit_test(only_results_reads_a_results_folder_csv),
         cmocka_unit_test(no_source_file_is_part_of_an_include_cycle),
         cmocka_unit_test(no_folder_holds_more_than_15_source_files),
         cmocka_unit_test(every_program_has_its_main_in_its_own_room),

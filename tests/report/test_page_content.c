@@ -305,6 +305,21 @@ static void the_ceilings_note_says_why_they_differ_from_the_roofline(void **stat
                                                      "figures instead: the run it draws measured no ceilings.'"));
 }
 
+/* ---- the hot-lines pages ---- */
+
+/* Every page but the summaries shows the run's largest width (W = 4096 here): lines.csv rows at 1024 alone give no
+ * hot-lines page, rather than one at W = 1024 under a report that says 4096 everywhere else. */
+static void the_hot_lines_show_the_run_s_largest_width_or_none(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    expect_line(data_file("pages.tsv"), "hot-lines-1\thot_lines.gp\thot_lines_page=1");
+    copy_fixture_and("awk -F, -v OFS=, 'NR > 1 {$3 = 1024} 1' $R/lines.csv >$R/cut && mv $R/cut $R/lines.csv");
+    write_data(scratch);
+    if (strstr(data_file("pages.tsv"), "hot-lines"))
+        fail_msg("a hot-lines page at another width than the report's:\n%s", data_file("hot-lines-1.tsv"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +335,7 @@ int main(void)
         cmocka_unit_test(an_estimate_gives_no_counter_sentences),
         cmocka_unit_test(each_check_shows_its_rule_and_distance),
         cmocka_unit_test(the_ceilings_note_says_why_they_differ_from_the_roofline),
+        cmocka_unit_test(the_hot_lines_show_the_run_s_largest_width_or_none),
     };
     return cmocka_run_group_tests_name("page content", tests, setup, teardown);
 }

@@ -208,7 +208,7 @@ static void measured_ceilings_are_the_roofs_and_say_so(void **state)
     file_holds("roofs.gp", "roof_l1_shared_title = 'L1/shared 30,000 GB/s (measured)'");
     file_holds("roofs.gp", "roof_fp64_title = 'FP64 30,000 GFLOP/s (measured)'");
     file_holds("roofs.gp", "roofs_note = 'Roofs measured on this GPU");
-    file_holds("roofs.gp", "roofline_width = 4096\n");
+    file_holds("variables.gp", "largest_width = 4096\n");
     file_lacks("roofs.gp", "datasheet");
     file_holds("variables.gp", "roofline_points = 6\n");
 }
@@ -526,8 +526,44 @@ static void a_run_without_stalls_has_no_stall_pages(void **state)
     (void)state;
     copy_fixture_and("rm $R/stalls.csv");
     write_data(scratch);
-    file_holds("variables.gp", "stall_rows = 0\n");
     file_lacks("pages.tsv", "stall");
+}
+
+/* Every page but the summaries shows the run's largest width (variables.gp's largest_width, 4096 here): a stalls.csv
+ * without samples there gets no stall pages, rather than pages at its own largest width (1024, tiled_32's rows)
+ * under a report that says 4096 everywhere else. */
+static void the_stall_pages_show_the_run_s_largest_width_or_none(void **state)
+{
+    (void)state;
+    copy_fixture_and("awk -F, '$3 != 4096' $R/stalls.csv >$R/cut && mv $R/cut $R/stalls.csv");
+    write_data(scratch);
+    file_holds("variables.gp", "largest_width = 4096\n");
+    file_lacks("pages.tsv", "stall");
+}
+
+/* ---- the scripts ---- */
+
+/* A chart reads its table's columns by the header's names ("position", column("gflops"), strcol("variant"), a title
+ * from columnheader), never by number, so that a column the writer adds or moves cannot shift what a chart draws.
+ * table.gp alone draws columns by number: a table page shows its file's columns in their order, the header row as
+ * the page's header text. */
+static void every_chart_reads_its_columns_by_name(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    static const char *const by_number[] = {
+        "using +[1-9A-Za-z_]",                                   /* using 3:..., using i:... */
+        "(\"|\\)):[1-9]",                                        /* "width":2 */
+        "(xtic|ytic|xticlabels)\\( *[0-9A-Za-z_]+ *\\)",         /* xtic(2), xtic(c) */
+        "(column|stringcolumn|strcol) *\\( *[0-9A-Za-z_]+ *\\)", /* column(3), stringcolumn(c) */
+        "\\$[1-9]",                                              /* $2; $0, the row's number, is no column */
+    };
+    char pattern[512] = "";
+    for (size_t i = 0; i < sizeof by_number / sizeof by_number[0]; ++i)
+        snprintf(pattern + strlen(pattern), sizeof pattern - strlen(pattern), "%s%s", i ? "|" : "", by_number[i]);
+    shell(&o, "grep -nE '%s' scripts/report/*.gp | grep -v '^scripts/report/table.gp:'", pattern);
+    if (o.exit_code == 0)
+        fail_msg("columns read by number:\n%s", o.output);
 }
 
 static void a_negative_sample_count_is_refused_with_its_line(void **state)
@@ -707,7 +743,9 @@ int main(void)
         cmocka_unit_test(every_variant_s_largest_stall_reason_is_named),
         cmocka_unit_test(the_reason_a_ladder_step_moves_most_is_named),
         cmocka_unit_test(a_run_without_stalls_has_no_stall_pages),
+        cmocka_unit_test(the_stall_pages_show_the_run_s_largest_width_or_none),
         cmocka_unit_test(a_negative_sample_count_is_refused_with_its_line),
+        cmocka_unit_test(every_chart_reads_its_columns_by_name),
         cmocka_unit_test(the_ladder_follows_its_steps_with_speedup_and_issue_slots),
         cmocka_unit_test(the_ladder_has_a_performance_panel_of_its_own),
         cmocka_unit_test(the_performance_page_names_lines_on_one_another),

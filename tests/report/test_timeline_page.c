@@ -156,8 +156,11 @@ static void the_longest_stretches_in_no_range_are_named(void **state)
     /* gnuplot strings single-quoted, a quote doubled (report_put_variable) */
     expect_in("timeline-notes.gp", "timeline_gaps = 'Longest in no range: 561 ms before copy in (W = 512), 500 ms "
                                    "before stall sampling (W = 512), 496 ms before stall sampling (W = 1024).'\n");
-    /* the segments drawn, each in its phase's colour: a run without the roofline has no ceilings */
-    expect_in("timeline-notes.gp", "timeline_segments = 7\n"
+    /* the segments drawn, by their columns' names, each in its phase's colour: a run without the roofline has no
+     * ceilings */
+    expect_in("timeline-notes.gp", "timeline_segments = '\"setup (allocate, copy in, release)\" \"check (reference, "
+                                   "verify, copy out)\" \"warm-up and timed runs\" \"metric passes\" \"source counters\" "
+                                   "\"stall sampling\" \"in no phase\"'\n"
                                    "timeline_colours = \"#9e9e9e #00acc1 #e53935 #fb8c00 #00897b #d81b60 #cfcfcf\"\n");
 }
 

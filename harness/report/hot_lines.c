@@ -1,16 +1,23 @@
+/*
+ * The hot-lines pages: for each variant at the run's largest width, from lines.csv
+ * (the source group's counts per source line), the line with the most bank
+ * conflicts, the line with the most global sectors beyond the ideal, and the
+ * line that executed the most instructions, each with its text and what it
+ * cost, so that the report points at the code.
+ */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/paths.h"
 #include "../results/schema.h"
 #include "cells.h"
-#include "hot_lines.h"
+#include "pages.h"
 
 #define MAX_LINES 4096 /* of one variant */
+#define HOT_LINES_PER_PAGE 28
 
 /* One source line of one variant's kernel, its line metrics gathered from lines.csv's rows. */
 struct hot_line {
@@ -142,17 +149,6 @@ static int variant_rows(FILE *f, int linetype, const char *variant, const struct
     return rows;
 }
 
-static int largest_width(const struct csv_table *t, const struct lines_columns *c, int *width, struct error *e)
-{
-    *width = 0;
-    for (int row = 0; row < t->rows && !e->code; ++row) {
-        int w;
-        if (csv_table_int(t, row, c->width, &w, e) == 0 && w > *width)
-            *width = w;
-    }
-    return e->code;
-}
-
 static FILE *open_page(const char *dir, int page, char *path, size_t len, int width, struct error *e)
 {
     char name[64];
@@ -168,14 +164,12 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
 {
     static struct hot_line lines[MAX_LINES];
     char path[PATH_IN_FOLDER_LEN];
-    int width, rows = 0, n;
+    int width = m->largest_width, rows = 0, n;
     FILE *f = NULL;
-    if (largest_width(t, c, &width, e))
-        return e->code;
     for (int v = 0; v < m->variants && !e->code; ++v) {
         if (gather(t, c, m->variant[v], width, lines, &n, e) || n == 0)
             continue;
-        if (!f || rows + 3 > REPORT_HOT_LINES_PER_PAGE) {
+        if (!f || rows + 3 > HOT_LINES_PER_PAGE) {
             if (f && report_close(f, path, e))
                 return e->code;
             if (!(f = open_page(dir, ++*pages, path, sizeof path, width, e)))
@@ -187,19 +181,16 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
     return f ? (e->code ? (fclose(f), e->code) : report_close(f, path, e)) : e->code;
 }
 
-int report_write_hot_lines(const struct report_model *m, const char *dir, int *pages, struct error *e)
+/* hot-lines-<page>.tsv from the results folder's lines.csv; no page when the run has no lines.csv, or none at the
+ * largest width (a page at another width would not say what every other page says). */
+int report_write_hot_lines(const struct report_model *m, struct page_output *out, struct error *e)
 {
-    char path[PATH_JOINED(PATH_LEN)];
-    struct csv_table t;
     struct lines_columns c;
-    *pages = 0;
-    snprintf(path, sizeof path, "%s/%s", m->r->dir, lines_csv.file);
-    if (access(path, F_OK) != 0)
-        return 0;
-    if (csv_table_read(path, &t, e))
+    int pages = 0;
+    out->copies = 0;
+    if (!m->has_lines || find_columns(&m->lines, &c, e) || write_pages(m, &m->lines, &c, out->dir, &pages, e) ||
+        pages == 0)
         return e->code;
-    if (find_columns(&t, &c, e) == 0)
-        write_pages(m, &t, &c, dir, pages, e);
-    csv_table_free(&t);
-    return e->code;
+    fprintf(out->variables, "hot_line_pages = %d\n", pages);
+    return report_page_numbered(out, "hot_lines_page", pages, e);
 }

@@ -8,6 +8,7 @@
 #include "../profile/metric_catalog.h"
 #include "cells.h"
 #include "ladder.h"
+#include "pages.h"
 
 int report_ladder_order(const struct report_model *m, int order[MAX_VARIANTS])
 {
@@ -95,7 +96,7 @@ static void step_row(FILE *f, const struct report_model *m, int v, double previo
 static int write_steps(const struct report_model *m, const int *order, int n, const char *dir, struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN];
-    int width = m->width[m->widths - 1];
+    int width = m->largest_width;
     FILE *f = report_open(dir, "ladder.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -190,24 +191,25 @@ static void measured_text(char *out, size_t len, const struct report_model *m, i
 
 /* Each step's idea in the registry's words, and under it what the run measured against the step before at the
  * largest width (a prediction can fail: the idea says what was tried, the measurement what happened). */
-static int write_ideas(struct report_model *m, const int *order, int n, const char *dir, struct error *e)
+static int write_ideas(const struct report_model *m, const int *order, int n, const char *dir, int *rows,
+                       struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN], measured[512];
-    int width = m->width[m->widths - 1], previous = -1;
+    int width = m->largest_width, previous = -1;
     struct step_counters before, after;
     FILE *f = report_open(dir, "ladder-ideas.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
     fputs("0\tstep\tvariant\tthe idea it adds, and what the run measured\n", f);
-    m->ladder_idea_rows = 0;
+    *rows = 0;
     for (int i = 0; i < n && !e->code; ++i) {
         const char *name = m->variant[order[i]];
-        m->ladder_idea_rows += put_text_rows(f, order[i] + 1, results_ladder_step(m->r, name), name,
-                                             results_description(m->r, name));
+        *rows += put_text_rows(f, order[i] + 1, results_ladder_step(m->r, name), name,
+                               results_description(m->r, name));
         bool measured_here = report_passed(m, name, width) && read_counters(m, name, width, &after, e) == 0;
         if (measured_here && previous >= 0) {
             measured_text(measured, sizeof measured, m, previous, order[i], width, &before, &after);
-            m->ladder_idea_rows += put_text_rows(f, 0, 0, NULL, measured);
+            *rows += put_text_rows(f, 0, 0, NULL, measured);
         }
         previous = measured_here ? order[i] : -1;
         if (measured_here)
@@ -216,11 +218,23 @@ static int write_ideas(struct report_model *m, const int *order, int n, const ch
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
-int report_write_ladder(struct report_model *m, const char *dir, struct error *e)
+/* ladder.tsv; no page for a run without steps of the ladder. */
+int report_write_ladder(const struct report_model *m, struct page_output *out, struct error *e)
 {
     int order[MAX_VARIANTS];
     int n = report_ladder_order(m, order);
-    if (n == 0)
-        return 0;
-    return write_steps(m, order, n, dir, e) || write_ideas(m, order, n, dir, e) ? e->code : 0;
+    out->copies = n > 0;
+    return n > 0 ? write_steps(m, order, n, out->dir, e) : 0;
+}
+
+/* ladder-ideas.tsv, likewise. */
+int report_write_ladder_ideas(const struct report_model *m, struct page_output *out, struct error *e)
+{
+    int order[MAX_VARIANTS], rows;
+    int n = report_ladder_order(m, order);
+    out->copies = n > 0;
+    if (n == 0 || write_ideas(m, order, n, out->dir, &rows, e))
+        return e->code;
+    fprintf(out->variables, "ladder_idea_rows = %d\n", rows);
+    return 0;
 }

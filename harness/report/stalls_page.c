@@ -1,18 +1,28 @@
+/*
+ * The stall pages: from stalls.csv (the stalls group's PC samples), at the largest width, each variant's
+ * share of samples per stall reason (stalls.tsv: each variant's largest reasons, the reason each step of the FP32
+ * ladder moved most, and the run's most common, the rest as "other", kept under each variant's largest named share
+ * while the names allow) and
+ * its most stalled source line with that line's main reason (stall-lines.tsv). No pages for a run without
+ * stalls.csv, or without samples at the largest width.
+ */
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "../common/palette.h"
 #include "../common/paths.h"
 #include "../results/schema.h"
 #include "cells.h"
 #include "ladder.h"
-#include "stalls_page.h"
+#include "pages.h"
 
 #define MAX_REASONS 64
+/* The most reasons charted by name, each in its own colour of the palette; the others are summed as "other". */
+#define REPORT_STALL_REASONS_SHOWN 11
 #define MAX_STALL_LINES 4096 /* of one variant */
 
 struct stalls_columns {
@@ -95,17 +105,6 @@ static int gather(const struct csv_table *t, const struct stalls_columns *c, con
         v->total += samples;
         v->lines[l].by_reason[k] += samples;
         v->lines[l].samples += samples;
-    }
-    return e->code;
-}
-
-static int largest_width(const struct csv_table *t, const struct stalls_columns *c, int *width, struct error *e)
-{
-    *width = 0;
-    for (int row = 0; row < t->rows && !e->code; ++row) {
-        int w;
-        if (csv_table_int(t, row, c->width, &w, e) == 0 && w > *width)
-            *width = w;
     }
     return e->code;
 }
@@ -247,25 +246,21 @@ static void line_row(FILE *f, int linetype, const char *variant, const struct va
     report_put_cell(f, figure, 1);
 }
 
-/* Two passes over the variants: the choice of the reasons needs every variant's shares first. */
-static int write_tables(struct report_model *m, const struct csv_table *t, const struct stalls_columns *c,
-                        const char *dir, struct error *e)
+/* The chart's columns: the reasons it names (choose_reasons), in order of their shares summed over the variants;
+ * how many in *n. r: every reason of the run at the largest width, none for a run without samples there. */
+static int chart_columns(const struct report_model *m, const struct stalls_columns *c, struct reasons *r, int *columns,
+                         int *n, struct error *e)
 {
     static struct variant_stalls v;
     static struct reason_choice choice;
-    struct reasons r = {0};
     double share_sum[MAX_REASONS] = {0};
-    int order[MAX_REASONS], columns[MAX_REASONS], n_columns = 0, width;
-    char chart_path[PATH_IN_FOLDER_LEN], lines_path[PATH_IN_FOLDER_LEN];
-    if (largest_width(t, c, &width, e))
-        return e->code;
-    m->stall_width = width;
-    int row_of[MAX_VARIANTS], ladder[MAX_VARIANTS], steps = report_ladder_order(m, ladder);
+    int order[MAX_REASONS], row_of[MAX_VARIANTS], ladder[MAX_VARIANTS], steps = report_ladder_order(m, ladder);
     memset(&choice, 0, sizeof choice);
+    *n = 0;
     for (int i = 0; i < m->variants && !e->code; ++i) {
         row_of[i] = -1;
-        if (gather(t, c, m->variant[i], width, &r, &v, e) == 0 && v.total > 0) {
-            for (int k = 0; k < r.n; ++k)
+        if (gather(&m->stalls, c, m->variant[i], m->largest_width, r, &v, e) == 0 && v.total > 0) {
+            for (int k = 0; k < r->n; ++k)
                 choice.share[choice.variants][k] = v.by_reason[k] / v.total;
             row_of[i] = choice.variants++;
         }
@@ -273,53 +268,98 @@ static int write_tables(struct report_model *m, const struct csv_table *t, const
     for (int i = 0; i < steps; ++i) /* the steps with samples, in order */
         if (row_of[ladder[i]] >= 0)
             choice.ladder[choice.ladder_steps++] = row_of[ladder[i]];
-    if (e->code || r.n == 0)
+    if (e->code || r->n == 0)
         return e->code;
-    choice.reasons = r.n;
+    choice.reasons = r->n;
     for (int i = 0; i < choice.variants; ++i)
-        for (int k = 0; k < r.n; ++k)
+        for (int k = 0; k < r->n; ++k)
             share_sum[k] += choice.share[i][k];
-    rank_reasons(share_sum, r.n, order);
+    rank_reasons(share_sum, r->n, order);
     choose_reasons(&choice, order);
-    for (int i = 0; i < r.n; ++i)
+    for (int i = 0; i < r->n; ++i)
         if (choice.named[order[i]])
-            columns[n_columns++] = order[i];
-    m->stall_columns = n_columns + 1;
-    FILE *chart = report_open(dir, "stalls.tsv", chart_path, sizeof chart_path, e);
-    FILE *lines = chart ? report_open(dir, "stall-lines.tsv", lines_path, sizeof lines_path, e) : NULL;
-    if (lines) {
-        fprintf(chart, "linetype\tvariant");
-        for (int i = 0; i < n_columns; ++i)
-            fprintf(chart, "\t%s", r.name[columns[i]]);
-        fputs("\tother\n", chart);
-        fprintf(lines, "0\tvariant (W = %d)\tmost stalled line\tsource\tsamples there, and their main reason\n", width);
-    }
-    for (int i = 0; lines && i < m->variants && !e->code; ++i)
-        if (gather(t, c, m->variant[i], width, &r, &v, e) == 0 && v.total > 0) {
-            chart_row(chart, i + 1, m->variant[i], &v, columns, n_columns, n_columns == r.n);
-            line_row(lines, i + 1, m->variant[i], &v, &r);
-            ++m->stall_rows;
-        }
-    if (chart)
-        e->code ? fclose(chart) : report_close(chart, chart_path, e);
-    if (lines)
-        e->code ? fclose(lines) : report_close(lines, lines_path, e);
-    return e->code;
+            columns[(*n)++] = order[i];
+    return 0;
 }
 
-int report_write_stalls(struct report_model *m, const char *dir, struct error *e)
+static int write_chart(const struct report_model *m, const struct stalls_columns *c, const struct reasons *r,
+                       const int *columns, int n_columns, const char *dir, struct error *e)
 {
-    char path[PATH_JOINED(PATH_LEN)];
-    struct csv_table t;
-    struct stalls_columns c;
-    m->stall_rows = m->stall_columns = m->stall_width = 0;
-    snprintf(path, sizeof path, "%s/%s", m->r->dir, stalls_csv.file);
-    if (access(path, F_OK) != 0)
-        return 0;
-    if (csv_table_read(path, &t, e))
+    static struct variant_stalls v;
+    struct reasons seen = *r;
+    char path[PATH_IN_FOLDER_LEN];
+    FILE *f = report_open(dir, "stalls.tsv", path, sizeof path, e);
+    if (!f)
         return e->code;
-    if (find_columns(&t, &c, e) == 0)
-        write_tables(m, &t, &c, dir, e);
-    csv_table_free(&t);
-    return e->code;
+    fprintf(f, "linetype\tvariant");
+    for (int i = 0; i < n_columns; ++i)
+        fprintf(f, "\t%s", r->name[columns[i]]);
+    fputs("\tother\n", f);
+    for (int i = 0; i < m->variants && !e->code; ++i)
+        if (gather(&m->stalls, c, m->variant[i], m->largest_width, &seen, &v, e) == 0 && v.total > 0)
+            chart_row(f, i + 1, m->variant[i], &v, columns, n_columns, n_columns == r->n);
+    return e->code ? (fclose(f), e->code) : report_close(f, path, e);
+}
+
+/* stall_reasons: the chart's columns by name, in order, "other" last, which stalls.gp plots one by one. */
+static void write_reasons(FILE *f, const char *const *names, const int *columns, int n_columns)
+{
+    fputs("stall_reasons = '", f);
+    for (int i = 0; i < n_columns; ++i) {
+        report_put_quoted(f, names[columns[i]]);
+        fputc(' ', f);
+    }
+    fputs("other'\n", f);
+}
+
+/* stalls.tsv: each variant's share of the samples by reason; no page for a run without samples at the largest
+ * width. */
+int report_write_stalls(const struct report_model *m, struct page_output *out, struct error *e)
+{
+    struct stalls_columns c;
+    struct reasons r = {0};
+    int columns[MAX_REASONS], n_columns;
+    out->copies = 0;
+    if (!m->has_stalls || find_columns(&m->stalls, &c, e) || chart_columns(m, &c, &r, columns, &n_columns, e) ||
+        r.n == 0 || write_chart(m, &c, &r, columns, n_columns, out->dir, e))
+        return e->code;
+    out->copies = 1;
+    write_reasons(out->variables, r.name, columns, n_columns);
+    palette_write_colours(out->variables, "stall_colours", n_columns);
+    return 0;
+}
+
+static FILE *open_lines(const char *dir, char *path, size_t len, int width, struct error *e)
+{
+    FILE *f = report_open(dir, "stall-lines.tsv", path, len, e);
+    if (f)
+        fprintf(f, "0\tvariant (W = %d)\tmost stalled line\tsource\tsamples there, and their main reason\n", width);
+    return f;
+}
+
+/* stall-lines.tsv: each variant's most stalled line; no page for a run without samples at the largest width. */
+int report_write_stall_lines(const struct report_model *m, struct page_output *out, struct error *e)
+{
+    static struct variant_stalls v;
+    struct stalls_columns c;
+    struct reasons r = {0};
+    char path[PATH_IN_FOLDER_LEN];
+    FILE *f = NULL;
+    int rows = 0;
+    out->copies = 0;
+    if (!m->has_stalls || find_columns(&m->stalls, &c, e))
+        return e->code;
+    for (int i = 0; i < m->variants && !e->code; ++i) {
+        if (gather(&m->stalls, &c, m->variant[i], m->largest_width, &r, &v, e) || v.total == 0)
+            continue;
+        if (!f && !(f = open_lines(out->dir, path, sizeof path, m->largest_width, e)))
+            return e->code;
+        line_row(f, i + 1, m->variant[i], &v, &r);
+        ++rows;
+    }
+    if (!f || e->code)
+        return f ? (fclose(f), e->code) : e->code;
+    out->copies = 1;
+    fprintf(out->variables, "stall_rows = %d\n", rows);
+    return report_close(f, path, e);
 }

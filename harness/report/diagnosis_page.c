@@ -1,14 +1,18 @@
+/*
+ * The diagnosis page: each variant's limiter and its evidence at the largest width, by harness/diagnose/'s rules
+ * applied to the figures the run recorded (so a run taken before a rule changed reads as the rules say now), with
+ * the warps' top stall reason where the stalls group ran. No page for a run that diagnosed nothing (no metrics).
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/paths.h"
 #include "../diagnose/diagnosis.h"
 #include "../profile/metric_catalog.h"
 #include "../results/schema.h"
 #include "cells.h"
-#include "diagnosis_page.h"
+#include "pages.h"
 
 /* lines.csv's sums for one variant at one width; rows 0 when the source group did not place it. */
 struct shared_totals {
@@ -96,7 +100,7 @@ static int write_rows(const struct report_model *m, const struct csv_table *line
                       struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    int width = m->width[m->widths - 1];
+    int width = m->largest_width;
     FILE *f = report_open(dir, "diagnosis.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -113,23 +117,15 @@ static int write_rows(const struct report_model *m, const struct csv_table *line
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
-int report_write_diagnosis(const struct report_model *m, const char *dir, int *rows, struct error *e)
+/* diagnosis.tsv; no page (and nothing written) when no variant has a limiter. */
+int report_write_diagnosis(const struct report_model *m, struct page_output *out, struct error *e)
 {
-    char path[PATH_JOINED(PATH_LEN)];
-    struct csv_table lines;
-    int limiter = csv_table_column_or_none(&m->r->summary, summary_csv.columns[SUMMARY_LIMITER]);
-    int width = m->width[m->widths - 1];
-    *rows = 0;
+    int limiter = csv_table_column_or_none(&m->r->summary, summary_csv.columns[SUMMARY_LIMITER]), rows = 0;
     for (int v = 0; limiter >= 0 && v < m->variants; ++v)
-        *rows += diagnosed(m, v, width, limiter);
-    if (*rows == 0)
+        rows += diagnosed(m, v, m->largest_width, limiter);
+    out->copies = rows > 0;
+    if (rows == 0)
         return 0;
-    snprintf(path, sizeof path, "%s/%s", m->r->dir, lines_csv.file);
-    int has_lines = access(path, F_OK) == 0;
-    if (has_lines && csv_table_read(path, &lines, e))
-        return e->code;
-    write_rows(m, has_lines ? &lines : NULL, limiter, dir, e);
-    if (has_lines)
-        csv_table_free(&lines);
-    return e->code;
+    fprintf(out->variables, "diagnosis_rows = %d\n", rows);
+    return write_rows(m, m->has_lines ? &m->lines : NULL, limiter, out->dir, e);
 }

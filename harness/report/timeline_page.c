@@ -1,12 +1,19 @@
+/*
+ * The timeline page: where a traced run's wall time went (memscope --trace writes timeline.csv, its NVTX ranges).
+ * One bar per variant, its jobs at every width summed, in segments by phase (setup, the check, warm-up and timed
+ * runs); one bar for the run's own phases (the metric passes, source counters, stall sampling and ceilings, which
+ * serve every variant of a width at once); one for the run's time in no range. The bars add up to the run's wall
+ * time. timeline.tsv holds them, timeline-notes.gp the page's title, colours and the largest stretches in no range.
+ * No page for a run without timeline.csv, or with an empty one.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/paths.h"
 #include "../results/schema.h"
 #include "cells.h"
-#include "timeline_page.h"
+#include "pages.h"
 
 /* The bars' segments: the NVTX phases (named in harness/gpu/nvtx.c) in groups, each in the colour its first phase
  * has there, as Nsight Systems shows it. The last segment takes every other range and the time in none. */
@@ -257,7 +264,15 @@ static int write_notes(const struct timeline *tl, const struct bar **bars, int n
     }
     snprintf(text + used, sizeof text - (size_t)used, ".");
     report_put_variable(f, "timeline_gaps", tl->gap[0].ms > 0 ? text : "The run has no time in no range.");
-    fprintf(f, "timeline_segments = %d\ntimeline_colours = \"", n_shown);
+    /* The segments drawn, by their columns' names (each in double quotes, which gnuplot's word() keeps together: a
+     * name has spaces), each in its phase's colour. */
+    fputs("timeline_segments = '", f);
+    for (int i = 0; i < n_shown; ++i) {
+        fputs(i ? " \"" : "\"", f);
+        report_put_quoted(f, segments[shown[i]].title);
+        fputc('"', f);
+    }
+    fputs("'\ntimeline_colours = \"", f);
     for (int i = 0; i < n_shown; ++i)
         fprintf(f, "%s%s", i ? " " : "", segments[shown[i]].colour);
     fputs("\"\n", f);
@@ -274,42 +289,38 @@ static void keep_if_timed(const struct bar **bars, int *n, const struct bar *b)
         bars[(*n)++] = b;
 }
 
-static int write_page(struct report_model *m, const struct timeline *tl, const char *dir, struct error *e)
+static int write_page(const struct timeline *tl, const char *dir, int *n_bars, struct error *e)
 {
     const struct bar *bars[MAX_VARIANTS + 2];
-    int n_bars = 0, shown[SEGMENTS], n_shown = 0;
+    int shown[SEGMENTS], n_shown = 0;
+    *n_bars = 0;
     for (int v = 0; v < tl->variants; ++v)
-        keep_if_timed(bars, &n_bars, &tl->variant[v]);
-    keep_if_timed(bars, &n_bars, &tl->own);
-    keep_if_timed(bars, &n_bars, &tl->none);
+        keep_if_timed(bars, n_bars, &tl->variant[v]);
+    keep_if_timed(bars, n_bars, &tl->own);
+    keep_if_timed(bars, n_bars, &tl->none);
     for (int s = 0; s < SEGMENTS; ++s) {
         int used = 0;
-        for (int b = 0; b < n_bars; ++b)
+        for (int b = 0; b < *n_bars; ++b)
             used |= bars[b]->ms[s] > 0;
         if (used)
             shown[n_shown++] = s;
     }
-    if (write_table(tl, bars, n_bars, shown, n_shown, dir, e) ||
-        write_notes(tl, bars, n_bars, shown, n_shown, dir, e))
-        return e->code;
-    m->timeline_bars = n_bars;
-    return 0;
+    if (write_table(tl, bars, *n_bars, shown, n_shown, dir, e) == 0)
+        write_notes(tl, bars, *n_bars, shown, n_shown, dir, e);
+    return e->code;
 }
 
-int report_write_timeline(struct report_model *m, const char *dir, struct error *e)
+int report_write_timeline(const struct report_model *m, struct page_output *out, struct error *e)
 {
-    char path[PATH_JOINED(PATH_LEN)];
     struct csv_table t;
     static struct timeline tl;
-    m->timeline_bars = 0;
-    snprintf(path, sizeof path, "%s/%s", m->r->dir, timeline_csv.file);
-    if (access(path, F_OK) != 0)
-        return 0;
-    if (csv_table_read(path, &t, e))
-        return e->code;
+    int present, n_bars = 0;
+    out->copies = 0;
+    if (results_read_optional(m->r->dir, &timeline_csv, &t, &present, e) || !present)
+        return e->code; /* on failure the reader freed it */
     memset(&tl, 0, sizeof tl);
-    if (t.rows > 0 && build(&t, &tl, e) == 0)
-        write_page(m, &tl, dir, e);
+    if (t.rows > 0 && build(&t, &tl, e) == 0 && write_page(&tl, out->dir, &n_bars, e) == 0)
+        out->copies = n_bars > 0;
     csv_table_free(&t);
     return e->code;
 }

@@ -16,6 +16,7 @@
 #include "cells.h"
 #include "../ceilings/rates.h"
 #include "model.h"
+#include "pages.h"
 #include "roofline.h"
 
 static bool usable(double x)
@@ -80,7 +81,7 @@ static int read_point(const struct report_model *m, int v, const struct page_roo
     static const enum derived_metric_id level_bytes[ROOF_LEVELS] = {METRIC_L1_SHARED_WAVEFRONT_BYTES,
                                                                     METRIC_L2_BYTES, METRIC_DRAM_BYTES};
     const char *name = m->variant[v];
-    int width = m->width[m->widths - 1], levels = 0;
+    int width = m->largest_width, levels = 0;
     double fp32, fp64, bytes[ROOF_LEVELS], nominal = report_summary_value(m, name, width, SUMMARY_FLOP);
     *found = false;
     if (!report_passed(m, name, width))
@@ -444,29 +445,36 @@ static void key_row(FILE *f, const struct report_model *m, const struct point *p
         report_put_cell(f, cell[c], c == 7);
 }
 
-/* roofline.tsv (the chart's points) and roofline-key.tsv (the key's table). */
-static int write_points(const struct report_model *m, const struct point *points, int n,
-                        const struct chart_labels *l, const char *dir, struct error *e)
+/* roofline.tsv: the chart's points. */
+static int write_points(const struct report_model *m, const struct point *points, int n, const char *dir,
+                        struct error *e)
 {
-    char chart_path[PATH_JOINED(PATH_IN_FOLDER_LEN)], key_path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    FILE *chart = report_open(dir, "roofline.tsv", chart_path, sizeof chart_path, e);
-    FILE *key = chart ? report_open(dir, "roofline-key.tsv", key_path, sizeof key_path, e) : NULL;
-    if (key) {
-        fputs("number\tlinetype\tvariant\tgflops\tflop_per_l1_shared_wavefront_byte\tflop_per_l2_byte\tflop_per_dram_byte"
-              "\tflop_from_work_model\tbound\tbound_gflops\tpct_of_bound\n",
-              chart);
-        fputs("0\t#\tvariant\tGFLOP/s\tFLOP/B L1/shared\tFLOP/B L2\tFLOP/B DRAM\tbound\tbound GFLOP/s\t% of bound"
-              "\ton one another with\n",
-              key);
-        for (int i = 0; i < n; ++i) {
-            chart_row(chart, m, &points[i], i + 1);
-            key_row(key, m, &points[i], i + 1, l, n);
-        }
-        report_close(key, key_path, e);
-    }
-    if (chart)
-        report_close(chart, chart_path, e);
-    return e->code;
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    FILE *f = report_open(dir, "roofline.tsv", path, sizeof path, e);
+    if (!f)
+        return e->code;
+    fputs("number\tlinetype\tvariant\tgflops\tflop_per_l1_shared_wavefront_byte\tflop_per_l2_byte\tflop_per_dram_byte"
+          "\tflop_from_work_model\tbound\tbound_gflops\tpct_of_bound\n",
+          f);
+    for (int i = 0; i < n; ++i)
+        chart_row(f, m, &points[i], i + 1);
+    return report_close(f, path, e);
+}
+
+/* roofline-key.tsv: the key's table. */
+static int write_key(const struct report_model *m, const struct point *points, int n, const struct chart_labels *l,
+                     const char *dir, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    FILE *f = report_open(dir, "roofline-key.tsv", path, sizeof path, e);
+    if (!f)
+        return e->code;
+    fputs("0\t#\tvariant\tGFLOP/s\tFLOP/B L1/shared\tFLOP/B L2\tFLOP/B DRAM\tbound\tbound GFLOP/s\t% of bound"
+          "\ton one another with\n",
+          f);
+    for (int i = 0; i < n; ++i)
+        key_row(f, m, &points[i], i + 1, l, n);
+    return report_close(f, path, e);
 }
 
 /* roofline-labels.tsv: a row per number on the chart (level 0 L1/shared, 1 L2, 2 DRAM), its point and its text's
@@ -510,7 +518,7 @@ static void colour_note(const struct report_model *m, char *note, size_t len)
 static int tensor_note(const struct report_model *m, const struct point *points, int n, char *note, size_t len,
                        struct error *e)
 {
-    int width = m->width[m->widths - 1], listed = 0;
+    int width = m->largest_width, listed = 0;
     *note = '\0';
     for (int i = 0; i < n; ++i) {
         double pipe = NAN;
@@ -537,7 +545,7 @@ static int tensor_note(const struct report_model *m, const struct point *points,
 static int l2_note(const struct report_model *m, const struct point *points, int n, const struct page_roofs *r,
                    char *note, size_t len, struct error *e)
 {
-    int width = m->width[m->widths - 1], top = -1;
+    int width = m->largest_width, top = -1;
     double top_share = 0, sol_l2 = NAN;
     *note = '\0';
     if (!r->source[CEILING_L2] || strcmp(r->source[CEILING_L2], "measured") != 0)
@@ -560,7 +568,7 @@ static int l2_note(const struct report_model *m, const struct point *points, int
 /* This page's GFLOP/s count the executed FLOP; the other pages' divide 2 W^3: the largest difference. */
 static void flop_note(const struct report_model *m, const struct point *points, int n, char *note, size_t len)
 {
-    int width = m->width[m->widths - 1], top = -1;
+    int width = m->largest_width, top = -1;
     double top_change = 0, summary = NAN;
     char here[32], there[32];
     *note = '\0';
@@ -613,7 +621,6 @@ static int write_roofs(const struct report_model *m, const char *dir, const stru
     if (!f)
         return e->code;
     fputs("# Written by memscope-report-data; loaded by scripts/report/roofline.gp and roofline_key.gp.\n", f);
-    fprintf(f, "roofline_width = %d\n", m->width[m->widths - 1]);
     for (size_t i = 0; i < sizeof roofs / sizeof roofs[0]; ++i) {
         report_put_number(f, roofs[i].value, r->rate.value[roofs[i].c]);
         roof_title(f, roofs[i].title, r, roofs[i].c);
@@ -639,25 +646,51 @@ static int write_roofs(const struct report_model *m, const char *dir, const stru
     return report_close(f, path, e);
 }
 
-int report_write_roofline(struct report_model *m, const char *dir, struct error *e)
-{
-    static struct point points[MAX_VARIANTS];
-    static struct chart_labels labels;
+/* The chart as both its pages draw it: the roofs, a point per variant, the chart's ranges and its numbers' places. */
+struct roofline_chart {
     struct page_roofs roofs;
-    int n = 0;
-    m->roofline_points = 0;
-    if (read_roofs(m->r, &roofs, e))
+    struct point points[MAX_VARIANTS];
+    int n;
+    struct chart_ranges ranges;
+    struct chart_labels labels;
+};
+
+static int draw_chart(const struct report_model *m, struct roofline_chart *c, struct error *e)
+{
+    c->n = 0;
+    if (read_roofs(m->r, &c->roofs, e))
         return e->code;
     for (int v = 0; v < m->variants; ++v) {
         bool found;
-        if (read_point(m, v, &roofs, &points[n], &found, e))
+        if (read_point(m, v, &c->roofs, &c->points[c->n], &found, e))
             return e->code;
-        n += found;
+        c->n += found;
     }
-    struct chart_ranges ranges = chart_ranges(points, n, &roofs);
-    label_the_chart(points, n, &ranges, &labels);
-    m->roofline_points = n;
-    if (write_points(m, points, n, &labels, dir, e) || write_roofs(m, dir, &roofs, &ranges, points, n, e))
+    c->ranges = chart_ranges(c->points, c->n, &c->roofs);
+    label_the_chart(c->points, c->n, &c->ranges, &c->labels);
+    return 0;
+}
+
+/* roofline.tsv (a row per variant that passed: its FLOP per byte at L1/shared, L2 and DRAM, its GFLOP/s and its
+ * bound), roofline-labels.tsv (where each point's number goes, no two meeting) and roofs.gp (the roofs, measured or
+ * datasheet, the chart's ranges and its frame on the page; the key's page loads it too). */
+int report_write_roofline(const struct report_model *m, struct page_output *out, struct error *e)
+{
+    static struct roofline_chart c;
+    if (draw_chart(m, &c, e) || write_points(m, c.points, c.n, out->dir, e) ||
+        write_roofs(m, out->dir, &c.roofs, &c.ranges, c.points, c.n, e) ||
+        write_labels(&c.labels, &c.ranges, out->dir, e))
         return e->code;
-    return write_labels(&labels, &ranges, dir, e);
+    fprintf(out->variables, "roofline_points = %d\n", c.n);
+    return 0;
+}
+
+/* roofline-key.tsv, the same points for the key's table; no page for a chart without points. */
+int report_write_roofline_key(const struct report_model *m, struct page_output *out, struct error *e)
+{
+    static struct roofline_chart c;
+    if (draw_chart(m, &c, e))
+        return e->code;
+    out->copies = c.n > 0;
+    return c.n > 0 ? write_key(m, c.points, c.n, &c.labels, out->dir, e) : 0;
 }

@@ -1,7 +1,10 @@
 /*
  * The report's view of a results folder: the variants in the order the run
- * measured them (the registry's), its widths ascending, and the summary's
- * values by schema column. Every table and chart of the report reads it.
+ * measured them (the registry's), its widths ascending, the summary's
+ * values by schema column, and the source and stalls groups' tables
+ * (lines.csv, stalls.csv) where the run has them, read once through
+ * harness/results/; and the comparison the report is asked to draw. Every
+ * table and chart of the report reads it.
  */
 #ifndef MEMSCOPE_REPORT_MODEL_H
 #define MEMSCOPE_REPORT_MODEL_H
@@ -19,17 +22,15 @@ struct report_model {
     int variants;
     int width[MAX_WIDTHS];
     int widths;
-    int roofline_points; /* written by report_write_roofline: variants on the roofline at the largest width */
-    int hot_line_pages;  /* written by report_write_hot_lines */
-    int ladder_idea_rows; /* written by report_write_ladder: the ideas table's rows */
-    int diagnosis_rows;  /* written by report_write_diagnosis */
-    int stall_rows;      /* written by report_write_stalls */
-    int stall_columns;   /* reasons charted, "other" included */
-    int stall_width;     /* the largest width of stalls.csv, which the stall pages show */
-    int timeline_bars;   /* written by report_write_timeline: 0 for a run without timeline.csv */
+    int largest_width; /* the last of width[]: every page but the summaries shows this width, gnuplot's largest_width */
+    struct csv_table lines, stalls; /* lines.csv, stalls.csv: read when has_lines, has_stalls */
+    int has_lines, has_stalls;
+    const char *compare_path; /* a comparison's compare.csv to draw on a last page (--compare), or NULL */
 };
 
+/* On failure nothing is left to free. */
 int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e);
+void report_model_free(struct report_model *m);
 int report_variant_index(const struct report_model *m, const char *name);
 /* A summary value; NAN when the row, the column (an older run) or the value is missing. */
 double report_summary_value(const struct report_model *m, const char *variant, int width, enum summary_column id);

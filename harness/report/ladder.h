@@ -15,7 +15,5 @@
 int report_ladder_order(const struct report_model *m, int order[MAX_VARIANTS]);
 /* How many variants of the run are on the ladder (0: no ladder pages). */
 int report_ladder_steps(const struct report_model *m);
-/* ladder.tsv and ladder-ideas.tsv, when the run has steps of the ladder; sets m->ladder_idea_rows. */
-int report_write_ladder(struct report_model *m, const char *dir, struct error *e);
 
 #endif

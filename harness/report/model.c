@@ -58,12 +58,9 @@ static int check_numbers(const struct csv_table *t, struct error *e)
     return 0;
 }
 
-int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e)
+static int add_variants_and_widths(struct report_model *m, struct error *e)
 {
-    memset(m, 0, sizeof *m);
-    m->r = r;
-    if (check_numbers(&r->summary, e))
-        return e->code;
+    const struct results_folder *r = m->r;
     for (int row = 0; row < r->summary.rows && !e->code; ++row) {
         const char *name = csv_table_text(&r->summary, row, r->col_variant);
         if (report_variant_index(m, name) < 0) {
@@ -74,7 +71,37 @@ int report_model_build(const struct results_folder *r, struct report_model *m, s
         }
         add_width(m, r->summary_width[row], e);
     }
+    m->largest_width = m->width[m->widths - 1];
     return e->code;
+}
+
+/* A file of the folder the run may not have written; not kept when it cannot be read (the reader freed it). */
+static int read_optional(const struct report_model *m, const struct csv_schema *s, struct csv_table *t, int *present,
+                         struct error *e)
+{
+    if (results_read_optional(m->r->dir, s, t, present, e))
+        *present = 0;
+    return e->code;
+}
+
+int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e)
+{
+    memset(m, 0, sizeof *m);
+    m->r = r;
+    if (check_numbers(&r->summary, e) || add_variants_and_widths(m, e) ||
+        read_optional(m, &lines_csv, &m->lines, &m->has_lines, e) ||
+        read_optional(m, &stalls_csv, &m->stalls, &m->has_stalls, e))
+        report_model_free(m);
+    return e->code;
+}
+
+void report_model_free(struct report_model *m)
+{
+    if (m->has_lines)
+        csv_table_free(&m->lines);
+    if (m->has_stalls)
+        csv_table_free(&m->stalls);
+    m->has_lines = m->has_stalls = 0;
 }
 
 /* A summary value; NAN when the row, the column (an older run) or the value is missing. The column was

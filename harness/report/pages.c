@@ -1,0 +1,79 @@
+#include <stdio.h>
+
+#include "../common/paths.h"
+#include "cells.h"
+#include "pages.h"
+
+static const struct report_page {
+    const char *name, *script;
+    report_page_writer *write;
+} pages[] = {
+#define REPORT_PAGE_ROW(name, script, writer) {name, script, writer},
+    REPORT_PAGES(REPORT_PAGE_ROW)
+#undef REPORT_PAGE_ROW
+};
+
+#define PAGE_COUNT (sizeof pages / sizeof pages[0])
+
+int report_draws_shared_data(const struct report_model *m, struct page_output *out, struct error *e)
+{
+    (void)m;
+    (void)out;
+    (void)e;
+    return 0;
+}
+
+int report_page_numbered(struct page_output *out, const char *variable, int copies, struct error *e)
+{
+    if (copies > REPORT_MAX_COPIES)
+        return error_set(e, EXIT_USAGE, "%s: %d pages, more than the report's %d", variable, copies,
+                         REPORT_MAX_COPIES);
+    out->copies = copies;
+    out->numbered_by = variable;
+    for (int i = 0; i < copies; ++i)
+        out->number[i] = i + 1;
+    return 0;
+}
+
+/* One page in both lists: pages.tsv (name, script, setup), from which report-render draws a PNG each, and
+ * pages.gp, which report.gp loads to draw them all into the PDF. setup is gnuplot assignments, or "". */
+static void list_page(FILE *tsv, FILE *gp, const char *name, const char *script, const char *setup)
+{
+    fprintf(tsv, "%s\t%s.gp\t%s\n", name, script, setup);
+    fprintf(gp, "%s%sload scriptdir.'/%s.gp'\n", setup, *setup ? "; " : "", script);
+}
+
+/* Each copy of a page the writer drew. */
+static void list_copies(FILE *tsv, FILE *gp, const struct report_page *p, const struct page_output *out)
+{
+    char name[64], setup[96];
+    for (int i = 0; i < out->copies; ++i) {
+        if (!out->numbered_by) {
+            list_page(tsv, gp, p->name, p->script, "");
+            continue;
+        }
+        snprintf(name, sizeof name, "%s-%d", p->name, out->number[i]);
+        snprintf(setup, sizeof setup, "%s=%d", out->numbered_by, out->number[i]);
+        list_page(tsv, gp, name, p->script, setup);
+    }
+}
+
+int report_write_pages(const struct report_model *m, const char *dir, FILE *variables, struct error *e)
+{
+    struct page_output drawn[PAGE_COUNT];
+    char tsv_path[PATH_IN_FOLDER_LEN], gp_path[PATH_IN_FOLDER_LEN];
+    for (size_t i = 0; i < PAGE_COUNT; ++i) {
+        drawn[i] = (struct page_output){.dir = dir, .variables = variables, .copies = 1};
+        if (pages[i].write(m, &drawn[i], e))
+            return e->code;
+    }
+    FILE *tsv = report_open(dir, "pages.tsv", tsv_path, sizeof tsv_path, e);
+    FILE *gp = tsv ? report_open(dir, "pages.gp", gp_path, sizeof gp_path, e) : NULL;
+    for (size_t i = 0; gp && i < PAGE_COUNT; ++i)
+        list_copies(tsv, gp, &pages[i], &drawn[i]);
+    if (tsv)
+        report_close(tsv, tsv_path, e);
+    if (gp)
+        report_close(gp, gp_path, e);
+    return e->code;
+}

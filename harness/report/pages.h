@@ -1,0 +1,65 @@
+/*
+ * The report's pages, in order: one table, REPORT_PAGES, from which follow the tables of every page (each row's
+ * writer), pages.tsv (the PNG pages scripts/report-render draws) and pages.gp (the PDF's pages, which
+ * scripts/report/report.gp loads). A page is a gnuplot script, scripts/report/<script>.gp, and a table writer
+ * here; adding one is its script, its writer and its row: the writer's declaration follows from the row.
+ */
+#ifndef MEMSCOPE_REPORT_PAGES_H
+#define MEMSCOPE_REPORT_PAGES_H
+
+#include <stdio.h>
+
+#include "model.h"
+
+/* A page is drawn at most this often: once per width (the summary). */
+#define REPORT_MAX_COPIES MAX_WIDTHS
+
+/* What a page's writer is given, and what it tells the list of pages. */
+struct page_output {
+    const char *dir; /* DATA_DIR, where its tables go (cells.h: report_open, report_put_cell, report_close) */
+    FILE *variables; /* variables.gp, which every script loads: where the page's own gnuplot variables go */
+    int copies;      /* how often the page is drawn: 1 unless the writer says otherwise; 0 leaves it out */
+    /* A page drawn more than once: the gnuplot variable that tells its copies apart, and its value in each, which
+     * also names the copy (summary_width = 4096 draws summary-4096). */
+    const char *numbered_by;
+    int number[REPORT_MAX_COPIES];
+};
+
+/* A page's table writer: its tables into out->dir, from the model. */
+typedef int report_page_writer(const struct report_model *m, struct page_output *out, struct error *e);
+
+/* Each page: its name (of its PNG, and in pages.tsv), its script and its table writer. A page that draws only what
+ * every page may read (variables.gp and bars.tsv, which report_data.c writes) has report_draws_shared_data. */
+#define REPORT_PAGES(PAGE)                                              \
+    PAGE("title", "title", report_write_title)                          \
+    PAGE("summary", "summary", report_write_summaries)                  \
+    PAGE("diagnosis", "diagnosis", report_write_diagnosis)              \
+    PAGE("ladder", "ladder", report_write_ladder)                       \
+    PAGE("ladder-ideas", "ladder_ideas", report_write_ladder_ideas)     \
+    PAGE("performance", "performance", report_write_performance)        \
+    PAGE("efficiency", "efficiency", report_draws_shared_data)          \
+    PAGE("conflicts", "conflicts", report_write_conflicts_notes)        \
+    PAGE("dram", "dram", report_draws_shared_data)                      \
+    PAGE("roofline", "roofline", report_write_roofline)                 \
+    PAGE("roofline-key", "roofline_key", report_write_roofline_key)     \
+    PAGE("speedup", "speedup", report_draws_shared_data)                \
+    PAGE("stalls", "stalls", report_write_stalls)                       \
+    PAGE("stall-lines", "stall_lines", report_write_stall_lines)        \
+    PAGE("hot-lines", "hot_lines", report_write_hot_lines)              \
+    PAGE("timeline", "timeline", report_write_timeline)                 \
+    PAGE("validate", "validate", report_write_validate)                 \
+    PAGE("compare", "compare", report_write_compare)
+
+#define REPORT_DECLARE_WRITER(name, script, writer) report_page_writer writer;
+REPORT_PAGES(REPORT_DECLARE_WRITER)
+#undef REPORT_DECLARE_WRITER
+
+/* For a writer whose page is drawn once per page of its table (hot-lines-1, hot-lines-2, ...): copies numbered 1 to
+ * copies, in the gnuplot variable named. Refuses more than REPORT_MAX_COPIES, naming the page. */
+int report_page_numbered(struct page_output *out, const char *variable, int copies, struct error *e);
+
+/* Every page's writer, in the table's order, then the list of the pages drawn: pages.tsv (name, script, setup) and
+ * pages.gp (a load per page). variables: variables.gp, open. */
+int report_write_pages(const struct report_model *m, const char *dir, FILE *variables, struct error *e);
+
+#endif
