@@ -33,52 +33,11 @@
 #include <cmocka.h>
 
 #include "../../harness/csv/reader.h"
-#include "../../harness/report/report_data.h"
-#include "../support/remove_tree.h"
-#include "../support/run_shell.h"
 
 #define FIXTURE "tests/fixtures/roofline-run"
 #define REFERENCE "reports/reference"
 
-static char workdir[] = "/tmp/memscope-roofline-XXXXXX";
-static char data_dir[128], scratch[128];
-
-static int setup(void **state)
-{
-    (void)state;
-    if (!mkdtemp(workdir))
-        return -1;
-    snprintf(data_dir, sizeof data_dir, "%s/data", workdir);
-    snprintf(scratch, sizeof scratch, "%s/run", workdir);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return remove_tree(workdir);
-}
-
-/* memscope-report-data on a results folder, into a fresh data_dir. */
-static void write_data(const char *results)
-{
-    static struct outcome o;
-    struct results_folder r;
-    struct error e = {0};
-    shell(&o, "rm -rf %s && mkdir -p %s", data_dir, data_dir);
-    assert_int_equal(o.exit_code, 0);
-    if (results_folder_open(results, &r, &e) || report_data_write(&r, data_dir, "", NULL, &e))
-        fail_msg("%s", e.message);
-    results_folder_close(&r);
-}
-
-/* A copy of the fixture, changed by a shell command ($R names the copy). */
-static void copy_fixture_and(const char *change)
-{
-    static struct outcome o;
-    shell(&o, "rm -rf %s && cp -r %s %s && R=%s && %s", scratch, FIXTURE, scratch, scratch, change);
-    assert_int_equal(o.exit_code, 0);
-}
+#include "../support/page_data.h"
 
 /* ---- roofline.tsv, read by column name ---- */
 
