@@ -104,7 +104,10 @@ static void partition(struct fit *f, const bool *may_step, double variance, doub
     f->candidate[0] = 0;
     f->best[0] = -beta;
     for (int t = 1; t <= f->n; ++t) {
+        /* A cost that is not a number (a series holding an infinity) is no better than none: the level then starts
+         * at the first candidate, so that the trace back below always ends. */
         f->best[t] = INFINITY;
+        f->last[t] = f->candidate[0];
         for (int c = 0; c < candidates; ++c) {
             int s = f->candidate[c];
             double cost = f->best[s] + deviation(f, s, t) / variance + beta;
@@ -119,7 +122,7 @@ static void partition(struct fit *f, const bool *may_step, double variance, doub
             if (f->best[s] + deviation(f, s, t) / variance <= f->best[t])
                 f->candidate[kept++] = s;
         }
-        candidates = kept;
+        candidates = kept ? kept : 1; /* all pruned only when no cost was a number: keep the first */
         if (t < f->n && may_step[t])
             f->candidate[candidates++] = t;
     }
