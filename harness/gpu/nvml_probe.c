@@ -182,13 +182,14 @@ unsigned long long gpu_watch_now_us(void)
     return (unsigned long long)t.tv_sec * 1000000ull + (unsigned long long)t.tv_nsec / 1000ull;
 }
 
-static void append_process(char *out, size_t len, unsigned pid, unsigned sm_util)
+/* Adds "pid N (name)<detail>" to the list in out, once a process, after separator when the list is not empty. */
+static void append_process(char *out, size_t len, const char *separator, unsigned pid, const char *detail)
 {
     char who[96];
     size_t used = strlen(out);
     name_process(pid, who, sizeof who);
     if (strstr(out, who) == NULL && used + 1 < len)
-        snprintf(out + used, len - used, "%s%s, SM %u %%", used ? "; " : "", who, sm_util);
+        snprintf(out + used, len - used, "%s%s%s", used ? separator : "", who, detail);
 }
 
 void gpu_watch_others_between(unsigned long long from_us, unsigned long long until_us, char *out, size_t len)
@@ -208,8 +209,12 @@ void gpu_watch_others_between(unsigned long long from_us, unsigned long long unt
         return;
     }
     for (unsigned i = 0; i < n; ++i)
-        if (samples[i].pid != (unsigned)getpid() && samples[i].sm_util > 0 && samples[i].time_stamp_us <= until_us)
-            append_process(out, len, samples[i].pid, samples[i].sm_util);
+        if (samples[i].pid != (unsigned)getpid() && samples[i].sm_util > 0 &&
+            samples[i].time_stamp_us <= until_us) {
+            char detail[32];
+            snprintf(detail, sizeof detail, ", SM %u %%", samples[i].sm_util);
+            append_process(out, len, "; ", samples[i].pid, detail);
+        }
 }
 
 void gpu_watch_list_others(char *out, size_t len)
@@ -220,13 +225,8 @@ void gpu_watch_list_others(char *out, size_t len)
     if (!watching || !watch.compute_processes || watch.compute_processes(watch.device, &n, p) != NVML_SUCCESS)
         return;
     for (unsigned i = 0; i < n; ++i)
-        if (p[i].pid != (unsigned)getpid()) {
-            char who[96];
-            size_t used = strlen(out);
-            name_process(p[i].pid, who, sizeof who);
-            if (used + 1 < len)
-                snprintf(out + used, len - used, "%s%s", used ? ", " : "", who);
-        }
+        if (p[i].pid != (unsigned)getpid())
+            append_process(out, len, ", ", p[i].pid, "");
 }
 
 void gpu_watch_stop(void)
