@@ -132,7 +132,7 @@ static void convert_ops(const struct part_writing *t, char (*labels)[32], struct
                                        in->device, in->stream, in->correlation,
                                        {in->grid[0], in->grid[1], in->grid[2]},
                                        {in->block[0], in->block[1], in->block[2]}, in->registers,
-                                       in->static_shared, in->dynamic_shared, in->bytes};
+                                       in->static_shared, in->dynamic_shared, in->bytes, NULL};
     }
     for (size_t i = 0; i < t->launches.n; ++i)
         out[t->launches.rows[i].op].name = t->launches.kernels[t->launches.rows[i].kernel];
@@ -149,7 +149,7 @@ static int write_trace(const struct part_writing *t, struct error *e)
         struct trace_header h = {"", t->command, origin(r), r->dropped, (int)r->ranges_lost, host_name};
         convert_ranges(r, ranges);
         convert_ops(t, labels, ops);
-        trace_write(t->config->part, &h, ranges, r->n_ranges, ops, r->n_ops, NULL, 0, e);
+        trace_write(t->config->part, &h, ranges, r->n_ranges, ops, r->n_ops, e);
     } else {
         error_set(e, EXIT_RUNTIME, "out of host memory for the trace of %zu GPU records", r->n_ops);
     }

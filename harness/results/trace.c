@@ -56,14 +56,6 @@ static void write_range(FILE *f, const struct trace_header *h, const struct trac
     fprintf(f, ",\"width\":%d,\"depth\":%d}}", r->width, r->depth);
 }
 
-static const struct trace_job_facts *facts_of(const char *job, const struct trace_job_facts *facts, size_t n)
-{
-    for (size_t i = 0; job[0] && i < n; ++i)
-        if (strcmp(facts[i].job, job) == 0)
-            return &facts[i];
-    return NULL;
-}
-
 /* What the run measured of the kernel's job: only what it measured. */
 static void fact_args(FILE *f, const struct trace_job_facts *j)
 {
@@ -79,19 +71,7 @@ static void fact_args(FILE *f, const struct trace_job_facts *j)
         text_arg(f, "stall_top_reason", j->stall_top_reason, 0);
 }
 
-/* The phases that launch the variant itself: its facts belong to those kernels, not to the reference product or
- * the L2 flush beside them. */
-static int measured_phase(const char *phase)
-{
-    static const char *const measured[] = {"verify", "warm-up", "timed runs"};
-    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; ++i)
-        if (strcmp(phase, measured[i]) == 0)
-            return 1;
-    return 0;
-}
-
-static void write_op(FILE *f, const struct trace_header *h, const struct trace_gpu_op *op,
-                     const struct trace_job_facts *facts, size_t n_facts)
+static void write_op(FILE *f, const struct trace_header *h, const struct trace_gpu_op *op)
 {
     slice_begin(f, h, op->category, op->name, GPU_PID, op->stream, op->start_ns, op->end_ns);
     text_arg(f, "job", op->job, 1);
@@ -102,8 +82,7 @@ static void write_op(FILE *f, const struct trace_header *h, const struct trace_g
                    "\"static_shared_bytes\":%d,\"dynamic_shared_bytes\":%d",
                 op->grid[0], op->grid[1], op->grid[2], op->block[0], op->block[1], op->block[2], op->registers,
                 op->static_shared, op->dynamic_shared);
-        if (measured_phase(op->phase) && !strstr(op->name, "(L2 flush)"))
-            fact_args(f, facts_of(op->job, facts, n_facts));
+        fact_args(f, op->facts);
     } else {
         fprintf(f, ",\"bytes\":%llu", (unsigned long long)op->bytes);
     }
@@ -170,7 +149,7 @@ static void write_header(FILE *f, const struct trace_header *h)
 
 static int write_json(const char *dir, const struct trace_header *h, const struct trace_range *ranges,
                       size_t n_ranges, const struct trace_gpu_op *ops, size_t n_ops,
-                      const struct trace_job_facts *facts, size_t n_facts, struct error *e)
+                      struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN];
     snprintf(path, sizeof path, "%s/trace.json", dir);
@@ -183,7 +162,7 @@ static int write_json(const char *dir, const struct trace_header *h, const struc
     for (size_t i = 0; i < n_ranges; ++i)
         write_range(f, h, &ranges[i]);
     for (size_t i = 0; i < n_ops; ++i)
-        write_op(f, h, &ops[i], facts, n_facts);
+        write_op(f, h, &ops[i]);
     fputs("\n]}\n", f);
     int failed = ferror(f);
     if (fclose(f) != 0 || failed)
@@ -210,10 +189,9 @@ static int write_timeline(const char *dir, const struct trace_header *h, const s
 }
 
 int trace_write(const char *dir, const struct trace_header *h, const struct trace_range *ranges, size_t n_ranges,
-                const struct trace_gpu_op *ops, size_t n_ops, const struct trace_job_facts *facts, size_t n_facts,
-                struct error *e)
+                const struct trace_gpu_op *ops, size_t n_ops, struct error *e)
 {
-    if (write_json(dir, h, ranges, n_ranges, ops, n_ops, facts, n_facts, e) ||
+    if (write_json(dir, h, ranges, n_ranges, ops, n_ops, e) ||
         write_timeline(dir, h, ranges, n_ranges, e))
         return e->code;
     return 0;

@@ -26,6 +26,13 @@ struct trace_range {
     unsigned tid; /* its host thread's track: TRACE_RUN_TRACK, or a program's thread id ("thread <tid>") */
 };
 
+/* What the run measured of a job, for its kernels' slices: NAN or "" where not measured. */
+struct trace_job_facts {
+    const char *job;
+    const char *limiter, *stall_top_reason;
+    double shared_conflicts_exact, global_load_efficiency_pct;
+};
+
 struct trace_gpu_op {
     const char *category;    /* "kernel", "memcpy" or "memset" */
     const char *name;        /* a kernel's demangled name; "memcpy HtoD", "memset"... */
@@ -34,13 +41,7 @@ struct trace_gpu_op {
     unsigned device, stream, correlation;
     int grid[3], block[3], registers, static_shared, dynamic_shared; /* kernels */
     uint64_t bytes;                                                  /* copies and sets */
-};
-
-/* What the run measured of a job, for its kernels' slices: NAN or "" where not measured. */
-struct trace_job_facts {
-    const char *job;
-    const char *limiter, *stall_top_reason;
-    double shared_conflicts_exact, global_load_efficiency_pct;
+    const struct trace_job_facts *facts; /* on the variant's own kernels, what the run measured of its job; NULL */
 };
 
 struct trace_header {
@@ -53,7 +54,6 @@ struct trace_header {
 
 /* Writes dir/trace.json and dir/timeline.csv. */
 int trace_write(const char *dir, const struct trace_header *h, const struct trace_range *ranges, size_t n_ranges,
-                const struct trace_gpu_op *ops, size_t n_ops, const struct trace_job_facts *facts, size_t n_facts,
-                struct error *e);
+                const struct trace_gpu_op *ops, size_t n_ops, struct error *e);
 
 #endif

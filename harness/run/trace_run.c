@@ -48,6 +48,28 @@ static const char *role_name(const char *kernel)
     return NULL;
 }
 
+/* The variant's own launches: its phases that launch it, not the reference product or the L2 flush beside them. */
+static int launches_the_variant(const struct trace_gpu_op *op)
+{
+    static const enum phase own[] = {PHASE_VERIFY, PHASE_WARMUP, PHASE_TIMED_RUNS};
+    if (strcmp(op->category, "kernel") != 0 || role_name(op->name))
+        return 0;
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; ++i)
+        if (strcmp(op->phase, phase_name(own[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* What the run measured of the job an op ran in, on the variant's own kernels only. */
+static const struct trace_job_facts *facts_for(const struct trace_gpu_op *op, const struct trace_job_facts *facts,
+                                               int count)
+{
+    for (int i = 0; launches_the_variant(op) && i < count; ++i)
+        if (strcmp(facts[i].job, op->job) == 0)
+            return &facts[i];
+    return NULL;
+}
+
 static void name_op(const struct prof_gpu_op *in, char *name, size_t len)
 {
     if (in->kind == PROF_OP_KERNEL) {
@@ -71,7 +93,7 @@ static void convert_op(const struct prof_gpu_op *in, char *name, const struct nv
     *out = (struct trace_gpu_op){categories[in->kind], name, "", "", in->start_ns, in->end_ns, in->device,
                                  in->stream, in->correlation, {in->grid[0], in->grid[1], in->grid[2]},
                                  {in->block[0], in->block[1], in->block[2]}, in->registers, in->static_shared,
-                                 in->dynamic_shared, in->bytes};
+                                 in->dynamic_shared, in->bytes, NULL};
     place(ranges, n_ranges, in->start_ns, out);
 }
 
@@ -155,16 +177,18 @@ int trace_run_write(const char *dir, const struct job_result *jobs, int count, s
     const struct prof_gpu_op *ops = prof_activity_ops(&n_ops);
     if (allocate(&b, n_ranges, n_ops, count, e) == 0) {
         convert_ranges(ranges, n_ranges, b.ranges);
-        for (size_t i = 0; i < n_ops; ++i)
-            convert_op(&ops[i], b.names[i], ranges, n_ranges, &b.ops[i]);
         for (int i = 0; i < count; ++i)
             job_facts(&jobs[i], b.jobs[i], sizeof b.jobs[i], &b.diagnoses[i], &b.facts[i]);
+        for (size_t i = 0; i < n_ops; ++i) {
+            convert_op(&ops[i], b.names[i], ranges, n_ranges, &b.ops[i]);
+            b.ops[i].facts = facts_for(&b.ops[i], b.facts, count);
+        }
         const char *gpu = env_value(env, "gpu_name"), *command = env_value(env, "command_line");
         struct trace_header h = {gpu ? gpu : "", command ? command : "",
                                  origin(ranges, n_ranges), prof_activity_dropped(), ranges_lost, "memscope (host)"};
         env_add(env, "trace_gpu_records", "%zu", n_ops);
         env_add(env, "trace_dropped_records", "%llu", (unsigned long long)prof_activity_dropped());
-        trace_write(dir, &h, b.ranges, n_ranges, b.ops, n_ops, b.facts, (size_t)count, e);
+        trace_write(dir, &h, b.ranges, n_ranges, b.ops, n_ops, e);
     }
     free_buffers(&b);
     return e->code;
