@@ -93,13 +93,16 @@ HISTORY_DATABASES := -lsqlite3
 $(BUILD)/memscope-history: LINK_DATABASES := $(UNPACKED_LIBS) $(HISTORY_DATABASES) -ldl
 $(call objects,harness/history) $(BUILD)/harness/history/main.o: | history-setup
 # memscope-profile links no CUDA and no CUPTI: it starts a program with the injection library beside it.
-$(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher results csv common)
-	$(CC) $(SANITIZERS) -o $@ $< -Wl,--start-group $(filter %.a,$^) -Wl,--end-group
+$(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher profile diagnose results csv common)
+	$(CC) $(SANITIZERS) -o $@ $< -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lm
 
 # The injection library (harness/inject/) is loaded into any CUDA program: position-independent objects, built
 # apart in $(BUILD)/pic/ (the room archives are not PIC) from only the sources it links; only its two entry points
 # are visible outside it, so that nothing of ours takes the place of the program's own functions or theirs of ours.
 INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler_error.c cupti/metric_host.cpp \
+	cupti/subscriber.c cupti/range_profiler.c cupti/counter_data_info.c harness/profile/metric_set.c \
+	harness/profile/metric_catalog.c harness/profile/evaluate.c harness/profile/metric_rows.c \
+	harness/results/metrics_csv.c \
 	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/csv/writer.c harness/csv/reader.c \
 	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/results/environment_csv.c
 PIC_FLAGS := -fPIC -fvisibility=hidden
@@ -111,7 +114,7 @@ $(BUILD)/pic/%.o: %.cpp
 	$(CXX) $(CXXFLAGS) $(PIC_FLAGS) -c $< -o $@
 # -z defs: a symbol left to be found in the program at run time would be a bug, found here instead.
 $(BUILD)/libmemscope-inject.so: $(patsubst %,$(BUILD)/pic/%.o,$(basename $(INJECT_SOURCES)))
-	$(HOST_LINK) -shared -Wl,-z,defs -o $@ $^ -lcupti -lm
+	$(HOST_LINK) -shared -Wl,-z,defs -o $@ $^ -lcupti -ldl -lm
 
 $(TESTS:%=%.o): | test-setup
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history inject)

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cuda.h>
-#include <cuda_runtime_api.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
@@ -23,19 +22,6 @@ int prof_chip_name(int device, char *chip, size_t len, struct prof_error *e)
         return e->status;
     strncpy(chip, p.pChipName, len - 1);
     chip[len - 1] = '\0';
-    return PROF_OK;
-}
-
-/* The driver's cuCtxGetCurrent through the runtime, so the program need not link libcuda. */
-int prof_current_context(CUcontext *ctx, struct prof_error *e)
-{
-    CUresult (*get_current)(CUcontext *) = NULL;
-    enum cudaDriverEntryPointQueryResult found;
-    if (cudaFree(NULL) != cudaSuccess || /* makes the primary context current */
-        cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", (void **)&get_current, 12000, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess || get_current(ctx) != CUDA_SUCCESS || !*ctx)
-        return prof_fail(e, PROF_FAILED, "no current CUDA context to profile");
     return PROF_OK;
 }
 
@@ -74,13 +60,13 @@ void prof_counter_data_free(struct prof_counter_data *d)
     *d = (struct prof_counter_data){0};
 }
 
-static void on_launch(void *context, const char *symbol)
+static void on_launch(void *context, const struct prof_launch *launch)
 {
     struct prof_session *s = context;
-    if (!s->recording)
+    if (!s->recording || !launch->entering)
         return;
     if (s->launches < PROF_MAX_RANGES)
-        snprintf(s->kernel_names[s->launches], PROF_KERNEL_NAME_LEN, "%s", symbol);
+        snprintf(s->kernel_names[s->launches], PROF_KERNEL_NAME_LEN, "%s", launch->symbol);
     s->launches++;
 }
 
@@ -102,16 +88,22 @@ static void disable(struct prof_session *s, struct prof_error *e)
     s->object = NULL;
 }
 
-int prof_session_open(struct prof_session *s, size_t max_ranges, struct prof_error *e)
+static int open_on(struct prof_session *s, CUcontext ctx, size_t max_ranges, enum prof_replay replay,
+                   struct prof_error *e)
 {
-    CUcontext ctx;
-    *s = (struct prof_session){.max_ranges = max_ranges};
+    *s = (struct prof_session){.max_ranges = max_ranges, .replay = replay};
     if (max_ranges == 0 || max_ranges > PROF_MAX_RANGES)
         return prof_fail(e, PROF_FAILED, "at most %d ranges per pass", PROF_MAX_RANGES);
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") || prof_current_context(&ctx, e))
+    if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize"))
         return e->status;
-    if (enable(s, ctx, e))
+    return enable(s, ctx, e);
+}
+
+int prof_session_open(struct prof_session *s, struct CUctx_st *ctx, size_t max_ranges, enum prof_replay replay,
+                      struct prof_error *e)
+{
+    if (open_on(s, ctx, max_ranges, replay, e) || replay == PROF_KERNEL_REPLAY)
         return e->status;
     if (prof_subscriber_listen(on_launch, s, e))
         return e->status;
@@ -140,7 +132,7 @@ int prof_session_begin(struct prof_session *s, struct prof_counter_data *d, stru
     config.counterDataImageSize = d->size;
     config.pCounterDataImage = d->image;
     config.range = CUPTI_AutoRange;
-    config.replayMode = CUPTI_UserReplay;
+    config.replayMode = s->replay == PROF_KERNEL_REPLAY ? CUPTI_KernelReplay : CUPTI_UserReplay;
     config.maxRangesPerPass = s->max_ranges;
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;

@@ -1,9 +1,13 @@
+/* generated_cuda_meta.h, the launch calls' parameter lists, also lists calls of CUDA's old API, whose types cuda.h
+ * declares only for CUDA's own build; this file calls no driver function, so their declarations harm nothing. */
+#define __CUDA_API_VERSION_INTERNAL 1
 #include <stdlib.h>
 #include <string.h>
 
 #include <cupti_callbacks.h>
 #include <cupti_driver_cbid.h>
 #include <cupti_pcsampling.h>
+#include <generated_cuda_meta.h>
 
 #include "subscriber.h"
 
@@ -48,6 +52,36 @@ static void keep_cubin(const CUpti_ModuleResourceData *module)
     subscriber.n_cubins++;
 }
 
+static int is_ex_launch(CUpti_CallbackId id)
+{
+    return id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
+}
+
+/* The plain and cooperative launches (and their _ptsz forms) share one layout of parameters; the Ex forms carry
+ * a launch configuration. */
+static struct prof_launch launch_of(CUpti_CallbackId id, const CUpti_CallbackData *call)
+{
+    struct prof_launch l = {.entering = call->callbackSite == CUPTI_API_ENTER,
+                            .symbol = call->symbolName ? call->symbolName : "unknown",
+                            .context = call->context,
+                            .correlation = call->correlationId};
+    if (is_ex_launch(id)) {
+        const cuLaunchKernelEx_params *p = call->functionParams;
+        const CUlaunchConfig *c = p->config;
+        l.function = p->f;
+        if (c)
+            l = (struct prof_launch){l.entering, l.symbol, l.context, l.function, l.correlation,
+                                     {c->gridDimX, c->gridDimY, c->gridDimZ},
+                                     {c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes};
+    } else {
+        const cuLaunchKernel_params *p = call->functionParams;
+        l = (struct prof_launch){l.entering, l.symbol, l.context, p->f, l.correlation,
+                                 {p->gridDimX, p->gridDimY, p->gridDimZ},
+                                 {p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes};
+    }
+    return l;
+}
+
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data)
 {
     (void)userdata;
@@ -55,18 +89,19 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
         const CUpti_ResourceData *resource = data;
         keep_cubin(resource->resourceDescriptor);
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && subscriber.listener) {
-        const CUpti_CallbackData *call = data;
-        if (call->callbackSite == CUPTI_API_ENTER)
-            subscriber.listener(subscriber.context, call->symbolName ? call->symbolName : "unknown");
+        struct prof_launch launch = launch_of(id, data);
+        subscriber.listener(subscriber.context, &launch);
     }
 }
 
-int prof_subscriber_start(struct prof_error *e)
+int prof_subscriber_start(int keep_cubins, struct prof_error *e)
 {
     if (subscriber.handle)
         return prof_fail(e, PROF_FAILED, "the CUPTI subscriber is already started");
     if (prof_check(e, cuptiSubscribe(&subscriber.handle, on_callback, NULL), "cuptiSubscribe"))
         return e->status;
+    if (!keep_cubins)
+        return PROF_OK;
     return prof_check(e, cuptiEnableCallback(1, subscriber.handle, CUPTI_CB_DOMAIN_RESOURCE,
                                              CUPTI_CBID_RESOURCE_MODULE_LOADED),
                       "cuptiEnableCallback (module loaded)");

@@ -16,7 +16,21 @@
 
 #include "profiler_error.h"
 
-typedef void (*prof_launch_listener)(void *context, const char *symbol);
+struct CUctx_st;
+struct CUfunc_st;
+
+/* A kernel launch as the driver call that makes it shows it, on entry to the call and again on its return. */
+struct prof_launch {
+    int entering;                 /* 1 on entry, 0 on return */
+    const char *symbol;           /* mangled */
+    struct CUctx_st *context;
+    struct CUfunc_st *function;
+    uint32_t correlation;         /* the driver call's: CUPTI's records of the call carry it too */
+    unsigned grid[3], block[3];
+    unsigned dynamic_shared;      /* bytes per block */
+};
+
+typedef void (*prof_launch_listener)(void *context, const struct prof_launch *launch);
 
 struct prof_cubin {
     uint8_t *image;
@@ -24,8 +38,9 @@ struct prof_cubin {
     uint32_t crc; /* CUPTI's cubin CRC, as SASS metric records name their module */
 };
 
-int prof_subscriber_start(struct prof_error *e);
-/* Calls listener(context, mangled kernel name) on entry to every kernel launch; NULL stops the calls. */
+/* keep_cubins: copy every module's cubin as it loads (prof_cubin_find), which source lines need. */
+int prof_subscriber_start(int keep_cubins, struct prof_error *e);
+/* Calls listener(context, launch) on entry to every kernel launch and on its return; NULL stops the calls. */
 int prof_subscriber_listen(prof_launch_listener listener, void *context, struct prof_error *e);
 /* Unsubscribes and frees the cubins; the first failure is recorded in e. */
 int prof_subscriber_stop(struct prof_error *e);

@@ -40,6 +40,21 @@ static int read_selection(struct inject_config *c, struct error *e)
     return 0;
 }
 
+/* The groups the range profiler collects; the launcher refused the others (source, stalls) already. */
+static int read_metrics(struct inject_config *c, struct error *e)
+{
+    const char *groups = getenv(INJECT_ENV_METRIC_GROUPS);
+    long run;
+    c->metric_groups = groups && groups[0] ? groups : "none";
+    if (whole_number(INJECT_ENV_RUN, 1, 1, &run, e) || metric_set_build(c->metric_groups, NULL, &c->metrics, e))
+        return e->code;
+    c->run = (int)run;
+    if (c->metrics.source || c->metrics.stalls)
+        return error_set(e, EXIT_USAGE, "%s: '%s': the source and stalls groups are not collected in a program yet",
+                         INJECT_ENV_METRIC_GROUPS, groups);
+    return 0;
+}
+
 int inject_config_read(struct inject_config *c, struct error *e)
 {
     const char *folder = getenv(INJECT_ENV_DIR), *root = getenv(INJECT_ENV_ROOT_PID);
@@ -55,7 +70,9 @@ int inject_config_read(struct inject_config *c, struct error *e)
         snprintf(c->part, sizeof c->part, "%s/" INJECT_CHILD_PART, c->folder, (long)getpid());
     else
         snprintf(c->part, sizeof c->part, "%s", c->folder);
-    return read_selection(c, e);
+    if (read_selection(c, e) || read_metrics(c, e))
+        return e->code;
+    return 0;
 }
 
 int inject_config_start_part(const struct inject_config *c, struct error *e)

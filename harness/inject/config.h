@@ -10,6 +10,7 @@
 
 #include "../common/error.h"
 #include "../common/paths.h"
+#include "../profile/metric_set.h"
 #include "launches.h"
 
 struct inject_config {
@@ -19,6 +20,9 @@ struct inject_config {
     const char *kernel_pattern, *nvtx_include; /* as given; NULL where not */
     regex_t kernel;
     struct selection selection;
+    const char *metric_groups;  /* as given; "none" where not */
+    struct metric_set metrics;  /* for the selected launches; none when the launcher asked for none */
+    int run;                    /* which run of the program, from 1 */
 };
 
 /* 0 and *c filled; EXIT_USAGE when no launcher started the program (no folder named); another code, with the

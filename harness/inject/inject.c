@@ -19,6 +19,7 @@
 #include "nvtx_hook.h"
 #include "part.h"
 #include "protocol.h"
+#include "replay.h"
 
 #define EXPORTED __attribute__((visibility("default")))
 
@@ -52,11 +53,12 @@ static int stop_recording(struct error *e)
 
 static void finish(void)
 {
-    struct error e = {0};
+    struct error e = {0}, profiling = {0}; /* a profiling failure still leaves what was recorded */
     struct part_records r = {0};
     if (getpid() != state.pid)
         return;
     r.exit_ns = prof_activity_now();
+    r.replayed = replay_stop(&r.n_replayed, &profiling);
     r.ranges = nvtx_hook_stop(&r.n_ranges, &r.ranges_lost);
     if (stop_recording(&e) == 0) {
         r.ops = prof_activity_ops(&r.n_ops);
@@ -64,9 +66,12 @@ static void finish(void)
         r.dropped = prof_activity_dropped();
         part_write(&state.config, &r, &e);
     }
+    if (!e.code && profiling.code)
+        e = profiling;
     if (e.code)
         report_failure(&e);
     prof_activity_free();
+    replay_free();
     nvtx_hook_free();
     inject_config_free(&state.config);
 }
@@ -83,7 +88,7 @@ static int start_recording(struct error *e)
     }
     if (atexit(finish) != 0)
         return error_set(e, EXIT_RUNTIME, "cannot register the library's work at the program's exit");
-    return 0;
+    return replay_start(&state.config, e);
 }
 
 /* CUDA calls it once per process; its answer is not the program's business: always 1, the program runs on. */

@@ -334,23 +334,34 @@ static int number_per_kernel_and_path(const struct placement *p, struct launches
     return 0;
 }
 
+int selection_takes(const struct selection *s, struct selection_count *count, int name_matches, const char *path)
+{
+    if (!name_matches || (s->nvtx_include && !strstr(path, s->nvtx_include)))
+        return 0;
+    int takes = count->matched++ >= s->skip && (s->count < 0 || count->taken < s->count);
+    count->taken += takes;
+    return takes;
+}
+
+int selection_name_matches(const struct selection *s, const char *kernel)
+{
+    return !s->kernel || regexec(s->kernel, kernel, 0, NULL, 0) == 0;
+}
+
 /* The name is matched once per kernel, not per launch. */
 static int select_launches(const struct placement *p, const struct selection *s, struct launches *l)
 {
     int *name_matches = malloc((l->n_kernels + 1) * sizeof *name_matches);
-    long matched = 0;
+    struct selection_count count = {0};
     if (!name_matches)
         return -1;
     for (size_t k = 0; k < l->n_kernels; ++k)
-        name_matches[k] = !s->kernel || regexec(s->kernel, l->kernels[k], 0, NULL, 0) == 0;
+        name_matches[k] = selection_name_matches(s, l->kernels[k]);
     for (size_t i = 0; i < l->n; ++i) {
         struct launch *row = &l->rows[i];
-        const char *path = p->paths[p->path[row->op]];
-        if (!name_matches[row->kernel] || (s->nvtx_include && !strstr(path, s->nvtx_include)))
-            continue;
-        row->selected = matched++ >= s->skip && (s->count < 0 || (long)l->n_selected < s->count);
-        l->n_selected += (size_t)row->selected;
+        row->selected = selection_takes(s, &count, name_matches[row->kernel], p->paths[p->path[row->op]]);
     }
+    l->n_selected = (size_t)count.taken;
     free(name_matches);
     return 0;
 }

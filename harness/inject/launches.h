@@ -47,6 +47,16 @@ struct selection {
     long skip, count;
 };
 
+/* Launches seen so far that the name and NVTX range matched, and of those taken. */
+struct selection_count {
+    long matched, taken;
+};
+
+int selection_name_matches(const struct selection *s, const char *kernel);
+/* Whether s takes the next launch, its name's match said, at path; counts it. The same rule selects as the
+ * program runs (the launches metrics are collected for) and at its exit (launches.csv's selected). */
+int selection_takes(const struct selection *s, struct selection_count *count, int name_matches, const char *path);
+
 struct launch {
     size_t op;           /* its record in ops */
     size_t kernel;       /* its demangled name, an index in kernels */

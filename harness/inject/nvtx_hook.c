@@ -237,6 +237,31 @@ EXPORTED int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table)
     return 1;
 }
 
+static int by_index(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Kept ranges are numbered in push order, so sorting the open ones' numbers orders them outer to inner across
+ * the thread's domains, as the placement at exit does by time. */
+void nvtx_hook_current_path(char *path, size_t len)
+{
+    size_t open[MAX_STACKS * MAX_DEPTH], n_open = 0, used = 0;
+    for (int i = 0; i < n_stacks; ++i)
+        for (int d = 0; d < stacks[i].depth && d < MAX_DEPTH; ++d)
+            if (stacks[i].kept[d] != NOT_KEPT)
+                open[n_open++] = stacks[i].kept[d];
+    qsort(open, n_open, sizeof *open, by_index);
+    path[0] = '\0';
+    pthread_mutex_lock(&kept.lock);
+    for (size_t i = 0; i < n_open && !kept.stopped && used < len; ++i) {
+        int written = snprintf(path + used, len - used, "%s%s", i ? "/" : "", kept.ranges[open[i]].name);
+        used += written > 0 ? (size_t)written : 0;
+    }
+    pthread_mutex_unlock(&kept.lock);
+}
+
 const struct kept_range *nvtx_hook_stop(size_t *count, size_t *lost)
 {
     pthread_mutex_lock(&kept.lock);

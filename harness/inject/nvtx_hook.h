@@ -15,6 +15,9 @@
 
 #include "launches.h"
 
+/* The calling thread's open ranges now, outer to inner across its domains, joined as a launch's path is at exit
+ * ("outer/inner"; "" when none), cut to len. */
+void nvtx_hook_current_path(char *path, size_t len);
 /* Keeps no more ranges and hands back those kept, in push order (still open: end_ns 0); lost counts those not
  * kept (memory, nesting deeper than the stacks hold, more domains than there are stacks). */
 const struct kept_range *nvtx_hook_stop(size_t *count, size_t *lost);

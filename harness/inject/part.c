@@ -6,6 +6,8 @@
 
 #include "../results/environment_csv.h"
 #include "../results/launches_csv.h"
+#include "../profile/metric_rows.h"
+#include "../results/metrics_csv.h"
 #include "../results/trace.h"
 #include "part.h"
 #include "protocol.h"
@@ -15,10 +17,24 @@
 struct part_writing {
     const struct inject_config *config;
     const struct part_records *records;
+    struct prof_gpu_op *ops; /* the activity's records, then those of the launches profiled */
+    size_t n_ops;
     struct placement placement;
     struct launches launches;
     char command[512];
 };
+
+/* The profile of a launch's record, or NULL when it was not profiled. */
+static const struct replayed_launch *replayed(const struct part_writing *t, size_t op)
+{
+    return op >= t->records->n_ops ? &t->records->replayed[op - t->records->n_ops] : NULL;
+}
+
+static void job_of(const struct part_writing *t, const struct launch *row, char *job, size_t len)
+{
+    launch_job_name(job, len, t->placement.paths[t->placement.path[row->op]], t->launches.kernels[row->kernel],
+                    row->kernel_ordinal);
+}
 
 /* /proc/self/cmdline's arguments joined by spaces, each holding a space or a quote in single quotes. */
 static void read_command_line(char *buf, size_t len)
@@ -40,19 +56,64 @@ static int write_launches(const struct part_writing *t, struct error *e)
 {
     const struct launches *l = &t->launches;
     struct csv c;
+    char job[LAUNCH_JOB_LEN];
     if (launches_csv_create(&c, t->config->part, e))
         return e->code;
     for (size_t i = 0; i < l->n; ++i) {
         const struct launch *row = &l->rows[i];
-        const struct prof_gpu_op *op = &t->records->ops[row->op];
+        const struct prof_gpu_op *op = &t->ops[row->op];
+        job_of(t, row, job, sizeof job);
         launches_csv_row(&c, &(struct launch_row){
                                  row->ordinal, row->kernel_ordinal, l->kernels[row->kernel], op->name,
                                  t->placement.paths[t->placement.path[row->op]],
                                  {op->grid[0], op->grid[1], op->grid[2]}, {op->block[0], op->block[1], op->block[2]},
                                  op->dynamic_shared, op->static_shared, op->registers,
-                                 op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0, row->selected});
+                                 op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0, row->selected, job,
+                                 t->config->run});
     }
     return csv_close(&c, e);
+}
+
+/* Every profiled launch's metrics, keyed by its job; a launch CUPTI could not replay has none, and says why in
+ * the environment. */
+static int write_metrics(const struct part_writing *t, struct error *e)
+{
+    struct csv c;
+    char job[LAUNCH_JOB_LEN];
+    if (t->config->metrics.n == 0)
+        return 0;
+    if (metrics_csv_create(&c, t->config->part, e))
+        return e->code;
+    for (size_t i = 0; i < t->launches.n; ++i) {
+        const struct replayed_launch *r = replayed(t, t->launches.rows[i].op);
+        if (!r || r->profile.n_metrics == 0)
+            continue;
+        job_of(t, &t->launches.rows[i], job, sizeof job);
+        profile_write_rows(&c, job, PROGRAM_PRECISION, 0, &r->profile);
+    }
+    return csv_close(&c, e);
+}
+
+/* With metrics, the launches selected are those profiled: the rule is the same, applied as the program ran. */
+static void mark_profiled(struct part_writing *t)
+{
+    if (t->config->metrics.n == 0)
+        return;
+    t->launches.n_selected = 0;
+    for (size_t i = 0; i < t->launches.n; ++i) {
+        struct launch *row = &t->launches.rows[i];
+        row->selected = replayed(t, row->op) != NULL;
+        t->launches.n_selected += (size_t)row->selected;
+    }
+}
+
+static void describe_failures(const struct part_writing *t, struct environment *env)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < t->records->n_replayed; ++i)
+        if (t->records->replayed[i].failure[0] && failed++ == 0)
+            env_add(env, "first_replay_failure", "%s", t->records->replayed[i].failure);
+    env_add(env, "replay_failures", "%zu", failed);
 }
 
 static void describe_selection(const struct inject_config *c, struct environment *env)
@@ -74,6 +135,7 @@ static int write_environment(const struct part_writing *t, struct error *e)
     gethostname(host, sizeof host - 1);
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     env_add(&env, "profiler", "memscope-profile");
+    env_add(&env, "kind", "program");
     env_add(&env, "git_commit", "%s", MEMSCOPE_GIT_COMMIT);
     env_add(&env, "git_dirty", "%s", MEMSCOPE_GIT_DIRTY);
     env_add(&env, "host", "%s", host);
@@ -90,6 +152,11 @@ static int write_environment(const struct part_writing *t, struct error *e)
     env_add(&env, "nvtx_ranges", "%zu", t->records->n_ranges);
     env_add(&env, "nvtx_ranges_lost", "%zu", t->records->ranges_lost);
     describe_selection(t->config, &env);
+    env_add(&env, "metric_groups", "%s", t->config->metric_groups);
+    env_add(&env, "run", "%d", t->config->run);
+    env_add(&env, "gpu_name", "%s", replay_gpu_name());
+    env_add(&env, "chip", "%s", replay_chip());
+    describe_failures(t, &env);
     return env_write(&env, t->config->part, e);
 }
 
@@ -103,6 +170,9 @@ static uint64_t origin(const struct part_records *r)
     for (size_t i = 0; i < r->n_ops; ++i)
         if (r->ops[i].start_ns < first)
             first = r->ops[i].start_ns;
+    for (size_t i = 0; i < r->n_replayed; ++i)
+        if (r->replayed[i].op.start_ns < first)
+            first = r->replayed[i].op.start_ns;
     return first;
 }
 
@@ -120,8 +190,8 @@ static void convert_ops(const struct part_writing *t, char (*labels)[32], struct
 {
     static const char *const categories[] = {[PROF_OP_KERNEL] = "kernel", [PROF_OP_MEMCPY] = "memcpy",
                                              [PROF_OP_MEMSET] = "memset"};
-    const struct prof_gpu_op *ops = t->records->ops;
-    for (size_t i = 0; i < t->records->n_ops; ++i) {
+    const struct prof_gpu_op *ops = t->ops;
+    for (size_t i = 0; i < t->n_ops; ++i) {
         const struct prof_gpu_op *in = &ops[i];
         if (in->kind == PROF_OP_MEMCPY)
             snprintf(labels[i], sizeof labels[i], "memcpy %s", prof_copy_kind_name(in->copy_kind));
@@ -142,16 +212,16 @@ static int write_trace(const struct part_writing *t, struct error *e)
 {
     const struct part_records *r = t->records;
     struct trace_range *ranges = calloc(r->n_ranges + 1, sizeof *ranges);
-    struct trace_gpu_op *ops = calloc(r->n_ops + 1, sizeof *ops);
-    char(*labels)[32] = calloc(r->n_ops + 1, sizeof *labels), host_name[64];
+    struct trace_gpu_op *ops = calloc(t->n_ops + 1, sizeof *ops);
+    char(*labels)[32] = calloc(t->n_ops + 1, sizeof *labels), host_name[64];
     if (ranges && ops && labels) {
         snprintf(host_name, sizeof host_name, "the program (pid %ld)", (long)getpid());
         struct trace_header h = {"", t->command, origin(r), r->dropped, (int)r->ranges_lost, host_name};
         convert_ranges(r, ranges);
         convert_ops(t, labels, ops);
-        trace_write(t->config->part, &h, ranges, r->n_ranges, ops, r->n_ops, e);
+        trace_write(t->config->part, &h, ranges, r->n_ranges, ops, t->n_ops, e);
     } else {
-        error_set(e, EXIT_RUNTIME, "out of host memory for the trace of %zu GPU records", r->n_ops);
+        error_set(e, EXIT_RUNTIME, "out of host memory for the trace of %zu GPU records", t->n_ops);
     }
     free(ranges);
     free(ops);
@@ -172,16 +242,34 @@ static int write_mark(const struct part_writing *t, struct error *e)
     return 0;
 }
 
+/* The activity's records and, after them, the records made for the launches it paused for. */
+static int gather_ops(struct part_writing *t, struct error *e)
+{
+    const struct part_records *r = t->records;
+    t->n_ops = r->n_ops + r->n_replayed;
+    t->ops = malloc((t->n_ops + 1) * sizeof *t->ops);
+    if (!t->ops)
+        return error_set(e, EXIT_RUNTIME, "out of host memory for %zu GPU records", t->n_ops);
+    memcpy(t->ops, r->ops, r->n_ops * sizeof *t->ops);
+    for (size_t i = 0; i < r->n_replayed; ++i)
+        t->ops[r->n_ops + i] = r->replayed[i].op;
+    return 0;
+}
+
 int part_write(const struct inject_config *c, const struct part_records *r, struct error *e)
 {
     struct part_writing t = {.config = c, .records = r};
     read_command_line(t.command, sizeof t.command);
-    if (place_ops(r->ops, r->n_ops, r->calls, r->n_calls, r->ranges, r->n_ranges, &t.placement, e))
-        return e->code;
-    if (launches_build(r->ops, r->n_ops, &t.placement, &c->selection, &t.launches, e) == 0 &&
-        write_launches(&t, e) == 0 && write_environment(&t, e) == 0 && write_trace(&t, e) == 0)
-        write_mark(&t, e);
+    if (gather_ops(&t, e) == 0 &&
+        place_ops(t.ops, t.n_ops, r->calls, r->n_calls, r->ranges, r->n_ranges, &t.placement, e) == 0 &&
+        launches_build(t.ops, t.n_ops, &t.placement, &c->selection, &t.launches, e) == 0) {
+        mark_profiled(&t);
+        if (write_launches(&t, e) == 0 && write_metrics(&t, e) == 0 && write_environment(&t, e) == 0 &&
+            write_trace(&t, e) == 0)
+            write_mark(&t, e);
+    }
     launches_free(&t.launches);
     placement_free(&t.placement);
+    free(t.ops);
     return e->code;
 }

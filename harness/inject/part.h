@@ -1,7 +1,8 @@
 /*
  * One process's part of a program's profile, written at its exit from what
- * was recorded: launches.csv, environment.csv, trace.json (with
- * timeline.csv), and last the completion mark (protocol.h).
+ * was recorded: launches.csv, metrics.csv (the launches profiled),
+ * environment.csv, trace.json (with timeline.csv), and last the completion
+ * mark (protocol.h).
  */
 #ifndef MEMSCOPE_INJECT_PART_H
 #define MEMSCOPE_INJECT_PART_H
@@ -12,6 +13,7 @@
 #include "../../cupti/activity.h"
 #include "config.h"
 #include "launches.h"
+#include "replay.h"
 
 struct part_records {
     const struct prof_gpu_op *ops;
@@ -21,6 +23,8 @@ struct part_records {
     const struct kept_range *ranges; /* those still open end at exit_ns */
     size_t n_ranges, ranges_lost;
     uint64_t dropped, exit_ns;
+    const struct replayed_launch *replayed; /* the launches profiled, whose records are made from their calls */
+    size_t n_replayed;
 };
 
 int part_write(const struct inject_config *c, const struct part_records *r, struct error *e);

@@ -23,9 +23,14 @@
 
 #include "../common/args.h"
 #include "../inject/protocol.h"
+#include "../profile/metric_set.h"
 #include "../results/partial_folder.h"
 #include "parts.h"
 #include "program.h"
+#include "summary.h"
+
+/* The suite's default groups less those a program cannot have yet (source lines, stalls). */
+#define PROFILE_DEFAULT_GROUPS "global,shared,dram,roofline,cache,sol"
 
 static const char usage_text[] =
     "usage: memscope-profile [options] -- PROGRAM [ARGS...]\n"
@@ -42,10 +47,16 @@ static const char usage_text[] =
     "      --nvtx-include TEXT  select the launches whose NVTX path (outer/inner) contains TEXT\n"
     "      --launch-skip N   of the launches that match, pass over the first N (default: 0)\n"
     "      --launch-count N  then select at most N (default: all)\n"
+    "      --metric-groups LIST  hardware metric groups for the selected launches, collected\n"
+    "                        by CUPTI's kernel replay: global, shared, dram, roofline, cache,\n"
+    "                        sol, \"all\" or \"none\" (default: " PROFILE_DEFAULT_GROUPS ")\n"
+    "      --repeat N        run the program N times (default: 1); the first run collects the\n"
+    "                        metrics, every run's launches are timing samples of their jobs\n"
     "  -h, --help            this text\n"
     "\n"
-    "The selection is recorded per launch (launches.csv: selected); hardware metrics for\n"
-    "the selected launches are not collected yet.\n"
+    "The selection is recorded per launch (launches.csv: selected); each selected launch's\n"
+    "metrics go to metrics.csv under its job (NVTX/PATH/KERNEL #K). The source and stalls\n"
+    "groups are not collected in a program yet.\n"
     "\n"
     "Exit codes: 0 profiled; 2 bad usage; 3 the program launched no kernel, or the library\n"
     "is missing; 4 DIR cannot be written or exists; 5 the library could not finish its\n"
@@ -53,8 +64,9 @@ static const char usage_text[] =
     "was killed: DIR.partial keeps what was collected); 9 the program could not be started.\n";
 
 struct cli {
-    const char *out, *kernel, *nvtx_include;
+    const char *out, *kernel, *nvtx_include, *metric_groups;
     long launch_skip, launch_count; /* count -1: all */
+    long repeat;
     char **program;                 /* PROGRAM ARGS..., NULL-terminated: argv's tail after "--" */
     bool help;
 };
@@ -84,15 +96,28 @@ static int check_pattern(const char *pattern, struct error *e)
     return 0;
 }
 
+static int check_groups(const char *groups, struct error *e)
+{
+    struct metric_set set;
+    if (metric_set_build(groups, NULL, &set, e))
+        return error_set(e, EXIT_USAGE, "--metric-groups: %s", e->message);
+    if (set.source || set.stalls)
+        return error_set(e, EXIT_USAGE, "--metric-groups: '%s': the source and stalls groups are not collected "
+                                        "in a program yet (the others are: " PROFILE_DEFAULT_GROUPS ")", groups);
+    return 0;
+}
+
 static int parse(int argc, char **argv, struct cli *c, struct error *e)
 {
-    *c = (struct cli){.launch_count = -1};
+    *c = (struct cli){.launch_count = -1, .metric_groups = PROFILE_DEFAULT_GROUPS, .repeat = 1};
     const struct arg_option options[] = {
         {"out", 'o', ARG_TEXT, &c->out, 0, 0, NULL},
         {"kernel", 0, ARG_TEXT, &c->kernel, 0, 0, NULL},
         {"nvtx-include", 0, ARG_TEXT, &c->nvtx_include, 0, 0, NULL},
         {"launch-skip", 0, ARG_LONG, &c->launch_skip, 0, (double)LONG_MAX, NULL},
         {"launch-count", 0, ARG_LONG, &c->launch_count, 1, (double)LONG_MAX, NULL},
+        {"metric-groups", 0, ARG_TEXT, &c->metric_groups, 0, 0, NULL},
+        {"repeat", 0, ARG_LONG, &c->repeat, 1, 1000, NULL},
         {"help", 'h', ARG_FLAG, &c->help, 0, 0, NULL},
     };
     const char *stray[1];
@@ -106,7 +131,7 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
         return error_set(e, EXIT_USAGE, "give the program to profile after --: memscope-profile [options] -- "
                                         "PROGRAM [ARGS...] (see --help)");
     c->program = argv + ours + 1;
-    return c->kernel ? check_pattern(c->kernel, e) : 0;
+    return (c->kernel && check_pattern(c->kernel, e)) || check_groups(c->metric_groups, e) ? e->code : 0;
 }
 
 /* libmemscope-inject.so beside our own binary: no path to configure. */
@@ -154,14 +179,15 @@ static int give_environment(const struct cli *c, const char *library, const char
     if (setenv("CUDA_INJECTION64_PATH", library, 1) || setenv("NVTX_INJECTION64_PATH", library, 1) ||
         setenv(INJECT_ENV_DIR, folder, 1) || set_or_unset(INJECT_ENV_KERNEL, c->kernel) ||
         set_or_unset(INJECT_ENV_NVTX_INCLUDE, c->nvtx_include) || setenv(INJECT_ENV_LAUNCH_SKIP, skip, 1) ||
-        set_or_unset(INJECT_ENV_LAUNCH_COUNT, c->launch_count < 0 ? NULL : count))
+        set_or_unset(INJECT_ENV_LAUNCH_COUNT, c->launch_count < 0 ? NULL : count) ||
+        setenv(INJECT_ENV_METRIC_GROUPS, c->metric_groups, 1))
         return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
     return 0;
 }
 
-static int prepare(const struct cli *c, struct results_dir *d, struct error *e)
+static int prepare(const struct cli *c, struct results_dir *d, char *absolute, struct error *e)
 {
-    char library[PATH_IN_FOLDER_LEN], folder[PATH_LEN], absolute[PATH_LEN];
+    char library[PATH_IN_FOLDER_LEN], folder[PATH_LEN];
     if (find_library(library, sizeof library, e) || (!c->out && default_folder(folder, sizeof folder, e)) ||
         results_dir_plan(d, c->out ? c->out : folder, e) || results_dir_create(d, e))
         return e->code;
@@ -170,11 +196,11 @@ static int prepare(const struct cli *c, struct results_dir *d, struct error *e)
     return give_environment(c, library, absolute, e);
 }
 
-/* The program's end, and what it left, into our exit code; the folder stays .partial unless complete. */
-static int settle(const struct cli *c, const struct results_dir *d, const struct program_end *end, struct error *e)
+/* How the program ended, as our exit code: its own status is said in words, never passed on. */
+static int program_outcome(const struct cli *c, const struct results_dir *d, const struct program_end *end,
+                           struct error *e)
 {
     char said[512];
-    struct part p;
     program_describe(c->program[0], end, said, sizeof said);
     if (end->not_started) {
         rmdir(d->partial_path); /* ours, and empty: the program never ran */
@@ -183,7 +209,53 @@ static int settle(const struct cli *c, const struct results_dir *d, const struct
     if (!end->exited || end->status != 0)
         return error_set(e, EXIT_PROGRAM_FAILED, "%s: %s keeps what was collected and stays incomplete", said,
                          d->partial_path);
-    if (parts_settle(d, &p, e))
+    return 0;
+}
+
+/* Runs 2 to N: timing only, each into its own run-<i>/ of the folder. */
+static int run_again(const struct cli *c, const struct results_dir *d, const char *absolute, int run,
+                     struct error *e)
+{
+    char dir[PATH_LEN + 16], number[16];
+    struct program_end end;
+    struct part p;
+    profile_run_folder(dir, sizeof dir, absolute, run);
+    snprintf(number, sizeof number, "%d", run);
+    if (mkdir(dir, 0777) != 0)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", dir, strerror(errno));
+    if (setenv(INJECT_ENV_DIR, dir, 1) || setenv(INJECT_ENV_RUN, number, 1) ||
+        setenv(INJECT_ENV_METRIC_GROUPS, "none", 1))
+        return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
+    fflush(NULL);
+    program_run(c->program, INJECT_ENV_ROOT_PID, &end);
+    if (program_outcome(c, d, &end, e))
+        return e->code;
+    part_read(dir, &p);
+    if (p.state != PART_COMPLETE)
+        return error_set(e, p.state == PART_FAILED ? p.code : EXIT_RUNTIME, "run %d of the program: %s", run,
+                         p.state == PART_FAILED ? p.message : "its part is incomplete");
+    return 0;
+}
+
+/* The first run collects; the later ones time; then the summary, and the folder is committed. */
+static int profile(const struct cli *c, struct results_dir *d, const char *absolute, struct error *e)
+{
+    struct program_end end;
+    struct part p;
+    size_t unmatched = 0;
+    fflush(NULL); /* nothing of ours is written twice by the child */
+    program_run(c->program, INJECT_ENV_ROOT_PID, &end);
+    if (program_outcome(c, d, &end, e) || parts_check(d, &p, e))
+        return e->code;
+    for (int run = 2; run <= c->repeat; ++run)
+        if (run_again(c, d, absolute, run, e))
+            return e->code;
+    if (profile_summary_write(d->partial_path, (int)c->repeat, &unmatched, e))
+        return e->code;
+    if (unmatched)
+        fprintf(stderr, "memscope-profile: %zu launches of the later runs were not made by the first run: they "
+                        "are in run-<i>/launches.csv, not in the summary\n", unmatched);
+    if (results_dir_commit(d, e))
         return e->code;
     printf("%zu kernel launches, %zu selected\nresults: %s\n", p.launches, p.selected, d->final_path);
     return 0;
@@ -193,17 +265,14 @@ int main(int argc, char **argv)
 {
     struct cli c;
     struct results_dir d;
-    struct program_end end;
+    char absolute[PATH_LEN];
     struct error e = {0};
     if (parse(argc, argv, &c, &e) == 0 && c.help) {
         fputs(usage_text, stdout);
         return EXIT_OK;
     }
-    if (e.code == 0 && prepare(&c, &d, &e) == 0) {
-        fflush(NULL); /* nothing of ours is written twice by the child */
-        program_run(c.program, INJECT_ENV_ROOT_PID, &end);
-        settle(&c, &d, &end, &e);
-    }
+    if (e.code == 0 && prepare(&c, &d, absolute, &e) == 0)
+        profile(&c, &d, absolute, &e);
     if (e.code)
         fprintf(stderr, "memscope-profile: %s\n", e.message);
     return e.code;

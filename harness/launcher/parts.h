@@ -1,8 +1,8 @@
 /*
  * What the injection library left in <dir>.partial once the program has
  * exited 0: each process's part (the program's in the folder itself, any
- * other's in process-<pid>/) is complete, failed, unfinished or absent, and
- * the folder is committed only when all of them are complete.
+ * other's in process-<pid>/) is complete, failed, unfinished or absent; the
+ * launcher commits the folder only when all of them are complete.
  */
 #ifndef MEMSCOPE_LAUNCHER_PARTS_H
 #define MEMSCOPE_LAUNCHER_PARTS_H
@@ -28,8 +28,8 @@ struct part {
 
 void part_read(const char *dir, struct part *p);
 
-/* Commits the folder when every part is complete and the program launched kernels (*p: the program's own part);
- * otherwise a code and message that say why, the folder left as it is, or removed when nothing at all is in it. */
-int parts_settle(const struct results_dir *d, struct part *p, struct error *e);
+/* 0 when every part is complete and the program launched kernels (*p: the program's own part); otherwise a code
+ * and message that say why, the folder left as it is, or removed when nothing at all is in it. */
+int parts_check(const struct results_dir *d, struct part *p, struct error *e);
 
 #endif

@@ -46,6 +46,7 @@ int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric
     double started = host_seconds();
     const char *names[MAX_METRICS];
     char chip[sizeof m->config.chip];
+    struct CUctx_st *ctx;
     memset(m, 0, sizeof *m);
     if (max_calls < 1 || max_calls > MAX_BATCH)
         return error_set(e, EXIT_USAGE, "%d calls in one profiled batch; at most %d", max_calls, MAX_BATCH);
@@ -53,7 +54,8 @@ int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric
     for (int i = 0; i < set->n; ++i)
         names[i] = set->names[i];
     if (prof_chip_name(g->device, chip, sizeof chip, &pe) == 0 && prof_host_open(chip, &m->host, &pe) == 0 &&
-        prof_session_open(&m->session, (size_t)max_calls * RANGES_PER_CALL, &pe) == 0 &&
+        prof_current_context(&ctx, &pe) == 0 &&
+        prof_session_open(&m->session, ctx, (size_t)max_calls * RANGES_PER_CALL, PROF_USER_REPLAY, &pe) == 0 &&
         prof_config_build(m->host, names, set->n, &m->config, &pe) == 0)
         prof_counter_data_create(&m->session, &m->config, &m->data, &pe);
     if (error_from_profiler(e, &pe) || warm_up(m, g, e))

@@ -280,7 +280,7 @@ static int start_collectors(struct gpu *g, const struct options *o, const struct
     struct prof_error pe = {0};
     if (set->n == 0 && !set->source && !set->stalls)
         return 0;
-    if (prof_subscriber_start(&pe))
+    if (prof_subscriber_start(1, &pe))
         return error_from_profiler(e, &pe);
     c->subscribed = true;
     if (set->stalls && (c->stalls = &stalls) && stalls_open(&stalls, g, e))

@@ -1,6 +1,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../profile/profile_summary.h"
 #include "../results/summary_csv.h"
 #include "summary_rows.h"
 
@@ -47,29 +48,14 @@ static void fill_timing(const struct job_result *r, struct summary_row *row)
     row->effective_gbs = row->min_bytes / (s->median * 1e-3) / 1e9;
 }
 
-/* The derived metric each of the summary's metric columns shows, from SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT on. */
-static const enum derived_metric_id headline[] = {
-    METRIC_GLOBAL_LOAD_EFFICIENCY, METRIC_SECTORS_PER_REQUEST_LD, METRIC_SHARED_CONFLICTS_HW,
-    METRIC_SHARED_EXCESS_ESTIMATE, METRIC_DRAM_GBS, METRIC_DRAM_PCT_OF_PEAK,
-    METRIC_ACHIEVED_GFLOPS, METRIC_ACHIEVED_OCCUPANCY, METRIC_SOL_SM_PCT, METRIC_SOL_MEMORY_PCT,
-    METRIC_SOL_L1_PCT, METRIC_SOL_L2_PCT, METRIC_SOL_DRAM_PCT, METRIC_FMA_PIPE_PCT, METRIC_ISSUE_SLOTS_PCT,
-    METRIC_FP64_TENSOR_PIPE_PCT,
-};
-_Static_assert(sizeof headline / sizeof headline[0] == SUMMARY_HEADLINE_COLUMNS,
-               "one derived metric per summary metric column");
-
 /* Left empty where no metric was collected: "not collected" is never written as zero. */
 static void fill_metrics(const struct job_result *r, struct summary_row *row)
 {
-    struct derived_metric derived[MAX_DERIVED];
     if (!r->profiled)
         return;
     const struct profile *p = &r->profile;
-    const struct kernel_profile *k = &p->kernels[profile_main_kernel(p)];
-    metrics_derive(p->names, k->values, p->n_metrics, derived);
-    row->metrics_kernel = k->kernel;
-    for (int i = 0; i < SUMMARY_HEADLINE_COLUMNS; ++i)
-        row->headline[i] = derived[headline[i]].value;
+    row->metrics_kernel = p->kernels[profile_main_kernel(p)].kernel;
+    profile_headline(p, profile_main_kernel(p), row->headline);
     row->metrics_wall_ms = p->wall_ms;
     row->metrics_replay_ms = p->replay_ms;
     row->metrics_overhead_ms = p->wall_ms - p->replay_ms;
@@ -98,40 +84,13 @@ static void fill_source(const struct job_result *r, struct summary_row *row)
     row->source_gpu_ms = r->source_cost.gpu_ms;
 }
 
-/* The share of shared wavefronts that are bank conflicts: exact with the source group, else the kernel-total
- * estimate (right for 32-bit accesses, the lessons'). */
-static double conflict_share_pct(const struct job_result *r, const struct profile *p, const double *values,
-                                 const struct derived_metric *derived)
-{
-    double excess = r->sourced ? r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS]
-                               : fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE].value);
-    double wavefronts = r->sourced ? r->source_totals[LINE_SHARED_WAVEFRONTS]
-                                   : metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
-                                         metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
-    return wavefronts == 0.0 ? 0.0 : 100.0 * excess / wavefronts; /* no shared access: no conflict */
-}
-
 void job_diagnose(const struct job_result *r, struct diagnosis *d)
 {
-    static const enum derived_metric_id from[DIAGNOSIS_INPUT_COUNT] = {
-        [IN_SOL_L1] = METRIC_SOL_L1_PCT,       [IN_SOL_L2] = METRIC_SOL_L2_PCT,
-        [IN_SOL_DRAM] = METRIC_SOL_DRAM_PCT,   [IN_FMA_PIPE] = METRIC_FMA_PIPE_PCT,
-        [IN_ISSUE_SLOTS] = METRIC_ISSUE_SLOTS_PCT, [IN_SOL_SM] = METRIC_SOL_SM_PCT,
-        [IN_SOL_MEMORY] = METRIC_SOL_MEMORY_PCT, [IN_OCCUPANCY] = METRIC_ACHIEVED_OCCUPANCY,
-        [IN_SECTORS_PER_REQUEST_LD] = METRIC_SECTORS_PER_REQUEST_LD, [IN_FP64_TENSOR_PIPE] = METRIC_FP64_TENSOR_PIPE_PCT,
-        [IN_LOAD_EFFICIENCY] = METRIC_GLOBAL_LOAD_EFFICIENCY, [IN_FLOP_FP32] = METRIC_FLOP_FP32,
-        [IN_FLOP_FP64] = METRIC_FLOP_FP64};
-    struct derived_metric derived[MAX_DERIVED];
-    double inputs[DIAGNOSIS_INPUT_COUNT];
-    const struct profile *p = &r->profile;
-    const double *values = p->kernels[profile_main_kernel(p)].values;
-    metrics_derive(p->names, values, p->n_metrics, derived);
-    for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
-        inputs[i] = i == IN_CONFLICT_SHARE ? conflict_share_pct(r, p, values, derived) : derived[from[i]].value;
-    /* No global load instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
-    if (metric_lookup(p->names, values, p->n_metrics, COLLECTED(GLOBAL_LD_REQUESTS)) == 0.0)
-        inputs[IN_LOAD_EFFICIENCY] = 100.0;
-    diagnose(inputs, d);
+    struct exact_shared exact = {NAN, NAN};
+    if (r->sourced)
+        exact = (struct exact_shared){r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS],
+                                      r->source_totals[LINE_SHARED_WAVEFRONTS]};
+    profile_diagnose(&r->profile, profile_main_kernel(&r->profile), &exact, d);
 }
 
 /* Empty without metrics; "not collected" when the sol group was left out. */

@@ -53,7 +53,7 @@ static void expect_text(const char *expected)
 static void the_part_holds_launches_environment_trace_and_mark(void **state)
 {
     (void)state;
-    struct inject_config c = {0};
+    struct inject_config c = {.run = 1};
     struct error e = {0};
     const struct prof_gpu_op ops[] = {
         kernel_a(5, 720),
@@ -63,7 +63,7 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     };
     const struct prof_api_call calls[] = {{100, 110, 1, 100, 1}, {60, 65, 3, 200, 2}, {700, 710, 5, 100, 1}};
     const struct kept_range ranges[] = {{"train", 100, 0, 50, 1000}, {"load", 200, 0, 10, 90}};
-    const struct part_records records = {ops, 3, calls, 3, ranges, 2, 0, 0, 2000};
+    const struct part_records records = {ops, 3, calls, 3, ranges, 2, 0, 0, 2000, NULL, 0};
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(regcomp(&c.kernel, "kernelA", REG_EXTENDED | REG_NOSUB), 0);
     c.kernel_pattern = "kernelA";
@@ -74,9 +74,12 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     read_part_file("launches.csv");
     assert_string_equal(text,
                         "ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,"
-                        "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected\n"
-                        "0,kernelA(float*),_Z7kernelAPf,train,0,4,1,1,128,1,1,256,1024,32,40,0\n"
-                        "1,kernelA(float*),_Z7kernelAPf,train,1,4,1,1,128,1,1,256,1024,32,40,1\n");
+                        "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,"
+                        "job,run\n"
+                        "0,kernelA(float*),_Z7kernelAPf,train,0,4,1,1,128,1,1,256,1024,32,40,0,"
+                        "train/kernelA(float*) #0,1\n"
+                        "1,kernelA(float*),_Z7kernelAPf,train,1,4,1,1,128,1,1,256,1024,32,40,1,"
+                        "train/kernelA(float*) #1,1\n");
     read_part_file("environment.csv");
     expect_text("\nkernel_launches,2\n");
     expect_text("\nselected_launches,1\n");
@@ -96,6 +99,43 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     assert_string_equal(text, "launches 2 selected 1\n");
 }
 
+/* A launch profiled by kernel replay has no activity record: the library made one from its call. Its metrics go
+ * to metrics.csv under its job, it alone is selected (whatever the offline rule says), and it is placed, numbered
+ * and traced like the others. */
+static void a_replayed_launch_has_its_metrics_under_its_job(void **state)
+{
+    (void)state;
+    struct inject_config c = {.run = 2, .metric_groups = "dram"};
+    struct error e = {0};
+    static struct replayed_launch replayed;
+    const struct prof_gpu_op ops[] = {kernel_a(1, 120)};
+    const struct prof_api_call calls[] = {{100, 110, 1, 100, 1}, {700, 710, 5, 100, 1}};
+    replayed.op = kernel_a(5, 720);
+    replayed.profile = (struct profile){.n_metrics = 2, .names = {"dram__bytes_read.sum", "gpu__time_duration.sum"},
+                                        .units = {"byte", "nsecond"}, .n_kernels = 1};
+    snprintf(replayed.profile.kernels[0].kernel, PROF_KERNEL_NAME_LEN, "_Z7kernelAPf");
+    replayed.profile.kernels[0].values[0] = 4096;
+    replayed.profile.kernels[0].values[1] = 40;
+    const struct part_records records = {ops, 1, calls, 2, NULL, 0, 0, 0, 2000, &replayed, 1};
+    snprintf(c.part, sizeof c.part, "%s", scratch);
+    assert_int_equal(metric_set_build("dram", NULL, &c.metrics, &e), 0);
+    c.selection = (struct selection){NULL, NULL, 0, -1};
+    assert_int_equal(part_write(&c, &records, &e), 0);
+
+    read_part_file("launches.csv");
+    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,0,kernelA(float*) #0,2\n");
+    expect_text("\n1,kernelA(float*),_Z7kernelAPf,,1,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #1,2\n");
+    read_part_file("metrics.csv");
+    expect_text("\nkernelA(float*) #1,program,0,_Z7kernelAPf,dram__bytes_read.sum,4096,byte\n");
+    if (strstr(text, "kernelA(float*) #0"))
+        fail_msg("the launch not profiled has metrics:\n%s", text);
+    read_part_file("environment.csv");
+    expect_text("\nkind,program\n");
+    expect_text("\nselected_launches,1\n");
+    expect_text("\nmetric_groups,dram\n");
+    expect_text("\nreplay_failures,0\n");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -113,6 +153,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(the_part_holds_launches_environment_trace_and_mark, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_replayed_launch_has_its_metrics_under_its_job, setup, teardown),
     };
     return cmocka_run_group_tests_name("part", tests, NULL, NULL);
 }

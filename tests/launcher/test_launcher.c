@@ -172,14 +172,49 @@ static void the_program_inherits_the_library_the_folder_and_the_selection(void *
 
 /* ---- what the library left, written here by the program in its place ---- */
 
+/* The shell lines that write a part's launches.csv into "$d" as the library would: two launches of kernel k, the
+ * first profiled, lasting $1 and $2 ns; the run is the library's MEMSCOPE_PROFILE_RUN. */
+#define FAKE_LAUNCHES                                                                                                 \
+    "launches() { r=${" INJECT_ENV_RUN ":-1}; { "                                                                  \
+    "echo ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,block_z,"           \
+    "dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run; "                     \
+    "echo \"0,k(),_Z1kv,step,0,1,1,1,128,1,1,0,0,32,$1,1,step/k() #0,$r\"; "                                       \
+    "echo \"1,k(),_Z1kv,step,1,1,1,1,128,1,1,0,0,32,$2,0,step/k() #1,$r\"; } >\"$d/launches.csv\"; }; "
+
 static void a_complete_part_with_launches_is_committed(void **state)
 {
     (void)state;
-    write_script("done.sh", "echo 'launches 7 selected 2' >\"$" INJECT_ENV_DIR "/" INJECT_COMPLETE_MARK "\"", 1);
+    write_script("done.sh",
+                 FAKE_LAUNCHES "d=\"$" INJECT_ENV_DIR "\"; launches 1000 2000; "
+                               "echo 'launches 7 selected 2' >\"$d/" INJECT_COMPLETE_MARK "\"",
+                 1);
     profile("-o out -- ./done.sh");
     expect(EXIT_OK, "7 kernel launches, 2 selected\nresults: out\n");
     assert_true(exists("out"));
     assert_false(exists("out.partial"));
+}
+
+/* With --repeat 3 the program runs three times: the later runs into run-<i>/, told their number and no metric
+ * groups; every run's launches are samples of their jobs in summary.csv and samples.csv. */
+static void repeated_runs_are_samples_of_the_first_runs_jobs(void **state)
+{
+    (void)state;
+    char summary[4096], samples[4096], env[4096];
+    write_script("repeat.sh",
+                 FAKE_LAUNCHES "d=\"$" INJECT_ENV_DIR "\"; r=${" INJECT_ENV_RUN ":-1}; "
+                               "launches $((1000 * r)) 500; env >\"$d/env.txt\"; "
+                               "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out --repeat 3 -- ./repeat.sh");
+    expect(EXIT_OK, "2 kernel launches, 1 selected\nresults: out\n");
+    read_scratch_file("out/run-3/env.txt", env, sizeof env);
+    expect_line(env, "\n" INJECT_ENV_METRIC_GROUPS "=none\n");
+    expect_line(env, "\n" INJECT_ENV_RUN "=3\n");
+    read_scratch_file("out/samples.csv", samples, sizeof samples);
+    expect_line(samples, "\nstep/k() #0,program,0,1,0.001\nstep/k() #0,program,0,2,0.002\n"
+                         "step/k() #0,program,0,3,0.003\n");
+    read_scratch_file("out/summary.csv", summary, sizeof summary);
+    expect_line(summary, "\nstep/k() #0,program,,0,timed,,0,,,,3,,0.001,0.0015,0.002,0.0025,0.003,0.002,");
 }
 
 static void a_complete_part_without_launches_exits_3_and_stays_partial(void **state)
@@ -215,7 +250,8 @@ static void an_unfinished_childs_part_keeps_the_folder_partial(void **state)
 {
     (void)state;
     write_script("parent.sh",
-                 "d=\"$" INJECT_ENV_DIR "\"; echo 'launches 1 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"; "
+                 FAKE_LAUNCHES "d=\"$" INJECT_ENV_DIR "\"; launches 10 20; "
+                               "echo 'launches 1 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"; "
                  "mkdir \"$d/process-99\" && : >\"$d/process-99/" INJECT_STARTED_MARK "\"",
                  1);
     profile("-o out -- ./parent.sh");
@@ -316,6 +352,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_program_inherits_the_library_the_folder_and_the_selection, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_complete_part_with_launches_is_committed, setup, teardown),
+        cmocka_unit_test_setup_teardown(repeated_runs_are_samples_of_the_first_runs_jobs, setup, teardown),
         cmocka_unit_test_setup_teardown(a_complete_part_without_launches_exits_3_and_stays_partial, setup, teardown),
         cmocka_unit_test_setup_teardown(the_librarys_error_is_said_with_its_code, setup, teardown),
         cmocka_unit_test_setup_teardown(a_part_started_but_never_written_stays_partial, setup, teardown),

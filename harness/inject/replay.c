@@ -1,0 +1,281 @@
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda.h>
+#include <cupti_activity.h>
+
+#include "../../cupti/subscriber.h"
+#include "../common/grow.h"
+#include "../profile/metric_catalog.h"
+#include "nvtx_hook.h"
+#include "replay.h"
+
+#define MAX_CONTEXTS 16
+#define DURATION_METRIC "gpu__time_duration.sum"
+
+/* A range profiler per context the program launches on; one configuration for them all (one kind of GPU). */
+struct context_session {
+    CUcontext context;
+    struct prof_session session;
+    struct prof_counter_data data;
+};
+
+/* The launch being replayed: entered, not yet returned. */
+struct in_flight {
+    int active;
+    struct context_session *session;
+    struct replayed_launch launch;
+};
+
+static struct {
+    pthread_mutex_t lock; /* held from a selected launch's entry to its return: one replay at a time */
+    const struct inject_config *config;
+    struct selection_count count;
+    const char *names[MAX_METRICS];
+    int n_names;
+    struct prof_host *host;
+    struct prof_config prof_config;
+    int configured;
+    char chip[32];
+    struct context_session contexts[MAX_CONTEXTS];
+    int n_contexts;
+    struct in_flight current;
+    struct replayed_launch *done;
+    size_t n_done;
+    struct prof_error broken; /* a failure that stops all profiling (no permission, no configuration) */
+    CUresult (*func_attribute)(int *, CUfunction_attribute, CUfunction);
+    CUresult (*device_get)(CUdevice *, int);
+    CUresult (*device_name)(char *, int, CUdevice);
+    char gpu_name[128];
+} replay = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* ---- the configuration, made on the first selected launch (CUPTI needs a device to name the chip) ---- */
+
+static int configure(CUcontext context, struct prof_error *e)
+{
+    uint32_t device;
+    if (replay.configured)
+        return PROF_OK;
+    if (prof_check(e, cuptiGetDeviceId(context, &device), "cuptiGetDeviceId") ||
+        prof_chip_name((int)device, replay.chip, sizeof replay.chip, e) ||
+        prof_host_open(replay.chip, &replay.host, e) ||
+        prof_config_build(replay.host, replay.names, replay.n_names, &replay.prof_config, e))
+        return e->status;
+    CUdevice handle;
+    if (replay.device_get && replay.device_name && replay.device_get(&handle, (int)device) == CUDA_SUCCESS)
+        replay.device_name(replay.gpu_name, sizeof replay.gpu_name, handle);
+    replay.configured = 1;
+    return PROF_OK;
+}
+
+static struct context_session *session_of(CUcontext context, struct prof_error *e)
+{
+    for (int i = 0; i < replay.n_contexts; ++i)
+        if (replay.contexts[i].context == context)
+            return &replay.contexts[i];
+    if (replay.n_contexts == MAX_CONTEXTS) {
+        prof_fail(e, PROF_FAILED, "more than %d CUDA contexts: launches on the others are not profiled",
+                  MAX_CONTEXTS);
+        return NULL;
+    }
+    struct context_session *s = &replay.contexts[replay.n_contexts];
+    s->context = context;
+    if (prof_session_open(&s->session, context, 1, PROF_KERNEL_REPLAY, e) ||
+        prof_counter_data_create(&s->session, &replay.prof_config, &s->data, e)) {
+        prof_session_close(&s->session, &(struct prof_error){0});
+        return NULL;
+    }
+    replay.n_contexts++;
+    return s;
+}
+
+/* ---- one launch ---- */
+
+static void attribute(CUfunction function, CUfunction_attribute which, int *value)
+{
+    if (!replay.func_attribute || replay.func_attribute(value, which, function) != CUDA_SUCCESS)
+        *value = -1;
+}
+
+/* The record CUPTI's kernel activity would have made, as far as the call tells it. */
+static void record_call(const struct prof_launch *l, struct prof_gpu_op *op)
+{
+    *op = (struct prof_gpu_op){.kind = PROF_OP_KERNEL, .correlation = l->correlation,
+                               .start_ns = prof_activity_now(), .dynamic_shared = (int)l->dynamic_shared};
+    uint32_t device = 0;
+    if (cuptiGetDeviceId(l->context, &device) == CUPTI_SUCCESS)
+        op->device = device;
+    for (int i = 0; i < 3; ++i) {
+        op->grid[i] = (int)l->grid[i];
+        op->block[i] = (int)l->block[i];
+    }
+    attribute(l->function, CU_FUNC_ATTRIBUTE_NUM_REGS, &op->registers);
+    attribute(l->function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &op->static_shared);
+    snprintf(op->name, sizeof op->name, "%s", l->symbol);
+}
+
+static int selected(const struct prof_launch *l)
+{
+    char kernel[PROF_OP_NAME_LEN], path[1024];
+    prof_demangle(l->symbol, kernel, sizeof kernel);
+    nvtx_hook_current_path(path, sizeof path);
+    const struct selection *s = &replay.config->selection;
+    return selection_takes(s, &replay.count, selection_name_matches(s, kernel), path);
+}
+
+/* Entered with the lock held; on success it stays held until the launch returns. */
+static int begin_launch(const struct prof_launch *l, struct prof_error *e)
+{
+    struct in_flight *f = &replay.current;
+    *f = (struct in_flight){.active = 1};
+    record_call(l, &f->launch.op);
+    if (configure(l->context, e) || !(f->session = session_of(l->context, e)) || prof_activity_pause(e) ||
+        prof_session_begin(&f->session->session, &f->session->data, e) || prof_pass_begin(&f->session->session, e))
+        return e->status;
+    return PROF_OK;
+}
+
+static void end_launch(struct prof_error *e)
+{
+    struct in_flight *f = &replay.current;
+    struct error evaluated = {0};
+    bool all_passes = false;
+    size_t ranges = 0;
+    if (!e->status && f->session && prof_pass_end(&f->session->session, &all_passes, e) == 0 &&
+        prof_session_end(&f->session->session, &f->session->data, &ranges, e) == 0 && !all_passes)
+        prof_fail(e, PROF_FAILED, "CUPTI did not replay every pass inside the launch");
+    if (!e->status && ranges != 1)
+        prof_fail(e, PROF_FAILED, "%zu ranges for one launch", ranges);
+    const char *kernel_names[1] = {f->launch.op.name};
+    if (!e->status && metrics_evaluate(replay.host, f->session->data.image, f->session->data.size, 0, 1, kernel_names,
+                                       &replay.prof_config, &f->launch.profile, &evaluated))
+        prof_fail(e, PROF_FAILED, "%s", evaluated.message);
+    double duration_ns = metric_lookup(f->launch.profile.names, f->launch.profile.kernels[0].values,
+                                       f->launch.profile.n_metrics, DURATION_METRIC);
+    f->launch.op.end_ns = f->launch.op.start_ns + (uint64_t)(duration_ns > 0 ? duration_ns : 0);
+    prof_activity_resume(&(struct prof_error){0});
+    if (e->status) {
+        snprintf(f->launch.failure, sizeof f->launch.failure, "%.255s", e->message);
+        f->launch.profile.n_metrics = 0;
+    }
+    if (grow_for_one_more((void **)&replay.done, replay.n_done, sizeof *replay.done) == 0)
+        replay.done[replay.n_done++] = f->launch;
+    f->active = 0;
+}
+
+/* A failure that would fail every later launch too stops profiling; the program runs on regardless. */
+static int breaks_everything(const struct prof_error *e)
+{
+    return e->status == PROF_NO_PERMISSION || e->status == PROF_UNKNOWN_METRIC ||
+           e->status == PROF_UNSUPPORTED_CHIP || !replay.configured;
+}
+
+static void on_launch(void *context, const struct prof_launch *l)
+{
+    static _Thread_local struct prof_error failed;
+    static _Thread_local int mine; /* this thread holds the lock for a launch in flight */
+    (void)context;
+    if (l->entering) {
+        pthread_mutex_lock(&replay.lock);
+        if (replay.broken.status || !selected(l)) {
+            pthread_mutex_unlock(&replay.lock);
+            return;
+        }
+        failed = (struct prof_error){0};
+        begin_launch(l, &failed);
+        mine = 1;
+    } else if (mine) {
+        mine = 0;
+        end_launch(&failed);
+        if (failed.status && breaks_everything(&failed))
+            replay.broken = failed;
+        pthread_mutex_unlock(&replay.lock);
+    }
+}
+
+/* ---- start and stop ---- */
+
+static int add_name(const char *name)
+{
+    for (int i = 0; i < replay.n_names; ++i)
+        if (strcmp(replay.names[i], name) == 0)
+            return 0;
+    if (replay.n_names == MAX_METRICS)
+        return -1;
+    replay.names[replay.n_names++] = name;
+    return 0;
+}
+
+/* The driver the program already loaded, for what a call does not say (a kernel's registers). */
+static void find_driver(void)
+{
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (!driver)
+        return;
+    *(void **)&replay.func_attribute = dlsym(driver, "cuFuncGetAttribute");
+    *(void **)&replay.device_get = dlsym(driver, "cuDeviceGet");
+    *(void **)&replay.device_name = dlsym(driver, "cuDeviceGetName");
+}
+
+int replay_start(const struct inject_config *c, struct error *e)
+{
+    struct prof_error pe = {0};
+    if (c->metrics.n == 0)
+        return 0;
+    replay.config = c;
+    for (int i = 0; i < c->metrics.n; ++i)
+        if (add_name(c->metrics.names[i]) != 0)
+            return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
+    if (add_name(DURATION_METRIC) != 0)
+        return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
+    find_driver();
+    if (prof_subscriber_start(0, &pe) || prof_subscriber_listen(on_launch, NULL, &pe))
+        return error_from_profiler(e, &pe);
+    return 0;
+}
+
+const struct replayed_launch *replay_stop(size_t *count, struct error *e)
+{
+    struct prof_error pe = {0};
+    *count = 0;
+    if (!replay.config)
+        return NULL;
+    pthread_mutex_lock(&replay.lock);
+    prof_subscriber_listen(NULL, NULL, &pe);
+    for (int i = 0; i < replay.n_contexts; ++i) {
+        prof_counter_data_free(&replay.contexts[i].data);
+        prof_session_close(&replay.contexts[i].session, &pe);
+    }
+    replay.n_contexts = 0;
+    prof_subscriber_stop(&pe);
+    if (replay.broken.status)
+        error_from_profiler(e, &replay.broken);
+    *count = replay.n_done;
+    pthread_mutex_unlock(&replay.lock);
+    return replay.done;
+}
+
+const char *replay_gpu_name(void)
+{
+    return replay.gpu_name;
+}
+
+const char *replay_chip(void)
+{
+    return replay.chip;
+}
+
+void replay_free(void)
+{
+    if (replay.configured) {
+        prof_config_free(&replay.prof_config);
+        prof_host_close(replay.host, &(struct prof_error){0});
+    }
+    free(replay.done);
+    replay.done = NULL;
+    replay.n_done = 0;
+    replay.configured = 0;
+}

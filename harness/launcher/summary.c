@@ -1,0 +1,236 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/grow.h"
+#include "../common/stats.h"
+#include "../csv/reader.h"
+#include "../profile/profile_summary.h"
+#include "../results/folder_reader.h"
+#include "../results/launches_csv.h"
+#include "../results/schema.h"
+#include "summary.h"
+
+struct job {
+    const char *name, *kernel; /* point into the first run's launches.csv */
+    double registers, static_smem, dynamic_smem, threads_per_block;
+    double *samples_ms;
+    int n_samples;
+    struct profile profile; /* n_metrics 0: not profiled */
+};
+
+struct jobs {
+    struct job *rows;
+    size_t n;
+    struct csv_table first_run; /* stays open: the jobs' names point into it */
+};
+
+void profile_run_folder(char *dir, size_t len, const char *folder, int run)
+{
+    if (run == 1)
+        snprintf(dir, len, "%s", folder);
+    else
+        snprintf(dir, len, "%s/run-%d", folder, run);
+}
+
+/* Runs launch their kernels in the same order, so the job of a run's row i is most often job i. */
+static struct job *find_job(struct jobs *j, const char *name, size_t hint)
+{
+    if (hint < j->n && strcmp(j->rows[hint].name, name) == 0)
+        return &j->rows[hint];
+    for (size_t i = 0; i < j->n; ++i)
+        if (strcmp(j->rows[i].name, name) == 0)
+            return &j->rows[i];
+    return NULL;
+}
+
+/* -1 in launches.csv: the driver did not say. */
+static double known(const struct csv_table *t, int row, int column, struct error *e)
+{
+    double value = NAN;
+    csv_table_real(t, row, column, &value, e);
+    return value < 0 ? NAN : value;
+}
+
+static int new_job(struct jobs *j, const struct csv_table *t, int row, const int *col, struct error *e)
+{
+    if (grow_for_one_more((void **)&j->rows, j->n, sizeof *j->rows) != 0)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    struct job *job = &j->rows[j->n++];
+    *job = (struct job){.name = csv_table_text(t, row, col[LAUNCHES_JOB]),
+                        .kernel = csv_table_text(t, row, col[LAUNCHES_KERNEL])};
+    job->registers = known(t, row, col[LAUNCHES_REGISTERS_PER_THREAD], e);
+    job->static_smem = known(t, row, col[LAUNCHES_STATIC_SMEM_BYTES], e);
+    job->dynamic_smem = known(t, row, col[LAUNCHES_DYNAMIC_SMEM_BYTES], e);
+    job->threads_per_block = known(t, row, col[LAUNCHES_BLOCK_X], e) * known(t, row, col[LAUNCHES_BLOCK_Y], e) *
+                             known(t, row, col[LAUNCHES_BLOCK_Z], e);
+    return e->code;
+}
+
+static int add_sample(struct job *job, double ms, struct error *e)
+{
+    if (grow_for_one_more((void **)&job->samples_ms, (size_t)job->n_samples, sizeof *job->samples_ms) != 0)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    job->samples_ms[job->n_samples++] = ms;
+    return 0;
+}
+
+/* Every launch of one run: a sample of its job. The jobs are the first run's; a later run's launch that the first
+ * run did not make (the program took another path) is counted in *unmatched. */
+static int read_run(struct jobs *j, const char *folder, int run, struct csv_table *t, size_t *unmatched,
+                    struct error *e)
+{
+    char dir[PATH_LEN + 16];
+    int col[LAUNCHES_COLUMNS], present;
+    profile_run_folder(dir, sizeof dir, folder, run);
+    if (results_read_optional(dir, &launches_csv, t, &present, e))
+        return e->code;
+    if (!present)
+        return error_set(e, EXIT_RUNTIME, "%s/%s is missing, though the part is marked complete", dir,
+                         launches_csv.file);
+    for (int id = 0; id < LAUNCHES_COLUMNS; ++id)
+        if (schema_column(t, &launches_csv, id, &col[id], e))
+            return e->code;
+    for (int row = 0; row < t->rows && !e->code; ++row) {
+        double duration_ns;
+        struct job *job = find_job(j, csv_table_text(t, row, col[LAUNCHES_JOB]), (size_t)row);
+        if (!job && run > 1) {
+            ++*unmatched;
+            continue;
+        }
+        if (!job && new_job(j, t, row, col, e) == 0)
+            job = &j->rows[j->n - 1];
+        if (!e->code && csv_table_required_real(t, row, col[LAUNCHES_DURATION_NS], &duration_ns, e) == 0 &&
+            duration_ns > 0) /* 0: a launch CUPTI could not replay, whose duration nothing measured */
+            add_sample(job, duration_ns / 1e6, e);
+    }
+    return e->code;
+}
+
+/* The collected metrics of each profiled job back into its profile; the derived ones are made again from them. */
+static int read_metrics(struct jobs *j, const char *folder, struct error *e)
+{
+    struct csv_table t;
+    int present, variant, kernel, metric, value, unit;
+    if (results_read_optional(folder, &metrics_csv, &t, &present, e) || !present)
+        return e->code;
+    if (schema_column(&t, &metrics_csv, METRICS_VARIANT, &variant, e) ||
+        schema_column(&t, &metrics_csv, METRICS_KERNEL, &kernel, e) ||
+        schema_column(&t, &metrics_csv, METRICS_METRIC, &metric, e) ||
+        schema_column(&t, &metrics_csv, METRICS_VALUE, &value, e) ||
+        schema_column(&t, &metrics_csv, METRICS_UNIT, &unit, e)) {
+        csv_table_free(&t);
+        return e->code;
+    }
+    for (int row = 0; row < t.rows && !e->code; ++row) {
+        const char *name = csv_table_text(&t, row, metric);
+        struct job *job = find_job(j, csv_table_text(&t, row, variant), 0);
+        if (!job || !strstr(name, "__")) /* a derived metric: no Perfworks name holds "__" but the collected */
+            continue;
+        struct profile *p = &job->profile;
+        if (p->n_metrics == MAX_METRICS) {
+            error_set(e, EXIT_USAGE, "%s:%d: more than %d metrics for one job", t.path, t.line[row], MAX_METRICS);
+            break;
+        }
+        p->n_kernels = 1;
+        snprintf(p->kernels[0].kernel, sizeof p->kernels[0].kernel, "%s", csv_table_text(&t, row, kernel));
+        p->names[p->n_metrics] = strdup(name);
+        snprintf(p->units[p->n_metrics], sizeof p->units[0], "%s", csv_table_text(&t, row, unit));
+        if (!p->names[p->n_metrics])
+            error_set(e, EXIT_RUNTIME, "out of memory");
+        else
+            csv_table_required_real(&t, row, value, &p->kernels[0].values[p->n_metrics++], e);
+    }
+    csv_table_free(&t);
+    return e->code;
+}
+
+static void fill_timing(const struct job *job, struct summary_row *row)
+{
+    struct sample_stats s;
+    row->samples = job->n_samples;
+    if (job->n_samples == 0 || stats_compute(job->samples_ms, job->n_samples, &s) != 0)
+        return;
+    row->min_ms = s.min;
+    row->q1_ms = s.q1;
+    row->median_ms = s.median;
+    row->q3_ms = s.q3;
+    row->max_ms = s.max;
+    row->mean_ms = s.mean;
+    row->stdev_ms = s.stdev;
+    row->ci95_rel = s.ci95_rel;
+}
+
+static void fill_metrics(const struct job *job, struct summary_row *row)
+{
+    struct diagnosis d;
+    if (job->profile.n_metrics == 0)
+        return;
+    profile_headline(&job->profile, 0, row->headline);
+    profile_diagnose(&job->profile, 0, NULL, &d);
+    snprintf(row->limiter, sizeof row->limiter, "%s", d.limiter);
+    snprintf(row->evidence, sizeof row->evidence, "%s", d.evidence);
+}
+
+static int write_summary(const struct jobs *j, const char *folder, struct error *e)
+{
+    struct csv c;
+    if (summary_csv_create(&c, folder, e))
+        return e->code;
+    for (size_t i = 0; i < j->n; ++i) {
+        const struct job *job = &j->rows[i];
+        struct summary_row row;
+        summary_row_init(&row);
+        row.variant = job->name;
+        row.precision = PROGRAM_PRECISION;
+        row.status = job->profile.n_metrics ? "profiled" : "timed";
+        row.metrics_kernel = job->kernel;
+        row.registers_per_thread = job->registers;
+        row.static_smem_bytes = job->static_smem;
+        row.dynamic_smem_bytes = job->dynamic_smem;
+        row.threads_per_block = job->threads_per_block;
+        fill_timing(job, &row);
+        fill_metrics(job, &row);
+        summary_csv_row(&c, &row);
+    }
+    return csv_close(&c, e);
+}
+
+static int write_samples(const struct jobs *j, const char *folder, struct error *e)
+{
+    struct csv c;
+    if (samples_csv_create(&c, folder, e))
+        return e->code;
+    for (size_t i = 0; i < j->n; ++i)
+        for (int s = 0; s < j->rows[i].n_samples; ++s)
+            samples_csv_row(&c, &(struct sample_row){j->rows[i].name, PROGRAM_PRECISION, 0, s + 1,
+                                                     j->rows[i].samples_ms[s]});
+    return csv_close(&c, e);
+}
+
+static void free_jobs(struct jobs *j)
+{
+    for (size_t i = 0; i < j->n; ++i) {
+        free(j->rows[i].samples_ms);
+        for (int m = 0; m < j->rows[i].profile.n_metrics; ++m)
+            free((char *)j->rows[i].profile.names[m]);
+    }
+    free(j->rows);
+    csv_table_free(&j->first_run);
+}
+
+int profile_summary_write(const char *folder, int runs, size_t *unmatched, struct error *e)
+{
+    struct jobs j = {0};
+    *unmatched = 0;
+    for (int run = 1; run <= runs && !e->code; ++run) {
+        struct csv_table later = {0};
+        read_run(&j, folder, run, run == 1 ? &j.first_run : &later, unmatched, e);
+        csv_table_free(&later);
+    }
+    if (!e->code && read_metrics(&j, folder, e) == 0 && write_summary(&j, folder, e) == 0)
+        write_samples(&j, folder, e);
+    free_jobs(&j);
+    return e->code;
+}

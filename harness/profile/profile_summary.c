@@ -1,0 +1,57 @@
+#include <math.h>
+
+#include "profile_summary.h"
+
+/* The derived metric each of the summary's metric columns shows, from SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT on. */
+static const enum derived_metric_id headline_metric[] = {
+    METRIC_GLOBAL_LOAD_EFFICIENCY, METRIC_SECTORS_PER_REQUEST_LD, METRIC_SHARED_CONFLICTS_HW,
+    METRIC_SHARED_EXCESS_ESTIMATE, METRIC_DRAM_GBS, METRIC_DRAM_PCT_OF_PEAK,
+    METRIC_ACHIEVED_GFLOPS, METRIC_ACHIEVED_OCCUPANCY, METRIC_SOL_SM_PCT, METRIC_SOL_MEMORY_PCT,
+    METRIC_SOL_L1_PCT, METRIC_SOL_L2_PCT, METRIC_SOL_DRAM_PCT, METRIC_FMA_PIPE_PCT, METRIC_ISSUE_SLOTS_PCT,
+    METRIC_FP64_TENSOR_PIPE_PCT,
+};
+_Static_assert(sizeof headline_metric / sizeof headline_metric[0] == SUMMARY_HEADLINE_COLUMNS,
+               "one derived metric per summary metric column");
+
+void profile_headline(const struct profile *p, int kernel, double headline[SUMMARY_HEADLINE_COLUMNS])
+{
+    struct derived_metric derived[MAX_DERIVED];
+    metrics_derive(p->names, p->kernels[kernel].values, p->n_metrics, derived);
+    for (int i = 0; i < SUMMARY_HEADLINE_COLUMNS; ++i)
+        headline[i] = derived[headline_metric[i]].value;
+}
+
+/* The share of shared wavefronts that are bank conflicts: exact with the source group, else the kernel-total
+ * estimate (right for 32-bit accesses, the lessons'). */
+static double conflict_share_pct(const struct profile *p, const double *values, const struct derived_metric *derived,
+                                 const struct exact_shared *exact)
+{
+    int sourced = exact && !isnan(exact->wavefronts);
+    double excess = sourced ? exact->excess_wavefronts : fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE].value);
+    double wavefronts = sourced ? exact->wavefronts
+                                : metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
+                                      metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
+    return wavefronts == 0.0 ? 0.0 : 100.0 * excess / wavefronts; /* no shared access: no conflict */
+}
+
+void profile_diagnose(const struct profile *p, int kernel, const struct exact_shared *exact, struct diagnosis *d)
+{
+    static const enum derived_metric_id from[DIAGNOSIS_INPUT_COUNT] = {
+        [IN_SOL_L1] = METRIC_SOL_L1_PCT,       [IN_SOL_L2] = METRIC_SOL_L2_PCT,
+        [IN_SOL_DRAM] = METRIC_SOL_DRAM_PCT,   [IN_FMA_PIPE] = METRIC_FMA_PIPE_PCT,
+        [IN_ISSUE_SLOTS] = METRIC_ISSUE_SLOTS_PCT, [IN_SOL_SM] = METRIC_SOL_SM_PCT,
+        [IN_SOL_MEMORY] = METRIC_SOL_MEMORY_PCT, [IN_OCCUPANCY] = METRIC_ACHIEVED_OCCUPANCY,
+        [IN_SECTORS_PER_REQUEST_LD] = METRIC_SECTORS_PER_REQUEST_LD, [IN_FP64_TENSOR_PIPE] = METRIC_FP64_TENSOR_PIPE_PCT,
+        [IN_LOAD_EFFICIENCY] = METRIC_GLOBAL_LOAD_EFFICIENCY, [IN_FLOP_FP32] = METRIC_FLOP_FP32,
+        [IN_FLOP_FP64] = METRIC_FLOP_FP64};
+    struct derived_metric derived[MAX_DERIVED];
+    double inputs[DIAGNOSIS_INPUT_COUNT];
+    const double *values = p->kernels[kernel].values;
+    metrics_derive(p->names, values, p->n_metrics, derived);
+    for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
+        inputs[i] = i == IN_CONFLICT_SHARE ? conflict_share_pct(p, values, derived, exact) : derived[from[i]].value;
+    /* No global load instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
+    if (metric_lookup(p->names, values, p->n_metrics, COLLECTED(GLOBAL_LD_REQUESTS)) == 0.0)
+        inputs[IN_LOAD_EFFICIENCY] = 100.0;
+    diagnose(inputs, d);
+}

@@ -1,0 +1,24 @@
+/*
+ * What a profiled kernel's summary row shows beside its time: the derived
+ * metrics of the summary's metric columns, and its diagnosis (limiter and
+ * evidence). The suite's run and a program's profile make them alike.
+ */
+#ifndef MEMSCOPE_PROFILE_SUMMARY_H
+#define MEMSCOPE_PROFILE_SUMMARY_H
+
+#include "../diagnose/diagnosis.h"
+#include "../results/summary_csv.h"
+#include "profile.h"
+
+/* headline[i]: summary.csv's metric column i from global_load_efficiency_pct on; NAN where not collected. */
+void profile_headline(const struct profile *p, int kernel, double headline[SUMMARY_HEADLINE_COLUMNS]);
+
+/* The exact shared-memory sums of the source group, when it ran for the kernel (else both NAN): the bank-conflict
+ * share is then exact instead of the kernel-total estimate. */
+struct exact_shared {
+    double excess_wavefronts, wavefronts;
+};
+
+void profile_diagnose(const struct profile *p, int kernel, const struct exact_shared *exact, struct diagnosis *d);
+
+#endif
