@@ -32,7 +32,8 @@
  *
  * Tiles (ST_* in kernels/ladder/ladder_tiles.h): 64x128x32, warp 32x64, 8x8 per thread, 4 stages,
  * bands of 16 block rows; scripts/tune-ladder's st_* points sweep 64x128, 128x64 and 64x64 tiles
- * with 4x4, 8x4, 16x4 and 8x8 thread tiles and 3 or 4 stages (figures in docs/ladder.md).
+ * with 4x4, 8x4, 16x4 and 8x8 thread tiles, k-tiles of 8 to 32 and 3 or 4 stages (figures in
+ * docs/ladder.md).
  * Bounds: as large_tiles (clamped m/n indices, zero-filled last k-tile, 16-byte path only when
  * width % 4 == 0, every store guarded): any Width >= 1; the edge path's k-tiles of 16 also loop
  * over 8 steps.
