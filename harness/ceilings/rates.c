@@ -33,6 +33,11 @@ struct ceiling_rates ceiling_rates_unknown(void)
     return r;
 }
 
+double ceiling_share_pct(double rate, double ceiling)
+{
+    return isfinite(ceiling) && ceiling > 0 ? 100.0 * rate / ceiling : NAN;
+}
+
 /* Bytes per clock per SM of the L1/shared data stage: 32 banks of 4 bytes (Volta and later). */
 #define L1_SHARED_BYTES_PER_CLOCK 128.0
 

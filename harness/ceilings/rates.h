@@ -33,6 +33,11 @@ const char *ceiling_label(enum ceiling c); /* "DRAM", "L2", "L1/shared", "FP32",
 const char *ceiling_unit(enum ceiling c);  /* "GB/s" or "GFLOP/s" */
 struct ceiling_rates ceiling_rates_unknown(void);
 
+/* A rate as a share of its ceiling, in %: summary.csv's fp32_roof_pct and the ladder page's "% FP32 roof" (GFLOP/s
+ * over the run's measured FP32 ceiling). NAN when either is unknown (NAN) or the ceiling is not positive: a run
+ * that measured no ceiling has no share of it. */
+double ceiling_share_pct(double rate, double ceiling);
+
 /* What the datasheet figures derive from: environment.csv's compute_capability, sm_count, sm_clock_max_mhz,
  * memory_clock_max_mhz and memory_bus_width_bits (NAN, or NULL, where unknown). */
 struct gpu_figures {

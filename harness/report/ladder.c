@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ceilings/rates.h"
 #include "../common/paths.h"
 #include "../profile/metric_catalog.h"
 #include "cells.h"
@@ -63,29 +64,34 @@ static void per_unit_cell(char *cell, size_t len, double ffma, double units, con
         report_format_number(cell, len, ffma / units, "%.0f");
 }
 
-static void step_row(FILE *f, const struct report_model *m, int v, double previous_ms, int width,
+/* fp32_ceiling: the FP32 ceiling the run measured (NAN: none), which "% FP32 roof" divides the GFLOP/s by, as
+ * summary.csv's fp32_roof_pct does; from the two, so that a run older than that column has the figure too. */
+static void step_row(FILE *f, const struct report_model *m, int v, double previous_ms, int width, double fp32_ceiling,
                      const struct step_counters *c)
 {
     const char *name = m->variant[v];
     int step = results_ladder_step(m->r, name);
-    char cell[11][64];
+    char cell[12][64];
     double median = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS);
-    report_format_number(cell[0], sizeof cell[0], report_summary_value(m, name, width, SUMMARY_GFLOPS), "%.0f");
+    double gflops = report_summary_value(m, name, width, SUMMARY_GFLOPS);
+    report_format_number(cell[0], sizeof cell[0], gflops, "%.0f");
     report_format_number(cell[1], sizeof cell[1], 100.0 * report_anchor_ms(m, v, width, 1) / median, "%.1f");
-    report_format_number(cell[2], sizeof cell[2], previous_ms / median, "%.2fx");
+    double roof = ceiling_share_pct(gflops, fp32_ceiling);
+    snprintf(cell[2], sizeof cell[2], isnan(roof) ? "-" : "%.1f", roof); /* "-": the run measured no ceiling */
+    report_format_number(cell[3], sizeof cell[3], previous_ms / median, "%.2fx");
     if (isnan(previous_ms))
-        snprintf(cell[2], sizeof cell[2], "-");
-    per_unit_cell(cell[3], sizeof cell[3], c->ffma, c->load_sectors, "no LDG");
-    per_unit_cell(cell[4], sizeof cell[4], c->ffma, c->shared_wavefronts, "no LDS");
-    report_format_count(cell[5], sizeof cell[5], report_summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT));
+        snprintf(cell[3], sizeof cell[3], "-");
+    per_unit_cell(cell[4], sizeof cell[4], c->ffma, c->load_sectors, "no LDG");
+    per_unit_cell(cell[5], sizeof cell[5], c->ffma, c->shared_wavefronts, "no LDS");
+    report_format_count(cell[6], sizeof cell[6], report_summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT));
     double registers = report_summary_value(m, name, width, SUMMARY_REGISTERS_PER_THREAD);
-    snprintf(cell[6], sizeof cell[6], isnan(registers) ? "-" : "%.0f", registers);
-    report_format_occupancy(cell[7], sizeof cell[7],
+    snprintf(cell[7], sizeof cell[7], isnan(registers) ? "-" : "%.0f", registers);
+    report_format_occupancy(cell[8], sizeof cell[8],
                             report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
                             report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
-    report_format_number(cell[8], sizeof cell[8], report_summary_value(m, name, width, SUMMARY_ISSUE_SLOTS_PCT), "%.1f");
-    report_format_number(cell[9], sizeof cell[9], c->l2_hit_pct, "%.1f");
-    report_format_number(cell[10], sizeof cell[10], c->dram_bytes / 1e6, "%.0f");
+    report_format_number(cell[9], sizeof cell[9], report_summary_value(m, name, width, SUMMARY_ISSUE_SLOTS_PCT), "%.1f");
+    report_format_number(cell[10], sizeof cell[10], c->l2_hit_pct, "%.1f");
+    report_format_number(cell[11], sizeof cell[11], c->dram_bytes / 1e6, "%.0f");
     fprintf(f, "%d\t%d\t", v + 1, step);
     report_put_cell(f, name, 0);
     const int cells = (int)(sizeof cell / sizeof cell[0]);
@@ -97,11 +103,14 @@ static int write_steps(const struct report_model *m, const int *order, int n, co
 {
     char path[PATH_IN_FOLDER_LEN];
     int width = m->largest_width;
+    double fp32_ceiling;
+    if (results_environment_number(m->r, ceiling_key(CEILING_FP32), &fp32_ceiling, e))
+        return e->code;
     FILE *f = report_open(dir, "ladder.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("0\tstep\tvariant\tGFLOP/s\t% cuBLAS\tx step before\tFFMA/LDG sector\tFFMA/wavefront\texcess wavefr."
-          "\tregs\toccup. % th/ach\tissue %\tL2 hit %\tDRAM MB\n",
+    fputs("0\tstep\tvariant\tGFLOP/s\t% cuBLAS\t% FP32 roof\tx step before\tFFMA/LDG sector\tFFMA/wavefront"
+          "\texcess wavefr.\tregs\toccup. % th/ach\tissue %\tL2 hit %\tDRAM MB\n",
           f);
     double previous_ms = NAN;
     for (int i = 0; i < n && !e->code; ++i) {
@@ -109,7 +118,7 @@ static int write_steps(const struct report_model *m, const int *order, int n, co
         const char *name = m->variant[order[i]];
         if (results_summary_row(m->r, name, width) < 0 || read_counters(m, name, width, &c, e))
             continue;
-        step_row(f, m, order[i], previous_ms, width, &c);
+        step_row(f, m, order[i], previous_ms, width, fp32_ceiling, &c);
         previous_ms = report_passed(m, name, width) ? report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) : NAN;
     }
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);

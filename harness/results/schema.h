@@ -41,7 +41,8 @@
     X(SUMMARY_SOURCE_WALL_MS, "source_wall_ms") X(SUMMARY_SOURCE_GPU_MS, "source_gpu_ms")                             \
     X(SUMMARY_LIMITER, "limiter") X(SUMMARY_EVIDENCE, "evidence") X(SUMMARY_STALL_SAMPLES, "stall_samples")         \
     X(SUMMARY_STALL_TOP_REASON, "stall_top_reason") X(SUMMARY_STALL_TOP_PCT, "stall_top_pct")                         \
-    X(SUMMARY_STALL_WALL_MS, "stall_wall_ms") X(SUMMARY_OTHER_GPU_WORK, "other_gpu_work")
+    X(SUMMARY_STALL_WALL_MS, "stall_wall_ms") X(SUMMARY_OTHER_GPU_WORK, "other_gpu_work")                             \
+    X(SUMMARY_FP32_ROOF_PCT, "fp32_roof_pct")
 
 /* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it). */
 #define VARIANTS_CSV(X)                                                                                               \

@@ -11,7 +11,7 @@ void summary_row_init(struct summary_row *r)
         &r->metrics_wall_ms, &r->metrics_replay_ms, &r->metrics_overhead_ms, &r->registers_per_thread,
         &r->static_smem_bytes, &r->dynamic_smem_bytes, &r->threads_per_block, &r->theoretical_occupancy_pct,
         &r->shared_conflicts_exact, &r->global_excess_sectors, &r->source_wall_ms, &r->source_gpu_ms,
-        &r->stall_samples, &r->stall_top_pct, &r->stall_wall_ms,
+        &r->stall_samples, &r->stall_top_pct, &r->stall_wall_ms, &r->fp32_roof_pct,
     };
     memset(r, 0, sizeof *r);
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; ++i)
@@ -90,6 +90,7 @@ void summary_csv_row(struct csv *c, const struct summary_row *r)
     write_metrics(c, r);
     write_kernel(c, r);
     write_stalls(c, r);
+    csv_real(c, r->fp32_roof_pct);
     csv_end_row(c);
 }
 

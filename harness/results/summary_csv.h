@@ -43,6 +43,8 @@ struct summary_row {
     const char *stall_top_reason;
     double stall_top_pct, stall_wall_ms;
     const char *other_gpu_work;
+    /* gflops as a share of the run's measured FP32 ceiling: NAN without one, or for an FP64 variant. */
+    double fp32_roof_pct;
 };
 
 /* One timed run of a variant at a width. */

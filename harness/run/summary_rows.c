@@ -1,6 +1,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../ceilings/rates.h"
 #include "../profile/profile_summary.h"
 #include "../results/summary_csv.h"
 #include "summary_rows.h"
@@ -120,7 +121,15 @@ static void fill_stalls(const struct job_result *r, struct summary_row *row)
     row->stall_top_pct = r->stalls.top_pct;
 }
 
-int run_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e)
+/* Empty for an FP64 variant (its roof is the FP64 one) and for a run that measured no FP32 ceiling. */
+static void fill_roof_share(const struct job_result *r, double fp32_ceiling_gflops, struct summary_row *row)
+{
+    if (r->variant->precision == MATMUL_FP32)
+        row->fp32_roof_pct = ceiling_share_pct(row->gflops, fp32_ceiling_gflops);
+}
+
+int run_write_summary(const char *dir, const struct job_result *jobs, int count, double fp32_ceiling_gflops,
+                      struct error *e)
 {
     struct csv c;
     if (summary_csv_create(&c, dir, e))
@@ -137,6 +146,7 @@ int run_write_summary(const char *dir, const struct job_result *jobs, int count,
         fill_diagnosis(r, &row);
         fill_stalls(r, &row);
         row.other_gpu_work = r->other_gpu_work;
+        fill_roof_share(r, fp32_ceiling_gflops, &row);
         summary_csv_row(&c, &row);
     }
     return csv_close(&c, e);

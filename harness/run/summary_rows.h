@@ -11,7 +11,9 @@
  * conflicts, when it ran). */
 void job_diagnose(const struct job_result *r, struct diagnosis *d);
 
-int run_write_summary(const char *dir, const struct job_result *jobs, int count, struct error *e);
+/* fp32_ceiling_gflops: the run's measured FP32 ceiling (NAN when it measured none), for fp32_roof_pct. */
+int run_write_summary(const char *dir, const struct job_result *jobs, int count, double fp32_ceiling_gflops,
+                      struct error *e);
 int run_write_samples(const char *dir, const struct job_result *jobs, int count, struct error *e);
 int run_write_variants(const char *dir, const struct matmul_variant *const *variants, int count, struct error *e);
 void run_print_table(FILE *f, const struct job_result *jobs, int count);

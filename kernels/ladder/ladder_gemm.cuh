@@ -1,6 +1,6 @@
 /*
  * The two kernel templates the upper rungs of the FP32 ladder instantiate, with their launchers.
- * Each variant's own file (matmul_vectorized.cu ... matmul_halfwarp_lanes.cu) explains the one idea
+ * Each variant's own file (matmul_vectorized.cu ... matmul_small_tiles.cu) explains the one idea
  * its template arguments switch on and records the chosen tiles.
  *
  * staged_gemm_kernel: vectorized, vectorized_padded, warptiled. Each k-tile is read from global
@@ -8,10 +8,11 @@
  *   padded by A_PAD floats), then consumed from shared memory with 16-byte loads; two barriers
  *   per k-tile, nothing overlapped but what other resident blocks provide.
  *
- * pipelined_gemm_kernel: pipelined, rasterized, large_tiles, halfwarp_lanes, icache_fit. STAGES
- *   shared-memory buffers filled by cp.async, always STAGES - 1 tiles in flight while the FFMAs
- *   consume the oldest; one barrier per k-tile; warp-tiled register tiles; GROUP > 0 rasterizes
- *   the block order; K_UNROLL < BK keeps the k loop inside a tile rolled (0: unrolled whole).
+ * pipelined_gemm_kernel: pipelined, rasterized, large_tiles, halfwarp_lanes, icache_fit,
+ *   small_tiles. STAGES shared-memory buffers filled by cp.async, always STAGES - 1 tiles in flight
+ *   while the FFMAs consume the oldest; one barrier per k-tile; warp-tiled register tiles;
+ *   GROUP > 0 rasterizes the block order; K_UNROLL < BK keeps the k loop inside a tile rolled (0:
+ *   unrolled whole).
  */
 #ifndef MEMSCOPE_LADDER_GEMM_CUH
 #define MEMSCOPE_LADDER_GEMM_CUH

@@ -1,5 +1,5 @@
 /*
- * Tile parameters of the FP32 ladder (blocktiled_1d ... icache_fit), in one place because two
+ * Tile parameters of the FP32 ladder (blocktiled_1d ... small_tiles), in one place because two
  * languages read them: the registry (C) takes its launch shape from here and the kernels (CUDA)
  * their loops, so the grid the harness launches always covers the tiles the kernel computes.
  *
@@ -116,5 +116,35 @@
 #ifndef IF_K_UNROLL
 #define IF_K_UNROLL 8
 #endif
+
+/* small_tiles: a block tile small enough that W = 1024 fills the SMs; icache_fit's pipeline and unrolled steps. */
+#ifndef ST_BM
+#define ST_BM 64
+#endif
+#ifndef ST_BN
+#define ST_BN 128
+#endif
+#ifndef ST_BK
+#define ST_BK 32
+#endif
+#ifndef ST_WM
+#define ST_WM 32
+#endif
+#ifndef ST_WN
+#define ST_WN 64
+#endif
+#ifndef ST_TM
+#define ST_TM 8
+#endif
+#ifndef ST_TN
+#define ST_TN 8
+#endif
+#ifndef ST_STAGES
+#define ST_STAGES 4
+#endif
+#ifndef ST_GROUP
+#define ST_GROUP 16
+#endif
+#define ST_THREADS ((ST_BM / ST_WM) * (ST_BN / ST_WN) * 32)
 
 #endif

@@ -198,6 +198,20 @@ static void a_tie_goes_to_the_level_nearest_the_core(void **state)
     assert_bound((const double[]){0.2, 6000.0 / 6500.0, 16}, &fp32_roofs, ROOF_L1_SHARED, 6000);
 }
 
+/* A share of a ceiling: the reference run's icache_fit at W = 4096 (47,531 GFLOP/s) under its measured FP32 ceiling
+ * (64,362.7) is 73.8 %; without a ceiling (a run that measured none: NAN, or a ceiling that is no rate) there is no
+ * share, and an unknown rate has none either. */
+static void a_share_of_a_ceiling_needs_the_ceiling(void **state)
+{
+    (void)state;
+    assert_near(ceiling_share_pct(47531, 64362.7), 100.0 * 47531 / 64362.7);
+    assert_true(isnan(ceiling_share_pct(47531, NAN)));
+    assert_true(isnan(ceiling_share_pct(47531, 0)));
+    assert_true(isnan(ceiling_share_pct(47531, -1)));
+    assert_true(isnan(ceiling_share_pct(47531, INFINITY)));
+    assert_true(isnan(ceiling_share_pct(NAN, 64362.7)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +225,7 @@ int main(void)
         cmocka_unit_test(the_lowest_roof_bounds),
         cmocka_unit_test(unknown_levels_hold_nothing),
         cmocka_unit_test(a_tie_goes_to_the_level_nearest_the_core),
+        cmocka_unit_test(a_share_of_a_ceiling_needs_the_ceiling),
     };
     return cmocka_run_group_tests_name("ceiling_rates", tests, NULL, NULL);
 }

@@ -131,6 +131,26 @@ static void ladder_steps_count_up_from_one_over_fp32_variants(void **state)
     assert_int_equal(matmul_ladder_step("no_such_variant"), 0);
 }
 
+/* small_tiles is the rung after icache_fit, the last before cuBLAS: the ladder page shows it between them. */
+static void small_tiles_is_the_step_between_icache_fit_and_cublas(void **state)
+{
+    (void)state;
+    int step = matmul_ladder_step(must_find("small_tiles")->name);
+    assert_int_equal(step, matmul_ladder_step("icache_fit") + 1);
+    assert_int_equal(matmul_ladder_step("cublas"), step + 1);
+}
+
+/* Its idea: at W = 1024 its grid gives the H100's 132 SMs at least 128 blocks, where icache_fit's 128x256 tiles
+ * give 32. (Its correctness at W = 1, 2, 33, 100, 1000, 1024 and 4097: tests/run/test_matmul_gpu.c, which checks
+ * every row of the registry at those widths.) */
+static void small_tiles_fill_the_sms_at_1024(void **state)
+{
+    (void)state;
+    dim3 small = matmul_grid(must_find("small_tiles"), 1024), large = matmul_grid(must_find("icache_fit"), 1024);
+    assert_true(small.x * small.y >= 128);
+    assert_int_equal(large.x * large.y, 32);
+}
+
 static void cublas_variants_have_their_precision(void **state)
 {
     (void)state;
@@ -209,6 +229,8 @@ int main(void)
         cmocka_unit_test(find_returns_null_for_unknown_name),
         cmocka_unit_test(registry_holds_required_variants),
         cmocka_unit_test(ladder_steps_count_up_from_one_over_fp32_variants),
+        cmocka_unit_test(small_tiles_is_the_step_between_icache_fit_and_cublas),
+        cmocka_unit_test(small_tiles_fill_the_sms_at_1024),
         cmocka_unit_test(cublas_variants_have_their_precision),
         cmocka_unit_test(layouts_of_special_variants),
         cmocka_unit_test(grid_covers_width_with_tiles_of_32),

@@ -539,8 +539,9 @@ static void a_negative_sample_count_is_refused_with_its_line(void **state)
 
 /*
  * The ladder page at the largest width (4096): the fixture's steps in their order, the speedup over the step
- * before from the medians (naive 22.453 ms, tiled_32 15.289, halfwarp_lanes 2.955: 1.47x and 5.17x) and
- * the issue slots used as summary.csv has them (halfwarp_lanes 76.67 %).
+ * before from the medians (naive 22.453 ms, tiled_32 15.289, halfwarp_lanes 2.955: 1.47x and 5.17x), the issue
+ * slots used as summary.csv has them (halfwarp_lanes 76.67 %), and each step's share of the FP32 ceiling the run
+ * measured (environment.csv: 60,000 GFLOP/s; summary.csv's gflops: naive 6,121.17, halfwarp_lanes 46,514.30).
  */
 static void the_ladder_follows_its_steps_with_speedup_and_issue_slots(void **state)
 {
@@ -557,6 +558,19 @@ static void the_ladder_follows_its_steps_with_speedup_and_issue_slots(void **sta
     assert_string_equal(cell(&t, "halfwarp_lanes", "x step before"), "5.17x");
     assert_string_equal(cell(&t, "halfwarp_lanes", "issue %"), "76.7");
     assert_string_equal(cell(&t, "naive", "issue %"), "42.0");
+    assert_string_equal(cell(&t, "naive", "% FP32 roof"), "10.2");
+    assert_string_equal(cell(&t, "halfwarp_lanes", "% FP32 roof"), "77.5");
+}
+
+/* A run that measured no ceilings (no roofline group) has no share of one: "-", not a share of the datasheet's. */
+static void without_a_measured_ceiling_the_ladder_has_no_roof_share(void **state)
+{
+    (void)state;
+    static struct tsv t;
+    copy_fixture_and("sed -i '/^ceiling_/d' $R/environment.csv");
+    write_data(scratch);
+    read_tsv("ladder.tsv", &t);
+    assert_string_equal(cell(&t, "halfwarp_lanes", "% FP32 roof"), "-");
 }
 
 /*
@@ -706,6 +720,7 @@ int main(void)
         cmocka_unit_test(a_negative_sample_count_is_refused_with_its_line),
         cmocka_unit_test(every_chart_reads_its_columns_by_name),
         cmocka_unit_test(the_ladder_follows_its_steps_with_speedup_and_issue_slots),
+        cmocka_unit_test(without_a_measured_ceiling_the_ladder_has_no_roof_share),
         cmocka_unit_test(the_ladder_has_a_performance_panel_of_its_own),
         cmocka_unit_test(the_performance_page_names_lines_on_one_another),
         cmocka_unit_test(every_readme_figure_is_drawn_by_make_figures),

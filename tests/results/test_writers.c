@@ -53,7 +53,7 @@ static void write_summary(void)
     measured.variant = "tiled_32", measured.precision = "fp32", measured.layout = "row_major";
     measured.width = 1024, measured.status = "passed", measured.reference = "cublas_fp64", measured.seed = 42;
     measured.samples = 2, measured.stop_reason = "converged", measured.median_ms = 1.25;
-    measured.metrics_kernel = "matmul_tiled_kernel<32>", measured.headline[0] = 87.5;
+    measured.metrics_kernel = "matmul_tiled_kernel<32>", measured.headline[0] = 87.5, measured.fp32_roof_pct = 21.5;
     snprintf(measured.limiter, sizeof measured.limiter, "L1/shared");
     snprintf(measured.evidence, sizeof measured.evidence, "L1/shared 91 %%, FMA pipe 40 %%");
     summary_row_init(&failed);
@@ -101,6 +101,7 @@ static void a_folder_written_row_by_row_opens_as_the_readers_open_it(void **stat
     assert_string_equal(csv_table_text(&r.summary, row, SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT), "87.5");
     assert_string_equal(csv_table_text(&r.summary, row, SUMMARY_SEED), "42");
     assert_string_equal(csv_table_text(&r.summary, row, SUMMARY_DRAM_GBS), "");
+    assert_string_equal(csv_table_text(&r.summary, row, SUMMARY_FP32_ROOF_PCT), "21.5");
     expect_ok(results_metric_sum(&r, "tiled_32", 1024, "dram_bytes_read", &value, &e), &e);
     assert_true(value == 4194304);
     expect_ok(results_metric_sum(&r, "tiled_32", 1024, "l2_hit_rate", &value, &e), &e);
