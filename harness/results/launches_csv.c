@@ -22,5 +22,7 @@ void launches_csv_row(struct csv *c, const struct launch_row *r)
     csv_int(c, r->registers_per_thread);
     csv_uint(c, r->duration_ns);
     csv_int(c, r->selected);
+    csv_text(c, r->job ? r->job : "");
+    csv_int(c, r->run);
     csv_end_row(c);
 }

@@ -16,6 +16,8 @@ struct launch_row {
     int dynamic_smem_bytes, static_smem_bytes, registers_per_thread;
     uint64_t duration_ns;
     int selected;
+    const char *job; /* job_name.h; NULL until the launch is placed in its job */
+    int run;         /* 1 to repeat; 0 with job NULL */
 };
 
 int launches_csv_create(struct csv *c, const char *dir, struct error *e);

@@ -101,14 +101,16 @@
 
 /* One row per kernel launch of a profiled program (memscope-profile), in launch order: ordinal from 0 over the
  * program's launches, kernel_ordinal from 0 over those of the same kernel at the same nvtx_path (the program's NVTX
- * ranges open on the launching thread, outer/inner); selected 1 for the launches the selection took. */
+ * ranges open on the launching thread, outer/inner); selected 1 for the launches the selection took; job the
+ * launch's job, the key of the profile's other files (job_name.h); run which run of the program (1 to repeat). */
 #define LAUNCHES_CSV(X)                                                                                               \
     X(LAUNCHES_ORDINAL, "ordinal") X(LAUNCHES_KERNEL, "kernel") X(LAUNCHES_MANGLED, "mangled")                        \
     X(LAUNCHES_NVTX_PATH, "nvtx_path") X(LAUNCHES_KERNEL_ORDINAL, "kernel_ordinal") X(LAUNCHES_GRID_X, "grid_x")      \
     X(LAUNCHES_GRID_Y, "grid_y") X(LAUNCHES_GRID_Z, "grid_z") X(LAUNCHES_BLOCK_X, "block_x")                          \
     X(LAUNCHES_BLOCK_Y, "block_y") X(LAUNCHES_BLOCK_Z, "block_z") X(LAUNCHES_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes") \
     X(LAUNCHES_STATIC_SMEM_BYTES, "static_smem_bytes") X(LAUNCHES_REGISTERS_PER_THREAD, "registers_per_thread")      \
-    X(LAUNCHES_DURATION_NS, "duration_ns") X(LAUNCHES_SELECTED, "selected")
+    X(LAUNCHES_DURATION_NS, "duration_ns") X(LAUNCHES_SELECTED, "selected") X(LAUNCHES_JOB, "job")                 \
+    X(LAUNCHES_RUN, "run")
 
 #define VALIDATE_CSV(X)                                                                                               \
     X(VALIDATE_KERNEL, "kernel") X(VALIDATE_PARAMETER, "parameter") X(VALIDATE_METRIC, "metric")                      \

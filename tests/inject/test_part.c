@@ -74,9 +74,10 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     read_part_file("launches.csv");
     assert_string_equal(text,
                         "ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,"
-                        "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected\n"
-                        "0,kernelA(float*),_Z7kernelAPf,train,0,4,1,1,128,1,1,256,1024,32,40,0\n"
-                        "1,kernelA(float*),_Z7kernelAPf,train,1,4,1,1,128,1,1,256,1024,32,40,1\n");
+                        "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,"
+                        "run\n"
+                        "0,kernelA(float*),_Z7kernelAPf,train,0,4,1,1,128,1,1,256,1024,32,40,0,,0\n"
+                        "1,kernelA(float*),_Z7kernelAPf,train,1,4,1,1,128,1,1,256,1024,32,40,1,,0\n");
     read_part_file("environment.csv");
     expect_text("\nkernel_launches,2\n");
     expect_text("\nselected_launches,1\n");
