@@ -102,7 +102,7 @@ $(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher 
 INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler_error.c cupti/metric_host.cpp \
 	cupti/subscriber.c cupti/range_profiler.c cupti/counter_data_info.c harness/profile/metric_set.c \
 	harness/profile/metric_catalog.c harness/profile/evaluate.c harness/profile/metric_rows.c \
-	harness/results/metrics_csv.c \
+	harness/results/metrics_csv.c harness/results/job_name.c \
 	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/csv/writer.c harness/csv/reader.c \
 	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/results/environment_csv.c
 PIC_FLAGS := -fPIC -fvisibility=hidden

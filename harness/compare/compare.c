@@ -14,11 +14,6 @@ static int find_pair(const struct comparison *c, const char *variant, int width)
     return -1;
 }
 
-static const char *status_of(const struct results_folder *r, int row)
-{
-    return csv_table_text(&r->summary, row, r->col_status);
-}
-
 /* The pairs in the base's order, then those only the head has. */
 static int list_pairs(const struct results_folder *base, const struct results_folder *head, struct comparison *c,
                       struct error *e)
@@ -32,6 +27,11 @@ static int list_pairs(const struct results_folder *base, const struct results_fo
                 continue;
             if (c->pairs == COMPARE_MAX_PAIRS)
                 return error_set(e, EXIT_USAGE, "more than %d variant x width pairs", COMPARE_MAX_PAIRS);
+            /* Cut short, two jobs that differ only at their end (their ordinal) would pair as one. */
+            if (strlen(variant) >= sizeof c->pair[0].variant)
+                return error_set(e, EXIT_USAGE, "%s:%d: a name of %zu characters, longer than the %zu compared",
+                                 sides[s]->summary.path, sides[s]->summary.line[row], strlen(variant),
+                                 sizeof c->pair[0].variant - 1);
             struct compared_pair *p = &c->pair[c->pairs++];
             snprintf(p->variant, sizeof p->variant, "%s", variant);
             snprintf(p->precision, sizeof p->precision, "%s",
@@ -49,7 +49,7 @@ static int failed_in(const struct compare_side *side, const char *variant, int w
 {
     for (int i = 0; i < side->rounds; ++i) {
         int row = results_summary_row(&side->round[i], variant, width);
-        if (row >= 0 && strcmp(status_of(&side->round[i], row), "passed") != 0)
+        if (row >= 0 && !results_row_ok(&side->round[i], row))
             return 1;
     }
     return 0;

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "../results/job_name.h"
 #include "side.h"
 #include "verdict.h"
 
@@ -15,8 +16,9 @@
 
 enum pair_state { PAIR_COMPARED, PAIR_ONLY_BASE, PAIR_ONLY_HEAD, PAIR_HEAD_FAILED, PAIR_BASE_FAILED };
 
+/* variant: a suite's variant, or a program's job (job_name.h), which pairs by its whole name. */
 struct compared_pair {
-    char variant[64], precision[8];
+    char variant[JOB_NAME_LEN], precision[8];
     int width;
     enum pair_state state;
     struct timing_comparison timing;
@@ -25,7 +27,7 @@ struct compared_pair {
 enum metric_change_kind { METRIC_REGRESSION, METRIC_IMPROVEMENT, METRIC_DRAM_CHANGE };
 
 struct metric_change {
-    char variant[64], metric[96];
+    char variant[JOB_NAME_LEN], metric[96];
     int width;
     double base, head;
     enum metric_change_kind kind;

@@ -99,13 +99,45 @@ static int fields_match(const struct results_folder *a, const struct results_fol
     return 0;
 }
 
+static const char *kind_of(const struct results_folder *r)
+{
+    return results_is_program(r) ? "a program's profile (memscope-profile)" : "a run of the suite (memscope)";
+}
+
+/* A suite's variants and a program's jobs name different things: no pair would match, so --force does not apply. */
+static int kinds_match(const struct results_folder *a, const struct results_folder *b, struct error *e)
+{
+    if (results_is_program(a) == results_is_program(b))
+        return 0;
+    return error_set(e, EXIT_USAGE, "%s is %s, %s is %s: different kinds of results folder, nothing to compare",
+                     a->dir, kind_of(a), b->dir, kind_of(b));
+}
+
+/* Two profiles of different commands compare (a program's arguments may change with it), but not silently. */
+static void say_other_command(const struct results_folder *a, const struct results_folder *b)
+{
+    const char *x = results_environment(a, "command_line"), *y = results_environment(b, "command_line");
+    if (results_is_program(a) && strcmp(x ? x : "", y ? y : "") != 0)
+        fprintf(stderr, "memscope-compare: note: profiles of different commands: '%s' in %s, '%s' in %s\n",
+                x ? x : "(not recorded)", a->dir, y ? y : "(not recorded)", b->dir);
+}
+
+static int rounds_match(const struct results_folder *first, const struct results_folder *other, int force,
+                        struct error *e)
+{
+    if (kinds_match(first, other, e) || fields_match(first, other, force, e))
+        return e->code;
+    say_other_command(first, other);
+    return 0;
+}
+
 int compare_sides_match(const struct compare_side *base, const struct compare_side *head, int force, struct error *e)
 {
     const struct results_folder *first = &base->round[0];
     for (int i = 1; i < base->rounds && !e->code; ++i)
-        fields_match(first, &base->round[i], force, e);
+        rounds_match(first, &base->round[i], force, e);
     for (int i = 0; i < head->rounds && !e->code; ++i)
-        fields_match(first, &head->round[i], force, e);
+        rounds_match(first, &head->round[i], force, e);
     return e->code;
 }
 

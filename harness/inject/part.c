@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../results/environment_csv.h"
+#include "../results/job_name.h"
 #include "../results/launches_csv.h"
 #include "../profile/metric_rows.h"
 #include "../results/metrics_csv.h"
@@ -30,10 +31,12 @@ static const struct replayed_launch *replayed(const struct part_writing *t, size
     return op >= t->records->n_ops ? &t->records->replayed[op - t->records->n_ops] : NULL;
 }
 
+/* A name too long for the readers (a deep NVTX path over a long template kernel) falls back to the ordinal. */
 static void job_of(const struct part_writing *t, const struct launch *row, char *job, size_t len)
 {
-    launch_job_name(job, len, t->placement.paths[t->placement.path[row->op]], t->launches.kernels[row->kernel],
-                    row->kernel_ordinal);
+    if (job_name_format(job, len, t->placement.paths[t->placement.path[row->op]], t->launches.kernels[row->kernel],
+                        row->kernel_ordinal) != 0)
+        snprintf(job, len, "launch %ld", row->ordinal);
 }
 
 /* /proc/self/cmdline's arguments joined by spaces, each holding a space or a quote in single quotes. */
@@ -56,7 +59,7 @@ static int write_launches(const struct part_writing *t, struct error *e)
 {
     const struct launches *l = &t->launches;
     struct csv c;
-    char job[LAUNCH_JOB_LEN];
+    char job[JOB_NAME_LEN];
     if (launches_csv_create(&c, t->config->part, e))
         return e->code;
     for (size_t i = 0; i < l->n; ++i) {
@@ -79,7 +82,7 @@ static int write_launches(const struct part_writing *t, struct error *e)
 static int write_metrics(const struct part_writing *t, struct error *e)
 {
     struct csv c;
-    char job[LAUNCH_JOB_LEN];
+    char job[JOB_NAME_LEN];
     if (t->config->metrics.n == 0)
         return 0;
     if (metrics_csv_create(&c, t->config->part, e))

@@ -8,7 +8,7 @@
 #include "../csv/reader.h"
 #include "../profile/profile_summary.h"
 #include "../results/folder_reader.h"
-#include "../results/launches_csv.h"
+#include "../results/job_name.h"
 #include "../results/schema.h"
 #include "summary.h"
 

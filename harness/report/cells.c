@@ -44,6 +44,12 @@ static void put_cell_text(FILE *f, const char *text)
             fputc(*p, f);
 }
 
+void report_put_pair(FILE *f, const char *label, const char *value)
+{
+    report_put_cell(f, label, 0);
+    report_put_cell(f, value && *value ? value : "unknown", 1);
+}
+
 void report_put_quoted(FILE *f, const char *text)
 {
     for (const char *p = text; *p; ++p) {

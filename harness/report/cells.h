@@ -14,6 +14,8 @@ int report_close(FILE *f, const char *path, struct error *e);
  * the cell or the row), a double quote and a backslash are escaped for gnuplot's reading of data strings (it ends
  * a string at a quote, and reads escapes twice: once as data, once as the label's text). */
 void report_put_cell(FILE *f, const char *text, int last);
+/* A row of two cells, label and value: a title page's line ("unknown" for a value NULL or empty). */
+void report_put_pair(FILE *f, const char *label, const char *value);
 /* The inside of a gnuplot single-quoted string: every character is itself (no escapes, no `command`) but the
  * quote, written twice; a tab or line break, which would end the assignment, becomes a space. */
 void report_put_quoted(FILE *f, const char *text);

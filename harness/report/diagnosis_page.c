@@ -89,6 +89,12 @@ static int diagnose_variant(const struct report_model *m, const struct csv_table
     return 0;
 }
 
+int report_diagnose(const struct report_model *m, const char *variant, int width, struct diagnosis *d,
+                    struct error *e)
+{
+    return diagnose_variant(m, m->has_lines ? &m->lines : NULL, variant, width, d, e);
+}
+
 /* The variants the run diagnosed at width (a limiter in the summary: it collected metrics for them). */
 static int diagnosed(const struct report_model *m, int v, int width, int limiter)
 {
@@ -96,8 +102,7 @@ static int diagnosed(const struct report_model *m, int v, int width, int limiter
     return row >= 0 && csv_table_text(&m->r->summary, row, limiter)[0] != '\0';
 }
 
-static int write_rows(const struct report_model *m, const struct csv_table *lines, int limiter, const char *dir,
-                      struct error *e)
+static int write_rows(const struct report_model *m, int limiter, const char *dir, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     int width = m->largest_width;
@@ -107,7 +112,7 @@ static int write_rows(const struct report_model *m, const struct csv_table *line
     fputs("0\tvariant\tlimiter\tevidence\n", f);
     for (int v = 0; v < m->variants && !e->code; ++v) {
         struct diagnosis d;
-        if (!diagnosed(m, v, width, limiter) || diagnose_variant(m, lines, m->variant[v], width, &d, e))
+        if (!diagnosed(m, v, width, limiter) || report_diagnose(m, m->variant[v], width, &d, e))
             continue;
         fprintf(f, "%d\t", v + 1);
         report_put_cell(f, m->variant[v], 0);
@@ -127,5 +132,5 @@ int report_write_diagnosis(const struct report_model *m, struct page_output *out
     if (rows == 0)
         return 0;
     fprintf(out->variables, "diagnosis_rows = %d\n", rows);
-    return write_rows(m, m->has_lines ? &m->lines : NULL, limiter, out->dir, e);
+    return write_rows(m, limiter, out->dir, e);
 }

@@ -176,7 +176,7 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
                 return e->code;
             rows = 0;
         }
-        rows += variant_rows(f, v + 1, m->variant[v], lines, n);
+        rows += variant_rows(f, v + 1, m->label[v], lines, n);
     }
     return f ? (e->code ? (fclose(f), e->code) : report_close(f, path, e)) : e->code;
 }

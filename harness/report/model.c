@@ -58,16 +58,39 @@ static int check_numbers(const struct csv_table *t, struct error *e)
     return 0;
 }
 
+/* A program's job names itself on a page by its kernel's label (metrics_kernel: the demangled kernel). */
+static void label_variant(struct report_model *m, int v, int row)
+{
+    int kernel = schema_column_or_none(&m->r->summary, &summary_csv, SUMMARY_METRICS_KERNEL);
+    m->label[v] = m->variant[v];
+    if (!m->program || kernel < 0)
+        return;
+    report_job_label(m->variant[v], csv_table_text(&m->r->summary, row, kernel), m->job_label[v],
+                     sizeof m->job_label[v]);
+    m->label[v] = m->job_label[v];
+}
+
+/* The variants: every one of a run; a profile's jobs with hardware metrics. */
+static bool is_variant(const struct report_model *m, int row)
+{
+    return !m->program || strcmp(csv_table_text(&m->r->summary, row, m->r->col_status), "profiled") == 0;
+}
+
 static int add_variants_and_widths(struct report_model *m, struct error *e)
 {
     const struct results_folder *r = m->r;
     for (int row = 0; row < r->summary.rows && !e->code; ++row) {
         const char *name = csv_table_text(&r->summary, row, r->col_variant);
-        if (report_variant_index(m, name) < 0) {
+        if (is_variant(m, row) && report_variant_index(m, name) < 0) {
             if (m->variants == MAX_VARIANTS)
-                return error_set(e, EXIT_USAGE, "%s: more than %d variants", r->summary.path, MAX_VARIANTS);
+                return m->program ? error_set(e, EXIT_USAGE, "%s: more than %d profiled kernel launches (select "
+                                                             "fewer: memscope-profile --launch-count)",
+                                              r->summary.path, MAX_VARIANTS)
+                                  : error_set(e, EXIT_USAGE, "%s: more than %d variants", r->summary.path,
+                                              MAX_VARIANTS);
             m->precision[m->variants] = csv_table_text(&r->summary, row, r->col_precision);
-            m->variant[m->variants++] = name;
+            m->variant[m->variants] = name;
+            label_variant(m, m->variants++, row);
         }
         add_width(m, r->summary_width[row], e);
     }
@@ -88,6 +111,7 @@ int report_model_build(const struct results_folder *r, struct report_model *m, s
 {
     memset(m, 0, sizeof *m);
     m->r = r;
+    m->program = results_is_program(r);
     if (check_numbers(&r->summary, e) || add_variants_and_widths(m, e) ||
         read_optional(m, &lines_csv, &m->lines, &m->has_lines, e) ||
         read_optional(m, &stalls_csv, &m->stalls, &m->has_stalls, e))
@@ -116,10 +140,16 @@ double report_summary_value(const struct report_model *m, const char *variant, i
     return value;
 }
 
+const char *report_environment_or(const struct results_folder *r, const char *key, const char *fallback)
+{
+    const char *value = results_environment(r, key);
+    return value && *value ? value : fallback;
+}
+
 int report_passed(const struct report_model *m, const char *variant, int width)
 {
     int row = results_summary_row(m->r, variant, width);
-    return row >= 0 && strcmp(csv_table_text(&m->r->summary, row, m->r->col_status), "passed") == 0;
+    return row >= 0 && results_row_ok(m->r, row);
 }
 
 static const char *anchor(const char *precision, int reference)

@@ -9,16 +9,24 @@
 #ifndef MEMSCOPE_REPORT_MODEL_H
 #define MEMSCOPE_REPORT_MODEL_H
 
+#include <stdbool.h>
+
 #include "../results/folder_reader.h"
 #include "../results/schema.h"
+#include "job_label.h"
 
 #define MAX_WIDTHS 64
 
-/* The variants in the order the run measured them (the registry's), and its widths ascending. */
+/* The variants in the order the run measured them (the registry's), and its widths ascending. A program's profile
+ * (results_is_program) has its profiled jobs as variants, the pages of hardware metrics' subject, at width 0; its
+ * timing pages read every job from the summary. */
 struct report_model {
     const struct results_folder *r;
+    bool program;
     const char *variant[MAX_VARIANTS];
     const char *precision[MAX_VARIANTS];
+    const char *label[MAX_VARIANTS]; /* as a page names it: the variant, or a job's report_job_label */
+    char job_label[MAX_VARIANTS][REPORT_JOB_LABEL_LEN];
     int variants;
     int width[MAX_WIDTHS];
     int widths;
@@ -34,6 +42,8 @@ void report_model_free(struct report_model *m);
 int report_variant_index(const struct report_model *m, const char *name);
 /* A summary value; NAN when the row, the column (an older run) or the value is missing. */
 double report_summary_value(const struct report_model *m, const char *variant, int width, enum summary_column id);
+/* A value of environment.csv; fallback where the key is absent or empty. */
+const char *report_environment_or(const struct results_folder *r, const char *key, const char *fallback);
 int report_passed(const struct report_model *m, const char *variant, int width);
 /* Median time of variant v's anchor at this width: cuBLAS of its precision (reference 1) or its naive kernel
  * (reference 0); NAN if that did not run or failed. */

@@ -4,16 +4,18 @@
 #include "cells.h"
 #include "pages.h"
 
-static const struct report_page {
+struct report_page {
     const char *name, *script;
     report_page_writer *write;
-} pages[] = {
-#define REPORT_PAGE_ROW(name, script, writer) {name, script, writer},
-    REPORT_PAGES(REPORT_PAGE_ROW)
-#undef REPORT_PAGE_ROW
 };
 
-#define PAGE_COUNT (sizeof pages / sizeof pages[0])
+#define REPORT_PAGE_ROW(name, script, writer) {name, script, writer},
+static const struct report_page run_pages[] = {REPORT_PAGES(REPORT_PAGE_ROW)},
+                                program_pages[] = {PROGRAM_PAGES(REPORT_PAGE_ROW)};
+#undef REPORT_PAGE_ROW
+
+#define MAX_PAGES (sizeof run_pages / sizeof run_pages[0])
+_Static_assert(sizeof program_pages / sizeof program_pages[0] <= MAX_PAGES, "MAX_PAGES holds the longer list");
 
 int report_draws_shared_data(const struct report_model *m, struct page_output *out, struct error *e)
 {
@@ -60,16 +62,18 @@ static void list_copies(FILE *tsv, FILE *gp, const struct report_page *p, const 
 
 int report_write_pages(const struct report_model *m, const char *dir, FILE *variables, struct error *e)
 {
-    struct page_output drawn[PAGE_COUNT];
+    const struct report_page *pages = m->program ? program_pages : run_pages;
+    const size_t count = m->program ? sizeof program_pages / sizeof program_pages[0] : MAX_PAGES;
+    struct page_output drawn[MAX_PAGES];
     char tsv_path[PATH_IN_FOLDER_LEN], gp_path[PATH_IN_FOLDER_LEN];
-    for (size_t i = 0; i < PAGE_COUNT; ++i) {
+    for (size_t i = 0; i < count; ++i) {
         drawn[i] = (struct page_output){.dir = dir, .variables = variables, .copies = 1};
         if (pages[i].write(m, &drawn[i], e))
             return e->code;
     }
     FILE *tsv = report_open(dir, "pages.tsv", tsv_path, sizeof tsv_path, e);
     FILE *gp = tsv ? report_open(dir, "pages.gp", gp_path, sizeof gp_path, e) : NULL;
-    for (size_t i = 0; gp && i < PAGE_COUNT; ++i)
+    for (size_t i = 0; gp && i < count; ++i)
         list_copies(tsv, gp, &pages[i], &drawn[i]);
     if (tsv)
         report_close(tsv, tsv_path, e);

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "../diagnose/diagnosis.h"
 #include "model.h"
 
 /* A page is drawn at most this often: once per width (the summary). */
@@ -50,16 +51,39 @@ typedef int report_page_writer(const struct report_model *m, struct page_output 
     PAGE("validate", "validate", report_write_validate)                 \
     PAGE("compare", "compare", report_write_compare)
 
+/* A program's profile (memscope-profile) instead: what it ran and where its GPU time went, then the suite's pages of
+ * hardware metrics, drawn for its profiled jobs (a page without data leaves itself out, as in a run). */
+#define PROGRAM_PAGES(PAGE)                                             \
+    PAGE("title", "title", report_write_program_title)                  \
+    PAGE("kernels", "kernels", report_write_kernels)                    \
+    PAGE("roofline", "roofline", report_write_roofline)                 \
+    PAGE("roofline-key", "roofline_key", report_write_roofline_key)     \
+    PAGE("stalls", "stalls", report_write_stalls)                       \
+    PAGE("stall-lines", "stall_lines", report_write_stall_lines)        \
+    PAGE("hot-lines", "hot_lines", report_write_hot_lines)              \
+    PAGE("compare", "compare", report_write_compare)
+
+/* Jobs per page of the kernels table. */
+#define REPORT_KERNELS_PER_PAGE 14
+
 #define REPORT_DECLARE_WRITER(name, script, writer) report_page_writer writer;
 REPORT_PAGES(REPORT_DECLARE_WRITER)
+report_page_writer report_write_program_title, report_write_kernels;
 #undef REPORT_DECLARE_WRITER
+
+/* The diagnosis as the report gives it (diagnosis_page.c), for the diagnosis page and a profile's kernels page:
+ * harness/diagnose/'s rules applied to variant's recorded figures at width, with the warps' top stall reason where
+ * the stalls group ran. */
+int report_diagnose(const struct report_model *m, const char *variant, int width, struct diagnosis *d,
+                    struct error *e);
 
 /* For a writer whose page is drawn once per page of its table (hot-lines-1, hot-lines-2, ...): copies numbered 1 to
  * copies, in the gnuplot variable named. Refuses more than REPORT_MAX_COPIES, naming the page. */
 int report_page_numbered(struct page_output *out, const char *variable, int copies, struct error *e);
 
-/* Every page's writer, in the table's order, then the list of the pages drawn: pages.tsv (name, script, setup) and
- * pages.gp (a load per page). variables: variables.gp, open. */
+/* Every page's writer (PROGRAM_PAGES' for a program's profile, else REPORT_PAGES'), in the table's order, then the
+ * list of the pages drawn: pages.tsv (name, script, setup) and pages.gp (a load per page). variables: variables.gp,
+ * open. */
 int report_write_pages(const struct report_model *m, const char *dir, FILE *variables, struct error *e);
 
 #endif

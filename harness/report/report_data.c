@@ -187,22 +187,16 @@ static int write_run_variables(FILE *f, const struct report_model *m, const char
     report_put_number(f, "fp64_peak_gflops", peak.value[CEILING_FP64]);
     report_put_number(f, "dram_peak_gbs", peak.value[CEILING_DRAM]);
     fprintf(f, "ladder_steps = %d\n", report_ladder_steps(m));
+    /* What the pages of the largest width say they show: a profile's jobs have no width. */
+    fprintf(f, "program_profile = %d\n", m->program);
+    fprintf(f, "at_width = '%s", m->program ? "" : " at W = ");
+    if (!m->program)
+        fprintf(f, "%d", m->largest_width);
+    fputs("'\n", f);
     write_sizes_and_variants(f, m);
     for (int w = 0; w < m->widths; ++w)
         write_width_notes(f, m, m->width[w]);
     return 0;
-}
-
-static void title_row(FILE *f, const char *label, const char *value)
-{
-    report_put_cell(f, label, 0);
-    report_put_cell(f, value && *value ? value : "unknown", 1);
-}
-
-static const char *env_or(const struct results_folder *r, const char *key, const char *fallback)
-{
-    const char *value = results_environment(r, key);
-    return value && *value ? value : fallback;
 }
 
 /* ---- The title page's findings: what the run found, from its own figures at the largest width ---- */
@@ -260,7 +254,7 @@ static int lesson_findings(FILE *f, const struct report_model *m, int width, str
         report_format_speed_change(speed, sizeof speed, report_summary_value(m, l->before, width, SUMMARY_MEDIAN_MS),
                                    report_summary_value(m, l->after, width, SUMMARY_MEDIAN_MS), 1);
         snprintf(value, sizeof value, "%s → %s: %s %s → %s, %s", l->before, l->after, l->counter, from, to, speed);
-        title_row(f, l->label, value);
+        report_put_pair(f, l->label, value);
     }
     return 0;
 }
@@ -290,7 +284,7 @@ static void ladder_finding(FILE *f, const struct report_model *m, int width)
                  100.0 * report_summary_value(m, LADDER_REFERENCE, width, SUMMARY_MEDIAN_MS) /
                      report_summary_value(m, name, width, SUMMARY_MEDIAN_MS),
                  gflops / 1000, report_summary_value(m, LADDER_REFERENCE, width, SUMMARY_GFLOPS) / 1000);
-    title_row(f, "FP32 ladder", value);
+    report_put_pair(f, "FP32 ladder", value);
 }
 
 /* Appends item to a list of at most max named items, then "..." once. */
@@ -334,7 +328,7 @@ static void checks_finding(FILE *f, const struct report_model *m)
                  r->validate.rows, failed_truth);
     else
         snprintf(value + used, sizeof value - used, "; all %d ground-truth checks passed", r->validate.rows);
-    title_row(f, "checks", value);
+    report_put_pair(f, "checks", value);
 }
 
 static int write_findings(FILE *f, const struct report_model *m, struct error *e)
@@ -352,6 +346,7 @@ int report_write_title(const struct report_model *m, struct page_output *out, st
 {
     const struct results_folder *r = m->r;
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)], value[1024];
+    report_put_variable(out->variables, "title_heading", "memscope: matrix multiplication on the memory system");
     FILE *f = report_open(out->dir, "title.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -360,27 +355,27 @@ int report_write_title(const struct report_model *m, struct page_output *out, st
         return e->code;
     }
     fputs("recorded\tfrom environment.csv\n", f);
-    title_row(f, "GPU", env_or(r, "gpu_name", "unknown"));
-    snprintf(value, sizeof value, "%s (CUDA %s)", env_or(r, "driver_version", "unknown"),
-             env_or(r, "cuda_driver_version", "?"));
-    title_row(f, "Driver", value);
-    snprintf(value, sizeof value, "runtime %s, nvcc %s, built for %s", env_or(r, "cuda_runtime_version", "?"),
-             env_or(r, "nvcc_version", "?"), env_or(r, "cuda_arch", "?"));
-    title_row(f, "CUDA", value);
+    report_put_pair(f, "GPU", report_environment_or(r, "gpu_name", "unknown"));
+    snprintf(value, sizeof value, "%s (CUDA %s)", report_environment_or(r, "driver_version", "unknown"),
+             report_environment_or(r, "cuda_driver_version", "?"));
+    report_put_pair(f, "Driver", value);
+    snprintf(value, sizeof value, "runtime %s, nvcc %s, built for %s", report_environment_or(r, "cuda_runtime_version", "?"),
+             report_environment_or(r, "nvcc_version", "?"), report_environment_or(r, "cuda_arch", "?"));
+    report_put_pair(f, "CUDA", value);
     snprintf(value, sizeof value, "SM %s MHz at start, %s MHz at end (max %s); memory %s MHz (max %s)",
-             env_or(r, "sm_clock_mhz_start", "?"), env_or(r, "sm_clock_mhz_end", "?"),
-             env_or(r, "sm_clock_max_mhz", "?"), env_or(r, "memory_clock_mhz_start", "?"),
-             env_or(r, "memory_clock_max_mhz", "?"));
-    title_row(f, "Clocks", value);
-    const char *dirty = env_or(r, "git_dirty", "unknown");
-    snprintf(value, sizeof value, "%s%s", env_or(r, "git_commit", "unknown"),
+             report_environment_or(r, "sm_clock_mhz_start", "?"), report_environment_or(r, "sm_clock_mhz_end", "?"),
+             report_environment_or(r, "sm_clock_max_mhz", "?"), report_environment_or(r, "memory_clock_mhz_start", "?"),
+             report_environment_or(r, "memory_clock_max_mhz", "?"));
+    report_put_pair(f, "Clocks", value);
+    const char *dirty = report_environment_or(r, "git_dirty", "unknown");
+    snprintf(value, sizeof value, "%s%s", report_environment_or(r, "git_commit", "unknown"),
              strcmp(dirty, "0") == 0   ? ""
              : strcmp(dirty, "1") == 0 ? " with uncommitted changes"
                                        : " (whether it had uncommitted changes is not known)");
-    title_row(f, "Commit", value);
-    title_row(f, "Date (UTC)", env_or(r, "time_utc", "unknown"));
-    title_row(f, "Command", env_or(r, "command_line", "unknown"));
-    title_row(f, "Results", r->dir);
+    report_put_pair(f, "Commit", value);
+    report_put_pair(f, "Date (UTC)", report_environment_or(r, "time_utc", "unknown"));
+    report_put_pair(f, "Command", report_environment_or(r, "command_line", "unknown"));
+    report_put_pair(f, "Results", r->dir);
     return report_close(f, path, e);
 }
 

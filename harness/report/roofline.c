@@ -44,11 +44,13 @@ struct page_roofs {
     int measured;
 };
 
+/* A program's profile draws only the roofs it measured: its GPU's datasheet figures are not what its kernels could
+ * reach, and the suite's measured ceilings are not its folder's. */
 static int read_roofs(const struct results_folder *r, struct page_roofs *p, struct error *e)
 {
-    struct ceiling_rates datasheet;
+    struct ceiling_rates datasheet = ceiling_rates_unknown();
     *p = (struct page_roofs){.rate = ceiling_rates_unknown()};
-    if (report_datasheet(r, &datasheet, e))
+    if (!results_is_program(r) && report_datasheet(r, &datasheet, e))
         return e->code;
     for (int c = 0; c < CEILING_COUNT; ++c) {
         double measured;
@@ -102,7 +104,8 @@ static int read_point(const struct report_model *m, int v, const struct page_roo
                         .gflops = flop / seconds / 1e9,
                         .from_model = flop != counted,
                         .tensor = counted_any && counted < 0.5 * nominal,
-                        .fp64 = strcmp(m->precision[v], "fp64") == 0};
+                        /* a program's kernel: the precision of most of its FLOP */
+                        .fp64 = m->program ? fp64 > fp32 : strcmp(m->precision[v], "fp64") == 0};
     for (int l = 0; l < ROOF_LEVELS; ++l) {
         p->flop_per_byte[l] = bytes[l] > 0 ? flop / bytes[l] : bytes[l] == 0 ? INFINITY : NAN;
         levels += !isnan(p->flop_per_byte[l]);
@@ -140,7 +143,7 @@ static void put_finite(FILE *f, double value, int last)
 static void chart_row(FILE *f, const struct report_model *m, const struct point *p, int number)
 {
     fprintf(f, "%d\t%d\t", number, p->v + 1);
-    report_put_cell(f, m->variant[p->v], 0);
+    report_put_cell(f, m->label[p->v], 0);
     put_finite(f, p->gflops, 0);
     for (int l = 0; l < ROOF_LEVELS; ++l)
         put_finite(f, p->flop_per_byte[l], 0);
@@ -440,7 +443,7 @@ static void key_row(FILE *f, const struct report_model *m, const struct point *p
     }
     on_one_another_cell(cell[7], sizeof cell[7], l, number, points);
     fprintf(f, "%d\t%d\t", p->v + 1, number);
-    report_put_cell(f, m->variant[p->v], 0);
+    report_put_cell(f, m->label[p->v], 0);
     for (int c = 0; c < 8; ++c)
         report_put_cell(f, cell[c], c == 7);
 }
@@ -605,6 +608,23 @@ static int write_notes(FILE *f, const struct report_model *m, const struct point
     return 0;
 }
 
+/* Where the roofs come from: measured, the datasheet, or (a program's profile without ceilings) nowhere. */
+static const char *roofs_note(const struct report_model *m, const struct page_roofs *r)
+{
+    if (m->program && r->measured == 0)
+        return "No roofs: this profile holds no measured ceilings (environment.csv, ceiling_*), and a program's "
+               "profile draws no datasheet figures; the points alone.";
+    if (m->program && r->measured < CEILING_COUNT)
+        return "Roofs measured on this GPU where the profile has the ceiling; none for the others.";
+    return r->measured == CEILING_COUNT
+               ? "Roofs measured on this GPU by memscope's kernels (environment.csv, ceiling_*): what they reached, not "
+                 "the peaks; a kernel can pass one."
+           : r->measured > 0 ? "Roofs measured on this GPU where the run has the ceiling, else from the datasheet (each "
+                               "roof says which)."
+                             : "Roofs from the datasheet: this run measured no ceilings, and there is no L2 roof (NVIDIA "
+                               "publishes no L2 bandwidth).";
+}
+
 static int write_roofs(const struct report_model *m, const char *dir, const struct page_roofs *r,
                        const struct chart_ranges *c, const struct point *points, int n, struct error *e)
 {
@@ -625,14 +645,7 @@ static int write_roofs(const struct report_model *m, const char *dir, const stru
         report_put_number(f, roofs[i].value, r->rate.value[roofs[i].c]);
         roof_title(f, roofs[i].title, r, roofs[i].c);
     }
-    report_put_variable(f, "roofs_note",
-                        r->measured == CEILING_COUNT
-                            ? "Roofs measured on this GPU by memscope's kernels (environment.csv, ceiling_*): what they "
-                              "reached, not the peaks; a kernel can pass one."
-                        : r->measured > 0 ? "Roofs measured on this GPU where the run has the ceiling, else from the "
-                                            "datasheet (each roof says which)."
-                                          : "Roofs from the datasheet: this run measured no ceilings, and there is no "
-                                            "L2 roof (NVIDIA publishes no L2 bandwidth).");
+    report_put_variable(f, "roofs_note", roofs_note(m, r));
     if (write_notes(f, m, points, n, r, e))
         return fclose(f), e->code;
     report_put_number(f, "roofline_xmin", c->xmin);

@@ -297,7 +297,7 @@ static int write_chart(const struct report_model *m, const struct stalls_columns
     fputs("\tother\n", f);
     for (int i = 0; i < m->variants && !e->code; ++i)
         if (gather(&m->stalls, c, m->variant[i], m->largest_width, &seen, &v, e) == 0 && v.total > 0)
-            chart_row(f, i + 1, m->variant[i], &v, columns, n_columns, n_columns == r->n);
+            chart_row(f, i + 1, m->label[i], &v, columns, n_columns, n_columns == r->n);
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
@@ -354,7 +354,7 @@ int report_write_stall_lines(const struct report_model *m, struct page_output *o
             continue;
         if (!f && !(f = open_lines(out->dir, path, sizeof path, m->largest_width, e)))
             return e->code;
-        line_row(f, i + 1, m->variant[i], &v, &r);
+        line_row(f, i + 1, m->label[i], &v, &r);
         ++rows;
     }
     if (!f || e->code)

@@ -282,6 +282,20 @@ int results_environment_number(const struct results_folder *r, const char *key, 
     return 0;
 }
 
+int results_is_program(const struct results_folder *r)
+{
+    const char *kind = results_environment(r, "kind");
+    return kind && strcmp(kind, "program") == 0;
+}
+
+int results_row_ok(const struct results_folder *r, int row)
+{
+    const char *status = csv_table_text(&r->summary, row, r->col_status);
+    if (results_is_program(r))
+        return strcmp(status, "profiled") == 0 || strcmp(status, "timed") == 0;
+    return strcmp(status, "passed") == 0;
+}
+
 int results_summary_row(const struct results_folder *r, const char *variant, int width)
 {
     for (int row = 0; row < r->summary.rows; ++row)

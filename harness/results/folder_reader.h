@@ -60,6 +60,13 @@ int results_main_kernel_metric(const struct results_folder *r, const char *varia
 int results_ladder_step(const struct results_folder *r, const char *variant);
 const char *results_description(const struct results_folder *r, const char *variant);
 
+/* Whether the folder is a program's profile (memscope-profile: environment.csv's kind is "program"; job_name.h),
+ * not a run of the suite (no kind key). */
+int results_is_program(const struct results_folder *r);
+/* Whether a summary row's timing counts: a suite product that matched its reference ("passed"), or a program's job,
+ * which has no check to fail ("profiled" with hardware metrics, "timed" without). */
+int results_row_ok(const struct results_folder *r, int row);
+
 /* The summary row of a variant at a width, or -1. */
 int results_summary_row(const struct results_folder *r, const char *variant, int width);
 

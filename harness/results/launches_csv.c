@@ -1,5 +1,3 @@
-#include <stdio.h>
-
 #include "launches_csv.h"
 #include "schema.h"
 
@@ -27,9 +25,4 @@ void launches_csv_row(struct csv *c, const struct launch_row *r)
     csv_text(c, r->job);
     csv_int(c, r->run);
     csv_end_row(c);
-}
-
-void launch_job_name(char *job, size_t len, const char *nvtx_path, const char *kernel, long kernel_ordinal)
-{
-    snprintf(job, len, "%s%s%s #%ld", nvtx_path, nvtx_path[0] ? "/" : "", kernel, kernel_ordinal);
 }

@@ -17,17 +17,9 @@ struct launch_row {
     int dynamic_smem_bytes, static_smem_bytes, registers_per_thread;
     uint64_t duration_ns;
     int selected;
-    const char *job; /* the launch's key in the profile's other files (launch_job_name) */
+    const char *job; /* the launch's key in the profile's other files (job_name.h) */
     int run;         /* which run of the program, from 1 (--repeat) */
 };
-
-/* A program profile's job: one kernel launch, the key that summary.csv, samples.csv and metrics.csv give as their
- * variant (precision PROGRAM_PRECISION, width 0), and by which two profiles are compared:
- * "NVTX/PATH/KERNEL #K", or "KERNEL #K" outside any range, K the launch's ordinal among the launches of the same
- * kernel at the same path (kernel_ordinal). */
-#define PROGRAM_PRECISION "program"
-#define LAUNCH_JOB_LEN 1600
-void launch_job_name(char *job, size_t len, const char *nvtx_path, const char *kernel, long kernel_ordinal);
 
 int launches_csv_create(struct csv *c, const char *dir, struct error *e);
 void launches_csv_row(struct csv *c, const struct launch_row *r);

@@ -102,7 +102,8 @@
 
 /* One row per kernel launch of a profiled program (memscope-profile), in launch order: ordinal from 0 over the
  * program's launches, kernel_ordinal from 0 over those of the same kernel at the same nvtx_path (the program's NVTX
- * ranges open on the launching thread, outer/inner); selected 1 for the launches the selection took. */
+ * ranges open on the launching thread, outer/inner); selected 1 for the launches the selection took; job the
+ * launch's job, the key of the profile's other files (job_name.h); run which run of the program (1 to repeat). */
 #define LAUNCHES_CSV(X)                                                                                               \
     X(LAUNCHES_ORDINAL, "ordinal") X(LAUNCHES_KERNEL, "kernel") X(LAUNCHES_MANGLED, "mangled")                        \
     X(LAUNCHES_NVTX_PATH, "nvtx_path") X(LAUNCHES_KERNEL_ORDINAL, "kernel_ordinal") X(LAUNCHES_GRID_X, "grid_x")      \

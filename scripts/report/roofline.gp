@@ -4,9 +4,10 @@
 # memscope-report-data where no two meet (roofline-labels.tsv), in the frame and with the markers roofs.gp gives.
 load scriptdir.'/common.gp'
 load datadir.'/roofs.gp'
-page_title = sprintf("Hierarchical roofline at W = %d", largest_width)
-page_caption = "y: FLOP over the median time (FLOP counted from executed instructions, or the work model 2 W^3 where that counts under half,\n".\
-    "as tensor-core FLOP are not counted). x: the same FLOP per byte at each level: L1/shared data-stage wavefronts x 128 B, L2 bytes\n".\
+page_title = "Hierarchical roofline".at_width
+flop_source = program_profile ? "(FLOP counted from executed instructions,\nas tensor-core FLOP are not counted)" : \
+    "(FLOP counted from executed instructions, or the work model 2 W^3 where that counts under half,\nas tensor-core FLOP are not counted)"
+page_caption = "y: FLOP over the median time ".flop_source.". x: the same FLOP per byte at each level: L1/shared data-stage wavefronts x 128 B, L2 bytes\n".\
     "(lts__t_bytes), DRAM bytes. One marker per level; one number per variant, in its colour, joined by a thin line to its point where it\n".\
     "had to move away".(roofline_colour_note eq "" ? "" : " (".roofline_colour_note.")").". The key (next page) lists the numbers and\n".\
     "the points that lie on one another. A point on or near its own level's diagonal is held by that level's bandwidth; the lowest roof\n".\

@@ -1,7 +1,7 @@
 # The roofline's key: each number of the chart, its variant, speed, intensities and bound (roofline-key.tsv).
 load scriptdir.'/common.gp'
 load datadir.'/roofs.gp'
-page_title = sprintf("Roofline key at W = %d: what bounds each kernel", largest_width)
+page_title = "Roofline key".at_width.": what bounds each kernel"
 page_caption = "bound: the roof that gives the lowest attainable GFLOP/s at the variant's intensities (each level's bandwidth x its FLOP per byte,\n".\
     "and the compute roof of its precision); bound GFLOP/s: that figure; % of bound: achieved over it. A level 'not collected' holds the variant\n".\
     "to nothing. FLOP/B L1/shared: per byte of L1/shared data-stage wavefronts (128 B each). * FLOP from the work model 2 W^3: counted\n".\

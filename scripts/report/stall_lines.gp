@@ -1,6 +1,6 @@
 # Each variant's most stalled source line at the largest width, with its main stall reason.
 load scriptdir.'/common.gp'
-page_title = sprintf("Most stalled lines at W = %d", largest_width)
+page_title = "Most stalled lines".at_width
 page_caption = "From stalls.csv: the source line where PC sampling found the variant's warps most often, its share of all the variant's samples,\n".\
     "and the reason most of that line's samples gave. A library's kernels (cuBLAS) have no line information."
 load scriptdir.'/page.gp'

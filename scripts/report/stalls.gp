@@ -1,6 +1,6 @@
 # Warp stall reasons per variant at the largest width: each reason's share of the PC samples (stacked).
 load scriptdir.'/common.gp'
-page_title = sprintf("Warp stall reasons at W = %d: where the warps wait", largest_width)
+page_title = "Warp stall reasons".at_width.": where the warps wait"
 page_caption = "From stalls.csv (the stalls group: CUPTI PC sampling, a sample per SM every 2^p cycles, p chosen per kernel for 25,000 to\n".\
     "200,000 samples, and at least 9). Each bar: the share of a variant's samples by the state of the sampled warp; \"selected\" is a warp issuing.\n".\
     "Named in colour, as room allows: each variant's largest reason, more of its reasons until the rest is smaller, the reason each step\n".\

@@ -1,0 +1,33 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job_name.h"
+
+int job_name_format(char *out, size_t size, const char *nvtx_path, const char *kernel, long ordinal)
+{
+    int n = snprintf(out, size, "%s%s%s #%ld", nvtx_path, *nvtx_path ? "/" : "", kernel, ordinal);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* From the end: " #K", then the kernel, then "/" and the path or nothing (a kernel's name may hold '/' and '#'). */
+int job_name_split(const char *job, const char *kernel, struct job_parts *p)
+{
+    const char *mark = strrchr(job, '#');
+    size_t kernel_len = strlen(kernel);
+    char *end;
+    if (!mark || mark == job || mark[-1] != ' ' || !mark[1])
+        return -1;
+    p->ordinal = strtol(mark + 1, &end, 10);
+    size_t before = (size_t)(mark - 1 - job); /* the path and the kernel */
+    if (*end || p->ordinal < 0 || before < kernel_len || strncmp(job + before - kernel_len, kernel, kernel_len))
+        return -1;
+    p->path = job;
+    p->path_len = before - kernel_len;
+    if (p->path_len == 0)
+        return 0;
+    if (job[p->path_len - 1] != '/' || p->path_len == 1)
+        return -1;
+    --p->path_len;
+    return 0;
+}

@@ -1,0 +1,199 @@
+/*
+ * A program's profile (memscope-profile, environment.csv's kind "program") rendered as a profile, not as a run of
+ * the suite: its title page (command, GPU, launches, jobs, kernel time), its kernels ranked by share of GPU time
+ * with their limiter and evidence, a roofline of its profiled jobs with roofs only where the folder measured them,
+ * and no stall or hot-line page without stalls.csv and lines.csv. Then `make report RESULTS=` on the fixture, as CI
+ * runs it (gnuplot and poppler-utils; skipped where missing). The job labels' shortening on its own.
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define FIXTURE "tests/fixtures/profile-small"
+#include "../support/page_data.h"
+#include "../../harness/report/job_label.h"
+
+static char text[1 << 16];
+
+static const char *data_file(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", data_dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("no %s", path);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+static void expect_in(const char *haystack, const char *needle)
+{
+    if (!strstr(haystack, needle))
+        fail_msg("expected \"%s\" in:\n%s", needle, haystack);
+}
+
+static void profile_pages_replace_the_suites(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    assert_string_equal(data_file("pages.tsv"), "title\ttitle.gp\t\n"
+                                                "kernels-1\tkernels.gp\tkernels_page=1\n"
+                                                "roofline\troofline.gp\t\n"
+                                                "roofline-key\troofline_key.gp\t\n");
+}
+
+static void title_page_names_the_program_and_its_kernel_time(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *title = data_file("title.tsv");
+    expect_in(title, "Program\tpython3 train.py --steps 1\n");
+    expect_in(title, "GPU\tNVIDIA H100 80GB HBM3\n");
+    expect_in(title, "launches\t36 launches of 6 jobs; 3 jobs profiled with hardware metrics "
+                     "(global,shared,dram,roofline,cache,sol), 3 timed\n");
+    expect_in(title, "kernel time\t33.034 ms in all, 5.506 ms per run of the program (6 runs)\n");
+    expect_in(title, "busiest\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1> #0 (step 1/matmul) takes 48.3 %");
+    expect_in(data_file("variables.gp"), "title_heading = 'memscope: the kernels of a CUDA program'\n");
+}
+
+/* Ranked by mean x launches over the total (33.034 ms); a profiled job's evidence on the row below it. */
+static void kernels_are_ranked_by_share_with_limiter_and_evidence(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    assert_string_equal(
+        data_file("kernels-1.tsv"),
+        "#\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\tlimiter (evidence below)\n"
+        "1\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\tstep 1/matmul\t#0\t6\t2.664\t48.3\tinstruction issue\n"
+        "\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %\n"
+        "2\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\tstep 1/matmul\t#1\t6\t2.660\t48.3\ttimed only\n"
+        "3\tcunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue>\tstep 1/softmax\t#0\t6\t0.08137\t1.5"
+        "\tDRAM bandwidth\n"
+        "\tDRAM at 86 % of peak; L2 48 %, FMA pipe 4 %\n"
+        "4\tvectorized_layer_norm_kernel<float, float>\tstep 1/layer_norm\t#0\t6\t0.05223\t0.9\tDRAM bandwidth\n"
+        "\tDRAM at 72 % of peak; L2 44 %, FMA pipe 8 %\n"
+        "5\tvectorized_elementwise_kernel<4, CUDAFunctor_add<…>, array<…> >\tstep 1/add\t#0\t6\t0.04137\t0.8"
+        "\ttimed only\n"
+        "6\tvectorized_elementwise_kernel<4, FillFunctor<float>, array<char*, 1ul> >\t(none)\t#0\t6\t0.01210\t0.2"
+        "\ttimed only\n");
+}
+
+/* The profiled jobs alone, under no roof: the folder measured none, and a profile draws no datasheet figure. */
+static void roofline_places_profiled_jobs_without_unmeasured_roofs(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    const char *points = data_file("roofline.tsv");
+    expect_in(points, "\n1\t1\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1> #0 (step 1/matmul)\t51605.3\t");
+    expect_in(points, "\n2\t2\tcunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue> #0 (step 1/softmax)");
+    expect_in(points, "\n3\t3\tvectorized_layer_norm_kernel<float, float> #0 (step 1/layer_norm)\t");
+    assert_null(strstr(points, "#1"));
+    const char *roofs = data_file("roofs.gp");
+    expect_in(roofs, "roof_dram_gbs = NaN\n");
+    expect_in(roofs, "roof_fp32_gflops = NaN\n");
+    expect_in(roofs, "roofs_note = 'No roofs: this profile holds no measured ceilings");
+    expect_in(data_file("variables.gp"), "at_width = ''\n");
+}
+
+static void measured_ceilings_give_measured_roofs_and_bounds(void **state)
+{
+    (void)state;
+    copy_fixture_and("printf 'ceiling_dram_gbs,2862.5\\nceiling_fp32_gflops,64362.7\\n' >> $R/environment.csv");
+    write_data(scratch);
+    const char *roofs = data_file("roofs.gp");
+    expect_in(roofs, "roof_dram_gbs = 2862.5\n");
+    expect_in(roofs, "roof_dram_title = 'DRAM 2,862 GB/s (measured)'\n");
+    expect_in(roofs, "roof_l2_gbs = NaN\n");
+    expect_in(roofs, "roofs_note = 'Roofs measured on this GPU where the profile has the ceiling; none for the others.'");
+    expect_in(data_file("roofline.tsv"), "(step 1/softmax)\t2061.91\t0.762601\t0.834687\t0.897177\t0\tDRAM\t");
+}
+
+static void stalls_csv_brings_the_stall_pages(void **state)
+{
+    (void)state;
+    copy_fixture_and("printf '%s\\n%s\\n' 'variant,precision,width,kernel,file,line,source,reason,samples' "
+                     "'\"step 1/softmax/void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, "
+                     "float, at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int) #0\","
+                     "program,0,\"void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
+                     "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)\",,0,,"
+                     "long_scoreboard,120' > $R/stalls.csv");
+    write_data(scratch);
+    assert_string_equal(data_file("pages.tsv"), "title\ttitle.gp\t\n"
+                                                "kernels-1\tkernels.gp\tkernels_page=1\n"
+                                                "roofline\troofline.gp\t\n"
+                                                "roofline-key\troofline_key.gp\t\n"
+                                                "stalls\tstalls.gp\t\n"
+                                                "stall-lines\tstall_lines.gp\t\n");
+    expect_in(data_file("stall-lines.tsv"), "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue> #0");
+}
+
+static void job_labels_drop_signature_namespaces_and_deep_templates(void **state)
+{
+    (void)state;
+    char label[REPORT_JOB_LABEL_LEN];
+    report_kernel_label("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+                        "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)",
+                        label, sizeof label);
+    assert_string_equal(label, "vectorized_elementwise_kernel<4, CUDAFunctor_add<…>, array<…> >");
+    report_kernel_label("void foo<int>::bar<3>(int)", label, sizeof label);
+    assert_string_equal(label, "bar<3>");
+    report_job_label("a/b/k(int) #3", "k(int)", label, sizeof label);
+    assert_string_equal(label, "k #3 (a/b)");
+    report_job_label("k(int) #0", "k(int)", label, sizeof label);
+    assert_string_equal(label, "k #0");
+    char name[100];
+    memset(name, 'z', 99);
+    name[99] = '\0';
+    report_kernel_label(name, label, sizeof label);
+    assert_int_equal(strlen(label), REPORT_KERNEL_LABEL_MAX - 1 + strlen("…"));
+}
+
+/* As CI runs it: the PDF of the fixture, its four pages. */
+static void make_report_renders_the_profile(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    if (system("command -v gnuplot >/dev/null && command -v pdfinfo >/dev/null && command -v pdftotext "
+               ">/dev/null") != 0)
+        skip();
+    shell(&o, "rm -rf reports/profile-small-report && make --no-print-directory report RESULTS=%s", FIXTURE);
+    if (o.exit_code != 0)
+        fail_msg("make report failed (%d):\n%s", o.exit_code, o.output);
+    expect_in(o.output, "reports/profile-small-report/memscope-report.pdf");
+    shell(&o, "pdfinfo reports/profile-small-report/memscope-report.pdf | sed -n 's/^Pages: *//p'");
+    assert_int_equal(atoi(o.output), 4);
+    shell(&o, "pdftotext -layout reports/profile-small-report/memscope-report.pdf - && "
+              "rm -rf reports/profile-small-report");
+    static const char *const expected[] = {
+        "memscope: the kernels of a CUDA program", "python3 train.py --steps 1", "Kernels by GPU time (page 1 of 1)",
+        "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue>", "DRAM at 86 % of peak",
+        "Hierarchical roofline", "No roofs: this profile holds no measured ceilings", "Roofline key: what bounds",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
+        expect_in(o.output, expected[i]);
+    assert_null(strstr(o.output, "Summary at W"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(profile_pages_replace_the_suites),
+        cmocka_unit_test(title_page_names_the_program_and_its_kernel_time),
+        cmocka_unit_test(kernels_are_ranked_by_share_with_limiter_and_evidence),
+        cmocka_unit_test(roofline_places_profiled_jobs_without_unmeasured_roofs),
+        cmocka_unit_test(measured_ceilings_give_measured_roofs_and_bounds),
+        cmocka_unit_test(stalls_csv_brings_the_stall_pages),
+        cmocka_unit_test(job_labels_drop_signature_namespaces_and_deep_templates),
+        cmocka_unit_test(make_report_renders_the_profile),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
