@@ -44,11 +44,13 @@ static int read_selection(struct inject_config *c, struct error *e)
 static int read_metrics(struct inject_config *c, struct error *e)
 {
     const char *groups = getenv(INJECT_ENV_METRIC_GROUPS);
-    long run;
+    long run, repeat;
     c->metric_groups = groups && groups[0] ? groups : "none";
-    if (whole_number(INJECT_ENV_RUN, 1, 1, &run, e) || metric_set_build(c->metric_groups, NULL, &c->metrics, e))
+    if (whole_number(INJECT_ENV_RUN, 1, 1, &run, e) || whole_number(INJECT_ENV_REPEAT, 1, 1, &repeat, e) ||
+        metric_set_build(c->metric_groups, NULL, &c->metrics, e))
         return e->code;
     c->run = (int)run;
+    c->repeat = (int)repeat;
     if (c->metrics.source || c->metrics.stalls)
         return error_set(e, EXIT_USAGE, "%s: '%s': the source and stalls groups are not collected in a program yet",
                          INJECT_ENV_METRIC_GROUPS, groups);

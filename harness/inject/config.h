@@ -22,7 +22,7 @@ struct inject_config {
     struct selection selection;
     const char *metric_groups;  /* as given; "none" where not */
     struct metric_set metrics;  /* for the selected launches; none when the launcher asked for none */
-    int run;                    /* which run of the program, from 1 */
+    int run, repeat;            /* which run of the program, from 1, of how many */
 };
 
 /* 0 and *c filled; EXIT_USAGE when no launcher started the program (no folder named); another code, with the

@@ -92,7 +92,8 @@ static int write_metrics(const struct part_writing *t, struct error *e)
         if (!r || r->profile.n_metrics == 0)
             continue;
         job_of(t, &t->launches.rows[i], job, sizeof job);
-        profile_write_rows(&c, job, PROGRAM_PRECISION, 0, &r->profile);
+        profile_write_kernel_rows(&c, job, PROGRAM_PRECISION, 0, t->launches.kernels[t->launches.rows[i].kernel],
+                                  &r->profile, 0);
     }
     return csv_close(&c, e);
 }
@@ -157,6 +158,7 @@ static int write_environment(const struct part_writing *t, struct error *e)
     describe_selection(t->config, &env);
     env_add(&env, "metric_groups", "%s", t->config->metric_groups);
     env_add(&env, "run", "%d", t->config->run);
+    env_add(&env, "repeat", "%d", t->config->repeat);
     env_add(&env, "gpu_name", "%s", replay_gpu_name());
     env_add(&env, "chip", "%s", replay_chip());
     describe_failures(t, &env);

@@ -15,7 +15,8 @@
 #define INJECT_ENV_NVTX_INCLUDE "MEMSCOPE_PROFILE_NVTX_INCLUDE" /* --nvtx-include */
 #define INJECT_ENV_LAUNCH_SKIP "MEMSCOPE_PROFILE_LAUNCH_SKIP"   /* --launch-skip */
 #define INJECT_ENV_LAUNCH_COUNT "MEMSCOPE_PROFILE_LAUNCH_COUNT" /* --launch-count; unset: every launch */
-#define INJECT_ENV_RUN "MEMSCOPE_PROFILE_RUN" /* which run of the program (--repeat), from 1; unset: 1 */
+#define INJECT_ENV_RUN "MEMSCOPE_PROFILE_RUN"       /* which run of the program (--repeat), from 1; unset: 1 */
+#define INJECT_ENV_REPEAT "MEMSCOPE_PROFILE_REPEAT" /* --repeat: how many runs there are; unset: 1 */
 #define INJECT_ENV_METRIC_GROUPS "MEMSCOPE_PROFILE_METRIC_GROUPS" /* --metric-groups; unset or "none": no metrics */
 /* A test hook: names a file into which the library writes, at exit, the NVTX ranges it kept ("thread depth
  * open|closed name" a line), so that tests see NVTX reach it where no CUDA can start. */

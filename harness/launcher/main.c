@@ -173,14 +173,15 @@ static int set_or_unset(const char *variable, const char *value)
 /* What the program inherits: the library for CUDA and NVTX to load, where to write and what to select. */
 static int give_environment(const struct cli *c, const char *library, const char *folder, struct error *e)
 {
-    char skip[32], count[32];
+    char skip[32], count[32], repeat[32];
     snprintf(skip, sizeof skip, "%ld", c->launch_skip);
+    snprintf(repeat, sizeof repeat, "%ld", c->repeat);
     snprintf(count, sizeof count, "%ld", c->launch_count);
     if (setenv("CUDA_INJECTION64_PATH", library, 1) || setenv("NVTX_INJECTION64_PATH", library, 1) ||
         setenv(INJECT_ENV_DIR, folder, 1) || set_or_unset(INJECT_ENV_KERNEL, c->kernel) ||
         set_or_unset(INJECT_ENV_NVTX_INCLUDE, c->nvtx_include) || setenv(INJECT_ENV_LAUNCH_SKIP, skip, 1) ||
         set_or_unset(INJECT_ENV_LAUNCH_COUNT, c->launch_count < 0 ? NULL : count) ||
-        setenv(INJECT_ENV_METRIC_GROUPS, c->metric_groups, 1))
+        setenv(INJECT_ENV_METRIC_GROUPS, c->metric_groups, 1) || setenv(INJECT_ENV_REPEAT, repeat, 1))
         return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
     return 0;
 }

@@ -6,6 +6,9 @@
 #include "../csv/writer.h"
 #include "profile.h"
 
+/* Kernel k's rows, under the name given (a program profile's demangled kernel, whole). */
+void profile_write_kernel_rows(struct csv *c, const char *variant, const char *precision, int width,
+                               const char *kernel, const struct profile *p, int k);
 void profile_write_rows(struct csv *c, const char *variant, const char *precision, int width, const struct profile *p);
 
 #endif

@@ -89,8 +89,8 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
     snprintf(value, sizeof value, "%.3f ms in all, %.3f ms per run of the program (%s runs)", total,
              total / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
     report_put_pair(f, "kernel time", value);
-    snprintf(value, sizeof value, "%s launches of %d jobs; %d jobs profiled with hardware metrics (%s), %d timed",
-             report_environment_or(r, "launches", "?"), r->summary.rows, count_status(r, "profiled"),
+    snprintf(value, sizeof value, "%s launches per run, %d jobs; %d jobs profiled with hardware metrics (%s), %d timed",
+             report_environment_or(r, "kernel_launches", "?"), r->summary.rows, count_status(r, "profiled"),
              report_environment_or(r, "metric_groups", "none"), count_status(r, "timed"));
     report_put_pair(f, "launches", value);
     fputs("recorded\tfrom environment.csv\n", f);
