@@ -202,14 +202,14 @@ static void repeated_runs_are_samples_of_the_first_runs_jobs(void **state)
     char summary[4096], samples[4096], env[4096];
     write_script("repeat.sh",
                  FAKE_LAUNCHES "d=\"$" INJECT_ENV_DIR "\"; r=${" INJECT_ENV_RUN ":-1}; "
-                               "launches $((1000 * r)) 500; env >\"$d/env.txt\"; "
+                               "launches $((1000 * r)) 500; "
+                               "echo \"groups=$" INJECT_ENV_METRIC_GROUPS " run=$" INJECT_ENV_RUN "\" >\"$d/env.txt\"; "
                                "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
                  1);
     profile("-o out --repeat 3 -- ./repeat.sh");
     expect(EXIT_OK, "2 kernel launches, 1 selected\nresults: out\n");
     read_scratch_file("out/run-3/env.txt", env, sizeof env);
-    expect_line(env, "\n" INJECT_ENV_METRIC_GROUPS "=none\n");
-    expect_line(env, "\n" INJECT_ENV_RUN "=3\n");
+    assert_string_equal(env, "groups=none run=3\n");
     read_scratch_file("out/samples.csv", samples, sizeof samples);
     expect_line(samples, "\nstep/k() #0,program,0,1,0.001\nstep/k() #0,program,0,2,0.002\n"
                          "step/k() #0,program,0,3,0.003\n");
