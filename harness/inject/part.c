@@ -139,7 +139,7 @@ static int write_environment(const struct part_writing *t, struct error *e)
     gethostname(host, sizeof host - 1);
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     env_add(&env, "profiler", "memscope-profile");
-    env_add(&env, "kind", "program");
+    env_add(&env, "kind", "%s", PROGRAM_KIND);
     env_add(&env, "git_commit", "%s", MEMSCOPE_GIT_COMMIT);
     env_add(&env, "git_dirty", "%s", MEMSCOPE_GIT_DIRTY);
     env_add(&env, "host", "%s", host);

@@ -25,7 +25,6 @@ struct context_session {
 
 /* The launch being replayed: entered, not yet returned. */
 struct in_flight {
-    int active;
     struct context_session *session;
     struct replayed_launch launch;
 };
@@ -130,7 +129,7 @@ static int selected(const struct prof_launch *l)
 static int begin_launch(const struct prof_launch *l, struct prof_error *e)
 {
     struct in_flight *f = &replay.current;
-    *f = (struct in_flight){.active = 1};
+    *f = (struct in_flight){0};
     record_call(l, &f->launch.op);
     if (configure(l->context, e) || !(f->session = session_of(l->context, e)) || prof_activity_pause(e) ||
         prof_session_begin(&f->session->session, &f->session->data, e) || prof_pass_begin(&f->session->session, e))
@@ -163,7 +162,6 @@ static void end_launch(struct prof_error *e)
     }
     if (grow_for_one_more((void **)&replay.done, replay.n_done, sizeof *replay.done) == 0)
         replay.done[replay.n_done++] = f->launch;
-    f->active = 0;
 }
 
 /* A failure that would fail every later launch too stops profiling; the program runs on regardless. */

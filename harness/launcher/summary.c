@@ -184,7 +184,7 @@ static int write_summary(const struct jobs *j, const char *folder, struct error 
         summary_row_init(&row);
         row.variant = job->name;
         row.precision = PROGRAM_PRECISION;
-        row.status = job->profile.n_metrics ? "profiled" : "timed";
+        row.status = job->profile.n_metrics ? PROGRAM_STATUS_PROFILED : PROGRAM_STATUS_TIMED;
         row.metrics_kernel = job->kernel;
         row.registers_per_thread = job->registers;
         row.static_smem_bytes = job->static_smem;

@@ -1,6 +1,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../results/job_name.h"
 #include "../results/schema.h"
 #include "model.h"
 
@@ -73,7 +74,7 @@ static void label_variant(struct report_model *m, int v, int row)
 /* The variants: every one of a run; a profile's jobs with hardware metrics. */
 static bool is_variant(const struct report_model *m, int row)
 {
-    return !m->program || strcmp(csv_table_text(&m->r->summary, row, m->r->col_status), "profiled") == 0;
+    return !m->program || strcmp(csv_table_text(&m->r->summary, row, m->r->col_status), PROGRAM_STATUS_PROFILED) == 0;
 }
 
 static int add_variants_and_widths(struct report_model *m, struct error *e)

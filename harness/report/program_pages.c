@@ -90,8 +90,8 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
              total / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
     report_put_pair(f, "kernel time", value);
     snprintf(value, sizeof value, "%s launches per run, %d jobs; %d jobs profiled with hardware metrics (%s), %d timed",
-             report_environment_or(r, "kernel_launches", "?"), r->summary.rows, count_status(r, "profiled"),
-             report_environment_or(r, "metric_groups", "none"), count_status(r, "timed"));
+             report_environment_or(r, "kernel_launches", "?"), r->summary.rows, count_status(r, PROGRAM_STATUS_PROFILED),
+             report_environment_or(r, "metric_groups", "none"), count_status(r, PROGRAM_STATUS_TIMED));
     report_put_pair(f, "launches", value);
     fputs("recorded\tfrom environment.csv\n", f);
     report_put_pair(f, "Program", report_environment_or(r, "command_line", "unknown"));

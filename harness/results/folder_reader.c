@@ -8,6 +8,7 @@
 
 #include "../common/paths.h"
 #include "folder_reader.h"
+#include "job_name.h"
 #include "schema.h"
 
 static int is_folder(const char *path)
@@ -285,14 +286,14 @@ int results_environment_number(const struct results_folder *r, const char *key, 
 int results_is_program(const struct results_folder *r)
 {
     const char *kind = results_environment(r, "kind");
-    return kind && strcmp(kind, "program") == 0;
+    return kind && strcmp(kind, PROGRAM_KIND) == 0;
 }
 
 int results_row_ok(const struct results_folder *r, int row)
 {
     const char *status = csv_table_text(&r->summary, row, r->col_status);
     if (results_is_program(r))
-        return strcmp(status, "profiled") == 0 || strcmp(status, "timed") == 0;
+        return strcmp(status, PROGRAM_STATUS_PROFILED) == 0 || strcmp(status, PROGRAM_STATUS_TIMED) == 0;
     return strcmp(status, "passed") == 0;
 }
 

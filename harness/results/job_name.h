@@ -10,6 +10,10 @@
 #include <stddef.h>
 
 #define PROGRAM_PRECISION "program"
+/* environment.csv's kind of a profile, and its jobs' statuses in summary.csv: with hardware metrics, or timed only. */
+#define PROGRAM_KIND "program"
+#define PROGRAM_STATUS_PROFILED "profiled"
+#define PROGRAM_STATUS_TIMED "timed"
 /* The longest job name a reader keeps (a demangled template kernel can be long): memscope-compare refuses longer. */
 #define JOB_NAME_LEN 1024
 
