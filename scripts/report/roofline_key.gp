@@ -14,7 +14,11 @@ set label 91 at screen 0.09, screen 0.175
 set bmargin at screen 0.20
 table_rows = roofline_points + 1
 table_file = datadir.'/roofline-key.tsv'
-table_x = "0.02 0.045 0.215 0.29 0.385 0.46 0.535 0.655 0.745 0.81"
+# A program's jobs are named by kernel, ordinal and NVTX path, several times a variant's name: a wider first
+# column in a smaller font.
+table_x = program_profile ? "0.02 0.04 0.44 0.50 0.58 0.64 0.695 0.73 0.79 0.85" : \
+                            "0.02 0.045 0.215 0.29 0.385 0.46 0.535 0.655 0.745 0.81"
+if (program_profile) table_font_size = 8
 table_first = 2
 table_colour_column = 1
 load scriptdir.'/table.gp'
