@@ -161,6 +161,7 @@ static int write_environment(const struct part_writing *t, struct error *e)
     env_add(&env, "repeat", "%d", t->config->repeat);
     env_add(&env, "gpu_name", "%s", replay_gpu_name());
     env_add(&env, "chip", "%s", replay_chip());
+    env_add(&env, "replay_passes", "%zu", replay_passes());
     describe_failures(t, &env);
     return env_write(&env, t->config->part, e);
 }

@@ -41,6 +41,8 @@ const struct replayed_launch *replay_stop(size_t *count, struct error *e);
 /* The profiled GPU's name ("NVIDIA H100 80GB HBM3") and chip ("GH100"); "" until a launch was profiled. */
 const char *replay_gpu_name(void);
 const char *replay_chip(void);
+/* The passes CUPTI replays each profiled launch for; 0 until a launch was profiled. */
+size_t replay_passes(void);
 void replay_free(void);
 
 #endif
