@@ -14,9 +14,6 @@
 #include "replay.h"
 
 #define MAX_CONTEXTS 16
-/* Launches one configuration of the counters serves, each its own range: programming the counters (SetConfig)
- * costs more than a launch's replay, so it is done once per this many profiled launches, not for each. */
-#define RANGES_PER_CONFIGURATION 64
 #define DURATION_METRIC "gpu__time_duration.sum"
 
 /* A range profiler per context the program launches on; one configuration for them all (one kind of GPU). */
@@ -24,7 +21,6 @@ struct context_session {
     CUcontext context;
     struct prof_session session;
     struct prof_counter_data data;
-    size_t ranges; /* held by data: the next launch's range */
 };
 
 /* The launch being replayed: entered, not yet returned. */
@@ -86,8 +82,7 @@ static struct context_session *session_of(CUcontext context, struct prof_error *
     }
     struct context_session *s = &replay.contexts[replay.n_contexts];
     s->context = context;
-    s->ranges = RANGES_PER_CONFIGURATION; /* full: the first launch configures it */
-    if (prof_session_open(&s->session, context, RANGES_PER_CONFIGURATION, PROF_KERNEL_REPLAY, e) ||
+    if (prof_session_open(&s->session, context, 1, PROF_KERNEL_REPLAY, e) ||
         prof_counter_data_create(&s->session, &replay.prof_config, &s->data, e)) {
         prof_session_close(&s->session, &(struct prof_error){0});
         return NULL;
@@ -136,15 +131,10 @@ static int begin_launch(const struct prof_launch *l, struct prof_error *e)
     struct in_flight *f = &replay.current;
     *f = (struct in_flight){0};
     record_call(l, &f->launch.op);
-    if (configure(l->context, e) || !(f->session = session_of(l->context, e)) || prof_activity_pause(e))
+    if (configure(l->context, e) || !(f->session = session_of(l->context, e)) || prof_activity_pause(e) ||
+        prof_session_begin(&f->session->session, &f->session->data, e) || prof_pass_begin(&f->session->session, e))
         return e->status;
-    struct context_session *s = f->session;
-    if (s->ranges == RANGES_PER_CONFIGURATION) {
-        if (prof_session_begin(&s->session, &s->data, e))
-            return e->status;
-        s->ranges = 0;
-    }
-    return prof_pass_begin(&s->session, e);
+    return PROF_OK;
 }
 
 static void end_launch(struct prof_error *e)
@@ -156,11 +146,10 @@ static void end_launch(struct prof_error *e)
     if (!e->status && f->session && prof_pass_end(&f->session->session, &all_passes, e) == 0 &&
         prof_session_end(&f->session->session, &f->session->data, &ranges, e) == 0 && !all_passes)
         prof_fail(e, PROF_FAILED, "CUPTI did not replay every pass inside the launch");
-    if (!e->status && ranges != f->session->ranges + 1)
-        prof_fail(e, PROF_FAILED, "%zu ranges after %zu launches", ranges, f->session->ranges + 1);
+    if (!e->status && ranges != 1)
+        prof_fail(e, PROF_FAILED, "%zu ranges for one launch", ranges);
     const char *kernel_names[1] = {f->launch.op.name};
-    if (!e->status && metrics_evaluate(replay.host, f->session->data.image, f->session->data.size,
-                                       f->session->ranges++, 1, kernel_names,
+    if (!e->status && metrics_evaluate(replay.host, f->session->data.image, f->session->data.size, 0, 1, kernel_names,
                                        &replay.prof_config, &f->launch.profile, &evaluated))
         prof_fail(e, PROF_FAILED, "%s", evaluated.message);
     double duration_ns = metric_lookup(f->launch.profile.names, f->launch.profile.kernels[0].values,
@@ -170,8 +159,6 @@ static void end_launch(struct prof_error *e)
     if (e->status) {
         snprintf(f->launch.failure, sizeof f->launch.failure, "%.255s", e->message);
         f->launch.profile.n_metrics = 0;
-        if (f->session) /* what the image holds is not known: the next launch configures it afresh */
-            f->session->ranges = RANGES_PER_CONFIGURATION;
     }
     if (grow_for_one_more((void **)&replay.done, replay.n_done, sizeof *replay.done) == 0)
         replay.done[replay.n_done++] = f->launch;
