@@ -76,6 +76,10 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER };
            ST_THREADS, 1, ST_BN, ST_BM,                                                                               \
            "icache_fit with 64x128 block tiles, 8x8 outputs per thread: W = 1024 makes 128 blocks for 132 SMs, not "  \
            "32")                                                                                                      \
+    KERNEL("split_k", matmul_split_k, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                                \
+           LT_THREADS, 1, LT_BN, LT_BM,                                                                               \
+           "icache_fit whose tiles share k among blocks where they alone leave SMs idle (W = 1024: 4 blocks a tile), "\
+           "adding partial tiles atomically")                                                                        \
     LIBRARY("cublas", matmul_cublas_sgemm, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                           \
             "cublasSgemm, true FP32 (default math mode, no TF32): the reference")                                     \
     KERNEL("naive_fp64", matmul_naive_fp64, MATMUL_FP64, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER, 32, 32, 32, 32,         \

@@ -270,9 +270,28 @@ __device__ __forceinline__ void mma_tile(const float *As, const float *Bs, float
  * r0 + (i / 4) * ROW_STEP + i % 4 (groups of 4 rows, ROW_STEP apart; TM < 4 or a contiguous tile:
  * ROW_STEP = 4); columns likewise with COL_STEP, or one by one when TN is not a multiple of 4.
  * Every row and column is guarded. VEC stores a group of 4 columns as one 128-bit store: with
- * width % 4 == 0 the group is wholly inside or outside.
+ * width % 4 == 0 the group is wholly inside or outside. ADD adds the tile to P atomically instead
+ * (split_k: several blocks' partial sums of one tile).
  */
-template <int TM, int TN, int ROW_STEP, int COL_STEP, bool VEC>
+template <bool ADD>
+__device__ __forceinline__ void put4(float *at, float4 v)
+{
+    if (ADD)
+        atomicAdd(reinterpret_cast<float4 *>(at), v); /* 128-bit atomics: sm_90 and later */
+    else
+        *reinterpret_cast<float4 *>(at) = v;
+}
+
+template <bool ADD>
+__device__ __forceinline__ void put1(float *at, float v)
+{
+    if (ADD)
+        atomicAdd(at, v);
+    else
+        *at = v;
+}
+
+template <int TM, int TN, int ROW_STEP, int COL_STEP, bool VEC, bool ADD = false>
 __device__ __forceinline__ void store_tile(float *P, int width, int r0, int c0, const float (&acc)[TM][TN])
 {
     const int RG = TM % 4 == 0 ? 4 : 1, CG = TN % 4 == 0 ? 4 : 1;
@@ -286,13 +305,13 @@ __device__ __forceinline__ void store_tile(float *P, int width, int r0, int c0, 
             int col = c0 + g * COL_STEP;
             if (VEC && CG == 4) {
                 if (col < width)
-                    *reinterpret_cast<float4 *>(&P[row * width + col]) =
-                        make_float4(acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2], acc[i][4 * g + 3]);
+                    put4<ADD>(&P[row * width + col],
+                              make_float4(acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2], acc[i][4 * g + 3]));
             } else {
 #pragma unroll
                 for (int j = 0; j < CG; ++j)
                     if (col + j < width)
-                        P[row * width + col + j] = acc[i][CG * g + j];
+                        put1<ADD>(&P[row * width + col + j], acc[i][CG * g + j]);
             }
         }
     }

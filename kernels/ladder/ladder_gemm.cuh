@@ -12,7 +12,8 @@
  *   small_tiles. STAGES shared-memory buffers filled by cp.async, always STAGES - 1 tiles in flight
  *   while the FFMAs consume the oldest; one barrier per k-tile; warp-tiled register tiles;
  *   GROUP > 0 rasterizes the block order; K_UNROLL < BK keeps the k loop inside a tile rolled (0:
- *   unrolled whole).
+ *   unrolled whole); SPLIT_K lets gridDim.z blocks share one tile of P, each summing its own
+ *   stretch of k and adding it to P atomically (split_k).
  */
 #ifndef MEMSCOPE_LADDER_GEMM_CUH
 #define MEMSCOPE_LADDER_GEMM_CUH
@@ -183,7 +184,7 @@ struct k_unroll {
 };
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES, int K_UNROLL,
-          bool VEC>
+          bool VEC, bool SPLIT_K>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM, TN>::value)
     pipelined_gemm_kernel(const float *__restrict__ M, const float *__restrict__ N, float *__restrict__ P, int width)
 {
@@ -203,7 +204,11 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM
     int r0, c0;
     thread_tile_origin<BN, WM, WN, TM, TN, true, COL_LANES>(tid, r0, c0);
     float acc[TM][TN] = {};
-    const int tiles = (width + BK - 1) / BK;
+    /* The k-tiles this block sums, [first, last): all of them, or blockIdx.z's share of gridDim.z. */
+    const int all_tiles = (width + BK - 1) / BK;
+    const int share = SPLIT_K ? (all_tiles + gridDim.z - 1) / gridDim.z : all_tiles;
+    const int first = SPLIT_K ? blockIdx.z * share : 0;
+    const int last = SPLIT_K ? min(all_tiles, first + share) : all_tiles;
     const bool interior = row0 + BM <= width && col0 + BN <= width; /* takes the fast copy path */
     const pipe_bases pb = pipe_setup<BM, BN, BK, THREADS>(M, N, width, row0, col0, tid);
 
@@ -211,16 +216,16 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM
      * "tile t has landed" is always "at most STAGES - 2 groups pending" at iteration t. */
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < tiles)
-            pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, s, As + s * A_STAGE, Bs + s * B_STAGE, tid,
-                                                 pb, interior);
+        if (first + s < last)
+            pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, first + s, As + s * A_STAGE,
+                                                 Bs + s * B_STAGE, tid, pb, interior);
         cp_async_commit();
     }
     int read = 0, write = STAGES - 1; /* stage consumed now, stage refilled now */
-    for (int t = 0; t < tiles; ++t) {
+    for (int t = first; t < last; ++t) {
         cp_async_wait<STAGES - 2>(); /* this thread's copies of tile t have landed ... */
         __syncthreads();             /* ... everyone's too, and everyone is done with tile t - 1 */
-        if (t + STAGES - 1 < tiles)
+        if (t + STAGES - 1 < last)
             pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, t + STAGES - 1, As + write * A_STAGE,
                                                  Bs + write * B_STAGE, tid, pb, interior);
         cp_async_commit();
@@ -229,7 +234,10 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM
         write = write == STAGES - 1 ? 0 : write + 1;
     }
     cp_async_wait<0>(); /* only empty groups can remain; leave none behind */
-    store_tile<TM, TN, A_STEP, B_STEP, VEC>(P, width, row0 + r0, col0 + c0, acc);
+    if (SPLIT_K && gridDim.z > 1)
+        store_tile<TM, TN, A_STEP, B_STEP, VEC, true>(P, width, row0 + r0, col0 + c0, acc);
+    else
+        store_tile<TM, TN, A_STEP, B_STEP, VEC>(P, width, row0 + r0, col0 + c0, acc);
 }
 
 /* Raises the kernel's dynamic shared-memory limit once, when it needs more than the default 48 KB. */
@@ -246,12 +254,33 @@ static const char *allow_shared_bytes(Kernel kernel, size_t bytes, bool *done)
 }
 
 /*
+ * split_k's share of k: as many blocks per tile of P as the tiles leave SMs idle (W = 1024 with
+ * 128x256 tiles: 32 tiles for 132 SMs, so 4), never more k-tiles than there are; 1 from the
+ * width where the tiles alone fill the SMs on. P is zeroed first, for the blocks to add into.
+ */
+static const char *split_k_ways(const struct matmul_operands *o, int tiles_of_p, int k_tiles, unsigned *ways)
+{
+    static int sms;
+    int device;
+    cudaError_t rc = sms ? cudaSuccess : cudaGetDevice(&device);
+    if (rc == cudaSuccess && !sms)
+        rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (rc != cudaSuccess)
+        return cudaGetErrorString(rc);
+    *ways = (unsigned)max(1, min(sms / tiles_of_p, k_tiles));
+    if (*ways == 1)
+        return NULL;
+    rc = cudaMemsetAsync(o->p, 0, (size_t)o->width * o->width * sizeof(float), o->stream);
+    return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
+}
+
+/*
  * The scalar edge path (width % 4 != 0) runs with k-tiles of at most 16: its clamped 4-byte
  * copies of B need more address registers, and at BK = 32 the 16x8 kernel spilled. BK only
  * changes the loop inside a block, so the grid is the same.
  */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES = false,
-          int K_UNROLL = 0>
+          int K_UNROLL = 0, bool SPLIT_K = false>
 static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     static bool raised[2];
@@ -263,10 +292,13 @@ static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 g
     float *p = (float *)o->p;
     const bool vec = rows_are_16b_aligned(o);
     void (*kernel)(const float *, const float *, float *, int) =
-        vec ? pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, true>
-            : pipelined_gemm_kernel<BM, BN, BK_EDGE, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, false>;
+        vec ? pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, true, SPLIT_K>
+            : pipelined_gemm_kernel<BM, BN, BK_EDGE, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, false, SPLIT_K>;
     const size_t smem = vec ? pipe_smem<BM, BN, BK, STAGES>::bytes : pipe_smem<BM, BN, BK_EDGE, STAGES>::bytes;
     const char *why = allow_shared_bytes(kernel, smem, &raised[vec]);
+    if (!why && SPLIT_K)
+        why = split_k_ways(o, (int)(grid.x * grid.y), (o->width + (vec ? BK : BK_EDGE) - 1) / (vec ? BK : BK_EDGE),
+                           &grid.z);
     if (why)
         return why;
     kernel<<<grid, block, smem, o->stream>>>(m, n, p, o->width);
@@ -274,11 +306,12 @@ static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 g
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES = false,
-          int K_UNROLL = 0>
+          int K_UNROLL = 0, bool SPLIT_K = false>
 static const void *pipelined_gemm_kernel_of(size_t *dynamic_smem_bytes)
 {
     *dynamic_smem_bytes = pipe_smem<BM, BN, BK, STAGES>::bytes;
-    return (const void *)pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, true>;
+    return (const void *)pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, true,
+                                               SPLIT_K>;
 }
 
 /*
