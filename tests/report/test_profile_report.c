@@ -157,22 +157,30 @@ static void job_labels_drop_signature_namespaces_and_deep_templates(void **state
     assert_int_equal(strlen(label), REPORT_KERNEL_LABEL_MAX - 1 + strlen("…"));
 }
 
+/* make report RESULTS=results as CI runs it, into reports/<its name>-report/ (removed after): the PDF's four pages,
+ * its text in o. */
+static void make_report_of(const char *results, struct outcome *o)
+{
+    char report[256];
+    snprintf(report, sizeof report, "reports/%s-report", strrchr(results, '/') + 1);
+    if (system("command -v gnuplot >/dev/null && command -v pdfinfo >/dev/null && command -v pdftotext "
+               ">/dev/null") != 0)
+        skip();
+    shell(o, "rm -rf %s && make --no-print-directory report RESULTS=%s", report, results);
+    if (o->exit_code != 0)
+        fail_msg("make report failed (%d):\n%s", o->exit_code, o->output);
+    expect_in(o->output, report);
+    shell(o, "pdfinfo %s/memscope-report.pdf | sed -n 's/^Pages: *//p'", report);
+    assert_int_equal(atoi(o->output), 4);
+    shell(o, "pdftotext -layout %s/memscope-report.pdf - && rm -rf %s", report, report);
+}
+
 /* As CI runs it: the PDF of the fixture, its four pages. */
 static void make_report_renders_the_profile(void **state)
 {
     (void)state;
     static struct outcome o;
-    if (system("command -v gnuplot >/dev/null && command -v pdfinfo >/dev/null && command -v pdftotext "
-               ">/dev/null") != 0)
-        skip();
-    shell(&o, "rm -rf reports/profile-small-report && make --no-print-directory report RESULTS=%s", FIXTURE);
-    if (o.exit_code != 0)
-        fail_msg("make report failed (%d):\n%s", o.exit_code, o.output);
-    expect_in(o.output, "reports/profile-small-report/memscope-report.pdf");
-    shell(&o, "pdfinfo reports/profile-small-report/memscope-report.pdf | sed -n 's/^Pages: *//p'");
-    assert_int_equal(atoi(o.output), 4);
-    shell(&o, "pdftotext -layout reports/profile-small-report/memscope-report.pdf - && "
-              "rm -rf reports/profile-small-report");
+    make_report_of(FIXTURE, &o);
     static const char *const expected[] = {
         "memscope: the kernels of a CUDA program", "python3 train.py --steps 1", "Kernels by GPU time (page 1 of 1)",
         "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue>", "DRAM at 86 % of peak",
@@ -181,6 +189,22 @@ static void make_report_renders_the_profile(void **state)
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
         expect_in(o.output, expected[i]);
     assert_null(strstr(o.output, "Summary at W"));
+}
+
+/* The profile of a PyTorch script taken on an H100 and committed (reports/profile-torch-h100, --repeat 6) renders
+ * where there is no GPU: its busiest job, its runs and the layer norm's evidence, as its summary.csv has them. */
+static void the_committed_h100_profile_renders(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    make_report_of("reports/profile-torch-h100", &o);
+    static const char *const expected[] = {
+        "NVIDIA H100 80GB HBM3", "python3 .gpu-tools/torch_profile.py", "(6 runs)", "12 launches per run, 12 jobs",
+        "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsize… #0 (step 1/matmul)",
+        "vectorized_layer_norm_kernel<float, float, false>", "DRAM at 78 % of peak",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
+        expect_in(o.output, expected[i]);
 }
 
 int main(void)
@@ -194,6 +218,7 @@ int main(void)
         cmocka_unit_test(stalls_csv_brings_the_stall_pages),
         cmocka_unit_test(job_labels_drop_signature_namespaces_and_deep_templates),
         cmocka_unit_test(make_report_renders_the_profile),
+        cmocka_unit_test(the_committed_h100_profile_renders),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
