@@ -218,6 +218,21 @@ static void run_without_metrics_reads_not_collected(void **state)
     assert_non_null(strstr(o.output, "not collected"));
 }
 
+/* A run of the upper rungs alone (-v icache_fit,cublas) has no naive kernel to give a speedup over: its report
+ * still renders, the speedup panel empty but for its 1x line. */
+static void run_without_naive_renders(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    copy_fixture();
+    shell(&o, "for f in %s/*.csv; do grep -v -E '^(naive|naive_fp64),' $f > $f.x && mv $f.x $f; done", scratch);
+    assert_int_equal(o.exit_code, 0);
+    render(scratch, &o);
+    if (o.exit_code != 0)
+        fail_msg("render failed (%d):\n%s", o.exit_code, o.output);
+}
+
 static void truncated_summary_is_refused_with_its_line(void **state)
 {
     (void)state;
@@ -476,6 +491,7 @@ int main(void)
         cmocka_unit_test(every_page_has_a_png),
         cmocka_unit_test(source_text_is_shown_as_written),
         cmocka_unit_test(run_without_metrics_reads_not_collected),
+        cmocka_unit_test(run_without_naive_renders),
         cmocka_unit_test(truncated_summary_is_refused_with_its_line),
         cmocka_unit_test(truncated_samples_are_refused),
         cmocka_unit_test(missing_column_is_named),
