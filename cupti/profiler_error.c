@@ -35,6 +35,12 @@ int prof_check(struct prof_error *e, int cupti_result, const char *call)
                          "NVIDIA driver with NVreg_RestrictProfilingToAdminUsers=0 (see "
                          "https://developer.nvidia.com/ERR_NVGPUCTRPERM)",
                          call, text);
+    if (cupti_result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+        return prof_fail(e, PROF_TAKEN,
+                         "%s: %s (CUPTI error %d): another tool already holds CUPTI in this process (Nsight Systems, "
+                         "Nsight Compute, the PyTorch profiler or another injection library); run the program "
+                         "without it",
+                         call, text, cupti_result);
     return prof_fail(e, PROF_FAILED, "%s: %s (CUPTI error %d)", call, text, cupti_result);
 }
 

@@ -20,6 +20,7 @@ enum prof_status {
     PROF_DROPPED_RANGES,   /* the counter data image was too small for what ran */
     PROF_BAD_CAPTURE,      /* a saved capture file is unreadable or inconsistent */
     PROF_BUSY,             /* another process holds the GPU's profiler */
+    PROF_TAKEN,            /* another tool holds CUPTI in this process (one subscriber per process) */
     PROF_FAILED,           /* any other CUPTI failure */
 };
 

@@ -14,6 +14,7 @@ int error_from_profiler(struct error *e, const struct prof_error *pe)
         return error_set(e, EXIT_USAGE, "%s", pe->message);
     case PROF_NO_PERMISSION:
     case PROF_UNSUPPORTED_CHIP:
+    case PROF_TAKEN:
         return error_set(e, EXIT_PROFILER, "%s", pe->message);
     case PROF_BUSY:
         return error_set(e, EXIT_BUSY, "%s", pe->message);

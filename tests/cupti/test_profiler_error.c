@@ -44,6 +44,17 @@ static void the_samplers_other_errors_are_left_as_they_were(void **state)
     assert_string_equal(sampler.message, plain.message);
 }
 
+/* CUPTI takes one subscriber per process: a program already under another tool is refused with its name, exit 6. */
+static void a_second_subscriber_names_the_other_tools(void **state)
+{
+    (void)state;
+    struct prof_error pe = {0};
+    struct error e = {0};
+    assert_int_equal(prof_check(&pe, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, "cuptiSubscribe"), PROF_TAKEN);
+    assert_non_null(strstr(pe.message, "another tool already holds CUPTI in this process"));
+    assert_int_equal(error_from_profiler(&e, &pe), EXIT_PROFILER);
+}
+
 static void a_busy_profiler_exits_seven(void **state)
 {
     (void)state;
@@ -62,6 +73,7 @@ int main(void)
         cmocka_unit_test(the_samplers_unknown_error_is_busy_and_explained),
         cmocka_unit_test(the_samplers_other_errors_are_left_as_they_were),
         cmocka_unit_test(a_busy_profiler_exits_seven),
+        cmocka_unit_test(a_second_subscriber_names_the_other_tools),
     };
     return cmocka_run_group_tests_name("profiler_error", tests, NULL, NULL);
 }
