@@ -63,8 +63,10 @@ typedef int report_page_writer(const struct report_model *m, struct page_output 
     PAGE("hot-lines", "hot_lines", report_write_hot_lines)              \
     PAGE("compare", "compare", report_write_compare)
 
-/* Jobs per page of the kernels table. */
+/* Jobs per page of the kernels table, and its pages at most: a benchmark that launches a kernel thousands of
+ * times has as many jobs; the table shows the busiest, and says what share the others take. */
 #define REPORT_KERNELS_PER_PAGE 14
+#define REPORT_KERNELS_MAX_PAGES 4
 
 #define REPORT_DECLARE_WRITER(name, script, writer) report_page_writer writer;
 REPORT_PAGES(REPORT_DECLARE_WRITER)

@@ -159,7 +159,7 @@ static int kernel_rows(FILE *f, const struct report_model *m, const struct job_t
     return 0;
 }
 
-static int kernels_page(const struct report_model *m, const struct job_time *jobs, int page, double total,
+static int kernels_page(const struct report_model *m, const struct job_time *jobs, int shown, int page, double total,
                         const char *dir, struct error *e)
 {
     char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
@@ -167,25 +167,42 @@ static int kernels_page(const struct report_model *m, const struct job_time *job
     FILE *f = report_open(dir, name, path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("#\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\tlimiter (evidence below)\n", f);
+    fputs("rank\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\tlimiter (evidence below)\n", f);
     int first = page * REPORT_KERNELS_PER_PAGE;
-    for (int i = first; i < m->r->summary.rows && i < first + REPORT_KERNELS_PER_PAGE && !e->code; ++i)
+    for (int i = first; i < shown && i < first + REPORT_KERNELS_PER_PAGE && !e->code; ++i)
         kernel_rows(f, m, &jobs[i], i + 1, total, e);
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
-/* kernels-N.tsv, REPORT_KERNELS_PER_PAGE jobs a page, the busiest first. */
+/* What the table leaves out, for its caption: "" when it shows every job. */
+static void rest_note(FILE *variables, const struct job_time *jobs, int shown, int all, double total)
+{
+    double rest = 0;
+    char note[256] = "";
+    for (int i = shown; i < all; ++i)
+        rest += jobs[i].ms;
+    if (shown < all)
+        snprintf(note, sizeof note, "The %d busiest of %d jobs: the other %d take %.1f %% of the GPU time (every job: summary.csv).",
+                 shown, all, all - shown, total > 0 ? 100.0 * rest / total : 0.0);
+    report_put_variable(variables, "kernels_rest_note", note);
+}
+
+/* kernels-N.tsv, REPORT_KERNELS_PER_PAGE jobs a page, the busiest first, at most REPORT_KERNELS_MAX_PAGES pages. */
 int report_write_kernels(const struct report_model *m, struct page_output *out, struct error *e)
 {
     double total;
-    int pages = (m->r->summary.rows + REPORT_KERNELS_PER_PAGE - 1) / REPORT_KERNELS_PER_PAGE;
+    int all = m->r->summary.rows, shown = all;
+    if (shown > REPORT_KERNELS_MAX_PAGES * REPORT_KERNELS_PER_PAGE)
+        shown = REPORT_KERNELS_MAX_PAGES * REPORT_KERNELS_PER_PAGE;
+    int pages = (shown + REPORT_KERNELS_PER_PAGE - 1) / REPORT_KERNELS_PER_PAGE;
     if (report_page_numbered(out, "kernels_page", pages, e))
         return e->code;
     struct job_time *jobs = jobs_by_time(m, &total, e);
     if (!jobs)
         return e->code;
     for (int page = 0; page < pages && !e->code; ++page)
-        kernels_page(m, jobs, page, total, out->dir, e);
+        kernels_page(m, jobs, shown, page, total, out->dir, e);
+    rest_note(out->variables, jobs, shown, all, total);
     free(jobs);
     fprintf(out->variables, "kernels_pages = %d\nkernels_table_rows = %d\n", pages, 2 * REPORT_KERNELS_PER_PAGE + 1);
     fprintf(out->variables, "kernels_total_ms = %.6g\n", total);

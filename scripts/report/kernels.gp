@@ -5,7 +5,8 @@ page_title = sprintf("Kernels by GPU time (page %d of %d)", kernels_page, kernel
 page_caption = sprintf("Share: a job's GPU time (its launches' mean duration x launches, over every run of the program) over all jobs' (%.4g ms).\n", kernels_total_ms).\
     "A job is one kernel at its NVTX path and ordinal among that kernel's launches there (launch); launches: over all runs. Kernel names are\n".\
     "shortened (no return type, parameters or namespaces; deep template arguments as …). The limiter of a profiled job applies the suite's rules\n".\
-    "(harness/diagnose/) to its hardware metrics; a job only timed was not selected for them (memscope-profile --kernel, --launch-count)."
+    "(harness/diagnose/) to its hardware metrics; a job only timed was not selected for them (memscope-profile --kernel, --launch-count).".\
+    (kernels_rest_note eq "" ? "" : "\n".kernels_rest_note)
 load scriptdir.'/page.gp'
 table_rows = kernels_table_rows
 table_file = datadir.sprintf('/kernels-%d.tsv', kernels_page)

@@ -72,7 +72,7 @@ static void kernels_are_ranked_by_share_with_limiter_and_evidence(void **state)
     write_data(FIXTURE);
     assert_string_equal(
         data_file("kernels-1.tsv"),
-        "#\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\tlimiter (evidence below)\n"
+        "rank\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\tlimiter (evidence below)\n"
         "1\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\tstep 1/matmul\t#0\t6\t2.664\t48.3\tinstruction issue\n"
         "\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %\n"
         "2\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\tstep 1/matmul\t#1\t6\t2.660\t48.3\ttimed only\n"
@@ -157,9 +157,9 @@ static void job_labels_drop_signature_namespaces_and_deep_templates(void **state
     assert_int_equal(strlen(label), REPORT_KERNEL_LABEL_MAX - 1 + strlen("…"));
 }
 
-/* make report RESULTS=results as CI runs it, into reports/<its name>-report/ (removed after): the PDF's four pages,
+/* make report RESULTS=results as CI runs it, into reports/<its name>-report/ (removed after): a PDF of pages pages,
  * its text in o. */
-static void make_report_of(const char *results, struct outcome *o)
+static void make_report_of(const char *results, int pages, struct outcome *o)
 {
     char report[256];
     snprintf(report, sizeof report, "reports/%s-report", strrchr(results, '/') + 1);
@@ -171,7 +171,7 @@ static void make_report_of(const char *results, struct outcome *o)
         fail_msg("make report failed (%d):\n%s", o->exit_code, o->output);
     expect_in(o->output, report);
     shell(o, "pdfinfo %s/memscope-report.pdf | sed -n 's/^Pages: *//p'", report);
-    assert_int_equal(atoi(o->output), 4);
+    assert_int_equal(atoi(o->output), pages);
     shell(o, "pdftotext -layout %s/memscope-report.pdf - && rm -rf %s", report, report);
 }
 
@@ -180,7 +180,7 @@ static void make_report_renders_the_profile(void **state)
 {
     (void)state;
     static struct outcome o;
-    make_report_of(FIXTURE, &o);
+    make_report_of(FIXTURE, 4, &o);
     static const char *const expected[] = {
         "memscope: the kernels of a CUDA program", "python3 train.py --steps 1", "Kernels by GPU time (page 1 of 1)",
         "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue>", "DRAM at 86 % of peak",
@@ -197,14 +197,30 @@ static void the_committed_h100_profile_renders(void **state)
 {
     (void)state;
     static struct outcome o;
-    make_report_of("reports/profile-torch-h100", &o);
+    make_report_of("reports/profile-torch-h100", 4, &o);
     static const char *const expected[] = {
         "NVIDIA H100 80GB HBM3", "python3 .gpu-tools/torch_profile.py", "(6 runs)", "12 launches per run, 12 jobs",
         "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsize… #0 (step 1/matmul)",
         "vectorized_layer_norm_kernel<float, float, false>", "DRAM at 78 % of peak",
+        "rank", "NVTX path", "share %", /* the kernels table's header is drawn */
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
         expect_in(o.output, expected[i]);
+}
+
+/* A benchmark that launches a kernel thousands of times has as many jobs: the table shows the 56 busiest on its four
+ * pages and says what share the others take (60 copies of the fixture's last job added here: 66 jobs). */
+static void the_kernels_table_keeps_to_four_pages_and_says_what_it_leaves_out(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    copy_fixture_and("row=$(tail -1 $R/summary.csv); samples=$(tail -6 $R/samples.csv); "
+                     "for i in $(seq 1 60); do "
+                     "echo \"$row\" | sed \"s|^\\\"[^\\\"]*\\\"|\\\"extra/k() #$i\\\"|\" >> $R/summary.csv; "
+                     "echo \"$samples\" | sed \"s|^\\\"[^\\\"]*\\\"|\\\"extra/k() #$i\\\"|\" >> $R/samples.csv; done");
+    make_report_of(scratch, 7, &o); /* title, 4 kernels pages, roofline and its key */
+    expect_in(o.output, "Kernels by GPU time (page 4 of 4)");
+    expect_in(o.output, "The 56 busiest of 66 jobs: the other 10 take");
 }
 
 int main(void)
@@ -219,6 +235,7 @@ int main(void)
         cmocka_unit_test(job_labels_drop_signature_namespaces_and_deep_templates),
         cmocka_unit_test(make_report_renders_the_profile),
         cmocka_unit_test(the_committed_h100_profile_renders),
+        cmocka_unit_test(the_kernels_table_keeps_to_four_pages_and_says_what_it_leaves_out),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
