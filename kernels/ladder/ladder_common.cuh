@@ -276,10 +276,18 @@ __device__ __forceinline__ void mma_tile(const float *As, const float *Bs, float
 template <bool ADD>
 __device__ __forceinline__ void put4(float *at, float4 v)
 {
-    if (ADD)
-        atomicAdd(reinterpret_cast<float4 *>(at), v); /* 128-bit atomics: sm_90 and later */
-    else
+    if (!ADD) {
         *reinterpret_cast<float4 *>(at) = v;
+        return;
+    }
+#if __CUDA_ARCH__ >= 900
+    atomicAdd(reinterpret_cast<float4 *>(at), v); /* one 128-bit reduction */
+#else
+    atomicAdd(at, v.x); /* before sm_90 (CUDA_ARCH=80 builds): no 128-bit atomics */
+    atomicAdd(at + 1, v.y);
+    atomicAdd(at + 2, v.z);
+    atomicAdd(at + 3, v.w);
+#endif
 }
 
 template <bool ADD>
