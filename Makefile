@@ -48,6 +48,8 @@ PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memsc
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 # Programs the tests start (tests/<room>/program_*.c): plain C, no cmocka, no CUDA.
 TEST_PROGRAMS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/program_*.c))
+# CUDA programs the GPU tests profile (tests/<room>/program_*.cu), each checking what it computed.
+CUDA_TEST_PROGRAMS := $(patsubst tests/%.cu,$(BUILD)/tests/%,$(wildcard tests/*/program_*.cu))
 # Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
 SANITIZE_DLOPEN := $(if $(SANITIZE),$(BUILD)/tests/support/sanitize_dlopen.o)
 TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(SANITIZE_DLOPEN)
@@ -122,13 +124,15 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,repo
 		$(UNPACKED_LIBS) $(HISTORY_DATABASES) -lcmocka
 $(TEST_PROGRAMS): $(BUILD)/tests/%: $(BUILD)/tests/%.o
 	$(CC) $(SANITIZERS) -o $@ $< -ldl -lpthread
+$(CUDA_TEST_PROGRAMS): $(BUILD)/tests/%: $(BUILD)/tests/%.o
+	$(CUDA_LINK) -o $@ $<
 test-setup:
 	@scripts/setup test $(CMOCKA)$(if $(SANITIZE), && scripts/setup sanitize)
 report-setup:
 	@scripts/setup report
 history-setup:
 	@scripts/setup history $(CMOCKA)
-test: test-setup all $(TESTS) $(TEST_PROGRAMS)
+test: test-setup all $(TESTS) $(TEST_PROGRAMS) $(CUDA_TEST_PROGRAMS)
 	@MEMSCOPE_BUILD=$(BUILD) $(if $(SANITIZE),MEMSCOPE_SANITIZE=1) tests/run-all $(TESTS)
 
 # Each tests/fuzz/fuzz_*.c is one libFuzzer target over the readers (no CUDA kernels, no CUPTI call); scripts/fuzz

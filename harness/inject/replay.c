@@ -46,6 +46,7 @@ static struct {
     size_t n_done;
     struct prof_error broken; /* a failure that stops all profiling (no permission, no configuration) */
     CUresult (*func_attribute)(int *, CUfunction_attribute, CUfunction);
+    CUresult (*kernel_attribute)(int *, CUfunction_attribute, CUkernel, CUdevice);
     CUresult (*device_get)(CUdevice *, int);
     CUresult (*device_name)(char *, int, CUdevice);
     char gpu_name[128];
@@ -93,9 +94,15 @@ static struct context_session *session_of(CUcontext context, struct prof_error *
 
 /* ---- one launch ---- */
 
-static void attribute(CUfunction function, CUfunction_attribute which, int *value)
+/* The runtime may launch a library's kernel handle (CUkernel) as the function: the function query refuses it
+ * (CUDA_ERROR_INVALID_HANDLE: CUDA 13's runtime launches such handles), the kernel query answers. */
+static void attribute(CUfunction function, int device, CUfunction_attribute which, int *value)
 {
-    if (!replay.func_attribute || replay.func_attribute(value, which, function) != CUDA_SUCCESS)
+    CUdevice handle;
+    if (replay.func_attribute && replay.func_attribute(value, which, function) == CUDA_SUCCESS)
+        return;
+    if (!replay.kernel_attribute || !replay.device_get || replay.device_get(&handle, device) != CUDA_SUCCESS ||
+        replay.kernel_attribute(value, which, (CUkernel)function, handle) != CUDA_SUCCESS)
         *value = -1;
 }
 
@@ -111,8 +118,8 @@ static void record_call(const struct prof_launch *l, struct prof_gpu_op *op)
         op->grid[i] = (int)l->grid[i];
         op->block[i] = (int)l->block[i];
     }
-    attribute(l->function, CU_FUNC_ATTRIBUTE_NUM_REGS, &op->registers);
-    attribute(l->function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &op->static_shared);
+    attribute(l->function, (int)op->device, CU_FUNC_ATTRIBUTE_NUM_REGS, &op->registers);
+    attribute(l->function, (int)op->device, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &op->static_shared);
     snprintf(op->name, sizeof op->name, "%s", l->symbol);
 }
 
@@ -214,6 +221,7 @@ static void find_driver(void)
     if (!driver)
         return;
     *(void **)&replay.func_attribute = dlsym(driver, "cuFuncGetAttribute");
+    *(void **)&replay.kernel_attribute = dlsym(driver, "cuKernelGetAttribute");
     *(void **)&replay.device_get = dlsym(driver, "cuDeviceGet");
     *(void **)&replay.device_name = dlsym(driver, "cuDeviceGetName");
 }

@@ -1,0 +1,164 @@
+/*
+ * memscope-profile on a GPU, end to end, over a CUDA program built here (program_increments.cu) whose kernels do
+ * not give the same result twice: CUPTI's replay of every pass must be undone, the __device__ counter included,
+ * which the program checks itself. increment (3 launches in the NVTX range "increments", 4,096 blocks of 256
+ * threads over 2^20 ints) loads and stores each int once: 2^20 * 4 / 32 = 131,072 sectors and 2^20 / 32 = 32,768
+ * warp-level instructions each way per launch. Skipped, never passed, without a GPU.
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../support/gpu_present.h"
+#include "../support/remove_tree.h"
+#include "../support/run_shell.h"
+
+#define SECTORS_PER_LAUNCH 131072
+#define INSTRUCTIONS_PER_LAUNCH 32768
+
+static char scratch[] = "/tmp/memscope-profile-gpu-XXXXXX";
+static struct outcome o;
+static char text[1 << 16];
+
+static const char *build(void)
+{
+    const char *dir = getenv("MEMSCOPE_BUILD");
+    return dir && *dir ? dir : "build";
+}
+
+static void read_result(const char *file)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/profile/%s", scratch, file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("no %s: memscope-profile said:\n%s", path, o.output);
+    size_t used = fread(text, 1, sizeof text - 1, f);
+    text[used] = '\0';
+    fclose(f);
+}
+
+static void expect_in(const char *file, const char *expected)
+{
+    read_result(file);
+    if (!strstr(text, expected))
+        fail_msg("%s lacks \"%s\":\n%s", file, expected, text);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(scratch))
+        return -1;
+    if (gpu_present())
+        shell(&o, "%s/memscope-profile --metric-groups global -o %s/profile -- %s/tests/inject/program_increments",
+              build(), scratch, build());
+    return 0;
+}
+
+static void skip_without_gpu(void)
+{
+    if (!gpu_present()) {
+        print_message("no GPU: no program to profile\n");
+        skip();
+    }
+}
+
+static void the_program_ends_right_after_every_pass_was_replayed(void **state)
+{
+    (void)state;
+    skip_without_gpu();
+    if (o.exit_code != 0 || !strstr(o.output, "increments: correct"))
+        fail_msg("exit %d:\n%s", o.exit_code, o.output);
+    expect_in("environment.csv", "\nselected_launches,5\n");
+    expect_in("environment.csv", "\nreplay_failures,0\n");
+}
+
+static void each_launch_has_its_nvtx_path_grid_and_block(void **state)
+{
+    (void)state;
+    skip_without_gpu();
+    for (int k = 0; k < 3; ++k) {
+        char row[160];
+        snprintf(row, sizeof row, ",increments,%d,4096,1,1,256,1,1,0,", k);
+        expect_in("launches.csv", row);
+    }
+    expect_in("launches.csv", ",count_blocks(),_Z12count_blocksv,,1,64,1,1,32,1,1,0,");
+}
+
+static void increments_counts_equal_their_closed_form(void **state)
+{
+    (void)state;
+    skip_without_gpu();
+    static const struct {
+        const char *metric;
+        int value;
+    } expected[] = {
+        {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum", SECTORS_PER_LAUNCH},
+        {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum", SECTORS_PER_LAUNCH},
+        {"smsp__sass_inst_executed_op_global_ld.sum", INSTRUCTIONS_PER_LAUNCH},
+        {"smsp__sass_inst_executed_op_global_st.sum", INSTRUCTIONS_PER_LAUNCH},
+    };
+    for (int k = 0; k < 3; ++k)
+        for (size_t m = 0; m < sizeof expected / sizeof expected[0]; ++m) {
+            char row[256];
+            snprintf(row, sizeof row, "\"increments/increment(int*, int) #%d\",program,0,\"increment(int*, int)\",%s,%d,",
+                     k, expected[m].metric, expected[m].value);
+            expect_in("metrics.csv", row);
+        }
+}
+
+/* Field i of a CSV line (quoted fields may hold commas), as a number. */
+static long field(const char *line, int i)
+{
+    int quoted = 0;
+    for (; *line && *line != '\n' && i > 0; ++line)
+        if (*line == '"')
+            quoted = !quoted;
+        else if (*line == ',' && !quoted)
+            --i;
+    return strtol(line, NULL, 10);
+}
+
+/* Registers come from the driver for a replayed launch, whose activity record is paused: CUDA 13's runtime
+ * launches kernel handles, which only the kernel query answers for. */
+static void every_replayed_launch_has_its_registers(void **state)
+{
+    (void)state;
+    skip_without_gpu();
+    read_result("launches.csv");
+    int rows = 0;
+    for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        long registers = field(line + 1, 13), static_shared = field(line + 1, 12);
+        if (registers <= 0 || static_shared < 0)
+            fail_msg("a launch without its registers (%ld) or static shared memory (%ld):\n%s", registers,
+                     static_shared, text);
+        ++rows;
+    }
+    assert_int_equal(rows, 5);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(scratch);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_program_ends_right_after_every_pass_was_replayed),
+        cmocka_unit_test(each_launch_has_its_nvtx_path_grid_and_block),
+        cmocka_unit_test(increments_counts_equal_their_closed_form),
+        cmocka_unit_test(every_replayed_launch_has_its_registers),
+    };
+    return cmocka_run_group_tests_name("memscope-profile on a GPU", tests, setup, teardown);
+}
