@@ -28,9 +28,7 @@ static int find_device(int device, struct error *e)
 
 void gpu_uuid_text(const struct gpu *g, char *buf, size_t len)
 {
-    const unsigned char *b = (const unsigned char *)g->prop.uuid.bytes;
-    snprintf(buf, len, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
-             b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    gpu_lock_key((const unsigned char *)g->prop.uuid.bytes, buf, len);
 }
 
 static int take_turn(struct gpu *g, const struct gpu_turn *turn, struct error *e)

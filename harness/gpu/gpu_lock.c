@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -15,6 +16,13 @@
 #define POLL_MICROSECONDS 250000
 
 static int held_fd = -1;
+
+void gpu_lock_key(const unsigned char uuid[16], char *key, size_t len)
+{
+    const unsigned char *b = uuid;
+    snprintf(key, len, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+             b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
 
 const char *gpu_lock_folder(void)
 {
@@ -75,6 +83,16 @@ static int refuse(int fd, double wait_s, double waited_s, struct error *e)
                      holder, waited_s);
 }
 
+/* memscope run as the program memscope-profile profiles takes the lock, and the profiler in the same process then
+ * asks for it again: the holder's line names this process. */
+static bool held_by_this_process(int fd)
+{
+    char holder[512];
+    long pid = 0;
+    describe_holder(fd, holder, sizeof holder);
+    return sscanf(holder, "pid %ld ", &pid) == 1 && pid == (long)getpid();
+}
+
 int gpu_lock_take(const char *folder, const char *key, const char *command, double wait_s, FILE *log,
                   double *waited_s, struct error *e)
 {
@@ -92,6 +110,10 @@ int gpu_lock_take(const char *folder, const char *key, const char *command, doub
             return e->code;
         }
         *waited_s = host_seconds() - start;
+        if (held_by_this_process(fd)) {
+            close(fd);
+            return 0;
+        }
         if (*waited_s >= wait_s)
             return refuse(fd, wait_s, *waited_s, e);
         if (!announced) {

@@ -16,13 +16,16 @@
 
 #include "../common/error.h"
 
+/* A GPU's key, its UUID as nvidia-smi writes it (GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx), from its 16 bytes. */
+void gpu_lock_key(const unsigned char uuid[16], char *key, size_t len);
+
 /* Where the lock files live: $MEMSCOPE_LOCK_DIR, else /tmp (shared by every user of the machine). */
 const char *gpu_lock_folder(void);
 
 /* Takes the lock of the GPU named key (its UUID) in folder, waiting up to wait_s seconds (0: not at all) while
  * another process holds it, and announcing the wait on log. The holder's pid and command line go into the file,
  * so that a waiting run can name it. Sets *waited_s to the time spent waiting. EXIT_BUSY when the wait runs out,
- * EXIT_OUTPUT when the lock file cannot be opened. */
+ * EXIT_OUTPUT when the lock file cannot be opened. A process that holds the lock already has it: 0 at once. */
 int gpu_lock_take(const char *folder, const char *key, const char *command, double wait_s, FILE *log,
                   double *waited_s, struct error *e);
 

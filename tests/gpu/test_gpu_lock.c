@@ -110,6 +110,36 @@ static void a_lock_folder_that_cannot_be_written_is_an_output_error(void **state
     assert_non_null(strstr(e.message, "/nonexistent/memscope/memscope-gpu-GPU-test.lock"));
 }
 
+/* build/memscope profiled as a program: the run holds the lock, and memscope-profile's library in the same process
+ * asks again. */
+static void a_process_that_holds_the_lock_has_it_at_once(void **state)
+{
+    (void)state;
+    struct error e = {0};
+    double waited = -1;
+    assert_int_equal(gpu_lock_take(folder, key, "memscope -v naive", 0, stderr, &waited, &e), 0);
+    assert_int_equal(gpu_lock_take(folder, key, "a program memscope-profile profiles", 0, stderr, &waited, &e), 0);
+    pid_t holder = fork();
+    assert_true(holder >= 0);
+    if (holder == 0) /* another process is still refused */
+        _exit(gpu_lock_take(folder, key, "third", 0, stderr, &waited, &e) == EXIT_BUSY ? 0 : 1);
+    int status;
+    assert_int_equal(waitpid(holder, &status, 0), holder);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    gpu_lock_release();
+}
+
+/* The key names the GPU as nvidia-smi does. */
+static void the_key_is_the_uuid_as_nvidia_smi_writes_it(void **state)
+{
+    (void)state;
+    const unsigned char uuid[16] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+                                    0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe};
+    char text[64];
+    gpu_lock_key(uuid, text, sizeof text);
+    assert_string_equal(text, "GPU-01234567-89ab-cdef-1032-547698badcfe");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -129,6 +159,8 @@ int main(void)
         cmocka_unit_test(a_held_gpu_is_waited_for_then_refused),
         cmocka_unit_test(the_gpu_is_taken_once_its_holder_exits),
         cmocka_unit_test(a_lock_folder_that_cannot_be_written_is_an_output_error),
+        cmocka_unit_test(a_process_that_holds_the_lock_has_it_at_once),
+        cmocka_unit_test(the_key_is_the_uuid_as_nvidia_smi_writes_it),
     };
     return cmocka_run_group_tests_name("gpu_lock", tests, setup, teardown);
 }
