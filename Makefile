@@ -106,7 +106,8 @@ INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler
 	harness/profile/metric_catalog.c harness/profile/evaluate.c harness/profile/metric_rows.c \
 	harness/results/metrics_csv.c harness/results/job_name.c \
 	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/csv/writer.c harness/csv/reader.c \
-	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/results/environment_csv.c
+	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/results/environment_csv.c \
+	harness/gpu/gpu_lock.c harness/common/host_clock.c
 PIC_FLAGS := -fPIC -fvisibility=hidden
 $(BUILD)/pic/%.o: %.c | $(BUILD)/version.h
 	@mkdir -p $(@D)

@@ -47,6 +47,7 @@ static int read_metrics(struct inject_config *c, struct error *e)
     long run, repeat;
     c->metric_groups = groups && groups[0] ? groups : "none";
     if (whole_number(INJECT_ENV_RUN, 1, 1, &run, e) || whole_number(INJECT_ENV_REPEAT, 1, 1, &repeat, e) ||
+        whole_number(INJECT_ENV_WAIT_GPU, 0, INJECT_DEFAULT_WAIT_GPU_S, &c->wait_gpu_s, e) ||
         metric_set_build(c->metric_groups, NULL, &c->metrics, e))
         return e->code;
     c->run = (int)run;

@@ -23,6 +23,7 @@ struct inject_config {
     const char *metric_groups;  /* as given; "none" where not */
     struct metric_set metrics;  /* for the selected launches; none when the launcher asked for none */
     int run, repeat;            /* which run of the program, from 1, of how many */
+    long wait_gpu_s;            /* how long to wait for the GPU's turn (harness/gpu/gpu_lock.h) */
 };
 
 /* 0 and *c filled; EXIT_USAGE when no launcher started the program (no folder named); another code, with the

@@ -18,6 +18,8 @@
 #define INJECT_ENV_RUN "MEMSCOPE_PROFILE_RUN"       /* which run of the program (--repeat), from 1; unset: 1 */
 #define INJECT_ENV_REPEAT "MEMSCOPE_PROFILE_REPEAT" /* --repeat: how many runs there are; unset: 1 */
 #define INJECT_ENV_METRIC_GROUPS "MEMSCOPE_PROFILE_METRIC_GROUPS" /* --metric-groups; unset or "none": no metrics */
+#define INJECT_ENV_WAIT_GPU "MEMSCOPE_PROFILE_WAIT_GPU" /* --wait-gpu: seconds; unset: INJECT_DEFAULT_WAIT_GPU_S */
+#define INJECT_DEFAULT_WAIT_GPU_S 600
 /* A test hook: names a file into which the library writes, at exit, the NVTX ranges it kept ("thread depth
  * open|closed name" a line), so that tests see NVTX reach it where no CUDA can start. */
 #define INJECT_ENV_SELFTEST "MEMSCOPE_INJECT_SELFTEST"

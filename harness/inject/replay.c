@@ -9,6 +9,7 @@
 
 #include "../../cupti/subscriber.h"
 #include "../common/grow.h"
+#include "../gpu/gpu_lock.h"
 #include "../profile/metric_catalog.h"
 #include "nvtx_hook.h"
 #include "replay.h"
@@ -49,24 +50,46 @@ static struct {
     CUresult (*kernel_attribute)(int *, CUfunction_attribute, CUkernel, CUdevice);
     CUresult (*device_get)(CUdevice *, int);
     CUresult (*device_name)(char *, int, CUdevice);
+    CUresult (*device_uuid)(CUuuid *, CUdevice);
     char gpu_name[128];
 } replay = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* ---- the configuration, made on the first selected launch (CUPTI needs a device to name the chip) ---- */
 
+/* The GPU's turn, as memscope's runs take it (harness/gpu/gpu_lock.h): another run's kernels would be counted
+ * and timed with the program's, and the GPU's profiler serves one process at a time. Held until the program
+ * exits. */
+static int take_turn(CUdevice device, struct prof_error *e)
+{
+    CUuuid id;
+    char key[64];
+    struct error taken = {0};
+    double waited_s;
+    if (!replay.device_uuid || replay.device_uuid(&id, device) != CUDA_SUCCESS)
+        return prof_fail(e, PROF_FAILED, "cannot read the GPU's UUID, which names its turn");
+    gpu_lock_key((const unsigned char *)id.bytes, key, sizeof key);
+    if (gpu_lock_take(gpu_lock_folder(), key, "a program memscope-profile profiles", (double)replay.config->wait_gpu_s,
+                      stderr, &waited_s, &taken))
+        return prof_fail(e, taken.code == EXIT_BUSY ? PROF_BUSY : PROF_FAILED, "%s", taken.message);
+    return PROF_OK;
+}
+
 static int configure(CUcontext context, struct prof_error *e)
 {
     uint32_t device;
+    CUdevice handle;
     if (replay.configured)
         return PROF_OK;
-    if (prof_check(e, cuptiGetDeviceId(context, &device), "cuptiGetDeviceId") ||
-        prof_chip_name((int)device, replay.chip, sizeof replay.chip, e) ||
+    if (prof_check(e, cuptiGetDeviceId(context, &device), "cuptiGetDeviceId"))
+        return e->status;
+    if (!replay.device_get || replay.device_get(&handle, (int)device) != CUDA_SUCCESS)
+        return prof_fail(e, PROF_FAILED, "cannot find CUDA device %u in the driver", device);
+    if (take_turn(handle, e) || prof_chip_name((int)device, replay.chip, sizeof replay.chip, e) ||
         prof_host_open(replay.chip, &replay.host, e) ||
         prof_config_build(replay.host, replay.names, replay.n_names, &replay.prof_config, e))
         return e->status;
-    CUdevice handle;
-    if (replay.device_get && replay.device_name && replay.device_get(&handle, (int)device) == CUDA_SUCCESS)
-        replay.device_name(replay.gpu_name, sizeof replay.gpu_name, handle);
+    if (replay.device_name && replay.device_name(replay.gpu_name, sizeof replay.gpu_name, handle) != CUDA_SUCCESS)
+        replay.gpu_name[0] = '\0';
     replay.configured = 1;
     return PROF_OK;
 }
@@ -175,7 +198,7 @@ static void end_launch(struct prof_error *e)
 static int breaks_everything(const struct prof_error *e)
 {
     return e->status == PROF_NO_PERMISSION || e->status == PROF_UNKNOWN_METRIC ||
-           e->status == PROF_UNSUPPORTED_CHIP || !replay.configured;
+           e->status == PROF_UNSUPPORTED_CHIP || e->status == PROF_BUSY || !replay.configured;
 }
 
 static void on_launch(void *context, const struct prof_launch *l)
@@ -224,6 +247,7 @@ static void find_driver(void)
     *(void **)&replay.kernel_attribute = dlsym(driver, "cuKernelGetAttribute");
     *(void **)&replay.device_get = dlsym(driver, "cuDeviceGet");
     *(void **)&replay.device_name = dlsym(driver, "cuDeviceGetName");
+    *(void **)&replay.device_uuid = dlsym(driver, "cuDeviceGetUuid_v2");
 }
 
 int replay_start(const struct inject_config *c, struct error *e)

@@ -8,8 +8,9 @@
  *
  * Exit codes: 0 profiled; 2 bad usage; 3 the program launched no kernel (or
  * the library is missing); 4 the results folder cannot be written; 5 and 6
- * the library could not finish or could not record; 8 the program failed
- * (exited non-zero or was killed); 9 the program could not be started.
+ * the library could not finish or could not record; 7 another memscope run
+ * kept the GPU past --wait-gpu; 8 the program failed (exited non-zero or was
+ * killed); 9 the program could not be started.
  */
 #include <errno.h>
 #include <limits.h>
@@ -51,7 +52,8 @@ static const char usage_text[] =
     "                        by CUPTI's kernel replay: global, shared, dram, roofline, cache,\n"
     "                        sol, \"all\" or \"none\" (default: " PROFILE_DEFAULT_GROUPS ")\n"
     "      --repeat N        run the program N times (default: 1); the first run collects the\n"
-    "                        metrics, every run's launches are timing samples of their jobs\n"
+    "                        metrics, every run's launches are timing samples of their jobs\n"    "      --wait-gpu SECONDS  at its first profiled launch, wait at most this long while another\n"
+    "                        memscope run uses the GPU, then exit 7 (default: 600; 0 refuses at once)\n"
     "  -h, --help            this text\n"
     "\n"
     "The selection is recorded per launch (launches.csv: selected); each selected launch's\n"
@@ -60,12 +62,15 @@ static const char usage_text[] =
     "\n"
     "Exit codes: 0 profiled; 2 bad usage; 3 the program launched no kernel, or the library\n"
     "is missing; 4 DIR cannot be written or exists; 5 the library could not finish its\n"
-    "records; 6 it could not record (CUPTI refused); 8 the program failed (exited non-zero or\n"
-    "was killed: DIR.partial keeps what was collected); 9 the program could not be started.\n";
+    "records; 6 it could not record (CUPTI refused); 7 another memscope run kept the GPU past\n"
+    "--wait-gpu (the program ran on, unprofiled: DIR.partial); 8 the program failed (exited\n"
+    "non-zero or was killed: DIR.partial keeps what was collected);\n"
+    "9 the program could not be started.\n";
 
 struct cli {
     const char *out, *kernel, *nvtx_include, *metric_groups;
     long launch_skip, launch_count; /* count -1: all */
+    long wait_gpu_s;
     long repeat;
     char **program;                 /* PROGRAM ARGS..., NULL-terminated: argv's tail after "--" */
     bool help;
@@ -109,7 +114,8 @@ static int check_groups(const char *groups, struct error *e)
 
 static int parse(int argc, char **argv, struct cli *c, struct error *e)
 {
-    *c = (struct cli){.launch_count = -1, .metric_groups = PROFILE_DEFAULT_GROUPS, .repeat = 1};
+    *c = (struct cli){.launch_count = -1, .metric_groups = PROFILE_DEFAULT_GROUPS, .repeat = 1,
+                      .wait_gpu_s = INJECT_DEFAULT_WAIT_GPU_S};
     const struct arg_option options[] = {
         {"out", 'o', ARG_TEXT, &c->out, 0, 0, NULL},
         {"kernel", 0, ARG_TEXT, &c->kernel, 0, 0, NULL},
@@ -118,6 +124,7 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
         {"launch-count", 0, ARG_LONG, &c->launch_count, 1, (double)LONG_MAX, NULL},
         {"metric-groups", 0, ARG_TEXT, &c->metric_groups, 0, 0, NULL},
         {"repeat", 0, ARG_LONG, &c->repeat, 1, 1000, NULL},
+        {"wait-gpu", 0, ARG_LONG, &c->wait_gpu_s, 0, (double)LONG_MAX, NULL},
         {"help", 'h', ARG_FLAG, &c->help, 0, 0, NULL},
     };
     const char *stray[1];
@@ -173,15 +180,17 @@ static int set_or_unset(const char *variable, const char *value)
 /* What the program inherits: the library for CUDA and NVTX to load, where to write and what to select. */
 static int give_environment(const struct cli *c, const char *library, const char *folder, struct error *e)
 {
-    char skip[32], count[32], repeat[32];
+    char skip[32], count[32], repeat[32], wait[32];
     snprintf(skip, sizeof skip, "%ld", c->launch_skip);
+    snprintf(wait, sizeof wait, "%ld", c->wait_gpu_s);
     snprintf(repeat, sizeof repeat, "%ld", c->repeat);
     snprintf(count, sizeof count, "%ld", c->launch_count);
     if (setenv("CUDA_INJECTION64_PATH", library, 1) || setenv("NVTX_INJECTION64_PATH", library, 1) ||
         setenv(INJECT_ENV_DIR, folder, 1) || set_or_unset(INJECT_ENV_KERNEL, c->kernel) ||
         set_or_unset(INJECT_ENV_NVTX_INCLUDE, c->nvtx_include) || setenv(INJECT_ENV_LAUNCH_SKIP, skip, 1) ||
         set_or_unset(INJECT_ENV_LAUNCH_COUNT, c->launch_count < 0 ? NULL : count) ||
-        setenv(INJECT_ENV_METRIC_GROUPS, c->metric_groups, 1) || setenv(INJECT_ENV_REPEAT, repeat, 1))
+        setenv(INJECT_ENV_METRIC_GROUPS, c->metric_groups, 1) || setenv(INJECT_ENV_REPEAT, repeat, 1) ||
+        setenv(INJECT_ENV_WAIT_GPU, wait, 1))
         return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
     return 0;
 }

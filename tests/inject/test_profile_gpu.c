@@ -3,7 +3,9 @@
  * not give the same result twice: CUPTI's replay of every pass must be undone, the __device__ counter included,
  * which the program checks itself. increment (3 launches in the NVTX range "increments", 4,096 blocks of 256
  * threads over 2^20 ints) loads and stores each int once: 2^20 * 4 / 32 = 131,072 sectors and 2^20 / 32 = 32,768
- * warp-level instructions each way per launch. Skipped, never passed, without a GPU.
+ * warp-level instructions each way per launch. While another memscope run holds the GPU (this test, through the
+ * lock memscope's runs take), the program waits --wait-gpu seconds at its first profiled launch, then runs on
+ * unprofiled and memscope-profile exits 7. Skipped, never passed, without a GPU.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -13,9 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
+#include <cuda_runtime_api.h>
 
+#include "../../harness/gpu/gpu_lock.h"
 #include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
@@ -145,6 +150,30 @@ static void every_replayed_launch_has_its_registers(void **state)
     assert_int_equal(rows, 5);
 }
 
+static void a_gpu_another_run_holds_is_waited_for_then_refused_with_7(void **state)
+{
+    (void)state;
+    static struct outcome busy;
+    struct cudaDeviceProp prop;
+    struct error e = {0};
+    char key[64], partial[128];
+    double waited;
+    skip_without_gpu();
+    assert_int_equal(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+    gpu_lock_key((const unsigned char *)prop.uuid.bytes, key, sizeof key);
+    assert_int_equal(gpu_lock_take(gpu_lock_folder(), key, "test_profile_gpu holding the GPU", 600, stderr, &waited, &e),
+                     0);
+    shell(&busy, "%s/memscope-profile --metric-groups global --wait-gpu 1 -o %s/busy -- %s/tests/inject/program_increments",
+          build(), scratch, build());
+    gpu_lock_release();
+    if (busy.exit_code != 7 || !strstr(busy.output, "test_profile_gpu holding the GPU") ||
+        !strstr(busy.output, "increments: correct"))
+        fail_msg("expected exit 7 naming the holder, the program ending right; got %d:\n%s", busy.exit_code,
+                 busy.output);
+    snprintf(partial, sizeof partial, "%s/busy.partial", scratch);
+    assert_int_equal(access(partial, F_OK), 0);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -159,6 +188,7 @@ int main(void)
         cmocka_unit_test(each_launch_has_its_nvtx_path_grid_and_block),
         cmocka_unit_test(increments_counts_equal_their_closed_form),
         cmocka_unit_test(every_replayed_launch_has_its_registers),
+        cmocka_unit_test(a_gpu_another_run_holds_is_waited_for_then_refused_with_7),
     };
     return cmocka_run_group_tests_name("memscope-profile on a GPU", tests, setup, teardown);
 }

@@ -151,7 +151,8 @@ static void the_program_inherits_the_library_the_folder_and_the_selection(void *
     snprintf(strrchr(library, '/') + 1, sizeof library - (size_t)(strrchr(library, '/') + 1 - library), "%s",
              INJECT_LIBRARY);
     write_script("env.sh", "echo $$ >pid && env >env", 1);
-    profile("-o out --kernel 'gemm|conv' --nvtx-include fwd --launch-skip 2 --launch-count 5 -- ./env.sh");
+    profile("-o out --kernel 'gemm|conv' --nvtx-include fwd --launch-skip 2 --launch-count 5 --wait-gpu 30 -- "
+            "./env.sh");
     expect(EXIT_NO_GPU, "launched no kernel");
     read_scratch_file("env", env, sizeof env);
     read_scratch_file("pid", pid, sizeof pid);
@@ -168,6 +169,7 @@ static void the_program_inherits_the_library_the_folder_and_the_selection(void *
     expect_line(env, "\n" INJECT_ENV_NVTX_INCLUDE "=fwd\n");
     expect_line(env, "\n" INJECT_ENV_LAUNCH_SKIP "=2\n");
     expect_line(env, "\n" INJECT_ENV_LAUNCH_COUNT "=5\n");
+    expect_line(env, "\n" INJECT_ENV_WAIT_GPU "=30\n");
 }
 
 /* ---- what the library left, written here by the program in its place ---- */
@@ -285,6 +287,7 @@ static void bad_usage_exits_2_before_anything_starts(void **state)
         {"-o out --kernel '(' -- /bin/true", "--kernel: '(' is no extended regular expression"},
         {"-o out --launch-count 0 -- /bin/true", "--launch-count: '0' is too small (at least 1)"},
         {"-o out --launch-skip -1 -- /bin/true", "--launch-skip: '-1' is too small (at least 0)"},
+        {"-o out --wait-gpu -1 -- /bin/true", "--wait-gpu: '-1' is too small (at least 0)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         profile(cases[i].args);
@@ -319,6 +322,7 @@ static void help_documents_the_exit_codes(void **state)
     (void)state;
     profile("--help");
     expect(EXIT_OK, "usage: memscope-profile [options] -- PROGRAM [ARGS...]");
+    expect(EXIT_OK, "7 another memscope run kept the GPU past");
     expect(EXIT_OK, "8 the program failed");
     expect(EXIT_OK, "9 the program could not be started");
 }
