@@ -161,7 +161,8 @@ static int begin_launch(const struct prof_launch *l, struct prof_error *e)
     struct in_flight *f = &replay.current;
     *f = (struct in_flight){0};
     record_call(l, &f->launch.op);
-    if (configure(l->context, e) || !(f->session = session_of(l->context, e)) || prof_activity_pause(e) ||
+    /* Paused first: the launch's record is this one even when profiling it fails, never this one and CUPTI's. */
+    if (prof_activity_pause(e) || configure(l->context, e) || !(f->session = session_of(l->context, e)) ||
         prof_session_begin(&f->session->session, &f->session->data, e) || prof_pass_begin(&f->session->session, e))
         return e->status;
     return PROF_OK;

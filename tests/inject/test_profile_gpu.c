@@ -172,6 +172,13 @@ static void a_gpu_another_run_holds_is_waited_for_then_refused_with_7(void **sta
                  busy.output);
     snprintf(partial, sizeof partial, "%s/busy.partial", scratch);
     assert_int_equal(access(partial, F_OK), 0);
+    FILE *f = fopen(strcat(partial, "/launches.csv"), "r");
+    assert_non_null(f);
+    int lines = 0;
+    for (int c; (c = fgetc(f)) != EOF;)
+        lines += c == '\n';
+    fclose(f);
+    assert_int_equal(lines, 1 + 5); /* the header and each launch once, the first (not profiled) included */
 }
 
 static int teardown(void **state)
