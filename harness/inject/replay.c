@@ -39,6 +39,7 @@ static struct {
     struct prof_host *host;
     struct prof_config prof_config;
     int configured;
+    int turn_taken;
     char chip[32];
     struct context_session contexts[MAX_CONTEXTS];
     int n_contexts;
@@ -56,16 +57,21 @@ static struct {
 
 /* ---- the configuration, made on the first selected launch (CUPTI needs a device to name the chip) ---- */
 
-/* The GPU's turn, as memscope's runs take it (harness/gpu/gpu_lock.h): another run's kernels would be counted
- * and timed with the program's, and the GPU's profiler serves one process at a time. Held until the program
- * exits. */
-static int take_turn(CUdevice device, struct prof_error *e)
+/* The GPU's turn, as memscope's runs take it (harness/gpu/gpu_lock.h), at the program's first kernel launch in
+ * every run, the runs of --repeat that only time included: another run's kernels would be counted and timed with
+ * the program's, and the GPU's profiler serves one process at a time. Held until the program exits. */
+static int take_turn(CUcontext context, struct prof_error *e)
 {
     CUuuid id;
+    CUdevice device;
+    uint32_t ordinal;
     char key[64];
     struct error taken = {0};
     double waited_s;
-    if (!replay.device_uuid || replay.device_uuid(&id, device) != CUDA_SUCCESS)
+    if (prof_check(e, cuptiGetDeviceId(context, &ordinal), "cuptiGetDeviceId"))
+        return e->status;
+    if (!replay.device_get || !replay.device_uuid || replay.device_get(&device, (int)ordinal) != CUDA_SUCCESS ||
+        replay.device_uuid(&id, device) != CUDA_SUCCESS)
         return prof_fail(e, PROF_FAILED, "cannot read the GPU's UUID, which names its turn");
     gpu_lock_key((const unsigned char *)id.bytes, key, sizeof key);
     if (gpu_lock_take(gpu_lock_folder(), key, "a program memscope-profile profiles", (double)replay.config->wait_gpu_s,
@@ -84,7 +90,7 @@ static int configure(CUcontext context, struct prof_error *e)
         return e->status;
     if (!replay.device_get || replay.device_get(&handle, (int)device) != CUDA_SUCCESS)
         return prof_fail(e, PROF_FAILED, "cannot find CUDA device %u in the driver", device);
-    if (take_turn(handle, e) || prof_chip_name((int)device, replay.chip, sizeof replay.chip, e) ||
+    if (prof_chip_name((int)device, replay.chip, sizeof replay.chip, e) ||
         prof_host_open(replay.chip, &replay.host, e) ||
         prof_config_build(replay.host, replay.names, replay.n_names, &replay.prof_config, e))
         return e->status;
@@ -209,7 +215,9 @@ static void on_launch(void *context, const struct prof_launch *l)
     (void)context;
     if (l->entering) {
         pthread_mutex_lock(&replay.lock);
-        if (replay.broken.status || !selected(l)) {
+        if (!replay.turn_taken && !replay.broken.status && take_turn(l->context, &replay.broken) == PROF_OK)
+            replay.turn_taken = 1;
+        if (replay.broken.status || replay.config->metrics.n == 0 || !selected(l)) {
             pthread_mutex_unlock(&replay.lock);
             return;
         }
@@ -254,13 +262,11 @@ static void find_driver(void)
 int replay_start(const struct inject_config *c, struct error *e)
 {
     struct prof_error pe = {0};
-    if (c->metrics.n == 0)
-        return 0;
     replay.config = c;
     for (int i = 0; i < c->metrics.n; ++i)
         if (add_name(c->metrics.names[i]) != 0)
             return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
-    if (add_name(DURATION_METRIC) != 0)
+    if (c->metrics.n && add_name(DURATION_METRIC) != 0)
         return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
     find_driver();
     if (prof_subscriber_start(0, &pe) || prof_subscriber_listen(on_launch, NULL, &pe))

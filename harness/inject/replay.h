@@ -34,7 +34,8 @@ struct replayed_launch {
     char failure[REPLAY_FAILURE_LEN]; /* why not, or "" */
 };
 
-/* Subscribes to the launches when c asks for metrics (nothing to do otherwise). */
+/* Subscribes to the launches: at the first, the program takes the GPU's turn (harness/gpu/gpu_lock.h); with
+ * metrics, the selected ones are profiled. */
 int replay_start(const struct inject_config *c, struct error *e);
 /* Stops profiling and hands back the launches replayed, in launch order. */
 const struct replayed_launch *replay_stop(size_t *count, struct error *e);
