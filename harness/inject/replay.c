@@ -57,6 +57,16 @@ static struct {
 
 /* ---- the configuration, made on the first selected launch (CUPTI needs a device to name the chip) ---- */
 
+/* The device a context is on: CUPTI's ordinal and the driver's handle. */
+static int device_of(CUcontext context, uint32_t *ordinal, CUdevice *handle, struct prof_error *e)
+{
+    if (prof_check(e, cuptiGetDeviceId(context, ordinal), "cuptiGetDeviceId"))
+        return e->status;
+    if (!replay.device_get || replay.device_get(handle, (int)*ordinal) != CUDA_SUCCESS)
+        return prof_fail(e, PROF_FAILED, "cannot find CUDA device %u in the driver", *ordinal);
+    return PROF_OK;
+}
+
 /* The GPU's turn, as memscope's runs take it (harness/gpu/gpu_lock.h), at the program's first kernel launch in
  * every run, the runs of --repeat that only time included: another run's kernels would be counted and timed with
  * the program's, and the GPU's profiler serves one process at a time. Held until the program exits. */
@@ -68,10 +78,9 @@ static int take_turn(CUcontext context, struct prof_error *e)
     char key[64];
     struct error taken = {0};
     double waited_s;
-    if (prof_check(e, cuptiGetDeviceId(context, &ordinal), "cuptiGetDeviceId"))
+    if (device_of(context, &ordinal, &device, e))
         return e->status;
-    if (!replay.device_get || !replay.device_uuid || replay.device_get(&device, (int)ordinal) != CUDA_SUCCESS ||
-        replay.device_uuid(&id, device) != CUDA_SUCCESS)
+    if (!replay.device_uuid || replay.device_uuid(&id, device) != CUDA_SUCCESS)
         return prof_fail(e, PROF_FAILED, "cannot read the GPU's UUID, which names its turn");
     gpu_lock_key((const unsigned char *)id.bytes, key, sizeof key);
     if (gpu_lock_take(gpu_lock_folder(), key, "a program memscope-profile profiles", (double)replay.config->wait_gpu_s,
@@ -86,11 +95,7 @@ static int configure(CUcontext context, struct prof_error *e)
     CUdevice handle;
     if (replay.configured)
         return PROF_OK;
-    if (prof_check(e, cuptiGetDeviceId(context, &device), "cuptiGetDeviceId"))
-        return e->status;
-    if (!replay.device_get || replay.device_get(&handle, (int)device) != CUDA_SUCCESS)
-        return prof_fail(e, PROF_FAILED, "cannot find CUDA device %u in the driver", device);
-    if (prof_chip_name((int)device, replay.chip, sizeof replay.chip, e) ||
+    if (device_of(context, &device, &handle, e) || prof_chip_name((int)device, replay.chip, sizeof replay.chip, e) ||
         prof_host_open(replay.chip, &replay.host, e) ||
         prof_config_build(replay.host, replay.names, replay.n_names, &replay.prof_config, e))
         return e->status;
