@@ -13,9 +13,13 @@ set rmargin at screen 0.97
 set tmargin at screen 0.90
 set bmargin at screen 0.585
 set logscale y 10
-# A run without a naive kernel has no speedup to draw: the 1x line alone would make an empty range.
+# A run without a naive kernel has no speedup to draw: the 1x line alone would make an empty range, and the panel
+# says why it is empty.
 stats bars_file using (strcol("speedup_over_naive") eq "NaN" ? 0 : 1) nooutput
-if (STATS_sum == 0) set yrange [0.5:2]
+if (STATS_sum == 0) {
+    set yrange [0.5:2]
+    set label "no naive kernel in this run: no speedup to draw" at graph 0.5, 0.75 center font ",11"
+}
 set format y "%gx"
 set ylabel "speedup over naive (log scale)"
 set xtics 1 format ""
