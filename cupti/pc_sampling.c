@@ -136,10 +136,10 @@ static int period_in_range(unsigned period_log2, struct prof_error *e)
     return PROF_OK;
 }
 
-int prof_pcs_open(struct prof_pcs_session *s, unsigned period_log2, struct prof_error *e)
+int prof_pcs_open(struct prof_pcs_session *s, struct CUctx_st *ctx, unsigned period_log2, struct prof_error *e)
 {
-    *s = (struct prof_pcs_session){.period_log2 = period_log2};
-    if (period_in_range(period_log2, e) || prof_current_context(&s->ctx, e))
+    *s = (struct prof_pcs_session){.ctx = ctx, .period_log2 = period_log2};
+    if (period_in_range(period_log2, e))
         return e->status;
     CUpti_PCSamplingEnableParams p = {.size = CUpti_PCSamplingEnableParamsSize};
     p.ctx = s->ctx;

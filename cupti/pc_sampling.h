@@ -6,7 +6,7 @@
  * end, so a collection holds exactly the kernels launched in between.
  *
  * Records are named like the SASS metrics' (cubin CRC, function, PC offset),
- * so prof_sass_source_line places them on source lines. Reasons are CUPTI's
+ * so source_line.h places them on source lines. Reasons are CUPTI's
  * names with their common prefix removed ("long_scoreboard"); the subset
  * CUPTI also reports for samples where no warp issued ("..._not_issued") is
  * left out, so the reasons of a PC add up to all its samples.
@@ -19,6 +19,7 @@
 
 #include "profiler_error.h"
 #include "range_profiler.h"
+#include "source_line.h"
 
 #define PROF_PCS_MAX_REASONS 64
 #define PROF_PCS_REASON_LEN 64
@@ -40,7 +41,7 @@ struct prof_pcs_session {
 struct prof_pcs_record {
     uint32_t cubin_crc;
     uint32_t pc;
-    char function[PROF_KERNEL_NAME_LEN]; /* mangled */
+    char function[PROF_FUNCTION_NAME_LEN]; /* mangled */
     uint64_t samples[PROF_PCS_MAX_REASONS];
 };
 
@@ -51,8 +52,8 @@ struct prof_pcs_totals {
     uint64_t non_user;        /* in kernels CUPTI gives no records for */
 };
 
-/* Enables PC sampling on the current context, one sample per 2^period_log2 cycles per SM (5 to 31). */
-int prof_pcs_open(struct prof_pcs_session *s, unsigned period_log2, struct prof_error *e);
+/* Enables PC sampling on ctx, one sample per 2^period_log2 cycles per SM (5 to 31). */
+int prof_pcs_open(struct prof_pcs_session *s, struct CUctx_st *ctx, unsigned period_log2, struct prof_error *e);
 /* Changes the period for the next begin: one sample per 2^period_log2 cycles per SM (5 to 31). */
 int prof_pcs_set_period(struct prof_pcs_session *s, unsigned period_log2, struct prof_error *e);
 int prof_pcs_begin(struct prof_pcs_session *s, struct prof_error *e);

@@ -2,8 +2,7 @@
  * Per-instruction counters through CUPTI's SASS Metrics API: CUPTI patches
  * each kernel that runs between begin and end, and reports one value per
  * metric for every instruction, named by module (cubin CRC), function and PC
- * offset. prof_sass_source_line maps such an instruction to its file and line
- * (the kernel must be built with -lineinfo); it needs only the cubin, no GPU.
+ * offset; source_line.h places such an instruction on its file and line.
  */
 #ifndef MEMSCOPE_SASS_METRICS_H
 #define MEMSCOPE_SASS_METRICS_H
@@ -42,10 +41,5 @@ int prof_sass_begin(struct prof_sass_session *s, struct prof_error *e);
 /* Collects what ran since begin into *records (malloc'd, sorted by module, function and PC; the caller frees). */
 int prof_sass_end(struct prof_sass_session *s, struct prof_sass_record **records, size_t *n, struct prof_error *e);
 int prof_sass_close(struct prof_sass_session *s, struct prof_error *e);
-
-/* The source file (its path when compiled, with the compiler's folder when relative) and line of the
- * instruction at pc in function. */
-int prof_sass_source_line(const void *cubin, size_t size, const char *function, uint32_t pc, char *file,
-                          size_t len, uint32_t *line, struct prof_error *e);
 
 #endif

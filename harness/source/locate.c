@@ -2,7 +2,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cupti/sass_metrics.h"
+#include "../../cupti/source_line.h"
 #include "locate.h"
 
 void line_locator_init(struct line_locator *l)
@@ -46,7 +46,7 @@ const struct prof_cubin *line_locate(struct line_locator *l, uint32_t crc, const
     } else if (!l->has_lines) {
         return cubin;
     }
-    if (prof_sass_source_line(cubin->image, cubin->size, function, pc, file, SOURCE_FILE_LEN, &found, &pe)) {
+    if (prof_source_line(cubin->image, cubin->size, function, pc, file, SOURCE_FILE_LEN, &found, &pe)) {
         l->has_lines = !first;
         file[0] = '\0';
         return cubin;

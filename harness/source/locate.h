@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../../cupti/source_line.h"
 #include "../../cupti/subscriber.h"
 #include "../common/error.h"
 #include "../results/source_capture.h"
@@ -17,7 +18,7 @@
 struct line_locator {
     char cwd[SOURCE_FILE_LEN]; /* where memscope runs: source paths under it are written relative to it */
     uint32_t crc;              /* the function whose instructions are being placed */
-    char function[SOURCE_FUNCTION_LEN];
+    char function[PROF_FUNCTION_NAME_LEN];
     bool has_lines;
 };
 

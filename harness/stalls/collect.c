@@ -16,7 +16,8 @@ int stalls_open(struct stall_collector *c, const struct gpu *g, struct error *e)
     CUDA_TRY(e, cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, g->device));
     c->clock_mhz = khz / 1000.0;
     struct prof_error pe = {0};
-    if (prof_pcs_open(&c->pcs, STALL_PERIOD_MIN, &pe) == 0) {
+    struct CUctx_st *ctx;
+    if (prof_current_context(&ctx, &pe) == 0 && prof_pcs_open(&c->pcs, ctx, STALL_PERIOD_MIN, &pe) == 0) {
         c->reasons.n = c->pcs.n_reasons;
         memcpy(c->reasons.name, c->pcs.reason, sizeof c->reasons.name);
     }

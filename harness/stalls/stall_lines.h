@@ -12,17 +12,18 @@
 
 #include "../../cupti/pc_sampling.h"
 #include "../common/error.h"
+#include "../results/job_name.h"
 #include "../results/source_capture.h"
 
 struct stall_line {
-    char function[SOURCE_FUNCTION_LEN]; /* mangled */
+    char function[PROF_FUNCTION_NAME_LEN]; /* mangled */
     char file[SOURCE_FILE_LEN];         /* "" and line 0: a kernel built without line information */
     int line;
     uint64_t samples[PROF_PCS_MAX_REASONS];
 };
 
 struct stall_call {
-    char variant[64];
+    char variant[JOB_NAME_LEN]; /* or a program's job */
     char precision[16];
     int width;
     struct stall_line *lines;
