@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "../common/numbers.h"
 #include "config.h"
 #include "protocol.h"
@@ -40,7 +41,31 @@ static int read_selection(struct inject_config *c, struct error *e)
     return 0;
 }
 
-/* The groups the range profiler collects; the launcher refused the others (source, stalls) already. */
+/* The durations of the first run's selected launches: "0.341,0.052", every one above 0. */
+static int read_stall_ms(struct inject_config *c, struct error *e)
+{
+    const char *text = getenv(INJECT_ENV_STALL_MS);
+    char item[64];
+    if (!text || !text[0])
+        return error_set(e, EXIT_USAGE, "%s is not set: the stall sampling's run needs the first run's durations",
+                         INJECT_ENV_STALL_MS);
+    for (const char *at = text; *at; at += at[0] == ',') {
+        size_t len = strcspn(at, ",");
+        double ms;
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), at);
+        if (len >= sizeof item || parse_real(item, 0.0, 1e12, &ms) != NUMBER_OK || !(ms > 0.0))
+            return error_set(e, EXIT_USAGE, "%s: '%.*s' is not a duration in milliseconds above 0",
+                             INJECT_ENV_STALL_MS, (int)len, at);
+        if (grow_for_one_more((void **)&c->stall_ms, c->n_stall_ms, sizeof *c->stall_ms))
+            return error_set(e, EXIT_RUNTIME, "out of memory");
+        c->stall_ms[c->n_stall_ms++] = ms;
+        at += len;
+    }
+    return 0;
+}
+
+/* The groups the range profiler collects, or the stalls group alone (its own run); the launcher refused the
+ * source group already. */
 static int read_metrics(struct inject_config *c, struct error *e)
 {
     const char *groups = getenv(INJECT_ENV_METRIC_GROUPS);
@@ -52,10 +77,13 @@ static int read_metrics(struct inject_config *c, struct error *e)
         return e->code;
     c->run = (int)run;
     c->repeat = (int)repeat;
-    if (c->metrics.source || c->metrics.stalls)
-        return error_set(e, EXIT_USAGE, "%s: '%s': the source and stalls groups are not collected in a program yet",
+    if (c->metrics.source)
+        return error_set(e, EXIT_USAGE, "%s: '%s': the source group is not collected in a program",
                          INJECT_ENV_METRIC_GROUPS, groups);
-    return 0;
+    if (c->metrics.stalls && c->metrics.n)
+        return error_set(e, EXIT_USAGE, "%s: '%s': the stalls group is sampled in a run of its own, without metrics",
+                         INJECT_ENV_METRIC_GROUPS, groups);
+    return c->metrics.stalls ? read_stall_ms(c, e) : 0;
 }
 
 int inject_config_read(struct inject_config *c, struct error *e)
@@ -92,6 +120,9 @@ int inject_config_start_part(const struct inject_config *c, struct error *e)
 
 void inject_config_free(struct inject_config *c)
 {
+    free(c->stall_ms);
+    c->stall_ms = NULL;
+    c->n_stall_ms = 0;
     if (c->selection.kernel)
         regfree(&c->kernel);
     c->selection.kernel = NULL;

@@ -24,6 +24,8 @@ struct inject_config {
     struct metric_set metrics;  /* for the selected launches; none when the launcher asked for none */
     int run, repeat;            /* which run of the program, from 1, of how many */
     long wait_gpu_s;            /* how long to wait for the GPU's turn (harness/gpu/gpu_lock.h) */
+    double *stall_ms;           /* the stall sampling's run: each selected launch's duration in the first run */
+    size_t n_stall_ms;
 };
 
 /* 0 and *c filled; EXIT_USAGE when no launcher started the program (no folder named); another code, with the

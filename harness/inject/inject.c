@@ -20,6 +20,7 @@
 #include "part.h"
 #include "protocol.h"
 #include "replay.h"
+#include "sampling.h"
 
 #define EXPORTED __attribute__((visibility("default")))
 
@@ -59,6 +60,7 @@ static void finish(void)
         return;
     r.exit_ns = prof_activity_now();
     r.replayed = replay_stop(&r.n_replayed, &profiling);
+    r.sampled = sampling_results(&r.n_sampled, &r.reasons);
     r.ranges = nvtx_hook_stop(&r.n_ranges, &r.ranges_lost);
     if (stop_recording(&e) == 0) {
         r.ops = prof_activity_ops(&r.n_ops);

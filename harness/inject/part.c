@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 #include "../results/launches_csv.h"
 #include "../profile/metric_rows.h"
 #include "../results/metrics_csv.h"
+#include "../results/stalls_csv.h"
+#include "../stalls/stall_rows.h"
 #include "../results/trace.h"
 #include "part.h"
 #include "protocol.h"
@@ -98,15 +101,51 @@ static int write_metrics(const struct part_writing *t, struct error *e)
     return csv_close(&c, e);
 }
 
-/* With metrics, the launches selected are those profiled: the rule is the same, applied as the program ran. */
+/* The samples of a launch's record, or NULL when it was not sampled. */
+static const struct sampled_launch *sampled(const struct part_writing *t, size_t op)
+{
+    for (size_t i = 0; op < t->records->n_ops && i < t->records->n_sampled; ++i)
+        if (t->records->sampled[i].correlation == t->ops[op].correlation)
+            return &t->records->sampled[i];
+    return NULL;
+}
+
+/* The stall sampling's rows, keyed by each sampled launch's job. */
+static int write_stalls(const struct part_writing *t, struct error *e)
+{
+    struct csv c;
+    if (!t->config->metrics.stalls)
+        return 0;
+    if (stalls_csv_create(&c, t->config->part, e))
+        return e->code;
+    for (size_t i = 0; i < t->launches.n; ++i) {
+        const struct sampled_launch *s = sampled(t, t->launches.rows[i].op);
+        if (!s || s->failure[0])
+            continue;
+        struct stall_call call = s->call;
+        job_of(t, &t->launches.rows[i], call.variant, sizeof call.variant);
+        snprintf(call.precision, sizeof call.precision, "%s", PROGRAM_PRECISION);
+        call.width = 0;
+        stalls_write_rows(&c, &call, t->records->reasons);
+    }
+    return csv_close(&c, e);
+}
+
+static bool collected(const struct part_writing *t, size_t op)
+{
+    return t->config->metrics.stalls ? sampled(t, op) != NULL : replayed(t, op) != NULL;
+}
+
+/* With metrics or stalls, the launches selected are those profiled or sampled: the rule is the same, applied as
+ * the program ran. */
 static void mark_profiled(struct part_writing *t)
 {
-    if (t->config->metrics.n == 0)
+    if (t->config->metrics.n == 0 && !t->config->metrics.stalls)
         return;
     t->launches.n_selected = 0;
     for (size_t i = 0; i < t->launches.n; ++i) {
         struct launch *row = &t->launches.rows[i];
-        row->selected = replayed(t, row->op) != NULL;
+        row->selected = collected(t, row->op);
         t->launches.n_selected += (size_t)row->selected;
     }
 }
@@ -118,6 +157,18 @@ static void describe_failures(const struct part_writing *t, struct environment *
         if (t->records->replayed[i].failure[0] && failed++ == 0)
             env_add(env, "first_replay_failure", "%s", t->records->replayed[i].failure);
     env_add(env, "replay_failures", "%zu", failed);
+    if (!t->config->metrics.stalls)
+        return;
+    size_t unsampled = 0;
+    failed = 0;
+    for (size_t i = 0; i < t->records->n_sampled; ++i) {
+        const struct sampled_launch *s = &t->records->sampled[i];
+        if (s->failure[0] && failed++ == 0)
+            env_add(env, "first_sampling_failure", "%s", s->failure);
+        unsampled += !s->failure[0] && s->call.n == 0;
+    }
+    env_add(env, "sampling_failures", "%zu", failed);
+    env_add(env, "sampled_launches_without_samples", "%zu", unsampled);
 }
 
 static void describe_selection(const struct inject_config *c, struct environment *env)
@@ -270,7 +321,8 @@ int part_write(const struct inject_config *c, const struct part_records *r, stru
         place_ops(t.ops, t.n_ops, r->calls, r->n_calls, r->ranges, r->n_ranges, &t.placement, e) == 0 &&
         launches_build(t.ops, t.n_ops, &t.placement, &c->selection, &t.launches, e) == 0) {
         mark_profiled(&t);
-        if (write_launches(&t, e) == 0 && write_metrics(&t, e) == 0 && write_environment(&t, e) == 0 &&
+        if (write_launches(&t, e) == 0 && write_metrics(&t, e) == 0 && write_stalls(&t, e) == 0 &&
+            write_environment(&t, e) == 0 &&
             write_trace(&t, e) == 0)
             write_mark(&t, e);
     }

@@ -1,6 +1,7 @@
 /*
  * One process's part of a program's profile, written at its exit from what
- * was recorded: launches.csv, metrics.csv (the launches profiled),
+ * was recorded: launches.csv, metrics.csv (the launches profiled) or
+ * stalls.csv (the launches sampled),
  * environment.csv, trace.json (with timeline.csv), and last the completion
  * mark (protocol.h).
  */
@@ -14,6 +15,7 @@
 #include "config.h"
 #include "launches.h"
 #include "replay.h"
+#include "sampling.h"
 
 struct part_records {
     const struct prof_gpu_op *ops;
@@ -25,6 +27,9 @@ struct part_records {
     uint64_t dropped, exit_ns;
     const struct replayed_launch *replayed; /* the launches profiled, whose records are made from their calls */
     size_t n_replayed;
+    const struct sampled_launch *sampled; /* the stall sampling's run: the launches sampled */
+    size_t n_sampled;
+    const struct stall_reasons *reasons; /* what their samples count */
 };
 
 int part_write(const struct inject_config *c, const struct part_records *r, struct error *e);

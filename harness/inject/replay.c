@@ -11,8 +11,10 @@
 #include "../common/grow.h"
 #include "../gpu/gpu_lock.h"
 #include "../profile/metric_catalog.h"
+#include "../stalls/sampling_period.h"
 #include "nvtx_hook.h"
 #include "replay.h"
+#include "sampling.h"
 
 #define MAX_CONTEXTS 16
 #define DURATION_METRIC "gpu__time_duration.sum"
@@ -24,10 +26,12 @@ struct context_session {
     struct prof_counter_data data;
 };
 
-/* The launch being replayed: entered, not yet returned. */
+/* The launch being replayed or sampled: entered, not yet returned. */
 struct in_flight {
     struct context_session *session;
     struct replayed_launch launch;
+    uint32_t correlation;
+    int sampling; /* PC sampling started for it */
 };
 
 static struct {
@@ -52,6 +56,9 @@ static struct {
     CUresult (*device_get)(CUdevice *, int);
     CUresult (*device_name)(char *, int, CUdevice);
     CUresult (*device_uuid)(CUuuid *, CUdevice);
+    CUresult (*device_attribute)(int *, CUdevice_attribute, CUdevice);
+    CUresult (*synchronize)(void);
+    size_t n_sampled; /* selected launches sampled so far: the index of the next one's duration in the first run */
     char gpu_name[128];
 } replay = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -206,11 +213,51 @@ static void end_launch(struct prof_error *e)
         replay.done[replay.n_done++] = f->launch;
 }
 
+/* One sample per 2^p cycles per SM, p from the launch's duration in the first run (stalls/sampling_period.h). */
+static int sampling_period(CUcontext context, unsigned *period_log2, struct prof_error *e)
+{
+    uint32_t ordinal;
+    CUdevice device;
+    int sms, khz;
+    const struct inject_config *c = replay.config;
+    if (replay.n_sampled >= c->n_stall_ms)
+        return prof_fail(e, PROF_FAILED, "selected launch %zu was not selected in the first run (%zu were): "
+                         "the program took another path", replay.n_sampled + 1, c->n_stall_ms);
+    if (device_of(context, &ordinal, &device, e))
+        return e->status;
+    if (!replay.device_attribute ||
+        replay.device_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) != CUDA_SUCCESS ||
+        replay.device_attribute(&khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, device) != CUDA_SUCCESS)
+        return prof_fail(e, PROF_FAILED, "cannot read the GPU's SM count and clock, which set the sampling period");
+    *period_log2 = stall_period_log2(c->stall_ms[replay.n_sampled], sms, khz / 1000.0);
+    return PROF_OK;
+}
+
+static void begin_sampling(const struct prof_launch *l, struct prof_error *e)
+{
+    unsigned period_log2 = STALL_PERIOD_MIN;
+    struct in_flight *f = &replay.current;
+    *f = (struct in_flight){.correlation = l->correlation};
+    if (sampling_period(l->context, &period_log2, e) == PROF_OK && sampling_begin(l->context, period_log2, e) == 0)
+        f->sampling = 1;
+    replay.n_sampled++;
+}
+
+/* The kernel finishes before sampling stops: its samples are all in. */
+static void end_sampling(struct prof_error *e)
+{
+    struct in_flight *f = &replay.current;
+    if (!e->status && (!replay.synchronize || replay.synchronize() != CUDA_SUCCESS))
+        prof_fail(e, PROF_FAILED, "cannot wait for the sampled kernel to finish (cuCtxSynchronize)");
+    sampling_end(f->correlation, f->sampling, e);
+}
+
 /* A failure that would fail every later launch too stops profiling; the program runs on regardless. */
 static int breaks_everything(const struct prof_error *e)
 {
+    int ready = replay.config->metrics.stalls ? sampling_ready() : replay.configured;
     return e->status == PROF_NO_PERMISSION || e->status == PROF_UNKNOWN_METRIC ||
-           e->status == PROF_UNSUPPORTED_CHIP || e->status == PROF_BUSY || !replay.configured;
+           e->status == PROF_UNSUPPORTED_CHIP || e->status == PROF_BUSY || !ready;
 }
 
 static void on_launch(void *context, const struct prof_launch *l)
@@ -222,16 +269,22 @@ static void on_launch(void *context, const struct prof_launch *l)
         pthread_mutex_lock(&replay.lock);
         if (!replay.turn_taken && !replay.broken.status && take_turn(l->context, &replay.broken) == PROF_OK)
             replay.turn_taken = 1;
-        if (replay.broken.status || replay.config->metrics.n == 0 || !selected(l)) {
+        if (replay.broken.status || !(replay.config->metrics.n || replay.config->metrics.stalls) || !selected(l)) {
             pthread_mutex_unlock(&replay.lock);
             return;
         }
         failed = (struct prof_error){0};
-        begin_launch(l, &failed);
+        if (replay.config->metrics.stalls)
+            begin_sampling(l, &failed);
+        else
+            begin_launch(l, &failed);
         mine = 1;
     } else if (mine) {
         mine = 0;
-        end_launch(&failed);
+        if (replay.config->metrics.stalls)
+            end_sampling(&failed);
+        else
+            end_launch(&failed);
         if (failed.status && breaks_everything(&failed))
             replay.broken = failed;
         pthread_mutex_unlock(&replay.lock);
@@ -262,6 +315,8 @@ static void find_driver(void)
     *(void **)&replay.device_get = dlsym(driver, "cuDeviceGet");
     *(void **)&replay.device_name = dlsym(driver, "cuDeviceGetName");
     *(void **)&replay.device_uuid = dlsym(driver, "cuDeviceGetUuid_v2");
+    *(void **)&replay.device_attribute = dlsym(driver, "cuDeviceGetAttribute");
+    *(void **)&replay.synchronize = dlsym(driver, "cuCtxSynchronize");
 }
 
 int replay_start(const struct inject_config *c, struct error *e)
@@ -274,7 +329,8 @@ int replay_start(const struct inject_config *c, struct error *e)
     if (c->metrics.n && add_name(DURATION_METRIC) != 0)
         return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
     find_driver();
-    if (prof_subscriber_start(0, &pe) || prof_subscriber_listen(on_launch, NULL, &pe))
+    /* the stall samples are placed on source lines from the modules' cubins */
+    if (prof_subscriber_start(c->metrics.stalls, &pe) || prof_subscriber_listen(on_launch, NULL, &pe))
         return error_from_profiler(e, &pe);
     return 0;
 }
@@ -292,6 +348,7 @@ const struct replayed_launch *replay_stop(size_t *count, struct error *e)
         prof_session_close(&replay.contexts[i].session, &pe);
     }
     replay.n_contexts = 0;
+    sampling_stop(&pe);
     prof_subscriber_stop(&pe);
     if (replay.broken.status)
         error_from_profiler(e, &replay.broken);
@@ -324,5 +381,7 @@ void replay_free(void)
     free(replay.done);
     replay.done = NULL;
     replay.n_done = 0;
+    replay.n_sampled = 0;
+    sampling_free();
     replay.configured = 0;
 }

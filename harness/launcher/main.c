@@ -30,7 +30,8 @@
 #include "program.h"
 #include "summary.h"
 
-/* The suite's default groups less those a program cannot have yet (source lines, stalls). */
+/* The suite's default groups less source lines, which a program cannot have, and stalls, which cost a run of the
+ * program more (--metric-groups ...,stalls asks for them). */
 #define PROFILE_DEFAULT_GROUPS "global,shared,dram,roofline,cache,sol"
 
 static const char usage_text[] =
@@ -50,7 +51,9 @@ static const char usage_text[] =
     "      --launch-count N  then select at most N (default: all)\n"
     "      --metric-groups LIST  hardware metric groups for the selected launches, collected\n"
     "                        by CUPTI's kernel replay: global, shared, dram, roofline, cache,\n"
-    "                        sol, \"all\" or \"none\" (default: " PROFILE_DEFAULT_GROUPS ")\n"
+    "                        sol, or \"none\" (default: " PROFILE_DEFAULT_GROUPS ");\n"
+    "                        stalls: warp stall reasons per kernel and source line, by PC\n"
+    "                        sampling in one more run of the program (DIR/" PROFILE_STALL_RUN "/)\n"
     "      --repeat N        run the program N times (default: 1); the first run collects the\n"
     "                        metrics, every run's launches are timing samples of their jobs\n"
     "      --wait-gpu SECONDS  at the program's first kernel launch (in every run), wait at most\n"
@@ -59,8 +62,8 @@ static const char usage_text[] =
     "  -h, --help            this text\n"
     "\n"
     "The selection is recorded per launch (launches.csv: selected); each selected launch's\n"
-    "metrics go to metrics.csv under its job (NVTX/PATH/KERNEL #K). The source and stalls\n"
-    "groups are not collected in a program yet.\n"
+    "metrics go to metrics.csv under its job (NVTX/PATH/KERNEL #K), its stall samples to\n"
+    "stalls.csv. The source group is not collected in a program.\n"
     "\n"
     "Exit codes: 0 profiled; 2 bad usage; 3 the program launched no kernel, or the library\n"
     "is missing; 4 DIR cannot be written or exists; 5 the library could not finish its\n"
@@ -76,6 +79,8 @@ struct cli {
     long repeat;
     char **program;                 /* PROGRAM ARGS..., NULL-terminated: argv's tail after "--" */
     bool help;
+    bool stalls;                    /* the stalls group: one more run of the program samples them */
+    char replayed[1024];            /* the groups of the first run: metric_groups less stalls */
 };
 
 /* Our options end at "--"; what follows is the program's, options and all. */
@@ -103,15 +108,31 @@ static int check_pattern(const char *pattern, struct error *e)
     return 0;
 }
 
-static int check_groups(const char *groups, struct error *e)
+static int check_groups(const char *groups, bool *stalls, struct error *e)
 {
     struct metric_set set;
     if (metric_set_build(groups, NULL, &set, e))
         return error_set(e, EXIT_USAGE, "--metric-groups: %s", e->message);
-    if (set.source || set.stalls)
-        return error_set(e, EXIT_USAGE, "--metric-groups: '%s': the source and stalls groups are not collected "
-                                        "in a program yet (the others are: " PROFILE_DEFAULT_GROUPS ")", groups);
+    if (set.source)
+        return error_set(e, EXIT_USAGE, "--metric-groups: '%s': the source group is not collected in a program "
+                                        "(the others are: " PROFILE_DEFAULT_GROUPS ",stalls)", groups);
+    *stalls = set.stalls;
     return 0;
+}
+
+/* The groups of the first run: the list less "stalls", which its own run samples; "none" when nothing is left. */
+static void replayed_groups(const char *groups, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (const char *at = groups; *at; at += *at == ',') {
+        size_t n = strcspn(at, ",");
+        if (!(n == strlen("stalls") && strncmp(at, "stalls", n) == 0))
+            used += (size_t)snprintf(out + used, used < len ? len - used : 0, "%s%.*s", used ? "," : "", (int)n, at);
+        at += n;
+    }
+    if (!out[0])
+        snprintf(out, len, "none");
 }
 
 static int parse(int argc, char **argv, struct cli *c, struct error *e)
@@ -140,7 +161,10 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
         return error_set(e, EXIT_USAGE, "give the program to profile after --: memscope-profile [options] -- "
                                         "PROGRAM [ARGS...] (see --help)");
     c->program = argv + ours + 1;
-    return (c->kernel && check_pattern(c->kernel, e)) || check_groups(c->metric_groups, e) ? e->code : 0;
+    if ((c->kernel && check_pattern(c->kernel, e)) || check_groups(c->metric_groups, &c->stalls, e))
+        return e->code;
+    replayed_groups(c->metric_groups, c->replayed, sizeof c->replayed);
+    return 0;
 }
 
 /* libmemscope-inject.so beside our own binary: no path to configure. */
@@ -191,7 +215,7 @@ static int give_environment(const struct cli *c, const char *library, const char
         setenv(INJECT_ENV_DIR, folder, 1) || set_or_unset(INJECT_ENV_KERNEL, c->kernel) ||
         set_or_unset(INJECT_ENV_NVTX_INCLUDE, c->nvtx_include) || setenv(INJECT_ENV_LAUNCH_SKIP, skip, 1) ||
         set_or_unset(INJECT_ENV_LAUNCH_COUNT, c->launch_count < 0 ? NULL : count) ||
-        setenv(INJECT_ENV_METRIC_GROUPS, c->metric_groups, 1) || setenv(INJECT_ENV_REPEAT, repeat, 1) ||
+        setenv(INJECT_ENV_METRIC_GROUPS, c->replayed, 1) || setenv(INJECT_ENV_REPEAT, repeat, 1) ||
         setenv(INJECT_ENV_WAIT_GPU, wait, 1))
         return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
     return 0;
@@ -224,19 +248,19 @@ static int program_outcome(const struct cli *c, const struct results_dir *d, con
     return 0;
 }
 
-/* Runs 2 to N: timing only, each into its own run-<i>/ of the folder. */
-static int run_again(const struct cli *c, const struct results_dir *d, const char *absolute, int run,
-                     struct error *e)
+/* A later run of the program into its own folder dir: groups "none" for a timing run, "stalls" for the stall
+ * sampling's (with stall_ms, INJECT_ENV_STALL_MS). */
+static int run_again(const struct cli *c, const struct results_dir *d, const char *dir, int run, const char *groups,
+                     const char *stall_ms, struct error *e)
 {
-    char dir[PATH_LEN + 16], number[16];
+    char number[16];
     struct program_end end;
     struct part p;
-    profile_run_folder(dir, sizeof dir, absolute, run);
     snprintf(number, sizeof number, "%d", run);
     if (mkdir(dir, 0777) != 0)
         return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", dir, strerror(errno));
     if (setenv(INJECT_ENV_DIR, dir, 1) || setenv(INJECT_ENV_RUN, number, 1) ||
-        setenv(INJECT_ENV_METRIC_GROUPS, "none", 1))
+        setenv(INJECT_ENV_METRIC_GROUPS, groups, 1) || set_or_unset(INJECT_ENV_STALL_MS, stall_ms))
         return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
     fflush(NULL);
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
@@ -249,24 +273,58 @@ static int run_again(const struct cli *c, const struct results_dir *d, const cha
     return 0;
 }
 
-/* The first run collects; the later ones time; then the summary, and the folder is committed. */
+/* Runs 2 to N: timing only, each into its own run-<i>/ of the folder. */
+static int time_again(const struct cli *c, const struct results_dir *d, const char *absolute, int run,
+                      struct error *e)
+{
+    char dir[PATH_LEN + 16];
+    profile_run_folder(dir, sizeof dir, absolute, run);
+    return run_again(c, d, dir, run, "none", NULL, e);
+}
+
+/* The stall sampling's run, after the others: the first run's selected launches' durations set the periods. No
+ * launch selected, no run (*sampled false). */
+static int sample_stalls(const struct cli *c, const struct results_dir *d, const char *absolute, bool *sampled,
+                         struct error *e)
+{
+    char dir[PATH_LEN + 32], *stall_ms;
+    size_t n;
+    if (profile_stall_durations(absolute, &stall_ms, &n, e))
+        return e->code;
+    snprintf(dir, sizeof dir, "%s/%s", absolute, PROFILE_STALL_RUN);
+    *sampled = n > 0;
+    if (n == 0)
+        fprintf(stderr, "memscope-profile: no launch was selected: no stalls to sample\n");
+    else
+        run_again(c, d, dir, (int)c->repeat + 1, "stalls", stall_ms, e);
+    free(stall_ms);
+    return e->code;
+}
+
+/* The first run collects; the later ones time, and with stalls one more samples them; then the summary, and the
+ * folder is committed. */
 static int profile(const struct cli *c, struct results_dir *d, const char *absolute, struct error *e)
 {
     struct program_end end;
     struct part p;
-    size_t unmatched = 0;
+    size_t unmatched = 0, unmatched_stalls = 0;
+    bool sampled = false;
     fflush(NULL); /* nothing of ours is written twice by the child */
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
     if (program_outcome(c, d, &end, e) || parts_check(d, &p, e))
         return e->code;
     for (int run = 2; run <= c->repeat; ++run)
-        if (run_again(c, d, absolute, run, e))
+        if (time_again(c, d, absolute, run, e))
             return e->code;
-    if (profile_summary_write(d->partial_path, (int)c->repeat, &unmatched, e))
+    if ((c->stalls && sample_stalls(c, d, absolute, &sampled, e)) ||
+        profile_summary_write(d->partial_path, (int)c->repeat, sampled, &unmatched, &unmatched_stalls, e))
         return e->code;
     if (unmatched)
         fprintf(stderr, "memscope-profile: %zu launches of the later runs were not made by the first run: they "
                         "are in run-<i>/launches.csv, not in the summary\n", unmatched);
+    if (unmatched_stalls)
+        fprintf(stderr, "memscope-profile: %zu rows of stall samples are of launches the first run did not make: "
+                        "they are in " PROFILE_STALL_RUN "/stalls.csv, not in stalls.csv\n", unmatched_stalls);
     if (results_dir_commit(d, e))
         return e->code;
     printf("%zu kernel launches, %zu selected\nresults: %s\n", p.launches, p.selected, d->final_path);

@@ -10,7 +10,17 @@
 #include "../results/folder_reader.h"
 #include "../results/job_name.h"
 #include "../results/schema.h"
+#include "../results/stalls_csv.h"
 #include "summary.h"
+
+#define MAX_STALL_REASONS 64
+
+/* A job's stall samples per reason, summed over its lines (the stall sampling's run). */
+struct stall_tally {
+    const char *reason[MAX_STALL_REASONS]; /* point into the run's stalls.csv */
+    double samples[MAX_STALL_REASONS];
+    int n;
+};
 
 struct job {
     const char *name, *kernel; /* point into the first run's launches.csv */
@@ -18,13 +28,45 @@ struct job {
     double *samples_ms;
     int n_samples;
     struct profile profile; /* n_metrics 0: not profiled */
+    struct stall_tally stalls;
 };
 
 struct jobs {
     struct job *rows;
     size_t n;
     struct csv_table first_run; /* stays open: the jobs' names point into it */
+    struct csv_table stall_run; /* stays open: the tallies' reasons point into it */
 };
+
+int profile_stall_durations(const char *folder, char **list, size_t *n, struct error *e)
+{
+    struct csv_table t;
+    int present, selected, duration;
+    size_t used = 0;
+    *list = NULL;
+    *n = 0;
+    if (results_read_optional(folder, &launches_csv, &t, &present, e) || !present)
+        return e->code ? e->code : error_set(e, EXIT_RUNTIME, "%s/%s is missing", folder, launches_csv.file);
+    if (schema_column(&t, &launches_csv, LAUNCHES_SELECTED, &selected, e) == 0 &&
+        schema_column(&t, &launches_csv, LAUNCHES_DURATION_NS, &duration, e) == 0 &&
+        !(*list = calloc((size_t)t.rows + 1, 32)))
+        error_set(e, EXIT_RUNTIME, "out of memory");
+    for (int row = 0; row < t.rows && !e->code; ++row) {
+        double ns;
+        if (strcmp(csv_table_text(&t, row, selected), "1") != 0 ||
+            csv_table_required_real(&t, row, duration, &ns, e) != 0)
+            continue;
+        /* 0: a launch CUPTI could not replay; sampled at the shortest period */
+        used += (size_t)sprintf(*list + used, "%s%.6f", used ? "," : "", ns > 0 ? ns / 1e6 : 1e-6);
+        ++*n;
+    }
+    csv_table_free(&t);
+    if (e->code) {
+        free(*list);
+        *list = NULL;
+    }
+    return e->code;
+}
 
 void profile_run_folder(char *dir, size_t len, const char *folder, int run)
 {
@@ -146,6 +188,87 @@ static int read_metrics(struct jobs *j, const char *folder, struct error *e)
     return e->code;
 }
 
+static int tally(struct stall_tally *t, const char *reason, double samples, struct error *e)
+{
+    int r = 0;
+    while (r < t->n && strcmp(t->reason[r], reason) != 0)
+        ++r;
+    if (r == MAX_STALL_REASONS)
+        return error_set(e, EXIT_USAGE, "more than %d stall reasons for one job", MAX_STALL_REASONS);
+    if (r == t->n)
+        t->reason[t->n++] = reason;
+    t->samples[r] += samples;
+    return 0;
+}
+
+/* One row of the stall run's stalls.csv into the folder's, as it is. */
+static void copy_stall_row(struct csv *c, const struct csv_table *t, int row, const int *col, double samples,
+                           struct error *e)
+{
+    int width = 0, line = 0;
+    if (csv_table_int(t, row, col[STALLS_WIDTH], &width, e) || csv_table_int(t, row, col[STALLS_LINE], &line, e))
+        return;
+    stalls_csv_row(c, &(struct stall_row){csv_table_text(t, row, col[STALLS_VARIANT]),
+                                          csv_table_text(t, row, col[STALLS_PRECISION]), width,
+                                          csv_table_text(t, row, col[STALLS_KERNEL]),
+                                          csv_table_text(t, row, col[STALLS_FILE]), line,
+                                          csv_table_text(t, row, col[STALLS_SOURCE]),
+                                          csv_table_text(t, row, col[STALLS_REASON]), (uint64_t)samples});
+}
+
+/* The stall sampling's run: its rows of the first run's jobs go into the folder's stalls.csv, and into each job's
+ * tally; a row of a launch the first run did not make is counted in *unmatched. */
+static int read_stalls(struct jobs *j, const char *folder, size_t *unmatched, struct error *e)
+{
+    char dir[PATH_LEN + 32];
+    int col[STALLS_COLUMNS], present;
+    struct csv c;
+    struct csv_table *t = &j->stall_run;
+    snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_STALL_RUN);
+    if (results_read_optional(dir, &stalls_csv, t, &present, e))
+        return e->code;
+    if (!present)
+        return error_set(e, EXIT_RUNTIME, "%s/%s is missing, though the part is marked complete", dir,
+                         stalls_csv.file);
+    for (int id = 0; id < STALLS_COLUMNS; ++id)
+        if (schema_column(t, &stalls_csv, id, &col[id], e))
+            return e->code;
+    if (stalls_csv_create(&c, folder, e))
+        return e->code;
+    for (int row = 0; row < t->rows && !e->code; ++row) {
+        double samples;
+        struct job *job = find_job(j, csv_table_text(t, row, col[STALLS_VARIANT]), 0);
+        if (!job) {
+            ++*unmatched;
+            continue;
+        }
+        if (csv_table_required_real(t, row, col[STALLS_SAMPLES], &samples, e) == 0 &&
+            tally(&job->stalls, csv_table_text(t, row, col[STALLS_REASON]), samples, e) == 0)
+            copy_stall_row(&c, t, row, col, samples, e);
+    }
+    struct error closing = {0};
+    csv_close(&c, &closing);
+    return e->code ? e->code : closing.code ? (*e = closing).code : 0;
+}
+
+/* What summary.csv shows of a job's samples: how many, and its top reason with its share. */
+static void fill_stalls(const struct job *job, struct summary_row *row)
+{
+    const struct stall_tally *t = &job->stalls;
+    int top = -1;
+    double total = 0;
+    for (int r = 0; r < t->n; ++r) {
+        total += t->samples[r];
+        if (top < 0 || t->samples[r] > t->samples[top])
+            top = r;
+    }
+    if (top < 0 || total <= 0)
+        return;
+    row->stall_samples = total;
+    row->stall_top_reason = t->reason[top];
+    row->stall_top_pct = 100.0 * t->samples[top] / total;
+}
+
 static void fill_timing(const struct job *job, struct summary_row *row)
 {
     struct sample_stats s;
@@ -192,6 +315,7 @@ static int write_summary(const struct jobs *j, const char *folder, struct error 
         row.threads_per_block = job->threads_per_block;
         fill_timing(job, &row);
         fill_metrics(job, &row);
+        fill_stalls(job, &row);
         summary_csv_row(&c, &row);
     }
     return csv_close(&c, e);
@@ -218,18 +342,21 @@ static void free_jobs(struct jobs *j)
     }
     free(j->rows);
     csv_table_free(&j->first_run);
+    csv_table_free(&j->stall_run);
 }
 
-int profile_summary_write(const char *folder, int runs, size_t *unmatched, struct error *e)
+int profile_summary_write(const char *folder, int runs, bool stalls, size_t *unmatched, size_t *unmatched_stalls,
+                          struct error *e)
 {
     struct jobs j = {0};
-    *unmatched = 0;
+    *unmatched = *unmatched_stalls = 0;
     for (int run = 1; run <= runs && !e->code; ++run) {
         struct csv_table later = {0};
         read_run(&j, folder, run, run == 1 ? &j.first_run : &later, unmatched, e);
         csv_table_free(&later);
     }
-    if (!e->code && read_metrics(&j, folder, e) == 0 && write_summary(&j, folder, e) == 0)
+    if (!e->code && read_metrics(&j, folder, e) == 0 && (!stalls || read_stalls(&j, folder, unmatched_stalls, e) == 0) &&
+        write_summary(&j, folder, e) == 0)
         write_samples(&j, folder, e);
     free_jobs(&j);
     return e->code;

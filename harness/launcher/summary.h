@@ -4,11 +4,14 @@
  * the folder, and in run-<i>/ for the later runs) is a sample of its job; the
  * launches profiled in the first run give their jobs' metrics (metrics.csv),
  * from which the summary's metric columns and diagnosis are made as the
- * suite's run makes them (profile/profile_summary.h). Host-only.
+ * suite's run makes them (profile/profile_summary.h); the stall sampling's
+ * run (PROFILE_STALL_RUN/stalls.csv) gives their stall samples, copied into the
+ * folder's stalls.csv, and each job's top reason. Host-only.
  */
 #ifndef MEMSCOPE_LAUNCHER_SUMMARY_H
 #define MEMSCOPE_LAUNCHER_SUMMARY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../common/error.h"
@@ -16,7 +19,16 @@
 /* The folder of run number run (from 1) of a profile being written into folder. */
 void profile_run_folder(char *dir, size_t len, const char *folder, int run);
 
-/* *unmatched: launches of later runs that the first run did not make (no job of theirs; left out). */
-int profile_summary_write(const char *folder, int runs, size_t *unmatched, struct error *e);
+/* The stall sampling's run of the program, in its own folder inside the profile's. */
+#define PROFILE_STALL_RUN "stall-sampling"
+
+/* The first run's selected launches' durations in milliseconds, in launch order, as INJECT_ENV_STALL_MS lists
+ * them ("0.341,0.052": *list malloc'd), and how many; a launch whose duration nothing measured counts 1 ns. */
+int profile_stall_durations(const char *folder, char **list, size_t *n, struct error *e);
+
+/* *unmatched: launches of later runs that the first run did not make (no job of theirs; left out); with stalls,
+ * *unmatched_stalls: stall rows of such launches. */
+int profile_summary_write(const char *folder, int runs, bool stalls, size_t *unmatched, size_t *unmatched_stalls,
+                          struct error *e);
 
 #endif

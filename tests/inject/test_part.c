@@ -1,7 +1,7 @@
 /*
  * A process's part of a program profile as the injection library writes it at exit, from records made up here
  * (no GPU): launches.csv row by row, environment.csv's counts and selection, trace.json's threads, names and NVTX
- * paths, and the completion mark written last.
+ * paths, the completion mark written last, and the metrics or stall samples of the launches collected.
  *
  * Thread 100 opens "train" [50, 1000); thread 200 opens "load" [10, 90). Calls: kernelA at 100 and 700 on thread
  * 100 (correlations 1 and 5), a memcpy at 60 on thread 200 (3). The selection takes one launch of kernelA.
@@ -63,7 +63,8 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     };
     const struct prof_api_call calls[] = {{100, 110, 1, 100, 1}, {60, 65, 3, 200, 2}, {700, 710, 5, 100, 1}};
     const struct kept_range ranges[] = {{"train", 100, 0, 50, 1000}, {"load", 200, 0, 10, 90}};
-    const struct part_records records = {ops, 3, calls, 3, ranges, 2, 0, 0, 2000, NULL, 0};
+    const struct part_records records = {.ops = ops, .n_ops = 3, .calls = calls, .n_calls = 3, .ranges = ranges,
+                                         .n_ranges = 2, .exit_ns = 2000};
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(regcomp(&c.kernel, "kernelA", REG_EXTENDED | REG_NOSUB), 0);
     c.kernel_pattern = "kernelA";
@@ -116,7 +117,8 @@ static void a_replayed_launch_has_its_metrics_under_its_job(void **state)
     snprintf(replayed.profile.kernels[0].kernel, PROF_KERNEL_NAME_LEN, "_Z7kernelAPf");
     replayed.profile.kernels[0].values[0] = 4096;
     replayed.profile.kernels[0].values[1] = 40;
-    const struct part_records records = {ops, 1, calls, 2, NULL, 0, 0, 0, 2000, &replayed, 1};
+    const struct part_records records = {.ops = ops, .n_ops = 1, .calls = calls, .n_calls = 2, .exit_ns = 2000,
+                                         .replayed = &replayed, .n_replayed = 1};
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(metric_set_build("dram", NULL, &c.metrics, &e), 0);
     c.selection = (struct selection){NULL, NULL, 0, -1};
@@ -134,6 +136,41 @@ static void a_replayed_launch_has_its_metrics_under_its_job(void **state)
     expect_text("\nselected_launches,1\n");
     expect_text("\nmetric_groups,dram\n");
     expect_text("\nreplay_failures,0\n");
+}
+
+/* In the stall sampling's run both launches keep their activity records; each sampled launch's samples are found
+ * by its call's correlation and written under its job, one row per line and reason sampled there; a launch whose
+ * samples were lost has no rows and is counted, and both are the launches selected. */
+static void a_sampled_launch_has_its_stalls_under_its_job(void **state)
+{
+    (void)state;
+    struct inject_config c = {.run = 3, .metric_groups = "stalls"};
+    struct error e = {0};
+    static struct stall_line line = {.function = "_Z7kernelAPf", .file = "k.cu", .line = 3, .samples = {7, 0, 2}};
+    static struct sampled_launch sampled[2];
+    static const struct stall_reasons reasons = {3, {"long_scoreboard", "wait", "selected"}};
+    const struct prof_gpu_op ops[] = {kernel_a(1, 120), kernel_a(5, 720)};
+    const struct prof_api_call calls[] = {{100, 110, 1, 100, 1}, {700, 710, 5, 100, 1}};
+    sampled[0] = (struct sampled_launch){.correlation = 1, .failure = "PC sampling dropped 3 of 9 samples"};
+    sampled[1] = (struct sampled_launch){.correlation = 5, .call = {.lines = &line, .n = 1}};
+    const struct part_records records = {.ops = ops, .n_ops = 2, .calls = calls, .n_calls = 2, .exit_ns = 2000,
+                                         .sampled = sampled, .n_sampled = 2, .reasons = &reasons};
+    snprintf(c.part, sizeof c.part, "%s", scratch);
+    assert_int_equal(metric_set_build("stalls", NULL, &c.metrics, &e), 0);
+    c.selection = (struct selection){NULL, NULL, 0, -1};
+    assert_int_equal(part_write(&c, &records, &e), 0);
+
+    read_part_file("stalls.csv");
+    assert_string_equal(text, "variant,precision,width,kernel,file,line,source,reason,samples\n"
+                              "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,long_scoreboard,7\n"
+                              "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,selected,2\n");
+    read_part_file("launches.csv");
+    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #0,3\n");
+    read_part_file("environment.csv");
+    expect_text("\nselected_launches,2\n");
+    expect_text("\nfirst_sampling_failure,PC sampling dropped 3 of 9 samples\n");
+    expect_text("\nsampling_failures,1\n");
+    expect_text("\nsampled_launches_without_samples,0\n");
 }
 
 static int setup(void **state)
@@ -154,6 +191,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(the_part_holds_launches_environment_trace_and_mark, setup, teardown),
         cmocka_unit_test_setup_teardown(a_replayed_launch_has_its_metrics_under_its_job, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_sampled_launch_has_its_stalls_under_its_job, setup, teardown),
     };
     return cmocka_run_group_tests_name("part", tests, NULL, NULL);
 }

@@ -5,7 +5,8 @@
  * threads over 2^20 ints) loads and stores each int once: 2^20 * 4 / 32 = 131,072 sectors and 2^20 / 32 = 32,768
  * warp-level instructions each way per launch. While another memscope run holds the GPU (this test, through the
  * lock memscope's runs take), the program waits --wait-gpu seconds at its first profiled launch, then runs on
- * unprofiled and memscope-profile exits 7. Skipped, never passed, without a GPU.
+ * unprofiled and memscope-profile exits 7. With the stalls group, one more run samples the launches on their
+ * source lines. Skipped, never passed, without a GPU.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -38,16 +39,24 @@ static const char *build(void)
     return dir && *dir ? dir : "build";
 }
 
-static void read_result(const char *file)
+static struct outcome sampled;
+
+/* file of the profile in folder (under the scratch folder) into text. */
+static void read_from(const char *folder, const char *file)
 {
     char path[256];
-    snprintf(path, sizeof path, "%s/profile/%s", scratch, file);
+    snprintf(path, sizeof path, "%s/%s/%s", scratch, folder, file);
     FILE *f = fopen(path, "r");
     if (!f)
         fail_msg("no %s: memscope-profile said:\n%s", path, o.output);
     size_t used = fread(text, 1, sizeof text - 1, f);
     text[used] = '\0';
     fclose(f);
+}
+
+static void read_result(const char *file)
+{
+    read_from("profile", file);
 }
 
 static void expect_in(const char *file, const char *expected)
@@ -62,9 +71,12 @@ static int setup(void **state)
     (void)state;
     if (!mkdtemp(scratch))
         return -1;
-    if (gpu_present())
-        shell(&o, "%s/memscope-profile --metric-groups global -o %s/profile -- %s/tests/inject/program_increments",
-              build(), scratch, build());
+    if (!gpu_present())
+        return 0;
+    shell(&o, "%s/memscope-profile --metric-groups global -o %s/profile -- %s/tests/inject/program_increments",
+          build(), scratch, build());
+    shell(&sampled, "%s/memscope-profile --metric-groups global,stalls -o %s/stalls -- "
+                    "%s/tests/inject/program_increments", build(), scratch, build());
     return 0;
 }
 
@@ -150,6 +162,55 @@ static void every_replayed_launch_has_its_registers(void **state)
     assert_int_equal(rows, 5);
 }
 
+/* The text of column name in the row of summary.csv (in text) whose job starts with job. */
+static const char *summary_cell(const char *job, const char *name, char *cell, size_t len)
+{
+    int column = 0;
+    const char *header_end = strchr(text, '\n'), *at = text;
+    for (; at < header_end && strncmp(at, name, strlen(name)) != 0; ++at)
+        column += *at == ',';
+    const char *row = strstr(text, job);
+    if (at >= header_end || !row)
+        fail_msg("summary.csv has no column %s or no row %s:\n%s", name, job, text);
+    for (int quoted = 0; column > 0 && *row && *row != '\n'; ++row)
+        if (*row == '"')
+            quoted = !quoted;
+        else if (*row == ',' && !quoted)
+            --column;
+    snprintf(cell, len, "%.*s", (int)strcspn(row, ",\n"), row);
+    return cell;
+}
+
+/* The stalls group, in a run of the program of its own: each increment launch's samples on its lines, the
+ * program still right, and each launch's top reason in the summary. */
+static void the_stalls_group_samples_each_selected_launch_on_its_lines(void **state)
+{
+    (void)state;
+    char cell[64];
+    skip_without_gpu();
+    if (sampled.exit_code != 0 || !strstr(sampled.output, "increments: correct"))
+        fail_msg("exit %d:\n%s", sampled.exit_code, sampled.output);
+    read_from("stalls/stall-sampling", "environment.csv");
+    if (!strstr(text, "\nsampling_failures,0\n") || !strstr(text, "\nselected_launches,5\n"))
+        fail_msg("the stall sampling's run:\n%s", text);
+    read_from("stalls", "stalls.csv");
+    for (int k = 0; k < 3; ++k) {
+        char row[160];
+        snprintf(row, sizeof row, "\"increments/increment(int*, int) #%d\",program,0,\"increment(int*, int)\",", k);
+        const char *at = strstr(text, row);
+        if (!at || !strstr(at, "program_increments.cu,") || !strstr(at, ",x[i] += 1;,"))
+            fail_msg("no samples of launch %d on increment's lines:\n%s", k, text);
+    }
+    read_from("stalls", "summary.csv");
+    for (int k = 0; k < 3; ++k) {
+        char job[64];
+        snprintf(job, sizeof job, "\"increments/increment(int*, int) #%d\"", k);
+        if (atol(summary_cell(job, "stall_samples", cell, sizeof cell)) <= 0 ||
+            !summary_cell(job, "stall_top_reason", cell, sizeof cell)[0])
+            fail_msg("%s has no stall samples or top reason in summary.csv:\n%s", job, text);
+    }
+}
+
 /* With metrics, and in a run that only records (as --repeat's later runs do), the turn is taken at the first
  * launch. */
 static void a_gpu_another_run_holds_is_waited_for_then_refused_with_7(void **state)
@@ -199,6 +260,7 @@ int main(void)
         cmocka_unit_test(each_launch_has_its_nvtx_path_grid_and_block),
         cmocka_unit_test(increments_counts_equal_their_closed_form),
         cmocka_unit_test(every_replayed_launch_has_its_registers),
+        cmocka_unit_test(the_stalls_group_samples_each_selected_launch_on_its_lines),
         cmocka_unit_test(a_gpu_another_run_holds_is_waited_for_then_refused_with_7),
     };
     return cmocka_run_group_tests_name("memscope-profile on a GPU", tests, setup, teardown);

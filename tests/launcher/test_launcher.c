@@ -219,6 +219,42 @@ static void repeated_runs_are_samples_of_the_first_runs_jobs(void **state)
     expect_line(summary, "\nstep/k() #0,program,,0,timed,,0,,,,3,,0.001,0.0015,0.002,0.0025,0.003,0.002,");
 }
 
+/* With the stalls group the first run collects the other groups, and one more run, into stall-sampling/, samples
+ * the launches it selected, told their durations there (1 µs here); the folder's stalls.csv keeps the rows of the
+ * first run's jobs, and the summary each job's samples and top reason: 20 of 30 samples long_scoreboard. */
+#define FAKE_STALLS                                                                                                   \
+    "stalls() { { echo variant,precision,width,kernel,file,line,source,reason,samples; "                            \
+    "echo 'step/k() #0,program,0,k(),k.cu,7,x += y;,long_scoreboard,20'; "                                          \
+    "echo 'step/k() #0,program,0,k(),k.cu,8,y *= 2;,selected,10'; "                                                 \
+    "echo 'step/q() #0,program,0,q(),q.cu,3,z = 0;,wait,5'; } >\"$d/stalls.csv\"; }; "
+
+static void the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_own(void **state)
+{
+    (void)state;
+    char summary[4096], stalls[4096], env[4096];
+    write_script("stalls.sh",
+                 FAKE_LAUNCHES FAKE_STALLS "d=\"$" INJECT_ENV_DIR "\"; launches 1000 500; "
+                 "echo \"groups=$" INJECT_ENV_METRIC_GROUPS " run=$" INJECT_ENV_RUN " ms=$" INJECT_ENV_STALL_MS
+                 "\" >\"$d/env.txt\"; "
+                 "if [ \"$" INJECT_ENV_METRIC_GROUPS "\" = stalls ]; then stalls; fi; "
+                 "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out --metric-groups global,stalls --repeat 2 -- ./stalls.sh");
+    expect(EXIT_OK, "1 rows of stall samples are of launches the first run did not make");
+    read_scratch_file("out/env.txt", env, sizeof env);
+    assert_string_equal(env, "groups=global run= ms=\n");
+    read_scratch_file("out/run-2/env.txt", env, sizeof env);
+    assert_string_equal(env, "groups=none run=2 ms=\n");
+    read_scratch_file("out/stall-sampling/env.txt", env, sizeof env);
+    assert_string_equal(env, "groups=stalls run=3 ms=0.001000\n");
+    read_scratch_file("out/stalls.csv", stalls, sizeof stalls);
+    assert_string_equal(stalls, "variant,precision,width,kernel,file,line,source,reason,samples\n"
+                                "step/k() #0,program,0,k(),k.cu,7,x += y;,long_scoreboard,20\n"
+                                "step/k() #0,program,0,k(),k.cu,8,y *= 2;,selected,10\n");
+    read_scratch_file("out/summary.csv", summary, sizeof summary);
+    assert_non_null(strstr(summary, ",30,long_scoreboard,66.66666667,"));
+}
+
 static void a_complete_part_without_launches_exits_3_and_stays_partial(void **state)
 {
     (void)state;
@@ -288,6 +324,7 @@ static void bad_usage_exits_2_before_anything_starts(void **state)
         {"-o out --launch-count 0 -- /bin/true", "--launch-count: '0' is too small (at least 1)"},
         {"-o out --launch-skip -1 -- /bin/true", "--launch-skip: '-1' is too small (at least 0)"},
         {"-o out --wait-gpu -1 -- /bin/true", "--wait-gpu: '-1' is too small (at least 0)"},
+        {"-o out --metric-groups global,source -- /bin/true", "the source group is not collected in a program"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         profile(cases[i].args);
@@ -357,6 +394,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(a_complete_part_with_launches_is_committed, setup, teardown),
         cmocka_unit_test_setup_teardown(repeated_runs_are_samples_of_the_first_runs_jobs, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_own, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(a_complete_part_without_launches_exits_3_and_stays_partial, setup, teardown),
         cmocka_unit_test_setup_teardown(the_librarys_error_is_said_with_its_code, setup, teardown),
         cmocka_unit_test_setup_teardown(a_part_started_but_never_written_stays_partial, setup, teardown),
