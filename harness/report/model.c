@@ -71,10 +71,12 @@ static void label_variant(struct report_model *m, int v, int row)
     m->label[v] = m->job_label[v];
 }
 
-/* The variants: every one of a run; a profile's jobs with hardware metrics. */
+/* The variants: every one of a run; a profile's jobs with hardware metrics or stall samples. */
 static bool is_variant(const struct report_model *m, int row)
 {
-    return !m->program || strcmp(csv_table_text(&m->r->summary, row, m->r->col_status), PROGRAM_STATUS_PROFILED) == 0;
+    int top_reason = schema_column_or_none(&m->r->summary, &summary_csv, SUMMARY_STALL_TOP_REASON);
+    return !m->program || strcmp(csv_table_text(&m->r->summary, row, m->r->col_status), PROGRAM_STATUS_PROFILED) == 0 ||
+           (top_reason >= 0 && csv_table_text(&m->r->summary, row, top_reason)[0]);
 }
 
 static int add_variants_and_widths(struct report_model *m, struct error *e)

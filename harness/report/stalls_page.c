@@ -17,6 +17,7 @@
 #include "../common/paths.h"
 #include "../results/schema.h"
 #include "cells.h"
+#include "job_label.h"
 #include "ladder.h"
 #include "pages.h"
 
@@ -209,6 +210,19 @@ static void choose_reasons(struct reason_choice *c, const int *order)
         name_reason(c, order[i]);
 }
 
+/* A launch's label under its bar or in the table, at most STALL_LABEL_MAX characters: the kernel cut short with
+ * "...", its " #K (PATH)" kept whole, which tells the launches of one kernel apart. A variant's, as it is. */
+#define STALL_LABEL_MAX 52
+static const char *short_label(const char *label, char *out, size_t size)
+{
+    const char *job = strstr(label, " #");
+    size_t keep = job ? strlen(job) : 0, len = strlen(label);
+    if (len <= STALL_LABEL_MAX || keep + 3 >= STALL_LABEL_MAX)
+        return label;
+    snprintf(out, size, "%.*s...%s", (int)(STALL_LABEL_MAX - keep - 3), label, job);
+    return out;
+}
+
 static void chart_row(FILE *f, int linetype, const char *variant, const struct variant_stalls *v, const int *columns,
                       int n_columns, bool all_named)
 {
@@ -287,7 +301,7 @@ static int write_chart(const struct report_model *m, const struct stalls_columns
 {
     static struct variant_stalls v;
     struct reasons seen = *r;
-    char path[PATH_IN_FOLDER_LEN];
+    char path[PATH_IN_FOLDER_LEN], label[REPORT_JOB_LABEL_LEN];
     FILE *f = report_open(dir, "stalls.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -297,7 +311,8 @@ static int write_chart(const struct report_model *m, const struct stalls_columns
     fputs("\tother\n", f);
     for (int i = 0; i < m->variants && !e->code; ++i)
         if (gather(&m->stalls, c, m->variant[i], m->largest_width, &seen, &v, e) == 0 && v.total > 0)
-            chart_row(f, i + 1, m->label[i], &v, columns, n_columns, n_columns == r->n);
+            chart_row(f, i + 1, short_label(m->label[i], label, sizeof label), &v, columns, n_columns,
+                      n_columns == r->n);
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
@@ -329,11 +344,16 @@ int report_write_stalls(const struct report_model *m, struct page_output *out, s
     return 0;
 }
 
-static FILE *open_lines(const char *dir, char *path, size_t len, int width, struct error *e)
+static FILE *open_lines(const struct report_model *m, const char *dir, char *path, size_t len, struct error *e)
 {
+    char heading[64];
     FILE *f = report_open(dir, "stall-lines.tsv", path, len, e);
+    if (m->program)
+        snprintf(heading, sizeof heading, "kernel launch");
+    else
+        snprintf(heading, sizeof heading, "variant (W = %d)", m->largest_width);
     if (f)
-        fprintf(f, "0\tvariant (W = %d)\tmost stalled line\tsource\tsamples there, and their main reason\n", width);
+        fprintf(f, "0\t%s\tmost stalled line\tsource\tsamples there, and their main reason\n", heading);
     return f;
 }
 
@@ -343,7 +363,7 @@ int report_write_stall_lines(const struct report_model *m, struct page_output *o
     static struct variant_stalls v;
     struct stalls_columns c;
     struct reasons r = {0};
-    char path[PATH_IN_FOLDER_LEN];
+    char path[PATH_IN_FOLDER_LEN], label[REPORT_JOB_LABEL_LEN];
     FILE *f = NULL;
     int rows = 0;
     out->copies = 0;
@@ -352,9 +372,9 @@ int report_write_stall_lines(const struct report_model *m, struct page_output *o
     for (int i = 0; i < m->variants && !e->code; ++i) {
         if (gather(&m->stalls, &c, m->variant[i], m->largest_width, &r, &v, e) || v.total == 0)
             continue;
-        if (!f && !(f = open_lines(out->dir, path, sizeof path, m->largest_width, e)))
+        if (!f && !(f = open_lines(m, out->dir, path, sizeof path, e)))
             return e->code;
-        line_row(f, i + 1, m->label[i], &v, &r);
+        line_row(f, i + 1, short_label(m->label[i], label, sizeof label), &v, &r);
         ++rows;
     }
     if (!f || e->code)
