@@ -237,8 +237,9 @@ static void chart_row(FILE *f, int linetype, const char *variant, const struct v
     report_put_value(f, !all_named && other > 0 ? other : 0.0, 1);
 }
 
+/* A program's source files lie anywhere (absolute paths, deep trees): its table names the file alone. */
 static void line_row(FILE *f, int linetype, const char *variant, const struct variant_stalls *v,
-                     const struct reasons *r)
+                     const struct reasons *r, bool file_alone)
 {
     int top = 0;
     char where[PATH_LEN + 16], text[64], figure[160];
@@ -246,8 +247,9 @@ static void line_row(FILE *f, int linetype, const char *variant, const struct va
         if (v->lines[i].samples > v->lines[top].samples)
             top = i;
     const int k = top_reason(v->lines[top].by_reason, r->n);
-    if (v->lines[top].file[0])
-        snprintf(where, sizeof where, "%s:%d", v->lines[top].file, v->lines[top].line);
+    const char *file = v->lines[top].file, *base = strrchr(file, '/');
+    if (file[0])
+        snprintf(where, sizeof where, "%s:%d", file_alone && base ? base + 1 : file, v->lines[top].line);
     else
         snprintf(where, sizeof where, "(no line information)");
     snprintf(text, sizeof text, "%.42s%s", v->lines[top].source, strlen(v->lines[top].source) > 42 ? "..." : "");
@@ -374,7 +376,7 @@ int report_write_stall_lines(const struct report_model *m, struct page_output *o
             continue;
         if (!f && !(f = open_lines(m, out->dir, path, sizeof path, e)))
             return e->code;
-        line_row(f, i + 1, short_label(m->label[i], label, sizeof label), &v, &r);
+        line_row(f, i + 1, short_label(m->label[i], label, sizeof label), &v, &r, m->program);
         ++rows;
     }
     if (!f || e->code)

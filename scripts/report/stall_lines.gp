@@ -2,11 +2,12 @@
 load scriptdir.'/common.gp'
 page_title = "Most stalled lines".at_width
 page_caption = "From stalls.csv: the source line where PC sampling found the ".(program_profile ? "launch" : "variant")."'s warps most often, its share of all its samples,\n".\
-    "and the reason most of that line's samples gave. A kernel built without line information (-lineinfo), as a library's, has none."
+    "and the reason most of that line's samples gave".(program_profile ? " (the file's name alone: stalls.csv has its path)" : "").\
+    ". A kernel built without line information (-lineinfo), as a library's, has none."
 load scriptdir.'/page.gp'
 table_rows = stall_rows + 1
 table_file = datadir.'/stall-lines.tsv'
-table_x = program_profile ? "0.02 0.38 0.52 0.70" : "0.02 0.17 0.42 0.68"
+table_x = program_profile ? "0.02 0.34 0.50 0.72" : "0.02 0.17 0.42 0.68"
 table_first = 2
 table_colour_column = 1
 load scriptdir.'/table.gp'
