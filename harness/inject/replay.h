@@ -15,7 +15,8 @@
  *
  * A launch that cannot be replayed keeps its record and says why; the program
  * runs on. Selected launches are profiled one at a time, whatever thread
- * makes them.
+ * makes them. In the stall sampling's run (the stalls group alone) they are
+ * sampled instead (sampling.h), and keep their activity records.
  */
 #ifndef MEMSCOPE_INJECT_REPLAY_H
 #define MEMSCOPE_INJECT_REPLAY_H
