@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/grow.h"
 #include "../common/numbers.h"
+#include "../results/launches_csv.h"
 #include "config.h"
 #include "protocol.h"
 
@@ -41,27 +41,14 @@ static int read_selection(struct inject_config *c, struct error *e)
     return 0;
 }
 
-/* The durations of the first run's selected launches: "0.341,0.052", every one above 0. */
+/* The first run's selected launches' durations, from its launches.csv. */
 static int read_stall_ms(struct inject_config *c, struct error *e)
 {
-    const char *text = getenv(INJECT_ENV_STALL_MS);
-    char item[64];
-    if (!text || !text[0])
+    const char *first_run = getenv(INJECT_ENV_FIRST_RUN);
+    if (!first_run || !first_run[0])
         return error_set(e, EXIT_USAGE, "%s is not set: the stall sampling's run needs the first run's durations",
-                         INJECT_ENV_STALL_MS);
-    for (const char *at = text; *at; at += at[0] == ',') {
-        size_t len = strcspn(at, ",");
-        double ms;
-        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), at);
-        if (len >= sizeof item || parse_real(item, 0.0, 1e12, &ms) != NUMBER_OK || !(ms > 0.0))
-            return error_set(e, EXIT_USAGE, "%s: '%.*s' is not a duration in milliseconds above 0",
-                             INJECT_ENV_STALL_MS, (int)len, at);
-        if (grow_for_one_more((void **)&c->stall_ms, c->n_stall_ms, sizeof *c->stall_ms))
-            return error_set(e, EXIT_RUNTIME, "out of memory");
-        c->stall_ms[c->n_stall_ms++] = ms;
-        at += len;
-    }
-    return 0;
+                         INJECT_ENV_FIRST_RUN);
+    return launches_csv_selected_ms(first_run, &c->stall_ms, &c->n_stall_ms, e);
 }
 
 /* The groups the range profiler collects, or the stalls group alone (its own run); the launcher refused the

@@ -20,9 +20,10 @@
 #define INJECT_ENV_METRIC_GROUPS "MEMSCOPE_PROFILE_METRIC_GROUPS" /* --metric-groups; unset or "none": no metrics */
 #define INJECT_ENV_WAIT_GPU "MEMSCOPE_PROFILE_WAIT_GPU" /* --wait-gpu: seconds; unset: INJECT_DEFAULT_WAIT_GPU_S */
 #define INJECT_DEFAULT_WAIT_GPU_S 600
-/* The stall sampling's run (METRIC_GROUPS "stalls"): each selected launch's duration in the first run, in
- * milliseconds, in selection order ("0.341,0.052"), from which its sampling period is chosen. */
-#define INJECT_ENV_STALL_MS "MEMSCOPE_PROFILE_STALL_MS"
+/* The stall sampling's run (METRIC_GROUPS "stalls"): the first run's folder, whose launches.csv gives each
+ * selected launch's duration, from which its sampling period is chosen (a file: a program may select more
+ * launches than an environment variable holds). */
+#define INJECT_ENV_FIRST_RUN "MEMSCOPE_PROFILE_FIRST_RUN"
 /* A test hook: names a file into which the library writes, at exit, the NVTX ranges it kept ("thread depth
  * open|closed name" a line), so that tests see NVTX reach it where no CUDA can start. */
 #define INJECT_ENV_SELFTEST "MEMSCOPE_INJECT_SELFTEST"

@@ -249,9 +249,9 @@ static int program_outcome(const struct cli *c, const struct results_dir *d, con
 }
 
 /* A later run of the program into its own folder dir: groups "none" for a timing run, "stalls" for the stall
- * sampling's (with stall_ms, INJECT_ENV_STALL_MS). */
+ * sampling's (with first_run, the folder whose launches.csv gives the durations: INJECT_ENV_FIRST_RUN). */
 static int run_again(const struct cli *c, const struct results_dir *d, const char *dir, int run, const char *groups,
-                     const char *stall_ms, struct error *e)
+                     const char *first_run, struct error *e)
 {
     char number[16];
     struct program_end end;
@@ -260,7 +260,7 @@ static int run_again(const struct cli *c, const struct results_dir *d, const cha
     if (mkdir(dir, 0777) != 0)
         return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", dir, strerror(errno));
     if (setenv(INJECT_ENV_DIR, dir, 1) || setenv(INJECT_ENV_RUN, number, 1) ||
-        setenv(INJECT_ENV_METRIC_GROUPS, groups, 1) || set_or_unset(INJECT_ENV_STALL_MS, stall_ms))
+        setenv(INJECT_ENV_METRIC_GROUPS, groups, 1) || set_or_unset(INJECT_ENV_FIRST_RUN, first_run))
         return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
     fflush(NULL);
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
@@ -282,23 +282,17 @@ static int time_again(const struct cli *c, const struct results_dir *d, const ch
     return run_again(c, d, dir, run, "none", NULL, e);
 }
 
-/* The stall sampling's run, after the others: the first run's selected launches' durations set the periods. No
- * launch selected, no run (*sampled false). */
-static int sample_stalls(const struct cli *c, const struct results_dir *d, const char *absolute, bool *sampled,
+/* The stall sampling's run, after the others, over the launches the first run selected (none: no run). */
+static int sample_stalls(const struct cli *c, const struct results_dir *d, const char *absolute, size_t selected,
                          struct error *e)
 {
-    char dir[PATH_LEN + 32], *stall_ms;
-    size_t n;
-    if (profile_stall_durations(absolute, &stall_ms, &n, e))
-        return e->code;
-    snprintf(dir, sizeof dir, "%s/%s", absolute, PROFILE_STALL_RUN);
-    *sampled = n > 0;
-    if (n == 0)
+    char dir[PATH_LEN + 32];
+    if (selected == 0) {
         fprintf(stderr, "memscope-profile: no launch was selected: no stalls to sample\n");
-    else
-        run_again(c, d, dir, (int)c->repeat + 1, "stalls", stall_ms, e);
-    free(stall_ms);
-    return e->code;
+        return 0;
+    }
+    snprintf(dir, sizeof dir, "%s/%s", absolute, PROFILE_STALL_RUN);
+    return run_again(c, d, dir, (int)c->repeat + 1, "stalls", absolute, e);
 }
 
 /* The first run collects; the later ones time, and with stalls one more samples them; then the summary, and the
@@ -308,7 +302,6 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
     struct program_end end;
     struct part p;
     size_t unmatched = 0, unmatched_stalls = 0;
-    bool sampled = false;
     fflush(NULL); /* nothing of ours is written twice by the child */
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
     if (program_outcome(c, d, &end, e) || parts_check(d, &p, e))
@@ -316,7 +309,8 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
     for (int run = 2; run <= c->repeat; ++run)
         if (time_again(c, d, absolute, run, e))
             return e->code;
-    if ((c->stalls && sample_stalls(c, d, absolute, &sampled, e)) ||
+    bool sampled = c->stalls && p.selected > 0;
+    if ((c->stalls && sample_stalls(c, d, absolute, p.selected, e)) ||
         profile_summary_write(d->partial_path, (int)c->repeat, sampled, &unmatched, &unmatched_stalls, e))
         return e->code;
     if (unmatched)

@@ -38,36 +38,6 @@ struct jobs {
     struct csv_table stall_run; /* stays open: the tallies' reasons point into it */
 };
 
-int profile_stall_durations(const char *folder, char **list, size_t *n, struct error *e)
-{
-    struct csv_table t;
-    int present, selected, duration;
-    size_t used = 0;
-    *list = NULL;
-    *n = 0;
-    if (results_read_optional(folder, &launches_csv, &t, &present, e) || !present)
-        return e->code ? e->code : error_set(e, EXIT_RUNTIME, "%s/%s is missing", folder, launches_csv.file);
-    if (schema_column(&t, &launches_csv, LAUNCHES_SELECTED, &selected, e) == 0 &&
-        schema_column(&t, &launches_csv, LAUNCHES_DURATION_NS, &duration, e) == 0 &&
-        !(*list = calloc((size_t)t.rows + 1, 32)))
-        error_set(e, EXIT_RUNTIME, "out of memory");
-    for (int row = 0; row < t.rows && !e->code; ++row) {
-        double ns;
-        if (strcmp(csv_table_text(&t, row, selected), "1") != 0 ||
-            csv_table_required_real(&t, row, duration, &ns, e) != 0)
-            continue;
-        /* 0: a launch CUPTI could not replay; sampled at the shortest period */
-        used += (size_t)sprintf(*list + used, "%s%.6f", used ? "," : "", ns > 0 ? ns / 1e6 : 1e-6);
-        ++*n;
-    }
-    csv_table_free(&t);
-    if (e->code) {
-        free(*list);
-        *list = NULL;
-    }
-    return e->code;
-}
-
 void profile_run_folder(char *dir, size_t len, const char *folder, int run)
 {
     if (run == 1)

@@ -22,10 +22,6 @@ void profile_run_folder(char *dir, size_t len, const char *folder, int run);
 /* The stall sampling's run of the program, in its own folder inside the profile's. */
 #define PROFILE_STALL_RUN "stall-sampling"
 
-/* The first run's selected launches' durations in milliseconds, in launch order, as INJECT_ENV_STALL_MS lists
- * them ("0.341,0.052": *list malloc'd), and how many; a launch whose duration nothing measured counts 1 ns. */
-int profile_stall_durations(const char *folder, char **list, size_t *n, struct error *e);
-
 /* *unmatched: launches of later runs that the first run did not make (no job of theirs; left out); with stalls,
  * *unmatched_stalls: stall rows of such launches. */
 int profile_summary_write(const char *folder, int runs, bool stalls, size_t *unmatched, size_t *unmatched_stalls,

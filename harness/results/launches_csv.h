@@ -24,4 +24,8 @@ struct launch_row {
 int launches_csv_create(struct csv *c, const char *dir, struct error *e);
 void launches_csv_row(struct csv *c, const struct launch_row *r);
 
+/* The selected launches' durations in dir's launches.csv, in milliseconds and launch order (*ms malloc'd, *n of
+ * them); a launch whose duration nothing measured (0: CUPTI could not replay it) counts 1 ns. */
+int launches_csv_selected_ms(const char *dir, double **ms, size_t *n, struct error *e);
+
 #endif

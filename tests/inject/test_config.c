@@ -1,13 +1,14 @@
 /*
  * What the injection library reads from the environment memscope-profile gives the program (no GPU): the stall
- * sampling's run takes the stalls group alone, with the first run's durations of its selected launches; anything
- * else the launcher would not have given is refused with exit 2 and named.
+ * sampling's run takes the stalls group alone, and the durations of the launches the first run selected from that
+ * run's launches.csv; anything else the launcher would not have given is refused and named.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,63 +16,84 @@
 
 #include "../../harness/inject/config.h"
 #include "../../harness/inject/protocol.h"
+#include "../support/remove_tree.h"
 
+static char first_run[] = "/tmp/memscope-test-config-XXXXXX";
 static struct inject_config c;
 static struct error e;
 
-static int read_with(const char *groups, const char *stall_ms)
+/* The first run's launches.csv: three launches, the first and third selected, the third unmeasured (0 ns). */
+static int setup(void **state)
+{
+    (void)state;
+    char path[128];
+    if (!mkdtemp(first_run))
+        return -1;
+    snprintf(path, sizeof path, "%s/launches.csv", first_run);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs("ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
+          "dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run\n"
+          "0,k(),_Z1kv,,0,1,1,1,32,1,1,0,0,8,341000,1,k() #0,1\n"
+          "1,k(),_Z1kv,,1,1,1,1,32,1,1,0,0,8,2500000,0,k() #1,1\n"
+          "2,k(),_Z1kv,,2,1,1,1,32,1,1,0,0,8,0,1,k() #2,1\n",
+          f);
+    return fclose(f);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(first_run);
+}
+
+static int read_with(const char *groups, const char *folder)
 {
     e = (struct error){0};
     setenv(INJECT_ENV_DIR, "/tmp/memscope-test-config", 1);
     setenv(INJECT_ENV_METRIC_GROUPS, groups, 1);
-    if (stall_ms)
-        setenv(INJECT_ENV_STALL_MS, stall_ms, 1);
+    if (folder)
+        setenv(INJECT_ENV_FIRST_RUN, folder, 1);
     else
-        unsetenv(INJECT_ENV_STALL_MS);
-    int rc = inject_config_read(&c, &e);
-    inject_config_free(&c);
-    return rc;
+        unsetenv(INJECT_ENV_FIRST_RUN);
+    return inject_config_read(&c, &e);
 }
 
-static void expect_refused(const char *groups, const char *stall_ms, const char *text)
+static void expect_refused(const char *groups, const char *folder, int code, const char *text)
 {
-    if (read_with(groups, stall_ms) != EXIT_USAGE || !strstr(e.message, text))
-        fail_msg("%s with %s: expected exit 2 and \"%s\"; got %d: %s", groups, stall_ms ? stall_ms : "(unset)", text,
-                 e.code, e.message);
+    if (read_with(groups, folder) != code || !strstr(e.message, text))
+        fail_msg("%s with %s: expected exit %d and \"%s\"; got %d: %s", groups, folder ? folder : "(unset)", code,
+                 text, e.code, e.message);
+    inject_config_free(&c);
 }
 
-static void the_stall_run_reads_each_selected_launchs_duration(void **state)
+static void the_stall_run_reads_the_first_runs_selected_durations(void **state)
 {
     (void)state;
-    e = (struct error){0};
-    setenv(INJECT_ENV_DIR, "/tmp/memscope-test-config", 1);
-    setenv(INJECT_ENV_METRIC_GROUPS, "stalls", 1);
-    setenv(INJECT_ENV_STALL_MS, "0.341,2.5,0.000001", 1);
-    assert_int_equal(inject_config_read(&c, &e), 0);
+    assert_int_equal(read_with("stalls", first_run), 0);
     assert_true(c.metrics.stalls);
     assert_int_equal(c.metrics.n, 0);
-    assert_int_equal(c.n_stall_ms, 3);
-    assert_true(c.stall_ms[0] == 0.341 && c.stall_ms[1] == 2.5 && c.stall_ms[2] == 0.000001);
+    assert_int_equal(c.n_stall_ms, 2);
+    assert_true(c.stall_ms[0] == 0.341);
+    assert_true(c.stall_ms[1] == 1e-6); /* unmeasured: 1 ns, the shortest period */
     inject_config_free(&c);
 }
 
 static void what_the_launcher_would_not_give_is_refused(void **state)
 {
     (void)state;
-    expect_refused("stalls", NULL, INJECT_ENV_STALL_MS " is not set");
-    expect_refused("stalls", "", INJECT_ENV_STALL_MS " is not set");
-    expect_refused("stalls", "0.5,x", "'x' is not a duration in milliseconds above 0");
-    expect_refused("stalls", "0.5,0", "'0' is not a duration in milliseconds above 0");
-    expect_refused("stalls", "0.5,,1", "'' is not a duration");
-    expect_refused("global,stalls", "1", "the stalls group is sampled in a run of its own");
-    expect_refused("global,source", NULL, "the source group is not collected in a program");
+    expect_refused("stalls", NULL, EXIT_USAGE, INJECT_ENV_FIRST_RUN " is not set");
+    expect_refused("stalls", "/nonexistent/memscope", EXIT_USAGE, "cannot read /nonexistent/memscope/launches.csv");
+    expect_refused("global,stalls", first_run, EXIT_USAGE, "the stalls group is sampled in a run of its own");
+    expect_refused("global,source", NULL, EXIT_USAGE, "the source group is not collected in a program");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(the_stall_run_reads_each_selected_launchs_duration),
+        cmocka_unit_test(the_stall_run_reads_the_first_runs_selected_durations),
         cmocka_unit_test(what_the_launcher_would_not_give_is_refused),
     };
-    return cmocka_run_group_tests_name("inject config", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("inject config", tests, setup, teardown);
 }

@@ -220,8 +220,9 @@ static void repeated_runs_are_samples_of_the_first_runs_jobs(void **state)
 }
 
 /* With the stalls group the first run collects the other groups, and one more run, into stall-sampling/, samples
- * the launches it selected, told their durations there (1 µs here); the folder's stalls.csv keeps the rows of the
- * first run's jobs, and the summary each job's samples and top reason: 20 of 30 samples long_scoreboard. */
+ * the launches it selected, told the first run's folder (whose launches.csv has their durations); the folder's
+ * stalls.csv keeps the rows of the first run's jobs, and the summary each job's samples and top reason: 20 of 30
+ * samples long_scoreboard. */
 #define FAKE_STALLS                                                                                                   \
     "stalls() { { echo variant,precision,width,kernel,file,line,source,reason,samples; "                            \
     "echo 'step/k() #0,program,0,k(),k.cu,7,x += y;,long_scoreboard,20'; "                                          \
@@ -234,19 +235,19 @@ static void the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_ow
     char summary[4096], stalls[4096], env[4096];
     write_script("stalls.sh",
                  FAKE_LAUNCHES FAKE_STALLS "d=\"$" INJECT_ENV_DIR "\"; launches 1000 500; "
-                 "echo \"groups=$" INJECT_ENV_METRIC_GROUPS " run=$" INJECT_ENV_RUN " ms=$" INJECT_ENV_STALL_MS
-                 "\" >\"$d/env.txt\"; "
+                 "echo \"groups=$" INJECT_ENV_METRIC_GROUPS " run=$" INJECT_ENV_RUN " first=${" INJECT_ENV_FIRST_RUN
+                 "##*/}\" >\"$d/env.txt\"; "
                  "if [ \"$" INJECT_ENV_METRIC_GROUPS "\" = stalls ]; then stalls; fi; "
                  "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
                  1);
     profile("-o out --metric-groups global,stalls --repeat 2 -- ./stalls.sh");
     expect(EXIT_OK, "1 rows of stall samples are of launches the first run did not make");
     read_scratch_file("out/env.txt", env, sizeof env);
-    assert_string_equal(env, "groups=global run= ms=\n");
+    assert_string_equal(env, "groups=global run= first=\n");
     read_scratch_file("out/run-2/env.txt", env, sizeof env);
-    assert_string_equal(env, "groups=none run=2 ms=\n");
+    assert_string_equal(env, "groups=none run=2 first=\n");
     read_scratch_file("out/stall-sampling/env.txt", env, sizeof env);
-    assert_string_equal(env, "groups=stalls run=3 ms=0.001000\n");
+    assert_string_equal(env, "groups=stalls run=3 first=out.partial\n");
     read_scratch_file("out/stalls.csv", stalls, sizeof stalls);
     assert_string_equal(stalls, "variant,precision,width,kernel,file,line,source,reason,samples\n"
                                 "step/k() #0,program,0,k(),k.cu,7,x += y;,long_scoreboard,20\n"
