@@ -46,11 +46,14 @@ void profile_run_folder(char *dir, size_t len, const char *folder, int run)
         snprintf(dir, len, "%s/run-%d", folder, run);
 }
 
-/* Runs launch their kernels in the same order, so the job of a run's row i is most often job i. */
+/* Runs launch their kernels in the same order, so the job of a run's row i is most often job i; a file with rows
+ * per job (metrics, stalls) names the hint's job or the next. The rest are searched: a program may have tens of
+ * thousands of jobs. */
 static struct job *find_job(struct jobs *j, const char *name, size_t hint)
 {
-    if (hint < j->n && strcmp(j->rows[hint].name, name) == 0)
-        return &j->rows[hint];
+    for (size_t near = hint; near < j->n && near <= hint + 1; ++near)
+        if (strcmp(j->rows[near].name, name) == 0)
+            return &j->rows[near];
     for (size_t i = 0; i < j->n; ++i)
         if (strcmp(j->rows[i].name, name) == 0)
             return &j->rows[i];
@@ -125,6 +128,7 @@ static int read_metrics(struct jobs *j, const char *folder, struct error *e)
 {
     struct csv_table t;
     int present, variant, kernel, metric, value, unit;
+    size_t last = 0; /* the job of the row before */
     if (results_read_optional(folder, &metrics_csv, &t, &present, e) || !present)
         return e->code;
     if (schema_column(&t, &metrics_csv, METRICS_VARIANT, &variant, e) ||
@@ -137,7 +141,9 @@ static int read_metrics(struct jobs *j, const char *folder, struct error *e)
     }
     for (int row = 0; row < t.rows && !e->code; ++row) {
         const char *name = csv_table_text(&t, row, metric);
-        struct job *job = find_job(j, csv_table_text(&t, row, variant), 0);
+        struct job *job = find_job(j, csv_table_text(&t, row, variant), last);
+        if (job)
+            last = (size_t)(job - j->rows);
         if (!job || !strstr(name, "__")) /* a derived metric: no Perfworks name holds "__" but the collected */
             continue;
         struct profile *p = &job->profile;
@@ -194,6 +200,7 @@ static int read_stalls(struct jobs *j, const char *folder, size_t *unmatched, st
     int col[STALLS_COLUMNS], present;
     struct csv c;
     struct csv_table *t = &j->stall_run;
+    size_t last = 0; /* the job of the row before */
     snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_STALL_RUN);
     if (results_read_optional(dir, &stalls_csv, t, &present, e))
         return e->code;
@@ -207,11 +214,12 @@ static int read_stalls(struct jobs *j, const char *folder, size_t *unmatched, st
         return e->code;
     for (int row = 0; row < t->rows && !e->code; ++row) {
         double samples;
-        struct job *job = find_job(j, csv_table_text(t, row, col[STALLS_VARIANT]), 0);
+        struct job *job = find_job(j, csv_table_text(t, row, col[STALLS_VARIANT]), last);
         if (!job) {
             ++*unmatched;
             continue;
         }
+        last = (size_t)(job - j->rows);
         if (csv_table_required_real(t, row, col[STALLS_SAMPLES], &samples, e) == 0 &&
             tally(&job->stalls, csv_table_text(t, row, col[STALLS_REASON]), samples, e) == 0)
             copy_stall_row(&c, t, row, col, samples, e);
