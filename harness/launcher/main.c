@@ -80,7 +80,8 @@ struct cli {
     char **program;                 /* PROGRAM ARGS..., NULL-terminated: argv's tail after "--" */
     bool help;
     bool stalls;                    /* the stalls group: one more run of the program samples them */
-    char replayed[1024];            /* the groups of the first run: metric_groups less stalls */
+    char replayed[4096];            /* the groups of the first run: metric_groups less stalls, never longer than
+                                       metric_groups, which metric_set_build refuses past 4,095 characters */
 };
 
 /* Our options end at "--"; what follows is the program's, options and all. */
@@ -282,15 +283,10 @@ static int time_again(const struct cli *c, const struct results_dir *d, const ch
     return run_again(c, d, dir, run, "none", NULL, e);
 }
 
-/* The stall sampling's run, after the others, over the launches the first run selected (none: no run). */
-static int sample_stalls(const struct cli *c, const struct results_dir *d, const char *absolute, size_t selected,
-                         struct error *e)
+/* The stall sampling's run, after the others, over the launches the first run selected. */
+static int sample_stalls(const struct cli *c, const struct results_dir *d, const char *absolute, struct error *e)
 {
     char dir[PATH_LEN + 32];
-    if (selected == 0) {
-        fprintf(stderr, "memscope-profile: no launch was selected: no stalls to sample\n");
-        return 0;
-    }
     snprintf(dir, sizeof dir, "%s/%s", absolute, PROFILE_STALL_RUN);
     return run_again(c, d, dir, (int)c->repeat + 1, "stalls", absolute, e);
 }
@@ -309,8 +305,10 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
     for (int run = 2; run <= c->repeat; ++run)
         if (time_again(c, d, absolute, run, e))
             return e->code;
-    bool sampled = c->stalls && p.selected > 0;
-    if ((c->stalls && sample_stalls(c, d, absolute, p.selected, e)) ||
+    bool sampled = c->stalls && p.selected > 0; /* no launch selected, no stall run */
+    if (c->stalls && !sampled)
+        fprintf(stderr, "memscope-profile: no launch was selected: no stalls to sample\n");
+    if ((sampled && sample_stalls(c, d, absolute, e)) ||
         profile_summary_write(d->partial_path, (int)c->repeat, sampled, &unmatched, &unmatched_stalls, e))
         return e->code;
     if (unmatched)
