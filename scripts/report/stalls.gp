@@ -11,7 +11,7 @@ page_caption = program_profile ? \
     "From stalls.csv (the stalls group: CUPTI PC sampling, a sample per SM every 2^p cycles, p chosen per kernel for 25,000 to\n".\
     "200,000 samples, and at least 9). Each bar: the share of a variant's samples by the state of the sampled warp; \"selected\" is a warp issuing.\n".\
     "Named in colour, as room allows: each variant's largest reason, more of its reasons until the rest is smaller, the reason each step\n".\
-    "of the FP32 ladder moved most, each variant's second, then the run's most common. \"other\" sums the rest. ".reasons_said
+    "of the FP32 ladder moved most, each variant's second, then the run's most common. \"other\" sums the rest.\n".reasons_said
 load scriptdir.'/page.gp'
 set datafile columnheaders
 set style data histograms
