@@ -139,7 +139,8 @@ void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out)
     memset(out, 0, sizeof *out);
     if (unit < 0) {
         snprintf(out->limiter, sizeof out->limiter, "not collected");
-        snprintf(out->evidence, sizeof out->evidence, "the sol metric group was not collected");
+        snprintf(out->evidence, sizeof out->evidence,
+                 "the sol metric group was not collected, or a speed-of-light figure had no value");
         return;
     }
     if (values[unit] >= BUSY_PCT)

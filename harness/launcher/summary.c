@@ -158,7 +158,7 @@ static int read_metrics(struct jobs *j, const char *folder, struct error *e)
         if (!p->names[p->n_metrics])
             error_set(e, EXIT_RUNTIME, "out of memory");
         else
-            csv_table_required_real(&t, row, value, &p->kernels[0].values[p->n_metrics++], e);
+            csv_table_real(&t, row, value, &p->kernels[0].values[p->n_metrics++], e); /* empty: no finite value */
     }
     csv_table_free(&t);
     return e->code;

@@ -199,6 +199,15 @@ static void without_the_sol_group_there_is_no_diagnosis(void **state)
     assert_string_equal(run(k).limiter, "not collected");
 }
 
+/* CUPTI may give one figure no value (written empty): no unit can be named busiest without it. */
+static void a_speed_of_light_figure_without_a_value_is_said_so(void **state)
+{
+    (void)state;
+    struct diagnosis d = run(figures(80.0, NAN, 30.0, 20.0, 10.0, 16.5, 50.0));
+    assert_string_equal(d.limiter, "not collected");
+    assert_non_null(strstr(d.evidence, "a speed-of-light figure had no value"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +226,7 @@ int main(void)
         cmocka_unit_test(below_the_threshold_everywhere_is_latency),
         cmocka_unit_test(unjudged_refinements_and_missing_occupancy_are_said),
         cmocka_unit_test(without_the_sol_group_there_is_no_diagnosis),
+        cmocka_unit_test(a_speed_of_light_figure_without_a_value_is_said_so),
     };
     return cmocka_run_group_tests_name("diagnosis", tests, NULL, NULL);
 }

@@ -256,6 +256,27 @@ static void the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_ow
     assert_non_null(strstr(summary, ",30,long_scoreboard,66.66666667,"));
 }
 
+/* A metric CUPTI gave no finite value for (the library writes it empty, as the suite does) is a gap in one job's
+ * figures, not a reason to lose the profile: the folder is committed and the job keeps its other metrics. */
+static void a_metric_without_a_value_leaves_the_profile_whole(void **state)
+{
+    (void)state;
+    char summary[4096], metrics[4096];
+    write_script("gap.sh",
+                 FAKE_LAUNCHES "d=\"$" INJECT_ENV_DIR "\"; launches 1000 500; "
+                               "{ echo variant,precision,width,kernel,metric,value,unit; "
+                               "echo 'step/k() #0,program,0,k(),dram__bytes_read.sum,4096,byte'; "
+                               "echo 'step/k() #0,program,0,k(),lts__t_sector_hit_rate.pct,,%'; } >\"$d/metrics.csv\"; "
+                               "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out -- ./gap.sh");
+    expect(EXIT_OK, "2 kernel launches, 1 selected\nresults: out\n");
+    read_scratch_file("out/metrics.csv", metrics, sizeof metrics);
+    expect_line(metrics, "\nstep/k() #0,program,0,k(),lts__t_sector_hit_rate.pct,,%\n");
+    read_scratch_file("out/summary.csv", summary, sizeof summary);
+    expect_line(summary, "\nstep/k() #0,program,");
+}
+
 static void a_complete_part_without_launches_exits_3_and_stays_partial(void **state)
 {
     (void)state;
@@ -397,6 +418,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(repeated_runs_are_samples_of_the_first_runs_jobs, setup, teardown),
         cmocka_unit_test_setup_teardown(the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_own, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(a_metric_without_a_value_leaves_the_profile_whole, setup, teardown),
         cmocka_unit_test_setup_teardown(a_complete_part_without_launches_exits_3_and_stays_partial, setup, teardown),
         cmocka_unit_test_setup_teardown(the_librarys_error_is_said_with_its_code, setup, teardown),
         cmocka_unit_test_setup_teardown(a_part_started_but_never_written_stays_partial, setup, teardown),
