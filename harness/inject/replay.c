@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cuda.h>
 #include <cupti_activity.h>
@@ -62,7 +63,7 @@ static struct {
     char gpu_name[128];
 } replay = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* ---- the configuration, made on the first selected launch (CUPTI needs a device to name the chip) ---- */
+/* ---- the configuration, for the chip of the first selected launch's device ---- */
 
 /* The device a context is on: CUPTI's ordinal and the driver's handle. */
 static int device_of(CUcontext context, uint32_t *ordinal, CUdevice *handle, struct prof_error *e)
@@ -96,15 +97,82 @@ static int take_turn(CUcontext context, struct prof_error *e)
     return PROF_OK;
 }
 
+/* The configuration is begun in a thread of its own as the library starts: the program goes on starting (the rest
+ * of cuInit, its context, its allocations) meanwhile, and its first selected launch finds it made. Made for device 0;
+ * a launch on a GPU of another chip makes its own. */
+static struct {
+    pthread_t thread;
+    pid_t pid; /* the process that started it: a child forked without exec has no such thread */
+    int waited;
+    char chip[32];
+    struct prof_host *host;
+    struct prof_config config;
+    struct prof_error error;
+} early;
+
+static void *prepare(void *unused)
+{
+    (void)unused;
+    if (prof_chip_name(0, early.chip, sizeof early.chip, &early.error) == PROF_OK &&
+        prof_host_open(early.chip, &early.host, &early.error) == PROF_OK)
+        prof_config_build(early.host, replay.names, replay.n_names, &early.config, &early.error);
+    return NULL;
+}
+
+static void prepare_early(void)
+{
+    early.pid = getpid();
+    if (pthread_create(&early.thread, NULL, prepare, NULL) != 0)
+        early.pid = 0; /* the first selected launch makes it */
+}
+
+static void wait_early(void)
+{
+    if (early.pid && early.pid == getpid() && !early.waited) {
+        pthread_join(early.thread, NULL);
+        early.waited = 1;
+    }
+}
+
+static void free_early(void)
+{
+    if (early.host) {
+        prof_config_free(&early.config);
+        prof_host_close(early.host, &(struct prof_error){0});
+    }
+    early.host = NULL;
+}
+
+/* The early configuration for this chip, or its failure, which building it again would repeat; 0 when there is none
+ * for this chip. */
+static int take_early(struct prof_error *e)
+{
+    if (!early.waited || strcmp(early.chip, replay.chip) != 0) {
+        free_early();
+        return 0;
+    }
+    if (early.error.status) {
+        *e = early.error;
+        return 1;
+    }
+    replay.host = early.host;
+    replay.prof_config = early.config;
+    early.host = NULL;
+    return 1;
+}
+
 static int configure(CUcontext context, struct prof_error *e)
 {
     uint32_t device;
     CUdevice handle;
     if (replay.configured)
         return PROF_OK;
-    if (device_of(context, &device, &handle, e) || prof_chip_name((int)device, replay.chip, sizeof replay.chip, e) ||
-        prof_host_open(replay.chip, &replay.host, e) ||
-        prof_config_build(replay.host, replay.names, replay.n_names, &replay.prof_config, e))
+    wait_early(); /* CUPTI's profiler is initialised in one thread at a time */
+    if (device_of(context, &device, &handle, e) || prof_chip_name((int)device, replay.chip, sizeof replay.chip, e))
+        return e->status;
+    if (take_early(e) ? e->status
+                      : prof_host_open(replay.chip, &replay.host, e) ||
+                            prof_config_build(replay.host, replay.names, replay.n_names, &replay.prof_config, e))
         return e->status;
     if (replay.device_name && replay.device_name(replay.gpu_name, sizeof replay.gpu_name, handle) != CUDA_SUCCESS)
         replay.gpu_name[0] = '\0';
@@ -329,6 +397,8 @@ int replay_start(const struct inject_config *c, struct error *e)
     if (c->metrics.n && add_name(DURATION_METRIC) != 0)
         return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
     find_driver();
+    if (c->metrics.n && !c->metrics.stalls)
+        prepare_early();
     /* the stall samples are placed on source lines from the modules' cubins */
     if (prof_subscriber_start(c->metrics.stalls, &pe) || prof_subscriber_listen(on_launch, NULL, &pe))
         return error_from_profiler(e, &pe);
@@ -374,6 +444,8 @@ size_t replay_passes(void)
 
 void replay_free(void)
 {
+    wait_early();
+    free_early();
     if (replay.configured) {
         prof_config_free(&replay.prof_config);
         prof_host_close(replay.host, &(struct prof_error){0});
