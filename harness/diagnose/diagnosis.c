@@ -121,6 +121,8 @@ static void put_figure(const struct figure *f, const double *v, char *out, size_
     int pipe = arithmetic_pipe(v);
     if (f->input == ARITHMETIC_PIPE)
         snprintf(out, len, f->phrase, pipe == IN_FMA_PIPE ? "FMA pipe" : "FP64/tensor pipe", v[pipe]);
+    else if (isnan(v[f->input])) /* the phrase's number would read "nan" */
+        snprintf(out, len, "%s not collected", input_names[f->input]);
     else
         snprintf(out, len, f->phrase, v[f->input]);
 }

@@ -27,7 +27,8 @@ static double conflict_share_pct(const struct profile *p, const double *values, 
                                  const struct exact_shared *exact)
 {
     int sourced = exact && !isnan(exact->wavefronts);
-    double excess = sourced ? exact->excess_wavefronts : fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE].value);
+    double estimate = derived[METRIC_SHARED_EXCESS_ESTIMATE].value; /* NAN without its inputs: not judged, not 0 */
+    double excess = sourced ? exact->excess_wavefronts : isnan(estimate) ? NAN : fmax(0.0, estimate);
     double wavefronts = sourced ? exact->wavefronts
                                 : metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
                                       metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));

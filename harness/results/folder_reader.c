@@ -305,12 +305,13 @@ int results_summary_row(const struct results_folder *r, const char *variant, int
     return -1;
 }
 
-/* kernel NULL: every kernel of the call, summed. */
+/* kernel NULL: every kernel of the call, summed; NAN when no row has the metric, or one has no value. */
 static int metric_value(const struct results_folder *r, const char *variant, int width, const char *kernel,
                         const char *metric, double *sum, struct error *e)
 {
     const struct csv_table *t = &r->metrics;
-    *sum = NAN;
+    int rows = 0;
+    *sum = 0.0;
     for (int row = 0; r->has_metrics && row < t->rows; ++row) {
         double value;
         if (strcmp(csv_table_text(t, row, r->metric_col_variant), variant) || r->metric_width[row] != width ||
@@ -319,8 +320,11 @@ static int metric_value(const struct results_folder *r, const char *variant, int
             continue;
         if (csv_table_real(t, row, r->metric_col_value, &value, e))
             return e->code;
-        *sum = isnan(*sum) ? value : *sum + value;
+        *sum += value; /* an empty value makes the sum NAN, and it stays so */
+        ++rows;
     }
+    if (rows == 0)
+        *sum = NAN;
     return 0;
 }
 

@@ -57,6 +57,20 @@ static void naive_uncoalesced_is_bound_by_uncoalesced_loads(void **state)
     assert_non_null(strstr(d.evidence, "L1/shared at 99 %"));
 }
 
+/* A figure the evidence shows but the rule does not test may have no value (written empty): it is said so, never
+ * printed as "nan". */
+static void a_shown_figure_without_a_value_reads_not_collected(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(99.0, 1.7, 0.9, 2.3, 3.4, NAN, 0.0);
+    k.v[IN_LOAD_EFFICIENCY] = 12.5;
+    struct diagnosis d = run(k);
+    assert_string_equal(d.limiter, "uncoalesced global loads");
+    assert_non_null(
+        strstr(d.evidence, "use 12.5 % of the bytes their sectors carry sectors_per_request_ld not collected"));
+    assert_null(strstr(d.evidence, "nan"));
+}
+
 /* 32 doubles a request fill 8 sectors: coalesced, although a float kernel with 8 would not be. */
 static void coalesced_fp64_loads_are_not_called_uncoalesced(void **state)
 {
@@ -212,6 +226,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(naive_uncoalesced_is_bound_by_uncoalesced_loads),
+        cmocka_unit_test(a_shown_figure_without_a_value_reads_not_collected),
         cmocka_unit_test(coalesced_fp64_loads_are_not_called_uncoalesced),
         cmocka_unit_test(an_fp64_kernel_s_evidence_quotes_the_fp64_pipe),
         cmocka_unit_test(a_busy_fp64_or_tensor_pipe_is_its_own_limiter),

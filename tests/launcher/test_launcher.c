@@ -274,7 +274,7 @@ static void a_metric_without_a_value_leaves_the_profile_whole(void **state)
     read_scratch_file("out/metrics.csv", metrics, sizeof metrics);
     expect_line(metrics, "\nstep/k() #0,program,0,k(),lts__t_sector_hit_rate.pct,,%\n");
     read_scratch_file("out/summary.csv", summary, sizeof summary);
-    expect_line(summary, "\nstep/k() #0,program,");
+    expect_line(summary, "\nstep/k() #0,program,,0,profiled,");
 }
 
 static void a_complete_part_without_launches_exits_3_and_stays_partial(void **state)

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "../../harness/profile/metric_set.h"
+#include "../../harness/profile/profile_summary.h"
 
 static void assert_close(double actual, double expected)
 {
@@ -368,6 +369,32 @@ static void derived_with_absent_inputs_is_nan(void **state)
     assert_close(derived(names, values, N(names), "dram_pct_of_peak"), 75);
 }
 
+/* ---- profile_diagnose ---- */
+
+/* L1/shared the busiest unit, shared wavefronts counted but their instructions without a value (written empty):
+ * the conflict share cannot be judged, and the evidence says so rather than reading it as 0 %. */
+static void a_conflict_share_without_its_ideal_is_not_judged(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "l1tex__throughput.avg.pct_of_peak_sustained_active", "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+        "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+        "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
+        "sm__inst_issued.avg.pct_of_peak_sustained_active",
+        "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active", shared_ld_names[0], shared_ld_names[1],
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__sass_inst_executed_op_shared_st.sum"};
+    const double values[] = {90, 10, 5, 30, 35, 0, 1000, NAN, 100, 100};
+    struct profile p = {.n_metrics = N(names), .n_kernels = 1};
+    struct diagnosis d;
+    for (int i = 0; i < p.n_metrics; ++i) {
+        p.names[i] = names[i];
+        p.kernels[0].values[i] = values[i];
+    }
+    profile_diagnose(&p, 0, NULL, &d);
+    assert_string_equal(d.limiter, "L1/shared bandwidth");
+    assert_non_null(strstr(d.evidence, "bank conflicts not judged (conflict_share_pct not collected)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -387,6 +414,7 @@ int main(void)
         cmocka_unit_test(lookup_finds_by_name_and_missing_is_nan),
         cmocka_unit_test(sectors_per_request_is_ratio),
         cmocka_unit_test(shared_ld_32bit_conflicts),
+        cmocka_unit_test(a_conflict_share_without_its_ideal_is_not_judged),
         cmocka_unit_test(shared_ld_64bit_needs_two_wavefronts),
         cmocka_unit_test(shared_ld_without_bytes_assumes_one_wavefront_per_inst),
         cmocka_unit_test(shared_exact_is_ld_plus_st_and_hw_sums_counters),

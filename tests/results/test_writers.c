@@ -81,6 +81,12 @@ static void write_variants_and_metrics(void)
                                              4194304, "byte"});
     metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", 1024, "matmul_tiled_kernel<32>", "l2_hit_rate", NAN,
                                              "%"});
+    /* a call of three kernels, the second without a value for the metric */
+    const char *kernels[] = {"first", "second", "third"};
+    const double written[] = {10, NAN, 5};
+    for (int k = 0; k < 3; ++k)
+        metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", 2048, kernels[k], "dram_bytes_write", written[k],
+                                                 "byte"});
     expect_ok(csv_close(&c, &e), &e);
 }
 
@@ -105,6 +111,9 @@ static void a_folder_written_row_by_row_opens_as_the_readers_open_it(void **stat
     expect_ok(results_metric_sum(&r, "tiled_32", 1024, "dram_bytes_read", &value, &e), &e);
     assert_true(value == 4194304);
     expect_ok(results_metric_sum(&r, "tiled_32", 1024, "l2_hit_rate", &value, &e), &e);
+    assert_true(isnan(value));
+    /* a kernel without a value leaves the call's sum unknown, not the sum of the kernels after it */
+    expect_ok(results_metric_sum(&r, "tiled_32", 2048, "dram_bytes_write", &value, &e), &e);
     assert_true(isnan(value));
     assert_int_equal(results_ladder_step(&r, "tiled_32"), 3);
     assert_string_equal(results_description(&r, "tiled_32"), "tiles, 32 by 32");
