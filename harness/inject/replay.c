@@ -1,5 +1,6 @@
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,11 +120,16 @@ static void *prepare(void *unused)
     return NULL;
 }
 
+/* The thread blocks every signal: the program's handlers stay on the program's threads. */
 static void prepare_early(void)
 {
+    sigset_t all, program;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &program);
     early.pid = getpid();
     if (pthread_create(&early.thread, NULL, prepare, NULL) != 0)
         early.pid = 0; /* the first selected launch makes it */
+    pthread_sigmask(SIG_SETMASK, &program, NULL);
 }
 
 static void wait_early(void)
@@ -172,8 +178,14 @@ static int configure(CUcontext context, struct prof_error *e)
         return e->status;
     if (take_early(e) ? e->status
                       : prof_host_open(replay.chip, &replay.host, e) ||
-                            prof_config_build(replay.host, replay.names, replay.n_names, &replay.prof_config, e))
+                            prof_config_build(replay.host, replay.names, replay.n_names, &replay.prof_config, e)) {
+        if (replay.host) { /* a configuration that failed is not tried again: the program's profiling stops */
+            prof_config_free(&replay.prof_config);
+            prof_host_close(replay.host, &(struct prof_error){0});
+            replay.host = NULL;
+        }
         return e->status;
+    }
     if (replay.device_name && replay.device_name(replay.gpu_name, sizeof replay.gpu_name, handle) != CUDA_SUCCESS)
         replay.gpu_name[0] = '\0';
     replay.configured = 1;
@@ -397,11 +409,11 @@ int replay_start(const struct inject_config *c, struct error *e)
     if (c->metrics.n && add_name(DURATION_METRIC) != 0)
         return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
     find_driver();
-    if (c->metrics.n && !c->metrics.stalls)
-        prepare_early();
     /* the stall samples are placed on source lines from the modules' cubins */
     if (prof_subscriber_start(c->metrics.stalls, &pe) || prof_subscriber_listen(on_launch, NULL, &pe))
         return error_from_profiler(e, &pe);
+    if (c->metrics.n && !c->metrics.stalls)
+        prepare_early();
     return 0;
 }
 
