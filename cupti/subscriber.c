@@ -131,6 +131,16 @@ int prof_subscriber_stop(struct prof_error *e)
     return e->status;
 }
 
+size_t prof_cubin_count(void)
+{
+    return subscriber.n_cubins;
+}
+
+const struct prof_cubin *prof_cubin_at(size_t i)
+{
+    return i < subscriber.n_cubins ? &subscriber.cubins[i] : NULL;
+}
+
 const struct prof_cubin *prof_cubin_find(uint32_t crc)
 {
     for (size_t i = 0; i < subscriber.n_cubins; ++i)

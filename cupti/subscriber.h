@@ -47,5 +47,8 @@ int prof_subscriber_stop(struct prof_error *e);
 
 /* The cubin a record names, or NULL when it was loaded before the subscriber started. */
 const struct prof_cubin *prof_cubin_find(uint32_t crc);
+/* The cubins kept so far, in the order their modules loaded: i < prof_cubin_count(). */
+size_t prof_cubin_count(void);
+const struct prof_cubin *prof_cubin_at(size_t i);
 
 #endif

@@ -26,18 +26,45 @@ int source_close(struct source_collector *c, struct error *e)
     struct prof_error pe = {0};
     if (c->sass.n_metrics)
         prof_sass_close(&c->sass, &pe);
-    for (int i = 0; i < c->n_modules; ++i)
+    for (int i = 0; i < c->n_modules; ++i) {
+        struct error ignored = {0}; /* a listing nothing asked for */
+        if (c->modules[i].started)
+            disassembly_finish(&c->modules[i].job, &c->modules[i].listing, &ignored);
         disassembly_free(&c->modules[i].listing);
+    }
     memset(c, 0, sizeof *c);
     return error_from_profiler(e, &pe);
+}
+
+/* Every module loaded so far whose instructions can be placed (they have lines) starts its disassembly now, side by
+ * side: each costs the disassembler's start-up, paid once for them all instead of once a module. */
+static void start_listings(struct source_collector *c)
+{
+    for (size_t i = 0; i < prof_cubin_count() && c->n_modules < SOURCE_MAX_MODULES; ++i) {
+        const struct prof_cubin *cubin = prof_cubin_at(i);
+        struct error failed = {0}; /* said again when the listing is needed: disassembled then, alone */
+        bool known = false;
+        for (int m = 0; m < c->n_modules && !known; ++m)
+            known = c->modules[m].crc == cubin->crc;
+        if (known || !cubin_has_lines(cubin->image, cubin->size) ||
+            disassembly_start(cubin->image, cubin->size, &c->modules[c->n_modules].job, &failed))
+            continue;
+        c->modules[c->n_modules].crc = cubin->crc;
+        c->modules[c->n_modules++].started = true;
+    }
 }
 
 static const struct disassembly *listing_of(struct source_collector *c, const struct prof_cubin *cubin,
                                             struct error *e)
 {
     for (int i = 0; i < c->n_modules; ++i)
-        if (c->modules[i].crc == cubin->crc)
-            return &c->modules[i].listing;
+        if (c->modules[i].crc == cubin->crc) {
+            if (c->modules[i].started) {
+                c->modules[i].started = false;
+                disassembly_finish(&c->modules[i].job, &c->modules[i].listing, e);
+            }
+            return e->code ? NULL : &c->modules[i].listing;
+        }
     if (c->n_modules == SOURCE_MAX_MODULES) {
         error_set(e, EXIT_RUNTIME, "more than %d modules ran under the source group", SOURCE_MAX_MODULES);
         return NULL;
@@ -117,6 +144,7 @@ int source_collect(struct source_collector *c, struct gpu *g, const struct profi
                    struct source_capture *capture, struct source_cost *cost, struct error *e)
 {
     snprintf(capture->chip, sizeof capture->chip, "%s", c->chip);
+    start_listings(c);
     for (int i = 0; i < n && !e->code; ++i)
         collect_call(c, g, &calls[i], capture, &cost[i], e);
     return e->code;

@@ -33,6 +33,8 @@ struct source_collector {
     int n_modules;
     struct {
         uint32_t crc;
+        bool started; /* its disassembly runs: the listing is read when an instruction of it is named */
+        struct disassembly_job job;
         struct disassembly listing;
     } modules[SOURCE_MAX_MODULES];
 };

@@ -75,30 +75,76 @@ static int write_temporary(const uint8_t *cubin, size_t size, char *path, struct
     return 0;
 }
 
-int disassemble(const uint8_t *cubin, size_t size, struct disassembly *d, struct error *e)
+static const char *tool(void)
 {
-    char path[] = "/tmp/memscope-cubin-XXXXXX", command[512];
-    const char *tool = getenv("NVDISASM") ? getenv("NVDISASM") : MEMSCOPE_NVDISASM;
-    memset(d, 0, sizeof *d);
-    if (write_temporary(cubin, size, path, e))
+    return getenv("NVDISASM") ? getenv("NVDISASM") : MEMSCOPE_NVDISASM;
+}
+
+int disassembly_start(const uint8_t *cubin, size_t size, struct disassembly_job *job, struct error *e)
+{
+    char command[512];
+    snprintf(job->path, sizeof job->path, "/tmp/memscope-cubin-XXXXXX");
+    job->listing = NULL;
+    if (write_temporary(cubin, size, job->path, e))
         return e->code;
-    snprintf(command, sizeof command, "'%s' -c '%s' 2>/dev/null", tool, path);
-    FILE *listing = popen(command, "r");
-    if (!listing)
-        error_set(e, EXIT_RUNTIME, "cannot run %s: %s", tool, strerror(errno));
-    else {
-        read_listing(listing, d, e);
-        if (pclose(listing) != 0)
-            error_set(e, EXIT_RUNTIME, "%s failed on a cubin (set NVDISASM to the CUDA toolkit's nvdisasm)", tool);
-        else if (d->n == 0)
-            error_set(e, EXIT_RUNTIME, "%s listed no instruction", tool);
+    snprintf(command, sizeof command, "'%s' -c '%s' 2>/dev/null", tool(), job->path);
+    job->listing = popen(command, "r");
+    if (!job->listing) {
+        unlink(job->path);
+        return error_set(e, EXIT_RUNTIME, "cannot run %s: %s", tool(), strerror(errno));
     }
-    unlink(path);
+    return 0;
+}
+
+int disassembly_finish(struct disassembly_job *job, struct disassembly *d, struct error *e)
+{
+    memset(d, 0, sizeof *d);
+    read_listing(job->listing, d, e);
+    if (pclose(job->listing) != 0 && !e->code)
+        error_set(e, EXIT_RUNTIME, "%s failed on a cubin (set NVDISASM to the CUDA toolkit's nvdisasm)", tool());
+    else if (d->n == 0 && !e->code)
+        error_set(e, EXIT_RUNTIME, "%s listed no instruction", tool());
+    unlink(job->path);
+    job->listing = NULL;
     if (e->code)
         disassembly_free(d);
     else /* a library's cubin lists hundreds of thousands of instructions: looked up by bisection */
         qsort(d->opcodes, d->n, sizeof *d->opcodes, by_function_and_pc);
     return e->code;
+}
+
+int disassemble(const uint8_t *cubin, size_t size, struct disassembly *d, struct error *e)
+{
+    struct disassembly_job job;
+    memset(d, 0, sizeof *d);
+    return disassembly_start(cubin, size, &job, e) || disassembly_finish(&job, d, e);
+}
+
+/* A little-endian field of an ELF64 image, or 0 past its end. */
+static uint64_t field(const uint8_t *image, size_t size, size_t at, int bytes)
+{
+    uint64_t value = 0;
+    if (at > size || (size_t)bytes > size - at)
+        return 0;
+    for (int i = bytes - 1; i >= 0; --i)
+        value = value << 8 | image[at + (size_t)i];
+    return value;
+}
+
+bool cubin_has_lines(const uint8_t *cubin, size_t size)
+{
+    static const char wanted[] = ".debug_line";
+    if (size < 64 || memcmp(cubin, "\x7f" "ELF", 4) != 0 || cubin[4] != 2) /* ELF64, as every cubin is */
+        return false;
+    uint64_t sections = field(cubin, size, 0x28, 8), entry = field(cubin, size, 0x3A, 2);
+    uint64_t count = field(cubin, size, 0x3C, 2), names_index = field(cubin, size, 0x3E, 2);
+    uint64_t names = field(cubin, size, sections + names_index * entry + 0x18, 8);
+    for (uint64_t i = 0; entry && i < count; ++i) {
+        uint64_t name = names + field(cubin, size, sections + i * entry, 4);
+        if (name < size && size - name >= sizeof wanted && memcmp(cubin + name, wanted, sizeof wanted) == 0)
+            return true;
+    }
+    return false;
 }
 
 const char *disassembly_opcode(const struct disassembly *d, const char *function, uint32_t pc)

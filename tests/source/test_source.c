@@ -631,6 +631,73 @@ static void the_cubin_is_handed_over_in_a_temporary_file(void **state)
     disassembly_free(&d);
 }
 
+/* Two disassemblies started before either is read (as the source group starts them, side by side), read in the
+ * other order: each listing is its own cubin's, and each temporary file is removed once read. */
+static void disassemblies_started_together_are_read_in_any_order(void **state)
+{
+    struct temp *t = *state;
+    struct disassembly_job first, second;
+    struct disassembly a, b;
+    struct error e = {0};
+    FILE *f = fopen(t->path, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\nprintf '.text.%%s:\\n /*0000*/ EXIT ;\\n' \"$2\"\n");
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(t->path, 0755), 0);
+    setenv("NVDISASM", t->path, 1);
+    assert_int_equal(disassembly_start(cubin, sizeof cubin, &first, &e), 0);
+    assert_int_equal(disassembly_start(cubin, sizeof cubin, &second, &e), 0);
+    assert_string_not_equal(first.path, second.path);
+    assert_int_equal(disassembly_finish(&second, &b, &e), 0);
+    assert_int_equal(disassembly_finish(&first, &a, &e), 0);
+    assert_int_equal(a.n, 1);
+    assert_int_equal(b.n, 1);
+    assert_string_equal(a.opcodes[0].function, first.path);
+    assert_string_equal(b.opcodes[0].function, second.path);
+    assert_int_not_equal(access(first.path, F_OK), 0);
+    assert_int_not_equal(access(second.path, F_OK), 0);
+    disassembly_free(&a);
+    disassembly_free(&b);
+}
+
+/* An ELF64 image with a section-name table and one other section, named second: what cubin_has_lines reads. */
+static size_t elf_with_section(uint8_t *image, size_t len, const char *second)
+{
+    char names[64];
+    int names_len = snprintf(names, sizeof names, "%c.shstrtab%c%s", 0, 0, second) + 1;
+    size_t sections = 64 + 64; /* the header, then the names (padded), then three section headers */
+    size_t size = sections + 3 * 64;
+    assert_true(size <= len && names_len <= 64);
+    memset(image, 0, size);
+    memcpy(image, "\x7f" "ELF\x02\x01\x01", 7);
+    memcpy(image + 64, names, (size_t)names_len);
+    const uint64_t shoff = sections;
+    const uint16_t entry = 64, count = 3, names_index = 1;
+    memcpy(image + 0x28, &shoff, 8); /* the tests run little-endian, as ELF's cubins are */
+    memcpy(image + 0x3A, &entry, 2);
+    memcpy(image + 0x3C, &count, 2);
+    memcpy(image + 0x3E, &names_index, 2);
+    const uint32_t shstrtab_name = 1, second_name = 11;
+    const uint64_t names_at = 64, names_size = (uint64_t)names_len;
+    memcpy(image + sections + 64, &shstrtab_name, 4);
+    memcpy(image + sections + 64 + 0x18, &names_at, 8);
+    memcpy(image + sections + 64 + 0x20, &names_size, 8);
+    memcpy(image + sections + 128, &second_name, 4);
+    return size;
+}
+
+static void only_a_cubin_with_a_debug_line_section_has_lines(void **state)
+{
+    (void)state;
+    uint8_t image[512];
+    assert_true(cubin_has_lines(image, elf_with_section(image, sizeof image, ".debug_line")));
+    assert_false(cubin_has_lines(image, elf_with_section(image, sizeof image, ".debug_frame")));
+    assert_false(cubin_has_lines(image, elf_with_section(image, sizeof image, ".debug_lin")));
+    assert_false(cubin_has_lines(cubin, sizeof cubin)); /* too short to be an ELF64 image */
+    size_t size = elf_with_section(image, sizeof image, ".debug_line");
+    assert_false(cubin_has_lines(image, size - 3 * 64)); /* its section headers cut off */
+}
+
 #define WITH_TEMP(test) cmocka_unit_test_setup_teardown(test, make_temp, remove_temp)
 
 int main(void)
@@ -661,6 +728,8 @@ int main(void)
         WITH_TEMP(a_failing_disassembler_is_an_error),
         WITH_TEMP(a_disassembler_that_lists_nothing_is_an_error),
         WITH_TEMP(the_cubin_is_handed_over_in_a_temporary_file),
+        WITH_TEMP(disassemblies_started_together_are_read_in_any_order),
+        cmocka_unit_test(only_a_cubin_with_a_debug_line_section_has_lines),
     };
     return cmocka_run_group_tests_name("source", tests, NULL, NULL);
 }
