@@ -220,6 +220,11 @@ int job_run(const struct job_context *ctx, const struct matmul_variant *v, int w
     return e->code;
 }
 
+bool job_disturbance_settled(const struct job_result *r)
+{
+    return r->timed_until_us == 0 || gpu_watch_now_us() >= r->timed_until_us + GPU_WATCH_SAMPLE_US;
+}
+
 void job_judge_disturbance(struct job_result *r)
 {
     if (r->timed_until_us == 0) /* not timed: its check failed */

@@ -77,9 +77,10 @@ int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t
               struct error *e);
 
 /* Who else used the GPU while the job was timed, into other_gpu_work. NVML publishes a sample at the end of its
- * period, so this waits until a period has passed since the timing ended: called once the next job has run, it
- * waits not at all. */
+ * period, so this waits until a period has passed since the timing ended, unless it has (job_disturbance_settled). */
 void job_judge_disturbance(struct job_result *r);
+/* Whether a period has passed since the job's timing ended (or it was not timed): judging it waits not at all. */
+bool job_disturbance_settled(const struct job_result *r);
 
 /* The call that profiles a job which kept its operands. */
 void job_profiled_call(struct job_result *r, struct profiled_call *call);

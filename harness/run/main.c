@@ -88,7 +88,7 @@ static int open_metrics(struct gpu *g, const struct options *o, const struct met
 static int run_width(const struct options *o, struct job_context *ctx, int s, struct job_result *jobs, int *done,
                      struct error *e)
 {
-    int first = *done;
+    int first = *done, judged = first;
     for (int v = 0; v < o->n_variants && !e->code; ++v) {
         const struct matmul_variant *variant = o->variants[v];
         progress_job(ctx->progress, *done + 1, variant->name, o->sizes[s]);
@@ -97,11 +97,12 @@ static int run_width(const struct options *o, struct job_context *ctx, int s, st
             ++*done;
         else
             job_free(&jobs[*done]); /* not counted, so not freed with the others */
-        if (*done - first >= 2) /* the job before: its NVML samples are in by now */
-            job_judge_disturbance(&jobs[*done - 2]);
+        /* the jobs whose NVML samples are in by now; a short job leaves the one before it for later, not waited */
+        while (judged < *done && job_disturbance_settled(&jobs[judged]))
+            job_judge_disturbance(&jobs[judged++]);
     }
-    if (*done > first)
-        job_judge_disturbance(&jobs[*done - 1]);
+    while (judged < *done) /* the period waited out once for the width, not once a job */
+        job_judge_disturbance(&jobs[judged++]);
     if (ctx->stalls && !e->code)
         sample_stalls_width(ctx, jobs + first, *done - first, o->sizes[s], e);
     else if ((ctx->metrics || ctx->source) && !e->code)
