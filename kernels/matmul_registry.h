@@ -80,6 +80,9 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER };
            LT_THREADS, 1, LT_BN, LT_BM,                                                                               \
            "icache_fit whose tiles share k among blocks where they alone leave SMs idle (W = 1024: 4 blocks a tile), "\
            "adding partial tiles atomically")                                                                        \
+    KERNEL("spread_copies", matmul_spread_copies, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                    \
+           LT_THREADS, 1, LT_BN, LT_BM,                                                                               \
+           "split_k issuing the next k-tile's copies a quarter at a time among the FFMAs, blocks in grid order")      \
     LIBRARY("cublas", matmul_cublas_sgemm, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER,                           \
             "cublasSgemm, true FP32 (default math mode, no TF32): the reference")                                     \
     KERNEL("naive_fp64", matmul_naive_fp64, MATMUL_FP64, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER, 32, 32, 32, 32,         \

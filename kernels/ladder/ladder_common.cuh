@@ -9,6 +9,7 @@
  *   thread_tile_origin where a thread's register tile lies in the block tile: contiguous, or
  *                      spread over its warp's sub-tile (warp tiling)
  *   mma_tile           one shared tile's worth of FFMA on a register tile, fed by 16-byte loads
+ *                      (mma_tile_between: with a call between its steps)
  *   store_tile         the epilogue: a thread's register tile to P, every store guarded
  *   block_tile_coords  which tile of P a block computes (plain, or rasterized in bands)
  *   shape_matches, rows_are_16b_aligned: the launchers' checks
@@ -235,17 +236,23 @@ struct thread_tile_steps {
  * K_UNROLL steps of k are unrolled into straight-line code and the loop runs BK / K_UNROLL times
  * (K_UNROLL = BK: no loop); a shorter body trades a few loop instructions for a smaller footprint
  * in the instruction cache (see icache_fit).
+ * mma_tile_between also calls between(i) in the i-th run of K_UNROLL steps, just before its step
+ * AT (spread_copies issues a share of the next k-tile's copies there).
  */
-template <int BK, int LDA, int LDB, int TM, int TN, int A_STEP, int B_STEP, int K_UNROLL = BK>
-__device__ __forceinline__ void mma_tile(const float *As, const float *Bs, float (&acc)[TM][TN])
+template <int BK, int LDA, int LDB, int TM, int TN, int A_STEP, int B_STEP, int K_UNROLL, int AT, typename Between>
+__device__ __forceinline__ void mma_tile_between(const float *As, const float *Bs, float (&acc)[TM][TN],
+                                                 Between between)
 {
     static_assert(TM % 4 == 0 && TN % 4 == 0, "register tiles come in groups of 4");
     static_assert(K_UNROLL > 0 && BK % K_UNROLL == 0, "the unrolled steps must divide the k-tile");
+    static_assert(AT < K_UNROLL, "the call falls inside the unrolled steps");
 #pragma unroll 1
     for (int k0 = 0; k0 < BK; k0 += K_UNROLL)
 #pragma unroll
     for (int dk = 0; dk < K_UNROLL; ++dk) {
         const int k = k0 + dk;
+        if (dk == AT)
+            between(k0 / K_UNROLL);
         float a[TM], b[TN];
 #pragma unroll
         for (int g = 0; g < TM / 4; ++g) {
@@ -263,6 +270,12 @@ __device__ __forceinline__ void mma_tile(const float *As, const float *Bs, float
             for (int j = 0; j < TN; ++j)
                 acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
     }
+}
+
+template <int BK, int LDA, int LDB, int TM, int TN, int A_STEP, int B_STEP, int K_UNROLL = BK>
+__device__ __forceinline__ void mma_tile(const float *As, const float *Bs, float (&acc)[TM][TN])
+{
+    mma_tile_between<BK, LDA, LDB, TM, TN, A_STEP, B_STEP, K_UNROLL, -1>(As, Bs, acc, [](int) {});
 }
 
 /*

@@ -9,11 +9,12 @@
  *   per k-tile, nothing overlapped but what other resident blocks provide.
  *
  * pipelined_gemm_kernel: pipelined, rasterized, large_tiles, halfwarp_lanes, icache_fit,
- *   small_tiles. STAGES shared-memory buffers filled by cp.async, always STAGES - 1 tiles in flight
- *   while the FFMAs consume the oldest; one barrier per k-tile; warp-tiled register tiles;
- *   GROUP > 0 rasterizes the block order; K_UNROLL < BK keeps the k loop inside a tile rolled (0:
- *   unrolled whole); SPLIT_K lets gridDim.z blocks share one tile of P, each summing its own
- *   stretch of k and adding it to P atomically (split_k).
+ *   small_tiles, split_k, spread_copies. STAGES shared-memory buffers filled by cp.async, always
+ *   STAGES - 1 tiles in flight while the FFMAs consume the oldest; one barrier per k-tile;
+ *   warp-tiled register tiles; GROUP > 0 rasterizes the block order; K_UNROLL < BK keeps the k
+ *   loop inside a tile rolled (0: unrolled whole); SPLIT_K lets gridDim.z blocks share one tile of P, each summing its own
+ *   stretch of k and adding it to P atomically (split_k); COPIES_AT >= 0 issues the next k-tile's
+ *   copies a share at a time among the FFMAs, before that step of each unrolled run (spread_copies).
  */
 #ifndef MEMSCOPE_LADDER_GEMM_CUH
 #define MEMSCOPE_LADDER_GEMM_CUH
@@ -142,17 +143,21 @@ __device__ __forceinline__ pipe_bases pipe_setup(const float *M, const float *N,
     return pb;
 }
 
-template <int BM, int BN, int BK, int THREADS>
-__device__ __forceinline__ void pipe_load_fast(const pipe_bases &pb, int width, int k0, float *As, float *Bs)
+/* The fast path's copies of k-tile k0, or share `part` of PARTS of them: a run of the A copies and one of the B. */
+template <int BM, int BN, int BK, int THREADS, int PARTS = 1>
+__device__ __forceinline__ void pipe_load_fast(const pipe_bases &pb, int width, int k0, float *As, float *Bs,
+                                               int part = 0)
 {
     typedef pipe_fast<BM, BN, BK, THREADS> F;
-    const float *pa = pb.a + k0;
+    static_assert(F::a_copies % PARTS == 0 && F::b_copies % PARTS == 0, "the copies split into equal shares");
+    const int A_SHARE = F::a_copies / PARTS, B_SHARE = F::b_copies / PARTS;
+    const float *pa = pb.a + k0 + (size_t)part * A_SHARE * pb.a_stride;
 #pragma unroll
-    for (int j = 0; j < F::a_copies; ++j, pa += pb.a_stride)
+    for (int j = part * A_SHARE; j < (part + 1) * A_SHARE; ++j, pa += pb.a_stride)
         cp_async4(&As[pb.a_dst + j * F::a_rows], pa, 4);
-    const float *pn = pb.b + (size_t)k0 * width;
+    const float *pn = pb.b + (size_t)k0 * width + (size_t)part * B_SHARE * pb.b_stride;
 #pragma unroll
-    for (int j = 0; j < F::b_copies; ++j, pn += pb.b_stride)
+    for (int j = part * B_SHARE; j < (part + 1) * B_SHARE; ++j, pn += pb.b_stride)
         cp_async16(&Bs[pb.b_dst + j * F::b_rows * BN], pn, 16);
 }
 
@@ -184,7 +189,7 @@ struct k_unroll {
 };
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES, int K_UNROLL,
-          bool VEC, bool SPLIT_K>
+          bool VEC, bool SPLIT_K, int COPIES_AT>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM, TN>::value)
     pipelined_gemm_kernel(const float *__restrict__ M, const float *__restrict__ N, float *__restrict__ P, int width)
 {
@@ -221,15 +226,26 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, pipe_min_blocks<TM
                                                  Bs + s * B_STAGE, tid, pb, interior);
         cp_async_commit();
     }
+    const int KU = k_unroll<BK, K_UNROLL>::value;
     int read = 0, write = STAGES - 1; /* stage consumed now, stage refilled now */
     for (int t = first; t < last; ++t) {
         cp_async_wait<STAGES - 2>(); /* this thread's copies of tile t have landed ... */
         __syncthreads();             /* ... everyone's too, and everyone is done with tile t - 1 */
-        if (t + STAGES - 1 < last)
-            pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, t + STAGES - 1, As + write * A_STAGE,
-                                                 Bs + write * B_STAGE, tid, pb, interior);
-        cp_async_commit();
-        mma_tile<BK, LDA, BN, TM, TN, A_STEP, B_STEP, k_unroll<BK, K_UNROLL>::value>(As + read * A_STAGE + r0, Bs + read * B_STAGE + c0, acc);
+        const int next = t + STAGES - 1;
+        float *An = As + write * A_STAGE, *Bn = Bs + write * B_STAGE;
+        const float *Ar = As + read * A_STAGE + r0, *Br = Bs + read * B_STAGE + c0;
+        if (COPIES_AT >= 0 && VEC && interior && next < last && (next + 1) * BK <= width) {
+            /* spread_copies: a share of the next tile's copies before step COPIES_AT of each run of KU steps */
+            mma_tile_between<BK, LDA, BN, TM, TN, A_STEP, B_STEP, KU, COPIES_AT>(Ar, Br, acc, [&](int part) {
+                pipe_load_fast<BM, BN, BK, THREADS, BK / KU>(pb, width, next * BK, An, Bn, part);
+            });
+            cp_async_commit();
+        } else {
+            if (next < last)
+                pipe_issue<BM, BN, BK, THREADS, VEC>(M, N, width, row0, col0, next, An, Bn, tid, pb, interior);
+            cp_async_commit();
+            mma_tile<BK, LDA, BN, TM, TN, A_STEP, B_STEP, KU>(Ar, Br, acc);
+        }
         read = read == STAGES - 1 ? 0 : read + 1;
         write = write == STAGES - 1 ? 0 : write + 1;
     }
@@ -280,7 +296,7 @@ static const char *split_k_ways(const struct matmul_operands *o, int tiles_of_p,
  * changes the loop inside a block, so the grid is the same.
  */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES = false,
-          int K_UNROLL = 0, bool SPLIT_K = false>
+          int K_UNROLL = 0, bool SPLIT_K = false, int COPIES_AT = -1>
 static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     static bool raised[2];
@@ -292,8 +308,10 @@ static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 g
     float *p = (float *)o->p;
     const bool vec = rows_are_16b_aligned(o);
     void (*kernel)(const float *, const float *, float *, int) =
-        vec ? pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, true, SPLIT_K>
-            : pipelined_gemm_kernel<BM, BN, BK_EDGE, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, false, SPLIT_K>;
+        vec ? pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, true, SPLIT_K,
+                                    COPIES_AT>
+            : pipelined_gemm_kernel<BM, BN, BK_EDGE, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, false, SPLIT_K,
+                                    COPIES_AT>;
     const size_t smem = vec ? pipe_smem<BM, BN, BK, STAGES>::bytes : pipe_smem<BM, BN, BK_EDGE, STAGES>::bytes;
     const char *why = allow_shared_bytes(kernel, smem, &raised[vec]);
     if (!why && SPLIT_K)
@@ -306,12 +324,12 @@ static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 g
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP, bool COL_LANES = false,
-          int K_UNROLL = 0, bool SPLIT_K = false>
+          int K_UNROLL = 0, bool SPLIT_K = false, int COPIES_AT = -1>
 static const void *pipelined_gemm_kernel_of(size_t *dynamic_smem_bytes)
 {
     *dynamic_smem_bytes = pipe_smem<BM, BN, BK, STAGES>::bytes;
     return (const void *)pipelined_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES, GROUP, COL_LANES, K_UNROLL, true,
-                                               SPLIT_K>;
+                                               SPLIT_K, COPIES_AT>;
 }
 
 /*

@@ -1,5 +1,5 @@
 /*
- * Tile parameters of the FP32 ladder (blocktiled_1d ... small_tiles), in one place because two
+ * Tile parameters of the FP32 ladder (blocktiled_1d ... spread_copies), in one place because two
  * languages read them: the registry (C) takes its launch shape from here and the kernels (CUDA)
  * their loops, so the grid the harness launches always covers the tiles the kernel computes.
  *
@@ -146,5 +146,14 @@
 #define ST_GROUP 16
 #endif
 #define ST_THREADS ((ST_BM / ST_WM) * (ST_BN / ST_WN) * 32)
+
+/* spread_copies: split_k's tiles; before this step of each run of IF_K_UNROLL steps, a share of the next k-tile's
+ * copies; its blocks rasterized in bands of SC_GROUP block rows (0: the grid's own order). */
+#ifndef SC_COPIES_AT
+#define SC_COPIES_AT 5
+#endif
+#ifndef SC_GROUP
+#define SC_GROUP 0
+#endif
 
 #endif

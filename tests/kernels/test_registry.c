@@ -131,15 +131,16 @@ static void ladder_steps_count_up_from_one_over_fp32_variants(void **state)
     assert_int_equal(matmul_ladder_step("no_such_variant"), 0);
 }
 
-/* small_tiles and split_k are the rungs after icache_fit, in that order, the last before cuBLAS: the ladder page
- * shows them between. */
-static void small_tiles_and_split_k_are_the_steps_between_icache_fit_and_cublas(void **state)
+/* small_tiles, split_k and spread_copies are the rungs after icache_fit, in that order, the last before cuBLAS: the
+ * ladder page shows them between. */
+static void the_rungs_after_icache_fit_come_in_order_before_cublas(void **state)
 {
     (void)state;
     int step = matmul_ladder_step(must_find("small_tiles")->name);
     assert_int_equal(step, matmul_ladder_step("icache_fit") + 1);
     assert_int_equal(matmul_ladder_step(must_find("split_k")->name), step + 1);
-    assert_int_equal(matmul_ladder_step("cublas"), step + 2);
+    assert_int_equal(matmul_ladder_step(must_find("spread_copies")->name), step + 2);
+    assert_int_equal(matmul_ladder_step("cublas"), step + 3);
 }
 
 /* Its idea: at W = 1024 its grid gives the H100's 132 SMs at least 128 blocks, where icache_fit's 128x256 tiles
@@ -231,7 +232,7 @@ int main(void)
         cmocka_unit_test(find_returns_null_for_unknown_name),
         cmocka_unit_test(registry_holds_required_variants),
         cmocka_unit_test(ladder_steps_count_up_from_one_over_fp32_variants),
-        cmocka_unit_test(small_tiles_and_split_k_are_the_steps_between_icache_fit_and_cublas),
+        cmocka_unit_test(the_rungs_after_icache_fit_come_in_order_before_cublas),
         cmocka_unit_test(small_tiles_fill_the_sms_at_1024),
         cmocka_unit_test(cublas_variants_have_their_precision),
         cmocka_unit_test(layouts_of_special_variants),
