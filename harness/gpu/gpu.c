@@ -86,10 +86,27 @@ int gpu_close(struct gpu *g, struct error *e)
     return e->code;
 }
 
+static int free_memory(size_t *free_bytes, struct error *e)
+{
+    size_t total_bytes;
+    CUDA_TRY(e, cudaMemGetInfo(free_bytes, &total_bytes));
+    return 0;
+}
+
+int gpu_has_free_memory(size_t bytes, bool *fits, struct error *e)
+{
+    size_t free_bytes;
+    if (free_memory(&free_bytes, e))
+        return e->code;
+    *fits = bytes + MEMORY_HEADROOM <= free_bytes;
+    return 0;
+}
+
 int gpu_require_free_memory(const struct gpu *g, size_t bytes, const char *purpose, struct error *e)
 {
-    size_t free_bytes, total_bytes;
-    CUDA_TRY(e, cudaMemGetInfo(&free_bytes, &total_bytes));
+    size_t free_bytes;
+    if (free_memory(&free_bytes, e))
+        return e->code;
     if (bytes + MEMORY_HEADROOM > free_bytes)
         return error_set(e, EXIT_USAGE, "%s needs %.2f GiB of GPU memory (plus %.2f GiB headroom); %s has %.2f GiB free",
                          purpose, bytes / 1073741824.0, MEMORY_HEADROOM / 1073741824.0, g->prop.name,

@@ -4,6 +4,7 @@
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,6 +36,8 @@ int gpu_close(struct gpu *g, struct error *e);
 /* The GPU's UUID as nvidia-smi writes it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx. */
 void gpu_uuid_text(const struct gpu *g, char *buf, size_t len);
 int gpu_require_free_memory(const struct gpu *g, size_t bytes, const char *purpose, struct error *e);
+/* Whether bytes fit in the GPU's free memory with the same headroom gpu_require_free_memory keeps. */
+int gpu_has_free_memory(size_t bytes, bool *fits, struct error *e);
 /* Empties the L2 on g's stream (see kernels/cache_sweep.h): the next kernel starts cold and clean. */
 int gpu_flush_l2(struct gpu *g, struct error *e);
 

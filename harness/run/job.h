@@ -39,6 +39,7 @@ struct job_context {
     struct csv *stalls_csv;          /* stalls.csv, open while the run lasts, with the stalls group */
     const char *capture_dir;
     bool keep_operands; /* until the width is done: for its metric passes, or for another profiler */
+    bool keep_sampled;  /* with the stalls group: until the width is profiled after all are sampled (they all fit) */
 };
 
 struct job_result {

@@ -62,6 +62,20 @@ static int check_memory(const struct gpu *g, const struct options *o, struct err
     return 0;
 }
 
+/* With the stalls group the widths are profiled once all are sampled: the sampled jobs keep their operands meanwhile
+ * if every width's fit beside each job's own needs, and have them made again otherwise (job_restore_operands). */
+static int sampled_operands_fit(const struct options *o, bool *fit, struct error *e)
+{
+    size_t kept = 0, most = 0;
+    for (int s = 0; s < o->n_sizes; ++s)
+        for (int v = 0; v < o->n_variants; ++v) {
+            size_t need = kept + job_device_bytes(o->variants[v], o->sizes[s]);
+            most = need > most ? need : most;
+            kept += job_kept_bytes(o->variants[v], o->sizes[s]);
+        }
+    return gpu_has_free_memory(most, fit, e);
+}
+
 static void record_profiler(struct environment *env, const struct collectors *c)
 {
     const struct metrics_collector *m = c->metrics;
@@ -107,13 +121,21 @@ static int run_width(const struct options *o, struct job_context *ctx, int s, st
         sample_stalls_width(ctx, jobs + first, *done - first, o->sizes[s], e);
     else if ((ctx->metrics || ctx->source) && !e->code)
         profile_width(ctx, jobs + first, *done - first, o->sizes[s], s + 1, e);
-    for (int i = first; i < *done; ++i)
+    for (int i = first; i < *done && !(ctx->stalls && ctx->keep_sampled); ++i)
         job_release_kept(&jobs[i], e);
     return e->code;
 }
 
+static bool operands_released(const struct job_result *jobs, int count)
+{
+    for (int i = 0; i < count; ++i)
+        if (jobs[i].passed && !jobs[i].kept.p)
+            return true;
+    return false;
+}
+
 /* With the stalls group, the widths are profiled once all are sampled (profile_width.h), each passed job's
- * operands made again. */
+ * operands made again unless they were kept. */
 static int profile_after_sampling(const struct options *o, struct job_context *ctx, struct job_result *jobs,
                                   int done, struct error *e)
 {
@@ -121,11 +143,13 @@ static int profile_after_sampling(const struct options *o, struct job_context *c
         int count = 0;
         while (first + count < done && jobs[first + count].width == o->sizes[s])
             ++count;
-        nvtx_phase_begin(PHASE_COPY_IN, o->sizes[s]); /* the operands again, as the timing had them */
-        for (int i = first; i < first + count && !e->code; ++i)
-            if (jobs[i].passed)
-                job_restore_operands(ctx->gpu, &jobs[i], e);
-        nvtx_end();
+        if (operands_released(jobs + first, count)) {
+            nvtx_phase_begin(PHASE_COPY_IN, o->sizes[s]); /* the operands again, as the timing had them */
+            for (int i = first; i < first + count && !e->code; ++i)
+                if (jobs[i].passed && !jobs[i].kept.p)
+                    job_restore_operands(ctx->gpu, &jobs[i], e);
+            nvtx_end();
+        }
         if (!e->code)
             profile_width(ctx, jobs + first, count, o->sizes[s], s + 1, e);
         for (int i = first; i < first + count; ++i)
@@ -153,6 +177,8 @@ static int run_jobs(const struct options *o, const struct metric_set *set, struc
         run_width(o, ctx, s, jobs, done, e);
     if (ctx->stalls && (set->n > 0 || set->source) && !e->code && switch_to_range_profiler(o, set, c, ctx, e) == 0)
         profile_after_sampling(o, ctx, jobs, *done, e);
+    for (int i = 0; i < *done; ++i) /* what a failure left kept */
+        job_release_kept(&jobs[i], e);
     nvtx_end();
     progress_clear(ctx->progress);
     return e->code;
@@ -234,7 +260,9 @@ static int measure(struct gpu *g, const struct options *o, const struct metric_s
     progress_init(&progress, total);
     struct job_context ctx = {g, &o->timing, &progress, collectors->metrics, collectors->source,
                               collectors->source ? &lines : NULL, collectors->stalls,
-                              collectors->stalls ? &stalls : NULL, capture_dir, o->keep_operands};
+                              collectors->stalls ? &stalls : NULL, capture_dir, o->keep_operands, false};
+    if (collectors->stalls && (set->n > 0 || set->source) && sampled_operands_fit(o, &ctx.keep_sampled, e))
+        return e->code;
     struct job_result *jobs = calloc((size_t)total, sizeof *jobs);
     if (!jobs)
         return error_set(e, EXIT_RUNTIME, "out of host memory");

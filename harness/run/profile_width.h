@@ -10,8 +10,8 @@
  * profiler was enabled; the range profiler failed to start while PC sampling,
  * once used, was still enabled. So with the stalls group a run samples every
  * width as it is timed, disables PC sampling, and only then enables the range
- * profiler and profiles the widths, each variant's operands made again from
- * its seed.
+ * profiler and profiles the widths, each variant's operands kept meanwhile
+ * where every width's fit on the GPU, made again from its seed otherwise.
  */
 #ifndef MEMSCOPE_PROFILE_WIDTH_H
 #define MEMSCOPE_PROFILE_WIDTH_H
