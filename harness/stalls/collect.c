@@ -31,14 +31,18 @@ int stalls_close(struct stall_collector *c, struct error *e)
     return e->code ? e->code : error_from_profiler(e, &pe);
 }
 
-static int sampled_run(struct prof_pcs_session *s, struct gpu *g, const struct profiled_call *call,
+static int sampled_run(struct prof_pcs_session *s, struct gpu *g, const struct profiled_call *call, unsigned launches,
                        struct prof_pcs_record **records, size_t *n, struct stall_call *out, struct error *e)
 {
     struct prof_error pe = {0};
     out->gpu_ms = 0.0;
     if (prof_pcs_begin(s, &pe))
         return error_from_profiler(e, &pe);
-    profiled_call_timed(call, g, &out->gpu_ms, e);
+    for (unsigned k = 0; k < launches && !e->code; ++k) {
+        double ms = 0.0;
+        if (profiled_call_timed(call, g, &ms, e) == 0)
+            out->gpu_ms += ms;
+    }
     prof_pcs_end(s, records, n, &out->totals, &pe); /* even after a failed launch: sampling must stop */
     if (e->code || error_from_profiler(e, &pe))
         return e->code;
@@ -55,7 +59,7 @@ static int sampled_run(struct prof_pcs_session *s, struct gpu *g, const struct p
 }
 
 static int collect_call(struct stall_collector *c, struct gpu *g, const struct profiled_call *call, unsigned period,
-                        struct stall_call *out, struct error *e)
+                        unsigned launches, struct stall_call *out, struct error *e)
 {
     struct prof_pcs_session *s = &c->pcs;
     struct prof_error pe = {0};
@@ -68,7 +72,7 @@ static int collect_call(struct stall_collector *c, struct gpu *g, const struct p
     if (prof_pcs_set_period(s, period, &pe))
         return error_from_profiler(e, &pe);
     out->period_log2 = s->period_log2;
-    if (sampled_run(s, g, call, &records, &n, out, e) == 0)
+    if (sampled_run(s, g, call, launches, &records, &n, out, e) == 0)
         for (size_t i = 0; i < n && !e->code; ++i) {
             char file[SOURCE_FILE_LEN];
             int line;
@@ -84,19 +88,12 @@ static int collect_call(struct stall_collector *c, struct gpu *g, const struct p
 int stalls_collect(struct stall_collector *c, struct gpu *g, const struct profiled_call *calls,
                    const double *median_ms, int n, struct stall_call *out, struct error *e)
 {
-    unsigned period[STALL_MAX_CALLS];
+    unsigned period[STALL_MAX_CALLS], launches[STALL_MAX_CALLS];
     int order[STALL_MAX_CALLS];
     if (n > STALL_MAX_CALLS)
         return error_set(e, EXIT_RUNTIME, "%d calls to sample; at most %d", n, STALL_MAX_CALLS);
-    /* Changing the period costs about 0.35 s (H100): calls are sampled in the order of their periods */
-    for (int i = 0; i < n; ++i) {
-        period[i] = stall_period_log2(median_ms[i], c->sms, c->clock_mhz);
-        int at = i;
-        for (; at > 0 && period[order[at - 1]] > period[i]; --at)
-            order[at] = order[at - 1];
-        order[at] = i;
-    }
+    stall_schedule(median_ms, n, c->sms, c->clock_mhz, period, launches, order);
     for (int k = 0; k < n && !e->code; ++k)
-        collect_call(c, g, &calls[order[k]], period[order[k]], &out[order[k]], e);
+        collect_call(c, g, &calls[order[k]], period[order[k]], launches[order[k]], &out[order[k]], e);
     return e->code;
 }

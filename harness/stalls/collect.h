@@ -1,6 +1,7 @@
 /*
  * Collecting warp stall reasons (needs the GPU): each profiled call runs once
- * more with CUPTI's PC sampling started, after its width is timed and before
+ * more, or as often as its width's sampling period needs (sampling_period.h),
+ * with CUPTI's PC sampling started, after its width is timed and before
  * any metric pass, in a phase of its own ("stall sampling"), never while
  * timing, and each sampled instruction is placed on its source line.
  *
@@ -34,8 +35,8 @@ struct stall_collector {
 int stalls_open(struct stall_collector *c, const struct gpu *g, struct error *e);
 /* Disables PC sampling; closing again does nothing. */
 int stalls_close(struct stall_collector *c, struct error *e);
-/* Samples each call once, appending what it saw to out[i]; median_ms[i] is call i's median time, which sets
- * its sampling period. */
+/* Samples each call, appending what it saw to out[i]; median_ms[i] is call i's median time, which sets its
+ * sampling period and its launches (stall_schedule). */
 int stalls_collect(struct stall_collector *c, struct gpu *g, const struct profiled_call *calls,
                    const double *median_ms, int n, struct stall_call *out, struct error *e);
 

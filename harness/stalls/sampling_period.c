@@ -2,9 +2,14 @@
 
 #include "sampling_period.h"
 
+static double sm_cycles(double kernel_ms, int sms, double clock_mhz)
+{
+    return kernel_ms * 1e-3 * clock_mhz * 1e6 * sms;
+}
+
 unsigned stall_period_log2(double kernel_ms, int sms, double clock_mhz)
 {
-    double cycles = kernel_ms * 1e-3 * clock_mhz * 1e6 * sms;
+    double cycles = sm_cycles(kernel_ms, sms, clock_mhz);
     if (!(cycles > 0.0))
         return STALL_PERIOD_MIN;
     double p = floor(log2(cycles / STALL_TARGET_SAMPLES));
@@ -13,4 +18,34 @@ unsigned stall_period_log2(double kernel_ms, int sms, double clock_mhz)
     unsigned steps = ((unsigned)(p - STALL_PERIOD_MIN) + STALL_PERIOD_STEP - 1) / STALL_PERIOD_STEP;
     unsigned stepped = STALL_PERIOD_MIN + STALL_PERIOD_STEP * steps;
     return stepped > STALL_PERIOD_MAX ? STALL_PERIOD_MAX : stepped;
+}
+
+unsigned stall_launches(double kernel_ms, unsigned period_log2, int sms, double clock_mhz)
+{
+    double per_launch = sm_cycles(kernel_ms, sms, clock_mhz) / ldexp(1.0, (int)period_log2);
+    if (!(per_launch > 0.0) || per_launch >= STALL_MIN_SAMPLES)
+        return 1;
+    double launches = ceil(STALL_MIN_SAMPLES / per_launch);
+    return launches > STALL_MAX_LAUNCHES ? STALL_MAX_LAUNCHES : (unsigned)launches;
+}
+
+void stall_schedule(const double *kernel_ms, int n, int sms, double clock_mhz, unsigned *period_log2,
+                    unsigned *launches, int *order)
+{
+    for (int i = 0; i < n; ++i) { /* each call's own period, the longest first */
+        period_log2[i] = stall_period_log2(kernel_ms[i], sms, clock_mhz);
+        int at = i;
+        for (; at > 0 && period_log2[order[at - 1]] < period_log2[i]; --at)
+            order[at] = order[at - 1];
+        order[at] = i;
+    }
+    unsigned set = n > 0 ? period_log2[order[0]] : STALL_PERIOD_MIN;
+    for (int k = 0; k < n; ++k) {
+        int i = order[k];
+        unsigned shared = stall_launches(kernel_ms[i], set, sms, clock_mhz);
+        if (shared * kernel_ms[i] > STALL_PERIOD_CHANGE_MS)
+            set = period_log2[i]; /* cheaper to change the period than to launch so often */
+        period_log2[i] = set;
+        launches[i] = stall_launches(kernel_ms[i], set, sms, clock_mhz);
+    }
 }

@@ -5,8 +5,11 @@
  * 500 ms one millions (and seconds of decoding), so the period is chosen per
  * call from its median time, for STALL_TARGET_SAMPLES samples or up to 8 times
  * fewer: changing the period costs about 0.35 s (H100), so periods come in
- * steps of 2^3 and a width's calls share a few. It is never below 2^9 cycles:
- * at 2^5 the hardware dropped 73 % of a 0.13 ms kernel's samples (H100).
+ * steps of 2^3, and a width's calls share the period of its longest kernel,
+ * the shorter ones launched as many times as it takes to gather
+ * STALL_MIN_SAMPLES, unless those launches would cost more than a change of
+ * period (stall_schedule). It is never below 2^9 cycles: at 2^5 the hardware
+ * dropped 73 % of a 0.13 ms kernel's samples (H100).
  */
 #ifndef MEMSCOPE_SAMPLING_PERIOD_H
 #define MEMSCOPE_SAMPLING_PERIOD_H
@@ -15,8 +18,20 @@
 #define STALL_PERIOD_MIN 9
 #define STALL_PERIOD_MAX 30
 #define STALL_PERIOD_STEP 3
+#define STALL_MIN_SAMPLES (STALL_TARGET_SAMPLES / 8)
+#define STALL_PERIOD_CHANGE_MS 350.0
+#define STALL_MAX_LAUNCHES 10000
 
 /* The period exponent p (9, 12, ... 30) for a kernel of kernel_ms on sms SMs at clock_mhz. */
 unsigned stall_period_log2(double kernel_ms, int sms, double clock_mhz);
+
+/* How many launches of a kernel of kernel_ms sampled every 2^period_log2 cycles gather STALL_MIN_SAMPLES
+ * (at least 1, at most STALL_MAX_LAUNCHES). */
+unsigned stall_launches(double kernel_ms, unsigned period_log2, int sms, double clock_mhz);
+
+/* A width's n calls of kernel_ms[i]: the period and the launches of each, and order[], the order to sample them
+ * in (the longest period first, so that each period is set once). */
+void stall_schedule(const double *kernel_ms, int n, int sms, double clock_mhz, unsigned *period_log2,
+                    unsigned *launches, int *order);
 
 #endif

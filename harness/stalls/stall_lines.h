@@ -30,7 +30,7 @@ struct stall_call {
     size_t n;
     struct prof_pcs_totals totals;
     unsigned period_log2;   /* one sample per 2^period_log2 cycles per SM */
-    double gpu_ms, wall_ms; /* the sampled run by CUDA events; it with reading back and placing the samples */
+    double gpu_ms, wall_ms; /* the sampled launches by CUDA events; with reading back and placing the samples */
 };
 
 /* The reasons of a run, as the PC sampling session named them. */

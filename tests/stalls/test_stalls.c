@@ -1,6 +1,6 @@
 /*
- * The stalls room without a GPU: CUPTI's reason names, the sampling period chosen per call, and the samples
- * gathered per line and kernel. The reason names are those CUPTI 13.0 gave on an H100; the last test's kernel
+ * The stalls room without a GPU: CUPTI's reason names, the sampling period and launches chosen per call, and the
+ * samples gathered per line and kernel. The reason names are those CUPTI 13.0 gave on an H100; the last test's kernel
  * totals are those measured there for naive_uncoalesced at W = 1024, split over two lines.
  */
 #include <setjmp.h>
@@ -62,6 +62,53 @@ static void the_period_stays_in_cuptis_range(void **state)
         assert_true(p >= 9 && p <= 30);
         assert_int_equal((p - STALL_PERIOD_MIN) % STALL_PERIOD_STEP, 0);
     }
+}
+
+/* A width's calls share its longest kernel's period. At 132 SMs and 1755 MHz (231.66 M SM cycles a ms): 35.3 ms
+ * (naive_uncoalesced at W = 2048) takes 2^15 on its own, 249,560 samples a launch; 2.7 ms would take 2^12 but gives
+ * 19,088 samples at 2^15, so 2 launches reach 25,000; 0.344 ms would take 2^9 and gives 2,432 at 2^15: 11 launches
+ * (3.8 ms, where a change of period costs about 350). The longest is sampled first. */
+static void a_width_shares_its_longest_kernels_period(void **state)
+{
+    (void)state;
+    const double ms[] = {0.344, 35.3, 2.7};
+    unsigned period[3], launches[3];
+    int order[3];
+    stall_schedule(ms, 3, 132, 1755.0, period, launches, order);
+    for (int i = 0; i < 3; ++i)
+        assert_int_equal(period[i], 15);
+    assert_int_equal(launches[0], 11);
+    assert_int_equal(launches[1], 1);
+    assert_int_equal(launches[2], 2);
+    assert_int_equal(order[0], 1);
+    assert_int_equal(order[1], 2);
+    assert_int_equal(order[2], 0);
+}
+
+/* A 20 s kernel takes 2^24, at which a 0.5 ms kernel gives 6.9 samples a launch: 3,622 launches, 1.8 s, cost more
+ * than changing the period, so it gets its own, 2^9 (226,230 samples in one launch). */
+static void launches_dearer_than_a_change_of_period_are_not_made(void **state)
+{
+    (void)state;
+    const double ms[] = {20000.0, 0.5};
+    unsigned period[2], launches[2];
+    int order[2];
+    stall_schedule(ms, 2, 132, 1755.0, period, launches, order);
+    assert_int_equal(period[0], 24);
+    assert_int_equal(launches[0], 1);
+    assert_int_equal(period[1], 9);
+    assert_int_equal(launches[1], 1);
+}
+
+/* Below 2^9 the hardware drops samples, so a kernel too short for 25,000 at 2^9 is launched again: 0.02 ms gives
+ * 9,049 a launch, 3 launches; the launches stay between 1 and STALL_MAX_LAUNCHES whatever the time. */
+static void a_kernel_too_short_for_the_shortest_period_is_launched_again(void **state)
+{
+    (void)state;
+    assert_int_equal(stall_launches(0.02, 9, 132, 1755.0), 3);
+    assert_int_equal(stall_launches(0.0, 9, 132, 1755.0), 1);
+    assert_int_equal(stall_launches(1e-9, 9, 132, 1755.0), STALL_MAX_LAUNCHES);
+    assert_int_equal(stall_launches(1000.0, 9, 132, 1755.0), 1);
 }
 
 static const uint64_t long_scoreboard[4] = {0, 5, 0, 0}, throttle[4] = {100, 1, 0, 2};
@@ -137,6 +184,9 @@ int main(void)
         cmocka_unit_test(an_unknown_name_is_kept_whole),
         cmocka_unit_test(the_period_follows_the_kernel_time),
         cmocka_unit_test(the_period_stays_in_cuptis_range),
+        cmocka_unit_test(a_width_shares_its_longest_kernels_period),
+        cmocka_unit_test(launches_dearer_than_a_change_of_period_are_not_made),
+        cmocka_unit_test(a_kernel_too_short_for_the_shortest_period_is_launched_again),
         cmocka_unit_test(instructions_of_a_line_add_up),
         cmocka_unit_test(the_same_line_of_two_kernels_stays_apart),
         cmocka_unit_test(nothing_sampled_has_no_top_reason),
