@@ -32,55 +32,75 @@ int stalls_close(struct stall_collector *c, struct error *e)
 }
 
 static int sampled_run(struct prof_pcs_session *s, struct gpu *g, const struct profiled_call *call, unsigned launches,
-                       struct prof_pcs_record **records, size_t *n, struct stall_call *out, struct error *e)
+                       struct prof_pcs_record **records, size_t *n, struct prof_pcs_totals *totals, double *gpu_ms,
+                       struct error *e)
 {
     struct prof_error pe = {0};
-    out->gpu_ms = 0.0;
+    *gpu_ms = 0.0;
     if (prof_pcs_begin(s, &pe))
         return error_from_profiler(e, &pe);
     for (unsigned k = 0; k < launches && !e->code; ++k) {
         double ms = 0.0;
         if (profiled_call_timed(call, g, &ms, e) == 0)
-            out->gpu_ms += ms;
+            *gpu_ms += ms;
     }
-    prof_pcs_end(s, records, n, &out->totals, &pe); /* even after a failed launch: sampling must stop */
+    prof_pcs_end(s, records, n, totals, &pe); /* even after a failed launch: sampling must stop */
     if (e->code || error_from_profiler(e, &pe))
         return e->code;
     /* shares from part of the samples would read as the kernel's */
-    if (out->totals.dropped > 0)
+    if (totals->dropped > 0)
         return error_set(e, EXIT_PROFILER, "PC sampling dropped %llu of %llu samples of %s W=%d",
-                         (unsigned long long)out->totals.dropped, (unsigned long long)out->totals.samples,
-                         call->variant, call->width);
+                         (unsigned long long)totals->dropped, (unsigned long long)totals->samples, call->variant,
+                         call->width);
     /* every call runs a kernel long enough to be sampled at the period chosen for it */
-    if (*n == 0 && out->totals.non_user == 0)
+    if (*n == 0 && totals->non_user == 0)
         return error_set(e, EXIT_PROFILER, "PC sampling recorded no instruction of %s W=%d (%llu samples)",
-                         call->variant, call->width, (unsigned long long)out->totals.samples);
+                         call->variant, call->width, (unsigned long long)totals->samples);
     return 0;
 }
 
-static int collect_call(struct stall_collector *c, struct gpu *g, const struct profiled_call *call, unsigned period,
-                        unsigned launches, struct stall_call *out, struct error *e)
+/* Samples `launches` launches of the call, adding what they saw to out. */
+static int sample_launches(struct stall_collector *c, struct gpu *g, const struct profiled_call *call,
+                           unsigned launches, struct stall_call *out, struct error *e)
 {
-    struct prof_pcs_session *s = &c->pcs;
-    struct prof_error pe = {0};
     struct prof_pcs_record *records = NULL;
     size_t n = 0;
-    double started = host_seconds();
-    snprintf(out->variant, sizeof out->variant, "%s", call->variant);
-    snprintf(out->precision, sizeof out->precision, "%s", call->precision);
-    out->width = call->width;
-    if (prof_pcs_set_period(s, period, &pe))
-        return error_from_profiler(e, &pe);
-    out->period_log2 = s->period_log2;
-    if (sampled_run(s, g, call, launches, &records, &n, out, e) == 0)
+    struct prof_pcs_totals totals = {0};
+    double gpu_ms = 0.0;
+    if (sampled_run(&c->pcs, g, call, launches, &records, &n, &totals, &gpu_ms, e) == 0) {
+        out->totals.samples += totals.samples;
+        out->totals.non_user += totals.non_user;
+        out->gpu_ms += gpu_ms;
         for (size_t i = 0; i < n && !e->code; ++i) {
             char file[SOURCE_FILE_LEN];
             int line;
             const struct prof_pcs_record *r = &records[i];
             if (line_locate(&c->locator, r->cubin_crc, r->function, r->pc, file, &line, e) != NULL)
-                stall_add(out, r->function, file, line, r->samples, s->n_reasons, e);
+                stall_add(out, r->function, file, line, r->samples, c->pcs.n_reasons, e);
         }
+    }
     free(records);
+    return e->code;
+}
+
+/* The planned launches, then more if they gave fewer samples than planned (a grid that leaves SMs without warps
+ * gives them no samples). */
+static int collect_call(struct stall_collector *c, struct gpu *g, const struct profiled_call *call, unsigned period,
+                        unsigned launches, struct stall_call *out, struct error *e)
+{
+    struct prof_error pe = {0};
+    double started = host_seconds();
+    snprintf(out->variant, sizeof out->variant, "%s", call->variant);
+    snprintf(out->precision, sizeof out->precision, "%s", call->precision);
+    out->width = call->width;
+    if (prof_pcs_set_period(&c->pcs, period, &pe))
+        return error_from_profiler(e, &pe);
+    out->period_log2 = c->pcs.period_log2;
+    if (sample_launches(c, g, call, launches, out, e) == 0) {
+        unsigned more = stall_more_launches(launches, out->totals.samples, out->gpu_ms);
+        if (more > 0)
+            sample_launches(c, g, call, more, out, e);
+    }
     out->wall_ms = 1e3 * (host_seconds() - started);
     return e->code;
 }

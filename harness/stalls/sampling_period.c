@@ -29,6 +29,20 @@ unsigned stall_launches(double kernel_ms, unsigned period_log2, int sms, double 
     return launches > STALL_MAX_LAUNCHES ? STALL_MAX_LAUNCHES : (unsigned)launches;
 }
 
+unsigned stall_more_launches(unsigned launches, unsigned long long samples, double gpu_ms)
+{
+    if (launches == 0 || samples == 0 || samples >= STALL_MIN_SAMPLES)
+        return 0;
+    double per_launch = (double)samples / launches;
+    double wanted = ceil(STALL_MIN_SAMPLES / per_launch);
+    if (wanted > STALL_MAX_LAUNCHES)
+        wanted = STALL_MAX_LAUNCHES;
+    double more = wanted - launches;
+    if (!(more > 0.0) || more * gpu_ms / launches > STALL_PERIOD_CHANGE_MS)
+        return 0;
+    return (unsigned)more;
+}
+
 void stall_schedule(const double *kernel_ms, int n, int sms, double clock_mhz, unsigned *period_log2,
                     unsigned *launches, int *order)
 {

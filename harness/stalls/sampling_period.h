@@ -7,8 +7,9 @@
  * fewer: changing the period costs about 0.35 s (H100), so periods come in
  * steps of 2^3, and a width's calls share the period of its longest kernel,
  * the shorter ones launched as many times as it takes to gather
- * STALL_MIN_SAMPLES, unless those launches would cost more than a change of
- * period (stall_schedule). It is never below 2^9 cycles: at 2^5 the hardware
+ * STALL_MIN_SAMPLES (and again if they gave fewer than their time predicts:
+ * a grid that leaves SMs without warps), unless those launches would cost more
+ * than a change of period (stall_schedule, stall_more_launches). It is never below 2^9 cycles: at 2^5 the hardware
  * dropped 73 % of a 0.13 ms kernel's samples (H100).
  */
 #ifndef MEMSCOPE_SAMPLING_PERIOD_H
@@ -28,6 +29,10 @@ unsigned stall_period_log2(double kernel_ms, int sms, double clock_mhz);
 /* How many launches of a kernel of kernel_ms sampled every 2^period_log2 cycles gather STALL_MIN_SAMPLES
  * (at least 1, at most STALL_MAX_LAUNCHES). */
 unsigned stall_launches(double kernel_ms, unsigned period_log2, int sms, double clock_mhz);
+
+/* The launches to add to `launches` that gave only `samples` in gpu_ms, to reach STALL_MIN_SAMPLES at the rate
+ * they gave: 0 when they reached it, gave none, or the added launches would take longer than a change of period. */
+unsigned stall_more_launches(unsigned launches, unsigned long long samples, double gpu_ms);
 
 /* A width's n calls of kernel_ms[i]: the period and the launches of each, and order[], the order to sample them
  * in (the longest period first, so that each period is set once). */

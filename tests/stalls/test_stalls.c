@@ -111,6 +111,20 @@ static void a_kernel_too_short_for_the_shortest_period_is_launched_again(void **
     assert_int_equal(stall_launches(1000.0, 9, 132, 1755.0), 1);
 }
 
+/* A grid that leaves SMs without warps gives fewer samples than its time predicts (icache_fit's 32 blocks at
+ * W = 1024 on 132 SMs): 3 launches that gave 6,071 samples in 0.57 ms give 2,023.7 a launch, so 13 reach 25,000,
+ * 10 more (1.9 ms). None are added when the samples are enough, when there are none to go by, or when they would
+ * take longer than a change of period (2,499 more of 400 ms); at most STALL_MAX_LAUNCHES in all. */
+static void launches_that_gave_too_few_samples_are_followed_by_more(void **state)
+{
+    (void)state;
+    assert_int_equal(stall_more_launches(3, 6071, 0.57), 10);
+    assert_int_equal(stall_more_launches(1, 30000, 1.0), 0);
+    assert_int_equal(stall_more_launches(2, 0, 1.0), 0);
+    assert_int_equal(stall_more_launches(1, 10, 400.0), 0);
+    assert_int_equal(stall_more_launches(1, 1, 0.001), STALL_MAX_LAUNCHES - 1);
+}
+
 static const uint64_t long_scoreboard[4] = {0, 5, 0, 0}, throttle[4] = {100, 1, 0, 2};
 
 static void instructions_of_a_line_add_up(void **state)
@@ -187,6 +201,7 @@ int main(void)
         cmocka_unit_test(a_width_shares_its_longest_kernels_period),
         cmocka_unit_test(launches_dearer_than_a_change_of_period_are_not_made),
         cmocka_unit_test(a_kernel_too_short_for_the_shortest_period_is_launched_again),
+        cmocka_unit_test(launches_that_gave_too_few_samples_are_followed_by_more),
         cmocka_unit_test(instructions_of_a_line_add_up),
         cmocka_unit_test(the_same_line_of_two_kernels_stays_apart),
         cmocka_unit_test(nothing_sampled_has_no_top_reason),
