@@ -1,7 +1,7 @@
 /*
  * The stalls group on a GPU, through the memscope binary (MEMSCOPE_BIN): stall sampling runs before the range
- * profiler, which then profiles operands made again from their seeds (run/profile_width.h), and none of that
- * may change a count. Skips where no GPU can be used.
+ * profiler, which then profiles the operands the sampling kept (made again from their seeds where they do not all
+ * fit, run/profile_width.h; these widths fit), and none of that may change a count. Skips where no GPU can be used.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
