@@ -12,9 +12,10 @@
  *   small_tiles, split_k, spread_copies. STAGES shared-memory buffers filled by cp.async, always
  *   STAGES - 1 tiles in flight while the FFMAs consume the oldest; one barrier per k-tile;
  *   warp-tiled register tiles; GROUP > 0 rasterizes the block order; K_UNROLL < BK keeps the k
- *   loop inside a tile rolled (0: unrolled whole); SPLIT_K lets gridDim.z blocks share one tile of P, each summing its own
- *   stretch of k and adding it to P atomically (split_k); COPIES_AT >= 0 issues the next k-tile's
- *   copies a share at a time among the FFMAs, before that step of each unrolled run (spread_copies).
+ *   loop inside a tile rolled (0: unrolled whole); SPLIT_K lets gridDim.z blocks share one tile
+ *   of P, each summing its own stretch of k and adding it to P atomically (split_k); COPIES_AT >= 0
+ *   issues the next k-tile's copies a share at a time among the FFMAs, before that step of each
+ *   unrolled run (spread_copies).
  */
 #ifndef MEMSCOPE_LADDER_GEMM_CUH
 #define MEMSCOPE_LADDER_GEMM_CUH
