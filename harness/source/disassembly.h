@@ -26,8 +26,8 @@ struct disassembly {
 };
 
 /* A disassembly under way: the disassembler started on a cubin, its listing not yet read. Its start-up costs
- * about half a second whatever the cubin (0.52-0.92 s a cubin on the H100 machine, 0.55 s for one of 10 KB), so
- * the cubins to be read are started side by side and their listings read when needed. */
+ * about as much whatever the cubin's size (docs/metrics.md has the figures), so the cubins to be read are
+ * started side by side and their listings read when needed. */
 struct disassembly_job {
     FILE *listing;
     char path[32]; /* the cubin, written to a temporary file for the disassembler */

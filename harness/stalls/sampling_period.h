@@ -8,9 +8,10 @@
  * steps of 2^3, and a width's calls share the period of its longest kernel,
  * the shorter ones launched as many times as it takes to gather
  * STALL_MIN_SAMPLES (and again if they gave fewer than their time predicts:
- * a grid that leaves SMs without warps), unless those launches would cost more
- * than a change of period (stall_schedule, stall_more_launches). It is never below 2^9 cycles: at 2^5 the hardware
- * dropped 73 % of a 0.13 ms kernel's samples (H100).
+ * a grid that leaves SMs without warps), unless those launches would cost
+ * more than a change of period (stall_schedule, stall_more_launches). It is
+ * never below 2^9 cycles: at 2^5 the hardware dropped 73 % of a 0.13 ms
+ * kernel's samples (H100).
  */
 #ifndef MEMSCOPE_SAMPLING_PERIOD_H
 #define MEMSCOPE_SAMPLING_PERIOD_H

@@ -5,9 +5,9 @@
  * each with its address arithmetic, and then 4,096 FFMAs. Its warp stall reasons put about twice
  * cuBLAS's share of the samples on dispatch_stall, and most of its long_scoreboard samples and a
  * part of its wait samples on the copies' lines (docs/ladder.md): with two warps per scheduler, a
- * burst of copies in both leaves the FMA pipe with nothing to issue. The idea: cut the copies into four shares (4 of A, 2 of B) and
- * issue one just before step SC_COPIES_AT of each run of 8 unrolled steps, where the FFMAs of the
- * steps around them can be scheduled beside them.
+ * burst of copies in both leaves the FMA pipe with nothing to issue. The idea: cut the copies
+ * into four shares (4 of A, 2 of B) and issue one just before step SC_COPIES_AT of each run of 8
+ * unrolled steps, where the FFMAs of the steps around them can be scheduled beside them.
  *
  * The rasterization that the rungs since `rasterized` kept is dropped (SC_GROUP = 0): it never paid
  * on the H100 (rasterized was slower than pipelined), and the registers its block coordinates hold
