@@ -125,6 +125,8 @@ static int profile_kept(struct job_context *ctx, struct job_result *jobs, int co
 {
     if (trace_run_pause(e))
         return e->code;
+    if (ctx->source)
+        source_start_listings(ctx->source);
     if (ctx->metrics)
         metric_passes(ctx, jobs, count, calls, n, width, batch, e);
     if (ctx->source && !e->code)

@@ -36,9 +36,7 @@ int source_close(struct source_collector *c, struct error *e)
     return error_from_profiler(e, &pe);
 }
 
-/* Every module loaded so far whose instructions can be placed (they have lines) starts its disassembly now, side by
- * side: each costs the disassembler's start-up, paid once for them all instead of once a module. */
-static void start_listings(struct source_collector *c)
+void source_start_listings(struct source_collector *c)
 {
     for (size_t i = 0; i < prof_cubin_count() && c->n_modules < SOURCE_MAX_MODULES; ++i) {
         const struct prof_cubin *cubin = prof_cubin_at(i);
@@ -144,7 +142,7 @@ int source_collect(struct source_collector *c, struct gpu *g, const struct profi
                    struct source_capture *capture, struct source_cost *cost, struct error *e)
 {
     snprintf(capture->chip, sizeof capture->chip, "%s", c->chip);
-    start_listings(c);
+    source_start_listings(c);
     for (int i = 0; i < n && !e->code; ++i)
         collect_call(c, g, &calls[i], capture, &cost[i], e);
     return e->code;

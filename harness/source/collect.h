@@ -41,6 +41,10 @@ struct source_collector {
 
 /* The process's CUPTI subscriber must be started, before the kernels' modules load. */
 int source_open(struct source_collector *c, struct gpu *g, struct error *e);
+/* Every module loaded so far whose instructions can be placed (they have lines) starts its disassembly, side by
+ * side: each costs the disassembler's start-up (about half a second), paid once for them all and, when started
+ * before the width's metric passes, while those run. source_collect starts those loaded since. */
+void source_start_listings(struct source_collector *c);
 /* Runs each call once under SASS patching, appending it to capture (and setting its chip); cost[i] is call i's. */
 int source_collect(struct source_collector *c, struct gpu *g, const struct profiled_call *calls, int n,
                    struct source_capture *capture, struct source_cost *cost, struct error *e);
