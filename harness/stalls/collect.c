@@ -97,6 +97,7 @@ static int collect_call(struct stall_collector *c, struct gpu *g, const struct p
         return error_from_profiler(e, &pe);
     out->period_log2 = c->pcs.period_log2;
     if (sample_launches(c, g, call, launches, out, e) == 0) {
+        c->period_in_use = c->pcs.period_log2;
         unsigned more = stall_more_launches(launches, out->totals.samples, out->gpu_ms);
         if (more > 0)
             sample_launches(c, g, call, more, out, e);
@@ -112,7 +113,7 @@ int stalls_collect(struct stall_collector *c, struct gpu *g, const struct profil
     int order[STALL_MAX_CALLS];
     if (n > STALL_MAX_CALLS)
         return error_set(e, EXIT_RUNTIME, "%d calls to sample; at most %d", n, STALL_MAX_CALLS);
-    stall_schedule(median_ms, n, c->sms, c->clock_mhz, period, launches, order);
+    stall_schedule(median_ms, n, c->sms, c->clock_mhz, c->period_in_use, period, launches, order);
     for (int k = 0; k < n && !e->code; ++k)
         collect_call(c, g, &calls[order[k]], period[order[k]], launches[order[k]], &out[order[k]], e);
     return e->code;

@@ -30,6 +30,7 @@ struct stall_collector {
     struct stall_reasons reasons; /* known after the first collection */
     int sms;
     double clock_mhz;
+    unsigned period_in_use; /* the period a launch was last sampled at (0: none yet); a change costs about 0.35 s */
 };
 
 int stalls_open(struct stall_collector *c, const struct gpu *g, struct error *e);

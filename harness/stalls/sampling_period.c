@@ -20,9 +20,14 @@ unsigned stall_period_log2(double kernel_ms, int sms, double clock_mhz)
     return stepped > STALL_PERIOD_MAX ? STALL_PERIOD_MAX : stepped;
 }
 
+static double samples_a_launch(double kernel_ms, unsigned period_log2, int sms, double clock_mhz)
+{
+    return sm_cycles(kernel_ms, sms, clock_mhz) / ldexp(1.0, (int)period_log2);
+}
+
 unsigned stall_launches(double kernel_ms, unsigned period_log2, int sms, double clock_mhz)
 {
-    double per_launch = sm_cycles(kernel_ms, sms, clock_mhz) / ldexp(1.0, (int)period_log2);
+    double per_launch = samples_a_launch(kernel_ms, period_log2, sms, clock_mhz);
     if (!(per_launch > 0.0) || per_launch >= STALL_MIN_SAMPLES)
         return 1;
     double launches = ceil(STALL_MIN_SAMPLES / per_launch);
@@ -43,8 +48,17 @@ unsigned stall_more_launches(unsigned launches, unsigned long long samples, doub
     return (unsigned)more;
 }
 
-void stall_schedule(const double *kernel_ms, int n, int sms, double clock_mhz, unsigned *period_log2,
-                    unsigned *launches, int *order)
+/* The period the longest kernel starts from: the one in use, unless it is finer than the kernel's own and gives
+ * more than STALL_KEEP_MAX_SAMPLES a launch (a coarser one is judged by its launches, below). */
+static unsigned starting_period(double longest_ms, unsigned own, unsigned in_use, int sms, double clock_mhz)
+{
+    if (in_use == 0 || (in_use < own && samples_a_launch(longest_ms, in_use, sms, clock_mhz) > STALL_KEEP_MAX_SAMPLES))
+        return own;
+    return in_use;
+}
+
+void stall_schedule(const double *kernel_ms, int n, int sms, double clock_mhz, unsigned in_use,
+                    unsigned *period_log2, unsigned *launches, int *order)
 {
     for (int i = 0; i < n; ++i) { /* each call's own period, the longest first */
         period_log2[i] = stall_period_log2(kernel_ms[i], sms, clock_mhz);
@@ -53,7 +67,8 @@ void stall_schedule(const double *kernel_ms, int n, int sms, double clock_mhz, u
             order[at] = order[at - 1];
         order[at] = i;
     }
-    unsigned set = n > 0 ? period_log2[order[0]] : STALL_PERIOD_MIN;
+    unsigned set = n > 0 ? starting_period(kernel_ms[order[0]], period_log2[order[0]], in_use, sms, clock_mhz)
+                         : STALL_PERIOD_MIN;
     for (int k = 0; k < n; ++k) {
         int i = order[k];
         unsigned shared = stall_launches(kernel_ms[i], set, sms, clock_mhz);

@@ -74,7 +74,7 @@ static void a_width_shares_its_longest_kernels_period(void **state)
     const double ms[] = {0.344, 35.3, 2.7};
     unsigned period[3], launches[3];
     int order[3];
-    stall_schedule(ms, 3, 132, 1755.0, period, launches, order);
+    stall_schedule(ms, 3, 132, 1755.0, 0, period, launches, order);
     for (int i = 0; i < 3; ++i)
         assert_int_equal(period[i], 15);
     assert_int_equal(launches[0], 11);
@@ -93,11 +93,35 @@ static void launches_dearer_than_a_change_of_period_are_not_made(void **state)
     const double ms[] = {20000.0, 0.5};
     unsigned period[2], launches[2];
     int order[2];
-    stall_schedule(ms, 2, 132, 1755.0, period, launches, order);
+    stall_schedule(ms, 2, 132, 1755.0, 0, period, launches, order);
     assert_int_equal(period[0], 24);
     assert_int_equal(launches[0], 1);
     assert_int_equal(period[1], 9);
     assert_int_equal(launches[1], 1);
+}
+
+/* The next width keeps the period in use. 35.3 ms at 2^12, where the previous width sampled, gives 1,996,484
+ * samples (at most 2.5 million): kept, instead of its own 2^15, and 2.7 ms gives 152,706 there, one launch. A
+ * 300 ms kernel would give 16,967,285 at 2^12: it takes its own, 2^18. A coarser period in use is kept where the
+ * launches it needs are cheap: 4.4 ms gives 31,106 samples at 2^15, one launch. With none in use, the own. */
+static void the_next_width_keeps_the_period_in_use_where_it_can(void **state)
+{
+    (void)state;
+    const double ms[] = {35.3, 2.7}, long_one[] = {300.0}, short_one[] = {4.4};
+    unsigned period[2], launches[2];
+    int order[2];
+    stall_schedule(ms, 2, 132, 1755.0, 12, period, launches, order);
+    assert_int_equal(period[0], 12);
+    assert_int_equal(period[1], 12);
+    assert_int_equal(launches[0], 1);
+    assert_int_equal(launches[1], 1);
+    stall_schedule(long_one, 1, 132, 1755.0, 12, period, launches, order);
+    assert_int_equal(period[0], 18);
+    stall_schedule(short_one, 1, 132, 1755.0, 15, period, launches, order);
+    assert_int_equal(period[0], 15);
+    assert_int_equal(launches[0], 1);
+    stall_schedule(short_one, 1, 132, 1755.0, 0, period, launches, order);
+    assert_int_equal(period[0], 12);
 }
 
 /* Below 2^9 the hardware drops samples, so a kernel too short for 25,000 at 2^9 is launched again: 0.02 ms gives
@@ -200,6 +224,7 @@ int main(void)
         cmocka_unit_test(the_period_stays_in_cuptis_range),
         cmocka_unit_test(a_width_shares_its_longest_kernels_period),
         cmocka_unit_test(launches_dearer_than_a_change_of_period_are_not_made),
+        cmocka_unit_test(the_next_width_keeps_the_period_in_use_where_it_can),
         cmocka_unit_test(a_kernel_too_short_for_the_shortest_period_is_launched_again),
         cmocka_unit_test(launches_that_gave_too_few_samples_are_followed_by_more),
         cmocka_unit_test(instructions_of_a_line_add_up),
