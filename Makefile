@@ -48,7 +48,8 @@ PROGRAMS := memscope memscope-decode memscope-report-data memscope-compare memsc
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/test_*.c))
 # Programs the tests start (tests/<room>/program_*.c): plain C, no cmocka, no CUDA.
 TEST_PROGRAMS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*/program_*.c))
-# CUDA programs the GPU tests profile (tests/<room>/program_*.cu), each checking what it computed.
+# CUDA programs the GPU tests start (tests/<room>/program_*.cu): programs they profile, each checking what it
+# computed, and one that holds GPU memory.
 CUDA_TEST_PROGRAMS := $(patsubst tests/%.cu,$(BUILD)/tests/%,$(wildcard tests/*/program_*.cu))
 # Under the sanitizers every program and test also links tests/support/sanitize_dlopen.c (CUPTI's RTLD_DEEPBIND).
 SANITIZE_DLOPEN := $(if $(SANITIZE),$(BUILD)/tests/support/sanitize_dlopen.o)

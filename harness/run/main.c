@@ -261,8 +261,11 @@ static int measure(struct gpu *g, const struct options *o, const struct metric_s
     struct job_context ctx = {g, &o->timing, &progress, collectors->metrics, collectors->source,
                               collectors->source ? &lines : NULL, collectors->stalls,
                               collectors->stalls ? &stalls : NULL, capture_dir, o->keep_operands, false};
-    if (collectors->stalls && (set->n > 0 || set->source) && sampled_operands_fit(o, &ctx.keep_sampled, e))
-        return e->code;
+    if (collectors->stalls && (set->n > 0 || set->source)) {
+        if (sampled_operands_fit(o, &ctx.keep_sampled, e))
+            return e->code;
+        env_add(env, "sampled_operands", "%s", ctx.keep_sampled ? "kept" : "made again");
+    }
     struct job_result *jobs = calloc((size_t)total, sizeof *jobs);
     if (!jobs)
         return error_set(e, EXIT_RUNTIME, "out of host memory");

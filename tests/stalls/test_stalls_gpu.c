@@ -1,7 +1,8 @@
 /*
  * The stalls group on a GPU, through the memscope binary (MEMSCOPE_BIN): stall sampling runs before the range
- * profiler, which then profiles the operands the sampling kept (made again from their seeds where they do not all
- * fit, run/profile_width.h; these widths fit), and none of that may change a count. Skips where no GPU can be used.
+ * profiler, which then profiles the operands the sampling kept, or made again from their seeds where they do not
+ * all fit (run/profile_width.h), and none of that may change a count. The second case runs beside
+ * program_hold_memory, which leaves the run too little memory to keep them. Skips where no GPU can be used.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -26,6 +27,12 @@ static const char *binary(void)
 {
     const char *path = getenv("MEMSCOPE_BIN");
     return path ? path : "build/memscope";
+}
+
+static const char *build(void)
+{
+    const char *dir = getenv("MEMSCOPE_BUILD");
+    return dir ? dir : "build";
 }
 
 /* groups NULL: the default set, which has the stalls group. */
@@ -61,6 +68,43 @@ static void sampling_first_changes_no_count(void **state)
     shell(&o, "test $(wc -l < %s/with.rows) -ge 20 && cmp %s/with.rows %s/without.rows", workdir, workdir, workdir);
     if (o.exit_code != 0)
         fail_msg("the deterministic counts differ with the stalls group, or are missing:\n%s", o.output);
+    shell(&o, "grep -c '^sampled_operands,kept$' %s/with/environment.csv", workdir);
+    assert_string_equal(o.output, "1\n");
+}
+
+/* A width's variants keep their operands until the width is profiled (3 W^2 floats each; the reference needs
+ * 3 W^2 doubles more on the GPU above W = 512), and memscope leaves 256 MiB spare. At W = 8192 that needs 3840 MiB
+ * (two variants' 768 and the last one's 2304); keeping W = 6144's too (3 x 432) until the profiling, 5136. The
+ * holder leaves 5300 MiB, of which the run's own context takes some (about 790 MiB on an H100): one width fits, both
+ * do not. */
+#define LARGE_JOBS "-v cublas,split_k,spread_copies -s 6144,8192 --min-samples 3 --max-samples 3"
+
+static void operands_made_again_change_no_count(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    if (!gpu_present())
+        skip();
+    shell(&o, "{ %s/tests/stalls/program_hold_memory 5300 > %s/held.txt & holder=$!; "
+              "for i in $(seq 600); do grep -q held %s/held.txt && break; kill -0 $holder || break; sleep 0.1; done; "
+              "grep -q held %s/held.txt || { cat %s/held.txt; kill $holder; exit 99; }; "
+              "%s " LARGE_JOBS " --metric-groups stalls,global -o %s/pressed; status=$?; "
+              "kill $holder; wait $holder; exit $status; }",
+          build(), workdir, workdir, workdir, workdir, binary(), workdir);
+    if (o.exit_code != 0)
+        fail_msg("memscope beside the memory holder exited %d:\n%s", o.exit_code, o.output);
+    shell(&o, "grep -c '^sampled_operands,made again$' %s/pressed/environment.csv", workdir);
+    if (strcmp(o.output, "1\n") != 0)
+        fail_msg("the run kept its operands: the holder did not leave it too little memory");
+    shell(&o, "%s " LARGE_JOBS " --metric-groups global -o %s/free", binary(), workdir);
+    if (o.exit_code != 0)
+        fail_msg("memscope --metric-groups global exited %d:\n%s", o.exit_code, o.output);
+    deterministic_rows("pressed", "pressed.rows");
+    deterministic_rows("free", "free.rows");
+    shell(&o, "test $(wc -l < %s/pressed.rows) -ge 24 && cmp %s/pressed.rows %s/free.rows", workdir, workdir,
+          workdir);
+    if (o.exit_code != 0)
+        fail_msg("the deterministic counts differ with the operands made again, or are missing:\n%s", o.output);
 }
 
 static void every_call_has_stall_samples_on_its_lines(void **state)
@@ -112,6 +156,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sampling_first_changes_no_count),
+        cmocka_unit_test(operands_made_again_change_no_count),
         cmocka_unit_test(every_call_has_stall_samples_on_its_lines),
         cmocka_unit_test(the_group_alone_samples_and_profiles_nothing),
     };
