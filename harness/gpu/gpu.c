@@ -93,12 +93,17 @@ static int free_memory(size_t *free_bytes, struct error *e)
     return 0;
 }
 
+static bool fits_with_headroom(size_t bytes, size_t free_bytes)
+{
+    return bytes + MEMORY_HEADROOM <= free_bytes;
+}
+
 int gpu_has_free_memory(size_t bytes, bool *fits, struct error *e)
 {
     size_t free_bytes;
     if (free_memory(&free_bytes, e))
         return e->code;
-    *fits = bytes + MEMORY_HEADROOM <= free_bytes;
+    *fits = fits_with_headroom(bytes, free_bytes);
     return 0;
 }
 
@@ -107,7 +112,7 @@ int gpu_require_free_memory(const struct gpu *g, size_t bytes, const char *purpo
     size_t free_bytes;
     if (free_memory(&free_bytes, e))
         return e->code;
-    if (bytes + MEMORY_HEADROOM > free_bytes)
+    if (!fits_with_headroom(bytes, free_bytes))
         return error_set(e, EXIT_USAGE, "%s needs %.2f GiB of GPU memory (plus %.2f GiB headroom); %s has %.2f GiB free",
                          purpose, bytes / 1073741824.0, MEMORY_HEADROOM / 1073741824.0, g->prop.name,
                          free_bytes / 1073741824.0);

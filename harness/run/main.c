@@ -121,7 +121,7 @@ static int run_width(const struct options *o, struct job_context *ctx, int s, st
         sample_stalls_width(ctx, jobs + first, *done - first, o->sizes[s], e);
     else if ((ctx->metrics || ctx->source) && !e->code)
         profile_width(ctx, jobs + first, *done - first, o->sizes[s], s + 1, e);
-    for (int i = first; i < *done && !(ctx->stalls && ctx->keep_sampled); ++i)
+    for (int i = first; i < *done && !ctx->keep_sampled; ++i)
         job_release_kept(&jobs[i], e);
     return e->code;
 }
