@@ -52,3 +52,23 @@ def decoded_instructions(capture, metrics):
         raise Refusal(done.stderr.strip() or f"{decode} --instructions {capture} failed (exit {done.returncode})",
                       done.returncode)
     return read_rows(io.StringIO(done.stdout), f"{capture} (decoded)", INSTRUCTION_PLACE + tuple(metrics))
+
+
+def read_profile(folder):
+    """[(job, kernel name, {metric: value})] of a memscope-profile folder's profiled launches, in the order
+    the program made them: its launches.csv (the first run's selected launches) and metrics.csv (by job). Only the
+    folder's own part is read, the program's process; a child process's part (process-<pid>/) is another program."""
+    environment = os.path.join(folder, "environment.csv")
+    kinds = [row["value"] for _, row in read_csv(environment, ("key", "value")) if row["key"] == "kind"]
+    if kinds != ["program"]:
+        raise BadInput(f"{folder}: not a memscope-profile folder (its environment.csv has no kind,program)")
+    values = {}
+    path = os.path.join(folder, "metrics.csv")
+    for n, row in read_csv(path, ("variant", "metric", "value")):
+        if row["value"] != "":
+            values.setdefault(row["variant"], {})[row["metric"]] = number(row["value"], f"{path}:{n}")
+    path = os.path.join(folder, "launches.csv")
+    launches = [(int(number(row["ordinal"], f"{path}:{n}")), row["job"], row["kernel"])
+                for n, row in read_csv(path, ("ordinal", "kernel", "selected", "job", "run"))
+                if row["selected"] == "1" and row["run"] in ("", "1") and row["job"] in values]
+    return [(job, kernel, values[job]) for _, job, kernel in sorted(launches)]

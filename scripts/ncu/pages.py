@@ -35,7 +35,8 @@ UNITS = {"": 1, "%": 1, "inst": 1, "sector": 1, "byte": 1, "Kbyte": 1e3, "Mbyte"
 NVTX_RANGE = re.compile(r"memscope:([^:]*):Uint64")  # a range of memscope's NVTX domain in the NVTX column
 NO_LINE = ("", 0)  # the place of an instruction without line information (cuBLAS)
 
-RawValue = namedtuple("RawValue", "ranges kernel metric value")  # ranges: memscope's NVTX ranges, outermost first
+RawValue = namedtuple("RawValue", "ranges kernel metric value launch")  # ranges: memscope's NVTX ranges, outermost
+# first; launch: ncu's ID of the profiled launch (0, 1, ... in the order it profiled them)
 SourceKernel = namedtuple("SourceKernel", "name lines instructions")  # lines: {place: {column: value}}
 # instructions: {offset: Instruction}; places: every line ncu lists it under; opcode: its SASS opcode
 Instruction = namedtuple("Instruction", "places opcode values")
@@ -115,7 +116,8 @@ def read_raw(path):
             raise BadInput(f"{path}:{n}: unit '{unit}' not understood (run ncu with --print-units base)")
         value = number(r[col["Metric Value"]], f"{path}:{n}") * UNITS[unit]
         ranges = NVTX_RANGE.findall(r[nvtx]) if nvtx is not None else []
-        values.append(RawValue(ranges, keys[r[col["Kernel Name"]]], r[col["Metric Name"]], value))
+        launch = int(number(r[col["ID"]], f"{path}:{n}"))
+        values.append(RawValue(ranges, keys[r[col["Kernel Name"]]], r[col["Metric Name"]], value, launch))
     return values
 
 

@@ -1,7 +1,9 @@
 /*
  * The three Nsight Compute comparisons, driven as a user runs them, over scripts/ncu/:
  *   - compare-ncu: the committed capture of tiled_transposed at W = 1024, decoded offline, against what ncu
- *     measured for it on an H100 (tests/fixtures/ncu-tiled_transposed-W1024.csv): every judged value agrees;
+ *     measured for it on an H100 (tests/fixtures/ncu-tiled_transposed-W1024.csv): every judged value agrees; and a
+ *     program's profile (tests/fixtures/profile-small) against ncu's raw page of the same program, written here,
+ *     its launches paired in order;
  *   - compare-ncu-lines: a capture of a cp.async rung named in CUPTI's form ("(bool)1"), against a source page
  *     naming it in the other ("true"), is matched, read through memscope-decode --instructions, and compared
  *     instruction by instruction, by offset (the page's address less the kernel's first), lines and the kernel
@@ -30,13 +32,14 @@
 #define CAPTURE_FIXTURE "tests/fixtures/tiled_transposed-W1024.capture"
 #define SOURCE_FIXTURE "tests/fixtures/tiled_transposed-W1024.source"
 #define NCU_FIXTURE "tests/fixtures/ncu-tiled_transposed-W1024.csv"
+#define PROFILE_FIXTURE "tests/fixtures/profile-small"
 #define ICACHE_FIT_KEY "pipelined_gemm_kernel<128,256,32,64,64,16,8,4,16,1,8,1>"
 #define ICACHE_FIT_CUPTI                                                                                               \
     "pipelined_gemm_kernel<(int)128, (int)256, (int)32, (int)64, (int)64, (int)16, (int)8, (int)4, (int)16, (bool)1, " \
     "(int)8, (bool)1>"
 
 static char workdir[] = "/tmp/memscope-compare-ncu-XXXXXX";
-static char metrics[128], capture[128], page[128], stalls[128], stall_page[128];
+static char metrics[128], capture[128], page[128], stalls[128], stall_page[128], program_page[128];
 
 /* ncu's source page for the derived capture, the kernel loaded at 0x7ff000000000: the LDS at 0x310 is also listed
  * under a line of the function it was inlined from (ladder_common.cuh:130), as ncu lists an inlined instruction
@@ -82,6 +85,30 @@ static const char stalls_page[] =
     "\"File Path\",\"/root/memscope/kernels/ladder/ladder_gemm.cuh\"\n" STALLS_KERNEL STALLS_HEADER
     "\"153\",\"log(\"wait\",\"barrier\");\",\"0\",\"60\"\n";
 
+/* ncu's raw page (--csv --print-units base) of the program tests/fixtures/profile-small profiled: its three profiled
+ * launches in order, each with an instrumented count, a percentage of peak and its duration as the profile has
+ * them (the layer norm's L2 throughput 1.9 points off, within the rule). The softmax is named as Nsight Compute's
+ * demangler names some of PyTorch's kernels, without a namespace the profile's name has. */
+#define RAW_HEADER                                                                                                    \
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","      \
+    "\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+#define MATMUL "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)"
+#define SOFTMAX                                                                                                        \
+    "void at::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "                                    \
+    "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(T4 *, const T2 *)"
+#define LAYER_NORM "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(int, float, const T1 *)"
+#define RAW_ROW(id, kernel, metric, unit, value)                                                                      \
+    "\"" id "\",\"4242\",\"python3\",\"127.0.0.1\",\"" kernel "\",\"1\",\"7\",\"(256, 1, 1)\",\"(4096, 1, 1)\","    \
+    "\"0\",\"9.0\",\"Command line profiler metrics\",\"" metric "\",\"" unit "\",\"" value "\"\n"
+#define LAUNCH(id, kernel, ffma, l2_pct, duration)                                                                     \
+    RAW_ROW(id, kernel, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", ffma)                          \
+    RAW_ROW(id, kernel, "lts__throughput.avg.pct_of_peak_sustained_elapsed", "%", l2_pct)                             \
+    RAW_ROW(id, kernel, "gpu__time_duration.sum", "ns", duration)
+static const char program_raw_page[] = "==PROF== Connected to process 4242 (/usr/bin/python3)\n" RAW_HEADER
+    LAUNCH("0", MATMUL, "68,736,253,952", "21.00", "2,669,248")
+    LAUNCH("1", SOFTMAX, "83,886,080", "47.90", "81,398")
+    LAUNCH("2", LAYER_NORM, "67,108,864", "46.10", "52,167");
+
 static int write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -120,13 +147,14 @@ static int setup(void **state)
     snprintf(page, sizeof page, "%s/ncu-source.csv", workdir);
     snprintf(stalls, sizeof stalls, "%s/stalls.csv", workdir);
     snprintf(stall_page, sizeof stall_page, "%s/ncu-stalls.csv", workdir);
+    snprintf(program_page, sizeof program_page, "%s/ncu-program.csv", workdir);
     shell(&o, "%s -o %s %s", decode_bin(), metrics, CAPTURE_FIXTURE);
     if (o.exit_code) {
         fprintf(stderr, "%s", o.output);
         return -1;
     }
     return derive_capture() || write_file(page, source_page) || write_file(stalls, stalls_csv) ||
-                   write_file(stall_page, stalls_page)
+                   write_file(stall_page, stalls_page) || write_file(program_page, program_raw_page)
                ? -1
                : 0;
 }
@@ -148,7 +176,62 @@ static void compare_ncu_agrees_with_the_committed_ncu_run(void **state)
     (void)state;
     static struct outcome o;
     shell(&o, "scripts/compare-ncu %s %s", metrics, NCU_FIXTURE);
-    expect(&o, 0, "dram 2%       2/2 agree\nduration 10%  1/1 agree\nexact         16/16 agree\n");
+    expect(&o, 0, "dram 2%       2/2 agree\nduration 10%  1/1 agree\nexact         16/16 agree\npeak 2 points 2/2 agree\n");
+}
+
+/* A program's three profiled launches pair with ncu's three in order, the softmax's namespace aside, and every judged
+ * value agrees. */
+static void compare_ncu_pairs_a_programs_launches_in_order(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "scripts/compare-ncu " PROFILE_FIXTURE " %s", program_page);
+    expect(&o, 0, "duration 10%  3/3 agree\nexact         3/3 agree\npeak 2 points 3/3 agree\n"
+                  "launches      3 of 3 of memscope's paired with ncu's (ncu profiled 3)\n");
+}
+
+/* A count one instruction off, or a percentage 2.1 points off, fails the comparison and is named. */
+static void a_programs_count_or_percentage_that_differs_is_named(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "sed -e 's/\"83,886,080\"/\"83,886,081\"/' -e 's/\"46.10\"/\"46.30\"/' %s > %s/ncu.csv && "
+              "scripts/compare-ncu " PROFILE_FIXTURE " %s/ncu.csv",
+          program_page, workdir, workdir);
+    expect(&o, 1, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum: memscope 83886080, ncu 83886081");
+    expect(&o, 1, "lts__throughput.avg.pct_of_peak_sustained_elapsed: memscope 44.2, ncu 46.3");
+    expect(&o, 1, "exact         2/3 agree\npeak 2 points 2/3 agree\n");
+}
+
+/* ncu's launches in another order (another selection, or another run of a program that took another path) do not
+ * pair: each is said, and none is compared. */
+static void launches_of_other_kernels_do_not_pair(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "sed -e 's/^\"0\"/\"9\"/' -e 's/^\"1\"/\"0\"/' -e 's/^\"9\"/\"1\"/' %s > %s/ncu.csv && "
+              "scripts/compare-ncu " PROFILE_FIXTURE " %s/ncu.csv",
+          program_page, workdir, workdir);
+    expect(&o, 1, "launches      1 of 3 of memscope's paired with ncu's (ncu profiled 3)\n");
+    expect(&o, 1, "NOT PAIRED step 1/matmul/void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"
+                  "(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params) #0: ncu's launch 0 is "
+                  "at::(anonymous namespace)::cunn_SoftMaxForward<4,float,float,float,");
+}
+
+/* A launch ncu did not profile is said; a folder that is not a program's profile is refused (exit 2). */
+static void a_launch_ncu_did_not_profile_or_a_suite_folder_is_said(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "grep -v '^\"2\"' %s > %s/ncu.csv && scripts/compare-ncu " PROFILE_FIXTURE " %s/ncu.csv", program_page,
+          workdir, workdir);
+    expect(&o, 1, "launches      2 of 3 of memscope's paired with ncu's (ncu profiled 2)\n");
+    expect(&o, 1, "NOT PAIRED step 1/layer_norm/void at::native::(anonymous namespace)::vectorized_layer_norm_kernel"
+                  "<float, float>");
+    expect(&o, 1, ": ncu profiled 2 launches");
+    shell(&o, "scripts/compare-ncu tests/fixtures/report-run %s", program_page);
+    expect(&o, 2, "compare-ncu: tests/fixtures/report-run: not a memscope-profile folder (its environment.csv has no "
+                  "kind,program)");
 }
 
 /* Every kernel of the suite at W = 64, the cp.async rungs (bool template arguments, which ncu's CSV writes as 0 and
@@ -181,7 +264,7 @@ static void compare_ncu_names_a_count_that_differs(void **state)
           "scripts/compare-ncu %s %s/ncu.csv",
           NCU_FIXTURE, workdir, metrics, workdir);
     expect(&o, 1, "MISMATCH tiled_transposed W=1024 transposed_tile_kernel<0> "
-                  "smsp__sass_inst_executed_op_global_ld.sum: memscope 2.09715e+06, ncu 1\n");
+                  "smsp__sass_inst_executed_op_global_ld.sum: memscope 2097152, ncu 1\n");
 }
 
 static void compare_ncu_refuses_a_file_of_the_wrong_kind(void **state)
@@ -282,6 +365,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(compare_ncu_agrees_with_the_committed_ncu_run),
+        cmocka_unit_test(compare_ncu_pairs_a_programs_launches_in_order),
+        cmocka_unit_test(a_programs_count_or_percentage_that_differs_is_named),
+        cmocka_unit_test(launches_of_other_kernels_do_not_pair),
+        cmocka_unit_test(a_launch_ncu_did_not_profile_or_a_suite_folder_is_said),
         cmocka_unit_test(compare_ncu_matches_every_kernel_of_the_suite),
         cmocka_unit_test(a_kernel_ncu_lacks_is_named),
         cmocka_unit_test(compare_ncu_names_a_count_that_differs),
