@@ -92,11 +92,13 @@ static const char stalls_page[] =
 #define RAW_HEADER                                                                                                    \
     "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","      \
     "\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
-#define MATMUL "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)"
+#define MATMUL                                                                                                         \
+    "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)"
 #define SOFTMAX                                                                                                        \
     "void at::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "                                    \
     "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(T4 *, const T2 *)"
-#define LAYER_NORM "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(int, float, const T1 *)"
+#define LAYER_NORM                                                                                                     \
+    "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(int, float, const T1 *)"
 #define RAW_ROW(id, kernel, metric, unit, value)                                                                      \
     "\"" id "\",\"4242\",\"python3\",\"127.0.0.1\",\"" kernel "\",\"1\",\"7\",\"(256, 1, 1)\",\"(4096, 1, 1)\","    \
     "\"0\",\"9.0\",\"Command line profiler metrics\",\"" metric "\",\"" unit "\",\"" value "\"\n"
@@ -176,7 +178,8 @@ static void compare_ncu_agrees_with_the_committed_ncu_run(void **state)
     (void)state;
     static struct outcome o;
     shell(&o, "scripts/compare-ncu %s %s", metrics, NCU_FIXTURE);
-    expect(&o, 0, "dram 2%       2/2 agree\nduration 10%  1/1 agree\nexact         16/16 agree\npeak 2 points 2/2 agree\n");
+    expect(&o, 0,
+           "dram 2%       2/2 agree\nduration 10%  1/1 agree\nexact         16/16 agree\npeak 2 points 2/2 agree\n");
 }
 
 /* A program's three profiled launches pair with ncu's three in order, the softmax's namespace aside, and every judged
