@@ -6,7 +6,7 @@
  * warp-level instructions each way per launch. While another memscope run holds the GPU (this test, through the
  * lock memscope's runs take), the program waits --wait-gpu seconds at its first profiled launch, then runs on
  * unprofiled and memscope-profile exits 7. With the stalls group, one more run samples the launches on their
- * source lines. Skipped, never passed, without a GPU.
+ * source lines. Nsight Compute, where it is installed, counts the same. Skipped, never passed, without a GPU.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -130,6 +130,30 @@ static void increments_counts_equal_their_closed_form(void **state)
                      k, expected[m].metric, expected[m].value);
             expect_in("metrics.csv", row);
         }
+}
+
+/* The same program under Nsight Compute, with the profile's metrics (both in CUPTI's kernel replay): compare-ncu
+ * pairs its five launches with ncu's and finds every instrumented count equal, 4 a launch. The durations and DRAM
+ * bytes of kernels of a few microseconds are not asserted. Skipped where ncu is not installed. */
+static void counts_equal_nsight_computes_for_the_same_program(void **state)
+{
+    (void)state;
+    static struct outcome ncu;
+    skip_without_gpu();
+    shell(&ncu, "command -v ncu");
+    if (ncu.exit_code != 0) {
+        print_message("ncu is not installed: nothing to compare with\n");
+        skip();
+    }
+    shell(&ncu,
+          "metrics=$(python3 -c 'import csv, sys; print(\",\".join(dict.fromkeys(r[\"metric\"] for r in "
+          "csv.DictReader(open(sys.argv[1])) if \"__\" in r[\"metric\"])))' %s/profile/metrics.csv) && "
+          "ncu --csv --print-units base --clock-control none --cache-control none --metrics \"$metrics\" "
+          "%s/tests/inject/program_increments > %s/ncu.csv && scripts/compare-ncu %s/profile %s/ncu.csv",
+          scratch, build(), scratch, scratch, scratch);
+    if (!strstr(ncu.output, "exact         20/20 agree\n") ||
+        !strstr(ncu.output, "launches      5 of 5 of memscope's paired with ncu's (ncu profiled 5)\n"))
+        fail_msg("expected 20 of 20 counts equal over 5 paired launches; got %d:\n%s", ncu.exit_code, ncu.output);
 }
 
 /* Field i of a CSV line (quoted fields may hold commas), as a number. */
@@ -259,6 +283,7 @@ int main(void)
         cmocka_unit_test(the_program_ends_right_after_every_pass_was_replayed),
         cmocka_unit_test(each_launch_has_its_nvtx_path_grid_and_block),
         cmocka_unit_test(increments_counts_equal_their_closed_form),
+        cmocka_unit_test(counts_equal_nsight_computes_for_the_same_program),
         cmocka_unit_test(every_replayed_launch_has_its_registers),
         cmocka_unit_test(the_stalls_group_samples_each_selected_launch_on_its_lines),
         cmocka_unit_test(a_gpu_another_run_holds_is_waited_for_then_refused_with_7),
