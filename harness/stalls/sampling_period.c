@@ -25,24 +25,26 @@ static double samples_a_launch(double kernel_ms, unsigned period_log2, int sms, 
     return sm_cycles(kernel_ms, sms, clock_mhz) / ldexp(1.0, (int)period_log2);
 }
 
+/* The launches of per_launch samples each that gather STALL_MIN_SAMPLES, at most STALL_MAX_LAUNCHES. */
+static double launches_for(double per_launch)
+{
+    double launches = ceil(STALL_MIN_SAMPLES / per_launch);
+    return launches > STALL_MAX_LAUNCHES ? STALL_MAX_LAUNCHES : launches;
+}
+
 unsigned stall_launches(double kernel_ms, unsigned period_log2, int sms, double clock_mhz)
 {
     double per_launch = samples_a_launch(kernel_ms, period_log2, sms, clock_mhz);
     if (!(per_launch > 0.0) || per_launch >= STALL_MIN_SAMPLES)
         return 1;
-    double launches = ceil(STALL_MIN_SAMPLES / per_launch);
-    return launches > STALL_MAX_LAUNCHES ? STALL_MAX_LAUNCHES : (unsigned)launches;
+    return (unsigned)launches_for(per_launch);
 }
 
 unsigned stall_more_launches(unsigned launches, unsigned long long samples, double gpu_ms)
 {
     if (launches == 0 || samples == 0 || samples >= STALL_MIN_SAMPLES)
         return 0;
-    double per_launch = (double)samples / launches;
-    double wanted = ceil(STALL_MIN_SAMPLES / per_launch);
-    if (wanted > STALL_MAX_LAUNCHES)
-        wanted = STALL_MAX_LAUNCHES;
-    double more = wanted - launches;
+    double more = launches_for((double)samples / launches) - launches;
     if (!(more > 0.0) || more * gpu_ms / launches > STALL_PERIOD_CHANGE_MS)
         return 0;
     return (unsigned)more;

@@ -35,8 +35,9 @@ UNITS = {"": 1, "%": 1, "inst": 1, "sector": 1, "byte": 1, "Kbyte": 1e3, "Mbyte"
 NVTX_RANGE = re.compile(r"memscope:([^:]*):Uint64")  # a range of memscope's NVTX domain in the NVTX column
 NO_LINE = ("", 0)  # the place of an instruction without line information (cuBLAS)
 
-RawValue = namedtuple("RawValue", "ranges kernel metric value launch")  # ranges: memscope's NVTX ranges, outermost
-# first; launch: ncu's ID of the profiled launch (0, 1, ... in the order it profiled them)
+# ranges: memscope's NVTX ranges, outermost first; launch: ncu's ID of the profiled launch (0, 1, ... in the order it
+# profiled them)
+RawValue = namedtuple("RawValue", "ranges kernel metric value launch")
 SourceKernel = namedtuple("SourceKernel", "name lines instructions")  # lines: {place: {column: value}}
 # instructions: {offset: Instruction}; places: every line ncu lists it under; opcode: its SASS opcode
 Instruction = namedtuple("Instruction", "places opcode values")
