@@ -6,8 +6,9 @@
  *
  *   memscope-profile [options] -- PROGRAM [ARGS...]
  *
- * Exit codes: 0 profiled; 2 bad usage; 3 the program launched no kernel (or
- * the library is missing); 4 the results folder cannot be written; 5 and 6
+ * Exit codes: 0 profiled; 2 bad usage; 3 no GPU (the program failed before
+ * CUDA started in it, and the driver finds none), the program launched no
+ * kernel, or the library is missing; 4 the results folder cannot be written; 5 and 6
  * the library could not finish or could not record; 7 another memscope run
  * kept the GPU past --wait-gpu; 8 the program failed (exited non-zero or was
  * killed); 9 the program could not be started.
@@ -26,6 +27,7 @@
 #include "../inject/protocol.h"
 #include "../profile/metric_set.h"
 #include "../results/partial_folder.h"
+#include "driver.h"
 #include "parts.h"
 #include "program.h"
 #include "summary.h"
@@ -65,12 +67,13 @@ static const char usage_text[] =
     "metrics go to metrics.csv under its job (NVTX/PATH/KERNEL #K), its stall samples to\n"
     "stalls.csv. The source group is not collected in a program.\n"
     "\n"
-    "Exit codes: 0 profiled; 2 bad usage; 3 the program launched no kernel, or the library\n"
-    "is missing; 4 DIR cannot be written or exists; 5 the library could not finish its\n"
+    "Exit codes: 0 profiled; 2 bad usage; 3 no GPU (the program failed before CUDA started\n"
+    "in it, and the driver finds none), the program launched no kernel, or the library is\n"
+    "missing; 4 DIR cannot be written or exists; 5 the library could not finish its\n"
     "records; 6 it could not record (CUPTI refused); 7 another memscope run kept the GPU past\n"
     "--wait-gpu (the program ran on, unprofiled: DIR.partial); 8 the program failed (exited\n"
-    "non-zero or was killed: DIR.partial keeps what was collected);\n"
-    "9 the program could not be started.\n";
+    "non-zero or was killed: DIR.partial keeps what was collected; none is left where CUDA\n"
+    "never started in it); 9 the program could not be started.\n";
 
 struct cli {
     const char *out, *kernel, *nvtx_include, *metric_groups;
@@ -184,13 +187,17 @@ static int find_library(char *path, size_t len, struct error *e)
     return 0;
 }
 
+/* Whether this run created DEFAULT_RESULTS_ROOT: a run that leaves nothing in it removes it again. */
+static bool created_root;
+
 /* memscope-results/profile-<UTC time>, the default root created on demand, a suffix where the second is taken. */
 static int default_folder(char *path, size_t len, struct error *e)
 {
     char stamp[32];
     struct stat st;
     time_t now = time(NULL);
-    if (mkdir(DEFAULT_RESULTS_ROOT, 0777) != 0 && errno != EEXIST)
+    created_root = mkdir(DEFAULT_RESULTS_ROOT, 0777) == 0;
+    if (!created_root && errno != EEXIST)
         return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", DEFAULT_RESULTS_ROOT, strerror(errno));
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
     snprintf(path, len, "%s/profile-%s", DEFAULT_RESULTS_ROOT, stamp);
@@ -233,6 +240,18 @@ static int prepare(const struct cli *c, struct results_dir *d, char *absolute, s
     return give_environment(c, library, absolute, e);
 }
 
+/* A program that failed before CUDA started in it (its folder stayed empty, and is removed): on a machine without
+ * a GPU that is the reason, said as memscope says it (exit 3); elsewhere the program's own failure (exit 8). */
+static int nothing_collected(const char *said, struct error *e)
+{
+    char why[512];
+    if (driver_finds_no_gpu(why, sizeof why))
+        return error_set(e, EXIT_NO_GPU, "%s: %s before CUDA started in it; nothing was profiled and no results "
+                                         "folder is left", why, said);
+    return error_set(e, EXIT_PROGRAM_FAILED, "%s before CUDA started in it: nothing was collected and no results "
+                                             "folder is left", said);
+}
+
 /* How the program ended, as our exit code: its own status is said in words, never passed on. */
 static int program_outcome(const struct cli *c, const struct results_dir *d, const struct program_end *end,
                            struct error *e)
@@ -243,10 +262,12 @@ static int program_outcome(const struct cli *c, const struct results_dir *d, con
         rmdir(d->partial_path); /* ours, and empty: the program never ran */
         return error_set(e, EXIT_PROGRAM_NOT_STARTED, "%s", said);
     }
-    if (!end->exited || end->status != 0)
-        return error_set(e, EXIT_PROGRAM_FAILED, "%s: %s keeps what was collected and stays incomplete", said,
-                         d->partial_path);
-    return 0;
+    if (end->exited && end->status == 0)
+        return 0;
+    if (rmdir(d->partial_path) == 0) /* ours, and empty: CUDA never started in the program */
+        return nothing_collected(said, e);
+    return error_set(e, EXIT_PROGRAM_FAILED, "%s: %s keeps what was collected and stays incomplete", said,
+                     d->partial_path);
 }
 
 /* A later run of the program into its own folder dir: groups "none" for a timing run, "stalls" for the stall
@@ -335,6 +356,8 @@ int main(int argc, char **argv)
     }
     if (e.code == 0 && prepare(&c, &d, absolute, &e) == 0)
         profile(&c, &d, absolute, &e);
+    if (e.code && created_root)
+        rmdir(DEFAULT_RESULTS_ROOT); /* only where nothing is left in it: a kept .partial keeps it */
     if (e.code)
         fprintf(stderr, "memscope-profile: %s\n", e.message);
     return e.code;

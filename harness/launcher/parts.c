@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../inject/protocol.h"
+#include "driver.h"
 #include "parts.h"
 
 static FILE *open_in(const char *dir, const char *name)
@@ -84,6 +85,10 @@ static int no_kernel(const struct results_dir *d, int children, struct error *e)
     if (rmdir(d->partial_path) != 0)
         return error_set(e, EXIT_NO_GPU, "the program launched no kernel: CUDA never started in it (%s is left)",
                          d->partial_path);
+    char why[512];
+    if (driver_finds_no_gpu(why, sizeof why))
+        return error_set(e, EXIT_NO_GPU, "the program launched no kernel: CUDA never started in it, so nothing was "
+                                         "profiled and no results folder is left; %s", why);
     return error_set(e, EXIT_NO_GPU, "the program launched no kernel: CUDA never started in it, so nothing was "
                                      "profiled and no results folder is left");
 }

@@ -2,9 +2,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,11 +68,20 @@ void program_run(char *const argv[], const char *pid_variable, struct program_en
     sigaction(SIGQUIT, &old_quit, NULL);
 }
 
+/* A path (not a name looked up in PATH) that names a directory: execvp says only EACCES of it. */
+static bool is_directory(const char *name)
+{
+    struct stat st;
+    return strchr(name, '/') && stat(name, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 void program_describe(const char *name, const struct program_end *end, char *text, size_t len)
 {
     const char *hint = "";
     if (end->not_started == ENOENT)
         hint = strchr(name, '/') ? " (no such file)" : " (not found in PATH)";
+    else if (end->not_started == EACCES && is_directory(name))
+        hint = " (it is a directory, not a program)";
     else if (end->not_started == EACCES)
         hint = " (not an executable file: chmod +x it, or name its interpreter)";
     if (end->not_started)

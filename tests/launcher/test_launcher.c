@@ -22,6 +22,7 @@
 
 #include "../../harness/common/error.h"
 #include "../../harness/inject/protocol.h"
+#include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
 
@@ -73,6 +74,9 @@ static void write_script(const char *name, const char *body, int executable)
     assert_int_equal(chmod(path, executable ? 0755 : 0644), 0);
 }
 
+/* What the library writes first into the folder when CUDA starts in the program (a shell line ending in ;). */
+#define STARTS_CUDA ": >\"$" INJECT_ENV_DIR "/" INJECT_STARTED_MARK "\"; "
+
 static void a_program_not_found_exits_9_and_leaves_nothing(void **state)
 {
     (void)state;
@@ -94,7 +98,7 @@ static void a_program_not_executable_exits_9(void **state)
 static void a_program_that_exits_3_exits_8_and_says_its_status(void **state)
 {
     (void)state;
-    write_script("exit3.sh", "exit 3", 1);
+    write_script("exit3.sh", STARTS_CUDA "exit 3", 1);
     profile("-o out -- ./exit3.sh");
     expect(EXIT_PROGRAM_FAILED, "the program exited with status 3");
     expect(EXIT_PROGRAM_FAILED, "out.partial keeps what was collected");
@@ -104,9 +108,67 @@ static void a_program_that_exits_3_exits_8_and_says_its_status(void **state)
 static void a_program_killed_by_a_signal_exits_8_and_names_it(void **state)
 {
     (void)state;
-    profile("-o out -- sh -c 'kill -KILL $$'");
+    profile("-o out -- sh -c '" STARTS_CUDA "kill -KILL $$'");
     expect(EXIT_PROGRAM_FAILED, "the program was killed by signal 9 (SIGKILL");
     expect_left_partial();
+}
+
+static void a_directory_given_as_the_program_is_called_one(void **state)
+{
+    (void)state;
+    profile("-o out -- /tmp");
+    expect(EXIT_PROGRAM_NOT_STARTED, "cannot start the program '/tmp': Permission denied (it is a directory, not a "
+                                     "program)");
+    expect_no_folder();
+}
+
+/* Without -o, a run that leaves no folder leaves no memscope-results/ either, unless it was there before. */
+static void a_run_without_out_that_leaves_nothing_removes_the_root_it_created(void **state)
+{
+    (void)state;
+    profile("-- memscope-no-such-program");
+    expect(EXIT_PROGRAM_NOT_STARTED, "not found in PATH");
+    assert_false(exists("memscope-results"));
+    profile("-- /bin/true");
+    expect(EXIT_NO_GPU, "the program launched no kernel");
+    assert_false(exists("memscope-results"));
+    shell(&o, "mkdir %s/memscope-results", workdir);
+    profile("-- /bin/true");
+    expect(EXIT_NO_GPU, "the program launched no kernel");
+    assert_true(exists("memscope-results"));
+}
+
+/* A failed program in which CUDA never started collected nothing: its folder is removed, and on a machine without
+ * a GPU that is said as the reason, with memscope's exit code for it. */
+static void a_failed_program_that_never_started_cuda_leaves_no_folder(void **state)
+{
+    (void)state;
+    profile("-o out -- sh -c 'exit 5'");
+    expect(gpu_present() ? EXIT_PROGRAM_FAILED : EXIT_NO_GPU,
+           "the program exited with status 5 before CUDA started in it");
+    expect(gpu_present() ? EXIT_PROGRAM_FAILED : EXIT_NO_GPU, "no results folder is left");
+    expect_no_folder();
+}
+
+/* The CUDA program the GPU tests profile, here where there is no GPU: the driver's answer is the message. */
+static void a_cuda_program_without_a_gpu_exits_3_says_so_and_leaves_nothing(void **state)
+{
+    (void)state;
+    char program[PATH_MAX + 64];
+    const char *build = getenv("MEMSCOPE_BUILD");
+    if (gpu_present())
+        skip();
+    if (!realpath(build && *build ? build : "build", program))
+        fail_msg("the build folder %s is missing", build && *build ? build : "build");
+    strcat(program, "/tests/inject/program_increments");
+    shell(&o, "cd %s && %s -o out -- %s", workdir, launcher, program);
+    expect(EXIT_NO_GPU, "the program exited with status 2 before CUDA started in it; nothing was profiled");
+    if (!strstr(o.output, "no NVIDIA driver on this machine") && !strstr(o.output, "the NVIDIA driver finds no"))
+        fail_msg("expected the driver's reason; got:\n%s", o.output);
+    expect_no_folder();
+    shell(&o, "cd %s && %s -- %s", workdir, launcher, program);
+    expect(EXIT_NO_GPU, "nothing was profiled and no results folder is left");
+    assert_false(exists("memscope-results"));
 }
 
 static void a_program_that_never_starts_cuda_exits_3_and_leaves_no_folder(void **state)
@@ -121,7 +183,7 @@ static void a_program_that_never_starts_cuda_exits_3_and_leaves_no_folder(void *
 static void the_programs_arguments_pass_untouched(void **state)
 {
     (void)state;
-    profile("-o out -- sh -c 'test \"$1\" = --help && test \"$2\" = -o && exit 4' sh --help -o");
+    profile("-o out -- sh -c '" STARTS_CUDA "test \"$1\" = --help && test \"$2\" = -o && exit 4' sh --help -o");
     expect(EXIT_PROGRAM_FAILED, "the program exited with status 4");
 }
 
@@ -409,6 +471,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_program_not_executable_exits_9, setup, teardown),
         cmocka_unit_test_setup_teardown(a_program_that_exits_3_exits_8_and_says_its_status, setup, teardown),
         cmocka_unit_test_setup_teardown(a_program_killed_by_a_signal_exits_8_and_names_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_directory_given_as_the_program_is_called_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_run_without_out_that_leaves_nothing_removes_the_root_it_created, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(a_failed_program_that_never_started_cuda_leaves_no_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_cuda_program_without_a_gpu_exits_3_says_so_and_leaves_nothing, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(a_program_that_never_starts_cuda_exits_3_and_leaves_no_folder, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(the_programs_arguments_pass_untouched, setup, teardown),
