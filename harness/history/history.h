@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "../csv/reader.h"
 #include "../results/folder_reader.h"
 #include "store.h"
 
@@ -27,9 +28,12 @@ int history_check_run(const struct results_folder *run, struct error *e);
 int history_add_runs(struct store *s, const struct results_folder *runs, int n, int *added, struct error *e);
 /* Records one run in the history at target (opened for it, and closed). */
 int history_add(const char *target, const struct results_folder *run, struct error *e);
-/* Records the runs of a history CSV (the history before it was a database, and history_export's format), in one
- * transaction; runs recorded already are left as they are. */
-int history_migrate_csv(struct store *s, const char *csv_path, int *added, int *present, struct error *e);
+/* Reads a history CSV (the history before it was a database, and history_export's format) and checks its header
+ * and every number, before any database is opened: a bad file leaves none created or changed. */
+int history_read_csv(const char *csv_path, struct csv_table *t, struct error *e);
+/* Records the runs of a history CSV read by history_read_csv, in one transaction; runs recorded already are left
+ * as they are. */
+int history_migrate_csv(struct store *s, const struct csv_table *t, int *added, int *present, struct error *e);
 
 /* What the queries show: one GPU (NULL: the latest run's), one width (0: every width), one variant (NULL:
  * every variant), and the smallest step (relative). */

@@ -329,18 +329,25 @@ static int migrate_rows(struct store *s, const struct csv_table *t, int *added, 
     return 0;
 }
 
-int history_migrate_csv(struct store *s, const char *csv_path, int *added, int *present, struct error *e)
+int history_read_csv(const char *csv_path, struct csv_table *t, struct error *e)
 {
-    struct csv_table t;
-    *added = *present = 0;
-    if (csv_table_read(csv_path, &t, e))
+    if (csv_table_read(csv_path, t, e))
         return e->code;
-    if (!schema_header_matches(&t, &history_csv))
+    if (!schema_header_matches(t, &history_csv))
         error_set(e, EXIT_USAGE, "%s:1: not a memscope history CSV (the header differs)", csv_path);
-    else if (!check_csv_numbers(&t, e) && !store_begin_writing(s, e)) {
-        if (migrate_rows(s, &t, added, present, e) || store_commit(s, e))
-            store_rollback(s);
-    }
-    csv_table_free(&t);
+    else
+        check_csv_numbers(t, e);
+    if (e->code)
+        csv_table_free(t);
+    return e->code;
+}
+
+int history_migrate_csv(struct store *s, const struct csv_table *t, int *added, int *present, struct error *e)
+{
+    *added = *present = 0;
+    if (store_begin_writing(s, e))
+        return e->code;
+    if (migrate_rows(s, t, added, present, e) || store_commit(s, e))
+        store_rollback(s);
     return e->code;
 }

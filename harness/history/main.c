@@ -29,7 +29,9 @@ static const char help_text[] =
     "\n"
     "The history of memscope runs, in a database: DATABASE is a SQLite file, or a PostgreSQL connection\n"
     "string (postgresql://..., postgres://... or \"host=... dbname=...\"); a file ending in .sql is a dump,\n"
-    "read only. Default: $MEMSCOPE_HISTORY_DB, else " DEFAULT_DATABASE ".\n"
+    "read only. Default: $MEMSCOPE_HISTORY_DB, else " DEFAULT_DATABASE ". An empty file (or database) is a\n"
+    "new history to add and migrate, which read their input before they open it; the other commands refuse\n"
+    "it and leave it as it is.\n"
     "\n"
     "  add RESULTS...        records the runs in the results folders, in one transaction (a SQLite file is\n"
     "                        created); a run recorded already is left as it is. A folder that cannot be read\n"
@@ -74,12 +76,13 @@ struct invocation {
     struct history_query q;
 };
 
+#define USAGE_LINE                                                                                              \
+    "usage: memscope-history add|migrate|runs|series|steps|noise|export|dump|chart-data [--db DATABASE] "          \
+    "[options] [arguments] (see --help)"
+
 static int usage(struct error *e)
 {
-    return error_set(
-        e, EXIT_USAGE,
-        "usage: memscope-history add|migrate|runs|series|steps|noise|export|dump|chart-data [--db DATABASE] "
-        "[options] [arguments] (see --help)");
+    return error_set(e, EXIT_USAGE, USAGE_LINE);
 }
 
 static const char *default_database(void)
@@ -146,16 +149,21 @@ static int add(struct invocation *in, struct error *e)
     return e->code;
 }
 
+/* The CSV is read and checked before the database is touched, as add reads its folders first. */
 static int migrate(struct invocation *in, struct error *e)
 {
     struct store *s;
+    struct csv_table t;
     int added, present;
-    if (history_open(in->db, 1, &s, e))
+    if (history_read_csv(in->args[0], &t, e))
         return e->code;
-    if (!history_migrate_csv(s, in->args[0], &added, &present, e))
-        printf("history: %s: %d run%s recorded in %s, %d recorded already\n", in->args[0], added, added == 1 ? "" : "s",
-               store_name(s), present);
-    store_close(s);
+    if (!history_open(in->db, 1, &s, e)) {
+        if (!history_migrate_csv(s, &t, &added, &present, e))
+            printf("history: %s: %d run%s recorded in %s, %d recorded already\n", in->args[0], added,
+                   added == 1 ? "" : "s", store_name(s), present);
+        store_close(s);
+    }
+    csv_table_free(&t);
     return e->code;
 }
 
@@ -249,7 +257,8 @@ static int run_command(int argc, char **argv, struct error *e)
     while (c < commands + sizeof commands / sizeof *commands && strcmp(argv[1], c->name))
         ++c;
     if (c == commands + sizeof commands / sizeof *commands)
-        return usage(e);
+        return error_set(e, EXIT_USAGE, argv[1][0] == '-' ? "'%s': give the command first; " USAGE_LINE
+                                                          : "unknown command '%s'; " USAGE_LINE, argv[1]);
     struct invocation in = {.args = calloc((size_t)argc, sizeof *in.args), .floor_pct = 100 * STEPS_DEFAULT_FLOOR};
     bool help = false;
     if (!in.args)

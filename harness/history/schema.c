@@ -107,14 +107,19 @@ static int refuse_newer(const struct store *s, int version, struct error *e)
                      store_name(s), version, HISTORY_SCHEMA_VERSION);
 }
 
-/* Migrates under the writers' lock, reading the version again there: another process may have just done it. */
-static int bring_up_to_date(struct store *s, struct error *e)
+/* Migrates under the writers' lock, reading the version again there: another process may have just done it. An
+ * empty database (no table at all: a new file, or an empty one) becomes a history only for a command that writes
+ * into it; one that reads leaves it as it is. */
+static int bring_up_to_date(struct store *s, int writing, struct error *e)
 {
     int version;
     if (read_version(s, &version, e))
         return e->code;
     if (version > HISTORY_SCHEMA_VERSION)
         return refuse_newer(s, version, e);
+    if (version == 0 && !writing)
+        return error_set(e, EXIT_USAGE, "%s: an empty database, no memscope history yet (memscope-history add "
+                                        "records runs in it); left as it is", store_name(s));
     if (version == HISTORY_SCHEMA_VERSION)
         return 0;
     if (store_begin_writing(s, e))
@@ -298,7 +303,7 @@ int history_open(const char *target, int writing, struct store **s, struct error
                          target);
     if (store_open(target, writing, s, e))
         return e->code;
-    if (dump ? load_dump(*s, target, e) : bring_up_to_date(*s, e)) {
+    if (dump ? load_dump(*s, target, e) : bring_up_to_date(*s, writing, e)) {
         store_close(*s);
         *s = NULL;
     }

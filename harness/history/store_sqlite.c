@@ -53,6 +53,12 @@ static int file_exists(const char *path)
     return stat(path, &st) == 0;
 }
 
+static int is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int sqlite_open(const char *target, int create, void **handle, struct error *e)
 {
     struct sqlite_store *s = calloc(1, sizeof *s);
@@ -60,7 +66,10 @@ static int sqlite_open(const char *target, int create, void **handle, struct err
         return error_set(e, EXIT_RUNTIME, "out of memory");
     snprintf(s->path, sizeof s->path, "%s", target);
     int dump = store_target_is_dump(target);
-    if (!create && !file_exists(target)) {
+    if (is_directory(target)) {
+        error_set(e, EXIT_USAGE, "%s: a directory, not a history database (name a file, such as %s/history.db)",
+                  target, target);
+    } else if (!create && !file_exists(target)) {
         error_set(e, EXIT_USAGE, "%s: no such history database", target);
     } else {
         int rc = sqlite3_open_v2(dump ? ":memory:" : target, &s->db,

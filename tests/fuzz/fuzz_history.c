@@ -1,5 +1,5 @@
 /*
- * The CSV history's reader, as memscope-history migrate uses it (history_migrate_csv: the header, every number
+ * The CSV history's reader, as memscope-history migrate uses it (history_read_csv: the header, every number
  * checked, then the rows in one transaction): the input is a history CSV after one options byte, migrated into a
  * new SQLite history in memory. Bit 2 of the options first records a small run there, so that the CSV's runs may
  * be recorded already; then what was migrated is read back: its steps, for the GPU of the last run (bit 0: the
@@ -78,12 +78,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     int added, present;
+    struct csv_table t;
     if (options & 4)
         history_add_runs(s, recorded_run(), 1, &added, &e);
     e = (struct error){0};
-    if (!history_migrate_csv(s, path, &added, &present, &e)) {
-        history_print_steps(s, &query, nowhere(), &e);
-        history_export(s, nowhere(), &e);
+    if (!history_read_csv(path, &t, &e)) {
+        if (!history_migrate_csv(s, &t, &added, &present, &e)) {
+            history_print_steps(s, &query, nowhere(), &e);
+            history_export(s, nowhere(), &e);
+        }
+        csv_table_free(&t);
     }
     store_close(s);
     return 0;

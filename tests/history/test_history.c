@@ -249,6 +249,66 @@ static void a_csv_history_migrates_and_exports_back_unchanged(void **state)
     assert_int_equal(o.exit_code, 0);
 }
 
+/* A command that is none is named, as is an option given before the command. */
+static void an_unknown_command_is_named(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "%s bogus --db %s", tool(), history);
+    expect(&o, 2, "memscope-history: unknown command 'bogus'; usage: memscope-history add|migrate|");
+    shell(&o, "%s --db %s runs", tool(), history);
+    expect(&o, 2, "memscope-history: '--db': give the command first; usage: memscope-history add|");
+}
+
+static void a_directory_given_as_the_database_is_called_one(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "%s runs --db %s", tool(), workdir);
+    expect(&o, 2, "a directory, not a history database (name a file, such as");
+    shell(&o, "%s add --db %s %s", tool(), workdir, FIXTURE);
+    expect(&o, 2, "a directory, not a history database");
+}
+
+/* An empty file is a database with nothing in it: a command that reads leaves it empty (refusing it, as no history
+ * yet), one that writes makes it a history. */
+static void an_empty_file_is_written_only_by_a_command_that_writes(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    static const char *const readers[] = {"runs", "steps", "noise", "export", "dump", "series naive"};
+    char path[160];
+    snprintf(path, sizeof path, "%s/empty.db", workdir);
+    shell(&o, ": >%s", path);
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; ++i) {
+        shell(&o, "%s %s --db %s", tool(), readers[i], path);
+        expect(&o, 2, "empty.db: an empty database, no memscope history yet");
+        shell(&o, "test ! -s %s", path);
+        if (o.exit_code)
+            fail_msg("%s wrote into the empty file", readers[i]);
+    }
+    shell(&o, "(mkdir -p %s/empty-chart && %s chart-data --db %s %s/empty-chart)", workdir, tool(), path, workdir);
+    expect(&o, 2, "an empty database, no memscope history yet");
+    shell(&o, "test ! -s %s", path);
+    assert_int_equal(o.exit_code, 0);
+    shell(&o, "%s add --db %s %s && %s runs --db %s | wc -l", tool(), path, FIXTURE, tool(), path);
+    expect(&o, 0, "recorded in");
+}
+
+/* A CSV that is no history is refused before the database is opened: a new one is not created, an old one stays. */
+static void migrating_a_bad_csv_leaves_no_database(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "printf 'a,b\\n1,2\\n' >%s/bad-history.csv && %s migrate --db %s/new.db %s/bad-history.csv", workdir,
+          tool(), workdir, workdir);
+    expect(&o, 2, "bad-history.csv:1: not a memscope history CSV");
+    shell(&o, "test ! -e %s/new.db", workdir);
+    assert_int_equal(o.exit_code, 0);
+    shell(&o, "%s migrate --db %s/new.db %s/no-such.csv; test ! -e %s/new.db", tool(), workdir, workdir, workdir);
+    assert_int_equal(o.exit_code, 0);
+}
+
 /* A width no recorded run measured would chart nothing but NaN, on which gnuplot fails: refused at once, naming
  * the widths there are. */
 static void a_width_the_history_lacks_is_refused_naming_those_it_has(void **state)
@@ -367,6 +427,10 @@ int main(void)
         cmocka_unit_test(a_csv_history_migrates_and_exports_back_unchanged),
         cmocka_unit_test(text_from_the_history_cannot_run_as_gnuplot),
         cmocka_unit_test(a_width_the_history_lacks_is_refused_naming_those_it_has),
+        cmocka_unit_test(an_unknown_command_is_named),
+        cmocka_unit_test(a_directory_given_as_the_database_is_called_one),
+        cmocka_unit_test(an_empty_file_is_written_only_by_a_command_that_writes),
+        cmocka_unit_test(migrating_a_bad_csv_leaves_no_database),
         cmocka_unit_test(make_history_in_a_fresh_clone_draws_the_committed_history),
         cmocka_unit_test(report_run_records_its_run_in_the_history_database),
     };

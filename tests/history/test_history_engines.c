@@ -238,10 +238,10 @@ static void eight_that_open_a_new_history_at_once_all_find_it_theirs(void **stat
     for (int round = 0; round < OPENING_ROUNDS; ++round) {
         char target[256];
         new_database(g, target, sizeof target);
-        /* An empty SQLite file: runs reads only a database that is there. */
+        /* An empty SQLite file, which a command that writes takes for a new history (one that reads refuses it). */
         shell(&o,
-              "%1$s '%5$s' && rm -f %2$s/open.log && for i in $(seq 1 %3$d); do %4$s runs --db '%5$s' >/dev/null "
-              "2>>%2$s/open.log & done; wait; cat %2$s/open.log",
+              "%1$s '%5$s' && rm -f %2$s/open.log && for i in $(seq 1 %3$d); do %4$s add --db '%5$s' %2$s/run0 "
+              ">/dev/null 2>>%2$s/open.log & done; wait; cat %2$s/open.log",
               g->postgres ? "test -n" : "touch", g->workdir, CONCURRENT, tool(), target);
         if (o.exit_code || o.output[0])
             fail_msg("%s, round %d of %d:\n%s", g->name, round + 1, OPENING_ROUNDS, o.output);
