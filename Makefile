@@ -150,22 +150,40 @@ build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/no_kerne
 	$(CXX) -fsanitize=fuzzer,address,undefined -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group \
 		-L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 -lcupti -lm $(UNPACKED_LIBS) $(HISTORY_DATABASES) -ldl
 
+# RUN_ARGS is memscope's options, shell words by design: make run RUN_ARGS="-v naive -o 'my run'".
 run: $(BUILD)/memscope
 	$< $(RUN_ARGS)
+# The paths and revisions a user gives these targets (RESULTS='a b', HISTORY="it's.db") reach their recipes through
+# the environment, each quoted there as one word, never pasted into the shell's command line, where a space or a
+# quote would change what the command says (tests/common/test_make checks each).
+USER_PATH_TARGETS := report compare history history-add
+$(USER_PATH_TARGETS): export user_results = $(RESULTS)
+$(USER_PATH_TARGETS): export user_compare = $(COMPARE)
+$(USER_PATH_TARGETS): export user_history = $(HISTORY)
+$(USER_PATH_TARGETS): export user_base = $(BASE)
+$(USER_PATH_TARGETS): export user_head = $(HEAD)
+$(USER_PATH_TARGETS): export user_base_results = $(BASE_RESULTS)
+$(USER_PATH_TARGETS): export user_head_results = $(HEAD_RESULTS)
+$(USER_PATH_TARGETS): export user_rounds = $(ROUNDS)
 # RESULTS=<dir> renders that folder; otherwise scripts/report-run runs the suite (no GPU: renders the reference run).
 report: report-setup all
-	@$(if $(RESULTS),scripts/report-render $(if $(COMPARE),--compare $(COMPARE)) $(RESULTS) reports/$(notdir $(abspath $(RESULTS)))-report,HISTORY=$(HISTORY) scripts/report-run $(RUN_ARGS))
+	@if [ -n "$$user_results" ]; then scripts/report-render $${user_compare:+--compare "$$user_compare"} "$$user_results" \
+		"reports/$$(basename "$$(realpath -m -- "$$user_results")")-report"; \
+	else HISTORY="$$user_history" scripts/report-run $(RUN_ARGS); fi
 # BASE=<rev> [HEAD=<rev>]: both built and run here, interleaved; or BASE_RESULTS=<dir> HEAD_RESULTS=<dir>.
 # A convenience only: make turns the scripts' status (1 a regression, 2 to 6 a broken gate) into its own 2; CI calls them.
 compare: report-setup $(BUILD)/memscope-compare
-	@$(if $(BASE_RESULTS),scripts/compare-results $(BASE_RESULTS) $(HEAD_RESULTS),$(if $(BASE),scripts/compare-revisions \
-		$(if $(ROUNDS),--rounds $(ROUNDS)) $(BASE) $(HEAD),echo "make compare: give BASE=<rev> (or BASE_RESULTS and HEAD_RESULTS)"; exit 2))
+	@if [ -n "$$user_base_results" ]; then scripts/compare-results "$$user_base_results" $${user_head_results:+"$$user_head_results"}; \
+	elif [ -n "$$user_base" ]; then scripts/compare-revisions $${user_rounds:+--rounds "$$user_rounds"} "$$user_base" \
+		$${user_head:+"$$user_head"}; \
+	else echo "make compare: give BASE=<rev> (or BASE_RESULTS and HEAD_RESULTS)"; exit 2; fi
 history-add: $(BUILD)/memscope-history
-	@test -n "$(RESULTS)" || { echo "make history-add: give RESULTS=<dir>"; exit 2; }; $< add --db '$(HISTORY)' $(RESULTS)
+	@test -n "$$user_results" || { echo "make history-add: give RESULTS=<dir>"; exit 2; }; \
+	$< add --db "$$user_history" "$$user_results"
 # Where no history was recorded yet (a fresh clone) and none is named, the committed H100 history is drawn, and said so.
 history: report-setup $(BUILD)/memscope-history
-	@if [ -f '$(HISTORY)' ] || [ $(origin HISTORY) != file ]; then scripts/history-render '$(HISTORY)' reports/history; else \
-		echo "make history: no $(HISTORY) yet (make history-add RESULTS=<dir> records a run); drawing the committed" \
+	@if [ -f "$$user_history" ] || [ "$(origin HISTORY)" != file ]; then scripts/history-render "$$user_history" reports/history; \
+	else echo "make history: no $$user_history yet (make history-add RESULTS=<dir> records a run); drawing the committed" \
 			"H100 history ($(REFERENCE_HISTORY))"; scripts/history-render $(REFERENCE_HISTORY) reports/history-h100; fi
 # The README's figures drawn again from the reference run, so that none predates it: each line of FIGURES names a
 # figure and the report page it is (tests/report checks that the README links no other). A figure is replaced only

@@ -7,6 +7,9 @@
  * The build runs the real Makefile into a scratch BUILD with compilers that only create their output file:
  * make's decisions are real, nothing is compiled, and it takes about a second.
  *
+ * The paths a user gives make report, compare, history and history-add reach the scripts whole, spaces and quotes
+ * included: the Makefile, copied beside scripts that print their arguments, is run with such values.
+ *
  * And the programs that read results folders and need no GPU (memscope-report-data, memscope-compare,
  * memscope-history) build where no CUDA toolkit is installed: compiled for real, in a few seconds.
  */
@@ -70,6 +73,49 @@ static void the_gpu_free_programs_build_without_the_cuda_toolkit(void **state)
         fail_msg("make failed (%d) with CUDA=/nonexistent:\n%s", o.exit_code, o.output);
 }
 
+/* Stands in for the scripts and programs the targets call: prints its name, each argument in <>, and $HISTORY. */
+static const char print_arguments[] = "#!/bin/sh\n"
+                                      "printf '%s' \"$(basename \"$0\")\"; for a; do printf ' <%s>' \"$a\"; done\n"
+                                      "printf ' HISTORY=<%s>\\n' \"$HISTORY\"\n";
+
+static void user_paths_reach_the_scripts_whole(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    static const struct {
+        const char *arguments, *expected;
+    } cases[] = {
+        {"report RESULTS='a b' COMPARE=\"it's.csv\"",
+         "report-render <--compare> <it's.csv> <a b> <reports/a b-report>"},
+        {"report HISTORY=\"it's.db\" RUN_ARGS='-v naive'", "report-run <-v> <naive> HISTORY=<it's.db>"},
+        {"history HISTORY=\"it's a.db\"", "history-render <it's a.db> <reports/history>"},
+        {"history-add RESULTS='a b' HISTORY=\"it's.db\"", "memscope-history <add> <--db> <it's.db> <a b>"},
+        {"compare BASE_RESULTS='a b' HEAD_RESULTS=\"c'd\"", "compare-results <a b> <c'd>"},
+        {"compare BASE='x y' HEAD=\"z'\" ROUNDS=3", "compare-revisions <--rounds> <3> <x y> <z'>"},
+        {"compare BASE=main", "compare-revisions <main> HISTORY"},
+    };
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/quoting", workdir);
+    shell(&o, "mkdir -p %s/scripts %s/stub && cp Makefile %s/ && cat >%s/stub/print <<'EOF'\n%sEOF\n"
+              "chmod +x %s/stub/print && for n in report-render report-run compare-results compare-revisions "
+              "history-render setup memscope-history memscope-compare; do ln -s ../stub/print %s/scripts/$n; done",
+          dir, dir, dir, dir, print_arguments, dir, dir);
+    assert_int_equal(o.exit_code, 0);
+    int wrong = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        /* The targets' prerequisites are left out (-o): nothing is built or installed; BUILD is the stubs' folder. */
+        shell(&o, "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory -C %s -o all -o report-setup "
+                  "-o scripts/memscope-history -o scripts/memscope-compare BUILD=scripts %s",
+              dir, cases[i].arguments);
+        if (o.exit_code != 0 || strncmp(o.output, cases[i].expected, strlen(cases[i].expected)) != 0) {
+            print_message("make %s: expected \"%s...\"; got %d:\n%s\n", cases[i].arguments, cases[i].expected,
+                          o.exit_code, o.output);
+            ++wrong;
+        }
+    }
+    assert_int_equal(wrong, 0);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -87,6 +133,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_test_helpers_outlive_the_build),
         cmocka_unit_test(the_gpu_free_programs_build_without_the_cuda_toolkit),
+        cmocka_unit_test(user_paths_reach_the_scripts_whole),
     };
     return cmocka_run_group_tests_name("make", tests, setup, teardown);
 }
