@@ -21,6 +21,13 @@ class MissingTool(Refusal):
         super().__init__(message, 3)
 
 
+def answer_help(doc):
+    """With -h or --help among the arguments, print doc (the script's usage) on standard output and exit 0."""
+    if any(argument in ("-h", "--help") for argument in sys.argv[1:]):
+        print(doc.strip())
+        sys.exit(0)
+
+
 def run(program, main):
     """Exit with main()'s status, or print program's refusal and exit with its code."""
     try:

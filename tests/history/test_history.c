@@ -362,7 +362,7 @@ static void report_run_records_its_run_in_the_history_database(void **state)
     (void)state;
     static struct outcome o;
     shell(&o,
-          "d=%1$s/report-run && mkdir -p $d/scripts $d/build $d/bin && cp scripts/report-run $d/scripts/ && "
+          "d=%1$s/report-run && mkdir -p $d/scripts $d/build $d/bin && cp scripts/report-run scripts/help.sh $d/scripts/ && "
           "ln -s \"$(realpath %2$s)\" $d/build/memscope-history && fixture=$(realpath %3$s) && "
           "printf '#!/bin/sh\\nexit 0\\n' | tee $d/scripts/report-render >$d/bin/nvidia-smi && "
           "printf '#!/bin/sh\\nwhile [ $# -gt 1 ]; do [ \"$1\" = -o ] && out=$2; shift; done\\n"
