@@ -129,7 +129,7 @@ $(BUILD)/libmemscope-inject.so: $(patsubst %,$(BUILD)/pic/%.o,$(basename $(INJEC
 	$(HOST_LINK) -shared -Wl,-z,defs -o $@ $^ -lcupti -ldl -lm
 
 $(TESTS:%=%.o): | test-setup
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history inject)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history inject launcher)
 	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl \
 		$(UNPACKED_LIBS) $(HISTORY_DATABASES) -lcmocka
 $(TEST_PROGRAMS): $(BUILD)/tests/%: $(BUILD)/tests/%.o
