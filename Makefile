@@ -18,6 +18,7 @@ CC := $(if $(FUZZ),clang,gcc)
 CXX := $(if $(FUZZ),clang++,g++)
 SANITIZERS := $(if $(FUZZ)$(SANITIZE),-fsanitize=address -fsanitize=undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer) $(if $(FUZZ),-fsanitize=fuzzer-no-link)
+comma := ,
 GENCODE := -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH)
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(BUILD) -MMD -MP $(if $(CMOCKA),-I$(CMOCKA)/usr/include) \
 	$(KERNEL_DEFS) $(SANITIZERS)
@@ -25,6 +26,11 @@ CFLAGS := -std=c11 -O2 -g -Wall -Wextra -D_DEFAULT_SOURCE -I$(CUDA)/include -I$(
 $(BUILD)/harness/source/disassembly.o: CFLAGS += -DMEMSCOPE_NVDISASM='"$(CUDA)/bin/nvdisasm"'
 CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -MMD -MP $(SANITIZERS)
 NVCCFLAGS := -O3 -g -lineinfo -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP $(KERNEL_DEFS)
+# wgmma (the tensor ceilings, kernels/ceilings/ceiling_tensor.cu) needs the sm_90a target: that file is built for it
+# alone where the build is for 9.0, and says so to its launcher (MEMSCOPE_TENSOR_CEILINGS); elsewhere it builds
+# empty kernels for CUDA_ARCH and the launcher returns why no tensor ceiling can be measured.
+$(BUILD)/kernels/ceilings/ceiling_tensor.o: NVCCFLAGS := $(subst $(GENCODE),$(if $(filter 90,$(CUDA_ARCH)),\
+	-gencode=arch=compute_90a$(comma)code=sm_90a -DMEMSCOPE_TENSOR_CEILINGS,$(GENCODE)),$(NVCCFLAGS))
 CUDA_LINK := $(NVCC) $(GENCODE) -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64 $(addprefix -Xcompiler ,$(SANITIZERS))
 HOST_LINK := $(CXX) -L$(CUDA)/lib64 -Wl,-rpath=$(CUDA)/lib64 $(SANITIZERS)
 # CMOCKA=<folder>: a machine where nothing is installed, with cmocka and libsqlite3 unpacked under <folder>/usr
@@ -124,7 +130,7 @@ $(BUILD)/libmemscope-inject.so: $(patsubst %,$(BUILD)/pic/%.o,$(basename $(INJEC
 	$(HOST_LINK) -shared -Wl,-z,defs -o $@ $^ -lcupti -ldl -lm
 
 $(TESTS:%=%.o): | test-setup
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history inject)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history inject launcher)
 	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl \
 		$(UNPACKED_LIBS) $(HISTORY_DATABASES) -lcmocka
 $(TEST_PROGRAMS): $(BUILD)/tests/%: $(BUILD)/tests/%.o

@@ -4,9 +4,9 @@
 
 #include "rates.h"
 
-#define CEILING_ROW(id, key, label, unit) {key, label, unit},
+#define CEILING_ROW(id, key, label, unit, tensor) {key, label, unit, tensor},
 static const struct {
-    const char *key, *label, *unit;
+    const char *key, *label, *unit, *tensor_type;
 } ceilings[] = {CEILINGS(CEILING_ROW)};
 #undef CEILING_ROW
 
@@ -25,6 +25,19 @@ const char *ceiling_unit(enum ceiling c)
     return ceilings[c].unit;
 }
 
+bool ceiling_is_tensor(enum ceiling c)
+{
+    return ceilings[c].tensor_type != NULL;
+}
+
+int ceiling_for_tensor_type(const char *type)
+{
+    for (int c = 0; type && c < CEILING_COUNT; ++c)
+        if (ceilings[c].tensor_type && strcmp(ceilings[c].tensor_type, type) == 0)
+            return c;
+    return -1;
+}
+
 struct ceiling_rates ceiling_rates_unknown(void)
 {
     struct ceiling_rates r;
@@ -41,23 +54,40 @@ double ceiling_share_pct(double rate, double ceiling)
 /* Bytes per clock per SM of the L1/shared data stage: 32 banks of 4 bytes (Volta and later). */
 #define L1_SHARED_BYTES_PER_CLOCK 128.0
 
+/* FP32 and FP64 results per SM per clock (an FMA is two), by compute capability; FP64 without tensor cores. */
+static const struct {
+    const char *capability;
+    double fp32, fp64;
+} fma_per_sm[] = {
+    {"7.0", 128, 64},  {"7.5", 128, 4},  {"8.0", 128, 64},  {"8.6", 256, 4},
+    {"8.9", 256, 4},   {"9.0", 256, 128}, {"10.0", 256, 128}, {"12.0", 256, 4},
+};
+
+/* Dense tensor FLOP per SM per clock (a multiply-add is two; FP32 accumulation), by compute capability, in the
+ * CEILING_TENSOR_* order. GH100: NVIDIA's H100 SXM figures, 989.4 (bf16, fp16), 494.7 (tf32) and 1978.9 (fp8)
+ * TFLOP/s dense, are these x 132 SMs x 1.830 GHz. Only 9.0: the one capability whose tensor ceilings memscope
+ * measures (wgmma, sm_90a), so that elsewhere a tensor ceiling not measured is no failure (ceiling_judge). */
+_Static_assert(CEILING_TENSOR_FP8 == CEILING_COUNT - 1, "the tensor ceilings are the last rows of CEILINGS");
+static const struct {
+    const char *capability;
+    double flop[CEILING_COUNT - CEILING_TENSOR_BF16];
+} tensor_per_sm[] = {
+    {"9.0", {4096, 4096, 2048, 8192}},
+};
+
 struct ceiling_rates ceiling_datasheet(const struct gpu_figures *g)
 {
-    /* FP32 and FP64 results per SM per clock (an FMA is two), by compute capability; FP64 without tensor cores. */
-    static const struct {
-        const char *capability;
-        double fp32, fp64;
-    } per_sm[] = {
-        {"7.0", 128, 64},  {"7.5", 128, 4},  {"8.0", 128, 64},  {"8.6", 256, 4},
-        {"8.9", 256, 4},   {"9.0", 256, 128}, {"10.0", 256, 128}, {"12.0", 256, 4},
-    };
     struct ceiling_rates r = ceiling_rates_unknown();
     double sm_ghz = g->sm_count * g->sm_clock_mhz / 1000.0; /* SMs x GHz: NAN when either is unknown */
-    for (size_t i = 0; g->compute_capability && i < sizeof per_sm / sizeof per_sm[0]; ++i)
-        if (strcmp(per_sm[i].capability, g->compute_capability) == 0) {
-            r.value[CEILING_FP32] = per_sm[i].fp32 * sm_ghz;
-            r.value[CEILING_FP64] = per_sm[i].fp64 * sm_ghz;
+    for (size_t i = 0; g->compute_capability && i < sizeof fma_per_sm / sizeof fma_per_sm[0]; ++i)
+        if (strcmp(fma_per_sm[i].capability, g->compute_capability) == 0) {
+            r.value[CEILING_FP32] = fma_per_sm[i].fp32 * sm_ghz;
+            r.value[CEILING_FP64] = fma_per_sm[i].fp64 * sm_ghz;
         }
+    for (size_t i = 0; g->compute_capability && i < sizeof tensor_per_sm / sizeof tensor_per_sm[0]; ++i)
+        if (strcmp(tensor_per_sm[i].capability, g->compute_capability) == 0)
+            for (int c = CEILING_TENSOR_BF16; c < CEILING_COUNT; ++c)
+                r.value[c] = tensor_per_sm[i].flop[c - CEILING_TENSOR_BF16] * sm_ghz;
     r.value[CEILING_DRAM] = 2.0 * g->memory_clock_mhz * 1e6 * g->memory_bus_width_bits / 8.0 / 1e9;
     r.value[CEILING_L1_SHARED] = L1_SHARED_BYTES_PER_CLOCK * sm_ghz;
     return r;
@@ -77,6 +107,12 @@ static void judge_against_datasheet(struct ceiling_check *k, double datasheet)
         k->lower = CEILING_PLAUSIBLE_LOW * datasheet;
         k->upper = CEILING_PLAUSIBLE_HIGH * datasheet;
         k->pass = known(k->measured) && k->measured >= k->lower && k->measured <= k->upper;
+    } else if (ceiling_is_tensor(k->ceiling) && isnan(k->measured)) {
+        /* No wgmma here (not compute capability 9.0, or a build without sm_90a): nothing to measure. */
+        snprintf(k->rule, sizeof k->rule, "no datasheet, no tensor ceiling kernel: not measured");
+        k->lower = NAN;
+        k->upper = NAN;
+        k->pass = true;
     } else {
         snprintf(k->rule, sizeof k->rule, "no datasheet: checked > 0");
         k->lower = 0.0;

@@ -30,6 +30,7 @@
 #include "driver.h"
 #include "parts.h"
 #include "program.h"
+#include "roofs.h"
 #include "summary.h"
 
 /* The suite's default groups less source lines, which a program cannot have, and stalls, which cost a run of the
@@ -83,6 +84,7 @@ struct cli {
     char **program;                 /* PROGRAM ARGS..., NULL-terminated: argv's tail after "--" */
     bool help;
     bool stalls;                    /* the stalls group: one more run of the program samples them */
+    bool roofline;                  /* the roofline group: the GPU's ceilings too (roofs.h) */
     char replayed[4096];            /* the groups of the first run: metric_groups less stalls, never longer than
                                        metric_groups, which metric_set_build refuses past 4,095 characters */
 };
@@ -112,7 +114,7 @@ static int check_pattern(const char *pattern, struct error *e)
     return 0;
 }
 
-static int check_groups(const char *groups, bool *stalls, struct error *e)
+static int check_groups(const char *groups, bool *stalls, bool *roofline, struct error *e)
 {
     struct metric_set set;
     if (metric_set_build(groups, NULL, &set, e))
@@ -121,6 +123,7 @@ static int check_groups(const char *groups, bool *stalls, struct error *e)
         return error_set(e, EXIT_USAGE, "--metric-groups: '%s': the source group is not collected in a program "
                                         "(the others are: " PROFILE_DEFAULT_GROUPS ",stalls)", groups);
     *stalls = set.stalls;
+    *roofline = set.roofline;
     return 0;
 }
 
@@ -165,7 +168,7 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
         return error_set(e, EXIT_USAGE, "give the program to profile after --: memscope-profile [options] -- "
                                         "PROGRAM [ARGS...] (see --help)");
     c->program = argv + ours + 1;
-    if ((c->kernel && check_pattern(c->kernel, e)) || check_groups(c->metric_groups, &c->stalls, e))
+    if ((c->kernel && check_pattern(c->kernel, e)) || check_groups(c->metric_groups, &c->stalls, &c->roofline, e))
         return e->code;
     replayed_groups(c->metric_groups, c->replayed, sizeof c->replayed);
     return 0;
@@ -321,7 +324,8 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
     size_t unmatched = 0, unmatched_stalls = 0;
     fflush(NULL); /* nothing of ours is written twice by the child */
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
-    if (program_outcome(c, d, &end, e) || parts_check(d, &p, e))
+    if (program_outcome(c, d, &end, e) || parts_check(d, &p, e) ||
+        (c->roofline && roofs_add(d->partial_path, c->wait_gpu_s, e)))
         return e->code;
     for (int run = 2; run <= c->repeat; ++run)
         if (time_again(c, d, absolute, run, e))

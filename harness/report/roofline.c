@@ -37,11 +37,14 @@ int report_datasheet(const struct results_folder *r, struct ceiling_rates *out, 
     return 0;
 }
 
+/* The ceilings the chart draws a roof for, those before the tensor ones (which the roofs note counts). */
+#define DRAWN_CEILINGS CEILING_TENSOR_BF16
+
 /* The page's roofs: each ceiling measured on the run's GPU where environment.csv holds it, else the datasheet's. */
 struct page_roofs {
     struct ceiling_rates rate;
     const char *source[CEILING_COUNT]; /* "measured", "datasheet", or NULL where there is neither */
-    int measured;
+    int measured; /* of the DRAWN_CEILINGS */
 };
 
 /* A program's profile draws only the roofs it measured: its GPU's datasheet figures are not what its kernels could
@@ -59,7 +62,7 @@ static int read_roofs(const struct results_folder *r, struct page_roofs *p, stru
         bool from_run = usable(measured);
         p->rate.value[c] = from_run ? measured : usable(datasheet.value[c]) ? datasheet.value[c] : NAN;
         p->source[c] = from_run ? "measured" : isnan(p->rate.value[c]) ? NULL : "datasheet";
-        p->measured += from_run;
+        p->measured += from_run && c < DRAWN_CEILINGS;
     }
     return 0;
 }
@@ -614,9 +617,9 @@ static const char *roofs_note(const struct report_model *m, const struct page_ro
     if (m->program && r->measured == 0)
         return "No roofs: this profile holds no measured ceilings (environment.csv, ceiling_*), and a program's "
                "profile draws no datasheet figures; the points alone.";
-    if (m->program && r->measured < CEILING_COUNT)
+    if (m->program && r->measured < DRAWN_CEILINGS)
         return "Roofs measured on this GPU where the profile has the ceiling; none for the others.";
-    return r->measured == CEILING_COUNT
+    return r->measured == DRAWN_CEILINGS
                ? "Roofs measured on this GPU by memscope's kernels (environment.csv, ceiling_*): what they reached, not "
                  "the peaks; a kernel can pass one."
            : r->measured > 0 ? "Roofs measured on this GPU where the run has the ceiling, else from the datasheet (each "

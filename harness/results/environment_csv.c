@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/paths.h"
+#include "../csv/reader.h"
 #include "environment_csv.h"
 #include "schema.h"
 
@@ -15,6 +17,17 @@ void env_add(struct environment *env, const char *key, const char *fmt, ...)
     va_start(args, fmt);
     vsnprintf(entry->value, sizeof entry->value, fmt, args);
     va_end(args);
+}
+
+int env_copy_prefixed(const struct environment *from, const char *prefix, struct environment *to)
+{
+    int n = 0;
+    for (int i = 0; i < from->count; ++i)
+        if (strncmp(from->entry[i].key, prefix, strlen(prefix)) == 0) {
+            env_add(to, from->entry[i].key, "%s", from->entry[i].value);
+            ++n;
+        }
+    return n;
 }
 
 const char *env_value(const struct environment *env, const char *key)
@@ -36,4 +49,23 @@ int env_write(const struct environment *env, const char *dir, struct error *e)
         csv_end_row(&c);
     }
     return csv_close(&c, e);
+}
+
+int env_read(const char *dir, struct environment *env, struct error *e)
+{
+    char path[PATH_JOINED(PATH_LEN)];
+    struct csv_table t;
+    snprintf(path, sizeof path, "%s/%s", dir, environment_csv.file);
+    *env = (struct environment){0};
+    if (csv_table_read(path, &t, e))
+        return e->code;
+    if (!schema_header_matches(&t, &environment_csv))
+        error_set(e, EXIT_USAGE, "%s: not an environment.csv (its header is not key,value)", path);
+    else if (t.rows > ENV_MAX_ENTRIES)
+        error_set(e, EXIT_USAGE, "%s: %d entries, more than the %d memscope writes at most", path, t.rows,
+                  ENV_MAX_ENTRIES);
+    for (int row = 0; row < t.rows && !e->code; ++row)
+        env_add(env, csv_table_text(&t, row, ENVIRONMENT_KEY), "%s", csv_table_text(&t, row, ENVIRONMENT_VALUE));
+    csv_table_free(&t);
+    return e->code;
 }

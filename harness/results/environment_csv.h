@@ -19,8 +19,13 @@ struct environment {
 };
 
 void env_add(struct environment *env, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The entries of from whose key starts with prefix appended to to; how many. */
+int env_copy_prefixed(const struct environment *from, const char *prefix, struct environment *to);
 /* The value recorded under key, or NULL. */
 const char *env_value(const struct environment *env, const char *key);
 int env_write(const struct environment *env, const char *dir, struct error *e);
+/* dir/environment.csv back into env (replacing what it held): EXIT_USAGE naming the file when it is missing, is no
+ * environment.csv, or holds more than ENV_MAX_ENTRIES entries. */
+int env_read(const char *dir, struct environment *env, struct error *e);
 
 #endif

@@ -52,6 +52,9 @@ void cli_print_help(FILE *f)
             "                          (writes validate.csv; exit 1 when a check fails); with\n"
             "                          --no-metrics, only launches them, for another profiler;\n"
             "                          takes no --variants, --sizes or --precision\n"
+            "      --measure-ceilings  measure the GPU's ceilings (the roofline's roofs) alone into\n"
+            "                          DIR/environment.csv, or reuse the figures cached for this\n"
+            "                          GPU, driver and memscope commit (memscope-profile runs it)\n"
             "      --list              list the variants and exit (needs no GPU)\n"
             "      --list-metric-groups  list the metric groups and exit (needs no GPU)\n"
             "  -h, --help              this text\n"
@@ -214,6 +217,10 @@ static int refuse_conflicts(const struct options *o, const struct given *g, stru
         return error_set(e, EXIT_USAGE,
                          "--validate runs the ground-truth kernels, not the matrix products: it takes no "
                          "--variants, --sizes or --precision");
+    if (o->measure_ceilings && (o->validate || o->trace || o->keep_operands || g->patterns || g->sizes ||
+                                g->precision || g->metric_groups || g->metrics || g->no_metrics))
+        return error_set(e, EXIT_USAGE, "--measure-ceilings measures the ceilings alone: it takes no other run option "
+                                        "but --device, --out and --wait-gpu");
     if (o->trace && o->validate)
         return error_set(e, EXIT_USAGE, "--trace records the matrix products' run, not --validate's");
     if (o->keep_operands && o->validate)
@@ -245,6 +252,7 @@ static int read_command_line(int argc, char **argv, struct options *o, struct gi
         {"no-metrics", 0, ARG_FLAG, &g->no_metrics, 0, 0, NULL},
         {"list-metric-groups", 0, ARG_FLAG, &o->list_metric_groups, 0, 0, NULL},
         {"validate", 0, ARG_FLAG, &o->validate, 0, 0, NULL},
+        {"measure-ceilings", 0, ARG_FLAG, &o->measure_ceilings, 0, 0, NULL},
         {"keep-operands", 0, ARG_FLAG, &o->keep_operands, 0, 0, NULL},
         {"trace", 0, ARG_FLAG, &o->trace, 0, 0, NULL},
         {"help", 'h', ARG_FLAG, &o->help, 0, 0, NULL},

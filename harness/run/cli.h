@@ -28,6 +28,7 @@ struct options {
     const char *metrics;       /* extra metric names, or NULL */
     bool list_metric_groups;
     bool validate; /* run the ground-truth kernels instead of the matmul variants */
+    bool measure_ceilings; /* the GPU's ceilings alone, cached (harness/run/ceilings_only.h) */
     bool keep_operands; /* keep each variant's device operands until its width is done (run() sets it with metrics) */
     unsigned long long seed;
     double wait_gpu_s;

@@ -25,6 +25,7 @@
 #include "../gpu/nvtx.h"
 #include "../validate/validate.h"
 #include "../ceilings/measure.h"
+#include "ceilings_only.h"
 
 /* What profiles a run: NULL where its groups are off. */
 struct collectors {
@@ -401,6 +402,8 @@ static int run(int argc, char **argv, struct error *e)
     env_collect_host(&env, argc, argv);
     env_add(&env, "warmup_launches", "%d", o.timing.warmup); /* a trace's kernels are the warm-up's and the samples' */
     prof_set_busy_wait(o.wait_gpu_s, stderr);
+    if (o.measure_ceilings)
+        return run_ceilings_only(&o, &dir, &env, e);
     if (o.validate && set.n == 0 && !set.source) { /* the ground-truth kernels alone, for an external profiler */
         const struct gpu_turn turn = take_turns(&o, &env);
         if (gpu_open(&g, o.device, &turn, e) == 0 && validate_launch_only(&g, e) == 0)

@@ -45,6 +45,28 @@ const char *ceiling_dfma(double *sink, int rounds, int blocks, cudaStream_t stre
 const void *ceiling_ffma_kernel(void);
 const void *ceiling_dfma_kernel(void);
 
+/* Tensor cores: each block is CEILING_TENSOR_WARPGROUPS warpgroups (CEILING_THREADS threads), each issuing
+ * CEILING_TENSOR_WGMMA_PER_ROUND wgmma.mma_async m64n256kK per round, rounds times, on operand tiles resident in
+ * shared memory (A 64 x K, B 256 x K, a fixed pattern of small positive normal values: no global traffic) into
+ * FP32 accumulators kept in registers: 2 * 64 * 256 * K FLOP per wgmma, K 16 for bf16 and fp16, 8 for tf32, 32 for
+ * fp8 (e4m3), 32 bytes of each row in every type. wgmma needs the sm_90a target: the launcher says why not where
+ * the build has none (CUDA_ARCH other than 90). sink is written only if the accumulators end negative: never. */
+enum ceiling_tensor_type { CEILING_TENSOR_BF16_IN, CEILING_TENSOR_FP16_IN, CEILING_TENSOR_TF32_IN, CEILING_TENSOR_FP8_IN,
+                           CEILING_TENSOR_TYPES };
+#define CEILING_TENSOR_WARPGROUPS (CEILING_THREADS / 128)
+#define CEILING_TENSOR_WGMMA_PER_ROUND 16
+#define CEILING_TENSOR_M 64
+#define CEILING_TENSOR_N 256
+static inline int ceiling_tensor_k(enum ceiling_tensor_type t)
+{
+    return t == CEILING_TENSOR_TF32_IN ? 8 : t == CEILING_TENSOR_FP8_IN ? 32 : 16;
+}
+/* NULL when this build can run the tensor kernels on a GPU of compute capability major.minor (sm_90a code runs on
+ * 9.0 only), else why not. */
+const char *ceiling_tensor_unavailable(int major, int minor);
+const char *ceiling_tensor(enum ceiling_tensor_type t, float *sink, int rounds, int blocks, cudaStream_t stream);
+const void *ceiling_tensor_kernel(enum ceiling_tensor_type t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,10 @@
 /*
  * GPU tests of the ceiling kernels (kernels/ceilings/) and their measurement (harness/ceilings/measure.c): the
- * copy copies every word, over any count and any number of passes; the other kernels never write their sink;
- * a measurement records all five ceilings, in the order the memory hierarchy implies, each plausible against
- * the datasheet (what --validate checks), in well under a second. Each test skips where no GPU can be used.
+ * copy copies every word, over any count and any number of passes; the other kernels never write their sink (the
+ * tensor kernels of each type too, where the build and GPU have wgmma); a measurement records every ceiling (the
+ * tensor ones there, else the reason they were not measured), in the order the memory hierarchy implies, each
+ * plausible against the datasheet (what --validate checks), in well under a second. Each test skips where no GPU
+ * can be used.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -69,6 +71,12 @@ static void the_other_kernels_never_write_their_sink(void **state)
     assert_null(ceiling_shared_loads((float *)sink, 3, 264, gpu.stream));
     assert_null(ceiling_ffma((float *)sink, 3, 264, gpu.stream));
     assert_null(ceiling_dfma(sink, 3, 264, gpu.stream));
+    const char *no_tensor = ceiling_tensor_unavailable(gpu.prop.major, gpu.prop.minor);
+    if (no_tensor)
+        print_message("tensor kernels not run: %s\n", no_tensor);
+    for (int t = 0; !no_tensor && t < CEILING_TENSOR_TYPES; ++t)
+        assert_null(ceiling_tensor((enum ceiling_tensor_type)t, (float *)sink, 3, 2 * gpu.prop.multiProcessorCount,
+                                   gpu.stream));
     CUDA_OK(cudaStreamSynchronize(gpu.stream));
     CUDA_OK(cudaMemcpy(host, sink, sizeof host, cudaMemcpyDeviceToHost));
     unsigned char expected[sizeof host];
@@ -77,7 +85,7 @@ static void the_other_kernels_never_write_their_sink(void **state)
     CUDA_OK(cudaFree(sink));
 }
 
-static void a_measurement_records_five_plausible_ceilings_quickly(void **state)
+static void a_measurement_records_every_plausible_ceiling_quickly(void **state)
 {
     (void)state;
     if (!have_gpu)
@@ -95,14 +103,24 @@ static void a_measurement_records_five_plausible_ceilings_quickly(void **state)
     ceilings_from_environment(&env, &measured, &datasheet);
     ceiling_judge(&measured, &datasheet, judged);
     int failed = 0;
+    const char *no_tensor = ceiling_tensor_unavailable(gpu.prop.major, gpu.prop.minor);
     for (int c = 0; c < CEILING_COUNT; ++c) {
         const struct ceiling_check *k = &judged[c];
-        print_message("%-22s measured %10.1f %-7s datasheet %10.1f  [%.1f, %.1f]  %s: %s\n", ceiling_key(c),
+        print_message("%-26s measured %10.1f %-7s datasheet %10.1f  [%.1f, %.1f]  %s: %s\n", ceiling_key(c),
                       k->measured, ceiling_unit(c), k->expected, k->lower, k->upper, k->rule, k->pass ? "pass" : "FAIL");
+        failed += !k->pass;
+        if (ceiling_is_tensor(c) && no_tensor) {
+            assert_null(env_value(&env, ceiling_key(c))); /* never a figure it did not measure */
+            assert_string_equal(env_value(&env, CEILING_TENSOR_NOT_MEASURED_KEY), no_tensor);
+            continue;
+        }
         assert_non_null(env_value(&env, ceiling_key(c)));
         assert_true(isfinite(measured.value[c]) && measured.value[c] > 0);
-        failed += !k->pass;
     }
+    if (!no_tensor) /* the same tensor cores: bf16 and fp16 at one rate, tf32 at half of it, fp8 at twice */
+        assert_true(fabs(measured.value[CEILING_TENSOR_FP16] / measured.value[CEILING_TENSOR_BF16] - 1) < 0.1 &&
+                    measured.value[CEILING_TENSOR_TF32] < measured.value[CEILING_TENSOR_BF16] &&
+                    measured.value[CEILING_TENSOR_FP8] > measured.value[CEILING_TENSOR_BF16]);
     print_message("ceilings measured in %.3f s\n", seconds);
     assert_true(measured.value[CEILING_DRAM] < measured.value[CEILING_L2]);
     assert_true(measured.value[CEILING_L2] < measured.value[CEILING_L1_SHARED]);
@@ -115,7 +133,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_copy_copies_every_word),
         cmocka_unit_test(the_other_kernels_never_write_their_sink),
-        cmocka_unit_test(a_measurement_records_five_plausible_ceilings_quickly),
+        cmocka_unit_test(a_measurement_records_every_plausible_ceiling_quickly),
     };
     return cmocka_run_group_tests_name("ceilings_gpu", tests, open_gpu, close_gpu);
 }

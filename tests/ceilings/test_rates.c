@@ -35,6 +35,45 @@ static void h100_datasheet_figures(void **state)
     /* 128 bytes per clock per SM x 132 x 1.98 GHz: 33.5 TB/s */
     assert_near(d.value[CEILING_L1_SHARED], 128.0 * 132 * 1.98);
     assert_true(isnan(d.value[CEILING_L2])); /* NVIDIA publishes no L2 bandwidth */
+    /* Dense tensor FLOP per SM per clock: bf16 and fp16 4096, tf32 2048, fp8 8192, at the maximum SM clock. */
+    assert_near(d.value[CEILING_TENSOR_BF16], 4096.0 * 132 * 1.98);
+    assert_near(d.value[CEILING_TENSOR_FP16], 4096.0 * 132 * 1.98);
+    assert_near(d.value[CEILING_TENSOR_TF32], 2048.0 * 132 * 1.98);
+    assert_near(d.value[CEILING_TENSOR_FP8], 8192.0 * 132 * 1.98);
+}
+
+/* NVIDIA's H100 SXM dense figures (989, 495 and 1979 TFLOP/s for bf16/fp16, tf32 and fp8) are the per-SM rates at
+ * 132 SMs and a 1830 MHz clock, not the 1980 MHz maximum the driver reports: at that clock the table gives them
+ * to the TFLOP/s. */
+static void tensor_figures_match_nvidia_s_at_its_clock(void **state)
+{
+    (void)state;
+    struct gpu_figures g = h100;
+    g.sm_clock_mhz = 1830;
+    struct ceiling_rates d = ceiling_datasheet(&g);
+    assert_true(fabs(d.value[CEILING_TENSOR_BF16] - 989e3) < 1e3);
+    assert_true(fabs(d.value[CEILING_TENSOR_FP16] - 989e3) < 1e3);
+    assert_true(fabs(d.value[CEILING_TENSOR_TF32] - 495e3) < 1e3);
+    assert_true(fabs(d.value[CEILING_TENSOR_FP8] - 1979e3) < 1e3);
+}
+
+/* summary.csv's tensor_type names the roof: the four measured types, and nothing for the rest. */
+static void a_tensor_type_names_its_ceiling(void **state)
+{
+    (void)state;
+    assert_int_equal(ceiling_for_tensor_type("bf16"), CEILING_TENSOR_BF16);
+    assert_int_equal(ceiling_for_tensor_type("fp16"), CEILING_TENSOR_FP16);
+    assert_int_equal(ceiling_for_tensor_type("tf32"), CEILING_TENSOR_TF32);
+    assert_int_equal(ceiling_for_tensor_type("fp8"), CEILING_TENSOR_FP8);
+    assert_int_equal(ceiling_for_tensor_type("int8"), -1);
+    assert_int_equal(ceiling_for_tensor_type("fp64"), -1);
+    assert_int_equal(ceiling_for_tensor_type("fp32"), -1);
+    assert_int_equal(ceiling_for_tensor_type("BF16"), -1);
+    assert_int_equal(ceiling_for_tensor_type(""), -1);
+    assert_int_equal(ceiling_for_tensor_type(NULL), -1);
+    assert_true(ceiling_is_tensor(CEILING_TENSOR_FP8));
+    assert_false(ceiling_is_tensor(CEILING_FP64));
+    assert_false(ceiling_is_tensor(CEILING_DRAM));
 }
 
 static void an_unknown_gpu_has_no_arithmetic_figures(void **state)
@@ -44,7 +83,13 @@ static void an_unknown_gpu_has_no_arithmetic_figures(void **state)
     g.compute_capability = "42.0";
     struct ceiling_rates d = ceiling_datasheet(&g);
     assert_true(isnan(d.value[CEILING_FP32]) && isnan(d.value[CEILING_FP64]));
+    assert_true(isnan(d.value[CEILING_TENSOR_BF16]) && isnan(d.value[CEILING_TENSOR_FP8]));
     assert_false(isnan(d.value[CEILING_DRAM]));
+    /* An A100 (8.0) has FP32 and FP64 figures but no tensor figure: memscope measures tensor ceilings on 9.0 only. */
+    g.compute_capability = "8.0";
+    d = ceiling_datasheet(&g);
+    assert_false(isnan(d.value[CEILING_FP32]));
+    assert_true(isnan(d.value[CEILING_TENSOR_BF16]) && isnan(d.value[CEILING_TENSOR_TF32]));
     g.compute_capability = NULL;
     g.sm_count = NAN;
     d = ceiling_datasheet(&g);
@@ -60,13 +105,22 @@ static void keys_are_the_environment_names(void **state)
     assert_string_equal(ceiling_key(CEILING_FP32), "ceiling_fp32_gflops");
     assert_string_equal(ceiling_key(CEILING_FP64), "ceiling_fp64_gflops");
     assert_string_equal(ceiling_unit(CEILING_FP64), "GFLOP/s");
+    assert_string_equal(ceiling_key(CEILING_TENSOR_BF16), "ceiling_tensor_bf16_gflops");
+    assert_string_equal(ceiling_key(CEILING_TENSOR_FP16), "ceiling_tensor_fp16_gflops");
+    assert_string_equal(ceiling_key(CEILING_TENSOR_TF32), "ceiling_tensor_tf32_gflops");
+    assert_string_equal(ceiling_key(CEILING_TENSOR_FP8), "ceiling_tensor_fp8_gflops");
+    assert_string_equal(ceiling_label(CEILING_TENSOR_BF16), "bf16 tensor");
+    assert_string_equal(ceiling_unit(CEILING_TENSOR_FP8), "GFLOP/s");
 }
 
-/* What an H100 is expected to measure (field notes: ~3.0 TB/s copy, ~60 TFLOP/s FFMA). */
+/* What an H100 is expected to measure (field notes: ~3.0 TB/s copy, ~60 TFLOP/s FFMA; tensor rates near NVIDIA's
+ * figures, which cuBLAS's bf16 GEMM reaches 80 % of). */
 static struct ceiling_rates plausible_h100(void)
 {
     return (struct ceiling_rates){{[CEILING_DRAM] = 3000, [CEILING_L2] = 7000, [CEILING_L1_SHARED] = 30000,
-                                   [CEILING_FP32] = 60000, [CEILING_FP64] = 30000}};
+                                   [CEILING_FP32] = 60000, [CEILING_FP64] = 30000, [CEILING_TENSOR_BF16] = 950000,
+                                   [CEILING_TENSOR_FP16] = 950000, [CEILING_TENSOR_TF32] = 470000,
+                                   [CEILING_TENSOR_FP8] = 1800000}};
 }
 
 static void plausible_ceilings_pass(void **state)
@@ -112,6 +166,40 @@ static void ceilings_out_of_range_fail(void **state)
     ceiling_judge(&m, &datasheet, k);
     assert_true(k[CEILING_FP32].pass);
     assert_true(k[CEILING_DRAM].pass);
+}
+
+/* A tensor ceiling is judged as the others on a GPU with its datasheet figure: too slow fails, and not measured
+ * (a build without sm_90a on an H100) fails; on a GPU without one (an A100: no wgmma) not measured is the answer,
+ * and the row says so, while a figure there is only checked > 0. */
+static void tensor_ceilings_are_judged_where_the_gpu_has_them(void **state)
+{
+    (void)state;
+    struct ceiling_rates datasheet = ceiling_datasheet(&h100), m = plausible_h100();
+    struct ceiling_check k[CEILING_COUNT];
+    m.value[CEILING_TENSOR_BF16] = 0.74 * datasheet.value[CEILING_TENSOR_BF16];
+    m.value[CEILING_TENSOR_TF32] = NAN;
+    ceiling_judge(&m, &datasheet, k);
+    assert_false(k[CEILING_TENSOR_BF16].pass);
+    assert_false(k[CEILING_TENSOR_TF32].pass);
+    assert_true(k[CEILING_TENSOR_FP16].pass && k[CEILING_TENSOR_FP8].pass);
+    assert_near(k[CEILING_TENSOR_FP8].lower, 0.75 * 8192.0 * 132 * 1.98);
+    assert_non_null(strstr(k[CEILING_TENSOR_FP8].rule, "within 25 % of the datasheet"));
+
+    struct gpu_figures a100 = {"8.0", 108, 1410, 1215, 5120};
+    datasheet = ceiling_datasheet(&a100);
+    m = plausible_h100();
+    m.value[CEILING_TENSOR_BF16] = m.value[CEILING_TENSOR_FP16] = m.value[CEILING_TENSOR_FP8] = NAN;
+    m.value[CEILING_FP64] = NAN;
+    ceiling_judge(&m, &datasheet, k);
+    assert_true(k[CEILING_TENSOR_BF16].pass);
+    assert_true(isnan(k[CEILING_TENSOR_BF16].expected));
+    assert_non_null(strstr(k[CEILING_TENSOR_BF16].rule, "not measured"));
+    assert_true(k[CEILING_TENSOR_TF32].pass); /* measured: checked > 0 */
+    assert_non_null(strstr(k[CEILING_TENSOR_TF32].rule, "checked > 0"));
+    assert_false(k[CEILING_FP64].pass); /* the others still need their figure */
+    m.value[CEILING_TENSOR_TF32] = 0;
+    ceiling_judge(&m, &datasheet, k);
+    assert_false(k[CEILING_TENSOR_TF32].pass);
 }
 
 static void an_l2_out_of_order_fails(void **state)
@@ -216,10 +304,13 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(h100_datasheet_figures),
+        cmocka_unit_test(tensor_figures_match_nvidia_s_at_its_clock),
+        cmocka_unit_test(a_tensor_type_names_its_ceiling),
         cmocka_unit_test(an_unknown_gpu_has_no_arithmetic_figures),
         cmocka_unit_test(keys_are_the_environment_names),
         cmocka_unit_test(plausible_ceilings_pass),
         cmocka_unit_test(ceilings_out_of_range_fail),
+        cmocka_unit_test(tensor_ceilings_are_judged_where_the_gpu_has_them),
         cmocka_unit_test(an_l2_out_of_order_fails),
         cmocka_unit_test(without_a_datasheet_figure_only_the_measurement_is_checked),
         cmocka_unit_test(the_lowest_roof_bounds),

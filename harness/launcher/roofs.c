@@ -1,0 +1,82 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/paths.h"
+#include "program.h"
+#include "roofs.h"
+
+#define MEMSCOPE "memscope"
+
+int roofs_merge(const struct environment *ceilings, struct environment *profile, char *why, size_t len)
+{
+    const char *measured = env_value(ceilings, "gpu_name"), *ran = env_value(profile, "gpu_name");
+    if (!measured || !ran || strcmp(measured, ran) != 0) {
+        snprintf(why, len, "the ceilings were measured on %s, the program ran on %s", measured ? measured : "no GPU",
+                 ran ? ran : "no GPU");
+        return 0;
+    }
+    int n = env_copy_prefixed(ceilings, "ceiling_", profile);
+    if (n == 0)
+        snprintf(why, len, "memscope --measure-ceilings recorded none");
+    return n;
+}
+
+/* memscope beside our own binary, as the injection library is. */
+static int find_memscope(char *path, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", path, len - 1);
+    if (n < 0)
+        return -1;
+    path[n] = '\0';
+    *strrchr(path, '/') = '\0';
+    size_t used = strlen(path);
+    snprintf(path + used, len - used, "/%s", MEMSCOPE);
+    return access(path, X_OK);
+}
+
+/* memscope --measure-ceilings into a fresh temporary folder; its environment into out. 0 when it gave one. */
+static int measure(long wait_gpu_s, struct environment *out, char *why, size_t len)
+{
+    char memscope[PATH_LEN], scratch[] = "/tmp/memscope-ceilings-XXXXXX", dir[sizeof scratch + 16], wait[32];
+    struct program_end end;
+    struct error e = {0};
+    if (find_memscope(memscope, sizeof memscope) != 0)
+        return snprintf(why, len, "%s is missing beside memscope-profile: build it with make", MEMSCOPE), -1;
+    if (!mkdtemp(scratch))
+        return snprintf(why, len, "cannot create a temporary folder: %s", strerror(errno)), -1;
+    snprintf(dir, sizeof dir, "%s/ceilings", scratch);
+    snprintf(wait, sizeof wait, "%ld", wait_gpu_s);
+    char *argv[] = {memscope, "--measure-ceilings", "--wait-gpu", wait, "-o", dir, NULL};
+    fflush(NULL);
+    program_run(argv, "MEMSCOPE_CEILINGS_PID", &end);
+    int rc = end.not_started || !end.exited || end.status != 0 ? -1 : env_read(dir, out, &e) ? -1 : 0;
+    if (rc != 0)
+        snprintf(why, len, "%s", e.code ? e.message : "memscope --measure-ceilings failed (its message is above)");
+    /* ours alone: the folder memscope wrote into, and the temporary folder around it */
+    char file[sizeof dir + 32];
+    snprintf(file, sizeof file, "%s/environment.csv", dir);
+    unlink(file);
+    rmdir(dir);
+    rmdir(scratch);
+    return rc;
+}
+
+int roofs_add(const char *folder, long wait_gpu_s, struct error *e)
+{
+    static struct environment ceilings, profile;
+    char why[PATH_LEN + 128];
+    if (measure(wait_gpu_s, &ceilings, why, sizeof why) != 0) {
+        fprintf(stderr, "memscope-profile: no measured roofs: %s\n", why);
+        return 0;
+    }
+    if (env_read(folder, &profile, e))
+        return e->code;
+    if (roofs_merge(&ceilings, &profile, why, sizeof why) == 0) {
+        fprintf(stderr, "memscope-profile: no measured roofs: %s\n", why);
+        return 0;
+    }
+    return env_write(&profile, folder, e);
+}
