@@ -23,7 +23,7 @@ void cli_print_help(FILE *f)
             "  -s, --sizes LIST        widths, comma-separated; an item may be a range\n"
             "                          A:B (doubling), A:B:xF (times F) or A:B:+S (plus S)\n"
             "                          (default: " DEFAULT_SIZES ")\n"
-            "  -p, --precision P       fp32, fp64 or all (default: all)\n"
+            "  -p, --precision P       fp32, fp64, bf16, fp16, tf32 or all (default: all)\n"
             "  -d, --device N          CUDA device index (default: 0)\n"
             "  -o, --out DIR           results folder; must not exist yet\n"
             "                          (default: memscope-results/<UTC time>)\n"
