@@ -371,34 +371,6 @@ static void derived_with_absent_inputs_is_nan(void **state)
 
 /* ---- tensor cores ---- */
 
-/* The tensor group, by the names DESIGN-39 fixed and CUPTI's host API accepts for GH100 (tests/cupti). */
-static void the_tensor_group_is_its_counters(void **state)
-{
-    (void)state;
-    static const char *const expected[] = {
-        "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
-        "sm__ops_path_tensor_src_fp16.sum",
-        "sm__ops_path_tensor_src_tf32_dst_fp32.sum",
-        "sm__ops_path_tensor_src_fp8.sum",
-        "sm__ops_path_tensor_src_int8.sum",
-        "sm__ops_path_tensor_src_fp64.sum",
-        "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum",
-        "sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32_sparsity_off.sum",
-        "sm__inst_executed_pipe_tensor_op_gmma.sum",
-        "sm__inst_executed_pipe_tensor_op_hmma.sum",
-    };
-    struct metric_set s, sol;
-    build_ok("tensor", NULL, &s);
-    assert_int_equal(s.n, N(expected));
-    for (int i = 0; i < N(expected); ++i)
-        assert_int_equal(count_of(&s, expected[i]), 1);
-    /* The two pipes are the sol group's; GH100's shared pipe, FP64 and tensor together, is gone. */
-    build_ok("sol", NULL, &sol);
-    assert_int_equal(count_of(&sol, "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"), 1);
-    assert_int_equal(count_of(&sol, "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active"), 1);
-    assert_int_equal(count_of(&sol, "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active"), 0);
-}
-
 static const char *const tensor_names[] = {
     "gpu__time_duration.sum",
     "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
@@ -410,6 +382,32 @@ static const char *const tensor_names[] = {
     "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
     "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active",
 };
+#define TENSOR_TYPES 6 /* tensor_names[1] to [6] */
+
+/* The tensor group, by the names DESIGN-39 fixed and CUPTI's host API accepts for GH100 (tests/cupti): the six
+ * per-type counters, then the instruction families'. */
+static void the_tensor_group_is_its_counters(void **state)
+{
+    (void)state;
+    static const char *const families[] = {
+        "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum",
+        "sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32_sparsity_off.sum",
+        "sm__inst_executed_pipe_tensor_op_gmma.sum",
+        "sm__inst_executed_pipe_tensor_op_hmma.sum",
+    };
+    struct metric_set s, sol;
+    build_ok("tensor", NULL, &s);
+    assert_int_equal(s.n, TENSOR_TYPES + N(families));
+    for (int i = 1; i <= TENSOR_TYPES; ++i)
+        assert_int_equal(count_of(&s, tensor_names[i]), 1);
+    for (int i = 0; i < N(families); ++i)
+        assert_int_equal(count_of(&s, families[i]), 1);
+    /* The two pipes are the sol group's; GH100's shared pipe, FP64 and tensor together, is gone. */
+    build_ok("sol", NULL, &sol);
+    assert_int_equal(count_of(&sol, "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"), 1);
+    assert_int_equal(count_of(&sol, "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active"), 1);
+    assert_int_equal(count_of(&sol, "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active"), 0);
+}
 
 /* A 4096^3 bf16 GEMM (2 x 4096^3 = 137,438,953,472 operations) in 0.2 ms with a few other types beside. */
 static void tensor_flop_is_each_counter_and_their_sum(void **state)
