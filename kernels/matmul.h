@@ -19,7 +19,9 @@
 extern "C" {
 #endif
 
-enum matmul_precision { MATMUL_FP32, MATMUL_FP64 };
+/* bf16, fp16: M, N and P stored in that type (P as torch.matmul gives it), FP32 accumulation on tensor cores;
+ * tf32: M, N and P stored as float, tensor-core math on inputs rounded to tf32 (10 explicit mantissa bits). */
+enum matmul_precision { MATMUL_FP32, MATMUL_FP64, MATMUL_BF16, MATMUL_FP16, MATMUL_TF32 };
 
 /* Storage order of the three matrices, as each variant expects them. */
 enum matmul_layout {
@@ -82,7 +84,8 @@ MATMUL_VARIANTS(MATMUL_DECLARE_KERNEL_ROW, MATMUL_DECLARE_LIBRARY_ROW)
 #undef MATMUL_DECLARE_KERNEL_ROW
 #undef MATMUL_DECLARE_LAUNCHER
 
-/* The cuBLAS variants promise true FP32/FP64: a handle must be configured once before use. */
+/* The cuBLAS variants promise true FP32/FP64 (tensor-core math only where a variant asks for it by its compute
+ * type): a handle must be configured once before use. */
 const char *matmul_cublas_configure(cublasHandle_t handle);
 
 #ifdef __cplusplus

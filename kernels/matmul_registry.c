@@ -61,14 +61,27 @@ dim3 matmul_block(const struct matmul_variant *v)
     return block;
 }
 
+/* Bytes per stored element: tf32 is stored as float; bf16 and fp16 in 16 bits. */
 size_t matmul_element_size(enum matmul_precision precision)
 {
-    return precision == MATMUL_FP64 ? sizeof(double) : sizeof(float);
+    switch (precision) {
+    case MATMUL_FP64:
+        return sizeof(double);
+    case MATMUL_BF16:
+    case MATMUL_FP16:
+        return 2;
+    case MATMUL_FP32:
+    case MATMUL_TF32:
+        break;
+    }
+    return sizeof(float);
 }
 
 const char *matmul_precision_name(enum matmul_precision precision)
 {
-    return precision == MATMUL_FP64 ? "fp64" : "fp32";
+    static const char *const names[] = {[MATMUL_FP32] = "fp32", [MATMUL_FP64] = "fp64", [MATMUL_BF16] = "bf16",
+                                        [MATMUL_FP16] = "fp16", [MATMUL_TF32] = "tf32"};
+    return names[precision];
 }
 
 const char *matmul_layout_name(enum matmul_layout layout)

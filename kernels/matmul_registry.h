@@ -92,6 +92,13 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER };
     KERNEL("colmajor_padded_fp64", matmul_colmajor_padded_fp64, MATMUL_FP64, MATMUL_COL_MAJOR, MATMUL_OFF_LADDER,     \
            32, 32, 32, 32, "the seed notes' column-major double kernel: both tiles transposed, rows padded to 33")    \
     LIBRARY("cublas_fp64", matmul_cublas_dgemm, MATMUL_FP64, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER,                     \
-            "cublasDgemm: the double-precision reference")
+            "cublasDgemm: the double-precision reference")                                                            \
+    LIBRARY("cublas_bf16", matmul_cublas_bf16, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER,                      \
+            "cublasGemmEx, bf16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), default algorithm: the bf16 "      \
+            "tensor-core anchor")                                                                                     \
+    LIBRARY("cublas_fp16", matmul_cublas_fp16, MATMUL_FP16, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER,                      \
+            "cublasGemmEx, fp16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), default algorithm")               \
+    LIBRARY("cublas_tf32", matmul_cublas_tf32, MATMUL_TF32, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER,                      \
+            "cublasGemmEx, float in and out, TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)")
 
 #endif

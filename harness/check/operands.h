@@ -13,7 +13,11 @@
 
 enum operand { OPERAND_M, OPERAND_N, OPERAND_P };
 
-/* Uniform in [-1, 1), already rounded to the variant's precision so the reference sees the same values. */
+/* Significant bits of a precision's values, the implicit one included: fp32 24, fp64 53, bf16 8, fp16 11, tf32 11. */
+int operands_significand_bits(enum matmul_precision precision);
+
+/* Uniform in [-1, 1), already rounded to the variant's precision so the reference sees the same values: every
+ * value is a multiple of 2^-(bits - 1), exact in bf16, fp16 and tf32 alike. */
 void operands_fill_random(double *x, size_t count, uint64_t seed, enum matmul_precision precision);
 
 bool operands_column_major(enum matmul_layout layout, enum operand which);
@@ -21,5 +25,12 @@ void operands_pack(const double *logical, void *stored, int width, enum matmul_p
                    bool column_major);
 void operands_unpack(const void *stored, double *logical, int width, enum matmul_precision precision,
                      bool column_major);
+
+/* The 16-bit types' encodings, rounded to nearest (ties to even) through the float nearest x; exact both ways for
+ * the values operands_fill_random draws. */
+uint16_t operands_bf16_from_double(double x);
+double operands_double_from_bf16(uint16_t b);
+uint16_t operands_fp16_from_double(double x);
+double operands_double_from_fp16(uint16_t h);
 
 #endif

@@ -35,7 +35,7 @@
 
 /* The suite's default groups less source lines, which a program cannot have, and stalls, which cost a run of the
  * program more (--metric-groups ...,stalls asks for them). */
-#define PROFILE_DEFAULT_GROUPS "global,shared,dram,roofline,cache,sol"
+#define PROFILE_DEFAULT_GROUPS "global,shared,dram,roofline,cache,sol,tensor"
 
 static const char usage_text[] =
     "usage: memscope-profile [options] -- PROGRAM [ARGS...]\n"
@@ -54,7 +54,8 @@ static const char usage_text[] =
     "      --launch-count N  then select at most N (default: all)\n"
     "      --metric-groups LIST  hardware metric groups for the selected launches, collected\n"
     "                        by CUPTI's kernel replay: global, shared, dram, roofline, cache,\n"
-    "                        sol, or \"none\" (default: " PROFILE_DEFAULT_GROUPS ");\n"
+    "                        sol, tensor, or \"none\"\n"
+    "                        (default: " PROFILE_DEFAULT_GROUPS ");\n"
     "                        stalls: warp stall reasons per kernel and source line, by PC\n"
     "                        sampling in one more run of the program (DIR/" PROFILE_STALL_RUN "/)\n"
     "      --repeat N        run the program N times (default: 1); the first run collects the\n"

@@ -268,7 +268,12 @@ static void fill_metrics(const struct job *job, struct summary_row *row)
     struct diagnosis d;
     if (job->profile.n_metrics == 0)
         return;
+    struct tensor_work w;
     profile_headline(&job->profile, 0, row->headline);
+    profile_tensor_work(&job->profile, 0, &w);
+    row->tensor_type = w.type;
+    row->tensor_flop = w.flop;
+    row->tensor_tflops = w.tflops;
     profile_diagnose(&job->profile, 0, NULL, &d);
     snprintf(row->limiter, sizeof row->limiter, "%s", d.limiter);
     snprintf(row->evidence, sizeof row->evidence, "%s", d.evidence);

@@ -22,8 +22,9 @@ static const struct metric_group groups[] = {
     {"roofline", "executed FP32/FP64 operations, achieved occupancy, L2 and L1/shared traffic; the run also measures "
                  "the GPU's ceilings", GROUP_ROOFLINE},
     {"cache", "L1 and L2 sector hit rates", GROUP_CACHE},
-    {"sol", "speed of light: SM, memory, L1/shared, L2 and DRAM throughput, FMA and FP64/tensor pipes, issue slots",
+    {"sol", "speed of light: SM, memory, L1/shared, L2 and DRAM throughput, FMA, tensor and FP64 pipes, issue slots",
      GROUP_SOL},
+    {"tensor", "tensor-core operations by source type and instruction family, tensor instructions", GROUP_TENSOR},
     {"source", "per-instruction counts by source line (lines.csv) and exact bank conflicts", GROUP_SOURCE},
     {"stalls", "warp stall reasons by PC sampling, per kernel and source line (stalls.csv)", GROUP_STALLS},
 };

@@ -26,6 +26,10 @@
 #define GROUP_SOL (1u << 6)
 /* Warp stall reasons through CUPTI's PC sampling (harness/stalls/), not range-profiler metrics. */
 #define GROUP_STALLS (1u << 7)
+/* Tensor-core work: operations per source type and per instruction family (wgmma = hgmma/gmma, mma.sync = hmma),
+ * counted by operation, not instruction (FLOPs per instruction depend on its shape): a GEMM's counter reads
+ * 2 x M x N x K, or the tile-padded work where the shape is not a multiple of the kernel's tile. */
+#define GROUP_TENSOR (1u << 8)
 /* Not in a group: added with --metrics; runs before 2026-11-21 collected them by default. */
 #define GROUP_NONE 0u
 
@@ -96,8 +100,27 @@
       "FMA pipe busy, % of active cycles")                                                                            \
     X(ISSUE_SLOTS, "sm__inst_issued.avg.pct_of_peak_sustained_active", GROUP_SOL, false,                              \
       "issue slots used, % of active cycles")                                                                         \
-    X(FP64_TENSOR_PIPE, "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active", GROUP_SOL, false,           \
-      "FP64 and tensor pipe (GH100's shared pipe) busy, % of active cycles")
+    X(TENSOR_PIPE, "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", GROUP_SOL, false,                \
+      "tensor pipe busy (any type, wgmma and mma.sync), % of active cycles")                                          \
+    X(FP64_PIPE, "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", GROUP_SOL, false,                    \
+      "FP64 pipe busy (DFMA, DADD, DMUL and FP64 tensor DMMA), % of active cycles")                                  \
+    X(TENSOR_OPS_BF16, "sm__ops_path_tensor_src_bf16_dst_fp32.sum", GROUP_TENSOR, true,                               \
+      "tensor operations, bf16 inputs, FP32 accumulation (2 per multiply-add)")                                      \
+    X(TENSOR_OPS_FP16, "sm__ops_path_tensor_src_fp16.sum", GROUP_TENSOR, true,                                        \
+      "tensor operations, fp16 inputs (FP16 or FP32 accumulation)")                                                   \
+    X(TENSOR_OPS_TF32, "sm__ops_path_tensor_src_tf32_dst_fp32.sum", GROUP_TENSOR, true,                               \
+      "tensor operations, tf32 inputs, FP32 accumulation")                                                            \
+    X(TENSOR_OPS_FP8, "sm__ops_path_tensor_src_fp8.sum", GROUP_TENSOR, true, "tensor operations, fp8 inputs")         \
+    X(TENSOR_OPS_INT8, "sm__ops_path_tensor_src_int8.sum", GROUP_TENSOR, true, "tensor operations, int8 inputs")      \
+    X(TENSOR_OPS_FP64, "sm__ops_path_tensor_src_fp64.sum", GROUP_TENSOR, true, "tensor operations, FP64 (DMMA)")      \
+    X(TENSOR_OPS_HGMMA_BF16, "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum", GROUP_TENSOR, true,   \
+      "bf16 tensor operations by wgmma (dense)")                                                                      \
+    X(TENSOR_OPS_HMMA_BF16, "sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32_sparsity_off.sum", GROUP_TENSOR, true,     \
+      "bf16 tensor operations by mma.sync (dense)")                                                                   \
+    X(TENSOR_INST_GMMA, "sm__inst_executed_pipe_tensor_op_gmma.sum", GROUP_TENSOR, true,                              \
+      "wgmma instructions (warp level)")                                                                              \
+    X(TENSOR_INST_HMMA, "sm__inst_executed_pipe_tensor_op_hmma.sum", GROUP_TENSOR, true,                              \
+      "mma.sync instructions (warp level)")
 
 #define DERIVED_METRICS(X)                                                                                            \
     X(GLOBAL_LOAD_EFFICIENCY, "global_load_efficiency", "%", false, "global load efficiency")                         \
@@ -137,7 +160,16 @@
     X(SOL_DRAM_PCT, "sol_dram_pct", "%", false, "speed of light: DRAM")                                               \
     X(FMA_PIPE_PCT, "fma_pipe_pct", "%", false, "FMA pipe busy")                                                      \
     X(ISSUE_SLOTS_PCT, "issue_slots_pct", "%", false, "issue slots used")                                            \
-    X(FP64_TENSOR_PIPE_PCT, "fp64_tensor_pipe_pct", "%", false, "FP64 and tensor pipe busy")
+    X(TENSOR_PIPE_PCT, "tensor_pipe_pct", "%", false, "tensor pipe busy")                                           \
+    X(FP64_PIPE_PCT, "fp64_pipe_pct", "%", false, "FP64 pipe busy")                                                   \
+    X(FLOP_TENSOR_BF16, "flop_tensor_bf16", "flop", true, "bf16 tensor operations (2 per multiply-add)")              \
+    X(FLOP_TENSOR_FP16, "flop_tensor_fp16", "flop", true, "fp16 tensor operations")                                   \
+    X(FLOP_TENSOR_TF32, "flop_tensor_tf32", "flop", true, "tf32 tensor operations")                                   \
+    X(FLOP_TENSOR_FP8, "flop_tensor_fp8", "flop", true, "fp8 tensor operations")                                      \
+    X(FLOP_TENSOR_INT8, "flop_tensor_int8", "op", true, "int8 tensor operations (integer)")                           \
+    X(FLOP_TENSOR_FP64, "flop_tensor_fp64", "flop", true, "FP64 tensor operations (DMMA)")                            \
+    X(FLOP_TENSOR, "flop_tensor", "flop", true, "tensor operations, all source types")                               \
+    X(TENSOR_GFLOPS, "tensor_gflops", "GFLOP/s", false, "tensor operations per second")
 
 #define CATALOG_ID(id, name, traits, deterministic, what) METRIC_##id,
 enum collected_metric { COLLECTED_METRICS(CATALOG_ID) COLLECTED_METRIC_COUNT };

@@ -89,6 +89,41 @@ static double ideal_wavefronts(double instructions, double bytes)
     return isnan(bytes) ? instructions : fmax(instructions, bytes / 128.0);
 }
 
+/* The tensor source types: summary.csv's tensor_type names, each type's derived FLOP and its counter. */
+static const struct {
+    const char *type;
+    enum derived_metric_id flop;
+    enum collected_metric ops;
+} tensor_types[] = {
+    {"bf16", METRIC_FLOP_TENSOR_BF16, METRIC_TENSOR_OPS_BF16}, {"fp16", METRIC_FLOP_TENSOR_FP16, METRIC_TENSOR_OPS_FP16},
+    {"tf32", METRIC_FLOP_TENSOR_TF32, METRIC_TENSOR_OPS_TF32}, {"fp8", METRIC_FLOP_TENSOR_FP8, METRIC_TENSOR_OPS_FP8},
+    {"int8", METRIC_FLOP_TENSOR_INT8, METRIC_TENSOR_OPS_INT8}, {"fp64", METRIC_FLOP_TENSOR_FP64, METRIC_TENSOR_OPS_FP64},
+};
+#define TENSOR_TYPES (sizeof tensor_types / sizeof tensor_types[0])
+
+/* A tensor counter counts two operations per multiply-add, the convention of flop_fp32: each type's FLOP is its
+ * counter as it reads, and flop_tensor their sum (NAN when the tensor group was not collected). */
+static void tensor_flop(const char *const *names, const double *values, int n, double v[DERIVED_METRIC_COUNT])
+{
+    v[METRIC_FLOP_TENSOR] = 0.0;
+    for (size_t i = 0; i < TENSOR_TYPES; ++i) {
+        v[tensor_types[i].flop] = metric_lookup(names, values, n, collected_metric_name(tensor_types[i].ops));
+        v[METRIC_FLOP_TENSOR] += v[tensor_types[i].flop];
+    }
+}
+
+const char *metrics_tensor_type(const struct derived_metric derived[MAX_DERIVED])
+{
+    const char *type = "";
+    double most = 0.0;
+    for (size_t i = 0; i < TENSOR_TYPES; ++i)
+        if (derived[tensor_types[i].flop].value > most) { /* NAN compares false: not collected is not a type */
+            most = derived[tensor_types[i].flop].value;
+            type = tensor_types[i].type;
+        }
+    return type;
+}
+
 static void compute(const char *const *names, const double *values, int n, double v[DERIVED_METRIC_COUNT])
 {
     double ns = GET(DURATION_NS);
@@ -127,7 +162,10 @@ static void compute(const char *const *names, const double *values, int n, doubl
     v[METRIC_SOL_DRAM_PCT] = GET(SOL_DRAM);
     v[METRIC_FMA_PIPE_PCT] = GET(FMA_PIPE);
     v[METRIC_ISSUE_SLOTS_PCT] = GET(ISSUE_SLOTS);
-    v[METRIC_FP64_TENSOR_PIPE_PCT] = GET(FP64_TENSOR_PIPE);
+    v[METRIC_TENSOR_PIPE_PCT] = GET(TENSOR_PIPE);
+    v[METRIC_FP64_PIPE_PCT] = GET(FP64_PIPE);
+    tensor_flop(names, values, n, v);
+    v[METRIC_TENSOR_GFLOPS] = v[METRIC_FLOP_TENSOR] / ns;
 }
 
 int metrics_derive(const char *const *names, const double *values, int n, struct derived_metric *out)

@@ -36,6 +36,11 @@ struct derived_metric {
     double value; /* NAN when an input metric was not collected */
 };
 
+/* The source type with the most tensor operations among derived[] (metrics_derive's): "bf16", "fp16", "tf32",
+ * "fp8", "int8" or "fp64"; "" when the kernel ran none or the tensor group was not collected. A tie goes to the
+ * first in that order. */
+const char *metrics_tensor_type(const struct derived_metric derived[MAX_DERIVED]);
+
 /* Fills out[] (MAX_DERIVED entries) with the derived metrics, in catalog order; returns how many. */
 int metrics_derive(const char *const *names, const double *values, int n, struct derived_metric *out);
 

@@ -8,7 +8,7 @@ static const enum derived_metric_id headline_metric[] = {
     METRIC_SHARED_EXCESS_ESTIMATE, METRIC_DRAM_GBS, METRIC_DRAM_PCT_OF_PEAK,
     METRIC_ACHIEVED_GFLOPS, METRIC_ACHIEVED_OCCUPANCY, METRIC_SOL_SM_PCT, METRIC_SOL_MEMORY_PCT,
     METRIC_SOL_L1_PCT, METRIC_SOL_L2_PCT, METRIC_SOL_DRAM_PCT, METRIC_FMA_PIPE_PCT, METRIC_ISSUE_SLOTS_PCT,
-    METRIC_FP64_TENSOR_PIPE_PCT,
+    METRIC_TENSOR_PIPE_PCT, METRIC_FP64_PIPE_PCT,
 };
 _Static_assert(sizeof headline_metric / sizeof headline_metric[0] == SUMMARY_HEADLINE_COLUMNS,
                "one derived metric per summary metric column");
@@ -19,6 +19,15 @@ void profile_headline(const struct profile *p, int kernel, double headline[SUMMA
     metrics_derive(p->names, p->kernels[kernel].values, p->n_metrics, derived);
     for (int i = 0; i < SUMMARY_HEADLINE_COLUMNS; ++i)
         headline[i] = derived[headline_metric[i]].value;
+}
+
+void profile_tensor_work(const struct profile *p, int kernel, struct tensor_work *out)
+{
+    struct derived_metric derived[MAX_DERIVED];
+    metrics_derive(p->names, p->kernels[kernel].values, p->n_metrics, derived);
+    out->type = metrics_tensor_type(derived);
+    out->flop = derived[METRIC_FLOP_TENSOR].value;
+    out->tflops = derived[METRIC_TENSOR_GFLOPS].value / 1000.0;
 }
 
 /* The share of shared wavefronts that are bank conflicts: exact with the source group, else the kernel-total
@@ -42,7 +51,7 @@ void profile_diagnose(const struct profile *p, int kernel, const struct exact_sh
         [IN_SOL_DRAM] = METRIC_SOL_DRAM_PCT,   [IN_FMA_PIPE] = METRIC_FMA_PIPE_PCT,
         [IN_ISSUE_SLOTS] = METRIC_ISSUE_SLOTS_PCT, [IN_SOL_SM] = METRIC_SOL_SM_PCT,
         [IN_SOL_MEMORY] = METRIC_SOL_MEMORY_PCT, [IN_OCCUPANCY] = METRIC_ACHIEVED_OCCUPANCY,
-        [IN_SECTORS_PER_REQUEST_LD] = METRIC_SECTORS_PER_REQUEST_LD, [IN_FP64_TENSOR_PIPE] = METRIC_FP64_TENSOR_PIPE_PCT,
+        [IN_SECTORS_PER_REQUEST_LD] = METRIC_SECTORS_PER_REQUEST_LD, [IN_FP64_TENSOR_PIPE] = METRIC_FP64_PIPE_PCT,
         [IN_LOAD_EFFICIENCY] = METRIC_GLOBAL_LOAD_EFFICIENCY, [IN_FLOP_FP32] = METRIC_FLOP_FP32,
         [IN_FLOP_FP64] = METRIC_FLOP_FP64};
     struct derived_metric derived[MAX_DERIVED];
@@ -51,6 +60,8 @@ void profile_diagnose(const struct profile *p, int kernel, const struct exact_sh
     metrics_derive(p->names, values, p->n_metrics, derived);
     for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
         inputs[i] = i == IN_CONFLICT_SHARE ? conflict_share_pct(p, values, derived, exact) : derived[from[i]].value;
+    /* The diagnosis's one pipe for FP64 and tensor work (GH100's shared pipe): the busier of the two. */
+    inputs[IN_FP64_TENSOR_PIPE] = fmax(derived[METRIC_TENSOR_PIPE_PCT].value, derived[METRIC_FP64_PIPE_PCT].value);
     /* No global load instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
     if (metric_lookup(p->names, values, p->n_metrics, COLLECTED(GLOBAL_LD_REQUESTS)) == 0.0)
         inputs[IN_LOAD_EFFICIENCY] = 100.0;

@@ -13,6 +13,16 @@
 /* headline[i]: summary.csv's metric column i from global_load_efficiency_pct on; NAN where not collected. */
 void profile_headline(const struct profile *p, int kernel, double headline[SUMMARY_HEADLINE_COLUMNS]);
 
+/* A kernel's tensor-core work: summary.csv's tensor_type ("" when none), tensor_flop (all types) and
+ * tensor_tflops (tensor_gflops / 1000: its counted operations over its duration in the metric passes); NAN where the
+ * tensor group (or the duration) was not collected. */
+struct tensor_work {
+    const char *type;
+    double flop, tflops;
+};
+
+void profile_tensor_work(const struct profile *p, int kernel, struct tensor_work *out);
+
 /* The exact shared-memory sums of the source group, when it ran for the kernel (else both NAN): the bank-conflict
  * share is then exact instead of the kernel-total estimate. */
 struct exact_shared {

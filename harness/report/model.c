@@ -11,6 +11,10 @@ static const struct {
 } precision_anchors[] = {
     {"fp32", "naive", "cublas"},
     {"fp64", "naive_fp64", "cublas_fp64"},
+    /* The tensor types have cuBLAS alone: no baseline of their own. */
+    {"bf16", "", "cublas_bf16"},
+    {"fp16", "", "cublas_fp16"},
+    {"tf32", "", "cublas_tf32"},
 };
 
 static int add_width(struct report_model *m, int width, struct error *e)

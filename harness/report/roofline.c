@@ -531,7 +531,8 @@ static int tensor_note(const struct report_model *m, const struct point *points,
         size_t used = strlen(note);
         if (!points[i].tensor)
             continue;
-        if (results_main_kernel_metric(m->r, m->variant[points[i].v], width, DERIVED(FP64_TENSOR_PIPE_PCT), &pipe, e))
+        /* GH100's shared pipe (FP64 and tensor) as runs recorded it before the two were measured apart. */
+        if (results_main_kernel_metric(m->r, m->variant[points[i].v], width, "fp64_tensor_pipe_pct", &pipe, e))
             return e->code;
         used += snprintf(note + used, len - used, "%s%d (%s", listed++ ? ", " : "No bound for ", i + 1,
                          m->variant[points[i].v]);

@@ -31,7 +31,8 @@
     X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct") X(SUMMARY_SOL_SM_PCT, "sol_sm_pct")                   \
     X(SUMMARY_SOL_MEMORY_PCT, "sol_memory_pct") X(SUMMARY_SOL_L1_PCT, "sol_l1_pct") X(SUMMARY_SOL_L2_PCT, "sol_l2_pct") \
     X(SUMMARY_SOL_DRAM_PCT, "sol_dram_pct") X(SUMMARY_FMA_PIPE_PCT, "fma_pipe_pct")                                   \
-    X(SUMMARY_ISSUE_SLOTS_PCT, "issue_slots_pct") X(SUMMARY_FP64_TENSOR_PIPE_PCT, "fp64_tensor_pipe_pct")             \
+    X(SUMMARY_ISSUE_SLOTS_PCT, "issue_slots_pct") X(SUMMARY_TENSOR_PIPE_PCT, "tensor_pipe_pct")                       \
+    X(SUMMARY_FP64_PIPE_PCT, "fp64_pipe_pct")                                                                         \
     X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms")                                                                     \
     X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms") X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms")         \
     X(SUMMARY_REGISTERS_PER_THREAD, "registers_per_thread") X(SUMMARY_STATIC_SMEM_BYTES, "static_smem_bytes")        \
@@ -42,7 +43,9 @@
     X(SUMMARY_LIMITER, "limiter") X(SUMMARY_EVIDENCE, "evidence") X(SUMMARY_STALL_SAMPLES, "stall_samples")         \
     X(SUMMARY_STALL_TOP_REASON, "stall_top_reason") X(SUMMARY_STALL_TOP_PCT, "stall_top_pct")                         \
     X(SUMMARY_STALL_WALL_MS, "stall_wall_ms") X(SUMMARY_OTHER_GPU_WORK, "other_gpu_work")                             \
-    X(SUMMARY_FP32_ROOF_PCT, "fp32_roof_pct")
+    X(SUMMARY_FP32_ROOF_PCT, "fp32_roof_pct") X(SUMMARY_TENSOR_TYPE, "tensor_type")                                 \
+    X(SUMMARY_TENSOR_FLOP, "tensor_flop") X(SUMMARY_TENSOR_TFLOPS, "tensor_tflops")                                   \
+    X(SUMMARY_TENSOR_ROOF_PCT, "tensor_roof_pct")
 
 /* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it). */
 #define VARIANTS_CSV(X)                                                                                               \

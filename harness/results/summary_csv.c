@@ -11,7 +11,8 @@ void summary_row_init(struct summary_row *r)
         &r->metrics_wall_ms, &r->metrics_replay_ms, &r->metrics_overhead_ms, &r->registers_per_thread,
         &r->static_smem_bytes, &r->dynamic_smem_bytes, &r->threads_per_block, &r->theoretical_occupancy_pct,
         &r->shared_conflicts_exact, &r->global_excess_sectors, &r->source_wall_ms, &r->source_gpu_ms,
-        &r->stall_samples, &r->stall_top_pct, &r->stall_wall_ms, &r->fp32_roof_pct,
+        &r->stall_samples, &r->stall_top_pct, &r->stall_wall_ms, &r->fp32_roof_pct, &r->tensor_flop,
+        &r->tensor_tflops, &r->tensor_roof_pct,
     };
     memset(r, 0, sizeof *r);
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; ++i)
@@ -19,7 +20,7 @@ void summary_row_init(struct summary_row *r)
     for (int i = 0; i < SUMMARY_HEADLINE_COLUMNS; ++i)
         r->headline[i] = NAN;
     r->variant = r->precision = r->layout = r->status = r->reference = r->stop_reason = "";
-    r->metrics_kernel = r->stall_top_reason = r->other_gpu_work = "";
+    r->metrics_kernel = r->stall_top_reason = r->other_gpu_work = r->tensor_type = "";
 }
 
 static void write_reals(struct csv *c, const double *values, int n)
@@ -91,6 +92,9 @@ void summary_csv_row(struct csv *c, const struct summary_row *r)
     write_kernel(c, r);
     write_stalls(c, r);
     csv_real(c, r->fp32_roof_pct);
+    csv_text(c, r->tensor_type);
+    const double tensor[] = {r->tensor_flop, r->tensor_tflops, r->tensor_roof_pct};
+    write_reals(c, tensor, 3);
     csv_end_row(c);
 }
 

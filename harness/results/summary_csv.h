@@ -11,7 +11,7 @@
 #include "../csv/writer.h"
 #include "schema.h"
 
-/* The summary's columns of derived metrics, from global_load_efficiency_pct to fp64_tensor_pipe_pct. */
+/* The summary's columns of derived metrics, from global_load_efficiency_pct to fp64_pipe_pct. */
 #define SUMMARY_HEADLINE_COLUMNS (SUMMARY_METRICS_WALL_MS - SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT)
 #define SUMMARY_LIMITER_LEN 48
 #define SUMMARY_EVIDENCE_LEN 256
@@ -45,6 +45,10 @@ struct summary_row {
     const char *other_gpu_work;
     /* gflops as a share of the run's measured FP32 ceiling: NAN without one, or for an FP64 variant. */
     double fp32_roof_pct;
+    /* The main kernel's tensor-core work: the type with the most operations ("" when none, or not collected), its
+     * operations of all types, TFLOP/s, and that as a share of the run's measured roof of the type (NAN: no roof). */
+    const char *tensor_type;
+    double tensor_flop, tensor_tflops, tensor_roof_pct;
 };
 
 /* One timed run of a variant at a width. */

@@ -23,7 +23,7 @@ void cli_print_help(FILE *f)
             "  -s, --sizes LIST        widths, comma-separated; an item may be a range\n"
             "                          A:B (doubling), A:B:xF (times F) or A:B:+S (plus S)\n"
             "                          (default: " DEFAULT_SIZES ")\n"
-            "  -p, --precision P       fp32, fp64 or all (default: all)\n"
+            "  -p, --precision P       fp32, fp64, bf16, fp16, tf32 or all (default: all)\n"
             "  -d, --device N          CUDA device index (default: 0)\n"
             "  -o, --out DIR           results folder; must not exist yet\n"
             "                          (default: memscope-results/<UTC time>)\n"
@@ -38,7 +38,8 @@ void cli_print_help(FILE *f)
             "      --wait-gpu SECONDS  wait at most this long while another memscope run uses\n"
             "                          the GPU, then exit 7 (default: 600; 0 refuses at once)\n"
             "      --metric-groups LIST  hardware metric groups: global, shared, dram, roofline,\n"
-            "                          cache, sol, stalls, source, all or none (default: all but source,\n"
+            "                          cache, sol, tensor, stalls, source, all or none (default: all but\n"
+            "                          source,\n"
             "                          which roughly doubles the run and needs another group\n"
             "                          beside it; --validate: all but stalls)\n"
             "      --metrics LIST      further metric names (Nsight Compute / Perfworks names)\n"
@@ -277,7 +278,7 @@ static int read_command_line(int argc, char **argv, struct options *o, struct gi
     o->metric_groups = g->no_metrics      ? "none"
                        : g->metric_groups ? g->metric_groups
                        : o->validate      ? "all"
-                                          : "global,shared,dram,roofline,cache,sol,stalls";
+                                          : "global,shared,dram,roofline,cache,sol,tensor,stalls";
     return 0;
 }
 

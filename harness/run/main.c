@@ -197,19 +197,11 @@ static int write_metrics(const char *dir, const struct job_result *jobs, int cou
     return csv_close(&c, e);
 }
 
-/* The FP32 ceiling the run measured (the roofline group, before the variants), NAN when it measured none. */
-static double measured_fp32_ceiling(const struct environment *env)
-{
-    struct ceiling_rates measured, datasheet;
-    ceilings_from_environment(env, &measured, &datasheet);
-    return measured.value[CEILING_FP32];
-}
-
 static int write_results(const struct results_dir *dir, const struct environment *env, const struct options *o,
                          const struct job_result *jobs, int count, bool profiled, struct error *e)
 {
     if (env_write(env, dir->partial_path, e) ||
-        run_write_summary(dir->partial_path, jobs, count, measured_fp32_ceiling(env), e) ||
+        run_write_summary(dir->partial_path, jobs, count, env, e) ||
         run_write_samples(dir->partial_path, jobs, count, e) ||
         run_write_variants(dir->partial_path, o->variants, o->n_variants, e) ||
         (profiled && write_metrics(dir->partial_path, jobs, count, e)) || results_dir_commit(dir, e))

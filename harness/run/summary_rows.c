@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "../ceilings/rates.h"
+#include "../common/numbers.h"
 #include "../profile/profile_summary.h"
 #include "../results/summary_csv.h"
 #include "summary_rows.h"
@@ -121,14 +122,43 @@ static void fill_stalls(const struct job_result *r, struct summary_row *row)
     row->stall_top_pct = r->stalls.top_pct;
 }
 
-/* Empty for an FP64 variant (its roof is the FP64 one) and for a run that measured no FP32 ceiling. */
-static void fill_roof_share(const struct job_result *r, double fp32_ceiling_gflops, struct summary_row *row)
+/* A ceiling the run recorded in environment.csv, in GFLOP/s; NAN when it measured none. */
+static double recorded_ceiling(const struct environment *env, const char *key)
 {
-    if (r->variant->precision == MATMUL_FP32)
-        row->fp32_roof_pct = ceiling_share_pct(row->gflops, fp32_ceiling_gflops);
+    double value;
+    return parse_real(env_value(env, key), 0.0, HUGE_VAL, &value) == 0 ? value : NAN;
 }
 
-int run_write_summary(const char *dir, const struct job_result *jobs, int count, double fp32_ceiling_gflops,
+/* The run's measured roof of a tensor type ("bf16": ceiling_tensor_bf16_gflops), NAN without one. */
+static double tensor_ceiling_gflops(const struct environment *env, const char *type)
+{
+    char key[48];
+    snprintf(key, sizeof key, "ceiling_tensor_%s_gflops", type);
+    return recorded_ceiling(env, key);
+}
+
+/* Empty for a variant that is not FP32 (its roof is another) and for a run that measured no FP32 ceiling. */
+static void fill_roof_share(const struct job_result *r, const struct environment *env, struct summary_row *row)
+{
+    if (r->variant->precision == MATMUL_FP32)
+        row->fp32_roof_pct = ceiling_share_pct(row->gflops, recorded_ceiling(env, ceiling_key(CEILING_FP32)));
+}
+
+/* The main kernel's tensor work and its share of the measured roof of its type; empty without the tensor group. */
+static void fill_tensor(const struct job_result *r, const struct environment *env, struct summary_row *row)
+{
+    struct tensor_work w;
+    if (!r->profiled)
+        return;
+    profile_tensor_work(&r->profile, profile_main_kernel(&r->profile), &w);
+    row->tensor_type = w.type;
+    row->tensor_flop = w.flop;
+    row->tensor_tflops = w.tflops;
+    if (*w.type)
+        row->tensor_roof_pct = ceiling_share_pct(1000.0 * w.tflops, tensor_ceiling_gflops(env, w.type));
+}
+
+int run_write_summary(const char *dir, const struct job_result *jobs, int count, const struct environment *env,
                       struct error *e)
 {
     struct csv c;
@@ -146,7 +176,8 @@ int run_write_summary(const char *dir, const struct job_result *jobs, int count,
         fill_diagnosis(r, &row);
         fill_stalls(r, &row);
         row.other_gpu_work = r->other_gpu_work;
-        fill_roof_share(r, fp32_ceiling_gflops, &row);
+        fill_roof_share(r, env, &row);
+        fill_tensor(r, env, &row);
         summary_csv_row(&c, &row);
     }
     return csv_close(&c, e);

@@ -5,14 +5,16 @@
 
 #include "../common/error.h"
 #include "../diagnose/diagnosis.h"
+#include "../results/environment_csv.h"
 #include "job.h"
 
 /* The limiter and evidence of a profiled job's main kernel, from its derived metrics (and the source group's exact
  * conflicts, when it ran). */
 void job_diagnose(const struct job_result *r, struct diagnosis *d);
 
-/* fp32_ceiling_gflops: the run's measured FP32 ceiling (NAN when it measured none), for fp32_roof_pct. */
-int run_write_summary(const char *dir, const struct job_result *jobs, int count, double fp32_ceiling_gflops,
+/* env: the run's environment, whose measured ceilings (none without the roofline group) give fp32_roof_pct and
+ * tensor_roof_pct. */
+int run_write_summary(const char *dir, const struct job_result *jobs, int count, const struct environment *env,
                       struct error *e);
 int run_write_samples(const char *dir, const struct job_result *jobs, int count, struct error *e);
 int run_write_variants(const char *dir, const struct matmul_variant *const *variants, int count, struct error *e);

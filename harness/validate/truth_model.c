@@ -63,3 +63,18 @@ int model_shared_wavefronts(int stride, int elem_bytes)
     int minimum = WARP * elem_bytes / (BANKS * BANK_BYTES);
     return busiest > minimum ? busiest : minimum;
 }
+
+double model_mma_m16n8k16_ops(int warps, int repetitions)
+{
+    return (double)warps * repetitions * (2.0 * 16 * 8 * 16);
+}
+
+static double padded(int size, int tile)
+{
+    return (double)((size + tile - 1) / tile) * tile;
+}
+
+double model_gemm_tensor_ops(int m, int n, int k, int tile_m, int tile_n, int tile_k)
+{
+    return 2.0 * padded(m, tile_m) * padded(n, tile_n) * padded(k, tile_k);
+}

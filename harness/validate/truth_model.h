@@ -13,4 +13,10 @@ double model_copy_load_efficiency(int n, int stride, int offset);
 /* Wavefronts one warp-wide shared access needs when lane i reads element i * stride of elem_bytes each. */
 int model_shared_wavefronts(int stride, int elem_bytes);
 
+/* Tensor operations (2 per multiply-add) of warps x repetitions mma.sync.m16n8k16: 2 x 16 x 8 x 16 = 4096 each. */
+double model_mma_m16n8k16_ops(int warps, int repetitions);
+/* Tensor operations of an m x n x k GEMM by a kernel whose tiles are tile_m x tile_n x tile_k: each dimension padded
+ * up to a whole number of tiles, 2 x M' x N' x K' (2 x m x n x k where the tiles divide the shape). */
+double model_gemm_tensor_ops(int m, int n, int k, int tile_m, int tile_n, int tile_k);
+
 #endif

@@ -20,9 +20,17 @@
 /* 1 GiB per matrix: far beyond the L2, so the DRAM counts are the matrix itself. */
 #define TRANSPOSE_WIDTH 16384
 #define MAX_EXPECT 5
+/* The mma.sync kernel: two blocks per SM of the H100's 132, 4 warps each, 100 mma.sync per warp. */
+#define MMA_BLOCKS 264
+#define MMA_WARPS 4
+#define MMA_REPETITIONS 100
+/* The largest GEMM: 4096 x 4096 x 4096 floats (tf32) per operand. */
+#define GEMM_SIDE 4096
 
-
-enum case_kind { COPY, SHARED_F32, SHARED_F64, SHARED_F128, TRANSPOSE_NAIVE, TRANSPOSE_SHARED, TRANSPOSE_PADDED };
+enum case_kind {
+    COPY, SHARED_F32, SHARED_F64, SHARED_F128, TRANSPOSE_NAIVE, TRANSPOSE_SHARED, TRANSPOSE_PADDED, MMA_BF16,
+    GEMM_BF16, GEMM_FP16, GEMM_TF32
+};
 
 /* Measured by the source group, per instruction, rather than by a metric pass. */
 #define CONFLICTS_EXACT "shared_conflicts_exact"
@@ -38,6 +46,7 @@ struct truth_case {
     const char *kernel;
     char parameter[32];
     int stride, offset;
+    int m, n, k; /* a GEMM's shape */
     int n_expect;
     struct expectation expect[MAX_EXPECT];
 };
@@ -47,6 +56,8 @@ struct truth_buffers {
     float *copy_in, *copy_out;
     float4 *shared_out;
     float *matrix_in, *matrix_out;
+    float *mma_out;
+    void *gemm_a, *gemm_b, *gemm_p;
 };
 
 static void expect_exact(struct truth_case *c, const char *metric, double value)
@@ -75,7 +86,7 @@ static int copy_threads_beyond_l2(size_t l2_bytes)
 
 static struct truth_case copy_case(int threads, int stride, int offset)
 {
-    struct truth_case c = {COPY, "strided_copy", "", stride, offset, 0, {{0}}};
+    struct truth_case c = {COPY, "strided_copy", "", stride, offset, 0, 0, 0, 0, {{0}}};
     snprintf(c.parameter, sizeof c.parameter, "stride=%d offset=%d", stride, offset);
     expect_exact(&c, DERIVED(SECTORS_PER_REQUEST_LD), model_copy_sectors_per_request(threads, stride, offset));
     expect_exact(&c, DERIVED(GLOBAL_LOAD_EFFICIENCY), model_copy_load_efficiency(threads, stride, offset));
@@ -92,7 +103,7 @@ static struct truth_case shared_case(int stride, int elem_bytes, bool with_sourc
 {
     static const char *const kernels[] = {"shared_stride_32bit", "shared_stride_64bit", "shared_stride_128bit"};
     int width_index = elem_bytes == 4 ? 0 : elem_bytes == 8 ? 1 : 2;
-    struct truth_case c = {SHARED_F32 + width_index, kernels[width_index], "", stride, 0, 0, {{0}}};
+    struct truth_case c = {SHARED_F32 + width_index, kernels[width_index], "", stride, 0, 0, 0, 0, 0, {{0}}};
     int wavefronts = model_shared_wavefronts(stride, elem_bytes), ideal = elem_bytes / 4;
     snprintf(c.parameter, sizeof c.parameter, "stride=%d", stride);
     if (stride > 0 || elem_bytes == 4)
@@ -116,7 +127,7 @@ static struct truth_case shared_case(int stride, int elem_bytes, bool with_sourc
  */
 static struct truth_case transpose_case(enum case_kind kind, const char *kernel, size_t l2_bytes)
 {
-    struct truth_case c = {kind, kernel, "", 0, 0, 0, {{0}}};
+    struct truth_case c = {kind, kernel, "", 0, 0, 0, 0, 0, 0, {{0}}};
     double bytes = (double)TRANSPOSE_WIDTH * TRANSPOSE_WIDTH * sizeof(float);
     double upper = kind == TRANSPOSE_NAIVE ? INFINITY : bytes * 1.02;
     snprintf(c.parameter, sizeof c.parameter, "width=%d", TRANSPOSE_WIDTH);
@@ -127,6 +138,49 @@ static struct truth_case transpose_case(enum case_kind kind, const char *kernel,
     if (kind != TRANSPOSE_NAIVE)
         expect_exact(&c, DERIVED(SHARED_LD_WAVEFRONTS_PER_INST), kind == TRANSPOSE_SHARED ? 32.0 : 1.0);
     return c;
+}
+
+/* Each mma.sync.m16n8k16 is one HMMA instruction (sm_90 SASS: HMMA.16816.F32.BF16) of 4096 bf16 operations. */
+static struct truth_case mma_case(void)
+{
+    struct truth_case c = {MMA_BF16, "mma_sync_bf16", "", 0, 0, 0, 0, 0, 0, {{0}}};
+    double ops = model_mma_m16n8k16_ops(MMA_BLOCKS * MMA_WARPS, MMA_REPETITIONS);
+    snprintf(c.parameter, sizeof c.parameter, "%dx%d warps x%d", MMA_BLOCKS, MMA_WARPS, MMA_REPETITIONS);
+    expect_exact(&c, COLLECTED(TENSOR_OPS_BF16), ops);
+    expect_exact(&c, COLLECTED(TENSOR_OPS_HMMA_BF16), ops);
+    expect_exact(&c, COLLECTED(TENSOR_INST_HMMA), (double)MMA_BLOCKS * MMA_WARPS * MMA_REPETITIONS);
+    expect_exact(&c, DERIVED(FLOP_TENSOR), ops);
+    return c;
+}
+
+/*
+ * A cuBLAS GEMM's tensor operations of its type: 2 x M x N x K where the kernel's tiles divide the shape, else the
+ * tile-padded work. The tiles are cuBLAS's choice, not ours: at 1000x3000x520 the counts below are those of the
+ * kernels cuBLASLt chose on an H100 with CUDA 13.0 (field notes, "Tensor cores on GH100"): bf16 and fp16 128 x 200
+ * tiles stepping k by 64, tf32 M and N to 128 and k by 32. Another cuBLAS, or another GPU, may choose otherwise.
+ */
+static struct truth_case gemm_case(enum case_kind kind, int m, int n, int k, int tile_m, int tile_n, int tile_k)
+{
+    static const char *const kernels[] = {"cublas_gemm_bf16", "cublas_gemm_fp16", "cublas_gemm_tf32"};
+    static const enum collected_metric counters[] = {METRIC_TENSOR_OPS_BF16, METRIC_TENSOR_OPS_FP16,
+                                                     METRIC_TENSOR_OPS_TF32};
+    struct truth_case c = {kind, kernels[kind - GEMM_BF16], "", 0, 0, m, n, k, 0, {{0}}};
+    snprintf(c.parameter, sizeof c.parameter, "%dx%dx%d", m, n, k);
+    expect_exact(&c, collected_metric_name(counters[kind - GEMM_BF16]),
+                 model_gemm_tensor_ops(m, n, k, tile_m, tile_n, tile_k));
+    return c;
+}
+
+static int build_tensor_cases(struct truth_case *cases, int n)
+{
+    static const enum case_kind gemms[] = {GEMM_BF16, GEMM_FP16, GEMM_TF32};
+    cases[n++] = mma_case();
+    for (size_t i = 0; i < sizeof gemms / sizeof *gemms; ++i)
+        cases[n++] = gemm_case(gemms[i], GEMM_SIDE, GEMM_SIDE, GEMM_SIDE, 1, 1, 1);
+    cases[n++] = gemm_case(GEMM_BF16, 1000, 3000, 520, 128, 200, 64);
+    cases[n++] = gemm_case(GEMM_FP16, 1000, 3000, 520, 128, 200, 64);
+    cases[n++] = gemm_case(GEMM_TF32, 1000, 3000, 520, 128, 128, 32);
+    return n;
 }
 
 static int build_cases(struct truth_case *cases, int copy_threads, size_t l2_bytes, bool with_source)
@@ -150,13 +204,14 @@ static int build_cases(struct truth_case *cases, int copy_threads, size_t l2_byt
     cases[n++] = transpose_case(TRANSPOSE_NAIVE, "transpose_naive", l2_bytes);
     cases[n++] = transpose_case(TRANSPOSE_SHARED, "transpose_shared", l2_bytes);
     cases[n++] = transpose_case(TRANSPOSE_PADDED, "transpose_shared_padded", l2_bytes);
-    return n;
+    return build_tensor_cases(cases, n);
 }
 
 struct launch_context {
     const struct truth_case *c;
     const struct truth_buffers *b;
     cudaStream_t stream;
+    cublasHandle_t cublas;
 };
 
 static const char *launch_case(const struct launch_context *x)
@@ -178,6 +233,13 @@ static const char *launch_case(const struct launch_context *x)
     case TRANSPOSE_PADDED:
         return truth_transpose_shared(b->matrix_in, b->matrix_out, TRANSPOSE_WIDTH, c->kind == TRANSPOSE_PADDED,
                                       x->stream);
+    case MMA_BF16:
+        return truth_mma_bf16(b->mma_out, MMA_BLOCKS, MMA_WARPS, MMA_REPETITIONS, x->stream);
+    case GEMM_BF16:
+    case GEMM_FP16:
+    case GEMM_TF32:
+        return truth_cublas_gemm(x->cublas, (enum truth_tensor_type)(c->kind - GEMM_BF16), c->m, c->n, c->k,
+                                 b->gemm_a, b->gemm_b, b->gemm_p);
     }
     return "unknown ground-truth case";
 }
@@ -199,24 +261,34 @@ static int allocate(const struct gpu *g, struct truth_buffers *b, struct error *
     size_t copy_out = (size_t)b->copy_threads * sizeof(float);
     size_t shared_out = SHARED_BLOCKS * 256 * sizeof(float4);
     size_t matrix = (size_t)TRANSPOSE_WIDTH * TRANSPOSE_WIDTH * sizeof(float);
-    if (gpu_require_free_memory(g, copy_in + copy_out + shared_out + 2 * matrix, "the ground-truth kernels", e))
+    size_t mma_out = (size_t)MMA_BLOCKS * MMA_WARPS * 32 * sizeof(float);
+    size_t gemm = (size_t)GEMM_SIDE * GEMM_SIDE * sizeof(float); /* the widest type, tf32 in floats */
+    if (gpu_require_free_memory(g, copy_in + copy_out + shared_out + 2 * matrix + mma_out + 3 * gemm,
+                                "the ground-truth kernels", e))
         return e->code;
     CUDA_TRY(e, cudaMalloc((void **)&b->copy_in, copy_in));
     CUDA_TRY(e, cudaMalloc((void **)&b->copy_out, copy_out));
     CUDA_TRY(e, cudaMalloc((void **)&b->shared_out, shared_out));
     CUDA_TRY(e, cudaMalloc((void **)&b->matrix_in, matrix));
     CUDA_TRY(e, cudaMalloc((void **)&b->matrix_out, matrix));
+    CUDA_TRY(e, cudaMalloc((void **)&b->mma_out, mma_out));
+    CUDA_TRY(e, cudaMalloc(&b->gemm_a, gemm));
+    CUDA_TRY(e, cudaMalloc(&b->gemm_b, gemm));
+    CUDA_TRY(e, cudaMalloc(&b->gemm_p, gemm));
     /* Defined inputs, so memory checkers stay quiet; zeroed on the work stream, and finished, before any
      * kernel is measured. */
     CUDA_TRY(e, cudaMemsetAsync(b->copy_in, 0, copy_in, g->stream));
     CUDA_TRY(e, cudaMemsetAsync(b->matrix_in, 0, matrix, g->stream));
+    CUDA_TRY(e, cudaMemsetAsync(b->gemm_a, 0, gemm, g->stream));
+    CUDA_TRY(e, cudaMemsetAsync(b->gemm_b, 0, gemm, g->stream));
     CUDA_TRY(e, cudaStreamSynchronize(g->stream));
     return 0;
 }
 
 static void release(struct truth_buffers *b, struct error *e)
 {
-    void *all[] = {b->copy_in, b->copy_out, b->shared_out, b->matrix_in, b->matrix_out};
+    void *all[] = {b->copy_in, b->copy_out, b->shared_out, b->matrix_in, b->matrix_out,
+                   b->mma_out, b->gemm_a, b->gemm_b, b->gemm_p};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         if (all[i])
             CUDA_RELEASE(e, cudaFree(all[i]));
@@ -288,11 +360,29 @@ static void report_ceilings(struct csv *out, const struct environment *env, int 
 static int launch_only(struct gpu *g, const struct truth_case *c, const struct truth_buffers *b, const char *name,
                        struct error *e)
 {
-    struct launch_context x = {c, b, g->stream};
+    struct launch_context x = {c, b, g->stream, g->cublas};
     nvtx_job_begin(name, 0);
     int rc = gpu_flush_l2(g, e) ? e->code : launch_and_wait(&x, e);
     nvtx_end();
     return rc;
+}
+
+/* metrics.csv's precision of a case: the type its arithmetic or its data is in. */
+static const char *case_precision(const struct truth_case *c)
+{
+    switch (c->kind) {
+    case SHARED_F64:
+        return "fp64";
+    case MMA_BF16:
+    case GEMM_BF16:
+        return "bf16";
+    case GEMM_FP16:
+        return "fp16";
+    case GEMM_TF32:
+        return "tf32";
+    default:
+        return "fp32";
+    }
 }
 
 static bool is_shared(const struct truth_case *c)
@@ -326,9 +416,8 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, struct sourc
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(path, sizeof path, "%s/%02d-%s.capture", capture_dir, index, c->kernel);
-    struct launch_context x = {c, b, g->stream};
-    struct profiled_call call = {launch_and_wait, &x, name, c->kind == SHARED_F64 ? "fp64" : "fp32", 0,
-                                 &out->profile};
+    struct launch_context x = {c, b, g->stream, g->cublas};
+    struct profiled_call call = {launch_and_wait, &x, name, case_precision(c), 0, &out->profile};
     nvtx_job_begin(name, 0);
     nvtx_phase_begin(PHASE_METRICS, 0);
     metrics_collect(m, g, &call, 1, path, e);
@@ -385,7 +474,7 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
         snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
         if (profile_case(g, m, s, &cases[i], &b, i + 1, name, capture_dir, &measured, e) == 0) {
             report(&out, &cases[i], &measured, checks, failures);
-            profile_write_rows(&metrics, name, cases[i].kind == SHARED_F64 ? "fp64" : "fp32", 0, &measured.profile);
+            profile_write_rows(&metrics, name, case_precision(&cases[i]), 0, &measured.profile);
         }
     }
     nvtx_end();

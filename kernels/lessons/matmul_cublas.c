@@ -1,9 +1,11 @@
 /*
  * cublas, cublas_fp64: the library reference every hand-written variant is
- * measured against. cuBLAS is column-major; a row-major P = M x N is the
+ * measured against; cublas_bf16, cublas_fp16, cublas_tf32: the tensor-core
+ * anchors. cuBLAS is column-major; a row-major P = M x N is the
  * column-major P^T = N^T x M^T, so the operands are passed swapped and no
  * transpose is needed. The handle is pinned to CUBLAS_DEFAULT_MATH so that
- * SGEMM stays true FP32 (no TF32 tensor-core shortcut).
+ * SGEMM stays true FP32 (no TF32 tensor-core shortcut); the tensor rows ask
+ * for tensor cores by their compute type, with the default algorithm.
  */
 #include "../matmul.h"
 
@@ -35,4 +37,35 @@ const char *matmul_cublas_dgemm(const struct matmul_operands *o, dim3 grid, dim3
     int w = o->width;
     return cublas_status(cublasDgemm(o->cublas, CUBLAS_OP_N, CUBLAS_OP_N, w, w, w, &one,
                                      (const double *)o->n, w, (const double *)o->m, w, &zero, (double *)o->p, w));
+}
+
+/* P = M x N with cublasGemmEx: inputs and output of one type, FP32 scaling factors (the compute types here are
+ * FP32 ones). */
+static const char *gemm_ex(const struct matmul_operands *o, cudaDataType type, cublasComputeType_t compute)
+{
+    const float one = 1.0f, zero = 0.0f;
+    int w = o->width;
+    return cublas_status(cublasGemmEx(o->cublas, CUBLAS_OP_N, CUBLAS_OP_N, w, w, w, &one, o->n, type, w, o->m, type,
+                                      w, &zero, o->p, type, w, compute, CUBLAS_GEMM_DEFAULT));
+}
+
+const char *matmul_cublas_bf16(const struct matmul_operands *o, dim3 grid, dim3 block)
+{
+    (void)grid;
+    (void)block;
+    return gemm_ex(o, CUDA_R_16BF, CUBLAS_COMPUTE_32F);
+}
+
+const char *matmul_cublas_fp16(const struct matmul_operands *o, dim3 grid, dim3 block)
+{
+    (void)grid;
+    (void)block;
+    return gemm_ex(o, CUDA_R_16F, CUBLAS_COMPUTE_32F);
+}
+
+const char *matmul_cublas_tf32(const struct matmul_operands *o, dim3 grid, dim3 block)
+{
+    (void)grid;
+    (void)block;
+    return gemm_ex(o, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32);
 }

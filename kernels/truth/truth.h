@@ -7,6 +7,7 @@
 #define MEMSCOPE_TRUTH_H
 
 #include <stdbool.h>
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
@@ -25,6 +26,16 @@ const char *truth_shared_stride_f128(float4 *out, int stride, int blocks, cudaSt
 /* out = in^T for a width x width row-major matrix; width a multiple of 32. */
 const char *truth_transpose_naive(const float *in, float *out, int width, cudaStream_t stream);
 const char *truth_transpose_shared(const float *in, float *out, int width, bool padded, cudaStream_t stream);
+
+/* Each of blocks x warps_per_block warps runs repetitions mma.sync.m16n8k16 bf16 -> f32 (4096 operations each);
+ * out holds one float per thread. */
+const char *truth_mma_bf16(float *out, int blocks, int warps_per_block, int repetitions, cudaStream_t stream);
+
+/* P (m x n) = M (m x k) x N (k x n), row-major, by cublasGemmEx on the handle's stream: bf16 and fp16 in and out,
+ * tf32 on floats; FP32 accumulation, the default algorithm. NULL when enqueued, else cuBLAS's reason. */
+enum truth_tensor_type { TRUTH_BF16, TRUTH_FP16, TRUTH_TF32 };
+const char *truth_cublas_gemm(cublasHandle_t handle, enum truth_tensor_type type, int m, int n, int k,
+                              const void *a, const void *b, void *p);
 
 #ifdef __cplusplus
 }

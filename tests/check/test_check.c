@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "../../harness/check/check.h"
+#include "../../harness/check/operands.h"
 
 #define WIDTH 100
 #define COUNT (WIDTH * WIDTH)
@@ -31,6 +32,66 @@ static void tolerances(void **state)
     (void)state;
     assert_true(check_tolerance(MATMUL_FP32) == 1e-4);
     assert_true(check_tolerance(MATMUL_FP64) == 1e-12);
+    /* docs/variants.md's figures */
+    assert_true(check_tolerance(MATMUL_BF16) == 2e-2);
+    assert_true(check_tolerance(MATMUL_FP16) == 2.5e-3);
+    assert_true(check_tolerance(MATMUL_TF32) == 1e-4);
+}
+
+/* The exact product of inputs drawn for a 16-bit type, as a GEMM with FP32 accumulation hands it back in that type:
+ * rounded once, to the nearest value of the type. With the largest element 6 rms(P) away, as in a big product. */
+static void product_rounded_to(enum matmul_precision precision)
+{
+    enum { W = 96 };
+    static double m[W * W], n[W * W];
+    operands_fill_random(m, W * W, 5, precision);
+    operands_fill_random(n, W * W, 6, precision);
+    for (int r = 0; r < WIDTH; ++r)
+        for (int c = 0; c < WIDTH; ++c) {
+            double sum = 0.0;
+            for (int k = 0; k < W; ++k)
+                sum += m[(r % W) * W + k] * n[k * W + c % W];
+            ref[r * WIDTH + c] = sum;
+        }
+    double sq = 0.0;
+    for (size_t i = 0; i < COUNT; ++i)
+        sq += ref[i] * ref[i];
+    ref[PERTURBED] = 6.0 * sqrt(sq / COUNT) * (1.0 + 0x1.0p-12); /* just above a tie at bf16's and fp16's scale */
+    for (size_t i = 0; i < COUNT; ++i)
+        out[i] = precision == MATMUL_BF16 ? operands_double_from_bf16(operands_bf16_from_double(ref[i]))
+                                          : operands_double_from_fp16(operands_fp16_from_double(ref[i]));
+}
+
+/* An output rounded to its type passes that type's tolerance, and fails the next tighter one: the tolerance is no
+ * looser than the rounding needs. */
+static void a_16_bit_output_passes_its_own_tolerance(void **state)
+{
+    (void)state;
+    struct check_result r;
+    product_rounded_to(MATMUL_BF16);
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_BF16), &r);
+    assert_true(r.passed);
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_FP16), &r);
+    assert_false(r.passed);
+    product_rounded_to(MATMUL_FP16);
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_FP16), &r);
+    assert_true(r.passed);
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_FP32), &r);
+    assert_false(r.passed);
+}
+
+/* One element of a bf16 output off by 5 % of rms(P) (a wrong k step, say) fails. */
+static void a_wrong_bf16_element_fails(void **state)
+{
+    (void)state;
+    struct check_result r;
+    double sq = 0.0;
+    product_rounded_to(MATMUL_BF16);
+    for (size_t i = 0; i < COUNT; ++i)
+        sq += ref[i] * ref[i];
+    out[17] += 0.05 * sqrt(sq / COUNT);
+    check_against_reference(out, ref, COUNT, check_tolerance(MATMUL_BF16), &r);
+    assert_false(r.passed);
 }
 
 static void identical_arrays_pass_with_zero_error(void **state)
@@ -135,6 +196,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tolerances),
+        cmocka_unit_test(a_16_bit_output_passes_its_own_tolerance),
+        cmocka_unit_test(a_wrong_bf16_element_fails),
         cmocka_unit_test_setup(identical_arrays_pass_with_zero_error, fill_reference),
         cmocka_unit_test_setup(one_wrong_element_fails, fill_reference),
         cmocka_unit_test_setup(single_nan_fails, fill_reference),

@@ -1,4 +1,5 @@
 /* Host operands: random inputs and the conversion to each variant's precision and storage order. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,6 +41,79 @@ static void largest_draw_stays_below_one_after_rounding(void **state)
     assert_true(a[0] == 1.0 - 0x1.0p-52);
     operands_fill_random(a, 1, seed, MATMUL_FP32);
     assert_in_unit_range(a, 1);
+}
+
+/* bf16 keeps 8 significant bits, fp16 and tf32 11: every draw is a whole number of 2^-7 or 2^-10, in [-1, 1). */
+static void tensor_types_draw_values_they_hold_exactly(void **state)
+{
+    (void)state;
+    static const struct {
+        enum matmul_precision precision;
+        double step;
+    } types[] = {{MATMUL_BF16, 0x1.0p-7}, {MATMUL_FP16, 0x1.0p-10}, {MATMUL_TF32, 0x1.0p-10}};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        operands_fill_random(a, COUNT, 3, types[t].precision);
+        assert_in_unit_range(a, COUNT);
+        for (size_t i = 0; i < COUNT; ++i)
+            if (a[i] / types[t].step != floor(a[i] / types[t].step))
+                fail_msg("%s draw %zu is %.17g, not a multiple of %g", matmul_precision_name(types[t].precision), i,
+                         a[i], types[t].step);
+    }
+}
+
+/* Encodings from the formats' definitions (bf16: a float's top 16 bits; fp16: IEEE binary16). */
+static void bf16_encodings_round_to_nearest_even(void **state)
+{
+    (void)state;
+    assert_int_equal(operands_bf16_from_double(1.0), 0x3F80);
+    assert_int_equal(operands_bf16_from_double(-0.5), 0xBF00);
+    assert_int_equal(operands_bf16_from_double(1.0 + 0x1.0p-8), 0x3F80);       /* a tie: to the even 1.0 */
+    assert_int_equal(operands_bf16_from_double(1.0 + 3 * 0x1.0p-8), 0x3F82);   /* a tie: to the even 1 + 2^-6 */
+    assert_int_equal(operands_bf16_from_double(1.0 + 0x1.8p-8), 0x3F81);       /* above the tie */
+    assert_true(operands_double_from_bf16(0x3F81) == 1.0 + 0x1.0p-7);
+    assert_true(operands_double_from_bf16(0xC0A0) == -5.0);
+    assert_true(isnan(operands_double_from_bf16(operands_bf16_from_double(NAN))));
+    assert_true(isnan(operands_double_from_bf16(0xFFFF))); /* the check's poison */
+}
+
+static void fp16_encodings_round_to_nearest_even(void **state)
+{
+    (void)state;
+    assert_int_equal(operands_fp16_from_double(1.0), 0x3C00);
+    assert_int_equal(operands_fp16_from_double(-2.0), 0xC000);
+    assert_int_equal(operands_fp16_from_double(65504.0), 0x7BFF);   /* the largest */
+    assert_int_equal(operands_fp16_from_double(65520.0), 0x7C00);   /* rounds to infinity */
+    assert_int_equal(operands_fp16_from_double(0x1.0p-14), 0x0400); /* the smallest normal */
+    assert_int_equal(operands_fp16_from_double(0x1.0p-24), 0x0001); /* the smallest subnormal */
+    assert_int_equal(operands_fp16_from_double(0x1.0p-25), 0x0000); /* a tie: to the even 0 */
+    assert_int_equal(operands_fp16_from_double(3 * 0x1.0p-25), 0x0002);
+    assert_int_equal(operands_fp16_from_double(1.0 + 0x1.0p-11), 0x3C00);
+    assert_int_equal(operands_fp16_from_double(1.0 + 3 * 0x1.0p-11), 0x3C02);
+    assert_true(operands_double_from_fp16(0x3555) == 0x1.554p-2);
+    assert_true(operands_double_from_fp16(0x8001) == -0x1.0p-24);
+    assert_true(operands_double_from_fp16(0xFC00) == -INFINITY);
+    assert_true(isnan(operands_double_from_fp16(0xFFFF))); /* the check's poison */
+}
+
+/* Drawn values survive packing into each tensor type and back exactly; bf16 and fp16 take 2 bytes an element. */
+static void tensor_types_round_trip_exactly(void **state)
+{
+    (void)state;
+    static const enum matmul_precision types[] = {MATMUL_BF16, MATMUL_FP16, MATMUL_TF32};
+    uint16_t halves[WIDTH * WIDTH + 1];
+    float floats[WIDTH * WIDTH];
+    for (size_t t = 0; t < 3; ++t) {
+        void *stored = types[t] == MATMUL_TF32 ? (void *)floats : (void *)halves;
+        operands_fill_random(a, WIDTH * WIDTH, 11, types[t]);
+        halves[WIDTH * WIDTH] = 0xABCD;
+        operands_pack(a, stored, WIDTH, types[t], t == 1);
+        assert_int_equal(halves[WIDTH * WIDTH], 0xABCD); /* nothing written past 2 bytes an element */
+        operands_unpack(stored, b, WIDTH, types[t], t == 1);
+        assert_memory_equal(a, b, WIDTH * WIDTH * sizeof(double));
+    }
+    assert_int_equal(matmul_element_size(MATMUL_BF16), 2);
+    assert_int_equal(matmul_element_size(MATMUL_FP16), 2);
+    assert_int_equal(matmul_element_size(MATMUL_TF32), 4);
 }
 
 static void random_values_are_spread(void **state)
@@ -195,6 +269,10 @@ int main(void)
         cmocka_unit_test(round_trip_fp64_row_major),
         cmocka_unit_test(round_trip_fp64_column_major),
         cmocka_unit_test(column_major_element_lands_at_transposed_index),
+        cmocka_unit_test(tensor_types_draw_values_they_hold_exactly),
+        cmocka_unit_test(bf16_encodings_round_to_nearest_even),
+        cmocka_unit_test(fp16_encodings_round_to_nearest_even),
+        cmocka_unit_test(tensor_types_round_trip_exactly),
     };
     return cmocka_run_group_tests_name("operands", tests, NULL, NULL);
 }

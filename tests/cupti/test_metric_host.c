@@ -114,6 +114,65 @@ static void the_default_set_needs_several_passes(void **state)
     prof_config_free(&c);
 }
 
+/* The pass counts docs/metrics.md states, as CUPTI's host API gives them for GH100 (checked by hand with
+ * cuptiProfilerHostGetNumOfPasses): the tensor group alone 6 (its fp16 and int8 sums 2 each), the default groups
+ * 10 without it and 16 with it. A fresh host object for each: CUPTI adds a configuration's metrics to the host's. */
+static size_t passes_of(const char *groups)
+{
+    struct metric_set set;
+    struct error err = {0};
+    struct prof_host *fresh = NULL;
+    struct prof_config c;
+    struct prof_error e = {0};
+    const char *names[MAX_METRICS];
+    assert_int_equal(metric_set_build(groups, NULL, &set, &err), 0);
+    for (int i = 0; i < set.n; ++i)
+        names[i] = set.names[i];
+    assert_int_equal(prof_host_open("GH100", &fresh, &e), PROF_OK);
+    if (prof_config_build(fresh, names, set.n, &c, &e) != PROF_OK)
+        fail_msg("%s: %s", groups, e.message);
+    size_t passes = c.passes;
+    prof_config_free(&c);
+    assert_int_equal(prof_host_close(fresh, &e), PROF_OK);
+    return passes;
+}
+
+static void the_tensor_group_costs_six_passes(void **state)
+{
+    (void)state;
+    assert_int_equal(passes_of("tensor"), 6);
+    assert_int_equal(passes_of("global,shared,dram,roofline,cache,sol"), 10);
+    assert_int_equal(passes_of("global,shared,dram,roofline,cache,sol,tensor"), 16);
+}
+
+/* The tensor and FP64 pipes that replaced GH100's shared pipe share one pass, as it took one alone. */
+static void the_tensor_and_fp64_pipes_take_one_pass(void **state)
+{
+    (void)state;
+    const char *names[] = {"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+                           "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active"};
+    struct prof_host *fresh = NULL;
+    struct prof_config c;
+    struct prof_error e = {0};
+    assert_int_equal(prof_host_open("GH100", &fresh, &e), PROF_OK);
+    assert_int_equal(prof_config_build(fresh, names, 2, &c, &e), PROF_OK);
+    assert_int_equal(c.passes, 1);
+    prof_config_free(&c);
+    assert_int_equal(prof_host_close(fresh, &e), PROF_OK);
+}
+
+/* The names DESIGN-39 proposed that GH100's CUPTI refuses, so that the catalog does not carry them. */
+static void per_family_forms_of_other_types_are_spelt_otherwise(void **state)
+{
+    (void)state;
+    struct prof_error e = {0};
+    assert_int_equal(prof_metric_validate(host, "sm__ops_path_tensor_op_hgmma_src_fp8_sparsity_off.sum", &e),
+                     PROF_UNKNOWN_METRIC);
+    assert_int_equal(prof_metric_validate(host, "sm__ops_path_tensor_op_hmma_src_fp16_sparsity_off.sum", &e),
+                     PROF_UNKNOWN_METRIC);
+    assert_int_equal(prof_metric_validate(host, "sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32.sum", &e), PROF_OK);
+}
+
 static void a_configuration_names_the_unknown_metric_among_good_ones(void **state)
 {
     (void)state;
@@ -158,6 +217,9 @@ int main(void)
         cmocka_unit_test(one_hardware_counter_needs_one_pass),
         cmocka_unit_test(the_default_set_needs_several_passes),
         cmocka_unit_test(a_configuration_names_the_unknown_metric_among_good_ones),
+        cmocka_unit_test(the_tensor_group_costs_six_passes),
+        cmocka_unit_test(the_tensor_and_fp64_pipes_take_one_pass),
+        cmocka_unit_test(per_family_forms_of_other_types_are_spelt_otherwise),
         cmocka_unit_test(a_chip_cupti_does_not_list_is_unsupported),
         cmocka_unit_test(kernel_symbols_are_demangled),
     };

@@ -159,6 +159,15 @@ static void cublas_variants_have_their_precision(void **state)
     (void)state;
     assert_int_equal(must_find("cublas")->precision, MATMUL_FP32);
     assert_int_equal(must_find("cublas_fp64")->precision, MATMUL_FP64);
+    assert_int_equal(must_find("cublas_bf16")->precision, MATMUL_BF16);
+    assert_int_equal(must_find("cublas_fp16")->precision, MATMUL_FP16);
+    assert_int_equal(must_find("cublas_tf32")->precision, MATMUL_TF32);
+    assert_string_equal(matmul_precision_name(MATMUL_BF16), "bf16");
+    assert_string_equal(matmul_precision_name(MATMUL_FP16), "fp16");
+    assert_string_equal(matmul_precision_name(MATMUL_TF32), "tf32");
+    /* 3 x W^2 elements of 2 bytes (bf16, fp16) or 4 (tf32, stored as float) */
+    assert_true(matmul_min_bytes(must_find("cublas_bf16"), 10) == 600.0);
+    assert_true(matmul_min_bytes(must_find("cublas_tf32"), 10) == 1200.0);
 }
 
 static void layouts_of_special_variants(void **state)

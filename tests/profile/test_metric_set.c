@@ -47,7 +47,7 @@ static void build_fails(const char *groups, const char *extra, struct error *e)
 static void all_holds_every_group_metric_once(void **state)
 {
     (void)state;
-    static const char *const group_names[] = {"global", "shared", "dram", "roofline", "cache", "sol"};
+    static const char *const group_names[] = {"global", "shared", "dram", "roofline", "cache", "sol", "tensor"};
     struct metric_set all, group;
     build_ok("all", NULL, &all);
     /* Every metric of every group is in "all", exactly once. */
@@ -64,10 +64,10 @@ static void all_holds_every_group_metric_once(void **state)
     /* No duplicates at all within "all". */
     for (int i = 0; i < all.n; ++i)
         assert_int_equal(count_of(&all, all.names[i]), 1);
-    /* Groups: global 6 + shared 8 + dram 4 + roofline 10 + cache 2 + sol 8 = 38 memberships; gpu__time_duration.sum
-     * is in both dram and roofline, so "all" has 38 - 1 = 37 distinct names. */
-    assert_int_equal(members, 38);
-    assert_int_equal(all.n, 37);
+    /* Groups: global 6 + shared 8 + dram 4 + roofline 10 + cache 2 + sol 9 + tensor 10 = 49 memberships;
+     * gpu__time_duration.sum is in both dram and roofline, so "all" has 49 - 1 = 48 distinct names. */
+    assert_int_equal(members, 49);
+    assert_int_equal(all.n, 48);
 }
 
 static void all_includes_sample_metrics(void **state)
@@ -369,6 +369,94 @@ static void derived_with_absent_inputs_is_nan(void **state)
     assert_close(derived(names, values, N(names), "dram_pct_of_peak"), 75);
 }
 
+/* ---- tensor cores ---- */
+
+static const char *const tensor_names[] = {
+    "gpu__time_duration.sum",
+    "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
+    "sm__ops_path_tensor_src_fp16.sum",
+    "sm__ops_path_tensor_src_tf32_dst_fp32.sum",
+    "sm__ops_path_tensor_src_fp8.sum",
+    "sm__ops_path_tensor_src_int8.sum",
+    "sm__ops_path_tensor_src_fp64.sum",
+    "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+    "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active",
+};
+#define TENSOR_TYPES 6 /* tensor_names[1] to [6] */
+
+/* The tensor group, by the names DESIGN-39 fixed and CUPTI's host API accepts for GH100 (tests/cupti): the six
+ * per-type counters, then the instruction families'. */
+static void the_tensor_group_is_its_counters(void **state)
+{
+    (void)state;
+    static const char *const families[] = {
+        "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum",
+        "sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32_sparsity_off.sum",
+        "sm__inst_executed_pipe_tensor_op_gmma.sum",
+        "sm__inst_executed_pipe_tensor_op_hmma.sum",
+    };
+    struct metric_set s, sol;
+    build_ok("tensor", NULL, &s);
+    assert_int_equal(s.n, TENSOR_TYPES + N(families));
+    for (int i = 1; i <= TENSOR_TYPES; ++i)
+        assert_int_equal(count_of(&s, tensor_names[i]), 1);
+    for (int i = 0; i < N(families); ++i)
+        assert_int_equal(count_of(&s, families[i]), 1);
+    /* The two pipes are the sol group's; GH100's shared pipe, FP64 and tensor together, is gone. */
+    build_ok("sol", NULL, &sol);
+    assert_int_equal(count_of(&sol, "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"), 1);
+    assert_int_equal(count_of(&sol, "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active"), 1);
+    assert_int_equal(count_of(&sol, "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active"), 0);
+}
+
+/* A 4096^3 bf16 GEMM (2 x 4096^3 = 137,438,953,472 operations) in 0.2 ms with a few other types beside. */
+static void tensor_flop_is_each_counter_and_their_sum(void **state)
+{
+    (void)state;
+    const double values[] = {2e5, 137438953472.0, 1000, 200, 30, 4, 5, 94.7, 0.5};
+    const double sum = 137438953472.0 + 1000 + 200 + 30 + 4 + 5;
+    assert_close(derived(tensor_names, values, N(tensor_names), "flop_tensor_bf16"), 137438953472.0);
+    assert_close(derived(tensor_names, values, N(tensor_names), "flop_tensor_fp16"), 1000);
+    assert_close(derived(tensor_names, values, N(tensor_names), "flop_tensor_tf32"), 200);
+    assert_close(derived(tensor_names, values, N(tensor_names), "flop_tensor_fp8"), 30);
+    assert_close(derived(tensor_names, values, N(tensor_names), "flop_tensor_int8"), 4);
+    assert_close(derived(tensor_names, values, N(tensor_names), "flop_tensor_fp64"), 5);
+    assert_close(derived(tensor_names, values, N(tensor_names), "flop_tensor"), sum);
+    /* operations per ns = GFLOP/s */
+    assert_close(derived(tensor_names, values, N(tensor_names), "tensor_gflops"), sum / 2e5);
+    assert_close(derived(tensor_names, values, N(tensor_names), "tensor_pipe_pct"), 94.7);
+    assert_close(derived(tensor_names, values, N(tensor_names), "fp64_pipe_pct"), 0.5);
+    /* Not collected: no figure, never 0. */
+    assert_true(isnan(derived(tensor_names, values, 1, "flop_tensor")));
+    assert_true(isnan(derived(tensor_names, values, 1, "tensor_gflops")));
+    assert_true(isnan(derived(tensor_names, values, 1, "tensor_pipe_pct")));
+}
+
+static const char *tensor_type_of(const double *values, int n)
+{
+    struct derived_metric out[MAX_DERIVED];
+    metrics_derive(tensor_names, values, n, out);
+    return metrics_tensor_type(out);
+}
+
+static void the_tensor_type_is_the_one_with_most_operations(void **state)
+{
+    (void)state;
+    const double bf16[] = {1, 4096, 0, 0, 0, 0, 0, 0, 0}, tf32[] = {1, 0, 10, 300, 0, 0, 0, 0, 0},
+                 fp8[] = {1, 0, 0, 0, 7, 0, 0, 0, 0}, int8[] = {1, 0, 0, 0, 0, 9, 0, 0, 0},
+                 fp64[] = {1, 0, 0, 0, 0, 0, 64, 0, 0}, fp16[] = {1, 0, 8, 0, 0, 0, 0, 0, 0},
+                 none[] = {1, 0, 0, 0, 0, 0, 0, 0, 0};
+    assert_string_equal(tensor_type_of(bf16, N(tensor_names)), "bf16");
+    assert_string_equal(tensor_type_of(fp16, N(tensor_names)), "fp16");
+    assert_string_equal(tensor_type_of(tf32, N(tensor_names)), "tf32");
+    assert_string_equal(tensor_type_of(fp8, N(tensor_names)), "fp8");
+    assert_string_equal(tensor_type_of(int8, N(tensor_names)), "int8");
+    assert_string_equal(tensor_type_of(fp64, N(tensor_names)), "fp64");
+    /* No tensor operation, or the tensor group not collected: no type. */
+    assert_string_equal(tensor_type_of(none, N(tensor_names)), "");
+    assert_string_equal(tensor_type_of(bf16, 1), "");
+}
+
 /* ---- profile_diagnose ---- */
 
 /* L1/shared the busiest unit, shared wavefronts counted but their instructions without a value (written empty):
@@ -381,9 +469,10 @@ static void a_conflict_share_without_its_ideal_is_not_judged(void **state)
         "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
         "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
         "sm__inst_issued.avg.pct_of_peak_sustained_active",
-        "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active", shared_ld_names[0], shared_ld_names[1],
+        "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+        "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", shared_ld_names[0], shared_ld_names[1],
         "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__sass_inst_executed_op_shared_st.sum"};
-    const double values[] = {90, 10, 5, 30, 35, 0, 1000, NAN, 100, 100};
+    const double values[] = {90, 10, 5, 30, 35, 0, 0, 1000, NAN, 100, 100};
     struct profile p = {.n_metrics = N(names), .n_kernels = 1};
     struct diagnosis d;
     for (int i = 0; i < p.n_metrics; ++i) {
@@ -422,6 +511,9 @@ int main(void)
         cmocka_unit_test(l2_bytes_and_l1_shared_wavefront_bytes),
         cmocka_unit_test(flops_count_fma_twice),
         cmocka_unit_test(derived_with_absent_inputs_is_nan),
+        cmocka_unit_test(the_tensor_group_is_its_counters),
+        cmocka_unit_test(tensor_flop_is_each_counter_and_their_sum),
+        cmocka_unit_test(the_tensor_type_is_the_one_with_most_operations),
     };
     return cmocka_run_group_tests_name("metric_set", tests, NULL, NULL);
 }

@@ -120,6 +120,36 @@ static void shared_128bit_contiguous_needs_four(void **state)
     assert_int_equal(model_shared_wavefronts(1, 16), 4);
 }
 
+/* 264 blocks of 4 warps, 100 mma.sync.m16n8k16 each: 105,600 instructions of 16 x 8 x 16 multiply-adds. */
+static void mma_sync_operations(void **state)
+{
+    (void)state;
+    assert_true(model_mma_m16n8k16_ops(1, 1) == 4096.0);
+    assert_true(model_mma_m16n8k16_ops(264 * 4, 100) == 432537600.0);
+}
+
+/* The counts ncu read on an H100 for cuBLAS GEMMs (field notes, "Tensor cores on GH100"). */
+static void gemm_operations_at_tile_multiples_are_2mnk(void **state)
+{
+    (void)state;
+    assert_true(model_gemm_tensor_ops(4096, 4096, 4096, 128, 256, 64) == 137438953472.0);
+    assert_true(model_gemm_tensor_ops(8192, 2048, 1024, 256, 128, 64) == 34359738368.0);
+    assert_true(model_gemm_tensor_ops(1000, 3000, 520, 1, 1, 1) == 3120000000.0);
+}
+
+/* 1000x3000x520: bf16 and fp16 read 3,538,944,000 = 2 x 1024 x 3000 x 576 (128 x 200 tiles, k in steps of 64;
+ * 1000 x 3072 with the tile the other way round is as many), tf32 3,422,552,064 = 2 x 1024 x 3072 x 544 (M and N
+ * to 128, k in steps of 32). */
+static void gemm_operations_off_the_tile_are_padded(void **state)
+{
+    (void)state;
+    assert_true(model_gemm_tensor_ops(1000, 3000, 520, 128, 200, 64) == 3538944000.0);
+    assert_true(model_gemm_tensor_ops(1000, 3000, 520, 200, 128, 64) == 3538944000.0);
+    assert_true(model_gemm_tensor_ops(1000, 3000, 520, 128, 128, 32) == 3422552064.0);
+    /* not padding K gives neither */
+    assert_true(model_gemm_tensor_ops(1000, 3000, 520, 128, 200, 1) != 3538944000.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -130,6 +160,9 @@ int main(void)
         cmocka_unit_test(shared_32bit_wavefronts_are_gcd),
         cmocka_unit_test(shared_64bit_wavefronts),
         cmocka_unit_test(shared_128bit_contiguous_needs_four),
+        cmocka_unit_test(mma_sync_operations),
+        cmocka_unit_test(gemm_operations_at_tile_multiples_are_2mnk),
+        cmocka_unit_test(gemm_operations_off_the_tile_are_padded),
     };
     return cmocka_run_group_tests_name("truth_model", tests, NULL, NULL);
 }
