@@ -22,7 +22,15 @@
 #include "../support/run_shell.h"
 
 #define FIXTURE "tests/fixtures/tiled_transposed-W1024.source"
-#define LINES "/tmp/memscope-test-lines.csv"
+/* The decoded file, one per test process: -o replaces no file, and other test runs may share /tmp. */
+static const char *lines_path(void)
+{
+    static char path[64];
+    if (!path[0])
+        snprintf(path, sizeof path, "/tmp/memscope-test-lines-%d.csv", (int)getpid());
+    return path;
+}
+#define LINES lines_path()
 #define STORE_FILE "kernels/lessons/matmul_transposed.cu"
 #define STORE_LINE 32 /* MdsT[tx][ty] = ... */
 
