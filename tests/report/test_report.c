@@ -329,6 +329,26 @@ static void a_folder_report_render_did_not_write_is_kept(void **state)
     expect_notes_alone(partial);
 }
 
+/* A render again into report-render's own folder, where the user put a file of theirs (notes beside the PDF, in the
+ * data folder): the render is refused, exit 4, naming the file, and the folder is left as it was. Only a folder
+ * whose every file report-render wrote (its mark lists them) is replaced. */
+static void a_render_again_keeps_a_file_the_user_added(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    if (!exists(pdf)) {
+        render(FIXTURE, &o);
+        assert_int_equal(o.exit_code, 0);
+    }
+    shell(&o, "cp %s %s/before.pdf && echo notes >%s/data/notes.txt", pdf, workdir, out_dir);
+    assert_int_equal(o.exit_code, 0);
+    render(FIXTURE, &o);
+    expect_exit(&o, 4, "report/data/notes.txt: report-render did not write it, so it will not replace");
+    shell(&o, "cat %s/data/notes.txt && cmp %s %s/before.pdf && rm %s/data/notes.txt", out_dir, pdf, workdir, out_dir);
+    assert_string_equal(o.output, "notes\n");
+}
+
 static void an_output_that_is_a_file_is_refused(void **state)
 {
     (void)state;
@@ -499,6 +519,7 @@ int main(void)
         cmocka_unit_test(empty_folder_is_refused),
         cmocka_unit_test(failed_render_leaves_the_earlier_report_as_it_was),
         cmocka_unit_test(a_folder_report_render_did_not_write_is_kept),
+        cmocka_unit_test(a_render_again_keeps_a_file_the_user_added),
         cmocka_unit_test(an_output_that_is_a_file_is_refused),
         cmocka_unit_test(history_render_replaces_only_its_own_folder),
         cmocka_unit_test(an_output_folder_named_with_a_quote_is_drawn),
