@@ -38,6 +38,8 @@ require_absent_or_own() { # writer path [complete]
     [ "$(head -n 1 "$2/$OUTPUT_MARK" 2>/dev/null)" = "$1" ] ||
         output_refuse "$1" "$2 exists and $1 did not write it (no $OUTPUT_MARK naming $1 in it); choose another output folder, or move it away yourself"
     [ "${3:-}" = complete ] || return 0
+    [ "$(wc -l <"$2/$OUTPUT_MARK")" -gt 1 ] || # every writer writes something
+        output_refuse "$1" "$2 was written by a $1 from before its mark listed what it wrote, so what else is there cannot be told; move it away, or remove it yourself"
     unknown=$(output_unlisted "$2")
     [ -z "$unknown" ] ||
         output_refuse "$1" "$2/$unknown: $1 did not write it, so it will not replace $2; move it away, or choose another output folder"

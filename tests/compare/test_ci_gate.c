@@ -190,6 +190,11 @@ static void compare_results_replaces_only_its_own_folder(void **state)
     shell(&o, "echo notes >%s/notes.txt && scripts/compare-results --out %s %s %s", out, out, FIXTURE, FIXTURE);
     expect(&o, 4, "users-compare/notes.txt: compare-results did not write it");
     expect_notes_kept(out);
+    /* A folder of a compare-results from before the mark listed files: what is the user's cannot be told. */
+    shell(&o, "echo compare-results >%s/.memscope-output && scripts/compare-results --out %s %s %s", out, out, FIXTURE,
+          FIXTURE);
+    expect(&o, 4, "users-compare was written by a compare-results from before its mark listed what it wrote");
+    expect_notes_kept(out);
 }
 
 /* The same for compare-revisions, which refuses before it builds anything. A GPU is made to seem present (an
