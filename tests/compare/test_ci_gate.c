@@ -25,6 +25,7 @@
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
 #include "../support/slow_down.h"
+#include "../support/users_folder.h"
 
 #define FIXTURE "tests/fixtures/report-run"
 #define WORKFLOW ".github/workflows/memscope-regression.yml"
@@ -151,27 +152,6 @@ static void revisions_without_a_gpu_exit_three_before_any_build(void **state)
     assert_int_equal(o.exit_code, 0);
 }
 
-/* A user's folder with notes.txt in it, under the work folder; returns its path. */
-static const char *users_folder(const char *name)
-{
-    static char path[4][300];
-    static int next;
-    static struct outcome o;
-    char *dir = path[next++ % 4];
-    snprintf(dir, sizeof path[0], "%s/%s", workdir, name);
-    shell(&o, "mkdir -p %s && echo notes >%s/notes.txt", dir, dir);
-    assert_int_equal(o.exit_code, 0);
-    return dir;
-}
-
-static void expect_notes_kept(const char *dir)
-{
-    static struct outcome o;
-    shell(&o, "cat %s/notes.txt", dir);
-    assert_int_equal(o.exit_code, 0);
-    assert_string_equal(o.output, "notes\n");
-}
-
 /* compare-results removes or replaces only what it wrote (docs/command-line.md, "What memscope writes"): a user's
  * DIR.partial is refused and kept; its own DIR is replaced by a new comparison, unless the user added a file. */
 static void compare_results_replaces_only_its_own_folder(void **state)
@@ -180,7 +160,7 @@ static void compare_results_replaces_only_its_own_folder(void **state)
     static struct outcome o;
     char out[300];
     snprintf(out, sizeof out, "%s/users-compare", workdir);
-    const char *partial = users_folder("users-compare.partial");
+    const char *partial = users_folder(workdir, "users-compare.partial");
     shell(&o, "scripts/compare-results --out %s %s %s", out, FIXTURE, FIXTURE);
     expect(&o, 4, "users-compare.partial exists and compare-results did not write it");
     expect_notes_kept(partial);
@@ -207,7 +187,7 @@ static void compare_revisions_keeps_a_users_partial_folder(void **state)
     const char *seeming_gpu = shim("seeming-gpu", "make", "exit 1");
     char out[300];
     snprintf(out, sizeof out, "%s/users-revisions", workdir);
-    const char *partial = users_folder("users-revisions.partial");
+    const char *partial = users_folder(workdir, "users-revisions.partial");
     shell(&o, "PATH=%s:$PATH scripts/compare-revisions --out %s HEAD", seeming_gpu, out);
     expect(&o, 4, "users-revisions.partial exists and compare-revisions did not write it");
     expect_notes_kept(partial);
@@ -241,7 +221,7 @@ static void a_missing_input_is_named_before_the_output_folder(void **state)
 {
     (void)state;
     static struct outcome o;
-    const char *out = users_folder("taken");
+    const char *out = users_folder(workdir, "taken");
     shell(&o, "scripts/compare-results --out %s %s %s/no-such-head", out, FIXTURE, workdir);
     expect(&o, 2, "no-such-head: no such results folder");
     expect_notes_kept(out);

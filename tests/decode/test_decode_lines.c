@@ -19,18 +19,12 @@
 #include <cmocka.h>
 
 #include "../../harness/csv/reader.h"
+#include "../support/process_path.h"
 #include "../support/run_shell.h"
 
 #define FIXTURE "tests/fixtures/tiled_transposed-W1024.source"
-/* The decoded file, one per test process: -o replaces no file, and other test runs may share /tmp. */
-static const char *lines_path(void)
-{
-    static char path[64];
-    if (!path[0])
-        snprintf(path, sizeof path, "/tmp/memscope-test-lines-%d.csv", (int)getpid());
-    return path;
-}
-#define LINES lines_path()
+static char decoded[64];
+#define LINES process_path(decoded, sizeof decoded, "memscope-test-lines", "csv")
 #define STORE_FILE "kernels/lessons/matmul_transposed.cu"
 #define STORE_LINE 32 /* MdsT[tx][ty] = ... */
 
