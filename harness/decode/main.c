@@ -27,6 +27,7 @@
 #include "../results/instructions_csv.h"
 #include "../results/lines_csv.h"
 #include "../results/metrics_csv.h"
+#include "../results/partial_folder.h"
 #include "../source/instruction_rows.h"
 #include "../source/line_rows.h"
 
@@ -43,13 +44,14 @@ static const char help_text[] =
     "      --lines         the source group's captures (*.source) into lines.csv\n"
     "      --instructions  the source group's captures into instructions.csv: one row per SASS\n"
     "                      instruction, by its offset in the kernel, with its line metrics\n"
-    "  -o, --out FILE      write FILE, as FILE.partial renamed once every capture is decoded\n"
+    "  -o, --out FILE      write FILE, as FILE.partial renamed once every capture is decoded;\n"
+    "                      an existing FILE or FILE.partial is refused, never replaced\n"
     "                      (default: standard output, written only then)\n"
     "  -h, --help          this text\n"
     "\n"
     "Exit codes: 0 decoded; 2 bad usage, no capture, or a file that is not a capture or is\n"
-    "malformed; 4 FILE cannot be written; 5 out of memory or a CUPTI failure; 6 a chip CUPTI\n"
-    "does not support.\n";
+    "malformed; 4 FILE (or FILE.partial) exists, or cannot be written; 5 out of memory or a\n"
+    "CUPTI failure; 6 a chip CUPTI does not support.\n";
 
 static int print_help(void)
 {
@@ -237,28 +239,27 @@ static int write_held(const char *held, size_t size, struct error *e)
     return 0;
 }
 
-/* With -o, the rows go to FILE.partial, renamed FILE once every capture is decoded: a capture that cannot be
- * decoded leaves FILE as it was. Without it, to memory, then standard output. */
+/* With -o, the rows go to FILE.partial, renamed FILE once every capture is decoded (harness/results/
+ * partial_folder.h: an existing FILE or FILE.partial is refused, never replaced). Without it, to memory, then
+ * standard output. */
 static int decode_all(char **paths, int n, const char *out_path, const struct output *output, struct error *e)
 {
-    char partial[PATH_IN_FOLDER_LEN], *held = NULL;
+    struct partial_file file;
+    char *held = NULL;
     size_t held_size = 0;
     struct csv out;
-    if (out_path && snprintf(partial, sizeof partial, "%s.partial", out_path) >= (int)sizeof partial)
-        return error_set(e, EXIT_USAGE, "%s: path too long", out_path);
-    FILE *stream = out_path ? fopen(partial, "w") : open_memstream(&held, &held_size);
+    if (out_path && partial_file_open(&file, out_path, e))
+        return e->code;
+    FILE *stream = out_path ? file.stream : open_memstream(&held, &held_size);
     if (!stream)
-        return out_path ? error_set(e, EXIT_OUTPUT, "cannot create %s", partial)
-                        : error_set(e, EXIT_RUNTIME, "out of host memory");
-    output->on_stream(&out, stream, out_path ? partial : "standard output");
+        return error_set(e, EXIT_RUNTIME, "out of host memory");
+    output->on_stream(&out, stream, out_path ? file.partial_path : "standard output");
     for (int i = 0; i < n && !e->code; ++i)
         decode_one(output, paths[i], &out, e);
     csv_close(&out, e);
-    if (out_path && e->code)
-        remove(partial); /* never leave a CSV that looks complete but is not */
-    else if (out_path && rename(partial, out_path) != 0)
-        error_set(e, EXIT_OUTPUT, "cannot rename %s to %s", partial, out_path);
-    else if (!out_path && !e->code)
+    if (out_path)
+        partial_file_finish(&file, e);
+    else if (!e->code)
         write_held(held, held_size, e);
     free(held);
     return e->code;

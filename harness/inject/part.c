@@ -273,7 +273,7 @@ static int write_trace(const struct part_writing *t, struct error *e)
     char(*labels)[32] = calloc(t->n_ops + 1, sizeof *labels), host_name[64];
     if (ranges && ops && labels) {
         snprintf(host_name, sizeof host_name, "the program (pid %ld)", (long)getpid());
-        struct trace_header h = {"", t->command, origin(r), r->dropped, (int)r->ranges_lost, host_name};
+        struct trace_header h = {replay_gpu_name(), t->command, origin(r), r->dropped, (int)r->ranges_lost, host_name};
         convert_ranges(r, ranges);
         convert_ops(t, labels, ops);
         trace_write(t->config->part, &h, ranges, r->n_ranges, ops, t->n_ops, e);

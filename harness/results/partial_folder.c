@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,4 +82,33 @@ int results_dir_commit(const struct results_dir *r, struct error *e)
     if (rename(r->partial_path, r->final_path) != 0)
         return error_set(e, EXIT_OUTPUT, "cannot rename %s to %s: %s", r->partial_path, r->final_path, strerror(errno));
     return 0;
+}
+
+int partial_file_open(struct partial_file *f, const char *path, struct error *e)
+{
+    f->stream = NULL;
+    if (snprintf(f->final_path, sizeof f->final_path, "%s", path) >= (int)sizeof f->final_path)
+        return error_set(e, EXIT_OUTPUT, "%s: path too long", path);
+    snprintf(f->partial_path, sizeof f->partial_path, "%s.partial", path);
+    if (must_not_exist(f->final_path, ": memscope replaces no file (choose another name, or move it away yourself)", e) ||
+        must_not_exist(f->partial_path, ": memscope did not leave it, or cannot tell (move it away yourself)", e))
+        return e->code;
+    int fd = open(f->partial_path, O_WRONLY | O_CREAT | O_EXCL, 0666); /* never one that appeared meanwhile */
+    if (fd < 0)
+        return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", f->partial_path, strerror(errno));
+    if (!(f->stream = fdopen(fd, "w"))) {
+        error_set(e, EXIT_OUTPUT, "cannot write %s: %s", f->partial_path, strerror(errno));
+        close(fd);
+        remove(f->partial_path);
+    }
+    return e->code;
+}
+
+int partial_file_finish(const struct partial_file *f, struct error *e)
+{
+    /* link, unlike rename, refuses a final path that appeared meanwhile: it is never replaced */
+    if (!e->code && link(f->partial_path, f->final_path) != 0)
+        error_set(e, EXIT_OUTPUT, "cannot rename %s to %s: %s", f->partial_path, f->final_path, strerror(errno));
+    remove(f->partial_path); /* renamed by now, or never to look complete */
+    return e->code;
 }

@@ -139,7 +139,7 @@ static void write_header(FILE *f, const struct trace_header *h)
     fputs("}}", f);
     name_track(f, "thread_name", HOST_PID, RANGES_TID, "NVTX ranges");
     fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":", GPU_PID);
-    json_string(f, h->gpu_name);
+    json_string(f, h->gpu_name[0] ? h->gpu_name : "GPU"); /* a viewer reads an empty name as none */
     fputs("}}", f);
     if (h->dropped_records || h->ranges_lost) /* said where a viewer shows it, at the start of the timeline */
         fprintf(f, ",\n{\"ph\":\"i\",\"s\":\"g\",\"name\":\"incomplete: %llu GPU records dropped by CUPTI, %d host "

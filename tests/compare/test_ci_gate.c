@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -24,6 +25,7 @@
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
 #include "../support/slow_down.h"
+#include "../support/users_folder.h"
 
 #define FIXTURE "tests/fixtures/report-run"
 #define WORKFLOW ".github/workflows/memscope-regression.yml"
@@ -150,6 +152,81 @@ static void revisions_without_a_gpu_exit_three_before_any_build(void **state)
     assert_int_equal(o.exit_code, 0);
 }
 
+/* compare-results removes or replaces only what it wrote (docs/command-line.md, "What memscope writes"): a user's
+ * DIR.partial is refused and kept; its own DIR is replaced by a new comparison, unless the user added a file. */
+static void compare_results_replaces_only_its_own_folder(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char out[300];
+    snprintf(out, sizeof out, "%s/users-compare", workdir);
+    const char *partial = users_folder(workdir, "users-compare.partial");
+    shell(&o, "scripts/compare-results --out %s %s %s", out, FIXTURE, FIXTURE);
+    expect(&o, 4, "users-compare.partial exists and compare-results did not write it");
+    expect_notes_kept(partial);
+    shell(&o, "rm -r %s && scripts/compare-results --out %s %s %s && scripts/compare-results --out %s %s %s", partial,
+          out, FIXTURE, FIXTURE, out, FIXTURE, FIXTURE);
+    expect(&o, 0, "14 SAME");
+    shell(&o, "echo notes >%s/notes.txt && scripts/compare-results --out %s %s %s", out, out, FIXTURE, FIXTURE);
+    expect(&o, 4, "users-compare/notes.txt: compare-results did not write it");
+    expect_notes_kept(out);
+    /* A folder of a compare-results from before the mark listed files: what is the user's cannot be told. */
+    shell(&o, "echo compare-results >%s/.memscope-output && scripts/compare-results --out %s %s %s", out, out, FIXTURE,
+          FIXTURE);
+    expect(&o, 4, "users-compare was written by a compare-results from before its mark listed what it wrote");
+    expect_notes_kept(out);
+}
+
+/* The same for compare-revisions, which refuses before it builds anything. A GPU is made to seem present (an
+ * nvidia-smi shim that lists one); make fails, should it be called. */
+static void compare_revisions_keeps_a_users_partial_folder(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shim("seeming-gpu", "nvidia-smi", "echo 'GPU 0: a GPU the test made up'");
+    const char *seeming_gpu = shim("seeming-gpu", "make", "exit 1");
+    char out[300];
+    snprintf(out, sizeof out, "%s/users-revisions", workdir);
+    const char *partial = users_folder(workdir, "users-revisions.partial");
+    shell(&o, "PATH=%s:$PATH scripts/compare-revisions --out %s HEAD", seeming_gpu, out);
+    expect(&o, 4, "users-revisions.partial exists and compare-revisions did not write it");
+    expect_notes_kept(partial);
+    shell(&o, "grep make %s/calls", seeming_gpu);
+    assert_int_not_equal(o.exit_code, 0);
+}
+
+/* The default folder is named to the second: two comparisons started together get a folder each, each with its
+ * own chart, never one inside the other. */
+static void two_comparisons_in_one_second_get_two_folders(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char here[256], build[300], cwd[300];
+    assert_non_null(getcwd(here, sizeof here));
+    snprintf(build, sizeof build, "%s", getenv("MEMSCOPE_BUILD") ? getenv("MEMSCOPE_BUILD") : "build");
+    assert_non_null(realpath(build, cwd));
+    snprintf(build, sizeof build, "%s", cwd);
+    snprintf(cwd, sizeof cwd, "%s/together", workdir);
+    assert_int_equal(mkdir(cwd, 0755), 0);
+    shell(&o, "cd %s && for i in 1 2; do MEMSCOPE_BUILD=%s %s/scripts/compare-results %s/" FIXTURE " %s/" FIXTURE
+              " >out-$i 2>&1 & done; wait; cat out-1 out-2 | grep 'compare chart:' | sort | uniq | wc -l; "
+              "find memscope-results -mindepth 2 -type d | wc -l; ls memscope-results | wc -l",
+          cwd, build, here, here, here);
+    assert_int_equal(o.exit_code, 0);
+    assert_string_equal(o.output, "2\n0\n2\n"); /* two charts named, no folder in a folder, two folders */
+}
+
+/* A missing HEAD folder is the error named, also where the output folder is there already. */
+static void a_missing_input_is_named_before_the_output_folder(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *out = users_folder(workdir, "taken");
+    shell(&o, "scripts/compare-results --out %s %s %s/no-such-head", out, FIXTURE, workdir);
+    expect(&o, 2, "no-such-head: no such results folder");
+    expect_notes_kept(out);
+}
+
 /* What the job needs: a GPU runner, a time limit, the previous commit, the script's status (make's is
  * always 2), and the comparison kept also when the step failed. PyYAML reads the key on as True: unused. */
 static const char workflow_check[] =
@@ -201,6 +278,10 @@ int main(void)
         cmocka_unit_test(truncated_summary_exits_two_and_leaves_no_folder),
         cmocka_unit_test(revisions_without_a_gpu_exit_three_before_any_build),
         cmocka_unit_test(workflow_calls_the_script_and_keeps_the_comparison),
+        cmocka_unit_test(compare_results_replaces_only_its_own_folder),
+        cmocka_unit_test(compare_revisions_keeps_a_users_partial_folder),
+        cmocka_unit_test(two_comparisons_in_one_second_get_two_folders),
+        cmocka_unit_test(a_missing_input_is_named_before_the_output_folder),
     };
     return cmocka_run_group_tests_name("ci_gate", tests, setup, teardown);
 }

@@ -11,12 +11,14 @@
  */
 #include <math.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -304,23 +306,82 @@ static void the_command_decodes_every_call_of_a_batch(void **state)
     assert_true(first < second);
 }
 
-/* With -o, a capture that cannot be decoded leaves an earlier file of that name as it was. */
-static void a_failed_decode_keeps_the_earlier_output(void **state)
+/* A file holding text, for -o to meet. */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void expect_text(const char *path, const char *text)
+{
+    static struct outcome o;
+    shell(&o, "cat %s", path);
+    assert_int_equal(o.exit_code, 0);
+    assert_string_equal(o.output, text);
+}
+
+/* With -o, a capture that cannot be decoded leaves neither FILE nor FILE.partial. */
+static void a_failed_decode_leaves_no_output(void **state)
 {
     (void)state;
     static struct outcome o;
-    const char *out = "/tmp/memscope-decode-earlier.csv";
-    FILE *f = fopen(out, "w");
-    assert_non_null(f);
-    fputs("earlier\n", f);
-    fclose(f);
+    const char *out = "/tmp/memscope-decode-failed.csv";
+    remove(out);
     write_edited_fixture(no_calls, 1);
     shell(&o, "%s -o %s %stiled_transposed-W1024.capture %s", decode_bin(), out, FIXTURES, EDITED);
     remove(EDITED);
     assert_int_equal(o.exit_code, 2);
-    shell(&o, "cat %s", out);
+    assert_int_not_equal(access(out, F_OK), 0);
+    assert_int_not_equal(access("/tmp/memscope-decode-failed.csv.partial", F_OK), 0);
+}
+
+/* memscope replaces no file it did not write (docs/command-line.md, "What memscope writes"): an existing FILE is
+ * refused, exit 4, before anything is decoded, and kept as it was; so is a FILE.partial, even when decoding fails. */
+static void an_existing_output_file_is_refused_and_kept(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char out[64], partial[80];
+    snprintf(out, sizeof out, "/tmp/memscope-decode-users-%d.csv", (int)getpid());
+    snprintf(partial, sizeof partial, "%s.partial", out);
+    write_text(out, "the user's\n");
+    shell(&o, "%s -o %s %stiled_transposed-W1024.capture", decode_bin(), out, FIXTURES);
+    expect_text(out, "the user's\n");
     remove(out);
-    assert_string_equal(o.output, "earlier\n");
+    assert_int_equal(o.exit_code, 4);
+    assert_non_null(strstr(o.output, "already exists: memscope replaces no file"));
+    assert_int_not_equal(access(partial, F_OK), 0);
+
+    write_text(partial, "also the user's\n");
+    write_edited_fixture(no_calls, 1);
+    shell(&o, "%s -o %s %s", decode_bin(), out, EDITED);
+    remove(EDITED);
+    expect_text(partial, "also the user's\n");
+    remove(partial);
+    assert_int_equal(o.exit_code, 4);
+    assert_non_null(strstr(o.output, ".partial already exists"));
+    assert_int_not_equal(access(out, F_OK), 0);
+}
+
+/* -o naming a folder is refused at once, with the reason, and leaves no FILE.partial that looks complete. */
+static void an_output_that_is_a_folder_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char out[64], partial[80];
+    snprintf(out, sizeof out, "/tmp/memscope-decode-folder-%d", (int)getpid());
+    snprintf(partial, sizeof partial, "%s.partial", out);
+    assert_int_equal(mkdir(out, 0755), 0);
+    shell(&o, "%s -o %s %stiled_transposed-W1024.capture", decode_bin(), out, FIXTURES);
+    rmdir(out);
+    bool partial_left = access(partial, F_OK) == 0;
+    remove(partial);
+    assert_false(partial_left);
+    assert_int_equal(o.exit_code, 4);
+    assert_non_null(strstr(o.output, "already exists"));
 }
 
 int main(void)
@@ -338,7 +399,9 @@ int main(void)
         cmocka_unit_test(the_command_refuses_a_capture_without_its_calls),
         cmocka_unit_test(the_command_refuses_calls_outside_their_ranges),
         cmocka_unit_test(the_command_decodes_every_call_of_a_batch),
-        cmocka_unit_test(a_failed_decode_keeps_the_earlier_output),
+        cmocka_unit_test(a_failed_decode_leaves_no_output),
+        cmocka_unit_test(an_existing_output_file_is_refused_and_kept),
+        cmocka_unit_test(an_output_that_is_a_folder_is_refused),
     };
     return cmocka_run_group_tests_name("decode", tests, decode_fixture, free_fixture);
 }

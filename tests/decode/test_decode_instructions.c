@@ -13,15 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <cmocka.h>
 
 #include "../../harness/csv/reader.h"
 #include "../../harness/results/schema.h"
 #include "../../harness/source/source_metrics.h"
+#include "../support/process_path.h"
 #include "../support/run_shell.h"
 
 #define FIXTURE "tests/fixtures/tiled_transposed-W1024.source"
-#define INSTRUCTIONS "/tmp/memscope-test-instructions.csv"
+static char decoded[64];
+#define INSTRUCTIONS process_path(decoded, sizeof decoded, "memscope-test-instructions", "csv")
 #define TRANSPOSED_MANGLED "_Z22transposed_tile_kernelILi0EEvPKfS1_Pfi"
 #define TRANSPOSED_KERNEL "void transposed_tile_kernel<0>(float const*, float const*, float*, int)"
 #define CAPTURE_COUNTS 9 /* the capture's metric records, in its order */

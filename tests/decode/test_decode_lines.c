@@ -19,10 +19,12 @@
 #include <cmocka.h>
 
 #include "../../harness/csv/reader.h"
+#include "../support/process_path.h"
 #include "../support/run_shell.h"
 
 #define FIXTURE "tests/fixtures/tiled_transposed-W1024.source"
-#define LINES "/tmp/memscope-test-lines.csv"
+static char decoded[64];
+#define LINES process_path(decoded, sizeof decoded, "memscope-test-lines", "csv")
 #define STORE_FILE "kernels/lessons/matmul_transposed.cu"
 #define STORE_LINE 32 /* MdsT[tx][ty] = ... */
 

@@ -23,6 +23,7 @@
 #include "../support/remove_tree.h"
 #include "../support/rewrite_csv.h"
 #include "../support/run_shell.h"
+#include "../support/users_folder.h"
 
 #define FIXTURE "tests/fixtures/report-run"
 #define RENDER "scripts/report-render"
@@ -292,19 +293,6 @@ static void failed_render_leaves_the_earlier_report_as_it_was(void **state)
     assert_false(exists(partial));
 }
 
-/* A user's folder with notes.txt in it, under the work folder; returns its path. */
-static const char *users_folder(const char *name)
-{
-    static char path[4][160];
-    static int next;
-    static struct outcome o;
-    char *dir = path[next++ % 4];
-    snprintf(dir, sizeof path[0], "%s/%s", workdir, name);
-    shell(&o, "mkdir -p %s && echo notes > %s/notes.txt", dir, dir);
-    assert_int_equal(o.exit_code, 0);
-    return dir;
-}
-
 static void expect_notes_alone(const char *dir)
 {
     static struct outcome o;
@@ -319,14 +307,34 @@ static void a_folder_report_render_did_not_write_is_kept(void **state)
     (void)state;
     static struct outcome o;
     require_tools();
-    const char *mine = users_folder("mine");
+    const char *mine = users_folder(workdir, "mine");
     shell(&o, "%s %s %s", RENDER, FIXTURE, mine);
     expect_exit(&o, 4, "mine exists and report-render did not write it");
     expect_notes_alone(mine);
-    const char *partial = users_folder("theirs.partial");
+    const char *partial = users_folder(workdir, "theirs.partial");
     shell(&o, "%s %s %s/theirs", RENDER, FIXTURE, workdir);
     expect_exit(&o, 4, "theirs.partial exists and report-render did not write it");
     expect_notes_alone(partial);
+}
+
+/* A render again into report-render's own folder, where the user put a file of theirs (notes beside the PDF, in the
+ * data folder): the render is refused, exit 4, naming the file, and the folder is left as it was. Only a folder
+ * whose every file report-render wrote (its mark lists them) is replaced. */
+static void a_render_again_keeps_a_file_the_user_added(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    require_tools();
+    if (!exists(pdf)) {
+        render(FIXTURE, &o);
+        assert_int_equal(o.exit_code, 0);
+    }
+    shell(&o, "cp %s %s/before.pdf && echo notes >%s/data/notes.txt", pdf, workdir, out_dir);
+    assert_int_equal(o.exit_code, 0);
+    render(FIXTURE, &o);
+    expect_exit(&o, 4, "report/data/notes.txt: report-render did not write it, so it will not replace");
+    shell(&o, "cat %s/data/notes.txt && cmp %s %s/before.pdf && rm %s/data/notes.txt", out_dir, pdf, workdir, out_dir);
+    assert_string_equal(o.output, "notes\n");
 }
 
 static void an_output_that_is_a_file_is_refused(void **state)
@@ -358,7 +366,7 @@ static void history_render_replaces_only_its_own_folder(void **state)
         shell(&o, "scripts/history-render %s/history.csv %s/history", workdir, workdir);
         expect_exit(&o, 0, "history.pdf");
     }
-    const char *mine = users_folder("my-history");
+    const char *mine = users_folder(workdir, "my-history");
     shell(&o, "scripts/history-render %s/history.csv %s", workdir, mine);
     expect_exit(&o, 4, "my-history exists and history-render did not write it");
     expect_notes_alone(mine);
@@ -499,6 +507,7 @@ int main(void)
         cmocka_unit_test(empty_folder_is_refused),
         cmocka_unit_test(failed_render_leaves_the_earlier_report_as_it_was),
         cmocka_unit_test(a_folder_report_render_did_not_write_is_kept),
+        cmocka_unit_test(a_render_again_keeps_a_file_the_user_added),
         cmocka_unit_test(an_output_that_is_a_file_is_refused),
         cmocka_unit_test(history_render_replaces_only_its_own_folder),
         cmocka_unit_test(an_output_folder_named_with_a_quote_is_drawn),

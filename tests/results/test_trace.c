@@ -95,6 +95,17 @@ static void a_programs_threads_get_a_track_each(void **state)
     assert_null(strstr(strstr(json, "thread 4242") + 1, "thread 4242")); /* each track named once */
 }
 
+/* A profile whose GPU's name was not read still names the GPU's process: speedscope reads an empty name as none,
+ * and titles the streams' tracks otherwise than a named process's. */
+static void a_gpu_without_a_name_is_named_gpu(void **state)
+{
+    (void)state;
+    static const struct trace_header h = {"", "python3 train.py", 1000, 0, 0, "the program (pid 4242)"};
+    static const struct trace_range ranges[] = {{"step", "", 0, 0, 1000, 5000, 4242}};
+    write_and_read(&h, ranges, 1, NULL, 0);
+    expect_text("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,\"args\":{\"name\":\"GPU\"}}");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -113,6 +124,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(the_suites_ranges_stay_on_their_one_track_as_before, setup, teardown),
         cmocka_unit_test_setup_teardown(a_programs_threads_get_a_track_each, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_gpu_without_a_name_is_named_gpu, setup, teardown),
     };
     return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
 }

@@ -180,9 +180,53 @@ static void a_missing_kernel_fails_trace_check(void **state)
                   "1 kernel(s) a call)");
 }
 
+/* A word where samples.csv has a time: refused as bad input (2), naming the file, line and column, never a Python
+ * traceback with exit 1, the code of a check that failed. Line 2 is the first sample's. */
+static void a_time_that_is_not_a_number_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "rm -rf %s && cp -r %s %s && sed -i '2s/,[^,]*$/,lots/' %s/samples.csv", copy, RUN, copy, copy);
+    assert_int_equal(o.exit_code, 0);
+    shell(&o, "scripts/trace-check %s --durations", copy);
+    expect(&o, 2, "samples.csv:2: time_ms: not a number: 'lots'");
+    assert_null(strstr(o.output, "Traceback"));
+}
+
+/* A program's profile (reports/profile-torch-h100, memscope-profile --trace): its trace is checked against its
+ * launches.csv, for the folder's run and for each run-N/: 13 NVTX ranges (timeline.csv's rows) and 12 kernels,
+ * the 12 launches of environment.csv's kernel_launches, with launches.csv's durations. */
+static void a_programs_profile_passes_trace_check(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "scripts/trace-check reports/profile-torch-h100 --durations");
+    expect(&o, 0, "trace-check: 13 ranges, 12 kernels, 0 problems");
+    shell(&o, "scripts/trace-check reports/profile-torch-h100/run-4 --durations");
+    expect(&o, 0, "trace-check: 13 ranges, 12 kernels, 0 problems");
+}
+
+/* The profile's third launch (the matmul, 2667.232 us) made a microsecond longer in a copy of its trace: the
+ * check names it. */
+static void a_profiles_kernel_of_another_duration_fails_trace_check(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "rm -rf %s && cp -r reports/profile-torch-h100 %s && sed -i 's/\"dur\":2667.232,/\"dur\":2668.232,/' "
+              "%s/trace.json",
+          copy, copy, copy);
+    assert_int_equal(o.exit_code, 0);
+    shell(&o, "scripts/trace-check %s --durations", copy);
+    expect(&o, 1, "launch 2 (sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsize4x2x1_ffma_"
+                  "aligna4_alignc4_execute_kernel__5x_cublas): 2668.232 us in the trace, 2667.232 us in");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_time_that_is_not_a_number_is_refused),
+        cmocka_unit_test(a_programs_profile_passes_trace_check),
+        cmocka_unit_test(a_profiles_kernel_of_another_duration_fails_trace_check),
         cmocka_unit_test(the_committed_trace_matches_the_schema),
         cmocka_unit_test(a_malformed_event_fails_the_schema),
         cmocka_unit_test(the_committed_trace_passes_trace_check),

@@ -133,6 +133,35 @@ static void a_trace_the_viewer_misreads_fails_the_check(void **state)
                   "trace's slices take 55.14 ms");
 }
 
+/* A program profile's trace (memscope-profile --trace) names its GPU process "" where the GPU's name was not read
+ * (the committed one does): speedscope then titles the streams "stream 0 (pid 2, tid 0)", and trace-view must expect
+ * that title. Its slices, from trace.json: the program's thread 4538.33 ms, stream 0's 12 kernels 8.60 ms, stream 7's
+ * copy and set 0.00 ms (4.22 us). */
+static void a_programs_profile_opens_in_speedscope(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    trace_view(&o, "", "reports/profile-torch-h100");
+    expect(&o, 0, "view.png: speedscope shows the 3 tracks of reports/profile-torch-h100/trace.json\n"
+                  "  the program (pid 2725) (pid 1), thread 2725 (tid 2725): 4538.33 ms of slices\n");
+    expect(&o, 0, "  stream 0 (pid 2, tid 0): 8.60 ms of slices\n");
+}
+
+/* OUT.png is replaced by nothing: an existing file of that name (or its .partial) is refused at once, and kept. */
+static void an_existing_picture_is_refused_and_kept(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "echo mine >%s/users.png && scripts/trace-view %s %s/users.png", workdir, RUN, workdir);
+    expect(&o, 4, "users.png already exists: memscope replaces no file");
+    shell(&o, "(cat %s/users.png && echo mine too >%s/other.png.partial && scripts/trace-view %s %s/other.png; "
+              "echo \"exit $?\"; cat %s/other.png.partial; test ! -e %s/other.png)",
+          workdir, workdir, RUN, workdir, workdir, workdir);
+    expect(&o, 0, "mine\n");
+    expect(&o, 0, "other.png.partial already exists");
+    expect(&o, 0, "exit 4\nmine too\n");
+}
+
 static void a_folder_without_a_trace_is_refused(void **state)
 {
     (void)state;
@@ -147,6 +176,8 @@ int main(void)
         cmocka_unit_test(the_committed_trace_opens_in_speedscope),
         cmocka_unit_test(a_page_that_shows_nothing_fails_the_check),
         cmocka_unit_test(a_trace_the_viewer_misreads_fails_the_check),
+        cmocka_unit_test(a_programs_profile_opens_in_speedscope),
+        cmocka_unit_test(an_existing_picture_is_refused_and_kept),
         cmocka_unit_test(a_folder_without_a_trace_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
