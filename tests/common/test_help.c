@@ -114,7 +114,9 @@ static void read_commands(struct findings *found)
         line[strcspn(line, "\n")] = '\0';
         if (!strncmp(line, "## ", 3)) {
             in_scripts = !strcmp(line + 3, "Scripts");
-            program = in_scripts ? NULL : add_command(line + 3, "%s/%s", build && *build ? build : "build");
+            /* a program's section is titled by its one-word name; "What memscope writes" is prose */
+            bool named = !in_scripts && !strchr(line + 3, ' ');
+            program = named ? add_command(line + 3, "%s/%s", build && *build ? build : "build") : NULL;
         } else if (program && !strcmp(line, "```")) {
             want_usage = !program->n_forms;
         } else if (want_usage) {
