@@ -4,6 +4,7 @@
 #define MEMSCOPE_ENVIRONMENT_CSV_H
 
 #include "../common/error.h"
+#include "../csv/writer.h"
 
 #define ENV_MAX_ENTRIES 64
 
@@ -22,5 +23,9 @@ void env_add(struct environment *env, const char *key, const char *fmt, ...) __a
 /* The value recorded under key, or NULL. */
 const char *env_value(const struct environment *env, const char *key);
 int env_write(const struct environment *env, const char *dir, struct error *e);
+/* environment.csv row by row, for a file of more rows than struct environment holds (a multi-process profile's,
+ * merged from its parts). */
+int environment_csv_create(struct csv *c, const char *dir, struct error *e);
+void environment_csv_row(struct csv *c, const char *key, const char *value);
 
 #endif

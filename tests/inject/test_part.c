@@ -68,7 +68,7 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(regcomp(&c.kernel, "kernelA", REG_EXTENDED | REG_NOSUB), 0);
     c.kernel_pattern = "kernelA";
-    c.selection = (struct selection){&c.kernel, NULL, 1, 1};
+    c.selection = (struct selection){&c.kernel, NULL, 1, 1, 0};
     assert_int_equal(part_write(&c, &records, &e), 0);
     regfree(&c.kernel);
 
@@ -121,7 +121,7 @@ static void a_replayed_launch_has_its_metrics_under_its_job(void **state)
                                          .replayed = &replayed, .n_replayed = 1};
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(metric_set_build("dram", NULL, &c.metrics, &e), 0);
-    c.selection = (struct selection){NULL, NULL, 0, -1};
+    c.selection = (struct selection){NULL, NULL, 0, -1, 0};
     assert_int_equal(part_write(&c, &records, &e), 0);
 
     read_part_file("launches.csv");
@@ -157,7 +157,7 @@ static void a_sampled_launch_has_its_stalls_under_its_job(void **state)
                                          .sampled = sampled, .n_sampled = 2, .reasons = &reasons};
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(metric_set_build("stalls", NULL, &c.metrics, &e), 0);
-    c.selection = (struct selection){NULL, NULL, 0, -1};
+    c.selection = (struct selection){NULL, NULL, 0, -1, 0};
     assert_int_equal(part_write(&c, &records, &e), 0);
 
     read_part_file("stalls.csv");
