@@ -76,11 +76,11 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     assert_string_equal(text,
                         "ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,"
                         "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,"
-                        "job,run\n"
+                        "job,run,not_replayed\n"
                         "0,kernelA(float*),_Z7kernelAPf,train,0,4,1,1,128,1,1,256,1024,32,40,0,"
-                        "train/kernelA(float*) #0,1\n"
+                        "train/kernelA(float*) #0,1,\n"
                         "1,kernelA(float*),_Z7kernelAPf,train,1,4,1,1,128,1,1,256,1024,32,40,1,"
-                        "train/kernelA(float*) #1,1\n");
+                        "train/kernelA(float*) #1,1,\n");
     read_part_file("environment.csv");
     expect_text("\nkernel_launches,2\n");
     expect_text("\nselected_launches,1\n");
@@ -125,8 +125,8 @@ static void a_replayed_launch_has_its_metrics_under_its_job(void **state)
     assert_int_equal(part_write(&c, &records, &e), 0);
 
     read_part_file("launches.csv");
-    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,0,kernelA(float*) #0,2\n");
-    expect_text("\n1,kernelA(float*),_Z7kernelAPf,,1,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #1,2\n");
+    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,0,kernelA(float*) #0,2,\n");
+    expect_text("\n1,kernelA(float*),_Z7kernelAPf,,1,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #1,2,\n");
     read_part_file("metrics.csv");
     expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),dram__bytes_read.sum,4096,byte\n");
     if (strstr(text, "kernelA(float*) #0"))
@@ -165,7 +165,7 @@ static void a_sampled_launch_has_its_stalls_under_its_job(void **state)
                               "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,long_scoreboard,7\n"
                               "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,selected,2\n");
     read_part_file("launches.csv");
-    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #0,3\n");
+    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #0,3,\n");
     read_part_file("environment.csv");
     expect_text("\nselected_launches,2\n");
     expect_text("\nfirst_sampling_failure,PC sampling dropped 3 of 9 samples\n");
