@@ -21,13 +21,14 @@
 static struct {
     char key[64];
     int fd;
+    pid_t pid; /* a child forked from the holder inherits the table, not the turn */
 } held[MAX_HELD];
 static int n_held;
 
 static bool holds(const char *key)
 {
     for (int i = 0; i < n_held; ++i)
-        if (strcmp(held[i].key, key) == 0)
+        if (strcmp(held[i].key, key) == 0 && held[i].pid == getpid())
             return true;
     return false;
 }
@@ -165,6 +166,7 @@ static int take(const char *folder, const char *key, const char *command, int op
         return taken < 0 ? e->code : 0;
     write_holder(fd, command);
     snprintf(held[n_held].key, sizeof held[n_held].key, "%s", key);
+    held[n_held].pid = getpid();
     held[n_held++].fd = fd;
     return 0;
 }

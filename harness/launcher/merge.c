@@ -9,6 +9,8 @@
 #include "../csv/reader.h"
 #include "../inject/protocol.h"
 #include "../results/environment_csv.h"
+#include "../results/folder_reader.h"
+#include "../results/schema.h"
 #include "merge.h"
 
 /* A child's part by its folder's name: its label and its order (ranks first, by rank). */
@@ -87,12 +89,11 @@ int merge_list_parts(const char *folder, struct part_names *p, struct error *e)
 /* A value of dir's environment.csv, into out ("" where absent). */
 static void environment_value(const char *dir, const char *key, char *out, size_t len)
 {
-    char path[PATH_JOINED(PATH_IN_FOLDER_LEN) + 32];
     struct csv_table t;
     struct error ignored = {0};
+    int present;
     out[0] = '\0';
-    snprintf(path, sizeof path, "%s/environment.csv", dir);
-    if (csv_table_read(path, &t, &ignored))
+    if (results_read_optional(dir, &environment_csv, &t, &present, &ignored) || !present)
         return;
     for (int row = 0; row < t.rows; ++row)
         if (t.columns > 1 && strcmp(csv_table_text(&t, row, 0), key) == 0)
@@ -181,13 +182,15 @@ static void summed(const char *folder, const struct part_names *p, const char *k
 
 int merge_environment(const char *folder, const struct part_names *p, struct error *e)
 {
-    char dir[PATH_JOINED(PATH_IN_FOLDER_LEN)], path[PATH_JOINED(PATH_IN_FOLDER_LEN) + 32], key[128], value[1024];
+    char dir[PATH_JOINED(PATH_IN_FOLDER_LEN)], key[128], value[1024];
     struct csv_table first;
     struct csv c;
+    int present;
     snprintf(dir, sizeof dir, "%s/%s", folder, p->at[0].dir);
-    snprintf(path, sizeof path, "%s/environment.csv", dir);
-    if (csv_table_read(path, &first, e))
+    if (results_read_optional(dir, &environment_csv, &first, &present, e))
         return e->code;
+    if (!present)
+        return error_set(e, EXIT_RUNTIME, "%s/environment.csv is missing, though the part is marked complete", dir);
     if (environment_csv_create(&c, folder, e)) {
         csv_table_free(&first);
         return e->code;
