@@ -15,7 +15,23 @@
 
 #define POLL_MICROSECONDS 250000
 
-static int held_fd = -1;
+#define MAX_HELD 16 /* GPUs one process holds the turn of */
+
+/* The locks this process holds, one per GPU. */
+static struct {
+    char key[64];
+    int fd;
+    pid_t pid; /* a child forked from the holder inherits the table, not the turn */
+} held[MAX_HELD];
+static int n_held;
+
+static bool holds(const char *key)
+{
+    for (int i = 0; i < n_held; ++i)
+        if (strcmp(held[i].key, key) == 0 && held[i].pid == getpid())
+            return true;
+    return false;
+}
 
 void gpu_lock_key(const unsigned char uuid[16], char *key, size_t len)
 {
@@ -93,30 +109,31 @@ static bool held_by_this_process(int fd)
     return sscanf(holder, "pid %ld ", &pid) == 1 && pid == (long)getpid();
 }
 
-int gpu_lock_take(const char *folder, const char *key, const char *command, double wait_s, FILE *log,
-                  double *waited_s, struct error *e)
+/* Waits for the flock (operation LOCK_EX or LOCK_SH) of the open file fd up to wait_s seconds; announces the wait
+ * on log (NULL: silently). 0 when taken; 1 when this process holds it already under another descriptor; -1 with
+ * EXIT_BUSY or EXIT_OUTPUT in e (fd closed). */
+static int wait_for(int fd, const char *path, int operation, double wait_s, FILE *log, double *waited_s,
+                    struct error *e)
 {
-    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    snprintf(path, sizeof path, "%s/memscope-gpu-%s.lock", folder, key);
-    int fd = open_lock_file(path, e);
-    if (fd < 0)
-        return e->code;
     double start = host_seconds();
     bool announced = false;
-    while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    *waited_s = 0;
+    while (flock(fd, operation | LOCK_NB) != 0) {
         if (errno != EWOULDBLOCK && errno != EINTR) {
             error_set(e, EXIT_OUTPUT, "cannot lock %s: %s", path, strerror(errno));
             close(fd);
-            return e->code;
+            return -1;
         }
         *waited_s = host_seconds() - start;
         if (held_by_this_process(fd)) {
             close(fd);
-            return 0;
+            return 1;
         }
-        if (*waited_s >= wait_s)
-            return refuse(fd, wait_s, *waited_s, e);
-        if (!announced) {
+        if (*waited_s >= wait_s) {
+            refuse(fd, wait_s, *waited_s, e);
+            return -1;
+        }
+        if (!announced && log) {
             char holder[512];
             describe_holder(fd, holder, sizeof holder);
             fprintf(log, "memscope: the GPU is in use by another memscope run (%s); waiting up to %.0f s for it "
@@ -128,14 +145,69 @@ int gpu_lock_take(const char *folder, const char *key, const char *command, doub
     *waited_s = host_seconds() - start;
     if (announced)
         fprintf(log, "memscope: the GPU is free after %.1f s of waiting\n", *waited_s);
-    write_holder(fd, command);
-    held_fd = fd;
     return 0;
+}
+
+static int take(const char *folder, const char *key, const char *command, int operation, double wait_s, FILE *log,
+                double *waited_s, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    *waited_s = 0;
+    if (holds(key))
+        return 0;
+    if (n_held == MAX_HELD)
+        return error_set(e, EXIT_OUTPUT, "more than %d GPUs in one process: their turns cannot be kept", MAX_HELD);
+    snprintf(path, sizeof path, "%s/memscope-gpu-%s.lock", folder, key);
+    int fd = open_lock_file(path, e);
+    if (fd < 0)
+        return e->code;
+    int taken = wait_for(fd, path, operation, wait_s, log, waited_s, e);
+    if (taken != 0)
+        return taken < 0 ? e->code : 0;
+    write_holder(fd, command);
+    snprintf(held[n_held].key, sizeof held[n_held].key, "%s", key);
+    held[n_held].pid = getpid();
+    held[n_held++].fd = fd;
+    return 0;
+}
+
+int gpu_lock_take(const char *folder, const char *key, const char *command, double wait_s, FILE *log,
+                  double *waited_s, struct error *e)
+{
+    return take(folder, key, command, LOCK_EX, wait_s, log, waited_s, e);
+}
+
+int gpu_lock_take_shared(const char *folder, const char *key, const char *command, double wait_s, FILE *log,
+                         double *waited_s, struct error *e)
+{
+    return take(folder, key, command, LOCK_SH, wait_s, log, waited_s, e);
+}
+
+int gpu_replay_turn_take(const char *folder, const char *key, double wait_s, int *fd, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    double waited_s;
+    snprintf(path, sizeof path, "%s/memscope-gpu-%s.replay.lock", folder, key);
+    *fd = open_lock_file(path, e);
+    if (*fd < 0)
+        return e->code;
+    if (wait_for(*fd, path, LOCK_EX, wait_s, NULL, &waited_s, e) < 0) {
+        *fd = -1;
+        return e->code;
+    }
+    write_holder(*fd, "a rank's selected launch, replayed");
+    return 0;
+}
+
+void gpu_replay_turn_give(int fd)
+{
+    if (fd >= 0)
+        close(fd);
 }
 
 void gpu_lock_release(void)
 {
-    if (held_fd >= 0)
-        close(held_fd); /* closing the last descriptor releases the flock */
-    held_fd = -1;
+    for (int i = 0; i < n_held; ++i)
+        close(held[i].fd); /* closing the last descriptor releases the flock */
+    n_held = 0;
 }

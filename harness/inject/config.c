@@ -20,25 +20,34 @@ static int whole_number(const char *variable, long lowest, long fallback, long *
     return 0;
 }
 
+/* *compiled points at into once pattern (NULL: not given) compiled. */
+static int compile(const char *variable, const char *pattern, regex_t *into, const regex_t **compiled,
+                   struct error *e)
+{
+    if (!pattern)
+        return 0;
+    int rc = regcomp(into, pattern, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[256];
+        regerror(rc, into, why, sizeof why);
+        return error_set(e, EXIT_USAGE, "%s: '%s' is no regular expression: %s", variable, pattern, why);
+    }
+    *compiled = into;
+    return 0;
+}
+
 static int read_selection(struct inject_config *c, struct error *e)
 {
     c->kernel_pattern = getenv(INJECT_ENV_KERNEL);
     c->nvtx_include = getenv(INJECT_ENV_NVTX_INCLUDE);
-    c->selection = (struct selection){NULL, c->nvtx_include, 0, -1};
+    c->no_replay_pattern = getenv(INJECT_ENV_NO_REPLAY);
+    c->selection = (struct selection){NULL, c->nvtx_include, 0, -1, 0};
     if (whole_number(INJECT_ENV_LAUNCH_SKIP, 0, 0, &c->selection.skip, e) ||
-        whole_number(INJECT_ENV_LAUNCH_COUNT, 1, -1, &c->selection.count, e))
+        whole_number(INJECT_ENV_LAUNCH_COUNT, 1, -1, &c->selection.count, e) ||
+        whole_number(INJECT_ENV_LAUNCH_COUNT_PER_KERNEL, 1, 0, &c->selection.per_kernel, e) ||
+        compile(INJECT_ENV_KERNEL, c->kernel_pattern, &c->kernel, &c->selection.kernel, e))
         return e->code;
-    if (!c->kernel_pattern)
-        return 0;
-    int rc = regcomp(&c->kernel, c->kernel_pattern, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char why[256];
-        regerror(rc, &c->kernel, why, sizeof why);
-        return error_set(e, EXIT_USAGE, "%s: '%s' is no regular expression: %s", INJECT_ENV_KERNEL,
-                         c->kernel_pattern, why);
-    }
-    c->selection.kernel = &c->kernel;
-    return 0;
+    return compile(INJECT_ENV_NO_REPLAY, c->no_replay_pattern, &c->no_replay, &c->user_collectives, e);
 }
 
 /* The first run's selected launches' durations, from its launches.csv. */
@@ -48,7 +57,11 @@ static int read_stall_ms(struct inject_config *c, struct error *e)
     if (!first_run || !first_run[0])
         return error_set(e, EXIT_USAGE, "%s is not set: the stall sampling's run needs the first run's durations",
                          INJECT_ENV_FIRST_RUN);
-    return launches_csv_selected_ms(first_run, &c->stall_ms, &c->n_stall_ms, e);
+    if (!c->child)
+        return launches_csv_selected_ms(first_run, &c->stall_ms, &c->n_stall_ms, e);
+    char own[PATH_JOINED(PATH_IN_FOLDER_LEN)]; /* a child's part of the first run: of the same name, rank-R */
+    snprintf(own, sizeof own, "%s/%s", first_run, strrchr(c->part, '/') + 1);
+    return launches_csv_selected_ms(own, &c->stall_ms, &c->n_stall_ms, e);
 }
 
 /* The groups the range profiler collects, or the stalls group alone (its own run); the launcher refused the
@@ -84,7 +97,10 @@ int inject_config_read(struct inject_config *c, struct error *e)
         return error_set(e, EXIT_OUTPUT, "%s: path too long", INJECT_ENV_DIR);
     snprintf(c->folder, sizeof c->folder, "%s", folder);
     c->child = !root || atol(root) != (long)getpid();
-    if (c->child)
+    process_rank_read(&c->rank);
+    if (c->child && c->rank.variable)
+        snprintf(c->part, sizeof c->part, "%s/" INJECT_RANK_PART, c->folder, c->rank.rank);
+    else if (c->child)
         snprintf(c->part, sizeof c->part, "%s/" INJECT_CHILD_PART, c->folder, (long)getpid());
     else
         snprintf(c->part, sizeof c->part, "%s", c->folder);
@@ -93,10 +109,15 @@ int inject_config_read(struct inject_config *c, struct error *e)
     return 0;
 }
 
-int inject_config_start_part(const struct inject_config *c, struct error *e)
+int inject_config_start_part(struct inject_config *c, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    if (c->child && mkdir(c->part, 0777) != 0)
+    int made = !c->child || mkdir(c->part, 0777) == 0;
+    if (!made && errno == EEXIST && c->rank.variable) { /* two processes of one rank (a worker that inherited it) */
+        snprintf(c->part, sizeof c->part, "%s/" INJECT_CHILD_PART, c->folder, (long)getpid());
+        made = mkdir(c->part, 0777) == 0;
+    }
+    if (!made)
         return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", c->part, strerror(errno));
     snprintf(path, sizeof path, "%s/%s", c->part, INJECT_STARTED_MARK);
     FILE *f = fopen(path, "w");
@@ -112,5 +133,8 @@ void inject_config_free(struct inject_config *c)
     c->n_stall_ms = 0;
     if (c->selection.kernel)
         regfree(&c->kernel);
+    if (c->user_collectives)
+        regfree(&c->no_replay);
     c->selection.kernel = NULL;
+    c->user_collectives = NULL;
 }

@@ -12,13 +12,16 @@
 #include "../common/paths.h"
 #include "../profile/metric_set.h"
 #include "launches.h"
+#include "rank.h"
 
 struct inject_config {
     char folder[PATH_LEN];         /* the results folder (<dir>.partial) */
     char part[PATH_IN_FOLDER_LEN]; /* this process's part: the folder, or process-<pid>/ inside it */
     int child;                     /* not the process the launcher started */
-    const char *kernel_pattern, *nvtx_include; /* as given; NULL where not */
-    regex_t kernel;
+    struct process_rank rank;      /* as its launcher said it (rank.h) */
+    const char *kernel_pattern, *nvtx_include, *no_replay_pattern; /* as given; NULL where not */
+    regex_t kernel, no_replay;
+    const regex_t *user_collectives; /* --no-replay's expression compiled, or NULL */
     struct selection selection;
     const char *metric_groups;  /* as given; "none" where not */
     struct metric_set metrics;  /* for the selected launches; none when the launcher asked for none */
@@ -31,8 +34,9 @@ struct inject_config {
 /* 0 and *c filled; EXIT_USAGE when no launcher started the program (no folder named); another code, with the
  * message, for a value the launcher should have refused. */
 int inject_config_read(struct inject_config *c, struct error *e);
-/* Creates a child's part inside the folder (the launcher created the folder itself) and marks the part started. */
-int inject_config_start_part(const struct inject_config *c, struct error *e);
+/* Creates a child's part inside the folder (the launcher created the folder itself), rank-R, or process-<pid> where
+ * another process took that name, and marks the part started. */
+int inject_config_start_part(struct inject_config *c, struct error *e);
 void inject_config_free(struct inject_config *c);
 
 #endif

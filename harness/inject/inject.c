@@ -60,6 +60,7 @@ static void finish(void)
         return;
     r.exit_ns = prof_activity_now();
     r.replayed = replay_stop(&r.n_replayed, &profiling);
+    r.kept = replay_kept_back(&r.n_kept);
     r.sampled = sampling_results(&r.n_sampled, &r.reasons);
     r.ranges = nvtx_hook_stop(&r.n_ranges, &r.ranges_lost);
     if (stop_recording(&e) == 0) {

@@ -334,13 +334,65 @@ static int number_per_kernel_and_path(const struct placement *p, struct launches
     return 0;
 }
 
-int selection_takes(const struct selection *s, struct selection_count *count, int name_matches, const char *path)
+/* Room to count kernel's launches taken; 0, or -1 when out of memory. */
+static int count_kernel(struct selection_count *count, size_t kernel)
+{
+    if (kernel < count->n_kernels)
+        return 0;
+    size_t n = kernel + 16;
+    long *grown = realloc(count->taken_of_kernel, n * sizeof *grown);
+    if (!grown)
+        return -1;
+    memset(grown + count->n_kernels, 0, (n - count->n_kernels) * sizeof *grown);
+    count->taken_of_kernel = grown;
+    count->n_kernels = n;
+    return 0;
+}
+
+int selection_takes(const struct selection *s, struct selection_count *count, size_t kernel, int name_matches,
+                    const char *path)
 {
     if (!name_matches || (s->nvtx_include && !strstr(path, s->nvtx_include)))
         return 0;
-    int takes = count->matched++ >= s->skip && (s->count < 0 || count->taken < s->count);
+    if (s->per_kernel > 0 && count_kernel(count, kernel) != 0)
+        return -1;
+    int takes = count->matched++ >= s->skip && (s->count < 0 || count->taken < s->count) &&
+                (s->per_kernel <= 0 || count->taken_of_kernel[kernel] < s->per_kernel);
     count->taken += takes;
+    if (takes && s->per_kernel > 0)
+        count->taken_of_kernel[kernel]++;
     return takes;
+}
+
+void selection_count_free(struct selection_count *count)
+{
+    free(count->taken_of_kernel);
+    *count = (struct selection_count){0};
+}
+
+int kernel_number(struct kernel_numbers *k, const char *name, size_t *number)
+{
+    for (size_t i = 0; i < k->n; ++i)
+        if (strcmp(k->names[i], name) == 0) {
+            *number = i;
+            return 0;
+        }
+    char *copy = strdup(name);
+    if (!copy || grow_for_one_more((void **)&k->names, k->n, sizeof *k->names) != 0) {
+        free(copy);
+        return -1;
+    }
+    k->names[k->n] = copy;
+    *number = k->n++;
+    return 0;
+}
+
+void kernel_numbers_free(struct kernel_numbers *k)
+{
+    for (size_t i = 0; i < k->n; ++i)
+        free(k->names[i]);
+    free(k->names);
+    *k = (struct kernel_numbers){0};
 }
 
 int selection_name_matches(const struct selection *s, const char *kernel)
@@ -357,13 +409,16 @@ static int select_launches(const struct placement *p, const struct selection *s,
         return -1;
     for (size_t k = 0; k < l->n_kernels; ++k)
         name_matches[k] = selection_name_matches(s, l->kernels[k]);
-    for (size_t i = 0; i < l->n; ++i) {
+    int failed = 0;
+    for (size_t i = 0; i < l->n && !failed; ++i) {
         struct launch *row = &l->rows[i];
-        row->selected = selection_takes(s, &count, name_matches[row->kernel], p->paths[p->path[row->op]]);
+        row->selected = selection_takes(s, &count, row->kernel, name_matches[row->kernel], p->paths[p->path[row->op]]);
+        failed = row->selected < 0;
     }
     l->n_selected = (size_t)count.taken;
+    selection_count_free(&count);
     free(name_matches);
-    return 0;
+    return failed ? -1 : 0;
 }
 
 int launches_build(const struct prof_gpu_op *ops, size_t n_ops, const struct placement *p, const struct selection *s,

@@ -40,22 +40,40 @@ void placement_free(struct placement *p);
 
 /* The selection as Nsight Compute's users know it: of the launches whose demangled name matches kernel (NULL:
  * any) and whose NVTX path contains nvtx_include (NULL or "": any), the first skip are passed over, then count
- * are taken (negative: all the rest). */
+ * are taken (negative: all the rest), at most per_kernel of each kernel (0: no such bound; 1 profiles
+ * every distinct kernel once). */
 struct selection {
     const regex_t *kernel;
     const char *nvtx_include;
     long skip, count;
+    long per_kernel;
 };
 
-/* Launches seen so far that the name and NVTX range matched, and of those taken. */
+/* Launches seen so far that the name and NVTX range matched, and of those taken, in all and per kernel (indexed
+ * as the caller numbers its kernels). */
 struct selection_count {
     long matched, taken;
+    long *taken_of_kernel;
+    size_t n_kernels;
 };
 
 int selection_name_matches(const struct selection *s, const char *kernel);
-/* Whether s takes the next launch, its name's match said, at path; counts it. The same rule selects as the
- * program runs (the launches metrics are collected for) and at its exit (launches.csv's selected). */
-int selection_takes(const struct selection *s, struct selection_count *count, int name_matches, const char *path);
+/* Whether s takes the next launch, of the kernel numbered kernel, its name's match said, at path; counts it. The
+ * same rule selects as the program runs (the launches metrics are collected for) and at its exit (launches.csv's
+ * selected). -1 when the count per kernel finds no memory. */
+int selection_takes(const struct selection *s, struct selection_count *count, size_t kernel, int name_matches,
+                    const char *path);
+void selection_count_free(struct selection_count *count);
+
+/* Kernels numbered as the program first launches them, by demangled name: the numbering the count per kernel
+ * needs as the program runs. */
+struct kernel_numbers {
+    char **names;
+    size_t n;
+};
+/* The kernel's number, a new one for a name not seen yet; -1 when out of memory. */
+int kernel_number(struct kernel_numbers *k, const char *name, size_t *number);
+void kernel_numbers_free(struct kernel_numbers *k);
 
 struct launch {
     size_t op;           /* its record in ops */

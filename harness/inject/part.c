@@ -58,6 +58,15 @@ static void read_command_line(char *buf, size_t len)
     }
 }
 
+/* Why a launch the selection took was not replayed (collectives.h), or NULL. */
+static const char *kept_back(const struct part_writing *t, size_t op)
+{
+    for (size_t i = 0; op < t->records->n_ops && i < t->records->n_kept; ++i)
+        if (t->records->kept[i].correlation == t->ops[op].correlation)
+            return t->records->kept[i].reason;
+    return NULL;
+}
+
 static int write_launches(const struct part_writing *t, struct error *e)
 {
     const struct launches *l = &t->launches;
@@ -75,7 +84,7 @@ static int write_launches(const struct part_writing *t, struct error *e)
                                  {op->grid[0], op->grid[1], op->grid[2]}, {op->block[0], op->block[1], op->block[2]},
                                  op->dynamic_shared, op->static_shared, op->registers,
                                  op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0, row->selected, job,
-                                 t->config->run});
+                                 t->config->run, row->selected ? kept_back(t, row->op) : NULL});
     }
     return csv_close(&c, e);
 }
@@ -136,8 +145,8 @@ static bool collected(const struct part_writing *t, size_t op)
     return t->config->metrics.stalls ? sampled(t, op) != NULL : replayed(t, op) != NULL;
 }
 
-/* With metrics or stalls, the launches selected are those profiled or sampled: the rule is the same, applied as
- * the program ran. */
+/* With metrics or stalls, the launches selected are those profiled or sampled, and those kept back from replay: the
+ * rule is the same, applied as the program ran. */
 static void mark_profiled(struct part_writing *t)
 {
     if (t->config->metrics.n == 0 && !t->config->metrics.stalls)
@@ -145,7 +154,7 @@ static void mark_profiled(struct part_writing *t)
     t->launches.n_selected = 0;
     for (size_t i = 0; i < t->launches.n; ++i) {
         struct launch *row = &t->launches.rows[i];
-        row->selected = collected(t, row->op);
+        row->selected = collected(t, row->op) || kept_back(t, row->op);
         t->launches.n_selected += (size_t)row->selected;
     }
 }
@@ -157,6 +166,7 @@ static void describe_failures(const struct part_writing *t, struct environment *
         if (t->records->replayed[i].failure[0] && failed++ == 0)
             env_add(env, "first_replay_failure", "%s", t->records->replayed[i].failure);
     env_add(env, "replay_failures", "%zu", failed);
+    env_add(env, "kept_back_from_replay", "%zu", t->records->n_kept);
     if (!t->config->metrics.stalls)
         return;
     size_t unsampled = 0;
@@ -176,6 +186,8 @@ static void describe_selection(const struct inject_config *c, struct environment
     env_add(env, "selection_kernel", "%s", c->kernel_pattern ? c->kernel_pattern : "");
     env_add(env, "selection_nvtx_include", "%s", c->nvtx_include ? c->nvtx_include : "");
     env_add(env, "selection_launch_skip", "%ld", c->selection.skip);
+    env_add(env, "selection_launch_count_per_kernel", "%ld", c->selection.per_kernel);
+    env_add(env, "no_replay", "%s", c->no_replay_pattern ? c->no_replay_pattern : "");
     if (c->selection.count < 0)
         env_add(env, "selection_launch_count", "all");
     else
@@ -198,6 +210,12 @@ static int write_environment(const struct part_writing *t, struct error *e)
     env_add(&env, "command_line", "%s", t->command);
     env_add(&env, "pid", "%ld", (long)getpid());
     env_add(&env, "part", "%s", t->config->child ? "a process the program started" : "the program");
+    char rank[32] = ""; /* empty where no launcher gave one */
+    if (t->config->rank.variable)
+        snprintf(rank, sizeof rank, "%ld", t->config->rank.rank);
+    env_add(&env, "rank", "%s", rank);
+    env_add(&env, "rank_variable", "%s", t->config->rank.variable ? t->config->rank.variable : "");
+    env_add(&env, "gpu_uuids", "%s", replay_gpu_uuids());
     env_add(&env, "kernel_launches", "%zu", t->launches.n);
     env_add(&env, "selected_launches", "%zu", t->launches.n_selected);
     env_add(&env, "kernels", "%zu", t->launches.n_kernels);

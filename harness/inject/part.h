@@ -27,6 +27,8 @@ struct part_records {
     uint64_t dropped, exit_ns;
     const struct replayed_launch *replayed; /* the launches profiled, whose records are made from their calls */
     size_t n_replayed;
+    const struct kept_back *kept; /* selected launches never replayed (collectives) */
+    size_t n_kept;
     const struct sampled_launch *sampled; /* the stall sampling's run: the launches sampled */
     size_t n_sampled;
     const struct stall_reasons *reasons; /* what their samples count */

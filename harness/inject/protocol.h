@@ -15,6 +15,9 @@
 #define INJECT_ENV_NVTX_INCLUDE "MEMSCOPE_PROFILE_NVTX_INCLUDE" /* --nvtx-include */
 #define INJECT_ENV_LAUNCH_SKIP "MEMSCOPE_PROFILE_LAUNCH_SKIP"   /* --launch-skip */
 #define INJECT_ENV_LAUNCH_COUNT "MEMSCOPE_PROFILE_LAUNCH_COUNT" /* --launch-count; unset: every launch */
+/* --launch-count-per-kernel; unset: no bound per kernel */
+#define INJECT_ENV_LAUNCH_COUNT_PER_KERNEL "MEMSCOPE_PROFILE_LAUNCH_COUNT_PER_KERNEL"
+#define INJECT_ENV_NO_REPLAY "MEMSCOPE_PROFILE_NO_REPLAY" /* --no-replay: an extended regular expression */
 #define INJECT_ENV_RUN "MEMSCOPE_PROFILE_RUN"       /* which run of the program (--repeat), from 1; unset: 1 */
 #define INJECT_ENV_REPEAT "MEMSCOPE_PROFILE_REPEAT" /* --repeat: how many runs there are; unset: 1 */
 #define INJECT_ENV_METRIC_GROUPS "MEMSCOPE_PROFILE_METRIC_GROUPS" /* --metric-groups; unset or "none": no metrics */
@@ -34,7 +37,12 @@
 #define INJECT_COMPLETE_MARK ".memscope-profile-complete"
 /* Written instead when the library could not record or write: "CODE MESSAGE", CODE an exit code of error.h. */
 #define INJECT_ERROR_FILE ".memscope-profile-error"
-/* The part of a process other than the one the launcher started (a child it ran), inside the folder. */
+/* The part of a process other than the one the launcher started (a child it ran), inside the folder: named by
+ * its rank where its launcher gave one (inject/rank.h), else by its pid. */
 #define INJECT_CHILD_PART "process-%ld"
+#define INJECT_RANK_PART "rank-%ld"
+/* Where the launcher moves the program's own part, when other processes left parts too and none of them took its
+ * rank's name (rank-R): the folder's own files are then the parts merged (launcher/merge.h). */
+#define INJECT_PROGRAM_PART "program"
 
 #endif

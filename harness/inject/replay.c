@@ -14,11 +14,13 @@
 #include "../gpu/gpu_lock.h"
 #include "../profile/metric_catalog.h"
 #include "../stalls/sampling_period.h"
+#include "collectives.h"
 #include "nvtx_hook.h"
 #include "replay.h"
 #include "sampling.h"
 
 #define MAX_CONTEXTS 16
+#define MAX_GPUS 16
 #define DURATION_METRIC "gpu__time_duration.sum"
 
 /* A range profiler per context the program launches on; one configuration for them all (one kind of GPU). */
@@ -33,19 +35,24 @@ struct in_flight {
     struct context_session *session;
     struct replayed_launch launch;
     uint32_t correlation;
-    int sampling; /* PC sampling started for it */
+    int sampling;    /* PC sampling started for it */
+    int replay_turn; /* the GPU's replay turn held for it (a process that shares its GPU's lock); -1: none */
 };
 
 static struct {
     pthread_mutex_t lock; /* held from a selected launch's entry to its return: one replay at a time */
     const struct inject_config *config;
     struct selection_count count;
+    struct kernel_numbers kernels;  /* numbered as launched, for the count per kernel */
+    struct kept_back *kept;         /* selected launches not replayed (collectives), in launch order */
+    size_t n_kept;
+    char gpu_keys[MAX_GPUS][64];    /* per device ordinal: its UUID (gpu_lock.h's key) once its turn is taken */
+    char uuids[MAX_GPUS * 48];      /* the UUIDs of the GPUs launched on, in that order, ","-separated */
     const char *names[MAX_METRICS];
     int n_names;
     struct prof_host *host;
     struct prof_config prof_config;
     int configured;
-    int turn_taken;
     char chip[32];
     struct context_session contexts[MAX_CONTEXTS];
     int n_contexts;
@@ -76,9 +83,18 @@ static int device_of(CUcontext context, uint32_t *ordinal, CUdevice *handle, str
     return PROF_OK;
 }
 
-/* The GPU's turn, as memscope's runs take it (harness/gpu/gpu_lock.h), at the program's first kernel launch in
- * every run, the runs of --repeat that only time included: another run's kernels would be counted and timed with
- * the program's, and the GPU's profiler serves one process at a time. Held until the program exits. */
+/* A process of a multi-process program: one the program started, or one its launcher gave a rank. */
+static int shares_gpu(void)
+{
+    return replay.config->child || replay.config->rank.variable != NULL;
+}
+
+/* The GPU's turn, as memscope's runs take it (harness/gpu/gpu_lock.h), at the program's first kernel launch on each
+ * GPU in every run, the runs of --repeat that only time included: another run's kernels would be counted and timed
+ * with the program's, and the GPU's profiler serves one process at a time. Held until the program exits. A process
+ * of a multi-process program (one the program started, or one a launcher gave a rank) shares it with the program's
+ * other processes on that GPU, which take turns for each replay instead (take_replay_turn): a rank that waited for
+ * another's exit could wait for ever, that one waiting in a collective for it. */
 static int take_turn(CUcontext context, struct prof_error *e)
 {
     CUuuid id;
@@ -89,12 +105,42 @@ static int take_turn(CUcontext context, struct prof_error *e)
     double waited_s;
     if (device_of(context, &ordinal, &device, e))
         return e->status;
+    if (ordinal < MAX_GPUS && replay.gpu_keys[ordinal][0])
+        return PROF_OK;
     if (!replay.device_uuid || replay.device_uuid(&id, device) != CUDA_SUCCESS)
         return prof_fail(e, PROF_FAILED, "cannot read the GPU's UUID, which names its turn");
     gpu_lock_key((const unsigned char *)id.bytes, key, sizeof key);
-    if (gpu_lock_take(gpu_lock_folder(), key, "a program memscope-profile profiles", (double)replay.config->wait_gpu_s,
-                      stderr, &waited_s, &taken))
+    int (*take)(const char *, const char *, const char *, double, FILE *, double *, struct error *) =
+        shares_gpu() ? gpu_lock_take_shared : gpu_lock_take;
+    if (take(gpu_lock_folder(), key, "a program memscope-profile profiles", (double)replay.config->wait_gpu_s, stderr,
+             &waited_s, &taken))
         return prof_fail(e, taken.code == EXIT_BUSY ? PROF_BUSY : PROF_FAILED, "%s", taken.message);
+    if (ordinal < MAX_GPUS) {
+        snprintf(replay.gpu_keys[ordinal], sizeof replay.gpu_keys[ordinal], "%s", key);
+        size_t used = strlen(replay.uuids);
+        snprintf(replay.uuids + used, sizeof replay.uuids - used, "%s%s", used ? "," : "", key);
+    }
+    return PROF_OK;
+}
+
+/* The replay's turn on the launch's GPU, for a process that shares its GPU's lock; a wait past --wait-gpu leaves
+ * this launch unprofiled, not the program's later ones. */
+static int take_replay_turn(CUcontext context, int *fd, struct prof_error *e)
+{
+    uint32_t ordinal;
+    CUdevice device;
+    struct error taken = {0};
+    *fd = -1;
+    if (!shares_gpu())
+        return PROF_OK;
+    if (device_of(context, &ordinal, &device, e))
+        return e->status;
+    if (ordinal >= MAX_GPUS || !replay.gpu_keys[ordinal][0])
+        return prof_fail(e, PROF_FAILED, "the GPU's turn was not taken before its replay");
+    if (gpu_replay_turn_take(gpu_lock_folder(), replay.gpu_keys[ordinal], (double)replay.config->wait_gpu_s, fd,
+                             &taken))
+        return prof_fail(e, PROF_FAILED, "waiting for another process of the program to finish its replay on this "
+                                         "GPU: %s", taken.message);
     return PROF_OK;
 }
 
@@ -244,13 +290,25 @@ static void record_call(const struct prof_launch *l, struct prof_gpu_op *op)
     snprintf(op->name, sizeof op->name, "%s", l->symbol);
 }
 
-static int selected(const struct prof_launch *l)
+/* Whether the selection takes the launch; a collective it takes is kept back: timed, never replayed. */
+static int selected(const struct prof_launch *l, struct prof_error *e)
 {
     char kernel[PROF_OP_NAME_LEN], path[1024];
+    size_t number = 0;
     prof_demangle(l->symbol, kernel, sizeof kernel);
     nvtx_hook_current_path(path, sizeof path);
     const struct selection *s = &replay.config->selection;
-    return selection_takes(s, &replay.count, selection_name_matches(s, kernel), path);
+    int takes = s->per_kernel > 0 && kernel_number(&replay.kernels, kernel, &number) != 0
+                    ? -1
+                    : selection_takes(s, &replay.count, number, selection_name_matches(s, kernel), path);
+    if (takes < 0)
+        return prof_fail(e, PROF_FAILED, "out of host memory counting the launches of each kernel"), 0;
+    const char *reason = takes ? collective_reason(kernel, replay.config->user_collectives) : NULL;
+    if (!reason)
+        return takes;
+    if (grow_for_one_more((void **)&replay.kept, replay.n_kept, sizeof *replay.kept) == 0)
+        replay.kept[replay.n_kept++] = (struct kept_back){l->correlation, reason};
+    return 0;
 }
 
 /* Entered with the lock held; on success it stays held until the launch returns. */
@@ -258,9 +316,10 @@ static int begin_launch(const struct prof_launch *l, struct prof_error *e)
 {
     struct in_flight *f = &replay.current;
     *f = (struct in_flight){0};
+    f->replay_turn = -1;
     record_call(l, &f->launch.op);
     /* Paused first: the launch's record is this one even when profiling it fails, never this one and CUPTI's. */
-    if (prof_activity_pause(e) || configure(l->context, e) || !(f->session = session_of(l->context, e)) ||
+    if (prof_activity_pause(e) || take_replay_turn(l->context, &f->replay_turn, e) || configure(l->context, e) || !(f->session = session_of(l->context, e)) ||
         prof_session_begin(&f->session->session, &f->session->data, e) || prof_pass_begin(&f->session->session, e))
         return e->status;
     return PROF_OK;
@@ -285,6 +344,7 @@ static void end_launch(struct prof_error *e)
                                        f->launch.profile.n_metrics, DURATION_METRIC);
     f->launch.op.end_ns = f->launch.op.start_ns + (uint64_t)(duration_ns > 0 ? duration_ns : 0);
     prof_activity_resume(&(struct prof_error){0});
+    gpu_replay_turn_give(f->replay_turn);
     if (e->status) {
         snprintf(f->launch.failure, sizeof f->launch.failure, "%.255s", e->message);
         f->launch.profile.n_metrics = 0;
@@ -318,7 +378,8 @@ static void begin_sampling(const struct prof_launch *l, struct prof_error *e)
     unsigned period_log2 = STALL_PERIOD_MIN;
     struct in_flight *f = &replay.current;
     *f = (struct in_flight){.correlation = l->correlation};
-    if (sampling_period(l->context, &period_log2, e) == PROF_OK && sampling_begin(l->context, period_log2, e) == 0)
+    if (take_replay_turn(l->context, &f->replay_turn, e) == PROF_OK &&
+        sampling_period(l->context, &period_log2, e) == PROF_OK && sampling_begin(l->context, period_log2, e) == 0)
         f->sampling = 1;
     replay.n_sampled++;
 }
@@ -330,6 +391,7 @@ static void end_sampling(struct prof_error *e)
     if (!e->status && (!replay.synchronize || replay.synchronize() != CUDA_SUCCESS))
         prof_fail(e, PROF_FAILED, "cannot wait for the sampled kernel to finish (cuCtxSynchronize)");
     sampling_end(f->correlation, f->sampling, e);
+    gpu_replay_turn_give(f->replay_turn);
 }
 
 /* A failure that would fail every later launch too stops profiling; the program runs on regardless. */
@@ -347,13 +409,16 @@ static void on_launch(void *context, const struct prof_launch *l)
     (void)context;
     if (l->entering) {
         pthread_mutex_lock(&replay.lock);
-        if (!replay.turn_taken && !replay.broken.status && take_turn(l->context, &replay.broken) == PROF_OK)
-            replay.turn_taken = 1;
-        if (replay.broken.status || !(replay.config->metrics.n || replay.config->metrics.stalls) || !selected(l)) {
+        failed = (struct prof_error){0};
+        if (!replay.broken.status)
+            take_turn(l->context, &replay.broken);
+        if (replay.broken.status || !(replay.config->metrics.n || replay.config->metrics.stalls) ||
+            !selected(l, &failed)) {
+            if (failed.status)
+                replay.broken = failed;
             pthread_mutex_unlock(&replay.lock);
             return;
         }
-        failed = (struct prof_error){0};
         if (replay.config->metrics.stalls)
             begin_sampling(l, &failed);
         else
@@ -439,6 +504,17 @@ const struct replayed_launch *replay_stop(size_t *count, struct error *e)
     return replay.done;
 }
 
+const struct kept_back *replay_kept_back(size_t *count)
+{
+    *count = replay.n_kept;
+    return replay.kept;
+}
+
+const char *replay_gpu_uuids(void)
+{
+    return replay.uuids;
+}
+
 const char *replay_gpu_name(void)
 {
     return replay.gpu_name;
@@ -464,6 +540,11 @@ void replay_free(void)
     }
     free(replay.done);
     replay.done = NULL;
+    free(replay.kept);
+    replay.kept = NULL;
+    replay.n_kept = 0;
+    kernel_numbers_free(&replay.kernels);
+    selection_count_free(&replay.count);
     replay.n_done = 0;
     replay.n_sampled = 0;
     sampling_free();

@@ -22,6 +22,7 @@
 #define MEMSCOPE_INJECT_REPLAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../../cupti/activity.h"
 #include "../profile/profile.h"
@@ -35,11 +36,21 @@ struct replayed_launch {
     char failure[REPLAY_FAILURE_LEN]; /* why not, or "" */
 };
 
+/* A selected launch not replayed, and why (collectives.h): its activity record times it. */
+struct kept_back {
+    uint32_t correlation; /* its call's, which its activity record shares */
+    const char *reason;
+};
+
 /* Subscribes to the launches: at the first, the program takes the GPU's turn (harness/gpu/gpu_lock.h); with
  * metrics, the selected ones are profiled. */
 int replay_start(const struct inject_config *c, struct error *e);
 /* Stops profiling and hands back the launches replayed, in launch order. */
 const struct replayed_launch *replay_stop(size_t *count, struct error *e);
+/* The selected launches kept back from replay, in launch order. */
+const struct kept_back *replay_kept_back(size_t *count);
+/* The UUIDs of the GPUs the process launched on (gpu_lock.h's keys), ","-separated; "" before its first launch. */
+const char *replay_gpu_uuids(void);
 /* The profiled GPU's name ("NVIDIA H100 80GB HBM3") and chip ("GH100"); "" until a launch was profiled. */
 const char *replay_gpu_name(void);
 const char *replay_chip(void);

@@ -6,8 +6,8 @@
  *
  *   memscope-profile [options] -- PROGRAM [ARGS...]
  *
- * Exit codes: 0 profiled; 2 bad usage; 3 no GPU (the program failed before
- * CUDA started in it, and the driver finds none), the program launched no
+ * Exit codes: 0 profiled (every process's part complete); 2 bad usage; 3 no GPU (the program failed before
+ * CUDA started in it, and the driver finds none), no process of the program launched a
  * kernel, or the library is missing; 4 the results folder cannot be written; 5 and 6
  * the library could not finish or could not record; 7 another memscope run
  * kept the GPU past --wait-gpu; 8 the program failed (exited non-zero or was
@@ -43,7 +43,9 @@ static const char usage_text[] =
     "Runs PROGRAM (found in PATH like a shell finds it) with memscope's injection library and\n"
     "writes every kernel launch it makes (launches.csv: name, ordinal, grid, block, shared\n"
     "memory, registers, NVTX path, duration) with environment.csv and trace.json into DIR.\n"
-    "A process PROGRAM starts that uses CUDA writes its own part into DIR/process-<pid>/.\n"
+    "A process PROGRAM starts that uses CUDA writes its own part into DIR/rank-<R>/ (the rank\n"
+    "its launcher gave it: RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, LOCAL_RANK) or\n"
+    "DIR/process-<pid>/; DIR's own files then merge every part, each job keyed \"[rank R]/...\".\n"
     "\n"
     "  -o, --out DIR         results folder; must not exist yet\n"
     "                        (default: memscope-results/profile-<UTC time>)\n"
@@ -52,12 +54,18 @@ static const char usage_text[] =
     "      --nvtx-include TEXT  select the launches whose NVTX path (outer/inner) contains TEXT\n"
     "      --launch-skip N   of the launches that match, pass over the first N (default: 0)\n"
     "      --launch-count N  then select at most N (default: all)\n"
+    "      --launch-count-per-kernel N  and at most N of each kernel (default: no bound;\n"
+    "                        1 profiles every distinct kernel once)\n"
     "      --metric-groups LIST  hardware metric groups for the selected launches, collected\n"
     "                        by CUPTI's kernel replay: global, shared, dram, roofline, cache,\n"
     "                        sol, tensor, or \"none\"\n"
     "                        (default: " PROFILE_DEFAULT_GROUPS ");\n"
     "                        stalls: warp stall reasons per kernel and source line, by PC\n"
     "                        sampling in one more run of the program (DIR/" PROFILE_STALL_RUN "/)\n"
+    "      --no-replay REGEX  a selected launch of a kernel whose demangled name matches is timed\n"
+    "                        only, never replayed for metrics, as NCCL's kernels (ncclKernel*,\n"
+    "                        ncclDevKernel*) always are: a collective replayed by one rank alone\n"
+    "                        hangs the job (launches.csv: not_replayed)\n"
     "      --repeat N        run the program N times (default: 1); the first run collects the\n"
     "                        metrics, every run's launches are timing samples of their jobs\n"
     "      --wait-gpu SECONDS  at the program's first kernel launch (in every run), wait at most\n"
@@ -69,8 +77,9 @@ static const char usage_text[] =
     "metrics go to metrics.csv under its job (NVTX/PATH/KERNEL #K), its stall samples to\n"
     "stalls.csv. The source group is not collected in a program.\n"
     "\n"
-    "Exit codes: 0 profiled; 2 bad usage; 3 no GPU (the program failed before CUDA started\n"
-    "in it, and the driver finds none), the program launched no kernel, or the library is\n"
+    "Exit codes: 0 profiled, every process's part complete; 2 bad usage; 3 no GPU (the\n"
+    "program failed before CUDA started in it, and the driver finds none), no process of the\n"
+    "program launched a kernel, or the library is\n"
     "missing; 4 DIR cannot be written or exists; 5 the library could not finish its\n"
     "records; 6 it could not record (CUPTI refused); 7 another memscope run kept the GPU past\n"
     "--wait-gpu (the program ran on, unprofiled: DIR.partial); 8 the program failed (exited\n"
@@ -78,8 +87,9 @@ static const char usage_text[] =
     "never started in it); 9 the program could not be started.\n";
 
 struct cli {
-    const char *out, *kernel, *nvtx_include, *metric_groups;
+    const char *out, *kernel, *nvtx_include, *metric_groups, *no_replay;
     long launch_skip, launch_count; /* count -1: all */
+    long launch_count_per_kernel;   /* 0: no bound */
     long wait_gpu_s;
     long repeat;
     char **program;                 /* PROGRAM ARGS..., NULL-terminated: argv's tail after "--" */
@@ -102,14 +112,14 @@ static int split_at_double_dash(int argc, char **argv, int *ours)
     return 0;
 }
 
-static int check_pattern(const char *pattern, struct error *e)
+static int check_pattern(const char *option, const char *pattern, struct error *e)
 {
     regex_t compiled;
     int rc = regcomp(&compiled, pattern, REG_EXTENDED | REG_NOSUB);
     if (rc != 0) {
         char why[256];
         regerror(rc, &compiled, why, sizeof why);
-        return error_set(e, EXIT_USAGE, "--kernel: '%s' is no extended regular expression: %s", pattern, why);
+        return error_set(e, EXIT_USAGE, "%s: '%s' is no extended regular expression: %s", option, pattern, why);
     }
     regfree(&compiled);
     return 0;
@@ -153,6 +163,8 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
         {"nvtx-include", 0, ARG_TEXT, &c->nvtx_include, 0, 0, NULL},
         {"launch-skip", 0, ARG_LONG, &c->launch_skip, 0, (double)LONG_MAX, NULL},
         {"launch-count", 0, ARG_LONG, &c->launch_count, 1, (double)LONG_MAX, NULL},
+        {"launch-count-per-kernel", 0, ARG_LONG, &c->launch_count_per_kernel, 1, (double)LONG_MAX, NULL},
+        {"no-replay", 0, ARG_TEXT, &c->no_replay, 0, 0, NULL},
         {"metric-groups", 0, ARG_TEXT, &c->metric_groups, 0, 0, NULL},
         {"repeat", 0, ARG_LONG, &c->repeat, 1, 1000, NULL},
         {"wait-gpu", 0, ARG_LONG, &c->wait_gpu_s, 0, (double)LONG_MAX, NULL},
@@ -169,7 +181,9 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
         return error_set(e, EXIT_USAGE, "give the program to profile after --: memscope-profile [options] -- "
                                         "PROGRAM [ARGS...] (see --help)");
     c->program = argv + ours + 1;
-    if ((c->kernel && check_pattern(c->kernel, e)) || check_groups(c->metric_groups, &c->stalls, &c->roofline, e))
+    if ((c->kernel && check_pattern("--kernel", c->kernel, e)) ||
+        (c->no_replay && check_pattern("--no-replay", c->no_replay, e)) ||
+        check_groups(c->metric_groups, &c->stalls, &c->roofline, e))
         return e->code;
     replayed_groups(c->metric_groups, c->replayed, sizeof c->replayed);
     return 0;
@@ -218,7 +232,8 @@ static int set_or_unset(const char *variable, const char *value)
 /* What the program inherits: the library for CUDA and NVTX to load, where to write and what to select. */
 static int give_environment(const struct cli *c, const char *library, const char *folder, struct error *e)
 {
-    char skip[32], count[32], repeat[32], wait[32];
+    char skip[32], count[32], repeat[32], wait[32], per_kernel[32];
+    snprintf(per_kernel, sizeof per_kernel, "%ld", c->launch_count_per_kernel);
     snprintf(skip, sizeof skip, "%ld", c->launch_skip);
     snprintf(wait, sizeof wait, "%ld", c->wait_gpu_s);
     snprintf(repeat, sizeof repeat, "%ld", c->repeat);
@@ -227,6 +242,8 @@ static int give_environment(const struct cli *c, const char *library, const char
         setenv(INJECT_ENV_DIR, folder, 1) || set_or_unset(INJECT_ENV_KERNEL, c->kernel) ||
         set_or_unset(INJECT_ENV_NVTX_INCLUDE, c->nvtx_include) || setenv(INJECT_ENV_LAUNCH_SKIP, skip, 1) ||
         set_or_unset(INJECT_ENV_LAUNCH_COUNT, c->launch_count < 0 ? NULL : count) ||
+        set_or_unset(INJECT_ENV_LAUNCH_COUNT_PER_KERNEL, c->launch_count_per_kernel ? per_kernel : NULL) ||
+        set_or_unset(INJECT_ENV_NO_REPLAY, c->no_replay) ||
         setenv(INJECT_ENV_METRIC_GROUPS, c->replayed, 1) || setenv(INJECT_ENV_REPEAT, repeat, 1) ||
         setenv(INJECT_ENV_WAIT_GPU, wait, 1))
         return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
@@ -292,10 +309,10 @@ static int run_again(const struct cli *c, const struct results_dir *d, const cha
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
     if (program_outcome(c, d, &end, e))
         return e->code;
-    part_read(dir, &p);
-    if (p.state != PART_COMPLETE)
-        return error_set(e, p.state == PART_FAILED ? p.code : EXIT_RUNTIME, "run %d of the program: %s", run,
-                         p.state == PART_FAILED ? p.message : "its part is incomplete");
+    if (parts_check_run(dir, &p, e)) {
+        struct error why = *e;
+        return error_set(e, why.code, "run %d of the program: %s", run, why.message);
+    }
     return 0;
 }
 

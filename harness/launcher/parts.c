@@ -1,4 +1,4 @@
-#include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 
 #include "../inject/protocol.h"
 #include "driver.h"
+#include "merge.h"
 #include "parts.h"
 
 static FILE *open_in(const char *dir, const char *name)
@@ -41,6 +42,13 @@ void part_read(const char *dir, struct part *p)
     }
 }
 
+static bool has_children(const char *folder)
+{
+    static struct part_names names;
+    struct error ignored = {0};
+    return merge_list_children(folder, &names, &ignored) == 0 && names.n > 0;
+}
+
 /* Why a part is not complete, for a message that names it. */
 static int part_error(const char *where, const struct part *p, struct error *e)
 {
@@ -52,36 +60,29 @@ static int part_error(const char *where, const struct part *p, struct error *e)
                      where);
 }
 
-/* The parts of the processes the program started, each checked; *children counts them. */
-static int check_children(const char *folder, int *children, struct error *e)
+/* The parts of the processes the program started, each checked; *children counts them, *sum adds their launches. */
+static int check_children(const char *folder, int *children, struct part *sum, struct error *e)
 {
-    DIR *d = opendir(folder);
-    long pid;
-    char dir[PATH_IN_FOLDER_LEN + 32];
+    static struct part_names names;
+    char dir[PATH_IN_FOLDER_LEN + MERGE_PART_NAME_LEN + 2];
     struct part p;
     *children = 0;
-    if (!d)
-        return error_set(e, EXIT_OUTPUT, "cannot read %s: %s", folder, strerror(errno));
-    for (struct dirent *entry; !e->code && (entry = readdir(d));) {
-        if (sscanf(entry->d_name, INJECT_CHILD_PART, &pid) != 1)
-            continue;
+    if (merge_list_children(folder, &names, e))
+        return e->code;
+    for (size_t i = 0; i < names.n && !e->code; ++i) {
         ++*children;
-        snprintf(dir, sizeof dir, "%s/%s", folder, entry->d_name);
+        snprintf(dir, sizeof dir, "%s/%s", folder, names.at[i].dir);
         part_read(dir, &p);
         if (p.state != PART_COMPLETE)
             part_error(dir, &p, e);
+        sum->launches += p.launches;
+        sum->selected += p.selected;
     }
-    closedir(d);
     return e->code;
 }
 
-static int no_kernel(const struct results_dir *d, int children, struct error *e)
+static int no_kernel(const struct results_dir *d, struct error *e)
 {
-    if (children)
-        return error_set(e, EXIT_NO_GPU,
-                         "the program launched no kernel itself; the %d process(es) it started left their parts in "
-                         "%s/process-<pid>/ (run the program that uses CUDA directly, or exec it from a script)",
-                         children, d->partial_path);
     if (rmdir(d->partial_path) != 0)
         return error_set(e, EXIT_NO_GPU, "the program launched no kernel: CUDA never started in it (%s is left)",
                          d->partial_path);
@@ -93,19 +94,33 @@ static int no_kernel(const struct results_dir *d, int children, struct error *e)
                                      "profiled and no results folder is left");
 }
 
-int parts_check(const struct results_dir *d, struct part *p, struct error *e)
+int parts_check_run(const char *folder, struct part *p, struct error *e)
 {
     int children;
-    part_read(d->partial_path, p);
-    if (check_children(d->partial_path, &children, e))
+    struct part sum = {PART_COMPLETE, 0, 0, 0, ""};
+    part_read(folder, p);
+    if (check_children(folder, &children, &sum, e))
         return e->code;
-    if (p->state == PART_ABSENT)
-        return no_kernel(d, children, e);
-    if (p->state != PART_COMPLETE)
-        return part_error(d->partial_path, p, e);
+    if (p->state != PART_ABSENT && p->state != PART_COMPLETE)
+        return part_error(folder, p, e);
+    if (p->state == PART_ABSENT && children == 0)
+        return error_set(e, EXIT_RUNTIME, "%s: no process of the program left a part", folder);
+    p->state = PART_COMPLETE;
+    p->launches += sum.launches;
+    p->selected += sum.selected;
+    return 0;
+}
+
+int parts_check(const struct results_dir *d, struct part *p, struct error *e)
+{
+    part_read(d->partial_path, p);
+    if (p->state == PART_ABSENT && !has_children(d->partial_path))
+        return no_kernel(d, e);
+    if (parts_check_run(d->partial_path, p, e))
+        return e->code;
     if (p->launches == 0)
-        return error_set(e, EXIT_NO_GPU, "the program launched no kernel: what CUDA recorded (copies, sets, NVTX "
-                                         "ranges) is in %s",
+        return error_set(e, EXIT_NO_GPU, "no process of the program launched a kernel: what CUDA recorded (copies, "
+                                         "sets, NVTX ranges) is in %s",
                          d->partial_path);
     return 0;
 }

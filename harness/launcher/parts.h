@@ -28,8 +28,11 @@ struct part {
 
 void part_read(const char *dir, struct part *p);
 
-/* 0 when every part is complete and the program launched kernels (*p: the program's own part); otherwise a code
- * and message that say why, the folder left as it is, or removed when nothing at all is in it. */
+/* 0 when every part is complete and the program launched kernels (*p: its launches and selected summed over every
+ * process's part); otherwise a code and message that say why, the folder left as it is, or removed when nothing at
+ * all is in it. */
 int parts_check(const struct results_dir *d, struct part *p, struct error *e);
+/* The same for one run's folder (a later run of --repeat, the stall sampling's), which is never removed. */
+int parts_check_run(const char *folder, struct part *p, struct error *e);
 
 #endif

@@ -10,7 +10,9 @@
 #include "../results/folder_reader.h"
 #include "../results/job_name.h"
 #include "../results/schema.h"
+#include "../results/metrics_csv.h"
 #include "../results/stalls_csv.h"
+#include "merge.h"
 #include "summary.h"
 
 #define MAX_STALL_REASONS 64
@@ -23,20 +25,31 @@ struct stall_tally {
 };
 
 struct job {
-    const char *name, *kernel; /* point into the first run's launches.csv */
+    char *name, *kernel; /* the key, with its part where the profile has several (job_name.h) */
     double registers, static_smem, dynamic_smem, threads_per_block;
     double *samples_ms;
     int n_samples;
     struct profile profile; /* n_metrics 0: not profiled */
+    bool not_replayed;      /* selected, and kept back from replay: a collective (launches.csv: not_replayed) */
     struct stall_tally stalls;
 };
 
 struct jobs {
     struct job *rows;
     size_t n;
-    struct csv_table first_run; /* stays open: the jobs' names point into it */
-    struct csv_table stall_run; /* stays open: the tallies' reasons point into it */
+    struct csv_table stall_runs[MERGE_MAX_PARTS]; /* stay open: the tallies' reasons point into them */
+    size_t n_stall_runs;
+    struct part_names parts;   /* of the run being read */
+    struct csv merged_metrics; /* a multi-process profile's metrics.csv, every part's rows with the part in the key */
 };
+
+/* A part's job's key in the folder's files: with the part's label where the profile has several parts. */
+static const char *keyed(const char *label, const char *job, char *out, size_t size)
+{
+    if (!*label || job_name_with_part(out, size, label, job) != 0)
+        return job; /* too long to key with its part: left as the process named it */
+    return out;
+}
 
 void profile_run_folder(char *dir, size_t len, const char *folder, int run)
 {
@@ -68,18 +81,22 @@ static double known(const struct csv_table *t, int row, int column, struct error
     return value < 0 ? NAN : value;
 }
 
-static int new_job(struct jobs *j, const struct csv_table *t, int row, const int *col, struct error *e)
+static int new_job(struct jobs *j, const struct csv_table *t, int row, const int *col, const char *name,
+                   struct error *e)
 {
     if (grow_for_one_more((void **)&j->rows, j->n, sizeof *j->rows) != 0)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     struct job *job = &j->rows[j->n++];
-    *job = (struct job){.name = csv_table_text(t, row, col[LAUNCHES_JOB]),
-                        .kernel = csv_table_text(t, row, col[LAUNCHES_KERNEL])};
+    *job = (struct job){.name = strdup(name), .kernel = strdup(csv_table_text(t, row, col[LAUNCHES_KERNEL]))};
+    if (!job->name || !job->kernel)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
     job->registers = known(t, row, col[LAUNCHES_REGISTERS_PER_THREAD], e);
     job->static_smem = known(t, row, col[LAUNCHES_STATIC_SMEM_BYTES], e);
     job->dynamic_smem = known(t, row, col[LAUNCHES_DYNAMIC_SMEM_BYTES], e);
     job->threads_per_block = known(t, row, col[LAUNCHES_BLOCK_X], e) * known(t, row, col[LAUNCHES_BLOCK_Y], e) *
                              known(t, row, col[LAUNCHES_BLOCK_Z], e);
+    if (col[LAUNCHES_NOT_REPLAYED] >= 0)
+        job->not_replayed = *csv_table_text(t, row, col[LAUNCHES_NOT_REPLAYED]);
     return e->code;
 }
 
@@ -91,44 +108,60 @@ static int add_sample(struct job *job, double ms, struct error *e)
     return 0;
 }
 
-/* Every launch of one run: a sample of its job. The jobs are the first run's; a later run's launch that the first
- * run did not make (the program took another path) is counted in *unmatched. */
-static int read_run(struct jobs *j, const char *folder, int run, struct csv_table *t, size_t *unmatched,
-                    struct error *e)
+/* Every launch of one part of one run (dir): a sample of its job. The jobs are the first run's; a later run's launch
+ * that the first run did not make (the program took another path) is counted in *unmatched. */
+static int read_run(struct jobs *j, const char *dir, const char *label, int run, size_t *unmatched, struct error *e)
 {
-    char dir[PATH_LEN + 16];
     int col[LAUNCHES_COLUMNS], present;
-    profile_run_folder(dir, sizeof dir, folder, run);
-    if (results_read_optional(dir, &launches_csv, t, &present, e))
+    char name[JOB_NAME_LEN + MERGE_PART_NAME_LEN];
+    struct csv_table t;
+    if (results_read_optional(dir, &launches_csv, &t, &present, e))
         return e->code;
     if (!present)
         return error_set(e, EXIT_RUNTIME, "%s/%s is missing, though the part is marked complete", dir,
                          launches_csv.file);
-    for (int id = 0; id < LAUNCHES_COLUMNS; ++id)
-        if (schema_column(t, &launches_csv, id, &col[id], e))
-            return e->code;
-    for (int row = 0; row < t->rows && !e->code; ++row) {
+    for (int id = 0; id < LAUNCHES_COLUMNS && !e->code; ++id)
+        if (id == LAUNCHES_NOT_REPLAYED) /* written since issue 41 */
+            col[id] = schema_column_or_none(&t, &launches_csv, id);
+        else
+            schema_column(&t, &launches_csv, id, &col[id], e);
+    for (int row = 0; row < t.rows && !e->code; ++row) {
         double duration_ns;
-        struct job *job = find_job(j, csv_table_text(t, row, col[LAUNCHES_JOB]), (size_t)row);
+        const char *key = keyed(label, csv_table_text(&t, row, col[LAUNCHES_JOB]), name, sizeof name);
+        struct job *job = find_job(j, key, (size_t)row);
         if (!job && run > 1) {
             ++*unmatched;
             continue;
         }
-        if (!job && new_job(j, t, row, col, e) == 0)
+        if (!job && new_job(j, &t, row, col, key, e) == 0)
             job = &j->rows[j->n - 1];
-        if (!e->code && csv_table_required_real(t, row, col[LAUNCHES_DURATION_NS], &duration_ns, e) == 0 &&
+        if (!e->code && csv_table_required_real(&t, row, col[LAUNCHES_DURATION_NS], &duration_ns, e) == 0 &&
             duration_ns > 0) /* 0: a launch CUPTI could not replay, whose duration nothing measured */
             add_sample(job, duration_ns / 1e6, e);
     }
+    csv_table_free(&t);
     return e->code;
 }
 
+/* A part's metrics.csv row into the folder's, keyed with its part. */
+static void merge_metric_row(struct jobs *j, const struct csv_table *t, int row, const char *key, int variant,
+                             int kernel, int metric, int value, int unit, struct error *e)
+{
+    double number = NAN;
+    (void)variant;
+    if (csv_table_real(t, row, value, &number, e) == 0)
+        metrics_csv_row(&j->merged_metrics,
+                        &(struct metric_row){key, PROGRAM_PRECISION, 0, csv_table_text(t, row, kernel),
+                                             csv_table_text(t, row, metric), number, csv_table_text(t, row, unit)});
+}
+
 /* The collected metrics of each profiled job back into its profile; the derived ones are made again from them. */
-static int read_metrics(struct jobs *j, const char *folder, struct error *e)
+static int read_metrics(struct jobs *j, const char *folder, const char *label, struct error *e)
 {
     struct csv_table t;
     int present, variant, kernel, metric, value, unit;
     size_t last = 0; /* the job of the row before */
+    char key[JOB_NAME_LEN + MERGE_PART_NAME_LEN];
     if (results_read_optional(folder, &metrics_csv, &t, &present, e) || !present)
         return e->code;
     if (schema_column(&t, &metrics_csv, METRICS_VARIANT, &variant, e) ||
@@ -141,9 +174,11 @@ static int read_metrics(struct jobs *j, const char *folder, struct error *e)
     }
     for (int row = 0; row < t.rows && !e->code; ++row) {
         const char *name = csv_table_text(&t, row, metric);
-        struct job *job = find_job(j, csv_table_text(&t, row, variant), last);
+        struct job *job = find_job(j, keyed(label, csv_table_text(&t, row, variant), key, sizeof key), last);
         if (job)
             last = (size_t)(job - j->rows);
+        if (*label)
+            merge_metric_row(j, &t, row, key, variant, kernel, metric, value, unit, e);
         if (!job || !strstr(name, "__")) /* a derived metric: no Perfworks name holds "__" but the collected */
             continue;
         struct profile *p = &job->profile;
@@ -178,13 +213,13 @@ static int tally(struct stall_tally *t, const char *reason, double samples, stru
 }
 
 /* One row of the stall run's stalls.csv into the folder's, as it is. */
-static void copy_stall_row(struct csv *c, const struct csv_table *t, int row, const int *col, double samples,
-                           struct error *e)
+static void copy_stall_row(struct csv *c, const struct csv_table *t, int row, const int *col, const char *job,
+                           double samples, struct error *e)
 {
     int width = 0, line = 0;
     if (csv_table_int(t, row, col[STALLS_WIDTH], &width, e) || csv_table_int(t, row, col[STALLS_LINE], &line, e))
         return;
-    stalls_csv_row(c, &(struct stall_row){csv_table_text(t, row, col[STALLS_VARIANT]),
+    stalls_csv_row(c, &(struct stall_row){job,
                                           csv_table_text(t, row, col[STALLS_PRECISION]), width,
                                           csv_table_text(t, row, col[STALLS_KERNEL]),
                                           csv_table_text(t, row, col[STALLS_FILE]), line,
@@ -192,29 +227,29 @@ static void copy_stall_row(struct csv *c, const struct csv_table *t, int row, co
                                           csv_table_text(t, row, col[STALLS_REASON]), (uint64_t)samples});
 }
 
-/* The stall sampling's run: its rows of the first run's jobs go into the folder's stalls.csv, and into each job's
- * tally; a row of a launch the first run did not make is counted in *unmatched. */
-static int read_stalls(struct jobs *j, const char *folder, size_t *unmatched, struct error *e)
+/* One part of the stall sampling's run (dir): its rows of the first run's jobs go into the folder's stalls.csv (c),
+ * keyed with the part, and into each job's tally; a row of a launch the first run did not make is counted in
+ * *unmatched. */
+static int read_stalls(struct jobs *j, const char *dir, const char *label, struct csv *c, size_t *unmatched,
+                       struct error *e)
 {
-    char dir[PATH_LEN + 32];
     int col[STALLS_COLUMNS], present;
-    struct csv c;
-    struct csv_table *t = &j->stall_run;
+    char key[JOB_NAME_LEN + MERGE_PART_NAME_LEN];
+    struct csv_table *t = &j->stall_runs[j->n_stall_runs];
     size_t last = 0; /* the job of the row before */
-    snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_STALL_RUN);
     if (results_read_optional(dir, &stalls_csv, t, &present, e))
         return e->code;
     if (!present)
         return error_set(e, EXIT_RUNTIME, "%s/%s is missing, though the part is marked complete", dir,
                          stalls_csv.file);
+    j->n_stall_runs++;
     for (int id = 0; id < STALLS_COLUMNS; ++id)
         if (schema_column(t, &stalls_csv, id, &col[id], e))
             return e->code;
-    if (stalls_csv_create(&c, folder, e))
-        return e->code;
     for (int row = 0; row < t->rows && !e->code; ++row) {
         double samples;
-        struct job *job = find_job(j, csv_table_text(t, row, col[STALLS_VARIANT]), last);
+        const char *name = keyed(label, csv_table_text(t, row, col[STALLS_VARIANT]), key, sizeof key);
+        struct job *job = find_job(j, name, last);
         if (!job) {
             ++*unmatched;
             continue;
@@ -222,7 +257,22 @@ static int read_stalls(struct jobs *j, const char *folder, size_t *unmatched, st
         last = (size_t)(job - j->rows);
         if (csv_table_required_real(t, row, col[STALLS_SAMPLES], &samples, e) == 0 &&
             tally(&job->stalls, csv_table_text(t, row, col[STALLS_REASON]), samples, e) == 0)
-            copy_stall_row(&c, t, row, col, samples, e);
+            copy_stall_row(c, t, row, col, job->name, samples, e);
+    }
+    return e->code;
+}
+
+/* Every part of the stall sampling's run into the folder's stalls.csv. */
+static int read_stall_run(struct jobs *j, const char *folder, size_t *unmatched, struct error *e)
+{
+    char dir[PATH_LEN + 32], part[PATH_LEN + 32 + MERGE_PART_NAME_LEN];
+    struct csv c;
+    snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_STALL_RUN);
+    if (merge_move_program_part(dir, e) || merge_list_parts(dir, &j->parts, e) || stalls_csv_create(&c, folder, e))
+        return e->code;
+    for (size_t i = 0; i < j->parts.n && !e->code; ++i) {
+        snprintf(part, sizeof part, "%s/%s", dir, j->parts.at[i].dir);
+        read_stalls(j, part, j->parts.at[i].label, &c, unmatched, e);
     }
     struct error closing = {0};
     csv_close(&c, &closing);
@@ -290,7 +340,9 @@ static int write_summary(const struct jobs *j, const char *folder, struct error 
         summary_row_init(&row);
         row.variant = job->name;
         row.precision = PROGRAM_PRECISION;
-        row.status = job->profile.n_metrics ? PROGRAM_STATUS_PROFILED : PROGRAM_STATUS_TIMED;
+        row.status = job->profile.n_metrics ? PROGRAM_STATUS_PROFILED
+                     : job->not_replayed    ? PROGRAM_STATUS_NOT_REPLAYED
+                                            : PROGRAM_STATUS_TIMED;
         row.metrics_kernel = job->kernel;
         row.registers_per_thread = job->registers;
         row.static_smem_bytes = job->static_smem;
@@ -320,25 +372,51 @@ static void free_jobs(struct jobs *j)
 {
     for (size_t i = 0; i < j->n; ++i) {
         free(j->rows[i].samples_ms);
+        free(j->rows[i].name);
+        free(j->rows[i].kernel);
         for (int m = 0; m < j->rows[i].profile.n_metrics; ++m)
             free((char *)j->rows[i].profile.names[m]);
     }
     free(j->rows);
-    csv_table_free(&j->first_run);
-    csv_table_free(&j->stall_run);
+    for (size_t i = 0; i < j->n_stall_runs; ++i)
+        csv_table_free(&j->stall_runs[i]);
+}
+
+/* Every part of one run, its launches samples of their jobs; the first run's also gives the jobs' metrics. */
+static int read_parts(struct jobs *j, const char *folder, int run, size_t *unmatched, struct error *e)
+{
+    char dir[PATH_LEN + 16], part[PATH_LEN + 16 + MERGE_PART_NAME_LEN];
+    profile_run_folder(dir, sizeof dir, folder, run);
+    if (merge_move_program_part(dir, e) || merge_list_parts(dir, &j->parts, e))
+        return e->code;
+    bool merged = j->parts.n > 1 || j->parts.at[0].dir[0];
+    if (run == 1 && merged && metrics_csv_create(&j->merged_metrics, folder, e))
+        return e->code;
+    for (size_t i = 0; i < j->parts.n && !e->code; ++i) {
+        snprintf(part, sizeof part, "%s/%s", dir, j->parts.at[i].dir);
+        if (read_run(j, part, j->parts.at[i].label, run, unmatched, e) == 0 && run == 1)
+            read_metrics(j, part, j->parts.at[i].label, e);
+    }
+    if (run == 1 && merged) {
+        struct error closing = {0};
+        csv_close(&j->merged_metrics, &closing);
+        if (!e->code && closing.code)
+            *e = closing;
+        if (!e->code)
+            merge_environment(folder, &j->parts, e);
+    }
+    return e->code;
 }
 
 int profile_summary_write(const char *folder, int runs, bool stalls, size_t *unmatched, size_t *unmatched_stalls,
                           struct error *e)
 {
-    struct jobs j = {0};
+    static struct jobs j;
+    j = (struct jobs){0};
     *unmatched = *unmatched_stalls = 0;
-    for (int run = 1; run <= runs && !e->code; ++run) {
-        struct csv_table later = {0};
-        read_run(&j, folder, run, run == 1 ? &j.first_run : &later, unmatched, e);
-        csv_table_free(&later);
-    }
-    if (!e->code && read_metrics(&j, folder, e) == 0 && (!stalls || read_stalls(&j, folder, unmatched_stalls, e) == 0) &&
+    for (int run = 1; run <= runs && !e->code; ++run)
+        read_parts(&j, folder, run, unmatched, e);
+    if (!e->code && (!stalls || read_stall_run(&j, folder, unmatched_stalls, e) == 0) &&
         write_summary(&j, folder, e) == 0)
         write_samples(&j, folder, e);
     free_jobs(&j);

@@ -38,16 +38,25 @@ const char *env_value(const struct environment *env, const char *key)
     return NULL;
 }
 
+int environment_csv_create(struct csv *c, const char *dir, struct error *e)
+{
+    return schema_create(c, dir, &environment_csv, e);
+}
+
+void environment_csv_row(struct csv *c, const char *key, const char *value)
+{
+    csv_text(c, key);
+    csv_text(c, value);
+    csv_end_row(c);
+}
+
 int env_write(const struct environment *env, const char *dir, struct error *e)
 {
     struct csv c;
-    if (schema_create(&c, dir, &environment_csv, e))
+    if (environment_csv_create(&c, dir, e))
         return e->code;
-    for (int i = 0; i < env->count; ++i) {
-        csv_text(&c, env->entry[i].key);
-        csv_text(&c, env->entry[i].value);
-        csv_end_row(&c);
-    }
+    for (int i = 0; i < env->count; ++i)
+        environment_csv_row(&c, env->entry[i].key, env->entry[i].value);
     return csv_close(&c, e);
 }
 

@@ -4,6 +4,7 @@
 #define MEMSCOPE_ENVIRONMENT_CSV_H
 
 #include "../common/error.h"
+#include "../csv/writer.h"
 
 #define ENV_MAX_ENTRIES 64
 
@@ -27,5 +28,9 @@ int env_write(const struct environment *env, const char *dir, struct error *e);
 /* dir/environment.csv back into env (replacing what it held): EXIT_USAGE naming the file when it is missing, is no
  * environment.csv, or holds more than ENV_MAX_ENTRIES entries. */
 int env_read(const char *dir, struct environment *env, struct error *e);
+/* environment.csv row by row, for a file of more rows than struct environment holds (a multi-process profile's,
+ * merged from its parts). */
+int environment_csv_create(struct csv *c, const char *dir, struct error *e);
+void environment_csv_row(struct csv *c, const char *key, const char *value);
 
 #endif

@@ -31,3 +31,22 @@ int job_name_split(const char *job, const char *kernel, struct job_parts *p)
     --p->path_len;
     return 0;
 }
+
+int job_name_with_part(char *out, size_t size, const char *label, const char *job)
+{
+    int n = snprintf(out, size, JOB_PART_OPEN "%s" JOB_PART_CLOSE "%s", label, job);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+void job_name_part(const char *job, const char **label, size_t *label_len, const char **rest)
+{
+    const char *close = strstr(job, JOB_PART_CLOSE);
+    *label = job;
+    *label_len = 0;
+    *rest = job;
+    if (strncmp(job, JOB_PART_OPEN, strlen(JOB_PART_OPEN)) != 0 || !close)
+        return;
+    *label = job + strlen(JOB_PART_OPEN);
+    *label_len = (size_t)(close - *label);
+    *rest = close + strlen(JOB_PART_CLOSE);
+}

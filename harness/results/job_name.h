@@ -14,6 +14,8 @@
 #define PROGRAM_KIND "program"
 #define PROGRAM_STATUS_PROFILED "profiled"
 #define PROGRAM_STATUS_TIMED "timed"
+/* A job selected and timed only, kept back from replay: a collective (launches.csv's not_replayed says why). */
+#define PROGRAM_STATUS_NOT_REPLAYED "not replayed"
 /* The longest job name a reader keeps (a demangled template kernel can be long): memscope-compare refuses longer. */
 #define JOB_NAME_LEN 1024
 
@@ -29,5 +31,19 @@ struct job_parts {
 };
 /* -1 when job is not a name of kernel's. */
 int job_name_split(const char *job, const char *kernel, struct job_parts *p);
+
+/* A multi-process program's profile (issue 41): the folder's files merge the parts of every process that used CUDA,
+ * and a job's key begins with its part: "[rank R]/" (the rank its launcher gave it), "[program]/" (the process
+ * memscope-profile started, without a rank) or "[process PID]/" (another, without a rank), then the job's name as
+ * its process wrote it: "[rank 1]/step 2/ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgs4K) #0". A
+ * reader that knows nothing of parts sees the part as the outermost NVTX range, and memscope-compare pairs the same
+ * job of the same rank. A profile of one process keeps its keys without a part. */
+#define JOB_PART_OPEN "["
+#define JOB_PART_CLOSE "]/"
+
+/* "[label]/job" into out; -1 when it does not fit. */
+int job_name_with_part(char *out, size_t size, const char *label, const char *job);
+/* The part's label ("rank 1") and the job within it; 0 and *label_len 0 when job names no part. */
+void job_name_part(const char *job, const char **label, size_t *label_len, const char **rest);
 
 #endif

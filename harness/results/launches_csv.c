@@ -30,6 +30,7 @@ void launches_csv_row(struct csv *c, const struct launch_row *r)
     csv_int(c, r->selected);
     csv_text(c, r->job);
     csv_int(c, r->run);
+    csv_text(c, r->not_replayed ? r->not_replayed : "");
     csv_end_row(c);
 }
 
@@ -37,7 +38,7 @@ int launches_csv_selected_ms(const char *dir, double **ms, size_t *n, struct err
 {
     char path[PATH_JOINED(PATH_LEN)];
     struct csv_table t;
-    int selected, duration;
+    int selected, duration, kept_back;
     *ms = NULL;
     *n = 0;
     snprintf(path, sizeof path, "%s/%s", dir, launches_csv.file);
@@ -47,9 +48,10 @@ int launches_csv_selected_ms(const char *dir, double **ms, size_t *n, struct err
         schema_column(&t, &launches_csv, LAUNCHES_DURATION_NS, &duration, e) == 0 &&
         !(*ms = calloc((size_t)t.rows + 1, sizeof **ms)))
         error_set(e, EXIT_RUNTIME, "out of memory");
+    kept_back = schema_column_or_none(&t, &launches_csv, LAUNCHES_NOT_REPLAYED); /* none before issue 41 */
     for (int row = 0; row < t.rows && !e->code; ++row) {
         double ns;
-        if (strcmp(csv_table_text(&t, row, selected), "1") == 0 &&
+        if (strcmp(csv_table_text(&t, row, selected), "1") == 0 && !(kept_back >= 0 && *csv_table_text(&t, row, kept_back)) &&
             csv_table_required_real(&t, row, duration, &ns, e) == 0)
             (*ms)[(*n)++] = ns > 0 ? ns / 1e6 : 1e-6;
     }

@@ -19,13 +19,15 @@ struct launch_row {
     int selected;
     const char *job; /* the launch's key in the profile's other files (job_name.h) */
     int run;         /* which run of the program, from 1 (--repeat) */
+    const char *not_replayed; /* a selected launch timed only, never replayed: why (a collective); "" otherwise */
 };
 
 int launches_csv_create(struct csv *c, const char *dir, struct error *e);
 void launches_csv_row(struct csv *c, const struct launch_row *r);
 
 /* The selected launches' durations in dir's launches.csv, in milliseconds and launch order (*ms malloc'd, *n of
- * them); a launch whose duration nothing measured (0: CUPTI could not replay it) counts 1 ns. */
+ * them); a launch whose duration nothing measured (0: CUPTI could not replay it) counts 1 ns. A launch kept back
+ * from replay (not_replayed) is not among them: the stall sampling's run keeps it back too. */
 int launches_csv_selected_ms(const char *dir, double **ms, size_t *n, struct error *e);
 
 #endif

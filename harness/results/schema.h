@@ -114,7 +114,7 @@
     X(LAUNCHES_BLOCK_Y, "block_y") X(LAUNCHES_BLOCK_Z, "block_z") X(LAUNCHES_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes") \
     X(LAUNCHES_STATIC_SMEM_BYTES, "static_smem_bytes") X(LAUNCHES_REGISTERS_PER_THREAD, "registers_per_thread")      \
     X(LAUNCHES_DURATION_NS, "duration_ns") X(LAUNCHES_SELECTED, "selected") X(LAUNCHES_JOB, "job")                  \
-    X(LAUNCHES_RUN, "run")
+    X(LAUNCHES_RUN, "run") X(LAUNCHES_NOT_REPLAYED, "not_replayed")
 
 #define VALIDATE_CSV(X)                                                                                               \
     X(VALIDATE_KERNEL, "kernel") X(VALIDATE_PARAMETER, "parameter") X(VALIDATE_METRIC, "metric")                      \

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -51,6 +52,9 @@ static int teardown(void **state)
 static int read_with(const char *groups, const char *folder)
 {
     e = (struct error){0};
+    char pid[32];
+    snprintf(pid, sizeof pid, "%ld", (long)getpid()); /* the program's own part: a child reads its own folder */
+    setenv(INJECT_ENV_ROOT_PID, pid, 1);
     setenv(INJECT_ENV_DIR, "/tmp/memscope-test-config", 1);
     setenv(INJECT_ENV_METRIC_GROUPS, groups, 1);
     if (folder)

@@ -85,7 +85,7 @@ static const char *path_of(size_t op)
 static void build(const char *kernel_pattern, const char *nvtx_include, long skip, long count)
 {
     struct error e = {0};
-    struct selection s = {NULL, nvtx_include, skip, count};
+    struct selection s = {NULL, nvtx_include, skip, count, 0};
     place();
     if (kernel_pattern) {
         assert_int_equal(regcomp(&f.pattern, kernel_pattern, REG_EXTENDED | REG_NOSUB), 0);

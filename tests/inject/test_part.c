@@ -68,7 +68,7 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(regcomp(&c.kernel, "kernelA", REG_EXTENDED | REG_NOSUB), 0);
     c.kernel_pattern = "kernelA";
-    c.selection = (struct selection){&c.kernel, NULL, 1, 1};
+    c.selection = (struct selection){&c.kernel, NULL, 1, 1, 0};
     assert_int_equal(part_write(&c, &records, &e), 0);
     regfree(&c.kernel);
 
@@ -76,11 +76,11 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     assert_string_equal(text,
                         "ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,"
                         "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,"
-                        "job,run\n"
+                        "job,run,not_replayed\n"
                         "0,kernelA(float*),_Z7kernelAPf,train,0,4,1,1,128,1,1,256,1024,32,40,0,"
-                        "train/kernelA(float*) #0,1\n"
+                        "train/kernelA(float*) #0,1,\n"
                         "1,kernelA(float*),_Z7kernelAPf,train,1,4,1,1,128,1,1,256,1024,32,40,1,"
-                        "train/kernelA(float*) #1,1\n");
+                        "train/kernelA(float*) #1,1,\n");
     read_part_file("environment.csv");
     expect_text("\nkernel_launches,2\n");
     expect_text("\nselected_launches,1\n");
@@ -121,12 +121,12 @@ static void a_replayed_launch_has_its_metrics_under_its_job(void **state)
                                          .replayed = &replayed, .n_replayed = 1};
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(metric_set_build("dram", NULL, &c.metrics, &e), 0);
-    c.selection = (struct selection){NULL, NULL, 0, -1};
+    c.selection = (struct selection){NULL, NULL, 0, -1, 0};
     assert_int_equal(part_write(&c, &records, &e), 0);
 
     read_part_file("launches.csv");
-    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,0,kernelA(float*) #0,2\n");
-    expect_text("\n1,kernelA(float*),_Z7kernelAPf,,1,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #1,2\n");
+    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,0,kernelA(float*) #0,2,\n");
+    expect_text("\n1,kernelA(float*),_Z7kernelAPf,,1,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #1,2,\n");
     read_part_file("metrics.csv");
     expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),dram__bytes_read.sum,4096,byte\n");
     if (strstr(text, "kernelA(float*) #0"))
@@ -157,7 +157,7 @@ static void a_sampled_launch_has_its_stalls_under_its_job(void **state)
                                          .sampled = sampled, .n_sampled = 2, .reasons = &reasons};
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(metric_set_build("stalls", NULL, &c.metrics, &e), 0);
-    c.selection = (struct selection){NULL, NULL, 0, -1};
+    c.selection = (struct selection){NULL, NULL, 0, -1, 0};
     assert_int_equal(part_write(&c, &records, &e), 0);
 
     read_part_file("stalls.csv");
@@ -165,7 +165,7 @@ static void a_sampled_launch_has_its_stalls_under_its_job(void **state)
                               "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,long_scoreboard,7\n"
                               "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,selected,2\n");
     read_part_file("launches.csv");
-    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #0,3\n");
+    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #0,3,\n");
     read_part_file("environment.csv");
     expect_text("\nselected_launches,2\n");
     expect_text("\nfirst_sampling_failure,PC sampling dropped 3 of 9 samples\n");

@@ -344,7 +344,7 @@ static void a_complete_part_without_launches_exits_3_and_stays_partial(void **st
     (void)state;
     write_script("none.sh", "echo 'launches 0 selected 0' >\"$" INJECT_ENV_DIR "/" INJECT_COMPLETE_MARK "\"", 1);
     profile("-o out -- ./none.sh");
-    expect(EXIT_NO_GPU, "the program launched no kernel: what CUDA recorded");
+    expect(EXIT_NO_GPU, "no process of the program launched a kernel: what CUDA recorded");
     expect_left_partial();
 }
 
@@ -381,15 +381,66 @@ static void an_unfinished_childs_part_keeps_the_folder_partial(void **state)
     expect_left_partial();
 }
 
-static void a_program_whose_children_alone_used_cuda_exits_3_and_says_where_they_are(void **state)
+/* torchrun's shape: the program (a launcher) starts CUDA nowhere, its two ranks each leave a complete part, named by
+ * rank; the profile is one: exit 0, every launch counted, the folder's summary.csv, samples.csv and metrics.csv hold
+ * both ranks' jobs keyed "[rank R]/...", and environment.csv names both parts. */
+#define FAKE_RANK                                                                                                     \
+    FAKE_LAUNCHES "rank() { d=\"$" INJECT_ENV_DIR "/rank-$1\"; mkdir \"$d\" && launches $2 $3 && "                   \
+                  "{ echo key,value; echo kind,program; echo rank,$1; echo gpu_uuids,GPU-$1; "                        \
+                  "echo kernel_launches,2; echo selected_launches,1; echo repeat,1; } >\"$d/environment.csv\" && "  \
+                  "{ echo variant,precision,width,kernel,metric,value,unit; "                                         \
+                  "echo \"step/k() #0,program,0,k(),dram__bytes_read.sum,$1,byte\"; } >\"$d/metrics.csv\" && "        \
+                  "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"; }; "
+
+static void a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both(void **state)
 {
     (void)state;
-    write_script("wrapper.sh",
-                 "d=\"$" INJECT_ENV_DIR "/process-42\"; mkdir \"$d\" && echo 'launches 3 selected 3' "
+    char summary[4096], samples[4096], metrics[4096], env[4096];
+    write_script("torchrun.sh", FAKE_RANK "rank 0 1000 500 & rank 1 3000 500 & wait", 1);
+    profile("-o out -- ./torchrun.sh");
+    expect(EXIT_OK, "4 kernel launches, 2 selected\nresults: out\n");
+    read_scratch_file("out/summary.csv", summary, sizeof summary);
+    expect_line(summary, "\n[rank 0]/step/k() #0,program,,0,profiled,");
+    expect_line(summary, "\n[rank 1]/step/k() #0,program,,0,profiled,");
+    expect_line(summary, "\n[rank 1]/step/k() #1,program,,0,timed,");
+    read_scratch_file("out/samples.csv", samples, sizeof samples);
+    expect_line(samples, "\n[rank 1]/step/k() #0,program,0,1,0.003\n");
+    read_scratch_file("out/metrics.csv", metrics, sizeof metrics);
+    expect_line(metrics, "\n[rank 1]/step/k() #0,program,0,k(),dram__bytes_read.sum,1,byte\n");
+    read_scratch_file("out/environment.csv", env, sizeof env);
+    expect_line(env, "\nkernel_launches,4\n");
+    expect_line(env, "\nparts,2\npart_rank-0,rank 0\n");
+    expect_line(env, "\npart_rank-1_gpu_uuids,GPU-1\n");
+}
+
+/* The program's own part beside a rank's: moved into its own folder (program/), the folder's files the merge. */
+static void the_programs_own_part_beside_a_ranks_is_moved_into_its_own_folder(void **state)
+{
+    (void)state;
+    char summary[4096];
+    write_script("mixed.sh",
+                 FAKE_RANK "rank 3 1000 500; d=\"$" INJECT_ENV_DIR "\"; launches 7000 500; "
+                 "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out -- ./mixed.sh");
+    expect(EXIT_OK, "4 kernel launches, 2 selected\n");
+    assert_true(exists("out/program/launches.csv"));
+    assert_true(exists("out/rank-3/launches.csv"));
+    read_scratch_file("out/summary.csv", summary, sizeof summary);
+    expect_line(summary, "\n[rank 3]/step/k() #0,program,,0,");
+    expect_line(summary, "\n[program]/step/k() #0,program,,0,timed,,0,,,,1,,0.007,");
+}
+
+/* No process launched a kernel: exit 3 stays. */
+static void ranks_that_launched_no_kernel_exit_3(void **state)
+{
+    (void)state;
+    write_script("idle.sh",
+                 "d=\"$" INJECT_ENV_DIR "/rank-0\"; mkdir \"$d\" && echo 'launches 0 selected 0' "
                  ">\"$d/" INJECT_COMPLETE_MARK "\"",
                  1);
-    profile("-o out -- ./wrapper.sh");
-    expect(EXIT_NO_GPU, "the program launched no kernel itself; the 1 process(es) it started left their parts");
+    profile("-o out -- ./idle.sh");
+    expect(EXIT_NO_GPU, "no process of the program launched a kernel");
     expect_left_partial();
 }
 
@@ -491,8 +542,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_librarys_error_is_said_with_its_code, setup, teardown),
         cmocka_unit_test_setup_teardown(a_part_started_but_never_written_stays_partial, setup, teardown),
         cmocka_unit_test_setup_teardown(an_unfinished_childs_part_keeps_the_folder_partial, setup, teardown),
-        cmocka_unit_test_setup_teardown(a_program_whose_children_alone_used_cuda_exits_3_and_says_where_they_are,
-                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(the_programs_own_part_beside_a_ranks_is_moved_into_its_own_folder, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(ranks_that_launched_no_kernel_exit_3, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_usage_exits_2_before_anything_starts, setup, teardown),
         cmocka_unit_test_setup_teardown(an_existing_folder_is_refused_with_4, setup, teardown),
         cmocka_unit_test_setup_teardown(a_binary_without_its_library_beside_it_exits_3_before_starting_anything, setup,

@@ -1,0 +1,223 @@
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/paths.h"
+#include "../csv/reader.h"
+#include "../inject/protocol.h"
+#include "../results/environment_csv.h"
+#include "../results/folder_reader.h"
+#include "../results/schema.h"
+#include "merge.h"
+
+/* A child's part by its folder's name: its label and its order (ranks first, by rank). */
+static int child_label(const char *name, char *label, size_t len, long *order)
+{
+    long number;
+    char end;
+    if (sscanf(name, INJECT_RANK_PART "%c", &number, &end) == 1) {
+        snprintf(label, len, "rank %ld", number);
+        *order = number;
+        return 1;
+    }
+    if (sscanf(name, INJECT_CHILD_PART "%c", &number, &end) == 1) {
+        snprintf(label, len, "process %ld", number);
+        *order = -1;
+        return 1;
+    }
+    if (strcmp(name, INJECT_PROGRAM_PART) == 0) {
+        snprintf(label, len, "program");
+        *order = -1;
+        return 1;
+    }
+    return 0;
+}
+
+struct ordered {
+    struct part_name name;
+    long order;
+};
+
+static int by_order(const void *a, const void *b)
+{
+    const struct ordered *x = a, *y = b;
+    if ((x->order < 0) != (y->order < 0))
+        return x->order < 0 ? 1 : -1;
+    if (x->order != y->order)
+        return x->order < y->order ? -1 : 1;
+    return strcmp(x->name.dir, y->name.dir);
+}
+
+int merge_list_children(const char *folder, struct part_names *p, struct error *e)
+{
+    static struct ordered found[MERGE_MAX_PARTS];
+    DIR *d = opendir(folder);
+    p->n = 0;
+    if (!d)
+        return error_set(e, EXIT_OUTPUT, "cannot read %s: %s", folder, strerror(errno));
+    for (struct dirent *entry; (entry = readdir(d));) {
+        struct ordered *o = &found[p->n];
+        if (strlen(entry->d_name) >= sizeof o->name.dir ||
+            !child_label(entry->d_name, o->name.label, sizeof o->name.label, &o->order))
+            continue;
+        if (p->n == MERGE_MAX_PARTS) {
+            closedir(d);
+            return error_set(e, EXIT_RUNTIME, "%s: more than %d processes left parts", folder, MERGE_MAX_PARTS);
+        }
+        snprintf(o->name.dir, sizeof o->name.dir, "%s", entry->d_name);
+        p->n++;
+    }
+    closedir(d);
+    qsort(found, p->n, sizeof *found, by_order);
+    for (size_t i = 0; i < p->n; ++i)
+        p->at[i] = found[i].name;
+    return 0;
+}
+
+int merge_list_parts(const char *folder, struct part_names *p, struct error *e)
+{
+    if (merge_list_children(folder, p, e))
+        return e->code;
+    if (p->n == 0)
+        p->at[p->n++] = (struct part_name){"", ""};
+    return 0;
+}
+
+/* A value of dir's environment.csv, into out ("" where absent). */
+static void environment_value(const char *dir, const char *key, char *out, size_t len)
+{
+    struct csv_table t;
+    struct error ignored = {0};
+    int present;
+    out[0] = '\0';
+    if (results_read_optional(dir, &environment_csv, &t, &present, &ignored) || !present)
+        return;
+    for (int row = 0; row < t.rows; ++row)
+        if (t.columns > 1 && strcmp(csv_table_text(&t, row, 0), key) == 0)
+            snprintf(out, len, "%s", csv_table_text(&t, row, 1));
+    csv_table_free(&t);
+}
+
+static int has_file(const char *dir, const char *name)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return stat(path, &st) == 0;
+}
+
+/* The program's part's own folder: rank-R where it had a rank and no child took that name, else program/. */
+static void program_part_dir(const char *folder, char *path, size_t len)
+{
+    char rank[32];
+    environment_value(folder, "rank", rank, sizeof rank);
+    if (rank[0]) {
+        snprintf(path, len, "%s/" INJECT_RANK_PART, folder, atol(rank));
+        if (mkdir(path, 0777) == 0)
+            return;
+    }
+    snprintf(path, len, "%s/%s", folder, INJECT_PROGRAM_PART);
+    mkdir(path, 0777);
+}
+
+int merge_move_program_part(const char *folder, struct error *e)
+{
+    static struct part_names children;
+    char to[PATH_JOINED(PATH_IN_FOLDER_LEN)], from[PATH_JOINED(PATH_IN_FOLDER_LEN)],
+        moved[PATH_JOINED(PATH_IN_FOLDER_LEN) * 2 + 2];
+    if (merge_list_children(folder, &children, e) || children.n == 0 ||
+        !(has_file(folder, INJECT_STARTED_MARK) || has_file(folder, INJECT_COMPLETE_MARK) ||
+          has_file(folder, INJECT_ERROR_FILE)))
+        return e->code;
+    program_part_dir(folder, to, sizeof to);
+    DIR *d = opendir(folder);
+    if (!d)
+        return error_set(e, EXIT_OUTPUT, "cannot read %s: %s", folder, strerror(errno));
+    for (struct dirent *entry; !e->code && (entry = readdir(d));) {
+        struct stat st;
+        snprintf(from, sizeof from, "%s/%s", folder, entry->d_name);
+        if (stat(from, &st) != 0 || !S_ISREG(st.st_mode)) /* the program's files: the other parts are folders */
+            continue;
+        snprintf(moved, sizeof moved, "%s/%s", to, entry->d_name);
+        if (rename(from, moved) != 0)
+            error_set(e, EXIT_OUTPUT, "cannot move %s into %s: %s", from, to, strerror(errno));
+    }
+    closedir(d);
+    return e->code;
+}
+
+/* Per part, what tells it apart. */
+static const char *const part_keys[] = {"pid", "rank", "rank_variable", "gpu_uuids", "gpu_name", "kernel_launches",
+                                        "selected_launches", "kept_back_from_replay", "replay_failures",
+                                        "command_line"};
+/* Summed over the parts in the folder's own rows. */
+static const char *const summed_keys[] = {"kernel_launches", "selected_launches", "gpu_records", "dropped_records",
+                                          "records_without_call", "nvtx_ranges", "nvtx_ranges_lost",
+                                          "replay_failures", "kept_back_from_replay"};
+
+static int listed(const char *key, const char *const *keys, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (strcmp(keys[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+#define COUNT(array) (sizeof array / sizeof array[0])
+
+static void summed(const char *folder, const struct part_names *p, const char *key, char *out, size_t len)
+{
+    char dir[PATH_JOINED(PATH_IN_FOLDER_LEN)], value[64];
+    double sum = 0;
+    for (size_t i = 0; i < p->n; ++i) {
+        snprintf(dir, sizeof dir, "%s/%s", folder, p->at[i].dir);
+        environment_value(dir, key, value, sizeof value);
+        sum += atof(value);
+    }
+    snprintf(out, len, "%.0f", sum);
+}
+
+int merge_environment(const char *folder, const struct part_names *p, struct error *e)
+{
+    char dir[PATH_JOINED(PATH_IN_FOLDER_LEN)], key[128], value[1024];
+    struct csv_table first;
+    struct csv c;
+    int present;
+    snprintf(dir, sizeof dir, "%s/%s", folder, p->at[0].dir);
+    if (results_read_optional(dir, &environment_csv, &first, &present, e))
+        return e->code;
+    if (!present)
+        return error_set(e, EXIT_RUNTIME, "%s/environment.csv is missing, though the part is marked complete", dir);
+    if (environment_csv_create(&c, folder, e)) {
+        csv_table_free(&first);
+        return e->code;
+    }
+    for (int row = 0; row < first.rows && first.columns > 1; ++row) {
+        const char *name = csv_table_text(&first, row, 0);
+        if (listed(name, summed_keys, COUNT(summed_keys))) {
+            summed(folder, p, name, value, sizeof value);
+            environment_csv_row(&c, name, value);
+        } else if (!listed(name, part_keys, COUNT(part_keys)) && strcmp(name, "part") != 0) {
+            environment_csv_row(&c, name, csv_table_text(&first, row, 1));
+        }
+    }
+    csv_table_free(&first);
+    environment_value(dir, "command_line", value, sizeof value);
+    environment_csv_row(&c, "command_line", value); /* the first part's: the title names one of them */
+    snprintf(value, sizeof value, "%zu", p->n);
+    environment_csv_row(&c, "parts", value);
+    for (size_t i = 0; i < p->n; ++i) {
+        snprintf(dir, sizeof dir, "%s/%s", folder, p->at[i].dir);
+        snprintf(key, sizeof key, "part_%s", p->at[i].dir);
+        environment_csv_row(&c, key, p->at[i].label);
+        for (size_t k = 0; k < COUNT(part_keys); ++k) {
+            snprintf(key, sizeof key, "part_%s_%s", p->at[i].dir, part_keys[k]);
+            environment_value(dir, part_keys[k], value, sizeof value);
+            environment_csv_row(&c, key, value);
+        }
+    }
+    return csv_close(&c, e);
+}

@@ -1,0 +1,39 @@
+/*
+ * A multi-process program's profile made one (issue 41): every process that used CUDA left a part, the program's
+ * own in the folder itself and each other's in rank-R/ (its launcher gave it a rank) or process-<pid>/ (inject/
+ * protocol.h). Where there are other parts, the program's own is moved into one of its own (rank-R, or program/
+ * where it had no rank or another took the name), so that the folder's files can be the parts merged: each job's
+ * key gains its part (results/job_name.h), and environment.csv describes every part. Host-only.
+ */
+#ifndef MEMSCOPE_LAUNCHER_MERGE_H
+#define MEMSCOPE_LAUNCHER_MERGE_H
+
+#include <stddef.h>
+
+#include "../common/error.h"
+
+#define MERGE_MAX_PARTS 1024
+#define MERGE_PART_NAME_LEN 64
+
+/* A part: its folder's name inside the run's folder ("" the folder itself) and its label in job keys ("rank 1",
+ * "program", "process 42"; "" for the one part of a single-process profile). */
+struct part_name {
+    char dir[MERGE_PART_NAME_LEN], label[MERGE_PART_NAME_LEN];
+};
+
+struct part_names {
+    struct part_name at[MERGE_MAX_PARTS];
+    size_t n;
+};
+
+/* The parts of the processes other than the program in folder (one run's), ranks in order, then the rest by name. */
+int merge_list_children(const char *folder, struct part_names *p, struct error *e);
+/* The parts of a run: its children, or the folder itself alone (label "") where it has none. */
+int merge_list_parts(const char *folder, struct part_names *p, struct error *e);
+/* Where folder holds children, moves the program's own part (its files, when it has any) into rank-R or program/. */
+int merge_move_program_part(const char *folder, struct error *e);
+/* The folder's environment.csv: the first part's, with the counts summed over the parts, then each part's pid,
+ * rank, GPUs, launches and command line under part_<dir>_<key> (parts: how many). */
+int merge_environment(const char *folder, const struct part_names *p, struct error *e);
+
+#endif

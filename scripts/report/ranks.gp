@@ -1,0 +1,15 @@
+# A multi-process program's profile: the same job in every rank's part, the slowest rank and by how much it
+# exceeds the fastest, and the counters that differ between the two (harness/report/ranks_page.c).
+load scriptdir.'/common.gp'
+page_title = "Ranks compared: the same job in each process"
+page_caption = sprintf("Each job (a kernel at its NVTX path and ordinal) that ran in two processes or more, the ranks' medians over every run; the jobs whose\n".\
+    "slowest rank exceeds its fastest most come first (%d of %d shown). Counters that differ: the summary's figures (launches, DRAM, occupancy,\n".\
+    "speed of light, registers...) of the slowest and the fastest rank more than %g %% apart.", ranks_rows - 1, ranks_jobs, ranks_counter_gap_pct)
+load scriptdir.'/page.gp'
+table_rows = 2 * ranks_rows + 1
+table_file = datadir.'/ranks.tsv'
+table_x = "0.02 0.36 0.64 0.72 0.80"
+table_first = 1
+table_colour_column = 0
+table_font_size = 9
+load scriptdir.'/table.gp'
