@@ -35,24 +35,32 @@ static double conflict_share_pct(const struct profile *p, const double *values, 
     return wavefronts == 0.0 ? 0.0 : 100.0 * excess / wavefronts; /* no shared access: no conflict */
 }
 
+/* A diagnosis input no derived metric of this catalog gives: NAN. */
+#define NOT_DERIVED (-1)
+
 void profile_diagnose(const struct profile *p, int kernel, const struct exact_shared *exact, struct diagnosis *d)
 {
-    static const enum derived_metric_id from[DIAGNOSIS_INPUT_COUNT] = {
+    /* The split FP64 and tensor pipes, tensor_gflops and the roof share come with the tensor group's metrics
+     * (issue 39, DESIGN-39.md); until the catalog has them, the run diagnoses by the one FP64/tensor pipe. */
+    static const int from[DIAGNOSIS_INPUT_COUNT] = {
         [IN_SOL_L1] = METRIC_SOL_L1_PCT,       [IN_SOL_L2] = METRIC_SOL_L2_PCT,
         [IN_SOL_DRAM] = METRIC_SOL_DRAM_PCT,   [IN_FMA_PIPE] = METRIC_FMA_PIPE_PCT,
         [IN_ISSUE_SLOTS] = METRIC_ISSUE_SLOTS_PCT, [IN_SOL_SM] = METRIC_SOL_SM_PCT,
         [IN_SOL_MEMORY] = METRIC_SOL_MEMORY_PCT, [IN_OCCUPANCY] = METRIC_ACHIEVED_OCCUPANCY,
         [IN_SECTORS_PER_REQUEST_LD] = METRIC_SECTORS_PER_REQUEST_LD, [IN_FP64_TENSOR_PIPE] = METRIC_FP64_TENSOR_PIPE_PCT,
         [IN_LOAD_EFFICIENCY] = METRIC_GLOBAL_LOAD_EFFICIENCY, [IN_FLOP_FP32] = METRIC_FLOP_FP32,
-        [IN_FLOP_FP64] = METRIC_FLOP_FP64};
+        [IN_FLOP_FP64] = METRIC_FLOP_FP64, [IN_FP64_PIPE] = NOT_DERIVED, [IN_TENSOR_PIPE] = NOT_DERIVED,
+        [IN_TENSOR_GFLOPS] = NOT_DERIVED, [IN_TENSOR_ROOF_PCT] = NOT_DERIVED};
     struct derived_metric derived[MAX_DERIVED];
     double inputs[DIAGNOSIS_INPUT_COUNT];
     const double *values = p->kernels[kernel].values;
     metrics_derive(p->names, values, p->n_metrics, derived);
     for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
-        inputs[i] = i == IN_CONFLICT_SHARE ? conflict_share_pct(p, values, derived, exact) : derived[from[i]].value;
+        inputs[i] = i == IN_CONFLICT_SHARE  ? conflict_share_pct(p, values, derived, exact)
+                    : from[i] == NOT_DERIVED ? NAN
+                                             : derived[from[i]].value;
     /* No global load instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
     if (metric_lookup(p->names, values, p->n_metrics, COLLECTED(GLOBAL_LD_REQUESTS)) == 0.0)
         inputs[IN_LOAD_EFFICIENCY] = 100.0;
-    diagnose(inputs, d);
+    diagnose(inputs, NULL, d);
 }
