@@ -30,11 +30,12 @@ int report_tensor_roof(const struct results_folder *r, int type, double *gflops,
 int report_tensor_work(const struct report_model *m, const char *variant, int width, struct tensor_work *t,
                        struct error *e)
 {
-    *t = (struct tensor_work){-1, NAN, NAN, NAN, NAN};
+    *t = (struct tensor_work){-1, NAN, NAN, NAN, NAN, false};
     for (int i = 0; i < REPORT_TENSOR_TYPE_COUNT; ++i) {
         double flop;
         if (results_metric_sum(m->r, variant, width, types[i].metric, &flop, e))
             return e->code;
+        t->counted |= !isnan(flop);
         if (flop > 0 && (t->type < 0 || flop > t->flop))
             t->type = i, t->flop = flop;
     }

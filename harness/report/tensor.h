@@ -7,6 +7,8 @@
 #ifndef MEMSCOPE_REPORT_TENSOR_H
 #define MEMSCOPE_REPORT_TENSOR_H
 
+#include <stdbool.h>
+
 #include "model.h"
 
 /* Each source type: its name (as summary.csv's tensor_type), its FLOP metric, and the environment key of its
@@ -28,10 +30,12 @@ const char *report_tensor_type_name(int type);
 /* One variant (or job) at one width: type, the type of most of its tensor operations (-1: it ran none, or the run
  * did not count them); flop, that type's operations over the call's kernels; gflops, flop over the median time
  * (the roofline's and the summary's time); roof_gflops, the run's measured roof of the type (NAN: none); roof_pct,
- * gflops over it (NAN without a roof). */
+ * gflops over it (NAN without a roof); counted, whether the run counted tensor operations at all (false: a run
+ * from before memscope did, or without the tensor group). */
 struct tensor_work {
     int type;
     double flop, gflops, roof_gflops, roof_pct;
+    bool counted;
 };
 
 int report_tensor_work(const struct report_model *m, const char *variant, int width, struct tensor_work *t,
