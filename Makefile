@@ -103,8 +103,10 @@ $(BUILD)/memscope-history: LINK_DATABASES := $(UNPACKED_LIBS) $(HISTORY_DATABASE
 $(call objects,harness/history) $(BUILD)/harness/history/main.o: | history-setup
 # memscope-profile links no CUDA and no CUPTI: it starts a program with the injection library beside it (and asks
 # the driver, loaded by dlopen, whether there is a GPU only once a program failed without starting CUDA).
-$(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher profile diagnose results csv common)
-	$(CC) $(SANITIZERS) -o $@ $< -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lm -ldl
+# Its summary's roof shares read the datasheet-free half of ceilings/rates.c (host-only), as the report does.
+$(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher profile diagnose results csv common) \
+	$(BUILD)/harness/ceilings/rates.o
+	$(CC) $(SANITIZERS) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lm -ldl
 
 # The injection library (harness/inject/) is loaded into any CUDA program: position-independent objects, built
 # apart in $(BUILD)/pic/ (the room archives are not PIC) from only the sources it links; only its two entry points

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/numbers.h"
+#include "../results/environment_csv.h"
 #include "rates.h"
 
 #define CEILING_ROW(id, key, label, unit, tensor) {key, label, unit, tensor},
@@ -44,6 +46,14 @@ struct ceiling_rates ceiling_rates_unknown(void)
     for (int c = 0; c < CEILING_COUNT; ++c)
         r.value[c] = NAN;
     return r;
+}
+
+double ceiling_recorded(const struct environment *env, int c)
+{
+    double value;
+    return c >= 0 && c < CEILING_COUNT && parse_real(env_value(env, ceilings[c].key), 0.0, HUGE_VAL, &value) == 0
+               ? value
+               : NAN;
 }
 
 double ceiling_share_pct(double rate, double ceiling)

@@ -38,6 +38,10 @@ const char *ceiling_label(enum ceiling c); /* "DRAM", "L2", "L1/shared", "FP32",
 const char *ceiling_unit(enum ceiling c);  /* "GB/s" or "GFLOP/s" */
 struct ceiling_rates ceiling_rates_unknown(void);
 
+struct environment;
+/* Ceiling c (-1: none) as a run or a profile recorded it in environment.csv, in its unit; NAN where it has none. */
+double ceiling_recorded(const struct environment *env, int c);
+
 /* Whether c is a tensor-core ceiling (CEILING_TENSOR_*). */
 bool ceiling_is_tensor(enum ceiling c);
 

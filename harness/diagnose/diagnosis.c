@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,12 +17,12 @@ const char *diagnosis_input_name(enum diagnosis_input id)
     return input_names[id];
 }
 
-/* Not an input: the figure of the pipe the kernel's arithmetic runs on (arithmetic_pipe), which the evidence
- * names. */
-#define ARITHMETIC_PIPE DIAGNOSIS_INPUT_COUNT
+/* Not inputs: figures the evidence names that depend on the kernel, not on one input. ARITHMETIC_PIPE: the pipe the
+ * kernel's arithmetic runs on (arithmetic_pipe), its phrase taking the pipe's name first; TENSOR_RATE: the tensor
+ * type and tensor_gflops (in TFLOP/s); TENSOR_ROOF: tensor_roof_pct of the measured roof of that type. */
+enum { ARITHMETIC_PIPE = DIAGNOSIS_INPUT_COUNT, TENSOR_RATE, TENSOR_ROOF };
 
-/* A figure of the evidence: an input and the phrase it reads in, with one number; the arithmetic pipe's phrase
- * takes the pipe's name first. */
+/* A figure of the evidence: an input (or one of the above) and the phrase it reads in, with one number. */
 struct figure {
     int input;
     const char *phrase;
@@ -29,11 +30,11 @@ struct figure {
 #define PIPE_FIGURE {ARITHMETIC_PIPE, "%s %.0f %%"}
 
 /*
- * The rules, first match wins. unit: the speed-of-light figure that must be the busiest of the six
- * (L1/shared, L2, DRAM, FMA pipe, FP64/tensor pipe, issue slots) and at least BUSY_PCT. refine: a further
- * condition, refine >= at_least (or <= at_most when at_most is set); refine < 0: none. The evidence joins the
- * phrases of the three figures in shown (joined holds three %s): figures only, so that two kernels with the same
- * limiter read apart.
+ * The rules, first match wins. unit: the speed-of-light figure that must be the busiest of the units (L1/shared,
+ * L2, DRAM, FMA pipe, FP64 pipe, tensor pipe, issue slots; a run before issue 39 has one FP64/tensor pipe instead
+ * of the two) and at least BUSY_PCT. refine: a further condition, refine >= at_least (or <= at_most when at_most
+ * is set); refine < 0: none. The evidence joins the phrases of the three figures in shown (joined holds three
+ * %s): figures only, so that two kernels with the same limiter read apart.
  */
 static const struct rule {
     const char *limiter;
@@ -60,6 +61,14 @@ static const struct rule {
      {{IN_FMA_PIPE, "FMA pipe busy %.0f %% of cycles"},
       {IN_ISSUE_SLOTS, "issue slots %.0f %%"},
       {IN_SOL_L1, "L1/shared %.0f %%"}}},
+    {"tensor pipe", IN_TENSOR_PIPE, -1, NAN, NAN, "%s, %s; %s",
+     {{TENSOR_RATE, "%s tensor %.0f TFLOP/s"},
+      {TENSOR_ROOF, "%.0f %% of the measured %s roof"},
+      {IN_TENSOR_PIPE, "tensor pipe %.0f %% of cycles"}}},
+    {"FP64 pipe", IN_FP64_PIPE, -1, NAN, NAN, "%s, %s, %s",
+     {{IN_FP64_PIPE, "FP64 pipe busy %.0f %% of cycles"},
+      {IN_ISSUE_SLOTS, "issue slots %.0f %%"},
+      {IN_SOL_L1, "L1/shared %.0f %%"}}},
     {"FP64/tensor pipe", IN_FP64_TENSOR_PIPE, -1, NAN, NAN, "%s, %s, %s",
      {{IN_FP64_TENSOR_PIPE, "FP64/tensor pipe busy %.0f %% of cycles"},
       {IN_ISSUE_SLOTS, "issue slots %.0f %%"},
@@ -68,18 +77,31 @@ static const struct rule {
      {{IN_ISSUE_SLOTS, "issue slots %.0f %% used"}, PIPE_FIGURE, {IN_SOL_L1, "L1/shared %.0f %%"}}},
 };
 
-static const int units[] = {IN_SOL_L1, IN_SOL_L2, IN_SOL_DRAM, IN_FMA_PIPE, IN_FP64_TENSOR_PIPE, IN_ISSUE_SLOTS};
-#define N_UNITS (sizeof units / sizeof units[0])
+/* The units that can limit a kernel: the FP64 and tensor pipes apart, or, in a run that measured them only
+ * together (before issue 39), the one FP64/tensor pipe. */
+#define N_UNITS 7
+static const int units[N_UNITS] = {IN_SOL_L1,   IN_SOL_L2,      IN_SOL_DRAM,   IN_FMA_PIPE,
+                                   IN_FP64_PIPE, IN_TENSOR_PIPE, IN_ISSUE_SLOTS};
+static const int units_before_the_split[N_UNITS - 1] = {IN_SOL_L1,   IN_SOL_L2,           IN_SOL_DRAM,
+                                                        IN_FMA_PIPE, IN_FP64_TENSOR_PIPE, IN_ISSUE_SLOTS};
+
+static bool before_the_split(const double *v)
+{
+    return isnan(v[IN_FP64_PIPE]) && isnan(v[IN_TENSOR_PIPE]) && !isnan(v[IN_FP64_TENSOR_PIPE]);
+}
 
 /* The busiest unit, or -1 when a figure is missing. */
 static int busiest(const double *v)
 {
+    bool old = before_the_split(v);
+    const int *unit = old ? units_before_the_split : units;
+    size_t n = old ? N_UNITS - 1 : N_UNITS;
     int best = -1;
-    for (size_t i = 0; i < N_UNITS; ++i) {
-        if (isnan(v[units[i]]))
+    for (size_t i = 0; i < n; ++i) {
+        if (isnan(v[unit[i]]))
             return -1;
-        if (best < 0 || v[units[i]] > v[best])
-            best = units[i];
+        if (best < 0 || v[unit[i]] > v[best])
+            best = unit[i];
     }
     return best;
 }
@@ -105,37 +127,77 @@ static void note_unjudged(const double *v, int unit, size_t last, char *evidence
     }
 }
 
-/* The pipe the kernel's arithmetic runs on: the FP64/tensor pipe where it executed more FP64 operations than FP32
- * ones (DFMA; cuBLAS's DGEMM, whose DMMA are not counted, still counts a few DMUL and no FP32), the FMA pipe where
- * FP32 ones are more; where neither was counted or collected, the busier of the two. */
-static int arithmetic_pipe(const double *v)
+static const struct {
+    int input;
+    const char *name;
+} pipe_names[] = {{IN_FMA_PIPE, "FMA pipe"},
+                  {IN_FP64_PIPE, "FP64 pipe"},
+                  {IN_TENSOR_PIPE, "tensor pipe"},
+                  {IN_FP64_TENSOR_PIPE, "FP64/tensor pipe"}};
+
+static const char *pipe_name(int pipe)
 {
-    double fp32 = isnan(v[IN_FLOP_FP32]) ? 0 : v[IN_FLOP_FP32], fp64 = isnan(v[IN_FLOP_FP64]) ? 0 : v[IN_FLOP_FP64];
-    if (fp64 != fp32)
-        return fp64 > fp32 ? IN_FP64_TENSOR_PIPE : IN_FMA_PIPE;
-    return v[IN_FP64_TENSOR_PIPE] > v[IN_FMA_PIPE] ? IN_FP64_TENSOR_PIPE : IN_FMA_PIPE;
+    for (size_t i = 0; i < sizeof pipe_names / sizeof pipe_names[0]; ++i)
+        if (pipe_names[i].input == pipe)
+            return pipe_names[i].name;
+    return "?";
 }
 
-static void put_figure(const struct figure *f, const double *v, char *out, size_t len)
+/* The pipe the kernel's arithmetic runs on: the tensor pipe where it ran tensor operations (a tensor type); the
+ * FP64 pipe where it executed more FP64 operations than FP32 ones, the FMA pipe where FP32 ones are more; where
+ * neither was counted or collected, the busier of the two. A run before the split has the FP64/tensor pipe for
+ * both (cuBLAS's DGEMM, whose DMMA it did not count, still counts a few DMUL and no FP32). */
+static int arithmetic_pipe(const double *v, const char *tensor_type)
 {
-    int pipe = arithmetic_pipe(v);
+    bool old = before_the_split(v);
+    int fp64_pipe = old ? IN_FP64_TENSOR_PIPE : IN_FP64_PIPE;
+    double fp32 = isnan(v[IN_FLOP_FP32]) ? 0 : v[IN_FLOP_FP32], fp64 = isnan(v[IN_FLOP_FP64]) ? 0 : v[IN_FLOP_FP64];
+    if (!old && tensor_type && *tensor_type)
+        return IN_TENSOR_PIPE;
+    if (fp64 != fp32)
+        return fp64 > fp32 ? fp64_pipe : IN_FMA_PIPE;
+    return v[fp64_pipe] > v[IN_FMA_PIPE] ? fp64_pipe : IN_FMA_PIPE;
+}
+
+/* The tensor figures: the type's name with the TFLOP/s, or the share of its measured roof; never a share without a
+ * roof of that type (the run measured none: said so). */
+static void put_tensor_figure(const struct figure *f, const double *v, const char *type, char *out, size_t len)
+{
+    if (!type || !*type)
+        snprintf(out, len, "no tensor type (tensor operations not collected)");
+    else if (f->input == TENSOR_RATE && isnan(v[IN_TENSOR_GFLOPS]))
+        snprintf(out, len, "%s tensor, %s not collected", type, input_names[IN_TENSOR_GFLOPS]);
+    else if (f->input == TENSOR_RATE)
+        snprintf(out, len, f->phrase, type, v[IN_TENSOR_GFLOPS] / 1000.0);
+    else if (isnan(v[IN_TENSOR_ROOF_PCT]))
+        snprintf(out, len, "no measured %s roof", type);
+    else
+        snprintf(out, len, f->phrase, v[IN_TENSOR_ROOF_PCT], type);
+}
+
+/* A unit's figure is never NAN here: busiest() named a limiter only with every unit's. */
+static void put_figure(const struct figure *f, const double *v, const char *tensor_type, char *out, size_t len)
+{
+    int pipe = arithmetic_pipe(v, tensor_type);
     if (f->input == ARITHMETIC_PIPE)
-        snprintf(out, len, f->phrase, pipe == IN_FMA_PIPE ? "FMA pipe" : "FP64/tensor pipe", v[pipe]);
+        snprintf(out, len, f->phrase, pipe_name(pipe), v[pipe]);
+    else if (f->input == TENSOR_RATE || f->input == TENSOR_ROOF)
+        put_tensor_figure(f, v, tensor_type, out, len);
     else if (isnan(v[f->input])) /* the phrase's number would read "nan" */
         snprintf(out, len, "%s not collected", input_names[f->input]);
     else
         snprintf(out, len, f->phrase, v[f->input]);
 }
 
-static void put_evidence(const struct rule *r, const double *v, char *out, size_t len)
+static void put_evidence(const struct rule *r, const double *v, const char *tensor_type, char *out, size_t len)
 {
     char figure[3][96];
     for (int i = 0; i < 3; ++i)
-        put_figure(&r->shown[i], v, figure[i], sizeof figure[i]);
+        put_figure(&r->shown[i], v, tensor_type, figure[i], sizeof figure[i]);
     snprintf(out, len, r->joined, figure[0], figure[1], figure[2]);
 }
 
-void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out)
+void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], const char *tensor_type, struct diagnosis *out)
 {
     int unit = busiest(values);
     memset(out, 0, sizeof *out);
@@ -149,7 +211,7 @@ void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out)
         for (size_t i = 0; i < sizeof rules / sizeof rules[0]; ++i)
             if (matches(&rules[i], values, unit)) {
                 snprintf(out->limiter, sizeof out->limiter, "%s", rules[i].limiter);
-                put_evidence(&rules[i], values, out->evidence, sizeof out->evidence);
+                put_evidence(&rules[i], values, tensor_type, out->evidence, sizeof out->evidence);
                 note_unjudged(values, unit, i, out->evidence, sizeof out->evidence);
                 return;
             }
@@ -164,10 +226,15 @@ void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out)
                  values[unit], values[IN_OCCUPANCY]);
 }
 
-void diagnosis_add_stall(struct diagnosis *d, const char *reason, double pct)
+void diagnosis_add_stall(struct diagnosis *d, const char *reason, double pct, double gmma_pct)
 {
     size_t used = strlen(d->evidence);
-    if (reason && *reason && !isnan(pct) && used < sizeof d->evidence)
-        snprintf(d->evidence + used, sizeof d->evidence - used, "; top stall reason %s (%.0f %% of samples)", reason,
-                 pct);
+    if (!reason || !*reason || isnan(pct) || used >= sizeof d->evidence)
+        return;
+    bool gmma_top = strcmp(reason, DIAGNOSIS_GMMA_STALL) == 0;
+    used += (size_t)snprintf(d->evidence + used, sizeof d->evidence - used, "; top stall reason %s (%.0f %% of samples%s)",
+                             reason, pct, gmma_top ? ": warps wait for their wgmma's operands" : "");
+    if (!gmma_top && gmma_pct > 0 && used < sizeof d->evidence)
+        snprintf(d->evidence + used, sizeof d->evidence - used, "; warps wait for their wgmma's operands in %.0f %% of "
+                 "samples (" DIAGNOSIS_GMMA_STALL ")", gmma_pct);
 }

@@ -4,8 +4,10 @@
  * (diagnosis.c, one table): the busiest unit at or above a threshold names the
  * limiter, and a rule for that unit may refine it with a counter (bank
  * conflicts, uncoalesced loads); below the threshold everywhere the kernel is
- * latency-bound. The evidence quotes the pipe the kernel's arithmetic runs on (FMA, or FP64/tensor where it
- * executed more FP64 operations than FP32 ones). Host-only: the run and the tests call it alike.
+ * latency-bound. The evidence quotes the pipe the kernel's arithmetic runs on (the tensor pipe where it ran tensor
+ * operations, the FP64 pipe where it executed more FP64 operations than FP32 ones, else the FMA pipe). A
+ * tensor-bound kernel's evidence gives its tensor type, TFLOP/s and share of the measured roof of that type.
+ * Host-only: the run and the tests call it alike.
  */
 #ifndef MEMSCOPE_DIAGNOSIS_H
 #define MEMSCOPE_DIAGNOSIS_H
@@ -18,6 +20,9 @@
     X(IN_SOL_L2, "sol_l2_pct")                                                                                        \
     X(IN_SOL_DRAM, "sol_dram_pct")                                                                                    \
     X(IN_FMA_PIPE, "fma_pipe_pct")                                                                                    \
+    X(IN_FP64_PIPE, "fp64_pipe_pct")                                                                                  \
+    X(IN_TENSOR_PIPE, "tensor_pipe_pct")                                                                              \
+    /* runs before the split (issue 39): the FP64 and tensor pipes in one figure, sm__pipe_shared_cycles_active */    \
     X(IN_FP64_TENSOR_PIPE, "fp64_tensor_pipe_pct")                                                                    \
     X(IN_ISSUE_SLOTS, "issue_slots_pct")                                                                              \
     X(IN_SOL_SM, "sol_sm_pct")                                                                                        \
@@ -27,7 +32,9 @@
     X(IN_LOAD_EFFICIENCY, "global_load_efficiency")                                                                   \
     X(IN_CONFLICT_SHARE, "conflict_share_pct") /* shared wavefronts beyond the ideal, % of all shared wavefronts */ \
     X(IN_FLOP_FP32, "flop_fp32")                                                                                      \
-    X(IN_FLOP_FP64, "flop_fp64")
+    X(IN_FLOP_FP64, "flop_fp64")                                                                                      \
+    X(IN_TENSOR_GFLOPS, "tensor_gflops") /* tensor operations (all types) per second, in GFLOP/s */                 \
+    X(IN_TENSOR_ROOF_PCT, "tensor_roof_pct") /* tensor_gflops over the run's measured roof of the tensor type */
 
 #define DIAGNOSIS_ID(id, name) id,
 enum diagnosis_input { DIAGNOSIS_INPUTS(DIAGNOSIS_ID) DIAGNOSIS_INPUT_COUNT };
@@ -40,12 +47,21 @@ struct diagnosis {
     char evidence[256];
 };
 
-/* values[i] for input i. Without the speed-of-light percentages the limiter is "not collected". */
-void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], struct diagnosis *out);
+/* values[i] for input i; tensor_type: the source type of most of the kernel's tensor operations ("bf16", "fp16",
+ * "tf32", "fp8", "int8", "fp64", as summary.csv's tensor_type), NULL or "" when it ran none or the tensor group was
+ * not collected. Without the speed-of-light percentages the limiter is "not collected". */
+void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], const char *tensor_type, struct diagnosis *out);
+
+/* The stall reason CUPTI 13's PC sampling gives a warp waiting at a warpgroup's arrival before its wgmma, for the
+ * wgmma's operands (smsp__pcsamp_warps_issue_stalled_warpgroup_arrive; its pcsamp list has no "gmma" reason, the
+ * hardware counter smsp__warps_issue_stalled_gmma is not sampled). */
+#define DIAGNOSIS_GMMA_STALL "warpgroup_arrive"
 
 /* Appends the warps' most frequent stall reason (the stalls group: CUPTI's name and its share of the samples),
  * which tells apart kernels that the same unit limits (an issue-bound kernel whose warps are mostly selected
- * from one mostly not_selected); nothing when reason is NULL or empty, or pct unknown. */
-void diagnosis_add_stall(struct diagnosis *d, const char *reason, double pct);
+ * from one mostly not_selected); nothing when reason is NULL or empty, or pct unknown. gmma_pct: the share of
+ * samples stalled on DIAGNOSIS_GMMA_STALL, for a kernel that ran tensor operations (NAN otherwise, or not
+ * sampled): the wgmma's wait on its operands is said where it is the top reason or took any sample. */
+void diagnosis_add_stall(struct diagnosis *d, const char *reason, double pct, double gmma_pct);
 
 #endif

@@ -337,13 +337,14 @@ static int sample_stalls(const struct cli *c, const struct results_dir *d, const
  * folder is committed. */
 static int profile(const struct cli *c, struct results_dir *d, const char *absolute, struct error *e)
 {
+    static struct environment roofs;
     struct program_end end;
     struct part p;
     size_t unmatched = 0, unmatched_stalls = 0;
     fflush(NULL); /* nothing of ours is written twice by the child */
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
     if (program_outcome(c, d, &end, e) || parts_check(d, &p, e) ||
-        (c->roofline && roofs_add(d->partial_path, c->wait_gpu_s, e)))
+        (c->roofline && roofs_add(d->partial_path, c->wait_gpu_s, &roofs, e)))
         return e->code;
     for (int run = 2; run <= c->repeat; ++run)
         if (time_again(c, d, absolute, run, e))
@@ -352,7 +353,7 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
     if (c->stalls && !sampled)
         fprintf(stderr, "memscope-profile: no launch was selected: no stalls to sample\n");
     if ((sampled && sample_stalls(c, d, absolute, e)) ||
-        profile_summary_write(d->partial_path, (int)c->repeat, sampled, &unmatched, &unmatched_stalls, e))
+        profile_summary_write(d->partial_path, (int)c->repeat, sampled, &roofs, &unmatched, &unmatched_stalls, e))
         return e->code;
     if (unmatched)
         fprintf(stderr, "memscope-profile: %zu launches of the later runs were not made by the first run: they "

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../common/paths.h"
+#include "merge.h"
 #include "program.h"
 #include "roofs.h"
 
@@ -64,19 +65,38 @@ static int measure(long wait_gpu_s, struct environment *out, char *why, size_t l
     return rc;
 }
 
-int roofs_add(const char *folder, long wait_gpu_s, struct error *e)
+/* The ceilings appended to dir/environment.csv, where it names the GPU they were measured on. */
+static int add_to(const char *dir, const struct environment *ceilings, struct error *e)
 {
-    static struct environment ceilings, profile;
+    static struct environment profile;
     char why[PATH_LEN + 128];
-    if (measure(wait_gpu_s, &ceilings, why, sizeof why) != 0) {
-        fprintf(stderr, "memscope-profile: no measured roofs: %s\n", why);
-        return 0;
-    }
-    if (env_read(folder, &profile, e))
+    if (env_read(dir, &profile, e))
         return e->code;
-    if (roofs_merge(&ceilings, &profile, why, sizeof why) == 0) {
-        fprintf(stderr, "memscope-profile: no measured roofs: %s\n", why);
+    if (roofs_merge(ceilings, &profile, why, sizeof why) == 0) {
+        fprintf(stderr, "memscope-profile: no measured roofs in %s: %s\n", dir, why);
         return 0;
     }
-    return env_write(&profile, folder, e);
+    return env_write(&profile, dir, e);
+}
+
+int roofs_add(const char *folder, long wait_gpu_s, struct environment *ceilings, struct error *e)
+{
+    struct part_names parts;
+    char why[PATH_LEN + 128], dir[PATH_LEN + MERGE_PART_NAME_LEN + 2];
+    if (measure(wait_gpu_s, ceilings, why, sizeof why) != 0) {
+        fprintf(stderr, "memscope-profile: no measured roofs: %s\n", why);
+        *ceilings = (struct environment){0};
+        return 0;
+    }
+    if (merge_list_parts(folder, &parts, e))
+        return e->code;
+    /* the program's own part, where it used CUDA beside its children: it is moved into one of its own later */
+    snprintf(dir, sizeof dir, "%s/environment.csv", folder);
+    if (parts.at[0].dir[0] && access(dir, F_OK) == 0 && add_to(folder, ceilings, e))
+        return e->code;
+    for (size_t i = 0; i < parts.n && !e->code; ++i) {
+        snprintf(dir, sizeof dir, "%s/%s", folder, parts.at[i].dir);
+        add_to(dir, ceilings, e);
+    }
+    return e->code;
 }

@@ -16,8 +16,10 @@
  * profile's environment), where both name the same GPU (gpu_name); how many, or 0 with why filled. */
 int roofs_merge(const struct environment *ceilings, struct environment *profile, char *why, size_t len);
 
-/* Runs memscope --measure-ceilings (waiting up to wait_gpu_s for the GPU's turn) and merges what it wrote into
- * folder/environment.csv. Only a profile that cannot be rewritten is an error; the rest is said on stderr. */
-int roofs_add(const char *folder, long wait_gpu_s, struct error *e);
+/* Runs memscope --measure-ceilings (waiting up to wait_gpu_s for the GPU's turn), keeps what it wrote in ceilings
+ * (left empty where it gave none) and merges it into the environment.csv of each part of folder (the folder's own
+ * for a program of one process; the merged one takes the first part's). Only a profile that cannot be rewritten is
+ * an error; the rest is said on stderr. */
+int roofs_add(const char *folder, long wait_gpu_s, struct environment *ceilings, struct error *e);
 
 #endif

@@ -313,23 +313,24 @@ static void fill_timing(const struct job *job, struct summary_row *row)
     row->ci95_rel = s.ci95_rel;
 }
 
-static void fill_metrics(const struct job *job, struct summary_row *row)
+static void fill_metrics(const struct job *job, const struct environment *roofs, struct summary_row *row)
 {
     struct diagnosis d;
     if (job->profile.n_metrics == 0)
         return;
     struct tensor_work w;
     profile_headline(&job->profile, 0, row->headline);
-    profile_tensor_work(&job->profile, 0, &w);
+    profile_tensor_work(&job->profile, 0, roofs, &w);
     row->tensor_type = w.type;
     row->tensor_flop = w.flop;
     row->tensor_tflops = w.tflops;
-    profile_diagnose(&job->profile, 0, NULL, &d);
+    row->tensor_roof_pct = w.roof_pct;
+    profile_diagnose(&job->profile, 0, NULL, roofs, &d);
     snprintf(row->limiter, sizeof row->limiter, "%s", d.limiter);
     snprintf(row->evidence, sizeof row->evidence, "%s", d.evidence);
 }
 
-static int write_summary(const struct jobs *j, const char *folder, struct error *e)
+static int write_summary(const struct jobs *j, const char *folder, const struct environment *roofs, struct error *e)
 {
     struct csv c;
     if (summary_csv_create(&c, folder, e))
@@ -349,7 +350,7 @@ static int write_summary(const struct jobs *j, const char *folder, struct error 
         row.dynamic_smem_bytes = job->dynamic_smem;
         row.threads_per_block = job->threads_per_block;
         fill_timing(job, &row);
-        fill_metrics(job, &row);
+        fill_metrics(job, roofs, &row);
         fill_stalls(job, &row);
         summary_csv_row(&c, &row);
     }
@@ -408,7 +409,8 @@ static int read_parts(struct jobs *j, const char *folder, int run, size_t *unmat
     return e->code;
 }
 
-int profile_summary_write(const char *folder, int runs, bool stalls, size_t *unmatched, size_t *unmatched_stalls,
+int profile_summary_write(const char *folder, int runs, bool stalls, const struct environment *roofs,
+                          size_t *unmatched, size_t *unmatched_stalls,
                           struct error *e)
 {
     static struct jobs j;
@@ -417,7 +419,7 @@ int profile_summary_write(const char *folder, int runs, bool stalls, size_t *unm
     for (int run = 1; run <= runs && !e->code; ++run)
         read_parts(&j, folder, run, unmatched, e);
     if (!e->code && (!stalls || read_stall_run(&j, folder, unmatched_stalls, e) == 0) &&
-        write_summary(&j, folder, e) == 0)
+        write_summary(&j, folder, roofs, e) == 0)
         write_samples(&j, folder, e);
     free_jobs(&j);
     return e->code;

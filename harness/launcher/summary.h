@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "../common/error.h"
+#include "../results/environment_csv.h"
 
 /* The folder of run number run (from 1) of a profile being written into folder. */
 void profile_run_folder(char *dir, size_t len, const char *folder, int run);
@@ -22,9 +23,10 @@ void profile_run_folder(char *dir, size_t len, const char *folder, int run);
 /* The stall sampling's run of the program, in its own folder inside the profile's. */
 #define PROFILE_STALL_RUN "stall-sampling"
 
-/* *unmatched: launches of later runs that the first run did not make (no job of theirs; left out); with stalls,
- * *unmatched_stalls: stall rows of such launches. */
-int profile_summary_write(const char *folder, int runs, bool stalls, size_t *unmatched, size_t *unmatched_stalls,
-                          struct error *e);
+/* roofs: the GPU's measured ceilings (roofs.h; empty without them), for each tensor kernel's share of its type's
+ * roof and its diagnosis. *unmatched: launches of later runs that the first run did not make (no job of theirs;
+ * left out); with stalls, *unmatched_stalls: stall rows of such launches. */
+int profile_summary_write(const char *folder, int runs, bool stalls, const struct environment *roofs,
+                          size_t *unmatched, size_t *unmatched_stalls, struct error *e);
 
 #endif

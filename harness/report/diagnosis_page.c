@@ -4,6 +4,7 @@
  * the warps' top stall reason where the stalls group ran. No page for a run that diagnosed nothing (no metrics).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,35 +14,38 @@
 #include "../results/schema.h"
 #include "cells.h"
 #include "pages.h"
+#include "tensor.h"
 
-/* lines.csv's sums for one variant at one width; rows 0 when the source group did not place it. */
-struct shared_totals {
+/* A table's values (lines.csv, stalls.csv) for one variant at one width: rows 0 when the table does not place it;
+ * all, their sum; named, the sum of the rows whose name column (a metric, a reason) reads name. */
+struct named_sum {
     int rows;
-    double excess, wavefronts;
+    double named, all;
 };
 
-static int shared_totals(const struct csv_table *lines, const char *variant, int width, struct shared_totals *s,
-                         struct error *e)
+/* ids: the table's variant, width, name and value columns. */
+static int named_sum(const struct csv_table *t, const struct csv_schema *schema, const int ids[4], const char *variant,
+                     int width, const char *name, struct named_sum *s, struct error *e)
 {
     int col[4];
-    static const enum lines_column ids[] = {LINES_VARIANT, LINES_WIDTH, LINES_METRIC, LINES_VALUE};
     memset(s, 0, sizeof *s);
-    for (int i = 0; lines && i < 4; ++i)
-        if (schema_column(lines, &lines_csv, ids[i], &col[i], e))
+    for (int i = 0; t && i < 4; ++i)
+        if (schema_column(t, schema, ids[i], &col[i], e))
             return e->code;
-    for (int row = 0; lines && row < lines->rows && !e->code; ++row) {
+    for (int row = 0; t && row < t->rows && !e->code; ++row) {
         int w;
         double value;
-        if (strcmp(csv_table_text(lines, row, col[0]), variant) || csv_table_int(lines, row, col[1], &w, e) ||
-            w != width || csv_table_real(lines, row, col[3], &value, e))
+        if (strcmp(csv_table_text(t, row, col[0]), variant) || csv_table_int(t, row, col[1], &w, e) || w != width ||
+            csv_table_real(t, row, col[3], &value, e))
             continue;
-        const char *metric = csv_table_text(lines, row, col[2]);
         s->rows++;
-        s->excess += strcmp(metric, "shared_excess_wavefronts") == 0 ? value : 0.0;
-        s->wavefronts += strcmp(metric, "shared_wavefronts") == 0 ? value : 0.0;
+        s->all += value;
+        s->named += strcmp(csv_table_text(t, row, col[2]), name) == 0 ? value : 0.0;
     }
     return e->code;
 }
+
+static const int lines_ids[4] = {LINES_VARIANT, LINES_WIDTH, LINES_METRIC, LINES_VALUE};
 
 static double main_metric(const struct report_model *m, const char *variant, int width, const char *metric,
                           struct error *e)
@@ -56,37 +60,60 @@ static double main_metric(const struct report_model *m, const char *variant, int
 static double conflict_share(const struct report_model *m, const struct csv_table *lines, const char *variant,
                              int width, struct error *e)
 {
-    struct shared_totals s;
-    if (shared_totals(lines, variant, width, &s, e))
+    struct named_sum excess_sum, wavefronts_sum;
+    if (named_sum(lines, &lines_csv, lines_ids, variant, width, "shared_excess_wavefronts", &excess_sum, e) ||
+        named_sum(lines, &lines_csv, lines_ids, variant, width, "shared_wavefronts", &wavefronts_sum, e))
         return NAN;
-    double excess = s.rows ? s.excess : fmax(0.0, main_metric(m, variant, width, DERIVED(SHARED_EXCESS_ESTIMATE), e));
-    double wavefronts = s.rows ? s.wavefronts
+    bool sourced = excess_sum.rows > 0;
+    double excess = sourced ? excess_sum.named
+                            : fmax(0.0, main_metric(m, variant, width, DERIVED(SHARED_EXCESS_ESTIMATE), e));
+    double wavefronts = sourced ? wavefronts_sum.named
                                : main_metric(m, variant, width, COLLECTED(SHARED_LD_WAVEFRONTS), e) +
                                      main_metric(m, variant, width, COLLECTED(SHARED_ST_WAVEFRONTS), e);
     return wavefronts == 0.0 ? 0.0 : 100.0 * excess / wavefronts; /* no shared access: no conflict */
 }
 
+/* The share of a tensor kernel's stall samples on the wgmma's operands (DIAGNOSIS_GMMA_STALL); NAN for a kernel
+ * that ran no tensor operation or a run that did not sample it. */
+static double gmma_share(const struct report_model *m, const char *variant, int width, const struct tensor_work *t,
+                         struct error *e)
+{
+    static const int ids[4] = {STALLS_VARIANT, STALLS_WIDTH, STALLS_REASON, STALLS_SAMPLES};
+    struct named_sum s;
+    if (t->type < 0 || !m->has_stalls ||
+        named_sum(&m->stalls, &stalls_csv, ids, variant, width, DIAGNOSIS_GMMA_STALL, &s, e) || !(s.all > 0))
+        return NAN;
+    return 100.0 * s.named / s.all;
+}
+
 /* The diagnosis of one variant, by harness/diagnose/'s rules, from the figures the run recorded (metrics.csv,
- * lines.csv), with the warps' top stall reason from the summary. */
+ * lines.csv), with the warps' top stall reason from the summary. Its tensor figures are the report's (tensor.h:
+ * over the median time, against the roof environment.csv holds), which the roofline and the tables show too. */
 static int diagnose_variant(const struct report_model *m, const struct csv_table *lines, const char *variant,
                             int width, struct diagnosis *d, struct error *e)
 {
     double values[DIAGNOSIS_INPUT_COUNT];
+    struct tensor_work t;
+    if (report_tensor_work(m, variant, width, &t, e))
+        return e->code;
     for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
         values[i] = i == IN_CONFLICT_SHARE ? conflict_share(m, lines, variant, width, e)
                                            : main_metric(m, variant, width, diagnosis_input_name(i), e);
+    values[IN_TENSOR_GFLOPS] = t.gflops;
+    values[IN_TENSOR_ROOF_PCT] = t.roof_pct;
     /* No global load instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
     if (main_metric(m, variant, width, COLLECTED(GLOBAL_LD_REQUESTS), e) == 0.0)
         values[IN_LOAD_EFFICIENCY] = 100.0;
     if (e->code)
         return e->code;
-    diagnose(values, d);
+    diagnose(values, t.type < 0 ? NULL : report_tensor_type_name(t.type), d);
     int row = results_summary_row(m->r, variant, width);
     int reason = schema_column_or_none(&m->r->summary, &summary_csv, SUMMARY_STALL_TOP_REASON);
-    if (reason >= 0)
+    double gmma = gmma_share(m, variant, width, &t, e);
+    if (reason >= 0 && !e->code)
         diagnosis_add_stall(d, csv_table_text(&m->r->summary, row, reason),
-                            report_summary_value(m, variant, width, SUMMARY_STALL_TOP_PCT));
-    return 0;
+                            report_summary_value(m, variant, width, SUMMARY_STALL_TOP_PCT), gmma);
+    return e->code;
 }
 
 int report_diagnose(const struct report_model *m, const char *variant, int width, struct diagnosis *d,

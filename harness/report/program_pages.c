@@ -13,6 +13,7 @@
 #include "../results/job_name.h"
 #include "cells.h"
 #include "pages.h"
+#include "tensor.h"
 
 /* A job of the summary and its GPU time in milliseconds, over every run of the program. */
 struct job_time {
@@ -131,25 +132,30 @@ static void job_cells(const struct results_folder *r, int row, char *kernel, cha
     snprintf(ordinal, size, "#%ld", parts.ordinal);
 }
 
-/* A job's row, and below it the evidence of its limiter where it was profiled. */
+/* A job's row, and below it the evidence of its limiter where it was profiled; its tensor work's type and TFLOP/s
+ * where it ran tensor operations ("-" where it ran none, or was only timed). */
 static int kernel_rows(FILE *f, const struct report_model *m, const struct job_time *job, int rank, double total,
                        struct error *e)
 {
     const struct results_folder *r = m->r;
     const char *name = csv_table_text(&r->summary, job->row, r->col_variant);
-    char kernel[REPORT_JOB_LABEL_LEN], path[REPORT_JOB_LABEL_LEN], ordinal[REPORT_JOB_LABEL_LEN], cell[3][32];
+    char kernel[REPORT_JOB_LABEL_LEN], path[REPORT_JOB_LABEL_LEN], ordinal[REPORT_JOB_LABEL_LEN], cell[4][32];
     struct diagnosis d = {"timed only", ""};
-    if (report_variant_index(m, name) >= 0 && report_diagnose(m, name, r->summary_width[job->row], &d, e))
+    struct tensor_work tensor = {.type = -1};
+    if (report_variant_index(m, name) >= 0 &&
+        (report_diagnose(m, name, r->summary_width[job->row], &d, e) ||
+         report_tensor_work(m, name, r->summary_width[job->row], &tensor, e)))
         return e->code;
     job_cells(r, job->row, kernel, path, ordinal, sizeof kernel);
     snprintf(cell[0], sizeof cell[0], "%d", r->summary_samples[job->row]);
     report_format_significant(cell[1], sizeof cell[1], summary_number(m, job->row, SUMMARY_MEDIAN_MS), 4);
     report_format_number(cell[2], sizeof cell[2], total > 0 ? 100.0 * job->ms / total : NAN, "%.1f");
+    report_format_tensor(cell[3], sizeof cell[3], &tensor);
     fprintf(f, "%d\t", rank);
     report_put_cell(f, kernel, 0);
     report_put_cell(f, path, 0);
     report_put_cell(f, ordinal, 0);
-    for (int c = 0; c < 3; ++c)
+    for (int c = 0; c < 4; ++c)
         report_put_cell(f, cell[c], 0);
     report_put_cell(f, d.limiter, 1);
     if (*d.evidence) {
@@ -167,7 +173,7 @@ static int kernels_page(const struct report_model *m, const struct job_time *job
     FILE *f = report_open(dir, name, path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("rank\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\tlimiter (evidence below)\n", f);
+    fputs("rank\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\ttensor\tlimiter (evidence below)\n", f);
     int first = page * REPORT_KERNELS_PER_PAGE;
     for (int i = first; i < shown && i < first + REPORT_KERNELS_PER_PAGE && !e->code; ++i)
         kernel_rows(f, m, &jobs[i], i + 1, total, e);

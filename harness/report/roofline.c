@@ -3,7 +3,8 @@
  * against its arithmetic intensity at three levels (FLOP per L1/shared wavefront byte, per L2 byte, per DRAM
  * byte), under roofs measured on the run's GPU (environment.csv's ceiling_* keys, harness/ceilings/) or, for a
  * run without them, the datasheet's; each variant's bound is the roof that gives the lowest attainable GFLOP/s
- * at its intensities (harness/ceilings/rates.c, roofline_bound).
+ * at its intensities (harness/ceilings/rates.c, roofline_bound). A tensor kernel (more tensor operations than
+ * FP32 and FP64 ones, tensor.h) is placed by the tensor FLOP of its type, under the measured roof of that type.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -15,9 +16,11 @@
 #include "../profile/metric_catalog.h"
 #include "cells.h"
 #include "../ceilings/rates.h"
+#include "../diagnose/diagnosis.h"
 #include "model.h"
 #include "pages.h"
 #include "roofline.h"
+#include "tensor.h"
 
 static bool usable(double x)
 {
@@ -72,14 +75,30 @@ struct point {
     int v;
     double gflops, flop_per_byte[ROOF_LEVELS];
     bool from_model; /* FLOP from the work model 2 W^3 */
-    bool tensor; /* counted FLOP under half the model's: tensor-core work, for which the chart has no roof */
+    /* counted FLOP under half the model's in a run that did not count tensor operations: tensor-core work, for
+     * which that run has no roof */
+    bool uncounted_tensor;
     bool fp64;
-    struct roofline_bound bound; /* ROOF_NONE for tensor-core work: no roof of the chart holds it */
+    struct tensor_work tensor; /* tensor.type >= 0: placed by its tensor FLOP, under the roof of its type */
+    struct roofline_bound bound; /* ROOF_NONE for tensor-core work without a roof of its type */
 };
 
-/* FLOP counted from the executed instructions; where that misses most of the work (tensor-core instructions are
- * not counted), or was not collected, the work model's 2 W^3. Bytes per level summed over the call's kernels.
- * *found is false for a variant without a point: failed, not timed, or no level's bytes collected. */
+/* A tensor kernel: it ran more tensor operations (of its type) than FP32 and FP64 ones. */
+static bool tensor_point(const struct point *p)
+{
+    return p->tensor.type >= 0;
+}
+
+/* The compute roof a point meets: its tensor type's, the FP64 one, or the FP32 one. */
+static double compute_roof(const struct point *p, const struct page_roofs *roofs)
+{
+    return tensor_point(p) ? p->tensor.roof_gflops : roofs->rate.value[p->fp64 ? CEILING_FP64 : CEILING_FP32];
+}
+
+/* FLOP counted from the executed instructions: a tensor kernel's tensor operations of its type, else FP32 and
+ * FP64 ones; where that misses most of the work (a run from before memscope counted tensor operations), or was not
+ * collected, the work model's 2 W^3. Bytes per level summed over the call's kernels. *found is false for a variant
+ * without a point: failed, not timed, or no level's bytes collected. */
 static int read_point(const struct report_model *m, int v, const struct page_roofs *roofs, struct point *p,
                       bool *found, struct error *e)
 {
@@ -88,10 +107,12 @@ static int read_point(const struct report_model *m, int v, const struct page_roo
     const char *name = m->variant[v];
     int width = m->largest_width, levels = 0;
     double fp32, fp64, bytes[ROOF_LEVELS], nominal = report_summary_value(m, name, width, SUMMARY_FLOP);
+    struct tensor_work tensor;
     *found = false;
     if (!report_passed(m, name, width))
         return 0;
-    if (results_metric_sum(m->r, name, width, DERIVED(FLOP_FP32), &fp32, e) ||
+    if (report_tensor_work(m, name, width, &tensor, e) ||
+        results_metric_sum(m->r, name, width, DERIVED(FLOP_FP32), &fp32, e) ||
         results_metric_sum(m->r, name, width, DERIVED(FLOP_FP64), &fp64, e))
         return e->code;
     for (int l = 0; l < ROOF_LEVELS; ++l)
@@ -99,6 +120,9 @@ static int read_point(const struct report_model *m, int v, const struct page_roo
             return e->code;
     bool counted_any = !isnan(fp32) || !isnan(fp64);
     double counted = (isnan(fp32) ? 0 : fp32) + (isnan(fp64) ? 0 : fp64);
+    if (tensor.type >= 0 && !(tensor.flop > counted))
+        tensor.type = -1; /* a few tensor operations beside mostly FP32 or FP64 ones: not a tensor kernel */
+    counted = tensor.type >= 0 ? tensor.flop : counted;
     double flop = counted > 0 && !(counted < 0.5 * nominal) ? counted : nominal;
     double seconds = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) * 1e-3;
     if (isnan(flop) || !(flop > 0) || !(seconds > 0))
@@ -106,7 +130,8 @@ static int read_point(const struct report_model *m, int v, const struct page_roo
     *p = (struct point){.v = v,
                         .gflops = flop / seconds / 1e9,
                         .from_model = flop != counted,
-                        .tensor = counted_any && counted < 0.5 * nominal,
+                        .uncounted_tensor = tensor.type < 0 && counted_any && counted < 0.5 * nominal,
+                        .tensor = tensor,
                         /* a program's kernel: the precision of most of its FLOP */
                         .fp64 = m->program ? fp64 > fp32 : strcmp(m->precision[v], "fp64") == 0};
     for (int l = 0; l < ROOF_LEVELS; ++l) {
@@ -117,21 +142,28 @@ static int read_point(const struct report_model *m, int v, const struct page_roo
         return 0;
     struct roofs r = {{roofs->rate.value[CEILING_L1_SHARED], roofs->rate.value[CEILING_L2],
                        roofs->rate.value[CEILING_DRAM]},
-                      roofs->rate.value[p->fp64 ? CEILING_FP64 : CEILING_FP32]};
-    /* Tensor-core work has no roof here: a memory roof below it would be named its bound only because the
-     * compute roof it meets is missing, and the measured memory roofs are not the units' peaks either. */
-    p->bound = p->tensor ? (struct roofline_bound){ROOF_NONE, NAN} : roofline_bound(&r, p->flop_per_byte);
+                      compute_roof(p, roofs)};
+    /* Tensor-core work without a roof of its type has no bound here: a memory roof below it would be named its
+     * bound only because the compute roof it meets is missing, and the measured memory roofs are not the units'
+     * peaks either. */
+    bool roofless = p->uncounted_tensor || (tensor_point(p) && isnan(p->tensor.roof_gflops));
+    p->bound = roofless ? (struct roofline_bound){ROOF_NONE, NAN} : roofline_bound(&r, p->flop_per_byte);
     *found = true;
     return 0;
 }
 
-static const char *bound_name(const struct point *p)
+/* The bound's name; a tensor kernel's compute roof is its type's ("bf16 tensor"), written into name. */
+static const char *bound_name(const struct point *p, char *name, size_t size)
 {
     static const char *const levels[ROOF_LEVELS] = {"L1/shared", "L2", "DRAM"};
-    if (p->tensor)
+    if (p->uncounted_tensor)
         return "none: tensor cores";
+    if (tensor_point(p) && p->bound.roof == ROOF_NONE)
+        return snprintf(name, size, "none: no %s roof", report_tensor_type_name(p->tensor.type)), name;
     if (p->bound.roof == ROOF_NONE)
         return "-";
+    if (p->bound.roof == ROOF_COMPUTE && tensor_point(p))
+        return snprintf(name, size, "%s tensor", report_tensor_type_name(p->tensor.type)), name;
     if (p->bound.roof == ROOF_COMPUTE)
         return p->fp64 ? "FP64 compute" : "FP32 compute";
     return levels[p->bound.roof];
@@ -145,15 +177,17 @@ static void put_finite(FILE *f, double value, int last)
 
 static void chart_row(FILE *f, const struct report_model *m, const struct point *p, int number)
 {
+    char bound[32];
     fprintf(f, "%d\t%d\t", number, p->v + 1);
     report_put_cell(f, m->label[p->v], 0);
     put_finite(f, p->gflops, 0);
     for (int l = 0; l < ROOF_LEVELS; ++l)
         put_finite(f, p->flop_per_byte[l], 0);
     fprintf(f, "%d\t", p->from_model);
-    report_put_cell(f, bound_name(p), 0);
+    report_put_cell(f, bound_name(p, bound, sizeof bound), 0);
     put_finite(f, p->bound.gflops, 0);
-    put_finite(f, 100.0 * p->gflops / p->bound.gflops, 1);
+    put_finite(f, 100.0 * p->gflops / p->bound.gflops, 0);
+    report_put_cell(f, tensor_point(p) ? report_tensor_type_name(p->tensor.type) : "-", 1);
 }
 
 static void intensity_cell(char *cell, size_t size, double flop_per_byte)
@@ -178,6 +212,47 @@ static void roof_title(FILE *f, const char *variable, const struct page_roofs *r
     report_put_variable(f, variable, title);
 }
 
+/* Each tensor type with a roof the run can measure: its roof (NAN: not measured) and its legend's line. */
+struct tensor_roofs {
+    double gflops[REPORT_TENSOR_TYPE_COUNT];
+    double top; /* the highest compute roof of the chart, FP32, FP64 and tensor; NAN where none is known */
+};
+
+static int read_tensor_roofs(const struct results_folder *r, const struct page_roofs *roofs, struct tensor_roofs *t,
+                             struct error *e)
+{
+    t->top = fmax(roofs->rate.value[CEILING_FP32], roofs->rate.value[CEILING_FP64]); /* fmax: NAN only if both */
+    for (int i = 0; i < REPORT_TENSOR_TYPE_COUNT; ++i) {
+        if (report_tensor_roof(r, i, &t->gflops[i], e))
+            return e->code;
+        t->top = fmax(t->top, t->gflops[i]);
+    }
+    return 0;
+}
+
+/* The measured tensor roofs: a line each ("bf16 tensor 823,000 GFLOP/s (measured)"); a type the run measured no
+ * roof of draws none (roof_tensor_<type>_gflops NaN). tensor_types: the types, for roofline.gp's loop. */
+static void tensor_roof_titles(FILE *f, const struct tensor_roofs *t)
+{
+    char names[128] = "";
+    for (int i = 0; i < REPORT_TENSOR_TYPE_COUNT; ++i) {
+        char variable[64], title[128], value[48];
+        const char *type = report_tensor_type_name(i);
+        snprintf(variable, sizeof variable, "roof_tensor_%s_gflops", type);
+        report_put_number(f, variable, t->gflops[i]);
+        report_format_count(value, sizeof value, t->gflops[i]);
+        if (isnan(t->gflops[i]))
+            snprintf(title, sizeof title, "%s tensor: no roof (not measured)", type);
+        else
+            snprintf(title, sizeof title, "%s tensor %s GFLOP/s (measured)", type, value);
+        snprintf(variable, sizeof variable, "roof_tensor_%s_title", type);
+        report_put_variable(f, variable, title);
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " " : "", type);
+    }
+    report_put_variable(f, "tensor_types", names);
+    report_put_number(f, "roof_top_gflops", t->top);
+}
+
 /* The smallest and largest power of ten around every value given (NAN and infinity left out); lo, hi NAN when
  * none is given. */
 static void decades(const double *values, int n, double *lo, double *hi)
@@ -196,11 +271,13 @@ struct chart_ranges {
     double xmin, xmax, ymin, ymax;
 };
 
-/* x: every plotted intensity, and each ridge (where a diagonal meets the FP32 roof) with a decade below it, so
- * that every diagonal shows; y: every point and the compute roofs. Defaults where nothing is known. */
-static struct chart_ranges chart_ranges(const struct point *points, int n, const struct page_roofs *r)
+/* x: every plotted intensity, and each ridge (where a diagonal meets the FP32 roof, and the highest compute roof)
+ * with a decade below it, so that every diagonal shows; y: every point and the compute roofs. Defaults where
+ * nothing is known. */
+static struct chart_ranges chart_ranges(const struct point *points, int n, const struct page_roofs *r,
+                                        const struct tensor_roofs *t)
 {
-    enum { MAX_VALUES = MAX_VARIANTS * ROOF_LEVELS + 2 * ROOF_LEVELS + 2 };
+    enum { MAX_VALUES = MAX_VARIANTS * ROOF_LEVELS + 4 * ROOF_LEVELS + 2 + REPORT_TENSOR_TYPE_COUNT };
     double x[MAX_VALUES], y[MAX_VALUES], lo, hi;
     int nx = 0, ny = 0;
     struct chart_ranges c;
@@ -214,9 +291,13 @@ static struct chart_ranges chart_ranges(const struct point *points, int n, const
         double ridge = r->rate.value[CEILING_FP32] / r->rate.value[levels[l]];
         x[nx++] = ridge;
         x[nx++] = ridge / 10.0;
+        x[nx++] = t->top / r->rate.value[levels[l]];
+        x[nx++] = t->top / r->rate.value[levels[l]] / 10.0;
     }
     y[ny++] = r->rate.value[CEILING_FP32];
     y[ny++] = r->rate.value[CEILING_FP64];
+    for (int i = 0; i < REPORT_TENSOR_TYPE_COUNT; ++i)
+        y[ny++] = t->gflops[i];
     decades(x, nx, &lo, &hi);
     c.xmin = isnan(lo) ? 0.01 : fmin(lo, hi / 100.0);
     c.xmax = isnan(hi) ? 1000.0 : hi;
@@ -431,13 +512,15 @@ static void on_one_another_cell(char *cell, size_t len, const struct chart_label
 static void key_row(FILE *f, const struct report_model *m, const struct point *p, int number,
                     const struct chart_labels *l, int points)
 {
-    char cell[8][160];
+    char cell[8][160], bound[32];
     report_format_count(cell[0], sizeof cell[0], p->gflops);
     if (p->from_model)
         strncat(cell[0], " *", sizeof cell[0] - strlen(cell[0]) - 1);
+    if (tensor_point(p))
+        report_format_tensor(cell[0], sizeof cell[0], &p->tensor);
     for (int c = 0; c < ROOF_LEVELS; ++c)
         intensity_cell(cell[1 + c], sizeof cell[1 + c], p->flop_per_byte[c]);
-    snprintf(cell[4], sizeof cell[4], "%s", bound_name(p));
+    snprintf(cell[4], sizeof cell[4], "%s", bound_name(p, bound, sizeof bound));
     report_format_count(cell[5], sizeof cell[5], p->bound.gflops);
     report_format_number(cell[6], sizeof cell[6], 100.0 * p->gflops / p->bound.gflops, "%.0f %%");
     if (p->bound.roof == ROOF_NONE) {
@@ -460,7 +543,7 @@ static int write_points(const struct report_model *m, const struct point *points
     if (!f)
         return e->code;
     fputs("number\tlinetype\tvariant\tgflops\tflop_per_l1_shared_wavefront_byte\tflop_per_l2_byte\tflop_per_dram_byte"
-          "\tflop_from_work_model\tbound\tbound_gflops\tpct_of_bound\n",
+          "\tflop_from_work_model\tbound\tbound_gflops\tpct_of_bound\ttensor_type\n",
           f);
     for (int i = 0; i < n; ++i)
         chart_row(f, m, &points[i], i + 1);
@@ -520,35 +603,62 @@ static void colour_note(const struct report_model *m, char *note, size_t len)
                  colours + 1);
 }
 
-/* The points without a bound: tensor-core work, with how busy its pipe was. */
+/* The points without a bound: tensor-core work without a roof, with how busy its pipe was. A run that counted
+ * tensor operations lacks the roof of the point's type; an older run counted none, and measured the tensor pipe only
+ * with the FP64 one (fp64_tensor_pipe_pct). */
 static int tensor_note(const struct report_model *m, const struct point *points, int n, char *note, size_t len,
                        struct error *e)
 {
     int width = m->largest_width, listed = 0;
+    bool uncounted = false;
     *note = '\0';
     for (int i = 0; i < n; ++i) {
+        const struct point *p = &points[i];
         double pipe = NAN;
         size_t used = strlen(note);
-        if (!points[i].tensor)
+        if (!p->uncounted_tensor && !(tensor_point(p) && p->bound.roof == ROOF_NONE))
             continue;
-        /* GH100's shared pipe (FP64 and tensor) as runs recorded it before the two were measured apart. */
-        if (results_main_kernel_metric(m->r, m->variant[points[i].v], width, "fp64_tensor_pipe_pct", &pipe, e))
+        uncounted |= p->uncounted_tensor;
+        const char *pipe_metric = diagnosis_input_name(p->uncounted_tensor ? IN_FP64_TENSOR_PIPE : IN_TENSOR_PIPE);
+        if (results_main_kernel_metric(m->r, m->variant[p->v], width, pipe_metric, &pipe, e))
             return e->code;
         used += snprintf(note + used, len - used, "%s%d (%s", listed++ ? ", " : "No bound for ", i + 1,
-                         m->variant[points[i].v]);
+                         m->variant[p->v]);
         if (!isnan(pipe) && used < len)
-            used += snprintf(note + used, len - used, ", FP64/tensor pipe busy %.0f %%", pipe);
+            used += snprintf(note + used, len - used, ", %s busy %.0f %%",
+                             p->uncounted_tensor ? "FP64/tensor pipe" : "tensor pipe", pipe);
+        if (tensor_point(p) && used < len)
+            used += snprintf(note + used, len - used, ", %s", report_tensor_type_name(p->tensor.type));
         if (used < len)
             snprintf(note + used, len - used, ")");
     }
     if (listed && strlen(note) < len)
-        snprintf(note + strlen(note), len - strlen(note),
-                 ": its FLOP run on tensor cores, for which the chart has no roof.");
+        snprintf(note + strlen(note), len - strlen(note), "%s",
+                 uncounted ? ": its FLOP run on tensor cores, for which the chart has no roof."
+                           : ": this run measured no roof of its tensor type (environment.csv, ceiling_tensor_*).");
     return 0;
 }
 
+/* How the chart's FLOP were counted, for its caption: a run that counted tensor operations (metrics.csv's
+ * flop_tensor_* for any point) places its tensor kernels by them; an older run counted none. */
+static const char *flop_source(const struct report_model *m, const struct point *points, int n)
+{
+    bool counted = false;
+    for (int i = 0; i < n; ++i)
+        counted |= points[i].tensor.counted;
+    if (counted)
+        return m->program ? "executed instructions; a tensor kernel's: its tensor operations of its type, against the "
+                            "measured roof of that type"
+                          : "executed instructions, or the work model 2 W^3 where that counts under half; a tensor "
+                            "kernel's: its tensor operations of its type, against the roof of that type";
+    return m->program ? "executed instructions; this profile predates memscope's count of tensor-core operations"
+                      : "executed instructions, or the work model 2 W^3 where that counts under half; this run predates "
+                        "memscope's count of tensor-core operations";
+}
+
 /* The measured L2 roof is a copy's bandwidth: where a kernel moves a larger share of it than CUPTI's share of the
- * L2's peak, the roof lies below the peak. Said for the point that moves the largest share of it. */
+ * L2's peak, the roof lies below the peak. Said for the point that moves the largest share of it (a program's
+ * point by its number alone: a job's name would run off the page). */
 static int l2_note(const struct report_model *m, const struct point *points, int n, const struct page_roofs *r,
                    char *note, size_t len, struct error *e)
 {
@@ -566,9 +676,10 @@ static int l2_note(const struct report_model *m, const struct point *points, int
         return e->code;
     if (sol_l2 < top_share)
         snprintf(note, len,
-                 "The L2 roof is a copy's bandwidth, not the L2's peak: %d (%s) moves %.0f %% of it, CUPTI puts the L2 "
+                 "The L2 roof is a copy's bandwidth, not the L2's peak: %d%s%s%s moves %.0f %% of it, CUPTI puts the L2 "
                  "at %.0f %% of its peak (lts__throughput).",
-                 top + 1, m->variant[points[top].v], top_share, sol_l2);
+                 top + 1, m->program ? "" : " (", m->program ? "" : m->variant[points[top].v], m->program ? "" : ")",
+                 top_share, sol_l2);
     return 0;
 }
 
@@ -613,12 +724,15 @@ static int write_notes(FILE *f, const struct report_model *m, const struct point
 }
 
 /* Where the roofs come from: measured, the datasheet, or (a program's profile without ceilings) nowhere. */
-static const char *roofs_note(const struct report_model *m, const struct page_roofs *r)
+static const char *roofs_note(const struct report_model *m, const struct page_roofs *r, const struct tensor_roofs *t)
 {
-    if (m->program && r->measured == 0)
+    int tensor_measured = 0;
+    for (int i = 0; i < REPORT_TENSOR_TYPE_COUNT; ++i)
+        tensor_measured += !isnan(t->gflops[i]);
+    if (m->program && r->measured == 0 && tensor_measured == 0)
         return "No roofs: this profile holds no measured ceilings (environment.csv, ceiling_*), and a program's "
                "profile draws no datasheet figures; the points alone.";
-    if (m->program && r->measured < DRAWN_CEILINGS)
+    if (m->program && (r->measured < DRAWN_CEILINGS || tensor_measured == 0))
         return "Roofs measured on this GPU where the profile has the ceiling; none for the others.";
     return r->measured == DRAWN_CEILINGS
                ? "Roofs measured on this GPU by memscope's kernels (environment.csv, ceiling_*): what they reached, not "
@@ -629,8 +743,18 @@ static const char *roofs_note(const struct report_model *m, const struct page_ro
                                "publishes no L2 bandwidth).";
 }
 
-static int write_roofs(const struct report_model *m, const char *dir, const struct page_roofs *r,
-                       const struct chart_ranges *c, const struct point *points, int n, struct error *e)
+/* The chart as both its pages draw it: the roofs, a point per variant, the chart's ranges and its numbers' places. */
+struct roofline_chart {
+    struct page_roofs roofs;
+    struct tensor_roofs tensor_roofs;
+    struct point points[MAX_VARIANTS];
+    int n;
+    struct chart_ranges ranges;
+    struct chart_labels labels;
+};
+
+static int write_roofs(const struct report_model *m, const char *dir, const struct roofline_chart *chart,
+                       struct error *e)
 {
     static const struct {
         enum ceiling c;
@@ -640,6 +764,8 @@ static int write_roofs(const struct report_model *m, const char *dir, const stru
                  {CEILING_DRAM, "roof_dram_gbs", "roof_dram_title"},
                  {CEILING_FP32, "roof_fp32_gflops", "roof_fp32_title"},
                  {CEILING_FP64, "roof_fp64_gflops", "roof_fp64_title"}};
+    const struct page_roofs *r = &chart->roofs;
+    const struct chart_ranges *c = &chart->ranges;
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     FILE *f = report_open(dir, "roofs.gp", path, sizeof path, e);
     if (!f)
@@ -649,8 +775,10 @@ static int write_roofs(const struct report_model *m, const char *dir, const stru
         report_put_number(f, roofs[i].value, r->rate.value[roofs[i].c]);
         roof_title(f, roofs[i].title, r, roofs[i].c);
     }
-    report_put_variable(f, "roofs_note", roofs_note(m, r));
-    if (write_notes(f, m, points, n, r, e))
+    tensor_roof_titles(f, &chart->tensor_roofs);
+    report_put_variable(f, "roofs_note", roofs_note(m, r, &chart->tensor_roofs));
+    report_put_variable(f, "roofline_flop_source", flop_source(m, chart->points, chart->n));
+    if (write_notes(f, m, chart->points, chart->n, r, e))
         return fclose(f), e->code;
     report_put_number(f, "roofline_xmin", c->xmin);
     report_put_number(f, "roofline_xmax", c->xmax);
@@ -663,19 +791,10 @@ static int write_roofs(const struct report_model *m, const char *dir, const stru
     return report_close(f, path, e);
 }
 
-/* The chart as both its pages draw it: the roofs, a point per variant, the chart's ranges and its numbers' places. */
-struct roofline_chart {
-    struct page_roofs roofs;
-    struct point points[MAX_VARIANTS];
-    int n;
-    struct chart_ranges ranges;
-    struct chart_labels labels;
-};
-
 static int draw_chart(const struct report_model *m, struct roofline_chart *c, struct error *e)
 {
     c->n = 0;
-    if (read_roofs(m->r, &c->roofs, e))
+    if (read_roofs(m->r, &c->roofs, e) || read_tensor_roofs(m->r, &c->roofs, &c->tensor_roofs, e))
         return e->code;
     for (int v = 0; v < m->variants; ++v) {
         bool found;
@@ -683,7 +802,7 @@ static int draw_chart(const struct report_model *m, struct roofline_chart *c, st
             return e->code;
         c->n += found;
     }
-    c->ranges = chart_ranges(c->points, c->n, &c->roofs);
+    c->ranges = chart_ranges(c->points, c->n, &c->roofs, &c->tensor_roofs);
     label_the_chart(c->points, c->n, &c->ranges, &c->labels);
     return 0;
 }
@@ -695,7 +814,7 @@ int report_write_roofline(const struct report_model *m, struct page_output *out,
 {
     static struct roofline_chart c;
     if (draw_chart(m, &c, e) || write_points(m, c.points, c.n, out->dir, e) ||
-        write_roofs(m, out->dir, &c.roofs, &c.ranges, c.points, c.n, e) ||
+        write_roofs(m, out->dir, &c, e) ||
         write_labels(&c.labels, &c.ranges, out->dir, e))
         return e->code;
     fprintf(out->variables, "roofline_points = %d\n", c.n);

@@ -6,7 +6,7 @@
 #include "../common/error.h"
 #include "../csv/writer.h"
 
-#define ENV_MAX_ENTRIES 64
+#define ENV_MAX_ENTRIES 128
 
 /* One row of environment.csv. */
 struct environment_entry {

@@ -86,24 +86,24 @@ static void fill_source(const struct job_result *r, struct summary_row *row)
     row->source_gpu_ms = r->source_cost.gpu_ms;
 }
 
-void job_diagnose(const struct job_result *r, struct diagnosis *d)
+void job_diagnose(const struct job_result *r, const struct environment *env, struct diagnosis *d)
 {
     struct exact_shared exact = {NAN, NAN};
     if (r->sourced)
         exact = (struct exact_shared){r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS],
                                       r->source_totals[LINE_SHARED_WAVEFRONTS]};
-    profile_diagnose(&r->profile, profile_main_kernel(&r->profile), &exact, d);
+    profile_diagnose(&r->profile, profile_main_kernel(&r->profile), &exact, env, d);
 }
 
 /* Empty without metrics; "not collected" when the sol group was left out. */
-static void fill_diagnosis(const struct job_result *r, struct summary_row *row)
+static void fill_diagnosis(const struct job_result *r, const struct environment *env, struct summary_row *row)
 {
     struct diagnosis d;
     _Static_assert(sizeof d.limiter <= SUMMARY_LIMITER_LEN && sizeof d.evidence <= SUMMARY_EVIDENCE_LEN,
                    "the summary row holds a whole diagnosis");
     if (!r->profiled)
         return;
-    job_diagnose(r, &d);
+    job_diagnose(r, env, &d);
     snprintf(row->limiter, sizeof row->limiter, "%s", d.limiter);
     snprintf(row->evidence, sizeof row->evidence, "%s", d.evidence);
 }
@@ -122,26 +122,11 @@ static void fill_stalls(const struct job_result *r, struct summary_row *row)
     row->stall_top_pct = r->stalls.top_pct;
 }
 
-/* A ceiling the run recorded in environment.csv, in GFLOP/s; NAN when it measured none. */
-static double recorded_ceiling(const struct environment *env, const char *key)
-{
-    double value;
-    return parse_real(env_value(env, key), 0.0, HUGE_VAL, &value) == 0 ? value : NAN;
-}
-
-/* The run's measured roof of a tensor type ("bf16": ceiling_tensor_bf16_gflops), NAN without one. */
-static double tensor_ceiling_gflops(const struct environment *env, const char *type)
-{
-    char key[48];
-    snprintf(key, sizeof key, "ceiling_tensor_%s_gflops", type);
-    return recorded_ceiling(env, key);
-}
-
 /* Empty for a variant that is not FP32 (its roof is another) and for a run that measured no FP32 ceiling. */
 static void fill_roof_share(const struct job_result *r, const struct environment *env, struct summary_row *row)
 {
     if (r->variant->precision == MATMUL_FP32)
-        row->fp32_roof_pct = ceiling_share_pct(row->gflops, recorded_ceiling(env, ceiling_key(CEILING_FP32)));
+        row->fp32_roof_pct = ceiling_share_pct(row->gflops, ceiling_recorded(env, CEILING_FP32));
 }
 
 /* The main kernel's tensor work and its share of the measured roof of its type; empty without the tensor group. */
@@ -150,12 +135,11 @@ static void fill_tensor(const struct job_result *r, const struct environment *en
     struct tensor_work w;
     if (!r->profiled)
         return;
-    profile_tensor_work(&r->profile, profile_main_kernel(&r->profile), &w);
+    profile_tensor_work(&r->profile, profile_main_kernel(&r->profile), env, &w);
     row->tensor_type = w.type;
     row->tensor_flop = w.flop;
     row->tensor_tflops = w.tflops;
-    if (*w.type)
-        row->tensor_roof_pct = ceiling_share_pct(1000.0 * w.tflops, tensor_ceiling_gflops(env, w.type));
+    row->tensor_roof_pct = w.roof_pct;
 }
 
 int run_write_summary(const char *dir, const struct job_result *jobs, int count, const struct environment *env,
@@ -173,7 +157,7 @@ int run_write_summary(const char *dir, const struct job_result *jobs, int count,
         fill_metrics(r, &row);
         fill_facts(&r->facts, &row);
         fill_source(r, &row);
-        fill_diagnosis(r, &row);
+        fill_diagnosis(r, env, &row);
         fill_stalls(r, &row);
         row.other_gpu_work = r->other_gpu_work;
         fill_roof_share(r, env, &row);

@@ -9,8 +9,8 @@
 #include "job.h"
 
 /* The limiter and evidence of a profiled job's main kernel, from its derived metrics (and the source group's exact
- * conflicts, when it ran). */
-void job_diagnose(const struct job_result *r, struct diagnosis *d);
+ * conflicts, when it ran); env: the run's environment, for the measured roof of its tensor type. */
+void job_diagnose(const struct job_result *r, const struct environment *env, struct diagnosis *d);
 
 /* env: the run's environment, whose measured ceilings (none without the roofline group) give fp32_roof_pct and
  * tensor_roof_pct. */

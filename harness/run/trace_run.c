@@ -99,15 +99,15 @@ static void convert_op(const struct prof_gpu_op *in, char *name, const struct nv
 
 /* What the run measured of each job, for its kernels' slices. A kernel without a global load instruction (cp.async
  * kernels) has no load efficiency to show. */
-static void job_facts(const struct job_result *r, char *job, size_t len, struct diagnosis *d,
-                      struct trace_job_facts *out)
+static void job_facts(const struct job_result *r, const struct environment *env, char *job, size_t len,
+                      struct diagnosis *d, struct trace_job_facts *out)
 {
     struct derived_metric derived[MAX_DERIVED];
     snprintf(job, len, "%s W=%d", r->variant->name, r->width);
     *out = (struct trace_job_facts){job, "", r->sampled ? r->stalls.top_reason : "",
                                     r->sourced ? r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS] : NAN, NAN};
     if (r->profiled) {
-        job_diagnose(r, d);
+        job_diagnose(r, env, d);
         const struct profile *p = &r->profile;
         const double *values = p->kernels[profile_main_kernel(p)].values;
         metrics_derive(p->names, values, p->n_metrics, derived);
@@ -178,7 +178,7 @@ int trace_run_write(const char *dir, const struct job_result *jobs, int count, s
     if (allocate(&b, n_ranges, n_ops, count, e) == 0) {
         convert_ranges(ranges, n_ranges, b.ranges);
         for (int i = 0; i < count; ++i)
-            job_facts(&jobs[i], b.jobs[i], sizeof b.jobs[i], &b.diagnoses[i], &b.facts[i]);
+            job_facts(&jobs[i], env, b.jobs[i], sizeof b.jobs[i], &b.diagnoses[i], &b.facts[i]);
         for (size_t i = 0; i < n_ops; ++i) {
             convert_op(&ops[i], b.names[i], ranges, n_ranges, &b.ops[i]);
             b.ops[i].facts = facts_for(&b.ops[i], b.facts, count);

@@ -1,11 +1,13 @@
 # Each variant's limiter at the largest width, with its evidence: harness/diagnose/'s rules applied to the run's figures.
 load scriptdir.'/common.gp'
 page_title = sprintf("Diagnosis at W = %d: what limits each kernel", largest_width)
-page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, DRAM, FMA pipe, FP64/tensor pipe, issue slots: the sol metric group),\n".\
+page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, DRAM, FMA, FP64 and tensor pipes, issue slots: the sol metric group),\n".\
     "when it is at 60 % of its peak or more, names the limiter; bank conflicts (a quarter of shared wavefronts or more beyond the ideal) and\n".\
     "uncoalesced loads (half of the fetched bytes or less used) refine an L1/shared limit. Below 60 % everywhere: latency. The top stall reason\n".\
     "is the warp state PC sampling found most often (stalls group; selected: issuing). The evidence quotes the pipe the kernel's arithmetic\n".\
-    "runs on: FP64/tensor where it executed more FP64 than FP32 operations, else FMA. Rules: harness/diagnose/diagnosis.c."
+    "runs on: tensor where it ran tensor operations, FP64 where more FP64 than FP32 ones, else FMA (a run before the split: one FP64/tensor pipe).\n".\
+    "A tensor-bound kernel: its type, TFLOP/s and share of the measured roof of its type; warpgroup_arrive: warps waiting for their wgmma's operands.\n".\
+    "Rules: harness/diagnose/diagnosis.c."
 load scriptdir.'/page.gp'
 table_rows = diagnosis_rows + 1
 table_file = datadir.'/diagnosis.tsv'

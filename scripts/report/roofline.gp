@@ -5,13 +5,12 @@
 load scriptdir.'/common.gp'
 load datadir.'/roofs.gp'
 page_title = "Hierarchical roofline".at_width
-flop_source = program_profile ? "(FLOP counted from executed instructions,\nas tensor-core FLOP are not counted)" : \
-    "(FLOP counted from executed instructions, or the work model 2 W^3 where that counts under half,\nas tensor-core FLOP are not counted)"
-page_caption = "y: FLOP over the median time ".flop_source.". x: the same FLOP per byte at each level: L1/shared data-stage wavefronts x 128 B, L2 bytes\n".\
-    "(lts__t_bytes), DRAM bytes. One marker per level; one number per variant, in its colour, joined by a thin line to its point where it\n".\
-    "had to move away".(roofline_colour_note eq "" ? "" : " (".roofline_colour_note.")").". The key (next page) lists the numbers and\n".\
-    "the points that lie on one another. A point on or near its own level's diagonal is held by that level's bandwidth; the lowest roof\n".\
-    "at a variant's three points is its bound.\n".caption_line(roofline_l2_note).roofs_note
+page_caption = "y: FLOP over the median time, counted from ".roofline_flop_source.".\n".\
+    "x: the same FLOP per byte at each level: L1/shared data-stage wavefronts x 128 B, L2 bytes (lts__t_bytes), DRAM bytes. One marker per level;\n".\
+    "one number per variant, in its colour, joined by a thin line to its point where it had to move away".(roofline_colour_note eq "" ? "" : " (".roofline_colour_note.")").".\n".\
+    "The key (next page) lists the numbers and the points that lie on one another. A point on or near its own level's diagonal is held by that\n".\
+    "level's bandwidth; the lowest roof at a variant's three points is its bound (a tensor kernel's compute roof: the measured roof of its type).\n".\
+    caption_line(roofline_l2_note).roofs_note
 load scriptdir.'/page.gp'
 # Up to eight lines of caption: they start higher than page.gp puts them.
 set label 91 at screen 0.09, screen 0.15
@@ -22,6 +21,7 @@ set xlabel "arithmetic intensity (FLOP per byte at each level, log scale)"
 set ylabel "achieved GFLOP/s (log scale)"
 set format x "%g"
 set format y "%.0f"
+# roofs.gp's tensor_types: a roof line each in dark blue where the run measured one (roof_tensor_<type>_gflops).
 # The frame the labels were placed in. The legend beside the chart: inside, it would hide points (a slow kernel
 # sits bottom right).
 set lmargin at screen roofline_frame_left
@@ -30,8 +30,8 @@ set bmargin at screen roofline_frame_bottom
 set tmargin at screen roofline_frame_top
 set key at screen 0.745, screen 0.90 left top Left reverse box font ",9" spacing 1.7 samplen 3 width 1
 set samples 1000
-# A memory level's diagonal, up to the FP32 roof.
-diagonal(x, gbs) = (missing(roof_fp32_gflops) || x * gbs <= roof_fp32_gflops) ? x * gbs : 1/0
+# A memory level's diagonal, up to the highest compute roof (a tensor type's where the run measured one).
+diagonal(x, gbs) = (missing(roof_top_gflops) || x * gbs <= roof_top_gflops) ? x * gbs : 1/0
 set datafile columnheaders
 file = datadir.'/roofline.tsv'
 labels_file = datadir.'/roofline-labels.tsv'
@@ -53,7 +53,7 @@ do for [roof in "l1_shared l2 dram"] {
     eval sprintf("gbs = roof_%s_gbs", roof)
     label_x = missing(gbs) ? 0 : max(roofline_xmin * 1.6, roofline_ymin * 2.0 / gbs)
     if (!missing(gbs) && label_x * gbs * 1.35 < roofline_ymax && label_x < roofline_xmax && \
-        (missing(roof_fp32_gflops) || label_x * gbs < roof_fp32_gflops)) {
+        (missing(roof_top_gflops) || label_x * gbs < roof_top_gflops)) {
         set label (roof eq "l1_shared" ? "L1/shared" : roof eq "l2" ? "L2" : "DRAM") at label_x, label_x * gbs * 1.35 \
             left font ",9" tc rgb "#555555"
     }
@@ -68,6 +68,10 @@ plot (missing(roof_l1_shared_gbs) ? 1/0 : diagonal(x, roof_l1_shared_gbs)) \
         title roof_title(roof_fp32_gflops, roof_fp32_title), \
      (missing(roof_fp64_gflops) ? 1/0 : roof_fp64_gflops) with lines lw 2 dt 2 lc rgb "black" \
         title roof_title(roof_fp64_gflops, roof_fp64_title), \
+     for [t = 1:words(tensor_types)] (missing(value("roof_tensor_".word(tensor_types, t)."_gflops")) ? 1/0 : \
+        value("roof_tensor_".word(tensor_types, t)."_gflops")) with lines lw 2 dt t+1 lc rgb "#1f4e9c" \
+        title roof_title(value("roof_tensor_".word(tensor_types, t)."_gflops"), \
+                         value("roof_tensor_".word(tensor_types, t)."_title")), \
      file using "flop_per_l1_shared_wavefront_byte":"gflops":"linetype" with points pt level_marker(0) ps marker_size(0) \
         lc variable notitle, \
      file using "flop_per_l2_byte":"gflops":"linetype" with points pt level_marker(1) ps marker_size(1) \

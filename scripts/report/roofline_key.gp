@@ -4,8 +4,8 @@ load datadir.'/roofs.gp'
 page_title = "Roofline key".at_width.": what bounds each kernel"
 page_caption = "bound: the roof that gives the lowest attainable GFLOP/s at the variant's intensities (each level's bandwidth x its FLOP per byte,\n".\
     "and the compute roof of its precision); bound GFLOP/s: that figure; % of bound: achieved over it. A level 'not collected' holds the variant\n".\
-    "to nothing. FLOP/B L1/shared: per byte of L1/shared data-stage wavefronts (128 B each). * FLOP from the work model 2 W^3: counted\n".\
-    "FLOP under half of it (tensor-core work, which no roof here bounds: none is named its bound) or not collected. On one another with:\n".\
+    "to nothing. FLOP/B L1/shared: per byte of L1/shared data-stage wavefronts (128 B each). * FLOP from the work model 2 W^3: counted FLOP\n".\
+    "under half of it or not collected. A tensor kernel: its type and TFLOP/s, its bound the roof of its type (none without one). On one another with:\n".\
     "the numbers whose markers hide this one's on the chart (centres a quarter of a marker apart or less). Computed in harness/report/roofline.c.\n".\
     caption_line(roofline_tensor_note).caption_line(roofline_l2_note).caption_line(roofline_flop_note).roofs_note
 load scriptdir.'/page.gp'
@@ -15,10 +15,10 @@ set bmargin at screen 0.20
 table_rows = roofline_points + 1
 table_file = datadir.'/roofline-key.tsv'
 # A program's jobs are named by kernel, ordinal and NVTX path, several times a variant's name: a wider first
-# column in a smaller font.
-table_x = program_profile ? "0.02 0.04 0.44 0.50 0.58 0.64 0.695 0.73 0.79 0.85" : \
+# column in a smaller font (7 points, so that a tensor kernel's "bf16 687 TFLOP/s" and "bf16 tensor" fit beside it).
+table_x = program_profile ? "0.02 0.04 0.40 0.48 0.56 0.605 0.66 0.715 0.78 0.83" : \
                             "0.02 0.045 0.215 0.29 0.385 0.46 0.535 0.655 0.745 0.81"
-if (program_profile) table_font_size = 8
+if (program_profile) table_font_size = 7
 table_first = 2
 table_colour_column = 1
 load scriptdir.'/table.gp'

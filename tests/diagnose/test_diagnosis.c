@@ -15,22 +15,23 @@
 
 #include "../../harness/diagnose/diagnosis.h"
 
-/* The inputs of diagnosis.h, by their ids. */
+/* The inputs of diagnosis.h, by their ids, and the tensor type (NULL: no tensor operation). */
 struct kernel_figures {
     double v[DIAGNOSIS_INPUT_COUNT];
+    const char *tensor_type;
 };
 
 static struct diagnosis run(struct kernel_figures k)
 {
     struct diagnosis d;
-    diagnose(k.v, &d);
+    diagnose(k.v, k.tensor_type, &d);
     return d;
 }
 
 static struct kernel_figures figures(double l1, double l2, double dram, double fma, double issue, double sectors,
                                      double conflict_share)
 {
-    struct kernel_figures k = {{0}};
+    struct kernel_figures k = {{0}, NULL};
     k.v[IN_SOL_L1] = l1;
     k.v[IN_SOL_L2] = l2;
     k.v[IN_SOL_DRAM] = dram;
@@ -42,7 +43,10 @@ static struct kernel_figures figures(double l1, double l2, double dram, double f
     k.v[IN_SECTORS_PER_REQUEST_LD] = sectors;
     k.v[IN_LOAD_EFFICIENCY] = fmin(100.0, 400.0 / sectors); /* 32 floats a request: 4 sectors when coalesced */
     k.v[IN_CONFLICT_SHARE] = conflict_share;
-    k.v[IN_FP64_TENSOR_PIPE] = 0.0;
+    k.v[IN_FP64_PIPE] = 0.0;
+    k.v[IN_TENSOR_PIPE] = 0.0;
+    k.v[IN_FP64_TENSOR_PIPE] = NAN; /* a run since the split: the two pipes apart */
+    k.v[IN_TENSOR_GFLOPS] = k.v[IN_TENSOR_ROOF_PCT] = NAN;
     return k;
 }
 
@@ -80,32 +84,131 @@ static void coalesced_fp64_loads_are_not_called_uncoalesced(void **state)
     assert_string_equal(run(k).limiter, "L1/shared bandwidth");
 }
 
-/* The evidence quotes the pipe the kernel's arithmetic runs on: an FP64 kernel's DFMA run on the FP64/tensor pipe,
- * not on the FMA pipe, which its integer instructions keep a little busy (tiled_32_fp64 at W = 4096: 2 x 4096^3
- * FP64 operations, FP64/tensor pipe 14.65 %, FMA pipe 1.86 %). */
+/* The evidence quotes the pipe the kernel's arithmetic runs on: an FP64 kernel's DFMA run on the FP64 pipe, not on
+ * the FMA pipe, which its integer instructions keep a little busy (tiled_32_fp64 at W = 4096: 2 x 4096^3 FP64
+ * operations, FP64 pipe 14.65 %, FMA pipe 1.86 %). */
 static void an_fp64_kernel_s_evidence_quotes_the_fp64_pipe(void **state)
 {
     (void)state;
     struct kernel_figures k = figures(95.9, 20.5, 18.0, 1.86, 24.1, 8.0, 0.0);
     k.v[IN_LOAD_EFFICIENCY] = 100.0; /* 32 doubles a request fill 8 sectors */
-    k.v[IN_FP64_TENSOR_PIPE] = 14.65;
+    k.v[IN_FP64_PIPE] = 14.65;
     k.v[IN_FLOP_FP64] = 137438953472.0;
-    assert_string_equal(run(k).evidence, "L1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %");
+    assert_string_equal(run(k).evidence, "L1/shared at 96 % of peak; FP64 pipe 15 %, DRAM 18 %");
     k.v[IN_FLOP_FP64] = 0.0; /* FP32 work counted: the FMA pipe */
     k.v[IN_FLOP_FP32] = 137438953472.0;
     assert_string_equal(run(k).evidence, "L1/shared at 96 % of peak; FMA pipe 2 %, DRAM 18 %");
     k.v[IN_FLOP_FP32] = k.v[IN_FLOP_FP64] = NAN; /* not collected: the busier of the two */
-    assert_string_equal(run(k).evidence, "L1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %");
+    assert_string_equal(run(k).evidence, "L1/shared at 96 % of peak; FP64 pipe 15 %, DRAM 18 %");
 }
 
-static void a_busy_fp64_or_tensor_pipe_is_its_own_limiter(void **state)
+/* An FP64 kernel busy on DFMA keeps its FP64 wording: no tensor type, no tensor figure. */
+static void a_busy_fp64_pipe_is_its_own_limiter(void **state)
 {
     (void)state;
     struct kernel_figures k = figures(38.0, 53.9, 20.7, 0.4, 19.7, 8.0, 0.0);
-    k.v[IN_FP64_TENSOR_PIPE] = 85.0;
+    k.v[IN_FP64_PIPE] = 85.0;
+    k.v[IN_FLOP_FP64] = 1e12;
+    struct diagnosis d = run(k);
+    assert_string_equal(d.limiter, "FP64 pipe");
+    assert_string_equal(d.evidence, "FP64 pipe busy 85 % of cycles, issue slots 20 %, L1/shared 38 %");
+}
+
+/* A run from before the split measured the FP64 and tensor pipes as one figure (sm__pipe_shared_cycles_active):
+ * it is diagnosed with that figure and its name, not as an FP64 or a tensor pipe it cannot tell apart (the
+ * reference run's cublas_fp64 at W = 4096: 97.84 %; tiled_32_fp64: 14.66 %). */
+static void a_run_before_the_split_keeps_its_fp64_tensor_pipe(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(38.0, 53.9, 20.7, 0.4, 19.7, 8.0, 0.0);
+    k.v[IN_FP64_PIPE] = k.v[IN_TENSOR_PIPE] = NAN;
+    k.v[IN_FP64_TENSOR_PIPE] = 97.84;
     struct diagnosis d = run(k);
     assert_string_equal(d.limiter, "FP64/tensor pipe");
-    assert_non_null(strstr(d.evidence, "busy 85 %"));
+    assert_string_equal(d.evidence, "FP64/tensor pipe busy 98 % of cycles, issue slots 20 %, L1/shared 38 %");
+    k = figures(95.9, 20.5, 18.0, 1.86, 24.1, 8.0, 0.0);
+    k.v[IN_LOAD_EFFICIENCY] = 100.0;
+    k.v[IN_FP64_PIPE] = k.v[IN_TENSOR_PIPE] = NAN;
+    k.v[IN_FP64_TENSOR_PIPE] = 14.66;
+    k.v[IN_FLOP_FP64] = 137438953472.0;
+    assert_string_equal(run(k).evidence, "L1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %");
+    /* Neither figure: no limiter can be named. */
+    k.v[IN_FP64_TENSOR_PIPE] = NAN;
+    assert_string_equal(run(k).limiter, "not collected");
+}
+
+/* A cuBLAS bf16 GEMM (figures of the H100 field notes: 4096^3, tensor pipe 94.7 %): named for the tensor pipe, its
+ * evidence the type, the TFLOP/s (612,000 GFLOP/s given) and the share of the measured bf16 roof (78 % given). */
+static void a_tensor_bound_gemm_is_named_for_the_tensor_pipe(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(55.0, 40.0, 30.0, 3.0, 18.0, 4.0, 0.0);
+    k.v[IN_TENSOR_PIPE] = 94.7;
+    k.v[IN_TENSOR_GFLOPS] = 612000.0;
+    k.v[IN_TENSOR_ROOF_PCT] = 78.0;
+    k.tensor_type = "bf16";
+    struct diagnosis d = run(k);
+    assert_string_equal(d.limiter, "tensor pipe");
+    assert_string_equal(d.evidence, "bf16 tensor 612 TFLOP/s, 78 % of the measured bf16 roof; tensor pipe 95 % of "
+                                    "cycles");
+}
+
+/* Without a measured roof of its type the share is never made up: said so. */
+static void without_a_roof_of_its_type_no_share_is_given(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(55.0, 40.0, 30.0, 3.0, 18.0, 4.0, 0.0);
+    k.v[IN_TENSOR_PIPE] = 97.8;
+    k.v[IN_TENSOR_GFLOPS] = 55300.0;
+    k.tensor_type = "fp64"; /* cuBLAS's DGEMM: DMMA, for which memscope measures no roof */
+    struct diagnosis d = run(k);
+    assert_string_equal(d.limiter, "tensor pipe");
+    assert_string_equal(d.evidence, "fp64 tensor 55 TFLOP/s, no measured fp64 roof; tensor pipe 98 % of cycles");
+    k.tensor_type = NULL; /* the tensor group not collected: no type, no rate */
+    k.v[IN_TENSOR_GFLOPS] = NAN;
+    d = run(k);
+    assert_string_equal(d.limiter, "tensor pipe");
+    assert_non_null(strstr(d.evidence, "no tensor type (tensor operations not collected)"));
+    assert_null(strstr(d.evidence, "nan"));
+    k.tensor_type = "bf16"; /* counted, but not its rate */
+    assert_non_null(strstr(run(k).evidence, "bf16 tensor, tensor_gflops not collected"));
+}
+
+/* A tensor kernel bound elsewhere quotes the tensor pipe as its arithmetic, not the FMA pipe its softmax keeps
+ * busy (flash attention in the field notes: tensor pipe 40 %). */
+static void a_tensor_kernel_s_evidence_quotes_the_tensor_pipe(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(80.0, 20.0, 10.0, 35.0, 30.0, 4.0, 0.0);
+    k.v[IN_TENSOR_PIPE] = 40.0;
+    k.v[IN_FLOP_FP32] = 1e9;
+    k.tensor_type = "fp16";
+    assert_string_equal(run(k).evidence, "L1/shared at 80 % of peak; tensor pipe 40 %, DRAM 10 %");
+}
+
+/* A wgmma kernel that waits on its operands says so: the gmma stall (CUPTI's warpgroup_arrive) named where it is
+ * the top reason, and its share added where it is not. */
+static void a_wgmma_kernel_waiting_on_its_operands_says_so(void **state)
+{
+    (void)state;
+    struct kernel_figures k = figures(30.0, 20.0, 10.0, 5.0, 15.0, 4.0, 0.0);
+    k.v[IN_TENSOR_PIPE] = 40.0;
+    k.tensor_type = "bf16";
+    struct diagnosis d = run(k);
+    assert_string_equal(d.limiter, "latency");
+    diagnosis_add_stall(&d, "warpgroup_arrive", 52.4, 52.4);
+    assert_non_null(strstr(d.evidence, "; top stall reason warpgroup_arrive (52 % of samples: warps wait for their "
+                                       "wgmma's operands)"));
+    assert_null(strstr(d.evidence, "in 52 %"));
+    d = run(k);
+    diagnosis_add_stall(&d, "long_scoreboard", 41.0, 12.2);
+    assert_non_null(strstr(d.evidence, "; top stall reason long_scoreboard (41 % of samples); warps wait for their "
+                                       "wgmma's operands in 12 % of samples (warpgroup_arrive)"));
+    struct diagnosis none = run(k), unsampled = run(k);
+    diagnosis_add_stall(&none, "long_scoreboard", 41.0, 0.0);
+    diagnosis_add_stall(&unsampled, "long_scoreboard", 41.0, NAN);
+    assert_null(strstr(none.evidence, "wgmma"));
+    assert_null(strstr(unsampled.evidence, "wgmma"));
 }
 
 static void tiled_transposed_is_bound_by_bank_conflicts(void **state)
@@ -150,13 +253,13 @@ static void the_top_stall_reason_is_added_where_sampled(void **state)
 {
     (void)state;
     struct diagnosis d = run(figures(61.4, 9.0, 3.0, 68.4, 76.3, NAN, 12.5)); /* pipelined */
-    diagnosis_add_stall(&d, "not_selected", 44.08);
+    diagnosis_add_stall(&d, "not_selected", 44.08, NAN);
     assert_string_equal(d.evidence, "issue slots 76 % used, FMA pipe 68 %, L1/shared 61 %; "
                                     "top stall reason not_selected (44 % of samples)");
     struct diagnosis unsampled = run(figures(61.4, 9.0, 3.0, 68.4, 76.3, NAN, 12.5));
-    diagnosis_add_stall(&unsampled, "", 44.0);
-    diagnosis_add_stall(&unsampled, NULL, 44.0);
-    diagnosis_add_stall(&unsampled, "selected", NAN);
+    diagnosis_add_stall(&unsampled, "", 44.0, NAN);
+    diagnosis_add_stall(&unsampled, NULL, 44.0, NAN);
+    diagnosis_add_stall(&unsampled, "selected", NAN, NAN);
     assert_string_equal(unsampled.evidence, "issue slots 76 % used, FMA pipe 68 %, L1/shared 61 %");
 }
 
@@ -229,7 +332,12 @@ int main(void)
         cmocka_unit_test(a_shown_figure_without_a_value_reads_not_collected),
         cmocka_unit_test(coalesced_fp64_loads_are_not_called_uncoalesced),
         cmocka_unit_test(an_fp64_kernel_s_evidence_quotes_the_fp64_pipe),
-        cmocka_unit_test(a_busy_fp64_or_tensor_pipe_is_its_own_limiter),
+        cmocka_unit_test(a_busy_fp64_pipe_is_its_own_limiter),
+        cmocka_unit_test(a_run_before_the_split_keeps_its_fp64_tensor_pipe),
+        cmocka_unit_test(a_tensor_bound_gemm_is_named_for_the_tensor_pipe),
+        cmocka_unit_test(without_a_roof_of_its_type_no_share_is_given),
+        cmocka_unit_test(a_tensor_kernel_s_evidence_quotes_the_tensor_pipe),
+        cmocka_unit_test(a_wgmma_kernel_waiting_on_its_operands_says_so),
         cmocka_unit_test(tiled_transposed_is_bound_by_bank_conflicts),
         cmocka_unit_test(tiled_32_is_bound_by_shared_memory_traffic),
         cmocka_unit_test(the_best_ladder_kernel_is_bound_by_instruction_issue),

@@ -72,19 +72,19 @@ static void kernels_are_ranked_by_share_with_limiter_and_evidence(void **state)
     write_data(FIXTURE);
     assert_string_equal(
         data_file("kernels-1.tsv"),
-        "rank\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\tlimiter (evidence below)\n"
-        "1\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\tstep 1/matmul\t#0\t6\t2.664\t48.3\tinstruction issue\n"
+        "rank\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\ttensor\tlimiter (evidence below)\n"
+        "1\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\tstep 1/matmul\t#0\t6\t2.664\t48.3\t-\tinstruction issue\n"
         "\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %\n"
-        "2\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\tstep 1/matmul\t#1\t6\t2.660\t48.3\ttimed only\n"
+        "2\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\tstep 1/matmul\t#1\t6\t2.660\t48.3\t-\ttimed only\n"
         "3\tcunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue>\tstep 1/softmax\t#0\t6\t0.08137\t1.5"
-        "\tDRAM bandwidth\n"
+        "\t-\tDRAM bandwidth\n"
         "\tDRAM at 86 % of peak; L2 48 %, FMA pipe 4 %\n"
-        "4\tvectorized_layer_norm_kernel<float, float>\tstep 1/layer_norm\t#0\t6\t0.05223\t0.9\tDRAM bandwidth\n"
+        "4\tvectorized_layer_norm_kernel<float, float>\tstep 1/layer_norm\t#0\t6\t0.05223\t0.9\t-\tDRAM bandwidth\n"
         "\tDRAM at 72 % of peak; L2 44 %, FMA pipe 8 %\n"
         "5\tvectorized_elementwise_kernel<4, CUDAFunctor_add<…>, array<…> >\tstep 1/add\t#0\t6\t0.04137\t0.8"
-        "\ttimed only\n"
+        "\t-\ttimed only\n"
         "6\tvectorized_elementwise_kernel<4, FillFunctor<float>, array<char*, 1ul> >\t(none)\t#0\t6\t0.01210\t0.2"
-        "\ttimed only\n");
+        "\t-\ttimed only\n");
 }
 
 /* The profiled jobs alone, under no roof: the folder measured none, and a profile draws no datasheet figure. */

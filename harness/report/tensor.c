@@ -1,0 +1,60 @@
+#include <math.h>
+#include <stdio.h>
+
+#include "cells.h"
+#include "tensor.h"
+
+static const struct {
+    const char *name, *metric, *roof_key;
+} types[] = {
+#define REPORT_TENSOR_ROW(name, metric, key) {name, metric, key},
+    REPORT_TENSOR_TYPES(REPORT_TENSOR_ROW)
+#undef REPORT_TENSOR_ROW
+};
+
+const char *report_tensor_type_name(int type)
+{
+    return types[type].name;
+}
+
+int report_tensor_roof(const struct results_folder *r, int type, double *gflops, struct error *e)
+{
+    *gflops = NAN;
+    if (!*types[type].roof_key || results_environment_number(r, types[type].roof_key, gflops, e))
+        return e->code;
+    if (!(*gflops > 0)) /* a roof that reads 0 was not measured */
+        *gflops = NAN;
+    return 0;
+}
+
+int report_tensor_work(const struct report_model *m, const char *variant, int width, struct tensor_work *t,
+                       struct error *e)
+{
+    *t = (struct tensor_work){-1, NAN, NAN, NAN, NAN, false};
+    for (int i = 0; i < REPORT_TENSOR_TYPE_COUNT; ++i) {
+        double flop;
+        if (results_metric_sum(m->r, variant, width, types[i].metric, &flop, e))
+            return e->code;
+        t->counted |= !isnan(flop);
+        if (flop > 0 && (t->type < 0 || flop > t->flop))
+            t->type = i, t->flop = flop;
+    }
+    if (t->type < 0)
+        return 0;
+    t->gflops = t->flop / (report_summary_value(m, variant, width, SUMMARY_MEDIAN_MS) * 1e-3) / 1e9;
+    if (report_tensor_roof(m->r, t->type, &t->roof_gflops, e))
+        return e->code;
+    t->roof_pct = 100.0 * t->gflops / t->roof_gflops;
+    return 0;
+}
+
+void report_format_tensor(char *cell, size_t size, const struct tensor_work *t)
+{
+    double tflops = t->gflops / 1000.0;
+    if (t->type < 0)
+        snprintf(cell, size, "-");
+    else if (isnan(tflops))
+        snprintf(cell, size, "%s, not timed", types[t->type].name);
+    else
+        snprintf(cell, size, tflops < 100 ? "%s %.3g TFLOP/s" : "%s %.0f TFLOP/s", types[t->type].name, tflops);
+}
