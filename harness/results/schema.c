@@ -55,6 +55,18 @@ const struct csv_schema compare_lines_csv = {"compare-lines.csv", COMPARE_LINES_
                                              compare_lines_limits};
 const struct csv_schema history_csv = {"history.csv", HISTORY_COLUMNS, history_names, history_limits};
 
+const struct csv_schema *schema_of_results_file(const char *file)
+{
+    static const struct csv_schema *const files[] = {
+        &summary_csv,  &samples_csv,  &variants_csv, &metrics_csv,  &lines_csv,   &stalls_csv,
+        &environment_csv, &timeline_csv, &launches_csv, &validate_csv, &instructions_csv,
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; ++i)
+        if (strcmp(files[i]->file, file) == 0)
+            return files[i];
+    return NULL;
+}
+
 /* Headers are joined into buffers of HEADER_LEN; the longest, summary.csv's, is about 750 characters. */
 #define HEADER_LEN 4096
 static void join_header(const struct csv_schema *s, char *header, size_t len)

@@ -207,6 +207,9 @@ extern const struct csv_schema launches_csv;
 /* memscope-decode --instructions writes it; a run does not (lines.csv is the sum of its rows per line). */
 extern const struct csv_schema instructions_csv;
 
+/* The schema of a results folder's file by its name ("metrics.csv"), or NULL. */
+const struct csv_schema *schema_of_results_file(const char *file);
+
 /* Creates dir/<schema's file> with the schema's header. */
 int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, struct error *e);
 /* Writes rows of the schema's file to an open stream; with_header 0 appends to a file that has it. */
