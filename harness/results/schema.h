@@ -117,7 +117,7 @@
  * passes'; depth 0 is the run; times in milliseconds from the run's first range. */
 #define TIMELINE_CSV(X)                                                                                               \
     X(TIMELINE_RANGE, "range", TEXT) X(TIMELINE_JOB, "job", TEXT) X(TIMELINE_WIDTH, "width", COUNT)                   \
-    X(TIMELINE_DEPTH, "depth", COUNT) X(TIMELINE_START_MS, "start_ms", SPAN_MS)                                       \
+    X(TIMELINE_DEPTH, "depth", COUNT) X(TIMELINE_START_MS, "start_ms", NUMBER)                                       \
     X(TIMELINE_DURATION_MS, "duration_ms", SPAN_MS)
 
 /* One row per kernel launch of a profiled program (memscope-profile), in launch order: ordinal from 0 over the
