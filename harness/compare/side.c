@@ -31,9 +31,11 @@ static int by_name(const void *a, const void *b)
 /* The rounds in name order (round-1, round-2, ...: the order they ran in). */
 static int list_rounds(const char *dir, char **names, int *count, struct error *e)
 {
+    if (results_folder_exists(dir, e))
+        return e->code;
     DIR *d = opendir(dir);
     if (!d)
-        return error_set(e, EXIT_USAGE, "%s: no such results folder", dir);
+        return error_set(e, EXIT_USAGE, "%s: cannot be read as a results folder", dir);
     struct dirent *entry;
     *count = 0;
     while ((entry = readdir(d)) && !e->code) {

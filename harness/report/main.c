@@ -4,10 +4,14 @@
  * Run by scripts/report-render; needs no GPU.
  *
  *   memscope-report-data [--note TEXT] [--compare COMPARE_CSV] RESULTS_DIR DATA_DIR
+ *   memscope-report-data --check [--as FILE_NAME] RESULTS_DIR|FILE
  *
  * DATA_DIR receives the tables, variables.gp, pages.tsv (the PNG pages to
  * render: name, script, setup) and, with --compare, a checked copy of
  * COMPARE_CSV. TEXT, one line, is drawn on the title page exactly as given.
+ * --check writes nothing: it refuses what the report would refuse, a folder or
+ * one of its files, by the same words; the Python scripts that read a results
+ * folder ask it, so that the limits of its values have one definition.
  *
  * Exit codes: 0 written; 2 bad usage (a TEXT with a line break among it) or a
  * results folder that cannot be read (the message names the file and line);
@@ -16,23 +20,33 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/args.h"
+#include "../results/folder_reader.h"
+#include "../results/schema.h"
 #include "report_data.h"
 
 static const char help_text[] =
     "usage: memscope-report-data [--note TEXT] [--compare COMPARE_CSV] RESULTS_DIR DATA_DIR\n"
+    "       memscope-report-data --check [--as FILE_NAME] RESULTS_DIR|FILE\n"
     "\n"
     "Reads a results folder and writes into DATA_DIR, an existing folder, the tables, gnuplot\n"
     "variables and pages.tsv that scripts/report-render draws into the report. Needs no GPU.\n"
+    "With --check it writes nothing: it checks a results folder, or one file of one (by its\n"
+    "name, or as FILE_NAME: --as metrics.csv), as every reader of a results folder does.\n"
     "\n"
     "      --note TEXT            a line for the title page\n"
     "      --compare COMPARE_CSV  a compare.csv of memscope-compare -o, checked, for the\n"
     "                             comparison page\n"
+    "      --check                check RESULTS_DIR or FILE and write nothing\n"
+    "      --as FILE_NAME         with --check, FILE is checked as the results folder's\n"
+    "                             FILE_NAME (summary.csv, metrics.csv, stalls.csv, ...)\n"
     "  -h, --help                 this text\n"
     "\n"
-    "Exit codes: 0 written; 2 bad usage or a results folder that cannot be read (the message\n"
-    "names the file, line and column); 4 DATA_DIR not writable.\n";
+    "Exit codes: 0 written (with --check: every value within its limit); 2 bad usage or a\n"
+    "results folder that cannot be read (the message names the file, line, column, value and\n"
+    "limit); 4 DATA_DIR not writable.\n";
 
 static int print_help(void)
 {
@@ -43,25 +57,47 @@ static int print_help(void)
 static int usage(struct error *e)
 {
     return error_set(e, EXIT_USAGE,
-                     "usage: memscope-report-data [--note TEXT] [--compare COMPARE_CSV] RESULTS_DIR DATA_DIR "
-                     "(see --help)");
+                     "usage: memscope-report-data [--note TEXT] [--compare COMPARE_CSV] RESULTS_DIR DATA_DIR, or "
+                     "memscope-report-data --check [--as FILE_NAME] RESULTS_DIR|FILE (see --help)");
+}
+
+/* A folder is checked as every reader opens it; a file by the schema of its name (or of as). */
+static int check(const char *path, const char *as, struct error *e)
+{
+    struct stat st;
+    if (!as && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        struct results_folder results;
+        if (results_folder_open(path, &results, e) == 0)
+            results_folder_close(&results);
+        return e->code;
+    }
+    const char *name = as ? as : strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const struct csv_schema *s = schema_of_results_file(name);
+    if (!s)
+        return error_set(e, EXIT_USAGE, "%s: not a file of a results folder by its name (--as names which it is: "
+                                        "summary.csv, metrics.csv, stalls.csv, ...)", as ? as : path);
+    return results_file_check(path, s, e);
 }
 
 static int run(int argc, char **argv, struct error *e)
 {
-    const char *note = "", *compare = NULL, *paths[2];
+    const char *note = "", *compare = NULL, *as = NULL, *paths[2];
     int n;
-    bool help = false;
+    bool help = false, checking = false;
     const struct arg_option options[] = {
         {"note", 0, ARG_TEXT, &note, 0, 0, NULL},
         {"compare", 0, ARG_TEXT, &compare, 0, 0, NULL},
+        {"check", 0, ARG_FLAG, &checking, 0, 0, NULL},
+        {"as", 0, ARG_TEXT, &as, 0, 0, NULL},
         {"help", 'h', ARG_FLAG, &help, 0, 0, NULL},
     };
-    if (args_parse(argc, argv, options, 3, paths, 2, &n, e))
+    if (args_parse(argc, argv, options, 5, paths, 2, &n, e))
         return e->code;
     if (help)
         return print_help();
-    if (n != 2)
+    if (checking)
+        return n != 1 || *note || compare ? usage(e) : check(paths[0], as, e);
+    if (as || n != 2)
         return usage(e);
     if (strpbrk(note, "\r\n"))
         return error_set(e, EXIT_USAGE, "--note: one line for the title page, without a line break");

@@ -71,14 +71,12 @@ static int read_range(const struct csv_table *t, const int *column, int row, str
 {
     r->name = csv_table_text(t, row, column[TIMELINE_RANGE]);
     r->job = csv_table_text(t, row, column[TIMELINE_JOB]);
+    /* A negative duration or depth never comes here: the folder reader refuses it (results/value_limits.h). */
     if (csv_table_int(t, row, column[TIMELINE_WIDTH], &r->width, e) ||
         csv_table_int(t, row, column[TIMELINE_DEPTH], &r->depth, e) ||
         csv_table_required_real(t, row, column[TIMELINE_START_MS], &r->start_ms, e) ||
         csv_table_required_real(t, row, column[TIMELINE_DURATION_MS], &r->duration_ms, e))
         return e->code;
-    if (r->duration_ms < 0 || r->depth < 0)
-        return error_set(e, EXIT_USAGE, "%s:%d: a negative %s", t->path, t->line[row],
-                         r->depth < 0 ? "depth" : "duration");
     return 0;
 }
 

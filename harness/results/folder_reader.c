@@ -11,34 +11,35 @@
 #include "job_name.h"
 #include "schema.h"
 
-static int is_folder(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static int is_file(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int read_file(const struct results_folder *r, const char *name, struct csv_table *t, struct error *e)
+static int read_checked(const char *path, const struct csv_schema *s, struct csv_table *t, struct error *e)
 {
-    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    if (!is_file(path))
-        return error_set(e, EXIT_USAGE, "%s: no %s (not a memscope results folder, or an incomplete one)", r->dir, name);
-    return csv_table_read(path, t, e);
+    return csv_table_read(path, t, e) || value_limits_check(t, s, e);
 }
 
-static int read_optional(const struct results_folder *r, const char *name, struct csv_table *t, int *present,
-                         struct error *e)
+static int read_file(const struct results_folder *r, const struct csv_schema *s, struct csv_table *t, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    snprintf(path, sizeof path, "%s/%s", r->dir, s->file);
+    if (!is_file(path))
+        return error_set(e, EXIT_USAGE, "%s: no %s (not a memscope results folder, or an incomplete one)", r->dir,
+                         s->file);
+    return read_checked(path, s, t, e);
+}
+
+/* name: the file's path in the folder, where it is not the schema's file name (validate/validate.csv). */
+static int read_optional(const struct results_folder *r, const char *name, const struct csv_schema *s,
+                         struct csv_table *t, int *present, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
     *present = is_file(path);
-    return *present ? csv_table_read(path, t, e) : 0;
+    return *present ? read_checked(path, s, t, e) : 0;
 }
 
 int results_read_optional(const char *dir, const struct csv_schema *s, struct csv_table *t, int *present,
@@ -47,7 +48,41 @@ int results_read_optional(const char *dir, const struct csv_schema *s, struct cs
     char path[PATH_JOINED(PATH_LEN)];
     snprintf(path, sizeof path, "%s/%s", dir, s->file);
     *present = access(path, F_OK) == 0;
-    return *present ? csv_table_read(path, t, e) : 0;
+    return *present ? read_checked(path, s, t, e) : 0;
+}
+
+/* The files of a folder that opening it does not keep: checked all the same, so that a reader that does not draw
+ * them refuses the folder as one that does. */
+static int check_other_files(const struct results_folder *r, struct error *e)
+{
+    static const struct csv_schema *const others[] = {&lines_csv, &stalls_csv, &timeline_csv, &launches_csv};
+    for (size_t i = 0; i < sizeof others / sizeof *others && !e->code; ++i) {
+        struct csv_table t;
+        int present;
+        if (!results_read_optional(r->dir, others[i], &t, &present, e) && present)
+            csv_table_free(&t);
+    }
+    return e->code;
+}
+
+int results_file_check(const char *path, const struct csv_schema *s, struct error *e)
+{
+    struct csv_table t;
+    if (read_checked(path, s, &t, e))
+        return e->code;
+    csv_table_free(&t);
+    return 0;
+}
+
+int results_folder_exists(const char *dir, struct error *e)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return error_set(e, EXIT_USAGE, "%s: no such results folder", dir);
+    if (!S_ISDIR(st.st_mode))
+        return error_set(e, EXIT_USAGE, "%s: not a folder (a results folder is the folder memscope wrote, not a file "
+                                        "in it)", dir);
+    return 0;
 }
 
 int results_check_header(const char *path, const struct csv_schema *s, struct error *e)
@@ -88,48 +123,6 @@ static int find_summary_columns(struct results_folder *r, struct error *e)
         return error_set(e, EXIT_USAGE, "%s: no rows (the run measured nothing)", s->path);
     if (read_ints(s, r->col_width, &r->summary_width, e) || read_ints(s, r->col_samples, &r->summary_samples, e))
         return e->code;
-    return 0;
-}
-
-/* The summary's columns that hold text; every other column of the schema holds a number, or nothing where the run
- * did not measure it. */
-static const enum summary_column summary_text[] = {
-    SUMMARY_VARIANT,     SUMMARY_PRECISION,      SUMMARY_LAYOUT,  SUMMARY_STATUS,   SUMMARY_REFERENCE,
-    SUMMARY_STOP_REASON, SUMMARY_METRICS_KERNEL, SUMMARY_LIMITER, SUMMARY_EVIDENCE, SUMMARY_STALL_TOP_REASON,
-    SUMMARY_OTHER_GPU_WORK,
-};
-/* The kernel time statistics: empty where nothing was timed (a failed check), else positive. */
-static const enum summary_column summary_times[] = {
-    SUMMARY_MIN_MS, SUMMARY_Q1_MS, SUMMARY_MEDIAN_MS, SUMMARY_Q3_MS, SUMMARY_MAX_MS, SUMMARY_MEAN_MS,
-};
-
-static bool listed(enum summary_column id, const enum summary_column *list, size_t n)
-{
-    for (size_t i = 0; i < n; ++i)
-        if (list[i] == id)
-            return true;
-    return false;
-}
-
-/* Every value, whether or not the reader at hand draws it: the report, the comparison and the history open a
- * folder here, so that none of them takes a file another refuses. */
-static int check_summary_values(const struct results_folder *r, struct error *e)
-{
-    const struct csv_table *s = &r->summary;
-    for (int id = 0; id < SUMMARY_COLUMNS; ++id) {
-        int column = schema_column_or_none(s, &summary_csv, id);
-        if (column < 0 || listed(id, summary_text, sizeof summary_text / sizeof *summary_text))
-            continue;
-        bool time = listed(id, summary_times, sizeof summary_times / sizeof *summary_times);
-        for (int row = 0; row < s->rows; ++row) {
-            double value;
-            if (csv_table_real(s, row, column, &value, e))
-                return e->code;
-            if (time && value <= 0)
-                return error_set(e, EXIT_USAGE, "%s:%d: column '%s' holds '%s', but a time must be positive", s->path,
-                                 s->line[row], s->header[column], csv_table_text(s, row, column));
-        }
-    }
     return 0;
 }
 
@@ -236,16 +229,18 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
     if (length >= sizeof r->dir)
         return error_set(e, EXIT_USAGE, "%.64s...: path too long", dir);
     snprintf(r->dir, sizeof r->dir, "%.*s", (int)length, dir);
-    if (!is_folder(r->dir))
-        return error_set(e, EXIT_USAGE, "%s: no such results folder", r->dir);
+    if (results_folder_exists(r->dir, e))
+        return e->code;
     if (length > 8 && strcmp(r->dir + length - 8, ".partial") == 0)
         return error_set(e, EXIT_USAGE, "%s: an incomplete run (the folder is renamed when the run completes)", r->dir);
-    if (read_file(r, environment_csv.file, &r->environment, e) || check_environment(r, e) ||
-        read_file(r, summary_csv.file, &r->summary, e) || find_summary_columns(r, e) || check_summary_values(r, e) ||
-        read_file(r, samples_csv.file, &r->samples, e) || check_sample_counts(r, e) ||
-        read_optional(r, metrics_csv.file, &r->metrics, &r->has_metrics, e) || find_metric_columns(r, e) ||
-        read_optional(r, validate_path, &r->validate, &r->has_validate, e) ||
-        read_optional(r, variants_csv.file, &r->variants, &r->has_variants, e) || check_variants(r, e))
+    if (read_file(r, &environment_csv, &r->environment, e) || check_environment(r, e) ||
+        read_file(r, &summary_csv, &r->summary, e) || find_summary_columns(r, e) ||
+        read_file(r, &samples_csv, &r->samples, e) || check_sample_counts(r, e) ||
+        read_optional(r, metrics_csv.file, &metrics_csv, &r->metrics, &r->has_metrics, e) ||
+        find_metric_columns(r, e) ||
+        read_optional(r, validate_path, &validate_csv, &r->validate, &r->has_validate, e) ||
+        read_optional(r, variants_csv.file, &variants_csv, &r->variants, &r->has_variants, e) || check_variants(r, e) ||
+        check_other_files(r, e))
         results_folder_close(r);
     return e->code;
 }

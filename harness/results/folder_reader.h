@@ -25,15 +25,24 @@ struct results_folder {
 };
 
 /* Refuses a folder that is missing, still being written (.partial), lacks a
- * file or a column, or whose samples do not add up to the summary's counts. */
+ * file or a column, holds a value outside its column's limit (value_limits.h:
+ * every file of the folder is checked, whether or not the reader draws it), or
+ * whose samples do not add up to the summary's counts. */
 int results_folder_open(const char *dir, struct results_folder *r, struct error *e);
 void results_folder_close(struct results_folder *r);
 
 struct csv_schema;
 /* A file of a results folder that a run may not have written (lines.csv, stalls.csv), by its schema: read into t
- * when dir holds it, else *present 0 and nothing read. */
+ * and its values checked when dir holds it, else *present 0 and nothing read. */
 int results_read_optional(const char *dir, const struct csv_schema *s, struct csv_table *t, int *present,
                           struct error *e);
+
+/* Whether dir is there and a folder; else an error that says which it is not. */
+int results_folder_exists(const char *dir, struct error *e);
+
+/* One file of a results folder, wherever it lies (a copy the Python scripts are given), read as a file of schema s
+ * and its values checked, as the folder reader checks it. */
+int results_file_check(const char *path, const struct csv_schema *s, struct error *e);
 
 /* A file memscope wrote by schema s outside a results folder (memscope-compare's compare.csv, which the report
  * draws): read to check it, refused (naming the file) unless its header is the schema's. */

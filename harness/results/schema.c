@@ -2,7 +2,8 @@
 
 #include "schema.h"
 
-#define SCHEMA_NAME(id, name) name,
+#define SCHEMA_NAME(id, name, limit) name,
+#define SCHEMA_LIMIT(id, name, limit) LIMIT_##limit,
 static const char *const summary_names[] = {SUMMARY_CSV(SCHEMA_NAME)};
 static const char *const samples_names[] = {SAMPLES_CSV(SCHEMA_NAME)};
 static const char *const variants_names[] = {VARIANTS_CSV(SCHEMA_NAME)};
@@ -18,22 +19,53 @@ static const char *const compare_names[] = {COMPARE_CSV(SCHEMA_NAME)};
 static const char *const compare_metrics_names[] = {COMPARE_METRICS_CSV(SCHEMA_NAME)};
 static const char *const compare_lines_names[] = {COMPARE_LINES_CSV(SCHEMA_NAME)};
 static const char *const history_names[] = {HISTORY_CSV(SCHEMA_NAME)};
+static const enum value_limit summary_limits[] = {SUMMARY_CSV(SCHEMA_LIMIT)};
+static const enum value_limit samples_limits[] = {SAMPLES_CSV(SCHEMA_LIMIT)};
+static const enum value_limit variants_limits[] = {VARIANTS_CSV(SCHEMA_LIMIT)};
+static const enum value_limit metrics_limits[] = {METRICS_CSV(SCHEMA_LIMIT)};
+static const enum value_limit lines_limits[] = {LINES_CSV(SCHEMA_LIMIT)};
+static const enum value_limit instructions_limits[] = {INSTRUCTIONS_CSV(SCHEMA_LIMIT)};
+static const enum value_limit stalls_limits[] = {STALLS_CSV(SCHEMA_LIMIT)};
+static const enum value_limit environment_limits[] = {ENVIRONMENT_CSV(SCHEMA_LIMIT)};
+static const enum value_limit timeline_limits[] = {TIMELINE_CSV(SCHEMA_LIMIT)};
+static const enum value_limit launches_limits[] = {LAUNCHES_CSV(SCHEMA_LIMIT)};
+static const enum value_limit validate_limits[] = {VALIDATE_CSV(SCHEMA_LIMIT)};
+static const enum value_limit compare_limits[] = {COMPARE_CSV(SCHEMA_LIMIT)};
+static const enum value_limit compare_metrics_limits[] = {COMPARE_METRICS_CSV(SCHEMA_LIMIT)};
+static const enum value_limit compare_lines_limits[] = {COMPARE_LINES_CSV(SCHEMA_LIMIT)};
+static const enum value_limit history_limits[] = {HISTORY_CSV(SCHEMA_LIMIT)};
 
-const struct csv_schema summary_csv = {"summary.csv", SUMMARY_COLUMNS, summary_names};
-const struct csv_schema samples_csv = {"samples.csv", SAMPLES_COLUMNS, samples_names};
-const struct csv_schema variants_csv = {"variants.csv", VARIANTS_COLUMNS, variants_names};
-const struct csv_schema metrics_csv = {"metrics.csv", METRICS_COLUMNS, metrics_names};
-const struct csv_schema lines_csv = {"lines.csv", LINES_COLUMNS, lines_names};
-const struct csv_schema instructions_csv = {"instructions.csv", INSTRUCTIONS_COLUMNS, instructions_names};
-const struct csv_schema stalls_csv = {"stalls.csv", STALLS_COLUMNS, stalls_names};
-const struct csv_schema environment_csv = {"environment.csv", ENVIRONMENT_COLUMNS, environment_names};
-const struct csv_schema timeline_csv = {"timeline.csv", TIMELINE_COLUMNS, timeline_names};
-const struct csv_schema launches_csv = {"launches.csv", LAUNCHES_COLUMNS, launches_names};
-const struct csv_schema validate_csv = {"validate.csv", VALIDATE_COLUMNS, validate_names};
-const struct csv_schema compare_csv = {"compare.csv", COMPARE_COLUMNS, compare_names};
-const struct csv_schema compare_metrics_csv = {"compare-metrics.csv", COMPARE_METRICS_COLUMNS, compare_metrics_names};
-const struct csv_schema compare_lines_csv = {"compare-lines.csv", COMPARE_LINES_COLUMNS, compare_lines_names};
-const struct csv_schema history_csv = {"history.csv", HISTORY_COLUMNS, history_names};
+const struct csv_schema summary_csv = {"summary.csv", SUMMARY_COLUMNS, summary_names, summary_limits};
+const struct csv_schema samples_csv = {"samples.csv", SAMPLES_COLUMNS, samples_names, samples_limits};
+const struct csv_schema variants_csv = {"variants.csv", VARIANTS_COLUMNS, variants_names, variants_limits};
+const struct csv_schema metrics_csv = {"metrics.csv", METRICS_COLUMNS, metrics_names, metrics_limits};
+const struct csv_schema lines_csv = {"lines.csv", LINES_COLUMNS, lines_names, lines_limits};
+const struct csv_schema instructions_csv = {"instructions.csv", INSTRUCTIONS_COLUMNS, instructions_names,
+                                            instructions_limits};
+const struct csv_schema stalls_csv = {"stalls.csv", STALLS_COLUMNS, stalls_names, stalls_limits};
+const struct csv_schema environment_csv = {"environment.csv", ENVIRONMENT_COLUMNS, environment_names,
+                                           environment_limits};
+const struct csv_schema timeline_csv = {"timeline.csv", TIMELINE_COLUMNS, timeline_names, timeline_limits};
+const struct csv_schema launches_csv = {"launches.csv", LAUNCHES_COLUMNS, launches_names, launches_limits};
+const struct csv_schema validate_csv = {"validate.csv", VALIDATE_COLUMNS, validate_names, validate_limits};
+const struct csv_schema compare_csv = {"compare.csv", COMPARE_COLUMNS, compare_names, compare_limits};
+const struct csv_schema compare_metrics_csv = {"compare-metrics.csv", COMPARE_METRICS_COLUMNS, compare_metrics_names,
+                                               compare_metrics_limits};
+const struct csv_schema compare_lines_csv = {"compare-lines.csv", COMPARE_LINES_COLUMNS, compare_lines_names,
+                                             compare_lines_limits};
+const struct csv_schema history_csv = {"history.csv", HISTORY_COLUMNS, history_names, history_limits};
+
+const struct csv_schema *schema_of_results_file(const char *file)
+{
+    static const struct csv_schema *const files[] = {
+        &summary_csv,  &samples_csv,  &variants_csv, &metrics_csv,  &lines_csv,   &stalls_csv,
+        &environment_csv, &timeline_csv, &launches_csv, &validate_csv, &instructions_csv,
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; ++i)
+        if (strcmp(files[i]->file, file) == 0)
+            return files[i];
+    return NULL;
+}
 
 /* Headers are joined into buffers of HEADER_LEN; the longest, summary.csv's, is about 750 characters. */
 #define HEADER_LEN 4096

@@ -3,9 +3,11 @@
  * definition the writers take their headers from and the readers their column
  * names. docs/results-folder.md documents each column of a results folder's files (tests/docs checks it).
  *
- * Each list is an X-macro: X(ID, "name"). The IDs are the columns' positions
+ * Each list is an X-macro: X(ID, "name", LIMIT). The IDs are the columns' positions
  * in files this version writes; readers must still look columns up by name,
- * since an older file may lack one.
+ * since an older file may lack one. LIMIT is what a number in the column may
+ * hold (value_limits.h: TEXT for a column of text): the folder reader refuses
+ * any other value, so that every reader refuses the same file alike.
  */
 #ifndef MEMSCOPE_SCHEMA_H
 #define MEMSCOPE_SCHEMA_H
@@ -14,144 +16,165 @@
 
 #include "../csv/reader.h"
 #include "../csv/writer.h"
+#include "value_limits.h"
 
 #define SUMMARY_CSV(X)                                                                                                \
-    X(SUMMARY_VARIANT, "variant") X(SUMMARY_PRECISION, "precision") X(SUMMARY_LAYOUT, "layout")                       \
-    X(SUMMARY_WIDTH, "width") X(SUMMARY_STATUS, "status") X(SUMMARY_REFERENCE, "reference") X(SUMMARY_SEED, "seed")   \
-    X(SUMMARY_MAX_ERROR, "max_error") X(SUMMARY_REL_L2_ERROR, "rel_l2_error") X(SUMMARY_TOLERANCE, "tolerance")       \
-    X(SUMMARY_SAMPLES, "samples") X(SUMMARY_STOP_REASON, "stop_reason") X(SUMMARY_MIN_MS, "min_ms")                   \
-    X(SUMMARY_Q1_MS, "q1_ms") X(SUMMARY_MEDIAN_MS, "median_ms") X(SUMMARY_Q3_MS, "q3_ms") X(SUMMARY_MAX_MS, "max_ms") \
-    X(SUMMARY_MEAN_MS, "mean_ms") X(SUMMARY_STDEV_MS, "stdev_ms") X(SUMMARY_CI95_REL, "ci95_rel")                     \
-    X(SUMMARY_FLOP, "flop") X(SUMMARY_MIN_BYTES, "min_bytes") X(SUMMARY_GFLOPS, "gflops")                             \
-    X(SUMMARY_EFFECTIVE_GBS, "effective_gbs") X(SUMMARY_METRICS_KERNEL, "metrics_kernel")                             \
-    X(SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct")                                               \
-    X(SUMMARY_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld") X(SUMMARY_SHARED_CONFLICTS_HW, "shared_conflicts_hw") \
-    X(SUMMARY_SHARED_EXCESS_ESTIMATE, "shared_excess_wavefronts_estimate") X(SUMMARY_DRAM_GBS, "dram_gbs")            \
-    X(SUMMARY_DRAM_PCT_OF_PEAK, "dram_pct_of_peak") X(SUMMARY_ACHIEVED_GFLOPS, "achieved_gflops")                     \
-    X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct") X(SUMMARY_SOL_SM_PCT, "sol_sm_pct")                   \
-    X(SUMMARY_SOL_MEMORY_PCT, "sol_memory_pct") X(SUMMARY_SOL_L1_PCT, "sol_l1_pct") X(SUMMARY_SOL_L2_PCT, "sol_l2_pct") \
-    X(SUMMARY_SOL_DRAM_PCT, "sol_dram_pct") X(SUMMARY_FMA_PIPE_PCT, "fma_pipe_pct")                                   \
-    X(SUMMARY_ISSUE_SLOTS_PCT, "issue_slots_pct") X(SUMMARY_TENSOR_PIPE_PCT, "tensor_pipe_pct")                       \
-    X(SUMMARY_FP64_PIPE_PCT, "fp64_pipe_pct")                                                                         \
-    X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms")                                                                     \
-    X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms") X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms")         \
-    X(SUMMARY_REGISTERS_PER_THREAD, "registers_per_thread") X(SUMMARY_STATIC_SMEM_BYTES, "static_smem_bytes")        \
-    X(SUMMARY_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes") X(SUMMARY_THREADS_PER_BLOCK, "threads_per_block")             \
-    X(SUMMARY_THEORETICAL_OCCUPANCY_PCT, "theoretical_occupancy_pct")                                                 \
-    X(SUMMARY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact") X(SUMMARY_GLOBAL_EXCESS_SECTORS, "global_excess_sectors") \
-    X(SUMMARY_SOURCE_WALL_MS, "source_wall_ms") X(SUMMARY_SOURCE_GPU_MS, "source_gpu_ms")                             \
-    X(SUMMARY_LIMITER, "limiter") X(SUMMARY_EVIDENCE, "evidence") X(SUMMARY_STALL_SAMPLES, "stall_samples")         \
-    X(SUMMARY_STALL_TOP_REASON, "stall_top_reason") X(SUMMARY_STALL_TOP_PCT, "stall_top_pct")                         \
-    X(SUMMARY_STALL_WALL_MS, "stall_wall_ms") X(SUMMARY_OTHER_GPU_WORK, "other_gpu_work")                             \
-    X(SUMMARY_FP32_ROOF_PCT, "fp32_roof_pct") X(SUMMARY_TENSOR_TYPE, "tensor_type")                                 \
-    X(SUMMARY_TENSOR_FLOP, "tensor_flop") X(SUMMARY_TENSOR_TFLOPS, "tensor_tflops")                                   \
-    X(SUMMARY_TENSOR_ROOF_PCT, "tensor_roof_pct")
+    X(SUMMARY_VARIANT, "variant", TEXT) X(SUMMARY_PRECISION, "precision", TEXT) X(SUMMARY_LAYOUT, "layout", TEXT)     \
+    X(SUMMARY_WIDTH, "width", COUNT) X(SUMMARY_STATUS, "status", TEXT) X(SUMMARY_REFERENCE, "reference", TEXT)        \
+    X(SUMMARY_SEED, "seed", COUNT) X(SUMMARY_MAX_ERROR, "max_error", RATIO)                                           \
+    X(SUMMARY_REL_L2_ERROR, "rel_l2_error", RATIO) X(SUMMARY_TOLERANCE, "tolerance", RATIO)                           \
+    X(SUMMARY_SAMPLES, "samples", COUNT) X(SUMMARY_STOP_REASON, "stop_reason", TEXT)                                  \
+    X(SUMMARY_MIN_MS, "min_ms", TIME_MS) X(SUMMARY_Q1_MS, "q1_ms", TIME_MS)                                           \
+    X(SUMMARY_MEDIAN_MS, "median_ms", TIME_MS) X(SUMMARY_Q3_MS, "q3_ms", TIME_MS)                                     \
+    X(SUMMARY_MAX_MS, "max_ms", TIME_MS) X(SUMMARY_MEAN_MS, "mean_ms", TIME_MS)                                       \
+    X(SUMMARY_STDEV_MS, "stdev_ms", SPAN_MS) X(SUMMARY_CI95_REL, "ci95_rel", RATIO) X(SUMMARY_FLOP, "flop", COUNT)    \
+    X(SUMMARY_MIN_BYTES, "min_bytes", COUNT) X(SUMMARY_GFLOPS, "gflops", GFLOPS)                                      \
+    X(SUMMARY_EFFECTIVE_GBS, "effective_gbs", GBS) X(SUMMARY_METRICS_KERNEL, "metrics_kernel", TEXT)                  \
+    X(SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct", PERCENT)                                      \
+    X(SUMMARY_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld", RATIO)                                                \
+    X(SUMMARY_SHARED_CONFLICTS_HW, "shared_conflicts_hw", COUNT)                                                      \
+    X(SUMMARY_SHARED_EXCESS_ESTIMATE, "shared_excess_wavefronts_estimate", DIFFERENCE)                                \
+    X(SUMMARY_DRAM_GBS, "dram_gbs", GBS) X(SUMMARY_DRAM_PCT_OF_PEAK, "dram_pct_of_peak", PERCENT)                     \
+    X(SUMMARY_ACHIEVED_GFLOPS, "achieved_gflops", GFLOPS)                                                             \
+    X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct", PERCENT) X(SUMMARY_SOL_SM_PCT, "sol_sm_pct", PERCENT) \
+    X(SUMMARY_SOL_MEMORY_PCT, "sol_memory_pct", PERCENT) X(SUMMARY_SOL_L1_PCT, "sol_l1_pct", PERCENT)                 \
+    X(SUMMARY_SOL_L2_PCT, "sol_l2_pct", PERCENT) X(SUMMARY_SOL_DRAM_PCT, "sol_dram_pct", PERCENT)                     \
+    X(SUMMARY_FMA_PIPE_PCT, "fma_pipe_pct", PERCENT) X(SUMMARY_ISSUE_SLOTS_PCT, "issue_slots_pct", PERCENT)           \
+    X(SUMMARY_TENSOR_PIPE_PCT, "tensor_pipe_pct", PERCENT) X(SUMMARY_FP64_PIPE_PCT, "fp64_pipe_pct", PERCENT)         \
+    X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms", SPAN_MS) X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms", SPAN_MS) \
+    X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms", NUMBER)                                                     \
+    X(SUMMARY_REGISTERS_PER_THREAD, "registers_per_thread", COUNT)                                                    \
+    X(SUMMARY_STATIC_SMEM_BYTES, "static_smem_bytes", COUNT)                                                          \
+    X(SUMMARY_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes", COUNT)                                                        \
+    X(SUMMARY_THREADS_PER_BLOCK, "threads_per_block", COUNT)                                                          \
+    X(SUMMARY_THEORETICAL_OCCUPANCY_PCT, "theoretical_occupancy_pct", PERCENT)                                        \
+    X(SUMMARY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact", DIFFERENCE)                                           \
+    X(SUMMARY_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", DIFFERENCE)                                             \
+    X(SUMMARY_SOURCE_WALL_MS, "source_wall_ms", SPAN_MS) X(SUMMARY_SOURCE_GPU_MS, "source_gpu_ms", SPAN_MS)           \
+    X(SUMMARY_LIMITER, "limiter", TEXT) X(SUMMARY_EVIDENCE, "evidence", TEXT)                                         \
+    X(SUMMARY_STALL_SAMPLES, "stall_samples", COUNT) X(SUMMARY_STALL_TOP_REASON, "stall_top_reason", TEXT)            \
+    X(SUMMARY_STALL_TOP_PCT, "stall_top_pct", PERCENT) X(SUMMARY_STALL_WALL_MS, "stall_wall_ms", SPAN_MS)             \
+    X(SUMMARY_OTHER_GPU_WORK, "other_gpu_work", TEXT) X(SUMMARY_FP32_ROOF_PCT, "fp32_roof_pct", PERCENT) \
+    X(SUMMARY_TENSOR_TYPE, "tensor_type", TEXT) X(SUMMARY_TENSOR_FLOP, "tensor_flop", COUNT)                          \
+    X(SUMMARY_TENSOR_TFLOPS, "tensor_tflops", GFLOPS) X(SUMMARY_TENSOR_ROOF_PCT, "tensor_roof_pct", PERCENT)
 
 /* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it). */
 #define VARIANTS_CSV(X)                                                                                               \
-    X(VARIANTS_VARIANT, "variant") X(VARIANTS_PRECISION, "precision") X(VARIANTS_LAYOUT, "layout")                    \
-    X(VARIANTS_BLOCK_X, "block_x") X(VARIANTS_BLOCK_Y, "block_y") X(VARIANTS_TILE_X, "tile_x")                        \
-    X(VARIANTS_TILE_Y, "tile_y") X(VARIANTS_LADDER_STEP, "ladder_step") X(VARIANTS_DESCRIPTION, "description")
+    X(VARIANTS_VARIANT, "variant", TEXT) X(VARIANTS_PRECISION, "precision", TEXT) X(VARIANTS_LAYOUT, "layout", TEXT)  \
+    X(VARIANTS_BLOCK_X, "block_x", COUNT) X(VARIANTS_BLOCK_Y, "block_y", COUNT) X(VARIANTS_TILE_X, "tile_x", COUNT)   \
+    X(VARIANTS_TILE_Y, "tile_y", COUNT) X(VARIANTS_LADDER_STEP, "ladder_step", COUNT)                                 \
+    X(VARIANTS_DESCRIPTION, "description", TEXT)
 
 #define SAMPLES_CSV(X)                                                                                                \
-    X(SAMPLES_VARIANT, "variant") X(SAMPLES_PRECISION, "precision") X(SAMPLES_WIDTH, "width")                         \
-    X(SAMPLES_SAMPLE, "sample") X(SAMPLES_TIME_MS, "time_ms")
+    X(SAMPLES_VARIANT, "variant", TEXT) X(SAMPLES_PRECISION, "precision", TEXT) X(SAMPLES_WIDTH, "width", COUNT)      \
+    X(SAMPLES_SAMPLE, "sample", COUNT) X(SAMPLES_TIME_MS, "time_ms", TIME_MS)
 
 #define METRICS_CSV(X)                                                                                                \
-    X(METRICS_VARIANT, "variant") X(METRICS_PRECISION, "precision") X(METRICS_WIDTH, "width")                         \
-    X(METRICS_KERNEL, "kernel") X(METRICS_METRIC, "metric") X(METRICS_VALUE, "value") X(METRICS_UNIT, "unit")
+    X(METRICS_VARIANT, "variant", TEXT) X(METRICS_PRECISION, "precision", TEXT) X(METRICS_WIDTH, "width", COUNT)      \
+    X(METRICS_KERNEL, "kernel", TEXT) X(METRICS_METRIC, "metric", TEXT) X(METRICS_VALUE, "value", BY_UNIT)            \
+    X(METRICS_UNIT, "unit", TEXT)
 
 /* One row per variant, size, kernel, source line and line metric (harness/source/source_metrics.h: line metrics), zeros left
  * out; file "" and line 0 hold the instructions of a kernel built without line information. */
 #define LINES_CSV(X)                                                                                                  \
-    X(LINES_VARIANT, "variant") X(LINES_PRECISION, "precision") X(LINES_WIDTH, "width") X(LINES_KERNEL, "kernel")     \
-    X(LINES_FILE, "file") X(LINES_LINE, "line") X(LINES_SOURCE, "source") X(LINES_OPCODES, "opcodes")                 \
-    X(LINES_METRIC, "metric") X(LINES_VALUE, "value")
+    X(LINES_VARIANT, "variant", TEXT) X(LINES_PRECISION, "precision", TEXT) X(LINES_WIDTH, "width", COUNT)            \
+    X(LINES_KERNEL, "kernel", TEXT) X(LINES_FILE, "file", TEXT) X(LINES_LINE, "line", COUNT)                          \
+    X(LINES_SOURCE, "source", TEXT) X(LINES_OPCODES, "opcodes", TEXT) X(LINES_METRIC, "metric", TEXT)                 \
+    X(LINES_VALUE, "value", DIFFERENCE)
 
 /* One row per variant, size, kernel and SASS instruction of a source capture (memscope-decode --instructions),
  * in the capture's order: offset is its byte offset in the kernel (CUPTI's PC offset), opcode its SASS opcode
  * ("?" without a disassembler), then its line metrics (harness/source/source_metrics.h), in that list's order and
  * under its names: a line's lines.csv value is the sum of its instructions' here. */
 #define INSTRUCTIONS_CSV(X)                                                                                           \
-    X(INSTRUCTIONS_VARIANT, "variant") X(INSTRUCTIONS_PRECISION, "precision") X(INSTRUCTIONS_WIDTH, "width")          \
-    X(INSTRUCTIONS_KERNEL, "kernel") X(INSTRUCTIONS_OFFSET, "offset") X(INSTRUCTIONS_FILE, "file")                    \
-    X(INSTRUCTIONS_LINE, "line") X(INSTRUCTIONS_OPCODE, "opcode") X(INSTRUCTIONS_INST_EXECUTED, "inst_executed")      \
-    X(INSTRUCTIONS_SHARED_INSTRUCTIONS, "shared_instructions")                                                        \
-    X(INSTRUCTIONS_SHARED_LD_WAVEFRONTS, "shared_ld_wavefronts")                                                      \
-    X(INSTRUCTIONS_SHARED_ST_WAVEFRONTS, "shared_st_wavefronts")                                                      \
-    X(INSTRUCTIONS_SHARED_WAVEFRONTS, "shared_wavefronts")                                                            \
-    X(INSTRUCTIONS_SHARED_WAVEFRONTS_IDEAL, "shared_wavefronts_ideal")                                                \
-    X(INSTRUCTIONS_SHARED_EXCESS_WAVEFRONTS, "shared_excess_wavefronts")                                              \
-    X(INSTRUCTIONS_GLOBAL_LD_REQUESTS, "global_ld_requests") X(INSTRUCTIONS_GLOBAL_ST_REQUESTS, "global_st_requests") \
-    X(INSTRUCTIONS_GLOBAL_LD_SECTORS, "global_ld_sectors") X(INSTRUCTIONS_GLOBAL_ST_SECTORS, "global_st_sectors")     \
-    X(INSTRUCTIONS_GLOBAL_SECTORS, "global_sectors") X(INSTRUCTIONS_GLOBAL_SECTORS_IDEAL, "global_sectors_ideal")     \
-    X(INSTRUCTIONS_GLOBAL_EXCESS_SECTORS, "global_excess_sectors")
+    X(INSTRUCTIONS_VARIANT, "variant", TEXT) X(INSTRUCTIONS_PRECISION, "precision", TEXT)                             \
+    X(INSTRUCTIONS_WIDTH, "width", COUNT) X(INSTRUCTIONS_KERNEL, "kernel", TEXT)                                      \
+    X(INSTRUCTIONS_OFFSET, "offset", COUNT) X(INSTRUCTIONS_FILE, "file", TEXT) X(INSTRUCTIONS_LINE, "line", COUNT)    \
+    X(INSTRUCTIONS_OPCODE, "opcode", TEXT) X(INSTRUCTIONS_INST_EXECUTED, "inst_executed", COUNT)                      \
+    X(INSTRUCTIONS_SHARED_INSTRUCTIONS, "shared_instructions", COUNT)                                                 \
+    X(INSTRUCTIONS_SHARED_LD_WAVEFRONTS, "shared_ld_wavefronts", COUNT)                                               \
+    X(INSTRUCTIONS_SHARED_ST_WAVEFRONTS, "shared_st_wavefronts", COUNT)                                               \
+    X(INSTRUCTIONS_SHARED_WAVEFRONTS, "shared_wavefronts", COUNT)                                                     \
+    X(INSTRUCTIONS_SHARED_WAVEFRONTS_IDEAL, "shared_wavefronts_ideal", COUNT)                                         \
+    X(INSTRUCTIONS_SHARED_EXCESS_WAVEFRONTS, "shared_excess_wavefronts", DIFFERENCE)                                  \
+    X(INSTRUCTIONS_GLOBAL_LD_REQUESTS, "global_ld_requests", COUNT)                                                   \
+    X(INSTRUCTIONS_GLOBAL_ST_REQUESTS, "global_st_requests", COUNT)                                                   \
+    X(INSTRUCTIONS_GLOBAL_LD_SECTORS, "global_ld_sectors", COUNT)                                                     \
+    X(INSTRUCTIONS_GLOBAL_ST_SECTORS, "global_st_sectors", COUNT)                                                     \
+    X(INSTRUCTIONS_GLOBAL_SECTORS, "global_sectors", COUNT)                                                           \
+    X(INSTRUCTIONS_GLOBAL_SECTORS_IDEAL, "global_sectors_ideal", COUNT)                                               \
+    X(INSTRUCTIONS_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", DIFFERENCE)
 
 /* One row per variant, size, kernel, source line and stall reason (cupti/pc_sampling.h), zeros left out: the
  * warp samples PC sampling took there. A kernel's share of a reason is its rows' samples over all its rows'. */
 #define STALLS_CSV(X)                                                                                                 \
-    X(STALLS_VARIANT, "variant") X(STALLS_PRECISION, "precision") X(STALLS_WIDTH, "width") X(STALLS_KERNEL, "kernel") \
-    X(STALLS_FILE, "file") X(STALLS_LINE, "line") X(STALLS_SOURCE, "source") X(STALLS_REASON, "reason")               \
-    X(STALLS_SAMPLES, "samples")
+    X(STALLS_VARIANT, "variant", TEXT) X(STALLS_PRECISION, "precision", TEXT) X(STALLS_WIDTH, "width", COUNT)         \
+    X(STALLS_KERNEL, "kernel", TEXT) X(STALLS_FILE, "file", TEXT) X(STALLS_LINE, "line", COUNT)                       \
+    X(STALLS_SOURCE, "source", TEXT) X(STALLS_REASON, "reason", TEXT) X(STALLS_SAMPLES, "samples", COUNT)
 
-#define ENVIRONMENT_CSV(X) X(ENVIRONMENT_KEY, "key") X(ENVIRONMENT_VALUE, "value")
+#define ENVIRONMENT_CSV(X) X(ENVIRONMENT_KEY, "key", TEXT) X(ENVIRONMENT_VALUE, "value", TEXT)
 
 /* One row per NVTX range of a traced run (--trace), in the order they closed: the trace.json ranges, for the
  * report's timeline page. job is "<variant> W=<width>" for a job's ranges, "" for the run's and the metric
  * passes'; depth 0 is the run; times in milliseconds from the run's first range. */
 #define TIMELINE_CSV(X)                                                                                               \
-    X(TIMELINE_RANGE, "range") X(TIMELINE_JOB, "job") X(TIMELINE_WIDTH, "width") X(TIMELINE_DEPTH, "depth")           \
-    X(TIMELINE_START_MS, "start_ms") X(TIMELINE_DURATION_MS, "duration_ms")
+    X(TIMELINE_RANGE, "range", TEXT) X(TIMELINE_JOB, "job", TEXT) X(TIMELINE_WIDTH, "width", COUNT)                   \
+    X(TIMELINE_DEPTH, "depth", COUNT) X(TIMELINE_START_MS, "start_ms", NUMBER)                                       \
+    X(TIMELINE_DURATION_MS, "duration_ms", SPAN_MS)
 
 /* One row per kernel launch of a profiled program (memscope-profile), in launch order: ordinal from 0 over the
  * program's launches, kernel_ordinal from 0 over those of the same kernel at the same nvtx_path (the program's NVTX
  * ranges open on the launching thread, outer/inner); selected 1 for the launches the selection took; job the
  * launch's job, the key of the profile's other files (job_name.h); run which run of the program (1 to repeat). */
 #define LAUNCHES_CSV(X)                                                                                               \
-    X(LAUNCHES_ORDINAL, "ordinal") X(LAUNCHES_KERNEL, "kernel") X(LAUNCHES_MANGLED, "mangled")                        \
-    X(LAUNCHES_NVTX_PATH, "nvtx_path") X(LAUNCHES_KERNEL_ORDINAL, "kernel_ordinal") X(LAUNCHES_GRID_X, "grid_x")      \
-    X(LAUNCHES_GRID_Y, "grid_y") X(LAUNCHES_GRID_Z, "grid_z") X(LAUNCHES_BLOCK_X, "block_x")                          \
-    X(LAUNCHES_BLOCK_Y, "block_y") X(LAUNCHES_BLOCK_Z, "block_z") X(LAUNCHES_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes") \
-    X(LAUNCHES_STATIC_SMEM_BYTES, "static_smem_bytes") X(LAUNCHES_REGISTERS_PER_THREAD, "registers_per_thread")      \
-    X(LAUNCHES_DURATION_NS, "duration_ns") X(LAUNCHES_SELECTED, "selected") X(LAUNCHES_JOB, "job")                  \
-    X(LAUNCHES_RUN, "run") X(LAUNCHES_NOT_REPLAYED, "not_replayed")
+    X(LAUNCHES_ORDINAL, "ordinal", COUNT) X(LAUNCHES_KERNEL, "kernel", TEXT) X(LAUNCHES_MANGLED, "mangled", TEXT)     \
+    X(LAUNCHES_NVTX_PATH, "nvtx_path", TEXT) X(LAUNCHES_KERNEL_ORDINAL, "kernel_ordinal", COUNT)                      \
+    X(LAUNCHES_GRID_X, "grid_x", COUNT) X(LAUNCHES_GRID_Y, "grid_y", COUNT) X(LAUNCHES_GRID_Z, "grid_z", COUNT)       \
+    X(LAUNCHES_BLOCK_X, "block_x", COUNT) X(LAUNCHES_BLOCK_Y, "block_y", COUNT) X(LAUNCHES_BLOCK_Z, "block_z", COUNT) \
+    X(LAUNCHES_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes", COUNT)                                                       \
+    X(LAUNCHES_STATIC_SMEM_BYTES, "static_smem_bytes", COUNT)                                                         \
+    X(LAUNCHES_REGISTERS_PER_THREAD, "registers_per_thread", COUNT)                                                   \
+    X(LAUNCHES_DURATION_NS, "duration_ns", DURATION_NS) X(LAUNCHES_SELECTED, "selected", COUNT)                       \
+    X(LAUNCHES_JOB, "job", TEXT) X(LAUNCHES_RUN, "run", COUNT) X(LAUNCHES_NOT_REPLAYED, "not_replayed", TEXT)
 
 #define VALIDATE_CSV(X)                                                                                               \
-    X(VALIDATE_KERNEL, "kernel") X(VALIDATE_PARAMETER, "parameter") X(VALIDATE_METRIC, "metric")                      \
-    X(VALIDATE_EXPECTED, "expected") X(VALIDATE_LOWER, "lower") X(VALIDATE_UPPER, "upper")                            \
-    X(VALIDATE_MEASURED, "measured") X(VALIDATE_STATUS, "status")
+    X(VALIDATE_KERNEL, "kernel", TEXT) X(VALIDATE_PARAMETER, "parameter", TEXT) X(VALIDATE_METRIC, "metric", TEXT)    \
+    X(VALIDATE_EXPECTED, "expected", NUMBER) X(VALIDATE_LOWER, "lower", NUMBER) X(VALIDATE_UPPER, "upper", NUMBER)    \
+    X(VALIDATE_MEASURED, "measured", NUMBER) X(VALIDATE_STATUS, "status", TEXT)
 
 #define COMPARE_CSV(X)                                                                                                \
-    X(COMPARE_VARIANT, "variant") X(COMPARE_PRECISION, "precision") X(COMPARE_WIDTH, "width")                         \
-    X(COMPARE_BASE_SAMPLES, "base_samples") X(COMPARE_HEAD_SAMPLES, "head_samples")                                   \
-    X(COMPARE_BASE_MEDIAN_MS, "base_median_ms") X(COMPARE_HEAD_MEDIAN_MS, "head_median_ms")                           \
-    X(COMPARE_CHANGE_PCT, "change_pct") X(COMPARE_INTERVAL_LOW_PCT, "interval_low_pct")                               \
-    X(COMPARE_INTERVAL_HIGH_PCT, "interval_high_pct") X(COMPARE_P_VALUE, "p_value") X(COMPARE_VERDICT, "verdict")     \
-    X(COMPARE_REASON, "reason")
+    X(COMPARE_VARIANT, "variant", TEXT) X(COMPARE_PRECISION, "precision", TEXT) X(COMPARE_WIDTH, "width", COUNT)      \
+    X(COMPARE_BASE_SAMPLES, "base_samples", COUNT) X(COMPARE_HEAD_SAMPLES, "head_samples", COUNT)                     \
+    X(COMPARE_BASE_MEDIAN_MS, "base_median_ms", TIME_MS) X(COMPARE_HEAD_MEDIAN_MS, "head_median_ms", TIME_MS)         \
+    X(COMPARE_CHANGE_PCT, "change_pct", NUMBER) X(COMPARE_INTERVAL_LOW_PCT, "interval_low_pct", NUMBER)               \
+    X(COMPARE_INTERVAL_HIGH_PCT, "interval_high_pct", NUMBER) X(COMPARE_P_VALUE, "p_value", RATIO)                    \
+    X(COMPARE_VERDICT, "verdict", TEXT) X(COMPARE_REASON, "reason", TEXT)
 
 #define COMPARE_METRICS_CSV(X)                                                                                        \
-    X(COMPARE_METRICS_VARIANT, "variant") X(COMPARE_METRICS_WIDTH, "width") X(COMPARE_METRICS_METRIC, "metric")       \
-    X(COMPARE_METRICS_BASE, "base") X(COMPARE_METRICS_HEAD, "head") X(COMPARE_METRICS_CHANGE_PCT, "change_pct")       \
-    X(COMPARE_METRICS_KIND, "kind")
+    X(COMPARE_METRICS_VARIANT, "variant", TEXT) X(COMPARE_METRICS_WIDTH, "width", COUNT)                              \
+    X(COMPARE_METRICS_METRIC, "metric", TEXT) X(COMPARE_METRICS_BASE, "base", NUMBER)                                 \
+    X(COMPARE_METRICS_HEAD, "head", NUMBER) X(COMPARE_METRICS_CHANGE_PCT, "change_pct", NUMBER)                       \
+    X(COMPARE_METRICS_KIND, "kind", TEXT)
 
 /* A source line's count that differs between two runs (memscope-compare -o): kind is "new" (absent in base),
  * "gone" (absent in head) or "changed". */
 #define COMPARE_LINES_CSV(X)                                                                                          \
-    X(COMPARE_LINES_VARIANT, "variant") X(COMPARE_LINES_WIDTH, "width") X(COMPARE_LINES_KERNEL, "kernel")             \
-    X(COMPARE_LINES_FILE, "file") X(COMPARE_LINES_LINE, "line") X(COMPARE_LINES_METRIC, "metric")                     \
-    X(COMPARE_LINES_BASE, "base") X(COMPARE_LINES_HEAD, "head") X(COMPARE_LINES_KIND, "kind")
+    X(COMPARE_LINES_VARIANT, "variant", TEXT) X(COMPARE_LINES_WIDTH, "width", COUNT)                                  \
+    X(COMPARE_LINES_KERNEL, "kernel", TEXT) X(COMPARE_LINES_FILE, "file", TEXT) X(COMPARE_LINES_LINE, "line", COUNT)  \
+    X(COMPARE_LINES_METRIC, "metric", TEXT) X(COMPARE_LINES_BASE, "base", NUMBER)                                     \
+    X(COMPARE_LINES_HEAD, "head", NUMBER) X(COMPARE_LINES_KIND, "kind", TEXT)
 
 /* The run's key, then summary columns copied as they are (the same names); an older summary may lack the
  * columns from HISTORY_Q1_MS on. */
 #define HISTORY_CSV(X)                                                                                                \
-    X(HISTORY_COMMIT, "commit") X(HISTORY_DIRTY, "dirty") X(HISTORY_GPU_NAME, "gpu_name")                             \
-    X(HISTORY_TIME_UTC, "time_utc") X(HISTORY_VARIANT, "variant") X(HISTORY_PRECISION, "precision")                   \
-    X(HISTORY_WIDTH, "width") X(HISTORY_SAMPLES, "samples") X(HISTORY_MEDIAN_MS, "median_ms")                         \
-    X(HISTORY_Q1_MS, "q1_ms") X(HISTORY_Q3_MS, "q3_ms") X(HISTORY_GFLOPS, "gflops")                                   \
-    X(HISTORY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct")                                               \
-    X(HISTORY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact") X(HISTORY_DRAM_GBS, "dram_gbs")
+    X(HISTORY_COMMIT, "commit", TEXT) X(HISTORY_DIRTY, "dirty", TEXT) X(HISTORY_GPU_NAME, "gpu_name", TEXT)           \
+    X(HISTORY_TIME_UTC, "time_utc", TEXT) X(HISTORY_VARIANT, "variant", TEXT) X(HISTORY_PRECISION, "precision", TEXT) \
+    X(HISTORY_WIDTH, "width", COUNT) X(HISTORY_SAMPLES, "samples", COUNT) X(HISTORY_MEDIAN_MS, "median_ms", TIME_MS)  \
+    X(HISTORY_Q1_MS, "q1_ms", TIME_MS) X(HISTORY_Q3_MS, "q3_ms", TIME_MS) X(HISTORY_GFLOPS, "gflops", GFLOPS)         \
+    X(HISTORY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct", PERCENT)                                      \
+    X(HISTORY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact", DIFFERENCE) X(HISTORY_DRAM_GBS, "dram_gbs", GBS)
 
-#define SCHEMA_ID(id, name) id,
+#define SCHEMA_ID(id, name, limit) id,
 enum summary_column { SUMMARY_CSV(SCHEMA_ID) SUMMARY_COLUMNS };
 enum samples_column { SAMPLES_CSV(SCHEMA_ID) SAMPLES_COLUMNS };
 enum variants_column { VARIANTS_CSV(SCHEMA_ID) VARIANTS_COLUMNS };
@@ -176,6 +199,7 @@ struct csv_schema {
     const char *file; /* its name in a results folder (history: the default name) */
     int n;
     const char *const *columns;
+    const enum value_limit *limits; /* per column, what a value in it may hold */
 };
 
 extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, lines_csv, stalls_csv, environment_csv,
@@ -184,6 +208,9 @@ extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_c
 extern const struct csv_schema launches_csv;
 /* memscope-decode --instructions writes it; a run does not (lines.csv is the sum of its rows per line). */
 extern const struct csv_schema instructions_csv;
+
+/* The schema of a results folder's file by its name ("metrics.csv"), or NULL. */
+const struct csv_schema *schema_of_results_file(const char *file);
 
 /* Creates dir/<schema's file> with the schema's header. */
 int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, struct error *e);

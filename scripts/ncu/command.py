@@ -21,11 +21,17 @@ class MissingTool(Refusal):
         super().__init__(message, 3)
 
 
-def answer_help(doc):
-    """With -h or --help among the arguments, print doc (the script's usage) on standard output and exit 0."""
-    if any(argument in ("-h", "--help") for argument in sys.argv[1:]):
+def arguments(doc, usage, options=()):
+    """The command line's arguments: -h or --help anywhere prints doc on standard output and exits 0; an option
+    other than those named is bad input, named with the usage."""
+    args = sys.argv[1:]
+    if "-h" in args or "--help" in args:
         print(doc.strip())
         sys.exit(0)
+    unknown = [a for a in args if a.startswith("-") and len(a) > 1 and a not in options]
+    if unknown:
+        raise BadInput(f"unknown option {unknown[0]}\n{usage}")
+    return args
 
 
 def run(program, main):

@@ -1,5 +1,9 @@
 """memscope's side of the comparisons: the CSVs harness/results writes.
 
+Before a file or folder of a run is read here, `memscope-report-data --check` checks it as every reader of a results
+folder does (harness/results/value_limits.h: each column's limits, defined once): a value the report or
+memscope-compare refuses is refused here by the same words, with no second copy of the limits.
+
 A `.source` capture is read through `memscope-decode --instructions`, which prints its instructions.csv rows (one
 per SASS instruction, by its offset in the kernel, with the line metrics a run sums into lines.csv): the capture
 format keeps one reader (harness/source/source_capture.c) and an instruction's excess one definition
@@ -24,9 +28,13 @@ def read_rows(stream, name, columns):
     return list(enumerate(reader, start=2))
 
 
-def read_csv(path, columns):
+def read_csv(path, columns, as_file=None):
+    """read_rows of a file; with as_file, the results folder's file it is, checked first (check_results)."""
     with open(path, newline="") as f:
-        return read_rows(f, path, columns)
+        text = f.read()
+    if as_file:
+        check_results(path, as_file, text)
+    return read_rows(io.StringIO(text), path, columns)
 
 
 def number(text, where):
@@ -36,17 +44,32 @@ def number(text, where):
         raise BadInput(f"{where}: '{text}' is not a number") from None
 
 
-def decode_program():
+def program(name):
+    """A program of the build (MEMSCOPE_BUILD names another build folder), refused when it is not built."""
     build = os.environ.get("MEMSCOPE_BUILD") or os.path.join(os.path.dirname(__file__), "..", "..", "build")
-    return os.path.join(build, "memscope-decode")
+    path = os.path.join(build, name)
+    if not os.access(path, os.X_OK):
+        raise BadInput(f"{path} is not built; run make first")
+    return path
+
+
+def check_results(path, as_file=None, text=None):
+    """Refuses a results folder, or one of its files (as_file: which, when its name does not say), that a reader of
+    results folders refuses: memscope-report-data --check's message and exit code. A file that is no regular file
+    (a pipe, read once) is handed over as text, on the checker's standard input."""
+    piped = text is not None and not os.path.isfile(path)
+    command = [program("memscope-report-data"), "--check"] + (["--as", as_file] if as_file else [])
+    command.append("/dev/stdin" if piped else path)
+    done = subprocess.run(command, input=text if piped else None, capture_output=True, text=True)
+    if done.returncode != 0:
+        message = done.stderr.strip().removeprefix("memscope-report-data: ")
+        raise Refusal(message or f"{' '.join(command)} failed (exit {done.returncode})", done.returncode)
 
 
 def decoded_instructions(capture, metrics):
     """The instructions.csv rows memscope-decode --instructions makes of a .source capture, refused when one of
     the line metrics named is not a column; memscope-decode's refusal, with its exit code."""
-    decode = decode_program()
-    if not os.access(decode, os.X_OK):
-        raise BadInput(f"{decode} is not built; run make first")
+    decode = program("memscope-decode")
     done = subprocess.run([decode, "--instructions", capture], capture_output=True, text=True)
     if done.returncode != 0:
         raise Refusal(done.stderr.strip() or f"{decode} --instructions {capture} failed (exit {done.returncode})",
@@ -58,6 +81,7 @@ def read_profile(folder):
     """[(job, kernel name, {metric: value})] of a memscope-profile folder's profiled launches, in the order
     the program made them: its launches.csv (the first run's selected launches) and metrics.csv (by job). Only the
     folder's own part is read, the program's process; a child process's part (process-<pid>/) is another program."""
+    check_results(folder)
     environment = os.path.join(folder, "environment.csv")
     kinds = [row["value"] for _, row in read_csv(environment, ("key", "value")) if row["key"] == "kind"]
     if kinds != ["program"]:

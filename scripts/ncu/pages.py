@@ -23,6 +23,7 @@ A line is a place: its file's name and its number. ncu's File Path is where the 
 ran it; memscope's is relative to the repository it ran in: only the name is common to both.
 """
 import csv
+import io
 import os
 import re
 from collections import defaultdict, namedtuple
@@ -59,9 +60,17 @@ def number(text, where):
 
 
 def rows(path):
-    """(line number, fields) of each CSV row that is not one of ncu's messages."""
+    """(line number, fields) of each CSV row that is not one of ncu's messages; refused when the file ends without
+    its last line's end, as one cut short does (ncu ends every line)."""
     with open(path, newline="") as f:
-        return [(n, r) for n, r in enumerate(csv.reader(f), start=1) if r and not r[0].startswith("==")]
+        text = f.read()
+    if text and not text.endswith("\n"):
+        raise BadInput(f"{path}: the last line has no line end (a truncated file?)")
+    try:
+        table = list(enumerate(csv.reader(io.StringIO(text)), start=1))
+    except csv.Error as e:
+        raise BadInput(f"{path}: not a CSV file ({e})") from None
+    return [(n, r) for n, r in table if r and not r[0].startswith("==")]
 
 
 def source_rows(path):
@@ -108,7 +117,12 @@ def read_raw(path):
     if missing:
         raise BadInput(f"{path}: no {', '.join(missing)} column")
     nvtx = next((i for name, i in col.items() if name.startswith("thread Domain:Push/Pop")), None)
-    body = [(n, r) for n, r in table if r[0] != "ID" and len(r) == len(header)]
+    start = next(n for n, r in table if r is header)  # what precedes the header is the program's own output
+    body = [(n, r) for n, r in table if n > start and r[0] != "ID"]
+    short = next(((n, r) for n, r in body if len(r) != len(header)), None)
+    if short:
+        raise BadInput(f"{path}:{short[0]}: {len(short[1])} fields where the header has {len(header)} (a truncated "
+                       "file, or not ncu's --csv raw page?)")
     keys = kernel_keys({r[col["Kernel Name"]] for _, r in body})
     values = []
     for n, r in body:

@@ -261,7 +261,7 @@ static void malformed_number_is_refused_with_its_line(void **state)
     (void)state;
     require_tools();
     expect_damage_refused("sed -i '3s/,row_major,1024,/,row_major,ten,/' $R/summary.csv",
-                          "summary.csv:3: column 'width' holds 'ten', not a whole number");
+                          "summary.csv:3: column 'width' holds 'ten', not a number");
 }
 
 static void empty_folder_is_refused(void **state)

@@ -211,7 +211,7 @@ static void a_broken_timeline_is_refused_with_its_line(void **state)
 {
     (void)state;
     /* line 3: "copy in,naive W=512,512,2,313.67805,11.102475" */
-    expect_refused("sed -i '3s/,11.102475$/,-11.102475/' $R/timeline.csv", "timeline.csv:3: a negative duration");
+    expect_refused("sed -i '3s/,11.102475$/,-11.102475/' $R/timeline.csv", "timeline.csv:3: column 'duration_ms' holds '-11.102475', but a time must be 0 or more");
     expect_refused("sed -i '3s/,2,313.67805,/,x,313.67805,/' $R/timeline.csv", "timeline.csv:3");
     expect_refused("sed -i '/^memscope run,/d' $R/timeline.csv",
                    "timeline.csv: no range of depth 0, where a run has its own (memscope run)");
