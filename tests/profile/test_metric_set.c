@@ -479,7 +479,7 @@ static void a_conflict_share_without_its_ideal_is_not_judged(void **state)
         p.names[i] = names[i];
         p.kernels[0].values[i] = values[i];
     }
-    profile_diagnose(&p, 0, NULL, &d);
+    profile_diagnose(&p, 0, NULL, NULL, &d);
     assert_string_equal(d.limiter, "L1/shared bandwidth");
     assert_non_null(strstr(d.evidence, "bank conflicts not judged (conflict_share_pct not collected)"));
 }
