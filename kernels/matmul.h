@@ -39,7 +39,11 @@ struct matmul_operands {
     cublasHandle_t cublas; /* used by the library variants only */
 };
 
-/* Returns NULL when the work was enqueued, else a static description of why not. */
+/* Returns NULL when the work was enqueued, else a static description of why not. A launcher that cannot take the
+ * width at all (an alignment the hardware needs, a tile the width does not fill) says so before touching the GPU,
+ * with a reason that starts with MATMUL_REFUSED: the run records the variant as refused at that width, with the
+ * reason, and goes on; any other reason is an error. */
+#define MATMUL_REFUSED "refused: "
 typedef const char *(*matmul_launch_fn)(const struct matmul_operands *ops, dim3 grid, dim3 block);
 /* The __global__ function the launcher starts and the dynamic shared memory it gives each block, so that the
  * harness can ask the device about the kernel's resources. */
@@ -60,6 +64,8 @@ const struct matmul_variant *matmul_variants(size_t *count);
 const struct matmul_variant *matmul_find(const char *name);
 /* A variant's step on the FP32 ladder (1 for the first), or 0 when it is not on the ladder. */
 int matmul_ladder_step(const char *name);
+/* Its step on the bf16 tensor-core ladder likewise (kernels/tensor_ladder/ to cublas_bf16), or 0. */
+int matmul_tensor_ladder_step(const char *name);
 
 dim3 matmul_grid(const struct matmul_variant *v, int width);
 dim3 matmul_block(const struct matmul_variant *v);

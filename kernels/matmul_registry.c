@@ -23,17 +23,28 @@ const struct matmul_variant *matmul_variants(size_t *count)
     return variants;
 }
 
-/* The FP32 ladder from the first lesson to the library, one idea per step, is the table's rows on it, in table
- * order: the report's ladder page follows this order (written into each run's variants.csv). */
-int matmul_ladder_step(const char *name)
+/* A ladder is the table's rows on it, in table order: the FP32 ladder from the first lesson to the library, one
+ * idea per step, and the bf16 tensor-core ladder likewise. The report's ladder pages follow this order (written
+ * into each run's variants.csv). */
+static int step_on(enum matmul_ladder ladder, const char *name)
 {
     int step = 0;
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; ++i) {
-        step += ladder_column[i] == MATMUL_ON_LADDER;
+        step += ladder_column[i] == ladder;
         if (strcmp(variants[i].name, name) == 0)
-            return ladder_column[i] == MATMUL_ON_LADDER ? step : 0;
+            return ladder_column[i] == ladder ? step : 0;
     }
     return 0;
+}
+
+int matmul_ladder_step(const char *name)
+{
+    return step_on(MATMUL_ON_LADDER, name);
+}
+
+int matmul_tensor_ladder_step(const char *name)
+{
+    return step_on(MATMUL_ON_TENSOR_LADDER, name);
 }
 
 const struct matmul_variant *matmul_find(const char *name)

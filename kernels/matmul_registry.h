@@ -13,14 +13,16 @@
  *     a library picks its own launch shape and kernel: only the launcher is defined.
  * ladder: MATMUL_ON_LADDER for a step of the FP32 ladder, which runs from the first such row to the last in
  * table order (its step, 1 for the first, goes into each run's variants.csv: the report's ladder page follows
- * it); MATMUL_OFF_LADDER for every other row.
+ * it); MATMUL_ON_TENSOR_LADDER likewise for a step of the bf16 tensor-core ladder (kernels/tensor_ladder/,
+ * matmul_tensor_ladder_step); MATMUL_OFF_LADDER for every other row.
  */
 #ifndef MEMSCOPE_MATMUL_REGISTRY_H
 #define MEMSCOPE_MATMUL_REGISTRY_H
 
 #include "ladder/ladder_tiles.h"
+#include "tensor_ladder/tensor_tiles.h"
 
-enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER };
+enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER, MATMUL_ON_TENSOR_LADDER };
 
 #define MATMUL_VARIANTS(KERNEL, LIBRARY)                                                                              \
     KERNEL("naive", matmul_naive_fp32, MATMUL_FP32, MATMUL_ROW_MAJOR, MATMUL_ON_LADDER, 32, 32, 32, 32,               \
@@ -93,7 +95,35 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER };
            32, 32, 32, 32, "the seed notes' column-major double kernel: both tiles transposed, rows padded to 33")    \
     LIBRARY("cublas_fp64", matmul_cublas_dgemm, MATMUL_FP64, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER,                     \
             "cublasDgemm: the double-precision reference")                                                            \
-    LIBRARY("cublas_bf16", matmul_cublas_bf16, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER,                      \
+    /* The bf16 tensor-core ladder, one idea per step (kernels/tensor_ladder/, docs/tensor-ladder.md); tiles from   \
+     * tensor_tiles.h. The rungs from tma_wgmma on need sm_90a: elsewhere their launchers say why not. */          \
+    KERNEL("mma_global", matmul_mma_global, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                 \
+           TG_THREADS, 1, TG_BN, TG_BM,                                                                            \
+           "mma.sync.m16n8k16 on tensor cores, every fragment register loaded straight from global memory")         \
+    KERNEL("ldmatrix", matmul_ldmatrix, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                     \
+           TS_THREADS, 1, TS_BN, TS_BM,                                                                            \
+           "128x128x64 shared tiles read with ldmatrix, unpadded: every ldmatrix an 8-way bank conflict")           \
+    KERNEL("ldmatrix_padded", matmul_ldmatrix_padded, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,       \
+           TS_THREADS, 1, TS_BN, TS_BM, "ldmatrix with each tile row padded by 16 bytes: bank conflicts removed")   \
+    KERNEL("ldmatrix_swizzled", matmul_ldmatrix_swizzled, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,   \
+           TS_THREADS, 1, TS_BN, TS_BM,                                                                            \
+           "ldmatrix with 16-byte chunks XOR-swizzled by row: conflicts removed without padding")                   \
+    KERNEL("cp_async", matmul_cp_async, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                     \
+           TS_THREADS, 1, TS_BN, TS_BM, "ldmatrix_swizzled fed by a 4-stage cp.async pipeline, one barrier a k-tile") \
+    KERNEL("tma_wgmma", matmul_tma_wgmma, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                   \
+           TW_THREADS, 1, TW_BN, TW_BM,                                                                            \
+           "TMA copies with the 128-byte swizzle completing on mbarriers, wgmma m64n128k16 from shared memory")     \
+    KERNEL("warp_specialized", matmul_warp_specialized, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,     \
+           WS_THREADS, 1, WS_BN, WS_BM,                                                                            \
+           "a TMA producer warpgroup and two wgmma m64n256k16 consumer warpgroups, setmaxnreg, full/empty barriers") \
+    KERNEL("persistent", matmul_persistent, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                 \
+           WS_THREADS, 1, WS_BN, WS_BM,                                                                            \
+           "warp_specialized with one block per SM walking the tiles in a rasterized order (the grid is the SMs)")  \
+    KERNEL("cluster_multicast", matmul_cluster_multicast, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,   \
+           WS_THREADS, 1, WS_BN, WS_BM, "persistent in 2-CTA clusters, each k-tile of N multicast to both by TMA")  \
+    KERNEL("tma_store", matmul_tma_store, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                   \
+           WS_THREADS, 1, WS_BN, WS_BM, "cluster_multicast storing P through a swizzled shared tile with TMA")      \
+    LIBRARY("cublas_bf16", matmul_cublas_bf16, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                      \
             "cublasGemmEx, bf16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), default algorithm: the bf16 "      \
             "tensor-core anchor")                                                                                     \
     LIBRARY("cublas_fp16", matmul_cublas_fp16, MATMUL_FP16, MATMUL_ROW_MAJOR, MATMUL_OFF_LADDER,                      \

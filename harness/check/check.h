@@ -20,6 +20,7 @@ struct check_result {
     double rel_l2_error; /* ||out - ref|| / ||ref|| over finite elements */
     size_t worst_index;  /* row-major index of the largest error */
     double tolerance;
+    const char *refused; /* the variant's reason when it refused the width (nothing launched, nothing checked) */
 };
 
 /* FP32 summation error over Width terms stays near 0.2 * eps * sqrt(Width) per element; these leave a wide margin. */

@@ -9,6 +9,8 @@
 
 static const char *status_of(const struct job_result *r)
 {
+    if (r->check.refused)
+        return "refused";
     if (r->passed)
         return "passed";
     return r->check.passed ? "failed_recheck" : "failed";
@@ -24,9 +26,11 @@ static void fill_check(const struct job_result *r, struct summary_row *row)
     row->status = status_of(r);
     row->reference = r->reference;
     row->seed = r->seed;
-    row->max_error = check->non_finite ? NAN : check->max_error;
-    row->rel_l2_error = check->non_finite ? NAN : check->rel_l2_error;
+    row->max_error = check->non_finite || r->check.refused ? NAN : check->max_error;
+    row->rel_l2_error = check->non_finite || r->check.refused ? NAN : check->rel_l2_error;
     row->tolerance = check->tolerance;
+    if (r->check.refused)
+        row->stop_reason = r->check.refused;
 }
 
 static void fill_timing(const struct job_result *r, struct summary_row *row)

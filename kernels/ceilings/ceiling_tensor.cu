@@ -135,7 +135,7 @@ static const void *const kernels[CEILING_TENSOR_TYPES] = {
 
 extern "C" const char *ceiling_tensor_unavailable(int major, int minor)
 {
-#if defined(MEMSCOPE_TENSOR_CEILINGS)
+#if defined(MEMSCOPE_SM90A)
     return major == 9 && minor == 0 ? NULL : "tensor ceiling kernels need sm_90a: a GPU of compute capability 9.0";
 #else
     (void)major;

@@ -1,0 +1,14 @@
+/*
+ * cluster_multicast: persistent with 2-CTA clusters on vertically adjacent tiles (tensor_ws.cuh). Both CTAs need
+ * the same 64 x 256 k-tile of N; each copies half of it (two of the four 64-column boxes) with
+ * .multicast::cluster, which writes the box into both CTAs' shared memory and counts its bytes on both CTAs'
+ * full barriers. A slot is refilled only when the consumers of both CTAs have released it: the empty barrier
+ * counts 4 arrivals, two of them from the other CTA (mbarrier.arrive on a mapa'd address).
+ *
+ * Counters that should move against persistent: L2-to-SM traffic (lts__t_sectors_srcunit_tex) down by a quarter
+ * (per CTA and k-tile 16 KB of A + 16 KB of B fetched instead of 16 + 32), L2 throughput % down; time down where
+ * the L2 feed limited the tensor pipe (the largest widths).
+ */
+#include "tensor_ws.cuh"
+
+TENSOR_WS_GEMM(matmul_cluster_multicast, true, true, false)

@@ -1,0 +1,306 @@
+/*
+ * Hopper's matrix machinery for the rungs from tma_wgmma on, in inline PTX: mbarriers (arrival counts and
+ * transaction bytes), TMA bulk tensor copies (cp.async.bulk.tensor: loads that complete on an mbarrier, multicast
+ * to the CTAs of a cluster, and stores), wgmma (sm_90a) with its shared-memory matrix descriptors, and setmaxnreg.
+ * Host side: the tensor maps, made with the driver's cuTensorMapEncodeTiled reached through the runtime
+ * (cudaGetDriverEntryPointByVersion), so that no binary links -lcuda and every one starts without a driver.
+ *
+ * The tiles. Every tile of M and N is copied by TMA with the 128-byte swizzle: a box 64 bf16 (128 bytes) wide, its
+ * row r stored at r * 128 bytes with its 16-byte chunk c at c ^ (r % 8) -- ldmatrix_swizzled's pattern, which wgmma
+ * reads natively. A k-tile is 64 deep (TL_BK):
+ *   A (M, K-major): one box of BM rows x 64 k; wgmma's descriptor: 128B swizzle, 8-row groups 1024 bytes apart
+ *     (stride byte offset), a k-step of 16 = 32 bytes further along the row.
+ *   B (N, row-major: N-major for wgmma, so imm-trans-b = 1): BN / 64 boxes of 64 k x 64 n, box j at j x 8192
+ *     bytes; descriptor: 128B swizzle, 64-column blocks 8192 bytes apart (leading byte offset), 8-row groups of k
+ *     1024 bytes apart (stride byte offset), a k-step of 16 = 16 rows = 2048 bytes further.
+ * Out-of-bounds boxes are zero-filled by TMA on load and clipped on store, so any width whose rows are 16-byte
+ * aligned (width % 8 == 0: TMA's global strides must be multiples of 16 bytes) is computed exactly.
+ */
+#ifndef MEMSCOPE_TENSOR_HOPPER_CUH
+#define MEMSCOPE_TENSOR_HOPPER_CUH
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include "tensor_common.cuh"
+
+#define TL_BK 64
+#define TENSOR_NOT_SM90A                                                                                           \
+    "built without sm_90a (wgmma, setmaxnreg): make CUDA_ARCH=90 builds this rung for Hopper"
+
+/* The three tensor maps of one launch: M and N for loads, P for the TMA store. */
+struct tensor_maps {
+    CUtensorMap m, n, p;
+};
+
+/* Maps for M and N (128B swizzle, boxes of 64 x a_rows and 64 x 64) and P (boxes of 64 x 64, 128B swizzle),
+ * kept for the last operands seen: a timed loop launches with the same buffers again and again. NULL, or why not. */
+static inline const char *tensor_maps_for(const struct matmul_operands *o, unsigned a_rows, struct tensor_maps **out)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 encode;
+    static struct tensor_maps maps;
+    static const void *m, *n, *p;
+    static int width;
+    if (!encode) {
+        cudaDriverEntryPointQueryResult found;
+        cudaError_t rc = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
+                                                          cudaEnableDefault, &found);
+        if (rc != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+            encode = NULL;
+            return rc != cudaSuccess ? cudaGetErrorString(rc) : "the driver has no cuTensorMapEncodeTiled";
+        }
+    }
+    *out = &maps;
+    if (m == o->m && n == o->n && p == o->p && width == o->width)
+        return NULL;
+    const cuuint64_t dims[2] = {(cuuint64_t)o->width, (cuuint64_t)o->width};
+    const cuuint64_t strides[1] = {(cuuint64_t)o->width * 2};
+    const cuuint32_t a_box[2] = {64, a_rows}, box[2] = {64, 64}, unit[2] = {1, 1};
+    const CUtensorMapDataType bf16 = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    const void *operand[3] = {o->m, o->n, o->p};
+    CUtensorMap *map[3] = {&maps.m, &maps.n, &maps.p};
+    for (int i = 0; i < 3; ++i)
+        if (encode(map[i], bf16, 2, (void *)operand[i], dims, strides, i == 0 ? a_box : box, unit,
+                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
+            m = NULL;
+            return "cuTensorMapEncodeTiled refused a tensor map";
+        }
+    m = o->m, n = o->n, p = o->p, width = o->width;
+    return NULL;
+}
+
+#ifdef MEMSCOPE_SM90A
+
+__device__ __forceinline__ uint32_t smem(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void mbar_init(uint64_t *bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem(bar)), "r"(count));
+}
+
+/* This thread's arrival, announcing the bytes the phase's copies will bring. */
+__device__ __forceinline__ void mbar_expect_bytes(uint64_t *bar, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem(bar)), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint64_t *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem(bar)) : "memory");
+}
+
+/* An arrival on the barrier at the same place in CTA `cta` of the cluster (this one included). */
+__device__ __forceinline__ void mbar_arrive_cluster(uint64_t *bar, unsigned cta)
+{
+    asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem(bar)),
+                 "r"(cta)
+                 : "memory");
+}
+
+/* Wait until the phase of parity `parity` has completed (a fresh barrier's phase -1 counts as parity 1). */
+__device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned parity)
+{
+    asm volatile("{\n.reg .pred done;\nwait:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra wait;\n}\n" ::"r"(smem(bar)),
+                 "r"(parity)
+                 : "memory");
+}
+
+/* The same, ordered after arrivals released at cluster scope (other CTAs' consumers). */
+__device__ __forceinline__ void mbar_wait_cluster(uint64_t *bar, unsigned parity)
+{
+    asm volatile("{\n.reg .pred done;\nwait:\n"
+                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra wait;\n}\n" ::"r"(smem(bar)),
+                 "r"(parity)
+                 : "memory");
+}
+
+/* One box of a 2D tensor map at element (x, y) = (column, row) into shared memory, completing on bar. */
+__device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map, uint64_t *bar, int x, int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%3, %4}], [%2];\n" ::"r"(smem(dst)),
+                 "l"(map), "r"(smem(bar)), "r"(x), "r"(y)
+                 : "memory");
+}
+
+/* The same box into the same place of every CTA of the cluster in `ctas` (a bit mask), each completing on its own
+ * barrier at bar's place. */
+__device__ __forceinline__ void tma_load_multicast(void *dst, const CUtensorMap *map, uint64_t *bar, int x, int y,
+                                                   uint16_t ctas)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                 " [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(smem(dst)),
+                 "l"(map), "r"(smem(bar)), "r"(x), "r"(y), "h"(ctas)
+                 : "memory");
+}
+
+/* One box from shared memory to the tensor at (x, y), clipped at its edges; completion by bulk group. */
+__device__ __forceinline__ void tma_store(const CUtensorMap *map, const void *src, int x, int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(map),
+                 "r"(smem(src)), "r"(x), "r"(y)
+                 : "memory");
+}
+
+__device__ __forceinline__ void tma_store_commit(void)
+{
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+/* Until the stores committed so far have read their shared memory (it may be written again). */
+__device__ __forceinline__ void tma_store_wait_read(void)
+{
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+
+/* Ordinary shared-memory writes made visible to the async proxy (TMA, wgmma) that reads them next. */
+__device__ __forceinline__ void fence_proxy_async(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+__device__ __forceinline__ unsigned cluster_rank(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+    return r;
+}
+
+/* A barrier among the `threads` threads (whole warps) that name barrier `id` (0 is __syncthreads'). */
+__device__ __forceinline__ void named_barrier(unsigned id, unsigned threads)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+template <unsigned REGS> __device__ __forceinline__ void setmaxnreg_inc(void)
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGS));
+}
+
+template <unsigned REGS> __device__ __forceinline__ void setmaxnreg_dec(void)
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(REGS));
+}
+
+__device__ __forceinline__ void wgmma_fence(void)
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void wgmma_commit(void)
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+template <int PENDING> __device__ __forceinline__ void wgmma_wait(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
+}
+
+/* Shared-memory matrix descriptors, 128B swizzle (mode 1 in bits 62-63), addresses and offsets in 16-byte units:
+ * start in bits 0-13, leading byte offset 16-29, stride byte offset 32-45. */
+__device__ __forceinline__ uint64_t sw128_desc(const void *tile, unsigned leading, unsigned stride)
+{
+    return (uint64_t)((smem(tile) & 0x3FFFF) >> 4) | (uint64_t)(leading >> 4) << 16 | (uint64_t)(stride >> 4) << 32 |
+           1ull << 62;
+}
+
+/* A's k-step ks (16 of k) of a K-major tile whose rows are 128 bytes: 8-row groups 1024 bytes apart. */
+__device__ __forceinline__ uint64_t a_desc(const __nv_bfloat16 *tile, int ks)
+{
+    return sw128_desc(tile + ks * 16, 16, 1024);
+}
+
+/* B's k-step ks of an N-major tile of 64-column boxes, each TL_BK rows of 128 bytes. */
+__device__ __forceinline__ uint64_t b_desc(const __nv_bfloat16 *tile, int ks)
+{
+    return sw128_desc(tile + ks * 16 * 64, TL_BK * 128, 1024);
+}
+
+/* d (64 x 128, FP32, the warpgroup's fragment layout) += A (64 x 16, K-major, descriptor a) x B (16 x 128,
+ * N-major, so transposed: the last immediate, descriptor b); scale_d 0 overwrites d. One HGMMA.64x128x16.F32.BF16. */
+__device__ __forceinline__ void wgmma_m64n128k16(float d[64], uint64_t a, uint64_t b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+                 "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(a), "l"(b), "r"(scale_d));
+}
+
+/* d (64 x 256, FP32, the warpgroup's fragment layout) += A (64 x 16, K-major, descriptor a) x B (16 x 256,
+ * N-major, so transposed: the last immediate, descriptor b); scale_d 0 overwrites d. One HGMMA.64x256x16.F32.BF16. */
+__device__ __forceinline__ void wgmma_m64n256k16(float d[128], uint64_t a, uint64_t b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+                 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+                 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+                 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+                 "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+                 "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+                   "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+                   "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+                   "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+                   "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+                   "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+                   "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+                   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+                 : "l"(a), "l"(b), "r"(scale_d));
+}
+
+/* The accumulator layout of wgmma m64nN (PTX ISA, "wgmma .m64nNk16 register fragment layout for D"): warp w of
+ * the warpgroup holds rows 16 w + lane / 4 and + 8; register 4 j + {0, 1} is (row, 8 j + 2 (lane % 4) + {0, 1}),
+ * 4 j + {2, 3} the same columns 8 rows down. A warpgroup's 64 x N outputs straight to P, rounded to bf16. */
+template <int N>
+__device__ __forceinline__ void store_wgmma_tile(__nv_bfloat16 *P, int width, int row0, int col0, const float *d)
+{
+    const int lane = threadIdx.x & 31, row = row0 + ((threadIdx.x >> 5) & 3) * 16 + (lane >> 2);
+#pragma unroll
+    for (int j = 0; j < N / 8; ++j) {
+        const int col = col0 + 8 * j + 2 * (lane & 3);
+        store_bf16_pair(P, width, row, col, d[4 * j], d[4 * j + 1]);
+        store_bf16_pair(P, width, row + 8, col, d[4 * j + 2], d[4 * j + 3]);
+    }
+}
+
+#endif /* MEMSCOPE_SM90A */
+
+#endif

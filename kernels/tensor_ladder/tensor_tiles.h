@@ -1,0 +1,38 @@
+/*
+ * Tile parameters of the bf16 tensor-core ladder (kernels/tensor_ladder/), in one place because the registry (C)
+ * takes each row's launch shape from here and the kernels (CUDA) their loops. BM x BN is the block tile of P,
+ * BK the depth of one shared-memory tile along k, THREADS the threads of a block.
+ */
+#ifndef MEMSCOPE_TENSOR_TILES_H
+#define MEMSCOPE_TENSOR_TILES_H
+
+/* mma_global: 4 warps of 32 x 32 outputs, fragments read from global memory. */
+#define TG_BM 64
+#define TG_BN 64
+#define TG_THREADS 128
+
+/* ldmatrix, ldmatrix_padded, ldmatrix_swizzled, cp_async: 8 warps (2 x 4) of 64 x 32 outputs, k-tiles of 64
+ * (one 128-byte row of A per k-tile row: the width at which an unswizzled tile conflicts 8 ways). */
+#define TS_BM 128
+#define TS_BN 128
+#define TS_BK 64
+#define TS_THREADS 256
+#define TS_STAGES 4 /* cp_async's ring of k-tiles: 4 x 32 KB */
+
+/* tma_wgmma: two warpgroups of 64 x 128 outputs (wgmma m64n128k16), every thread a consumer. */
+#define TW_BM 128
+#define TW_BN 128
+#define TW_BK 64
+#define TW_THREADS 256
+#define TW_STAGES 4
+
+/* warp_specialized and the rungs above it: a producer warpgroup and two consumer warpgroups of 64 x 256 outputs
+ * (wgmma m64n256k16). */
+#define WS_BM 128
+#define WS_BN 256
+#define WS_BK 64
+#define WS_THREADS 384
+#define WS_STAGES 4 /* warp_specialized, persistent, cluster_multicast: 4 x 48 KB */
+#define WS_STORE_STAGES 3 /* tma_store: 3 x 48 KB and a 64 KB tile of P for the TMA store */
+
+#endif

@@ -1,0 +1,247 @@
+/*
+ * The warp-specialized wgmma GEMM of the top rungs: warp_specialized, persistent, cluster_multicast and tma_store
+ * are this one kernel with one more idea switched on each (the rung files say what each should move).
+ *
+ * A block is three warpgroups. Warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec to 40) and
+ * one of its threads issues the TMA copies of every k-tile into a ring of stages, waiting on each slot's "empty"
+ * mbarrier before refilling it. Warpgroups 1 and 2 are consumers: they take registers (setmaxnreg.inc to 232),
+ * wait on each slot's "full" mbarrier, multiply their 64 x 256 half of the 128 x 256 tile with four
+ * wgmma.m64n256k16 a k-tile (128 FP32 accumulators a thread), keep one k-tile's wgmma in flight and release the
+ * slot of the one before, then write their outputs.
+ *   PERSISTENT: one block per SM (a cluster of them), each walking the tiles c, c + C, c + 2C, ... in a rasterized
+ *     order: bands of RASTER cluster rows, down each column of tiles, so the blocks working at once share the
+ *     columns of N and rows of M they read in the L2; the producer runs ahead into the next tile while the
+ *     consumers store the last.
+ *   CLUSTER: 2-CTA clusters over two vertically adjacent tiles (same 256 columns of N): each CTA loads its own A
+ *     tile and half of the B tile, multicast into both CTAs' shared memory (TMA .multicast::cluster); a slot is
+ *     free only when the consumers of both CTAs have released it (4 arrivals, two of them remote).
+ *   TMA_STORE: the consumers write their bf16 outputs into a swizzled shared tile and one thread stores it with
+ *     TMA (UTMASTG), overlapping the store with the next tile's k-loop.
+ *
+ * Bounds: width % 8 == 0 (TMA), else refused; TMA zero-fills loads past the edge and clips stores; the direct
+ * stores are guarded.
+ */
+#ifndef MEMSCOPE_TENSOR_WS_CUH
+#define MEMSCOPE_TENSOR_WS_CUH
+
+#include "tensor_hopper.cuh"
+
+#define WS_RASTER 8 /* cluster rows of tiles per band of the persistent order */
+
+template <bool CLUSTER, bool TMA_STORE> struct ws_shape {
+    static const int CM = CLUSTER ? 2 : 1;                  /* CTAs of a cluster, stacked along m */
+    static const int STAGES = TMA_STORE ? WS_STORE_STAGES : WS_STAGES;
+    static const int A_BYTES = WS_BM * WS_BK * 2, B_BYTES = WS_BK * WS_BN * 2, STAGE_BYTES = A_BYTES + B_BYTES;
+    static const int C_BYTES = TMA_STORE ? WS_BM * WS_BN * 2 : 0;
+    static const size_t SMEM = (size_t)STAGES * STAGE_BYTES + C_BYTES + 1024;
+};
+
+#ifdef MEMSCOPE_SM90A
+
+/* Tile t of the persistent order (cluster rows of CM tiles, banded) as a cluster row and a column of tiles. */
+__device__ __forceinline__ void raster_tile(int t, int cluster_rows, int cols, int &cluster_row, int &col)
+{
+    const int band = t / (WS_RASTER * cols), first = band * WS_RASTER;
+    const int height = min(cluster_rows - first, WS_RASTER), r = t % (WS_RASTER * cols);
+    cluster_row = first + r % height, col = r / height;
+}
+
+/* The producer's copies of k-tile k of the tile at (row0, col0) into its slot, counted on full. */
+template <bool CLUSTER, bool TMA_STORE>
+__device__ __forceinline__ void ws_issue(uint8_t *slot, uint64_t *full, const CUtensorMap *map_m,
+                                         const CUtensorMap *map_n, int k, int row0, int col0, unsigned rank)
+{
+    typedef ws_shape<CLUSTER, TMA_STORE> S;
+    mbar_expect_bytes(full, S::STAGE_BYTES);
+    tma_load(slot, map_m, full, k * WS_BK, row0);
+    for (int j = 0; j < WS_BN / 64; ++j)
+        if (!CLUSTER)
+            tma_load(slot + S::A_BYTES + j * 8192, map_n, full, col0 + 64 * j, k * WS_BK);
+        else if ((unsigned)j % 2 == rank)
+            tma_load_multicast(slot + S::A_BYTES + j * 8192, map_n, full, col0 + 64 * j, k * WS_BK, 0x3);
+}
+
+/* A consumer releases a slot: in a cluster, to the producers of both CTAs (whose copies fill it). */
+template <bool CLUSTER> __device__ __forceinline__ void ws_release(uint64_t *empty, int tid_in_wg)
+{
+    if (CLUSTER) {
+        if (tid_in_wg < 2)
+            mbar_arrive_cluster(empty, tid_in_wg);
+    } else if (tid_in_wg == 0)
+        mbar_arrive(empty);
+}
+
+/* A consumer warpgroup's 64 x 256 outputs through its swizzled shared tile (4 boxes of 64 x 64, chunk c of row r
+ * at c ^ (r % 8): conflict-free writes) and TMA stores. */
+__device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *c_tile, int row0, int col0,
+                                             const float *d, int tid_in_wg, unsigned barrier)
+{
+    if (tid_in_wg == 0)
+        tma_store_wait_read(); /* the last tile's stores have read c_tile */
+    named_barrier(barrier, 128);
+    const int lane = tid_in_wg & 31, r = (tid_in_wg >> 5) * 16 + (lane >> 2);
+#pragma unroll
+    for (int j = 0; j < WS_BN / 8; ++j) {
+        uint8_t *box = c_tile + (j / 8) * 8192;
+        const int chunk = j % 8, byte = 4 * (lane & 3);
+        *(__nv_bfloat162 *)(box + r * 128 + ((chunk ^ (r & 7)) << 4) + byte) = __floats2bfloat162_rn(d[4 * j], d[4 * j + 1]);
+        *(__nv_bfloat162 *)(box + (r + 8) * 128 + ((chunk ^ ((r + 8) & 7)) << 4) + byte) =
+            __floats2bfloat162_rn(d[4 * j + 2], d[4 * j + 3]);
+    }
+    fence_proxy_async();
+    named_barrier(barrier, 128);
+    if (tid_in_wg == 0) {
+        for (int b = 0; b < WS_BN / 64; ++b)
+            tma_store(map_p, c_tile + b * 8192, col0 + 64 * b, row0);
+        tma_store_commit();
+    }
+}
+
+#endif
+
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE>
+__global__ void __launch_bounds__(WS_THREADS, 1)
+    ws_gemm_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
+                   const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P, int width)
+{
+#ifdef MEMSCOPE_SM90A
+    typedef ws_shape<CLUSTER, TMA_STORE> S;
+    extern __shared__ uint8_t raw[];
+    __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
+    uint8_t *ring = (uint8_t *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
+    const int tid = threadIdx.x, wg = tid / 128, tid_in_wg = tid % 128;
+    const unsigned rank = CLUSTER ? cluster_rank() : 0;
+    const int k_tiles = (width + WS_BK - 1) / WS_BK, cols = (width + WS_BN - 1) / WS_BN;
+    const int cluster_rows = ((width + WS_BM - 1) / WS_BM + S::CM - 1) / S::CM;
+    /* this block's tiles: first, first + step, ... below count (one, at its grid place, unless persistent) */
+    const int first = PERSISTENT ? blockIdx.x / S::CM : 0, step = PERSISTENT ? gridDim.x / S::CM : 1;
+    const int count = PERSISTENT ? cluster_rows * cols : 1;
+    if (tid == 0) {
+        for (int s = 0; s < S::STAGES; ++s) {
+            mbar_init(&full[s], 1);
+            mbar_init(&empty[s], 2 * S::CM);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    if (CLUSTER)
+        cluster_sync();
+    else
+        __syncthreads();
+    auto tile_origin = [&](int t, int &row0, int &col0) {
+        int cluster_row = blockIdx.y, col = blockIdx.x;
+        if (PERSISTENT)
+            raster_tile(t, cluster_rows, cols, cluster_row, col);
+        row0 = (cluster_row * S::CM + (int)rank) * WS_BM, col0 = col * WS_BN;
+    };
+    if (wg == 0) {
+        setmaxnreg_dec<40>();
+        if (tid == 0) {
+            int it = 0;
+            for (int t = first; t < count; t += step) {
+                int row0, col0;
+                tile_origin(t, row0, col0);
+                for (int k = 0; k < k_tiles; ++k, ++it) {
+                    const int s = it % S::STAGES;
+                    if (CLUSTER)
+                        mbar_wait_cluster(&empty[s], ((it / S::STAGES) & 1) ^ 1);
+                    else
+                        mbar_wait(&empty[s], ((it / S::STAGES) & 1) ^ 1);
+                    ws_issue<CLUSTER, TMA_STORE>(ring + s * S::STAGE_BYTES, &full[s], &map_m, &map_n, k, row0,
+                                                 col0, rank);
+                }
+            }
+        }
+    } else {
+        setmaxnreg_inc<232>();
+        const int c = wg - 1;
+        uint8_t *c_tile = ring + S::STAGES * S::STAGE_BYTES + c * (S::C_BYTES / 2);
+        int it = 0;
+        for (int t = first; t < count; t += step) {
+            int row0, col0;
+            tile_origin(t, row0, col0);
+            float d[128];
+            int last = 0;
+            for (int k = 0; k < k_tiles; ++k, ++it) {
+                const int s = it % S::STAGES;
+                mbar_wait(&full[s], (it / S::STAGES) & 1);
+                const __nv_bfloat16 *a = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES) + c * 64 * WS_BK;
+                const __nv_bfloat16 *b = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES + S::A_BYTES);
+                wgmma_fence();
+#pragma unroll
+                for (int ks = 0; ks < WS_BK / 16; ++ks)
+                    wgmma_m64n256k16(d, a_desc(a, ks), b_desc(b, ks), k > 0 || ks > 0);
+                wgmma_commit();
+                wgmma_wait<1>(); /* k-tile k-1's wgmma are done: its slot may go */
+                if (k > 0)
+                    ws_release<CLUSTER>(&empty[last], tid_in_wg);
+                last = s;
+            }
+            wgmma_wait<0>();
+            ws_release<CLUSTER>(&empty[last], tid_in_wg);
+            if (TMA_STORE)
+                ws_store_tma(&map_p, c_tile, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
+            else
+                store_wgmma_tile<WS_BN>(P, width, row0 + c * 64, col0, d);
+        }
+        if (TMA_STORE && tid_in_wg == 0)
+            asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+    }
+    if (CLUSTER)
+        cluster_sync(); /* no CTA leaves while its partner may still write into it or arrive on its barriers */
+#else
+    (void)map_m, (void)map_n, (void)map_p, (void)P, (void)width;
+#endif
+}
+
+/* The launch: a grid of tiles, or (persistent) one block per SM, rounded down to whole clusters. */
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE>
+static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
+{
+#ifndef MEMSCOPE_SM90A
+    (void)o, (void)grid, (void)block;
+    return MATMUL_REFUSED TENSOR_NOT_SM90A;
+#else
+    typedef ws_shape<CLUSTER, TMA_STORE> S;
+    if (!tensor_shape_matches(grid, block, o->width, WS_BM, WS_BN, WS_THREADS))
+        return TENSOR_SHAPE_MISMATCH;
+    if (!tensor_rows_aligned(o))
+        return TENSOR_REFUSED_ALIGNMENT;
+    struct tensor_maps *maps;
+    const char *why = tensor_maps_for(o, WS_BM, &maps);
+    if (why)
+        return why;
+    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE>;
+    cudaError_t rc = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM);
+    if (rc != cudaSuccess)
+        return cudaGetErrorString(rc);
+    if (PERSISTENT) {
+        int device, sms;
+        if ((rc = cudaGetDevice(&device)) != cudaSuccess ||
+            (rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess)
+            return cudaGetErrorString(rc);
+        grid = dim3(sms / S::CM * S::CM, 1, 1);
+    }
+    if (CLUSTER) {
+        cudaLaunchConfig_t config = {grid, block, S::SMEM, o->stream, NULL, 0};
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = S::CM, cluster.val.clusterDim.y = 1, cluster.val.clusterDim.z = 1;
+        config.attrs = &cluster, config.numAttrs = 1;
+        rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->width);
+        return rc == cudaSuccess ? launch_status() : cudaGetErrorString(rc);
+    }
+    kernel<<<grid, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->width);
+    return launch_status();
+#endif
+}
+
+/* A rung of the four: its launcher and kernel accessor. */
+#define TENSOR_WS_GEMM(name, PERSISTENT, CLUSTER, TMA_STORE)                                                     \
+    extern "C" const char *name(const struct matmul_operands *o, dim3 grid, dim3 block)                          \
+    {                                                                                                            \
+        return launch_ws_gemm<PERSISTENT, CLUSTER, TMA_STORE>(o, grid, block);                                   \
+    }                                                                                                            \
+    MATMUL_KERNEL(name##_kernel, (ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE>),                               \
+                  (ws_shape<CLUSTER, TMA_STORE>::SMEM))
+
+#endif
