@@ -3,12 +3,12 @@
 #include "check.h"
 
 /* max_error is relative to rms(P), and the largest |P| of a big product is about 6 rms: an output stored in bf16 (8
- * significant bits) or fp16 (11) is off by up to half its last place, 2^-9 or 2^-12 of |P|, so about 6 x that of
- * rms(P) from rounding alone. tf32 inputs drawn exact in tf32 multiply exactly in FP32: only the FP32 sum errs. */
+ * significant bits) or fp16 (11) is off by up to half its last place, at worst (|P| just above a power of two) 2^-8
+ * or 2^-11 of |P|, so up to about 6 x that of rms(P) from rounding alone (0.023, 0.0029). tf32 inputs drawn exact in tf32 multiply exactly in FP32: only the FP32 sum errs. */
 double check_tolerance(enum matmul_precision precision)
 {
-    static const double tolerance[] = {[MATMUL_FP32] = 1e-4, [MATMUL_FP64] = 1e-12, [MATMUL_BF16] = 2e-2,
-                                       [MATMUL_FP16] = 2.5e-3, [MATMUL_TF32] = 1e-4};
+    static const double tolerance[] = {[MATMUL_FP32] = 1e-4, [MATMUL_FP64] = 1e-12, [MATMUL_BF16] = 3e-2,
+                                       [MATMUL_FP16] = 4e-3, [MATMUL_TF32] = 1e-4};
     return tolerance[precision];
 }
 

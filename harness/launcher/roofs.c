@@ -38,6 +38,26 @@ static int find_memscope(char *path, size_t len)
     return access(path, X_OK);
 }
 
+/* memscope run without the injection library the launcher set up for the program: profiled itself, its
+ * ceiling kernels would be replayed, their times and so the roofs wrong, and it would leave a part of its own in
+ * the profile. The launcher's variables are set again for the program's later runs. */
+static void run_uninjected(char *const argv[], struct program_end *end)
+{
+    static const char *const injection[] = {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH"};
+    char *saved[2];
+    for (int i = 0; i < 2; ++i) {
+        const char *value = getenv(injection[i]);
+        saved[i] = value ? strdup(value) : NULL;
+        unsetenv(injection[i]);
+    }
+    program_run(argv, "MEMSCOPE_CEILINGS_PID", end);
+    for (int i = 0; i < 2; ++i)
+        if (saved[i]) {
+            setenv(injection[i], saved[i], 1);
+            free(saved[i]);
+        }
+}
+
 /* memscope --measure-ceilings into a fresh temporary folder; its environment into out. 0 when it gave one. */
 static int measure(long wait_gpu_s, struct environment *out, char *why, size_t len)
 {
@@ -52,7 +72,7 @@ static int measure(long wait_gpu_s, struct environment *out, char *why, size_t l
     snprintf(wait, sizeof wait, "%ld", wait_gpu_s);
     char *argv[] = {memscope, "--measure-ceilings", "--wait-gpu", wait, "-o", dir, NULL};
     fflush(NULL);
-    program_run(argv, "MEMSCOPE_CEILINGS_PID", &end);
+    run_uninjected(argv, &end);
     int rc = end.not_started || !end.exited || end.status != 0 ? -1 : env_read(dir, out, &e) ? -1 : 0;
     if (rc != 0)
         snprintf(why, len, "%s", e.code ? e.message : "memscope --measure-ceilings failed (its message is above)");
