@@ -85,13 +85,19 @@ static int measure(long wait_gpu_s, struct environment *out, char *why, size_t l
     return rc;
 }
 
-/* The ceilings appended to dir/environment.csv, where it names the GPU they were measured on. */
+/* The ceilings appended to dir/environment.csv, where it names the GPU they were measured on. A part without one
+ * (a process whose CUDA never started) or that ran on no GPU (torchrun's own) gets none, and nothing is said. */
 static int add_to(const char *dir, const struct environment *ceilings, struct error *e)
 {
     static struct environment profile;
-    char why[PATH_LEN + 128];
+    char why[PATH_LEN + 128], path[PATH_LEN + 32];
+    snprintf(path, sizeof path, "%s/environment.csv", dir);
+    if (access(path, F_OK) != 0)
+        return 0;
     if (env_read(dir, &profile, e))
         return e->code;
+    if (!env_value(&profile, "gpu_name") || !*env_value(&profile, "gpu_name"))
+        return 0;
     if (roofs_merge(ceilings, &profile, why, sizeof why) == 0) {
         fprintf(stderr, "memscope-profile: no measured roofs in %s: %s\n", dir, why);
         return 0;
@@ -111,8 +117,7 @@ int roofs_add(const char *folder, long wait_gpu_s, struct environment *ceilings,
     if (merge_list_parts(folder, &parts, e))
         return e->code;
     /* the program's own part, where it used CUDA beside its children: it is moved into one of its own later */
-    snprintf(dir, sizeof dir, "%s/environment.csv", folder);
-    if (parts.at[0].dir[0] && access(dir, F_OK) == 0 && add_to(folder, ceilings, e))
+    if (parts.at[0].dir[0] && add_to(folder, ceilings, e))
         return e->code;
     for (size_t i = 0; i < parts.n && !e->code; ++i) {
         snprintf(dir, sizeof dir, "%s/%s", folder, parts.at[i].dir);

@@ -19,7 +19,7 @@ enum value_limit {
     LIMIT_TIME_MS,     /* a kernel time: more than 0, at most a day */
     LIMIT_SPAN_MS,     /* a time on the host or a spread: 0 or more, at most a day */
     LIMIT_DURATION_NS, /* a launch's duration in nanoseconds: 0 or more, at most a day */
-    LIMIT_PERCENT,     /* 0 to 150: CUPTI's ratios of counters stray a little above 100 */
+    LIMIT_PERCENT,     /* 0 to 1000: CUPTI's ratios stray above 100 (results-folder.md says when) */
     LIMIT_GBS,         /* a bandwidth, 0 to 10^6 GB/s */
     LIMIT_GFLOPS,      /* an operation rate, 0 to 10^7 GFLOP/s */
     LIMIT_BY_UNIT,     /* metrics.csv's value: the limit of the row's unit (value_limit_of_unit) */

@@ -98,9 +98,9 @@ static void a_value_beyond_its_columns_limit_is_refused_by_every_reader(void **s
     damage_summary("dram_gbs", "1e300");
     expect_every_reader_refuses("summary.csv:2: column 'dram_gbs' holds '1e300', but a bandwidth must be from 0 to "
                                 "1000000 GB/s");
-    damage_summary("achieved_occupancy_pct", "250");
-    expect_every_reader_refuses("summary.csv:2: column 'achieved_occupancy_pct' holds '250', but a percentage must "
-                                "be from 0 to 150");
+    damage_summary("achieved_occupancy_pct", "2500");
+    expect_every_reader_refuses("summary.csv:2: column 'achieved_occupancy_pct' holds '2500', but a percentage must "
+                                "be from 0 to 1000");
 }
 
 /* The same value as median_ms and as a sample: refused alike (samples.csv was read by the comparison and the
@@ -122,10 +122,10 @@ static void a_metric_outside_its_units_limit_is_refused_by_every_reader(void **s
                                 "'byte'), but a count must be 0 or more");
     damage("metrics.csv", 0, "value", "lots");
     expect_every_reader_refuses("metrics.csv:2: column 'value' holds 'lots', not a number");
-    damage("metrics.csv", 0, "value", "180");
-    expect_every_reader_refuses("metrics.csv:2: column 'value' holds '180' (metric "
+    damage("metrics.csv", 0, "value", "1800");
+    expect_every_reader_refuses("metrics.csv:2: column 'value' holds '1800' (metric "
                                 "'smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct', unit 'percent'), "
-                                "but a percentage must be from 0 to 150");
+                                "but a percentage must be from 0 to 1000");
 }
 
 /* A file of the folder given for the folder is named as what it is, not as a folder that is missing. */
