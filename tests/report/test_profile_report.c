@@ -212,6 +212,24 @@ static void the_committed_h100_profile_renders(void **state)
         expect_in(o.output, expected[i]);
 }
 
+/* The committed profile of the bf16 transformer block (reports/profile-torch-bf16-h100, issue 39) renders where there
+ * is no GPU: its GEMMs ranked with their type, TFLOP/s and share of the bf16 roof the profile measured, and the roofline
+ * drawing that roof, as its summary.csv and environment.csv have them. */
+static void the_committed_bf16_profile_renders_with_its_tensor_roofs(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    make_report_of("reports/profile-torch-bf16-h100", 6, &o); /* title, three kernels pages, roofline, its key */
+    static const char *const expected[] = {
+        "python3 tests/inject/program_torch_bf16.py", "bf16 791 TFLOP/s",
+        "bf16 tensor 791 TFLOP/s, 83 % of the measured bf16 roof; tensor pipe 97 % of cycles",
+        "bf16 tensor 953,230 GFLOP/s (measured)", "tensor pipe",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
+        expect_in(o.output, expected[i]);
+    assert_null(strstr(o.output, "not counted"));
+}
+
 /* A benchmark that launches a kernel thousands of times has as many jobs: the table shows the 56 busiest on its four
  * pages and says what share the others take (60 copies of the fixture's last job added here: 66 jobs). */
 static void the_kernels_table_keeps_to_four_pages_and_says_what_it_leaves_out(void **state)
@@ -239,6 +257,7 @@ int main(void)
         cmocka_unit_test(job_labels_drop_signature_namespaces_and_deep_templates),
         cmocka_unit_test(make_report_renders_the_profile),
         cmocka_unit_test(the_committed_h100_profile_renders),
+        cmocka_unit_test(the_committed_bf16_profile_renders_with_its_tensor_roofs),
         cmocka_unit_test(the_kernels_table_keeps_to_four_pages_and_says_what_it_leaves_out),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

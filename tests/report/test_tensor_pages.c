@@ -120,6 +120,28 @@ static void a_profile_without_tensor_counts_says_it_predates_them(void **state)
     file_lacks("kernels-1.tsv", "TFLOP/s");
 }
 
+/* The committed profile of tests/inject/program_torch_bf16.py on an H100 (reports/profile-torch-bf16-h100): its eight
+ * cuBLASLt GEMMs and two flash-attention launches are on the roofline by their bf16 operations, against the bf16
+ * roof that profile measured (953,230 GFLOP/s in its environment.csv). The QKV GEMM of step 0 is 4096 x 6144 x 2048:
+ * 2 M N K = 103,079,215,104 FLOP over its median 0.139104 ms (summary.csv) = 741,023 GFLOP/s; the MLP's down
+ * projection of step 0 (4096 x 2048 x 8192, 137,438,953,472 FLOP over 0.173856 ms = 790,533 GFLOP/s) is bound by the
+ * bf16 roof, at 82.9 % of it. */
+static void the_committed_bf16_profile_draws_every_gemm_against_its_roof(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    write_data("reports/profile-torch-bf16-h100");
+    file_holds("roofs.gp", "roof_tensor_bf16_title = 'bf16 tensor 953,230 GFLOP/s (measured)'");
+    file_lacks("roofs.gp", "not counted");
+    const char *qkv[] = {"nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT #0 (step 0/qkv)\t741023\t", "\tbf16\n", NULL};
+    assert_string_not_equal(line_with("roofline.tsv", qkv), "");
+    const char *down[] = {"(step 0/mlp_down)\t790533\t", "\tbf16 tensor\t953230\t82.93", NULL};
+    assert_string_not_equal(line_with("roofline.tsv", down), "");
+    shell(&o, "grep -c 'nvjet_sm90_tst.*\tbf16$' %s/roofline.tsv; grep -c 'sdpa_sm90_flash.*\tbf16$' %s/roofline.tsv",
+          data_dir, data_dir);
+    assert_string_equal(o.output, "8\n2\n"); /* every GEMM and attention launch, each with its type */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -127,6 +149,7 @@ int main(void)
         cmocka_unit_test(the_key_and_the_kernels_page_give_type_and_tflops),
         cmocka_unit_test(without_its_roof_the_gemm_has_no_bound_and_no_share),
         cmocka_unit_test(a_profile_without_tensor_counts_says_it_predates_them),
+        cmocka_unit_test(the_committed_bf16_profile_draws_every_gemm_against_its_roof),
     };
     return cmocka_run_group_tests_name("tensor pages", tests, setup, teardown);
 }
