@@ -180,6 +180,22 @@ static void summed(const char *folder, const struct part_names *p, const char *k
     snprintf(out, len, "%.0f", sum);
 }
 
+/* The parts' GPU, as the report's title and roofs need one: each GPU name the parts ran on, once, joined by " + "
+ * (a part that ran on none, torchrun's own process, names none). */
+static void gpu_names(const char *folder, const struct part_names *p, char *out, size_t len)
+{
+    char dir[PATH_JOINED(PATH_IN_FOLDER_LEN)], name[256];
+    *out = '\0';
+    for (size_t i = 0; i < p->n; ++i) {
+        snprintf(dir, sizeof dir, "%s/%s", folder, p->at[i].dir);
+        environment_value(dir, "gpu_name", name, sizeof name);
+        if (*name && !strstr(out, name)) {
+            size_t used = strlen(out);
+            snprintf(out + used, len - used, "%s%s", used ? " + " : "", name);
+        }
+    }
+}
+
 int merge_environment(const char *folder, const struct part_names *p, struct error *e)
 {
     char dir[PATH_JOINED(PATH_IN_FOLDER_LEN)], key[128], value[1024];
@@ -205,6 +221,8 @@ int merge_environment(const char *folder, const struct part_names *p, struct err
         }
     }
     csv_table_free(&first);
+    gpu_names(folder, p, value, sizeof value);
+    environment_csv_row(&c, "gpu_name", value);
     environment_value(dir, "command_line", value, sizeof value);
     environment_csv_row(&c, "command_line", value); /* the first part's: the title names one of them */
     snprintf(value, sizeof value, "%zu", p->n);

@@ -387,6 +387,7 @@ static void an_unfinished_childs_part_keeps_the_folder_partial(void **state)
 #define FAKE_RANK                                                                                                     \
     FAKE_LAUNCHES "rank() { d=\"$" INJECT_ENV_DIR "/rank-$1\"; mkdir \"$d\" && launches $2 $3 && "                   \
                   "{ echo key,value; echo kind,program; echo rank,$1; echo gpu_uuids,GPU-$1; "                        \
+                  "echo gpu_name,NVIDIA H100 80GB HBM3; "                                                              \
                   "echo kernel_launches,2; echo selected_launches,1; echo repeat,1; } >\"$d/environment.csv\" && "  \
                   "{ echo variant,precision,width,kernel,metric,value,unit; "                                         \
                   "echo \"step/k() #0,program,0,k(),dram__bytes_read.sum,$1,byte\"; } >\"$d/metrics.csv\" && "        \
@@ -411,6 +412,7 @@ static void a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both(void **
     expect_line(env, "\nkernel_launches,4\n");
     expect_line(env, "\nparts,2\npart_rank-0,rank 0\n");
     expect_line(env, "\npart_rank-1_gpu_uuids,GPU-1\n");
+    expect_line(env, "\ngpu_name,NVIDIA H100 80GB HBM3\n"); /* one GPU name for the report, where each part has its own */
 }
 
 /* The program's own part beside a rank's: moved into its own folder (program/), the folder's files the merge. */

@@ -92,6 +92,19 @@ static void a_profile_whose_jobs_ran_in_one_part_has_no_ranks_page(void **state)
     assert_null(strstr(data_file("pages.tsv"), "ranks"));
 }
 
+/* The real thing (tests/fixtures/profile-ddp-h100): tests/inject/program_ddp.py under torchrun on two H100s,
+ * `memscope-profile --nvtx-include "step 2"` at b859812, two ranks on two GPUs and torchrun's own process, which ran
+ * none. Its straggler is the all-reduce that rank 1 waits in for rank 0: launch 94 of each rank's launches.csv,
+ * 38,720 ns in rank 0 and 33,789,700 ns in rank 1, so 0.0387 against 33.8 ms, +87,166.8 %. */
+static void a_real_two_rank_profile_names_its_straggler(void **state)
+{
+    (void)state;
+    write_data("tests/fixtures/profile-ddp-h100");
+    expect_in(data_file("pages.tsv"), "\nranks\tranks.gp\t\n");
+    expect_in(data_file("ranks.tsv"), "counters that differ\nncclDevKernel_AllReduce_Sum_f32_RING_LL #3\trank 0 0.0387, "
+                                      "rank 1 33.8\trank 1\t+87166.8 %\tnone\n");
+}
+
 static void make_report_renders_the_ranks_page(void **state)
 {
     (void)state;
@@ -115,6 +128,7 @@ int main(void)
         cmocka_unit_test(the_kernels_page_ranks_all_ranks_jobs),
         cmocka_unit_test(a_profile_of_one_process_has_no_ranks_page),
         cmocka_unit_test(a_profile_whose_jobs_ran_in_one_part_has_no_ranks_page),
+        cmocka_unit_test(a_real_two_rank_profile_names_its_straggler),
         cmocka_unit_test(make_report_renders_the_ranks_page),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
