@@ -129,7 +129,9 @@ int prof_capture_read(const char *path, struct prof_capture *out, struct prof_er
         else if (number > 1 && (wrong = parse_header_line(out, line)))
             bad(e, path, number, wrong);
     }
-    if (!e->status && strcmp(line, "end\n") != 0)
+    if (!e->status && number == 0)
+        prof_fail(e, PROF_BAD_CAPTURE, "%s: an empty file, not a memscope capture", path);
+    else if (!e->status && strcmp(line, "end\n") != 0)
         bad(e, path, number, "header has no 'end' line");
     if (!e->status)
         read_images(f, out, path, number, e);

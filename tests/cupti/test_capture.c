@@ -317,6 +317,8 @@ static void empty_file_refused(void **state)
     write_bytes(f->path, "", 0);
     struct prof_error e;
     read_refused(f, f->path, &e);
+    /* said to be empty: it read "header has no 'end' line", as if a header had begun (issue 38) */
+    assert_message_has(&e, "an empty file, not a memscope capture");
 }
 
 static void missing_file_refused(void **state)
