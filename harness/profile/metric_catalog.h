@@ -171,6 +171,10 @@
     X(FLOP_TENSOR, "flop_tensor", "flop", true, "tensor operations, all source types")                               \
     X(TENSOR_GFLOPS, "tensor_gflops", "GFLOP/s", false, "tensor operations per second")
 
+/* The tensor cores' source types, X(ID, "name"): the name is summary.csv's tensor_type; each type is counted by the
+ * collected TENSOR_OPS_<ID> and derived as FLOP_TENSOR_<ID>. */
+#define TENSOR_TYPES(X) X(BF16, "bf16") X(FP16, "fp16") X(TF32, "tf32") X(FP8, "fp8") X(INT8, "int8") X(FP64, "fp64")
+
 #define CATALOG_ID(id, name, traits, deterministic, what) METRIC_##id,
 enum collected_metric { COLLECTED_METRICS(CATALOG_ID) COLLECTED_METRIC_COUNT };
 enum derived_metric_id { DERIVED_METRICS(CATALOG_ID) DERIVED_METRIC_COUNT };

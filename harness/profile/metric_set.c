@@ -95,18 +95,18 @@ static const struct {
     enum derived_metric_id flop;
     enum collected_metric ops;
 } tensor_types[] = {
-    {"bf16", METRIC_FLOP_TENSOR_BF16, METRIC_TENSOR_OPS_BF16}, {"fp16", METRIC_FLOP_TENSOR_FP16, METRIC_TENSOR_OPS_FP16},
-    {"tf32", METRIC_FLOP_TENSOR_TF32, METRIC_TENSOR_OPS_TF32}, {"fp8", METRIC_FLOP_TENSOR_FP8, METRIC_TENSOR_OPS_FP8},
-    {"int8", METRIC_FLOP_TENSOR_INT8, METRIC_TENSOR_OPS_INT8}, {"fp64", METRIC_FLOP_TENSOR_FP64, METRIC_TENSOR_OPS_FP64},
+#define TENSOR_TYPE_ROW(id, name) {name, METRIC_FLOP_TENSOR_##id, METRIC_TENSOR_OPS_##id},
+    TENSOR_TYPES(TENSOR_TYPE_ROW)
+#undef TENSOR_TYPE_ROW
 };
-#define TENSOR_TYPES (sizeof tensor_types / sizeof tensor_types[0])
+#define TENSOR_TYPE_COUNT (sizeof tensor_types / sizeof tensor_types[0])
 
 /* A tensor counter counts two operations per multiply-add, the convention of flop_fp32: each type's FLOP is its
  * counter as it reads, and flop_tensor their sum (NAN when the tensor group was not collected). */
 static void tensor_flop(const char *const *names, const double *values, int n, double v[DERIVED_METRIC_COUNT])
 {
     v[METRIC_FLOP_TENSOR] = 0.0;
-    for (size_t i = 0; i < TENSOR_TYPES; ++i) {
+    for (size_t i = 0; i < TENSOR_TYPE_COUNT; ++i) {
         v[tensor_types[i].flop] = metric_lookup(names, values, n, collected_metric_name(tensor_types[i].ops));
         v[METRIC_FLOP_TENSOR] += v[tensor_types[i].flop];
     }
@@ -116,7 +116,7 @@ const char *metrics_tensor_type(const struct derived_metric derived[MAX_DERIVED]
 {
     const char *type = "";
     double most = 0.0;
-    for (size_t i = 0; i < TENSOR_TYPES; ++i)
+    for (size_t i = 0; i < TENSOR_TYPE_COUNT; ++i)
         if (derived[tensor_types[i].flop].value > most) { /* NAN compares false: not collected is not a type */
             most = derived[tensor_types[i].flop].value;
             type = tensor_types[i].type;

@@ -1,14 +1,17 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../ceilings/rates.h"
 #include "cells.h"
 #include "tensor.h"
 
+/* Each type's name and FLOP metric, from the catalog; its roof from the ceilings' table (none for int8 and fp64). */
 static const struct {
-    const char *name, *metric, *roof_key;
+    const char *name;
+    enum derived_metric_id flop;
 } types[] = {
-#define REPORT_TENSOR_ROW(name, metric, key) {name, metric, key},
-    REPORT_TENSOR_TYPES(REPORT_TENSOR_ROW)
+#define REPORT_TENSOR_ROW(id, name) {name, METRIC_FLOP_TENSOR_##id},
+    TENSOR_TYPES(REPORT_TENSOR_ROW)
 #undef REPORT_TENSOR_ROW
 };
 
@@ -19,8 +22,9 @@ const char *report_tensor_type_name(int type)
 
 int report_tensor_roof(const struct results_folder *r, int type, double *gflops, struct error *e)
 {
+    int ceiling = ceiling_for_tensor_type(types[type].name);
     *gflops = NAN;
-    if (!*types[type].roof_key || results_environment_number(r, types[type].roof_key, gflops, e))
+    if (ceiling < 0 || results_environment_number(r, ceiling_key((enum ceiling)ceiling), gflops, e))
         return e->code;
     if (!(*gflops > 0)) /* a roof that reads 0 was not measured */
         *gflops = NAN;
@@ -33,7 +37,7 @@ int report_tensor_work(const struct report_model *m, const char *variant, int wi
     *t = (struct tensor_work){-1, NAN, NAN, NAN, NAN, false};
     for (int i = 0; i < REPORT_TENSOR_TYPE_COUNT; ++i) {
         double flop;
-        if (results_metric_sum(m->r, variant, width, types[i].metric, &flop, e))
+        if (results_metric_sum(m->r, variant, width, derived_metric_name(types[i].flop), &flop, e))
             return e->code;
         t->counted |= !isnan(flop);
         if (flop > 0 && (t->type < 0 || flop > t->flop))

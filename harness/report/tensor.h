@@ -9,20 +9,12 @@
 
 #include <stdbool.h>
 
+#include "../profile/metric_catalog.h"
 #include "model.h"
 
-/* Each source type: its name (as summary.csv's tensor_type), its FLOP metric, and the environment key of its
- * measured roof ("" where memscope measures none). */
-#define REPORT_TENSOR_TYPES(X)                                                                                        \
-    X("bf16", "flop_tensor_bf16", "ceiling_tensor_bf16_gflops")                                                       \
-    X("fp16", "flop_tensor_fp16", "ceiling_tensor_fp16_gflops")                                                       \
-    X("tf32", "flop_tensor_tf32", "ceiling_tensor_tf32_gflops")                                                       \
-    X("fp8", "flop_tensor_fp8", "ceiling_tensor_fp8_gflops")                                                          \
-    X("int8", "flop_tensor_int8", "")                                                                                 \
-    X("fp64", "flop_tensor_fp64", "")
-
-#define REPORT_TENSOR_COUNT_ONE(name, metric, key) +1
-enum { REPORT_TENSOR_TYPE_COUNT = 0 REPORT_TENSOR_TYPES(REPORT_TENSOR_COUNT_ONE) };
+/* The catalog's source types (TENSOR_TYPES), in its order: a type is its index. */
+#define REPORT_TENSOR_COUNT_ONE(id, name) +1
+enum { REPORT_TENSOR_TYPE_COUNT = 0 TENSOR_TYPES(REPORT_TENSOR_COUNT_ONE) };
 #undef REPORT_TENSOR_COUNT_ONE
 
 const char *report_tensor_type_name(int type);

@@ -382,7 +382,7 @@ static const char *const tensor_names[] = {
     "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
     "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active",
 };
-#define TENSOR_TYPES 6 /* tensor_names[1] to [6] */
+#define PER_TYPE_COUNTERS 6 /* tensor_names[1] to [6] */
 
 /* The tensor group, by the names DESIGN-39 fixed and CUPTI's host API accepts for GH100 (tests/cupti): the six
  * per-type counters, then the instruction families'. */
@@ -397,8 +397,8 @@ static void the_tensor_group_is_its_counters(void **state)
     };
     struct metric_set s, sol;
     build_ok("tensor", NULL, &s);
-    assert_int_equal(s.n, TENSOR_TYPES + N(families));
-    for (int i = 1; i <= TENSOR_TYPES; ++i)
+    assert_int_equal(s.n, PER_TYPE_COUNTERS + N(families));
+    for (int i = 1; i <= PER_TYPE_COUNTERS; ++i)
         assert_int_equal(count_of(&s, tensor_names[i]), 1);
     for (int i = 0; i < N(families); ++i)
         assert_int_equal(count_of(&s, families[i]), 1);
