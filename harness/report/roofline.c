@@ -639,8 +639,9 @@ static int tensor_note(const struct report_model *m, const struct point *points,
     return 0;
 }
 
-/* How the chart's FLOP were counted, for its caption: a run that counted tensor operations (metrics.csv's
- * flop_tensor_* for any point) places its tensor kernels by them; an older run counted none. */
+/* How the chart's FLOP were counted, for its caption's first line (short enough for the page's width): a run that
+ * counted tensor operations (metrics.csv's flop_tensor_* for any point) places its tensor kernels by them; an older
+ * run counted none. */
 static const char *flop_source(const struct report_model *m, const struct point *points, int n)
 {
     bool counted = false;
@@ -649,11 +650,11 @@ static const char *flop_source(const struct report_model *m, const struct point 
     if (counted)
         return m->program ? "executed instructions; a tensor kernel's: its tensor operations of its type, against the "
                             "measured roof of that type"
-                          : "executed instructions, or the work model 2 W^3 where that counts under half; a tensor "
-                            "kernel's: its tensor operations of its type, against the roof of that type";
+                          : "executed instructions, or 2 W^3 where they count under half; tensor kernels: their tensor "
+                            "operations of their type";
     return m->program ? "executed instructions; this profile predates memscope's count of tensor-core operations"
-                      : "executed instructions, or the work model 2 W^3 where that counts under half; this run predates "
-                        "memscope's count of tensor-core operations";
+                      : "executed instructions, or 2 W^3 where they count under half; this run predates memscope's "
+                        "count of tensor operations";
 }
 
 /* The measured L2 roof is a copy's bandwidth: where a kernel moves a larger share of it than CUPTI's share of the

@@ -6,8 +6,7 @@ page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, D
     "uncoalesced loads (half of the fetched bytes or less used) refine an L1/shared limit. Below 60 % everywhere: latency. The top stall reason\n".\
     "is the warp state PC sampling found most often (stalls group; selected: issuing). The evidence quotes the pipe the kernel's arithmetic\n".\
     "runs on: tensor where it ran tensor operations, FP64 where more FP64 than FP32 ones, else FMA (a run before the split: one FP64/tensor pipe).\n".\
-    "A tensor-bound kernel: its type, TFLOP/s and share of the measured roof of its type; warpgroup_arrive: warps waiting for their wgmma's operands.\n".\
-    "Rules: harness/diagnose/diagnosis.c."
+    "A tensor-bound kernel: its type, TFLOP/s and share of its type's measured roof; warpgroup_arrive: warps held at a wgmma. Rules: harness/diagnose/diagnosis.c."
 load scriptdir.'/page.gp'
 table_rows = diagnosis_rows + 1
 table_file = datadir.'/diagnosis.tsv'
