@@ -1,6 +1,7 @@
 """A two-rank DistributedDataParallel training loop over NCCL, for memscope-profile (issue 41).
 
     build/memscope-profile -o prof -- torchrun --nproc_per_node=2 tests/inject/program_ddp.py
+    build/memscope-profile -o prof -- mpirun -np 2 python3 tests/inject/program_ddp.py   # Open MPI's ranks
     tests/inject/program_ddp_ranks.sh build/memscope-profile -o prof2   # the same, two ranks started by a script
 
 Seeded; each step in an NVTX range "step N" (forward, backward with its all-reduces, optimizer step); a small MLP,
@@ -19,11 +20,21 @@ STEPS = 4
 BATCH, WIDTH = 256, 1024
 
 
+def launcher_ranks():
+    """(rank, local rank, world size) as torchrun (or the two-rank script) or Open MPI's mpirun tells them."""
+    for rank, local, size in (("RANK", "LOCAL_RANK", "WORLD_SIZE"),
+                              ("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_SIZE")):
+        if rank in os.environ:
+            return int(os.environ[rank]), int(os.environ[local]), int(os.environ[size])
+    raise SystemExit("no rank: start this program with torchrun, mpirun or tests/inject/program_ddp_ranks.sh")
+
+
 def main():
-    local_rank = int(os.environ["LOCAL_RANK"])
+    rank, local_rank, world_size = launcher_ranks()
     torch.cuda.set_device(local_rank)
-    dist.init_process_group("nccl")  # RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT from torchrun or the script
-    rank = dist.get_rank()
+    os.environ.setdefault("MASTER_ADDR", "127.0.0.1")  # mpirun says nothing of the rendezvous: one host here
+    os.environ.setdefault("MASTER_PORT", "29534")
+    dist.init_process_group("nccl", rank=rank, world_size=world_size)
     torch.manual_seed(0)  # the same weights in every rank, as DDP expects
     model = torch.nn.Sequential(torch.nn.Linear(WIDTH, WIDTH), torch.nn.GELU(), torch.nn.Linear(WIDTH, 10)).cuda()
     ddp = DistributedDataParallel(model, device_ids=[local_rank])
