@@ -74,6 +74,17 @@ static void the_kernels_page_ranks_all_ranks_jobs(void **state)
                                           "1/matmul\t#0\t6\t3.330\t");
 }
 
+/* A selected collective kept back from replay reads "not replayed" in the limiter column, not "timed only" as a
+ * launch the selection left out does (issue 41). */
+static void the_kernels_page_says_a_collective_was_not_replayed(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    expect_in(data_file("kernels-1.tsv"), "ncclDevKernel_AllReduce_Sum_f32_RING_LL\t[rank 1]/step 1\t#0\t6\t0.6050\t");
+    expect_in(data_file("kernels-1.tsv"), "\tnot replayed\n\ttimed only: a selected collective is never replayed "
+                                          "for metrics\n");
+}
+
 static void a_profile_of_one_process_has_no_ranks_page(void **state)
 {
     (void)state;
@@ -126,6 +137,7 @@ int main(void)
         cmocka_unit_test(the_ranks_page_follows_the_kernels),
         cmocka_unit_test(each_job_shows_its_ranks_the_slowest_and_what_differs),
         cmocka_unit_test(the_kernels_page_ranks_all_ranks_jobs),
+        cmocka_unit_test(the_kernels_page_says_a_collective_was_not_replayed),
         cmocka_unit_test(a_profile_of_one_process_has_no_ranks_page),
         cmocka_unit_test(a_profile_whose_jobs_ran_in_one_part_has_no_ranks_page),
         cmocka_unit_test(a_real_two_rank_profile_names_its_straggler),
