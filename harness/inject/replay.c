@@ -115,6 +115,11 @@ static int take_turn(CUcontext context, struct prof_error *e)
     if (take(gpu_lock_folder(), key, "a program memscope-profile profiles", (double)replay.config->wait_gpu_s, stderr,
              &waited_s, &taken))
         return prof_fail(e, taken.code == EXIT_BUSY ? PROF_BUSY : PROF_FAILED, "%s", taken.message);
+    /* named here, at the first launch, not where a replay is configured: a part whose launches were all kept back
+     * from replay (collectives) still says which GPU it ran on */
+    if (!replay.gpu_name[0] && replay.device_name &&
+        replay.device_name(replay.gpu_name, sizeof replay.gpu_name, device) != CUDA_SUCCESS)
+        replay.gpu_name[0] = '\0';
     if (ordinal < MAX_GPUS) {
         snprintf(replay.gpu_keys[ordinal], sizeof replay.gpu_keys[ordinal], "%s", key);
         size_t used = strlen(replay.uuids);
@@ -232,8 +237,6 @@ static int configure(CUcontext context, struct prof_error *e)
         }
         return e->status;
     }
-    if (replay.device_name && replay.device_name(replay.gpu_name, sizeof replay.gpu_name, handle) != CUDA_SUCCESS)
-        replay.gpu_name[0] = '\0';
     replay.configured = 1;
     return PROF_OK;
 }
