@@ -70,6 +70,10 @@
       "shared store instructions")                                                                                    \
     X(SHARED_LD_BYTES, "smsp__sass_data_bytes_mem_shared_op_ld.sum", GROUP_SHARED, false, "shared bytes loaded")      \
     X(SHARED_ST_BYTES, "smsp__sass_data_bytes_mem_shared_op_st.sum", GROUP_SHARED, false, "shared bytes stored")      \
+    X(LDSM_WAVEFRONTS, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", GROUP_SHARED, true,        \
+      "ldmatrix wavefronts (instrumented; not in the shared load wavefronts)")                                       \
+    X(LDSM_INSTRUCTIONS, "smsp__sass_inst_executed_op_ldsm.sum", GROUP_SHARED, true, "ldmatrix instructions")         \
+    X(LDSM_BYTES, "smsp__sass_data_bytes_mem_shared_op_ldsm.sum", GROUP_SHARED, false, "shared bytes ldmatrix read")  \
     X(DRAM_BYTES_READ, "dram__bytes_read.sum", GROUP_DRAM, false, "DRAM bytes read")                                  \
     X(DRAM_BYTES_WRITE, "dram__bytes_write.sum", GROUP_DRAM, false, "DRAM bytes written")                             \
     X(DRAM_THROUGHPUT_PCT, "dram__throughput.avg.pct_of_peak_sustained_elapsed", GROUP_DRAM, false,                   \
@@ -131,6 +135,8 @@
       "shared load wavefronts per instruction")                                                                       \
     X(SHARED_ST_WAVEFRONTS_PER_INST, "shared_st_wavefronts_per_inst", "wavefront/instruction", false,                  \
       "shared store wavefronts per instruction")                                                                      \
+    X(LDSM_WAVEFRONTS_PER_INST, "ldsm_wavefronts_per_inst", "wavefront/instruction", false,                           \
+      "ldmatrix wavefronts per instruction (x4: 4 without conflicts)")                                               \
     X(SHARED_EXCESS_ESTIMATE_LD, "shared_excess_wavefronts_estimate_ld", "wavefront", false,                       \
       "shared load wavefronts beyond an ideal estimated from kernel totals")                                         \
     X(SHARED_EXCESS_ESTIMATE_ST, "shared_excess_wavefronts_estimate_st", "wavefront", false,                       \

@@ -127,7 +127,10 @@ const char *metrics_tensor_type(const struct derived_metric derived[MAX_DERIVED]
 static void compute(const char *const *names, const double *values, int n, double v[DERIVED_METRIC_COUNT])
 {
     double ns = GET(DURATION_NS);
-    double ld_estimate = GET(SHARED_LD_WAVEFRONTS) - ideal_wavefronts(GET(SHARED_LD_INSTRUCTIONS), GET(SHARED_LD_BYTES));
+    /* ldmatrix is counted apart from the other shared loads (op_ldsm, not op_ld): its excess is a load's excess */
+    double ldsm_excess = GET(LDSM_WAVEFRONTS) - ideal_wavefronts(GET(LDSM_INSTRUCTIONS), GET(LDSM_BYTES));
+    double ld_estimate = GET(SHARED_LD_WAVEFRONTS) -
+                         ideal_wavefronts(GET(SHARED_LD_INSTRUCTIONS), GET(SHARED_LD_BYTES)) + ldsm_excess;
     double st_estimate = GET(SHARED_ST_WAVEFRONTS) - ideal_wavefronts(GET(SHARED_ST_INSTRUCTIONS), GET(SHARED_ST_BYTES));
     double dram = GET(DRAM_BYTES_READ) + GET(DRAM_BYTES_WRITE);
     double fp32 = GET(FADD) + GET(FMUL) + 2.0 * GET(FFMA);
@@ -138,6 +141,7 @@ static void compute(const char *const *names, const double *values, int n, doubl
     v[METRIC_SECTORS_PER_REQUEST_ST] = GET(GLOBAL_ST_SECTORS) / GET(GLOBAL_ST_REQUESTS);
     v[METRIC_SHARED_LD_WAVEFRONTS_PER_INST] = GET(SHARED_LD_WAVEFRONTS) / GET(SHARED_LD_INSTRUCTIONS);
     v[METRIC_SHARED_ST_WAVEFRONTS_PER_INST] = GET(SHARED_ST_WAVEFRONTS) / GET(SHARED_ST_INSTRUCTIONS);
+    v[METRIC_LDSM_WAVEFRONTS_PER_INST] = GET(LDSM_WAVEFRONTS) / GET(LDSM_INSTRUCTIONS);
     v[METRIC_SHARED_EXCESS_ESTIMATE_LD] = ld_estimate;
     v[METRIC_SHARED_EXCESS_ESTIMATE_ST] = st_estimate;
     v[METRIC_SHARED_EXCESS_ESTIMATE] = ld_estimate + st_estimate;

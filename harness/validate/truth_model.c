@@ -42,15 +42,16 @@ double model_copy_load_efficiency(int n, int stride, int offset)
     return 100.0 * n * sizeof(float) / (sectors * SECTOR_BYTES);
 }
 
-int model_shared_wavefronts(int stride, int elem_bytes)
+/* The wavefronts one shared access takes: each bank delivers one distinct 4-byte word a wavefront, so the bank asked
+ * for the most distinct words sets the count. n accesses of bytes_each bytes from the byte addresses given. */
+static int busiest_bank(const uint64_t *addresses, int n, int bytes_each)
 {
-    /* distinct 4-byte words each bank must deliver; the busiest bank sets the count */
-    uint64_t words[BANKS][WARP * 2];
+    uint64_t words[BANKS][WARP * 4];
     int per_bank[BANKS];
     memset(per_bank, 0, sizeof per_bank);
-    for (int lane = 0; lane < WARP; ++lane)
-        for (int part = 0; part < elem_bytes / BANK_BYTES; ++part) {
-            uint64_t word = ((uint64_t)lane * stride * elem_bytes) / BANK_BYTES + part;
+    for (int i = 0; i < n; ++i)
+        for (int part = 0; part < bytes_each / BANK_BYTES; ++part) {
+            uint64_t word = addresses[i] / BANK_BYTES + part;
             int bank = (int)(word % BANKS), known = 0;
             for (int k = 0; k < per_bank[bank] && !known; ++k)
                 known = words[bank][k] == word;
@@ -60,8 +61,34 @@ int model_shared_wavefronts(int stride, int elem_bytes)
     int busiest = 0;
     for (int b = 0; b < BANKS; ++b)
         busiest = per_bank[b] > busiest ? per_bank[b] : busiest;
+    return busiest;
+}
+
+int model_shared_wavefronts(int stride, int elem_bytes)
+{
+    uint64_t addresses[WARP];
+    for (int lane = 0; lane < WARP; ++lane)
+        addresses[lane] = (uint64_t)lane * stride * elem_bytes;
+    int busiest = busiest_bank(addresses, WARP, elem_bytes);
     int minimum = WARP * elem_bytes / (BANKS * BANK_BYTES);
     return busiest > minimum ? busiest : minimum;
+}
+
+/* kernels/truth/truth_ldmatrix.cu's addresses: lane l gives row l % 16 of a 64-row tile, 16-byte chunk l / 16, the
+ * chunk placed at chunk ^ (row % 8) where swizzled. The 8 lanes of each matrix are served together, one matrix
+ * after the other. */
+int model_ldmatrix_x4_wavefronts(int pitch_bytes, int swizzled)
+{
+    int wavefronts = 0;
+    for (int matrix = 0; matrix < 4; ++matrix) {
+        uint64_t rows[8];
+        for (int i = 0; i < 8; ++i) {
+            int lane = 8 * matrix + i, row = lane % 16, chunk = lane / 16;
+            rows[i] = (uint64_t)row * pitch_bytes + 16u * (unsigned)(swizzled ? chunk ^ (row % 8) : chunk);
+        }
+        wavefronts += busiest_bank(rows, 8, 16);
+    }
+    return wavefronts;
 }
 
 double model_mma_m16n8k16_ops(int warps, int repetitions)

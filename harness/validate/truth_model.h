@@ -12,6 +12,9 @@ double model_copy_sectors_per_request(int n, int stride, int offset);
 double model_copy_load_efficiency(int n, int stride, int offset);
 /* Wavefronts one warp-wide shared access needs when lane i reads element i * stride of elem_bytes each. */
 int model_shared_wavefronts(int stride, int elem_bytes);
+/* Wavefronts of one ldmatrix.x4 (four 8 x 16-byte matrices) over a tile of rows pitch_bytes apart, its 16-byte
+ * chunks XOR-swizzled by row where swizzled (kernels/truth/truth_ldmatrix.cu): 4 without conflicts. */
+int model_ldmatrix_x4_wavefronts(int pitch_bytes, int swizzled);
 
 /* Tensor operations (2 per multiply-add) of warps x repetitions mma.sync.m16n8k16: 2 x 16 x 8 x 16 = 4096 each. */
 double model_mma_m16n8k16_ops(int warps, int repetitions);

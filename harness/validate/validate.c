@@ -29,7 +29,7 @@
 
 enum case_kind {
     COPY, SHARED_F32, SHARED_F64, SHARED_F128, TRANSPOSE_NAIVE, TRANSPOSE_SHARED, TRANSPOSE_PADDED, MMA_BF16,
-    GEMM_BF16, GEMM_FP16, GEMM_TF32
+    GEMM_BF16, GEMM_FP16, GEMM_TF32, LDMATRIX_UNPADDED, LDMATRIX_PADDED, LDMATRIX_SWIZZLED /* truth.h's order */
 };
 
 /* Measured by the source group, per instruction, rather than by a metric pass. */
@@ -171,6 +171,24 @@ static struct truth_case gemm_case(enum case_kind kind, int m, int n, int k, int
     return c;
 }
 
+/* The tensor ladder's swizzle lesson (docs/tensor-ladder.md): ldmatrix.x4 over a tile of 128-byte rows conflicts
+ * 8 ways, 32 wavefronts an instruction; padded rows or swizzled chunks take the ideal 4. The mma kernel's warps. */
+static struct truth_case ldmatrix_case(enum case_kind kind)
+{
+    static const char *const layouts[] = {"pitch=128", "pitch=144", "pitch=128 swizzled"};
+    static const int pitches[] = {128, 144, 128};
+    const int layout = kind - LDMATRIX_UNPADDED;
+    struct truth_case c = {kind, "ldmatrix_x4", "", 0, 0, 0, 0, 0, 0, {{0}}};
+    double instructions = (double)MMA_BLOCKS * MMA_WARPS * MMA_REPETITIONS;
+    int wavefronts = model_ldmatrix_x4_wavefronts(pitches[layout], kind == LDMATRIX_SWIZZLED);
+    snprintf(c.parameter, sizeof c.parameter, "%s", layouts[layout]);
+    expect_exact(&c, COLLECTED(LDSM_INSTRUCTIONS), instructions);
+    expect_exact(&c, COLLECTED(LDSM_WAVEFRONTS), instructions * wavefronts);
+    expect_exact(&c, DERIVED(LDSM_WAVEFRONTS_PER_INST), wavefronts);
+    expect_exact(&c, DERIVED(SHARED_EXCESS_ESTIMATE_LD), instructions * (wavefronts - 4));
+    return c;
+}
+
 static int build_tensor_cases(struct truth_case *cases, int n)
 {
     static const enum case_kind gemms[] = {GEMM_BF16, GEMM_FP16, GEMM_TF32};
@@ -180,6 +198,8 @@ static int build_tensor_cases(struct truth_case *cases, int n)
     cases[n++] = gemm_case(GEMM_BF16, 1000, 3000, 520, 128, 200, 64);
     cases[n++] = gemm_case(GEMM_FP16, 1000, 3000, 520, 128, 200, 64);
     cases[n++] = gemm_case(GEMM_TF32, 1000, 3000, 520, 128, 128, 32);
+    for (int kind = LDMATRIX_UNPADDED; kind <= LDMATRIX_SWIZZLED; ++kind)
+        cases[n++] = ldmatrix_case((enum case_kind)kind);
     return n;
 }
 
@@ -240,6 +260,11 @@ static const char *launch_case(const struct launch_context *x)
     case GEMM_TF32:
         return truth_cublas_gemm(x->cublas, (enum truth_tensor_type)(c->kind - GEMM_BF16), c->m, c->n, c->k,
                                  b->gemm_a, b->gemm_b, b->gemm_p);
+    case LDMATRIX_UNPADDED:
+    case LDMATRIX_PADDED:
+    case LDMATRIX_SWIZZLED:
+        return truth_ldmatrix(b->mma_out, (enum truth_ldmatrix_layout)(c->kind - LDMATRIX_UNPADDED), MMA_BLOCKS,
+                              MMA_WARPS, MMA_REPETITIONS, x->stream);
     }
     return "unknown ground-truth case";
 }
@@ -375,6 +400,9 @@ static const char *case_precision(const struct truth_case *c)
         return "fp64";
     case MMA_BF16:
     case GEMM_BF16:
+    case LDMATRIX_UNPADDED:
+    case LDMATRIX_PADDED:
+    case LDMATRIX_SWIZZLED:
         return "bf16";
     case GEMM_FP16:
         return "fp16";

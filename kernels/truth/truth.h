@@ -31,6 +31,12 @@ const char *truth_transpose_shared(const float *in, float *out, int width, bool 
  * out holds one float per thread. */
 const char *truth_mma_bf16(float *out, int blocks, int warps_per_block, int repetitions, cudaStream_t stream);
 
+/* Each of blocks x warps_per_block warps runs repetitions ldmatrix.x4 over a shared tile of 128-byte rows (unpadded),
+ * 144-byte rows (padded) or 128-byte rows with 16-byte chunks XOR-swizzled by row; out holds one float per thread. */
+enum truth_ldmatrix_layout { TRUTH_LDMATRIX_UNPADDED, TRUTH_LDMATRIX_PADDED, TRUTH_LDMATRIX_SWIZZLED };
+const char *truth_ldmatrix(float *out, enum truth_ldmatrix_layout layout, int blocks, int warps_per_block,
+                           int repetitions, cudaStream_t stream);
+
 /* P (m x n) = M (m x k) x N (k x n), row-major, by cublasGemmEx on the handle's stream: bf16 and fp16 in and out,
  * tf32 on floats; FP32 accumulation, the default algorithm. NULL when enqueued, else cuBLAS's reason. */
 enum truth_tensor_type { TRUTH_BF16, TRUTH_FP16, TRUTH_TF32 };

@@ -1,7 +1,9 @@
 /*
  * The tensor ground-truth kernels on the GPU (skipped without one): the mma.sync kernel runs its chain, each
  * repetition adding the same product (so twice the repetitions give twice the sums, and none gives zero); the
- * cuBLAS GEMM of every type is enqueued at a tile multiple and off it. Their counts are --validate's to check.
+ * cuBLAS GEMM of every type is enqueued at a tile multiple and off it; the ldmatrix kernel's lanes receive the words
+ * ldmatrix.x4 defines for its layout (lane t gets, of matrix j, the word 4 (t % 4) bytes into the row whose address
+ * lane 8 j + t / 4 gave). Their counts are --validate's to check.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -69,11 +71,46 @@ static void cublas_gemms_of_every_type_run(void **state)
     assert_int_equal(cudaFree(p), cudaSuccess);
 }
 
+/* The word lane t receives of matrix j: tile word i holds 0x3F803F80 + i (kernels/truth/truth_ldmatrix.cu). */
+static uint32_t ldmatrix_word(int pitch, int swizzled, int j, int t)
+{
+    int lane = 8 * j + t / 4, row = lane % 16, chunk = lane / 16;
+    int byte = row * pitch + 16 * (swizzled ? chunk ^ (row % 8) : chunk) + 4 * (t % 4);
+    return 0x3F803F80u + (uint32_t)(byte / 4);
+}
+
+static void ldmatrix_lanes_receive_their_layouts_words(void **state)
+{
+    (void)state;
+    static const int pitches[] = {128, 144, 128};
+    static float host[THREADS];
+    float *out;
+    if (!have_gpu)
+        skip();
+    assert_int_equal(cudaMalloc((void **)&out, THREADS * sizeof(float)), cudaSuccess);
+    for (int layout = TRUTH_LDMATRIX_UNPADDED; layout <= TRUTH_LDMATRIX_SWIZZLED; ++layout) {
+        const int repetitions = 3;
+        assert_null(truth_ldmatrix(out, (enum truth_ldmatrix_layout)layout, BLOCKS, WARPS, repetitions, gpu.stream));
+        assert_int_equal(cudaMemcpyAsync(host, out, sizeof host, cudaMemcpyDeviceToHost, gpu.stream), cudaSuccess);
+        assert_int_equal(cudaStreamSynchronize(gpu.stream), cudaSuccess);
+        for (int i = 0; i < THREADS; ++i) {
+            uint32_t x = 0;
+            for (int j = 0; j < 4; ++j)
+                x ^= ldmatrix_word(pitches[layout], layout == TRUTH_LDMATRIX_SWIZZLED, j, i % 32);
+            float expected = (float)(uint32_t)(repetitions * x);
+            if (host[i] != expected)
+                fail_msg("layout %d, thread %d: %g, expected %g", layout, i, host[i], expected);
+        }
+    }
+    assert_int_equal(cudaFree(out), cudaSuccess);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_mma_chain_adds_its_product_each_repetition),
         cmocka_unit_test(cublas_gemms_of_every_type_run),
+        cmocka_unit_test(ldmatrix_lanes_receive_their_layouts_words),
     };
     return cmocka_run_group_tests_name("truth_gpu", tests, open_gpu, close_gpu);
 }

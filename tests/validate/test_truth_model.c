@@ -120,6 +120,21 @@ static void shared_128bit_contiguous_needs_four(void **state)
     assert_int_equal(model_shared_wavefronts(1, 16), 4);
 }
 
+/* An ldmatrix.x4's matrix is 8 rows of 16 bytes, read together. Rows 128 bytes apart start in the same 4 banks, each
+ * of its words a distinct one: 8 wavefronts a matrix, 32 an instruction (the H100 counted 6,291,456 LDSM wavefronts
+ * for 196,608 LDSM of the tensor ladder's unpadded rung at W = 1024). Rows 144 bytes apart start 9 bank groups on, so
+ * 8 consecutive rows take the 8 groups of 4 banks: 1 a matrix; chunk c of row r at c ^ (r % 8) does the same. */
+static void ldmatrix_x4_wavefronts(void **state)
+{
+    (void)state;
+    assert_int_equal(model_ldmatrix_x4_wavefronts(128, 0), 32);
+    assert_int_equal(model_ldmatrix_x4_wavefronts(144, 0), 4);
+    assert_int_equal(model_ldmatrix_x4_wavefronts(128, 1), 4);
+    /* a pitch of 64 bytes: rows r and r + 2 share banks, a 4-way conflict */
+    assert_int_equal(model_ldmatrix_x4_wavefronts(64, 0), 16);
+    assert_int_equal(model_ldmatrix_x4_wavefronts(256, 0), 32);
+}
+
 /* 264 blocks of 4 warps, 100 mma.sync.m16n8k16 each: 105,600 instructions of 16 x 8 x 16 multiply-adds. */
 static void mma_sync_operations(void **state)
 {
@@ -160,6 +175,7 @@ int main(void)
         cmocka_unit_test(shared_32bit_wavefronts_are_gcd),
         cmocka_unit_test(shared_64bit_wavefronts),
         cmocka_unit_test(shared_128bit_contiguous_needs_four),
+        cmocka_unit_test(ldmatrix_x4_wavefronts),
         cmocka_unit_test(mma_sync_operations),
         cmocka_unit_test(gemm_operations_at_tile_multiples_are_2mnk),
         cmocka_unit_test(gemm_operations_off_the_tile_are_padded),
