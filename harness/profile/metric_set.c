@@ -127,8 +127,11 @@ const char *metrics_tensor_type(const struct derived_metric derived[MAX_DERIVED]
 static void compute(const char *const *names, const double *values, int n, double v[DERIVED_METRIC_COUNT])
 {
     double ns = GET(DURATION_NS);
-    /* ldmatrix is counted apart from the other shared loads (op_ldsm, not op_ld): its excess is a load's excess */
+    /* ldmatrix is counted apart from the other shared loads (op_ldsm, not op_ld): its excess is a load's excess;
+     * none known where its counters were not collected (runs before them, a --metrics list without them) */
     double ldsm_excess = GET(LDSM_WAVEFRONTS) - ideal_wavefronts(GET(LDSM_INSTRUCTIONS), GET(LDSM_BYTES));
+    if (isnan(ldsm_excess))
+        ldsm_excess = 0.0;
     double ld_estimate = GET(SHARED_LD_WAVEFRONTS) -
                          ideal_wavefronts(GET(SHARED_LD_INSTRUCTIONS), GET(SHARED_LD_BYTES)) + ldsm_excess;
     double st_estimate = GET(SHARED_ST_WAVEFRONTS) - ideal_wavefronts(GET(SHARED_ST_INSTRUCTIONS), GET(SHARED_ST_BYTES));

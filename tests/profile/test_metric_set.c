@@ -64,10 +64,10 @@ static void all_holds_every_group_metric_once(void **state)
     /* No duplicates at all within "all". */
     for (int i = 0; i < all.n; ++i)
         assert_int_equal(count_of(&all, all.names[i]), 1);
-    /* Groups: global 6 + shared 8 + dram 4 + roofline 10 + cache 2 + sol 9 + tensor 10 = 49 memberships;
-     * gpu__time_duration.sum is in both dram and roofline, so "all" has 49 - 1 = 48 distinct names. */
-    assert_int_equal(members, 49);
-    assert_int_equal(all.n, 48);
+    /* Groups: global 6 + shared 11 (8 + ldmatrix's 3) + dram 4 + roofline 10 + cache 2 + sol 9 + tensor 10 = 52
+     * memberships; gpu__time_duration.sum is in both dram and roofline, so "all" has 52 - 1 = 51 distinct names. */
+    assert_int_equal(members, 52);
+    assert_int_equal(all.n, 51);
 }
 
 static void all_includes_sample_metrics(void **state)
@@ -137,8 +137,8 @@ static void global_and_shared_add_up(void **state)
     (void)state;
     struct metric_set s;
     build_ok("global,shared", NULL, &s);
-    /* 6 global + 8 shared, no name in common. */
-    assert_int_equal(s.n, 6 + 8);
+    /* 6 global + 11 shared, no name in common. */
+    assert_int_equal(s.n, 6 + 11);
     assert_int_equal(count_of(&s, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"), 1);
     assert_int_equal(count_of(&s, "smsp__sass_data_bytes_mem_shared_op_st.sum"), 1);
 }
@@ -257,6 +257,20 @@ static void shared_ld_32bit_conflicts(void **state)
     assert_close(derived(shared_ld_names, values, 3, "shared_excess_wavefronts_estimate_ld"), 900);
     /* 1000 wavefronts / 100 instructions */
     assert_close(derived(shared_ld_names, values, 3, "shared_ld_wavefronts_per_inst"), 10);
+}
+
+/* The tensor ladder's unpadded ldmatrix rung at W = 1024 on an H100: 196,608 LDSM.x4 of 512 bytes, 6,291,456
+ * wavefronts, no other shared load. Ideal 4 an instruction (512 / 128): 6,291,456 - 786,432 = 5,505,024 excess. */
+static void ldmatrix_excess_is_a_load_excess(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_shared_ld.sum",
+        "smsp__sass_data_bytes_mem_shared_op_ld.sum", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+        "smsp__sass_inst_executed_op_ldsm.sum", "smsp__sass_data_bytes_mem_shared_op_ldsm.sum"};
+    const double values[] = {0, 0, 0, 6291456, 196608, 196608.0 * 512};
+    assert_close(derived(names, values, 6, "shared_excess_wavefronts_estimate_ld"), 5505024);
+    assert_close(derived(names, values, 6, "ldsm_wavefronts_per_inst"), 32);
 }
 
 static void shared_ld_64bit_needs_two_wavefronts(void **state)
@@ -503,6 +517,7 @@ int main(void)
         cmocka_unit_test(lookup_finds_by_name_and_missing_is_nan),
         cmocka_unit_test(sectors_per_request_is_ratio),
         cmocka_unit_test(shared_ld_32bit_conflicts),
+        cmocka_unit_test(ldmatrix_excess_is_a_load_excess),
         cmocka_unit_test(a_conflict_share_without_its_ideal_is_not_judged),
         cmocka_unit_test(shared_ld_64bit_needs_two_wavefronts),
         cmocka_unit_test(shared_ld_without_bytes_assumes_one_wavefront_per_inst),
