@@ -116,6 +116,20 @@ static void a_real_two_rank_profile_names_its_straggler(void **state)
                                       "rank 1 33.8\trank 1\t+87166.8 %\tnone\n");
 }
 
+/* tests/fixtures/profile-ddp-nccl-h100: the same program under torchrun on two H100s, NCCL's kernels selected
+ * (`--kernel ncclDevKernel`, at eb44f1a): all 20 selected launches kept back from replay, each rank's part naming
+ * its GPU; rank 0's all-reduce #1, 4.353 ms, is 42.1 % of the kernels' time, rank 1's 0.0321 ms. */
+static void a_real_profile_of_selected_collectives_keeps_them_from_replay(void **state)
+{
+    (void)state;
+    write_data("tests/fixtures/profile-ddp-nccl-h100");
+    expect_in(data_file("kernels-1.tsv"), "1\tncclDevKernel_AllReduce_Sum_f32_RING_LL\t[rank 0]\t#1\t1\t4.353\t42.1\t-\t"
+                                          "not replayed\n");
+    expect_in(data_file("ranks.tsv"), "ncclDevKernel_AllReduce_Sum_f32_RING_LL #1\trank 0 4.35, rank 1 0.0321\trank 0\t"
+                                      "+13448.8 %\tnone\n");
+    expect_in(data_file("title.tsv"), "GPU\tNVIDIA H100 80GB HBM3");
+}
+
 static void make_report_renders_the_ranks_page(void **state)
 {
     (void)state;
@@ -141,6 +155,7 @@ int main(void)
         cmocka_unit_test(a_profile_of_one_process_has_no_ranks_page),
         cmocka_unit_test(a_profile_whose_jobs_ran_in_one_part_has_no_ranks_page),
         cmocka_unit_test(a_real_two_rank_profile_names_its_straggler),
+        cmocka_unit_test(a_real_profile_of_selected_collectives_keeps_them_from_replay),
         cmocka_unit_test(make_report_renders_the_ranks_page),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
