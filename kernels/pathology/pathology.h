@@ -30,16 +30,28 @@ extern "C" {
 /* src[i] after pathology_allocate: exact in a float, so a copy can be checked element by element. */
 #define PATHOLOGY_SOURCE_VALUE(i) ((float)((size_t)(i) & 0xFFFFFFu))
 /* The pointer chase: rows of 32 unsigned words (128 bytes, one coalesced request per warp), every word of row r
- * holding the next row; the rows form one cycle through all of them (Sattolo's shuffle of a fixed seed). */
+ * holding the next row, PATHOLOGY_CHASE_NEXT(r): one cycle through all the rows, neighbours far apart. */
 #define PATHOLOGY_CHASE_ROWS (1 << 16)
-#define PATHOLOGY_CHASE_STEPS 4096
+#define PATHOLOGY_CHASE_STEPS 2048
+#define PATHOLOGY_CHASE_NEXT(row) (((row) * 40509u + 12345u) & (PATHOLOGY_CHASE_ROWS - 1u)) /* a full-period LCG */
 
 struct pathology_buffers {
     float *src;        /* PATHOLOGY_BUFFER_FLOATS floats, src[i] = PATHOLOGY_SOURCE_VALUE(i); only read */
     float *dst;        /* PATHOLOGY_BUFFER_FLOATS floats, every case's output (zeroed by pathology_allocate) */
     unsigned *chase;   /* PATHOLOGY_CHASE_ROWS x 32 words, the chase's cycle; only read */
-    unsigned *counter; /* one word every thread of atomic_contention adds its 1s to (never reset by a launcher) */
+    unsigned *counter; /* one word every thread of atomic_one_address adds its 1s to (never reset by a launcher) */
 };
+
+/* What the checkable cases leave in dst and counter (README.md gives the rest of each launch shape). */
+#define PATHOLOGY_SHARED_THREADS (132 * 8 * 256) /* shared_*: one float per thread */
+#define PATHOLOGY_SHARED_LOAD_ROUNDS 32          /* shared_load_*: each thread loads its tile row 32 times */
+#define PATHOLOGY_SHARED_STORE_ROUNDS 256        /* shared_store_*: each thread stores its 4 words 256 times */
+#define PATHOLOGY_FMA_THREADS (132 * 8 * 256)    /* fma_chain, divergent_fma, double_literal: one float per thread */
+#define PATHOLOGY_ATOMIC_ADDS (132u * 8u * 256u * 16u) /* atomic_one_address adds 1 this many times */
+#define PATHOLOGY_LOCAL_THREADS (132 * 8 * 256)  /* local_array: one float per thread, the same for all */
+#define PATHOLOGY_LOCAL_WORDS 64
+#define PATHOLOGY_LOCAL_ROUNDS 256
+#define PATHOLOGY_LOCAL_SEED 7u
 
 /* NULL when every buffer is allocated and filled (the filling is complete when it returns), else a static reason
  * with nothing left allocated. */
