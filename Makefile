@@ -43,7 +43,7 @@ UNPACKED_LIBS := $(if $(CMOCKA),-L$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu 
 objects = $(patsubst %,$(BUILD)/%.o,$(basename $(filter-out %/main.c,$(wildcard $(1)/*.c $(1)/*.cpp $(1)/*.cu))))
 ROOMS := cupti $(patsubst %/,%,$(sort $(dir $(wildcard harness/*/*.c))))
 $(foreach r,$(ROOMS),$(eval $(BUILD)/lib/$(notdir $(r)).a: $(call objects,$(r))))
-# The kernels are one archive over their folders: the registry, lessons/, ladder/, truth/, ceilings/.
+# The kernels are one archive over their folders: the registry, lessons/, ladder/, truth/, pathology/, ceilings/.
 $(BUILD)/lib/kernels.a: $(call objects,kernels) $(foreach d,$(wildcard kernels/*/),$(call objects,$(d:/=)))
 lib = $(patsubst %,$(BUILD)/lib/%.a,$(1))
 # The readers link no CUDA runtime, cuBLAS or kernel code: they run where there is no GPU (tests/layout checks it).

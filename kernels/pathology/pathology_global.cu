@@ -1,0 +1,192 @@
+/*
+ * The global-memory cases: one-shot copies whose only difference is the address pattern (uncoalesced loads or
+ * stores, a partial stride, a misaligned start), the grid-stride copy loop whose only difference is what limits
+ * its occupancy (registers, shared memory, block size), and a stream over an L2-resident buffer. Every kernel has
+ * a name of its own, so that a profile tells the cases apart. Pointers are deliberately not __restrict__: in a
+ * loop the next load cannot pass the last store, so each thread has one load in flight and the copy's speed is
+ * its occupancy's.
+ */
+#include "../launch_status.cuh"
+#include "pathology.h"
+
+#define ONE_SHOT_THREADS 256
+
+/* out[i * STORE] = in[i * LOAD] for i < n: LOAD or STORE 1 is a coalesced warp (4 sectors per request of 32
+ * floats), 4 touches 16 sectors, 8 touches 32 (every lane its own sector). */
+template <int LOAD, int STORE> __device__ __forceinline__ void strided_copy(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[(size_t)i * STORE] = in[(size_t)i * LOAD];
+}
+
+__global__ void coalesced_copy_kernel(const float *in, float *out, int n)
+{
+    strided_copy<1, 1>(in, out, n);
+}
+__global__ void uncoalesced_loads_kernel(const float *in, float *out, int n)
+{
+    strided_copy<PATHOLOGY_UNCOALESCED_STRIDE, 1>(in, out, n);
+}
+__global__ void uncoalesced_stores_kernel(const float *in, float *out, int n)
+{
+    strided_copy<1, PATHOLOGY_UNCOALESCED_STRIDE>(in, out, n);
+}
+__global__ void strided_loads_kernel(const float *in, float *out, int n)
+{
+    strided_copy<PATHOLOGY_PARTIAL_STRIDE, 1>(in, out, n);
+}
+
+/* Warp w copies 32 floats of row w of a 64-float (256-byte) row pitch, starting OFFSET floats in: offset 0 is 4
+ * sectors per request, offset 1 straddles 5 (and, rows being apart, no other warp reads the fifth). */
+template <int OFFSET> __device__ __forceinline__ void row_copy(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[(size_t)(i / 32) * 64 + OFFSET + i % 32];
+}
+
+__global__ void aligned_loads_kernel(const float *in, float *out, int n)
+{
+    row_copy<0>(in, out, n);
+}
+__global__ void misaligned_loads_kernel(const float *in, float *out, int n)
+{
+    row_copy<1>(in, out, n);
+}
+
+#define ONE_SHOT(launcher, kernel)                                                                               \
+    extern "C" const char *launcher(const struct pathology_buffers *b, cudaStream_t stream)                      \
+    {                                                                                                            \
+        kernel<<<PATHOLOGY_ELEMENTS / ONE_SHOT_THREADS, ONE_SHOT_THREADS, 0, stream>>>(b->src, b->dst,           \
+                                                                                       PATHOLOGY_ELEMENTS);      \
+        return launch_status();                                                                                  \
+    }
+ONE_SHOT(pathology_coalesced_copy, coalesced_copy_kernel)
+ONE_SHOT(pathology_uncoalesced_loads, uncoalesced_loads_kernel)
+ONE_SHOT(pathology_uncoalesced_stores, uncoalesced_stores_kernel)
+ONE_SHOT(pathology_strided_loads, strided_loads_kernel)
+ONE_SHOT(pathology_aligned_loads, aligned_loads_kernel)
+ONE_SHOT(pathology_misaligned_loads, misaligned_loads_kernel)
+
+/* The copy loop: LOOP_THREADS threads copy PATHOLOGY_ELEMENTS floats grid-stride, LOOP_ELEMENTS each, one load
+ * in flight per thread (the next load waits for the last store's address to be known not to alias). At full
+ * occupancy (64 warps per SM) that is enough to keep the DRAM busy; at 8 or 32 warps it is not. */
+#define LOOP_THREADS (1024 * 256)
+#define LOOP_ELEMENTS (PATHOLOGY_ELEMENTS / LOOP_THREADS)
+/* Registers the register hog keeps live across its loop: above 128, one 256-thread block per SM. */
+#define HOG_REGISTERS 192
+/* Dynamic shared memory the shared-memory hog asks for: two blocks would need more than an SM's 228 KB. */
+#define HOG_SHARED_BYTES (160 * 1024)
+
+__device__ __forceinline__ float copy_loop(const float *in, float *out, int n)
+{
+    int stride = gridDim.x * blockDim.x;
+    float last = 0.0f;
+#pragma unroll 1
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        last = in[i];
+        out[i] = last;
+    }
+    return last;
+}
+
+__global__ void __launch_bounds__(256, 8) copy_loop_kernel(const float *in, float *out, int n)
+{
+    copy_loop(in, out, n);
+}
+
+/* HOG_REGISTERS values loaded before the loop and folded with its last value after it: the loads cannot sink
+ * past the loop's stores (they may alias) nor the folds rise above its end, so all stay live, in registers. */
+__global__ void __launch_bounds__(256, 1) register_hog_copy_kernel(const float *in, float *out, int n,
+                                                                   const float *weights)
+{
+    float r[HOG_REGISTERS];
+#pragma unroll
+    for (int j = 0; j < HOG_REGISTERS; ++j)
+        r[j] = weights[j];
+    float last = copy_loop(in, out, n), sum = 0.0f;
+#pragma unroll
+    for (int j = 0; j < HOG_REGISTERS; ++j)
+        sum = fmaf(r[j], last, sum);
+    if (sum == -1.0f) /* never: the weights and the copied values are non-negative */
+        out[0] = sum;
+}
+
+/* The dynamic shared memory is asked for and never touched: the launch alone limits the SM to one block. */
+__global__ void __launch_bounds__(256, 1) shared_hog_copy_kernel(const float *in, float *out, int n)
+{
+    copy_loop(in, out, n);
+}
+
+__global__ void __launch_bounds__(32) tiny_block_copy_kernel(const float *in, float *out, int n)
+{
+    copy_loop(in, out, n);
+}
+
+extern "C" const char *pathology_copy_loop(const struct pathology_buffers *b, cudaStream_t stream)
+{
+    copy_loop_kernel<<<LOOP_THREADS / 256, 256, 0, stream>>>(b->src, b->dst, PATHOLOGY_ELEMENTS);
+    return launch_status();
+}
+
+extern "C" const char *pathology_register_hog_copy(const struct pathology_buffers *b, cudaStream_t stream)
+{
+    register_hog_copy_kernel<<<LOOP_THREADS / 256, 256, 0, stream>>>(b->src, b->dst, PATHOLOGY_ELEMENTS, b->src);
+    return launch_status();
+}
+
+extern "C" const char *pathology_shared_hog_copy(const struct pathology_buffers *b, cudaStream_t stream)
+{
+    cudaError_t rc = cudaFuncSetAttribute(shared_hog_copy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          HOG_SHARED_BYTES);
+    if (rc != cudaSuccess)
+        return cudaGetErrorString(rc);
+    shared_hog_copy_kernel<<<LOOP_THREADS / 256, 256, HOG_SHARED_BYTES, stream>>>(b->src, b->dst,
+                                                                                  PATHOLOGY_ELEMENTS);
+    return launch_status();
+}
+
+extern "C" const char *pathology_tiny_block_copy(const struct pathology_buffers *b, cudaStream_t stream)
+{
+    tiny_block_copy_kernel<<<LOOP_THREADS / 32, 32, 0, stream>>>(b->src, b->dst, PATHOLOGY_ELEMENTS);
+    return launch_status();
+}
+
+/* The L2 stream: L2_PASSES passes over the first L2_STREAM_BYTES of src (a sixth of the H100's L2), 128-bit loads
+ * that skip the L1 (ld.global.cg, volatile: none dropped or merged), four in flight per thread; each thread writes
+ * its sum once. After the first pass every load is an L2 hit. */
+#define L2_STREAM_BYTES (8u << 20)
+#define L2_PASSES 64
+#define L2_BLOCKS (132 * 8)
+
+static __device__ __forceinline__ float4 load_cg(const float4 *p)
+{
+    float4 v;
+    asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p));
+    return v;
+}
+
+__global__ void __launch_bounds__(256, 8) l2_stream_kernel(const float4 *in, float *out, int words, int passes)
+{
+    int stride = gridDim.x * blockDim.x, first = blockIdx.x * blockDim.x + threadIdx.x;
+    float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int p = 0; p < passes; ++p)
+        for (int i = first; i < words; i += 4 * stride) {
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                if (i + k * stride < words) {
+                    float4 v = load_cg(in + i + k * stride);
+                    sum[k] += v.x + v.y + v.z + v.w;
+                }
+        }
+    out[first] = sum[0] + sum[1] + sum[2] + sum[3];
+}
+
+extern "C" const char *pathology_l2_stream(const struct pathology_buffers *b, cudaStream_t stream)
+{
+    l2_stream_kernel<<<L2_BLOCKS, 256, 0, stream>>>((const float4 *)b->src, b->dst, L2_STREAM_BYTES / 16, L2_PASSES);
+    return launch_status();
+}
