@@ -3,7 +3,10 @@
  * the same 64 x 256 k-tile of N; each copies half of it (two of the four 64-column boxes) with
  * .multicast::cluster, which writes the box into both CTAs' shared memory and counts its bytes on both CTAs'
  * full barriers. A slot is refilled only when the consumers of both CTAs have released it: the empty barrier
- * counts 4 arrivals, two of them from the other CTA (mbarrier.arrive on a mapa'd address).
+ * counts 4 arrivals, two of them from the other CTA (mbarrier.arrive on a mapa'd address, CTA-scope release as
+ * in CUTLASS: the wgmma reads it announces are over before it is made). The grid is the number of clusters that
+ * can be resident at once (cudaOccupancyMaxActiveClusters), not SMs / 2: the tiles are dealt in advance, and a
+ * cluster that found no free pair of SMs in a GPC would run its whole share after the rest.
  *
  * Counters that should move against persistent: L2-to-SM traffic (lts__t_sectors_srcunit_tex) down by a quarter
  * (per CTA and k-tile 16 KB of A + 16 KB of B fetched instead of 16 + 32), L2 throughput % down; time down where

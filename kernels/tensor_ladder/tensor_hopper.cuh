@@ -93,11 +93,13 @@ __device__ __forceinline__ void mbar_arrive(uint64_t *bar)
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem(bar)) : "memory");
 }
 
-/* An arrival on the barrier at the same place in CTA `cta` of the cluster (this one included). */
+/* An arrival on the barrier at the same place in CTA `cta` of the cluster (this one included). The default
+ * .release.cta semantics, as CUTLASS's ClusterBarrier: what the arrival announces (the wgmma reads of a slot are
+ * over) is already complete when it is made, so no cluster-scope release has to order anything before it. */
 __device__ __forceinline__ void mbar_arrive_cluster(uint64_t *bar, unsigned cta)
 {
     asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem(bar)),
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem(bar)),
                  "r"(cta)
                  : "memory");
 }
@@ -107,16 +109,6 @@ __device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned parity)
 {
     asm volatile("{\n.reg .pred done;\nwait:\n"
                  "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-                 "@!done bra wait;\n}\n" ::"r"(smem(bar)),
-                 "r"(parity)
-                 : "memory");
-}
-
-/* The same, ordered after arrivals released at cluster scope (other CTAs' consumers). */
-__device__ __forceinline__ void mbar_wait_cluster(uint64_t *bar, unsigned parity)
-{
-    asm volatile("{\n.reg .pred done;\nwait:\n"
-                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
                  "@!done bra wait;\n}\n" ::"r"(smem(bar)),
                  "r"(parity)
                  : "memory");

@@ -14,7 +14,8 @@
  *     consumers store the last.
  *   CLUSTER: 2-CTA clusters over two vertically adjacent tiles (same 256 columns of N): each CTA loads its own A
  *     tile and half of the B tile, multicast into both CTAs' shared memory (TMA .multicast::cluster); a slot is
- *     free only when the consumers of both CTAs have released it (4 arrivals, two of them remote).
+ *     free only when the consumers of both CTAs have released it (4 arrivals, two of them remote). Persistent,
+ *     the grid is the clusters that can be resident together (cudaOccupancyMaxActiveClusters), not SMs / 2.
  *   TMA_STORE: the consumers write their bf16 outputs into a swizzled shared tile and one thread stores it with
  *     TMA (UTMASTG), overlapping the store with the next tile's k-loop.
  *
@@ -142,10 +143,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
                 tile_origin(t, row0, col0);
                 for (int k = 0; k < k_tiles; ++k, ++it) {
                     const int s = it % S::STAGES;
-                    if (CLUSTER)
-                        mbar_wait_cluster(&empty[s], ((it / S::STAGES) & 1) ^ 1);
-                    else
-                        mbar_wait(&empty[s], ((it / S::STAGES) & 1) ^ 1);
+                    mbar_wait(&empty[s], ((it / S::STAGES) & 1) ^ 1);
                     ws_issue<CLUSTER, TMA_STORE>(ring + s * S::STAGE_BYTES, &full[s], &map_m, &map_n, k, row0,
                                                  col0, rank);
                 }
@@ -193,7 +191,25 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
 #endif
 }
 
-/* The launch: a grid of tiles, or (persistent) one block per SM, rounded down to whole clusters. */
+/* How many clusters of this kernel can be resident at once on the current device (a cluster must fit in one GPC,
+ * so this can be fewer than SMs / CM), asked once per device: 0 and why, if the query fails. */
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE>
+static const char *ws_resident_clusters(cudaLaunchConfig_t *config, int *clusters)
+{
+    static int device = -1, resident;
+    int now;
+    cudaError_t rc = cudaGetDevice(&now);
+    if (rc == cudaSuccess && now != device) {
+        rc = cudaOccupancyMaxActiveClusters(&resident, ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE>, config);
+        device = rc == cudaSuccess ? now : -1;
+    }
+    *clusters = rc == cudaSuccess ? resident : 0;
+    return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
+}
+
+/* The launch: a grid of tiles, or (persistent) one block per SM; with clusters, as many as can be resident at
+ * once: the tiles are dealt to the blocks in advance, so a cluster that had to wait for a free GPC would run its
+ * whole share after the others, doubling the time. */
 template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE>
 static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
@@ -227,6 +243,15 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
         cluster.id = cudaLaunchAttributeClusterDimension;
         cluster.val.clusterDim.x = S::CM, cluster.val.clusterDim.y = 1, cluster.val.clusterDim.z = 1;
         config.attrs = &cluster, config.numAttrs = 1;
+        if (PERSISTENT) {
+            int clusters;
+            if ((why = ws_resident_clusters<PERSISTENT, CLUSTER, TMA_STORE>(&config, &clusters)))
+                return why;
+            if (clusters < 1)
+                return MATMUL_REFUSED "no 2-CTA cluster of this kernel fits on the device";
+            if ((unsigned)(clusters * S::CM) < config.gridDim.x)
+                config.gridDim.x = clusters * S::CM;
+        }
         rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->width);
         return rc == cudaSuccess ? launch_status() : cudaGetErrorString(rc);
     }
