@@ -147,10 +147,27 @@ __device__ __forceinline__ void tma_store_commit(void)
     asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
 }
 
-/* Until the stores committed so far have read their shared memory (it may be written again). */
-__device__ __forceinline__ void tma_store_wait_read(void)
+/* Until all but the PENDING most recent store groups have read their shared memory (it may be written again). */
+template <int PENDING> __device__ __forceinline__ void tma_store_wait_read(void)
 {
-    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(PENDING) : "memory");
+}
+
+/* Two FP32 values rounded to a bf16 pair in one register, x in the low half (the lower column). */
+__device__ __forceinline__ uint32_t bf16_pair(float x, float y)
+{
+    const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
+    return (uint32_t)__bfloat16_as_ushort(v.y) << 16 | __bfloat16_as_ushort(v.x);
+}
+
+/* Four 8 x 8 bf16 matrices to shared memory (one STSM.16.M88.4): lane l gives the address of row l % 8 of matrix
+ * l / 8, and register i of every lane its pair of matrix i, (lane / 4, 2 (lane % 4)..+1): ldmatrix's layout, which
+ * is also the layout of a wgmma accumulator's 8 x 8 blocks once rounded to bf16 pairs. */
+__device__ __forceinline__ void stmatrix_x4(void *row, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3)
+{
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(smem(row)), "r"(r0),
+                 "r"(r1), "r"(r2), "r"(r3)
+                 : "memory");
 }
 
 /* Ordinary shared-memory writes made visible to the async proxy (TMA, wgmma) that reads them next. */

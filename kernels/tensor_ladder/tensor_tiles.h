@@ -32,7 +32,8 @@
 #define WS_BN 256
 #define WS_BK 64
 #define WS_THREADS 384
-#define WS_STAGES 4 /* warp_specialized, persistent, cluster_multicast: 4 x 48 KB */
-#define WS_STORE_STAGES 3 /* tma_store: 3 x 48 KB and a 64 KB tile of P for the TMA store */
+#define WS_STAGES 4 /* 4 x 48 KB */
+#define WS_STORE_BOXES 2 /* tma_store: each consumer's 64 x 64 boxes of P in flight, 2 x 2 x 8 KB beside the ring */
+#define WS_BOX_BYTES (64 * 64 * 2) /* one 64 x 64 bf16 box of P: a TMA store */
 
 #endif

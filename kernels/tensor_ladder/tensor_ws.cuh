@@ -16,8 +16,9 @@
  *     tile and half of the B tile, multicast into both CTAs' shared memory (TMA .multicast::cluster); a slot is
  *     free only when the consumers of both CTAs have released it (4 arrivals, two of them remote). Persistent,
  *     the grid is the clusters that can be resident together (cudaOccupancyMaxActiveClusters), not SMs / 2.
- *   TMA_STORE: the consumers write their bf16 outputs into a swizzled shared tile and one thread stores it with
- *     TMA (UTMASTG), overlapping the store with the next tile's k-loop.
+ *   TMA_STORE: each consumer writes its bf16 outputs with stmatrix, a 64 x 64 box at a time, into two swizzled
+ *     8 KB boxes that one thread stores with TMA (UTMASTG) in turn, the stores overlapping the next box's writes
+ *     and the next tile's k-loop; 32 KB of boxes keep the ring at 4 stages.
  *
  * Bounds: width % 8 == 0 (TMA), else refused; TMA zero-fills loads past the edge and clips stores; the direct
  * stores are guarded.
@@ -31,10 +32,10 @@
 
 template <bool CLUSTER, bool TMA_STORE> struct ws_shape {
     static const int CM = CLUSTER ? 2 : 1;                  /* CTAs of a cluster, stacked along m */
-    static const int STAGES = TMA_STORE ? WS_STORE_STAGES : WS_STAGES;
     static const int A_BYTES = WS_BM * WS_BK * 2, B_BYTES = WS_BK * WS_BN * 2, STAGE_BYTES = A_BYTES + B_BYTES;
-    static const int C_BYTES = TMA_STORE ? WS_BM * WS_BN * 2 : 0;
-    static const size_t SMEM = (size_t)STAGES * STAGE_BYTES + C_BYTES + 1024;
+    static const int C_BYTES = TMA_STORE ? 2 * WS_STORE_BOXES * WS_BOX_BYTES : 0; /* two consumers' boxes */
+    static const size_t SMEM = (size_t)WS_STAGES * STAGE_BYTES + C_BYTES + 1024; /* + 1024: the ring's alignment */
+    static_assert(SMEM + 2 * WS_STAGES * 8 <= 227 * 1024, "an H100 block has 227 KB of shared memory");
 };
 
 #ifdef MEMSCOPE_SM90A
@@ -72,29 +73,35 @@ template <bool CLUSTER> __device__ __forceinline__ void ws_release(uint64_t *emp
         mbar_arrive(empty);
 }
 
-/* A consumer warpgroup's 64 x 256 outputs through its swizzled shared tile (4 boxes of 64 x 64, chunk c of row r
- * at c ^ (r % 8): conflict-free writes) and TMA stores. */
-__device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *c_tile, int row0, int col0,
+/* A consumer warpgroup's 64 x 256 outputs as four 64 x 64 boxes of P, through its WS_STORE_BOXES swizzled 8 KB
+ * shared boxes in turn (chunk c of row r at c ^ (r % 8), TMA's 128-byte swizzle). A box is written with
+ * stmatrix.x4, which takes the accumulators as they lie (the wgmma fragment of an 8 x 8 block is stmatrix's: a
+ * thread's bf16 pair of row lane / 4): a warp writes two 16 x 8 column blocks an instruction, its 8 row addresses
+ * per matrix in 8 bank groups. A buffer is written again once the store that read it, WS_STORE_BOXES boxes back,
+ * is done reading (wait_group.read leaves the later stores in flight). */
+__device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *boxes, int row0, int col0,
                                              const float *d, int tid_in_wg, unsigned barrier)
 {
-    if (tid_in_wg == 0)
-        tma_store_wait_read(); /* the last tile's stores have read c_tile */
-    named_barrier(barrier, 128);
-    const int lane = tid_in_wg & 31, r = (tid_in_wg >> 5) * 16 + (lane >> 2);
+    const int lane = tid_in_wg & 31, matrix = lane >> 3, i = lane & 7;
+    const int row = (tid_in_wg >> 5) * 16 + (matrix & 1) * 8 + i; /* the row this lane addresses */
 #pragma unroll
-    for (int j = 0; j < WS_BN / 8; ++j) {
-        uint8_t *box = c_tile + (j / 8) * 8192;
-        const int chunk = j % 8, byte = 4 * (lane & 3);
-        *(__nv_bfloat162 *)(box + r * 128 + ((chunk ^ (r & 7)) << 4) + byte) = __floats2bfloat162_rn(d[4 * j], d[4 * j + 1]);
-        *(__nv_bfloat162 *)(box + (r + 8) * 128 + ((chunk ^ ((r + 8) & 7)) << 4) + byte) =
-            __floats2bfloat162_rn(d[4 * j + 2], d[4 * j + 3]);
-    }
-    fence_proxy_async();
-    named_barrier(barrier, 128);
-    if (tid_in_wg == 0) {
-        for (int b = 0; b < WS_BN / 64; ++b)
-            tma_store(map_p, c_tile + b * 8192, col0 + 64 * b, row0);
-        tma_store_commit();
+    for (int b = 0; b < WS_BN / 64; ++b) {
+        uint8_t *box = boxes + (b % WS_STORE_BOXES) * WS_BOX_BYTES;
+        if (tid_in_wg == 0)
+            tma_store_wait_read<WS_STORE_BOXES - 1>();
+        named_barrier(barrier, 128);
+#pragma unroll
+        for (int j = 0; j < 8; j += 2) {
+            const float *f = d + 4 * (8 * b + j); /* columns 64 b + 8 j.. and the 8 after, rows +0 and +8 */
+            stmatrix_x4(box + row * 128 + (((j + (matrix >> 1)) ^ i) << 4), bf16_pair(f[0], f[1]),
+                        bf16_pair(f[2], f[3]), bf16_pair(f[4], f[5]), bf16_pair(f[6], f[7]));
+        }
+        fence_proxy_async();
+        named_barrier(barrier, 128);
+        if (tid_in_wg == 0) {
+            tma_store(map_p, box, col0 + 64 * b, row0);
+            tma_store_commit();
+        }
     }
 }
 
@@ -108,7 +115,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
 #ifdef MEMSCOPE_SM90A
     typedef ws_shape<CLUSTER, TMA_STORE> S;
     extern __shared__ uint8_t raw[];
-    __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
+    __shared__ __align__(8) uint64_t full[WS_STAGES], empty[WS_STAGES];
     uint8_t *ring = (uint8_t *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
     const int tid = threadIdx.x, wg = tid / 128, tid_in_wg = tid % 128;
     const unsigned rank = CLUSTER ? cluster_rank() : 0;
@@ -118,7 +125,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     const int first = PERSISTENT ? blockIdx.x / S::CM : 0, step = PERSISTENT ? gridDim.x / S::CM : 1;
     const int count = PERSISTENT ? cluster_rows * cols : 1;
     if (tid == 0) {
-        for (int s = 0; s < S::STAGES; ++s) {
+        for (int s = 0; s < WS_STAGES; ++s) {
             mbar_init(&full[s], 1);
             mbar_init(&empty[s], 2 * S::CM);
         }
@@ -142,8 +149,8 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
                 int row0, col0;
                 tile_origin(t, row0, col0);
                 for (int k = 0; k < k_tiles; ++k, ++it) {
-                    const int s = it % S::STAGES;
-                    mbar_wait(&empty[s], ((it / S::STAGES) & 1) ^ 1);
+                    const int s = it % WS_STAGES;
+                    mbar_wait(&empty[s], ((it / WS_STAGES) & 1) ^ 1);
                     ws_issue<CLUSTER, TMA_STORE>(ring + s * S::STAGE_BYTES, &full[s], &map_m, &map_n, k, row0,
                                                  col0, rank);
                 }
@@ -152,7 +159,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     } else {
         setmaxnreg_inc<232>();
         const int c = wg - 1;
-        uint8_t *c_tile = ring + S::STAGES * S::STAGE_BYTES + c * (S::C_BYTES / 2);
+        uint8_t *boxes = ring + WS_STAGES * S::STAGE_BYTES + c * (S::C_BYTES / 2);
         int it = 0;
         for (int t = first; t < count; t += step) {
             int row0, col0;
@@ -160,8 +167,8 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
             float d[128];
             int last = 0;
             for (int k = 0; k < k_tiles; ++k, ++it) {
-                const int s = it % S::STAGES;
-                mbar_wait(&full[s], (it / S::STAGES) & 1);
+                const int s = it % WS_STAGES;
+                mbar_wait(&full[s], (it / WS_STAGES) & 1);
                 const __nv_bfloat16 *a = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES) + c * 64 * WS_BK;
                 const __nv_bfloat16 *b = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES + S::A_BYTES);
                 wgmma_fence();
@@ -177,7 +184,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
             wgmma_wait<0>();
             ws_release<CLUSTER>(&empty[last], tid_in_wg);
             if (TMA_STORE)
-                ws_store_tma(&map_p, c_tile, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
+                ws_store_tma(&map_p, boxes, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
             else
                 store_wgmma_tile<WS_BN>(P, width, row0 + c * 64, col0, d);
         }
