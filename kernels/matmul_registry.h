@@ -119,10 +119,10 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER, MATMUL_ON_TENSOR_LADDE
     KERNEL("persistent", matmul_persistent, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                 \
            WS_THREADS, 1, WS_BN, WS_BM,                                                                            \
            "warp_specialized with one block per SM walking the tiles in a rasterized order (the grid is the SMs)")  \
-    KERNEL("cluster_multicast", matmul_cluster_multicast, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,   \
-           WS_THREADS, 1, WS_BN, WS_BM, "persistent in 2-CTA clusters, each k-tile of N multicast to both by TMA")  \
     KERNEL("tma_store", matmul_tma_store, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                   \
-           WS_THREADS, 1, WS_BN, WS_BM, "cluster_multicast storing P by stmatrix into swizzled boxes and TMA")      \
+           WS_THREADS, 1, WS_BN, WS_BM, "persistent storing P by stmatrix into swizzled boxes and TMA")             \
+    KERNEL("cluster_multicast", matmul_cluster_multicast, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,   \
+           WS_THREADS, 1, WS_BN, WS_BM, "tma_store in 2-CTA clusters, each k-tile of N multicast to both by TMA")   \
     LIBRARY("cublas_bf16", matmul_cublas_bf16, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                      \
             "cublasGemmEx, bf16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), default algorithm: the bf16 "      \
             "tensor-core anchor")                                                                                     \

@@ -1,6 +1,7 @@
 /*
- * The warp-specialized wgmma GEMM of the top rungs: warp_specialized, persistent, cluster_multicast and tma_store
- * are this one kernel with one more idea switched on each (the rung files say what each should move).
+ * The warp-specialized wgmma GEMM of the top rungs: warp_specialized, persistent, tma_store and cluster_multicast
+ * are this one kernel with one more idea switched on each, in that order (PERSISTENT, then TMA_STORE, then
+ * CLUSTER; the rung files say what each should move).
  *
  * A block is three warpgroups. Warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec to 40) and
  * one of its threads issues the TMA copies of every k-tile into a ring of stages, waiting on each slot's "empty"
