@@ -701,11 +701,12 @@ void finding_lines_init(struct finding_lines *w)
     memset(w, 0, sizeof *w);
 }
 
+/* Instructions without a line (file "", a kernel built without line information) count in the total only. */
 static void note_worst(struct worst_line *w, const struct line_counts *l, double excess)
 {
     const char *slash = strrchr(l->file, '/');
     w->total += excess;
-    if (excess > w->excess) {
+    if (l->file[0] && excess > w->excess) {
         w->excess = excess;
         snprintf(w->where, sizeof w->where, "%s:%d", slash ? slash + 1 : l->file, l->line);
     }

@@ -48,13 +48,36 @@ static const char *main_function(const struct job_result *r, const struct source
     return best;
 }
 
-static void keep_totals(struct job_result *r, const struct source_call *call, const struct source_cost *cost)
+/* The function's lines, for its findings to name the one with the most excess of each kind. */
+static int keep_lines(struct job_result *r, const struct source_call *call, const char *function, struct error *e)
+{
+    struct source_line *lines;
+    size_t n;
+    finding_lines_init(&r->lines);
+    if (source_lines(call, &lines, &n, e))
+        return e->code;
+    for (size_t i = 0; i < n; ++i) {
+        const double *v = lines[i].values;
+        if (strcmp(lines[i].function, function) == 0)
+            finding_lines_add(&r->lines, &(struct line_counts){lines[i].file, lines[i].line, v[LINE_GLOBAL_LD_SECTORS],
+                                                               v[LINE_GLOBAL_ST_SECTORS], v[LINE_GLOBAL_EXCESS_SECTORS],
+                                                               v[LINE_SHARED_LD_WAVEFRONTS], v[LINE_SHARED_ST_WAVEFRONTS],
+                                                               v[LINE_SHARED_EXCESS_WAVEFRONTS]});
+    }
+    free(lines);
+    return 0;
+}
+
+static int keep_totals(struct job_result *r, const struct source_call *call, const struct source_cost *cost,
+                       struct error *e)
 {
     const char *function = main_function(r, call);
     r->sourced = function != NULL;
     r->source_cost = *cost;
-    if (function)
-        source_function_totals(call, function, r->source_totals);
+    if (!function)
+        return 0;
+    source_function_totals(call, function, r->source_totals);
+    return keep_lines(r, call, function, e);
 }
 
 static int source_counters(struct job_context *ctx, struct job_result **sourced, struct profiled_call *calls, int n,
@@ -71,8 +94,8 @@ static int source_counters(struct job_context *ctx, struct job_result **sourced,
     source_collect(ctx->source, ctx->gpu, calls, n, &capture, costs, e);
     nvtx_end();
     if (!e->code && source_capture_write(path, &capture, e) == 0 && source_write_rows(ctx->lines, &capture, e) == 0)
-        for (int i = 0; i < n; ++i)
-            keep_totals(sourced[i], &capture.calls[i], &costs[i]);
+        for (int i = 0; i < n && !e->code; ++i)
+            keep_totals(sourced[i], &capture.calls[i], &costs[i], e);
     source_capture_free(&capture);
     return e->code;
 }
