@@ -152,7 +152,10 @@
 #define VALIDATE_CSV(X)                                                                                               \
     X(VALIDATE_KERNEL, "kernel", TEXT) X(VALIDATE_PARAMETER, "parameter", TEXT) X(VALIDATE_METRIC, "metric", TEXT)    \
     X(VALIDATE_EXPECTED, "expected", NUMBER) X(VALIDATE_LOWER, "lower", NUMBER) X(VALIDATE_UPPER, "upper", NUMBER)    \
-    X(VALIDATE_MEASURED, "measured", NUMBER) X(VALIDATE_STATUS, "status", TEXT)
+    X(VALIDATE_MEASURED, "measured", NUMBER) X(VALIDATE_STATUS, "status", TEXT)                                       \
+    X(VALIDATE_EXPECTED_CAUSE, "expected_cause", TEXT) X(VALIDATE_FOUND_CAUSE, "found_cause", TEXT)                   \
+    X(VALIDATE_ESTIMATED_GAIN_PCT, "estimated_gain_pct", PERCENT)                                                     \
+    X(VALIDATE_MEASURED_GAIN_PCT, "measured_gain_pct", NUMBER)
 
 #define COMPARE_CSV(X)                                                                                                \
     X(COMPARE_VARIANT, "variant", TEXT) X(COMPARE_PRECISION, "precision", TEXT) X(COMPARE_WIDTH, "width", COUNT)      \

@@ -48,26 +48,6 @@ static const char *main_function(const struct job_result *r, const struct source
     return best;
 }
 
-/* The function's lines, for its findings to name the one with the most excess of each kind. */
-static int keep_lines(struct job_result *r, const struct source_call *call, const char *function, struct error *e)
-{
-    struct source_line *lines;
-    size_t n;
-    finding_lines_init(&r->lines);
-    if (source_lines(call, &lines, &n, e))
-        return e->code;
-    for (size_t i = 0; i < n; ++i) {
-        const double *v = lines[i].values;
-        if (strcmp(lines[i].function, function) == 0)
-            finding_lines_add(&r->lines, &(struct line_counts){lines[i].file, lines[i].line, v[LINE_GLOBAL_LD_SECTORS],
-                                                               v[LINE_GLOBAL_ST_SECTORS], v[LINE_GLOBAL_EXCESS_SECTORS],
-                                                               v[LINE_SHARED_LD_WAVEFRONTS], v[LINE_SHARED_ST_WAVEFRONTS],
-                                                               v[LINE_SHARED_EXCESS_WAVEFRONTS]});
-    }
-    free(lines);
-    return 0;
-}
-
 static int keep_totals(struct job_result *r, const struct source_call *call, const struct source_cost *cost,
                        struct error *e)
 {
@@ -77,7 +57,7 @@ static int keep_totals(struct job_result *r, const struct source_call *call, con
     if (!function)
         return 0;
     source_function_totals(call, function, r->source_totals);
-    return keep_lines(r, call, function, e);
+    return source_finding_lines(call, function, &r->lines, e);
 }
 
 static int source_counters(struct job_context *ctx, struct job_result **sourced, struct profiled_call *calls, int n,

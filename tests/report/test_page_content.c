@@ -154,11 +154,11 @@ static void issue_bound_kernels_read_apart(void **state)
     (void)state;
     write_data(FIXTURE);
     const char *t = data_file("diagnosis.tsv");
-    expect_row(t, "pipelined\tinstruction issue\tissue slots 76 % used, FMA pipe 68 %, L1/shared 61 %; "
+    expect_row(t, "pipelined\tinstruction issue\tnot collected\tissue slots 76 % used, FMA pipe 68 %, L1/shared 61 %; "
                    "top stall reason not_selected (44 % of samples)");
-    expect_row(t, "icache_fit\tinstruction issue\tissue slots 79 % used, FMA pipe 75 %, L1/shared 52 %; "
+    expect_row(t, "icache_fit\tinstruction issue\tnot collected\tissue slots 79 % used, FMA pipe 75 %, L1/shared 52 %; "
                    "top stall reason selected (40 % of samples)");
-    expect_row(t, "cublas\tinstruction issue\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %; "
+    expect_row(t, "cublas\tinstruction issue\tnot collected\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %; "
                    "top stall reason selected (45 % of samples)");
     assert_null(strstr(t, "every FFMA"));
 }
@@ -170,11 +170,11 @@ static void every_row_is_the_rules_on_the_runs_figures(void **state)
     (void)state;
     write_data(FIXTURE);
     const char *t = data_file("diagnosis.tsv");
-    expect_row(t, "tiled_transposed\tbank conflicts\t32 % of shared wavefronts are bank conflicts; L1/shared at "
+    expect_row(t, "tiled_transposed\tbank conflicts\tnot collected\t32 % of shared wavefronts are bank conflicts; L1/shared at "
                    "97 % of peak, FMA pipe 8 %; top stall reason mio_throttle (53 % of samples)");
-    expect_row(t, "tiled_transposed_padded\tL1/shared bandwidth\tL1/shared at 90 % of peak; FMA pipe 11 %, "
+    expect_row(t, "tiled_transposed_padded\tL1/shared bandwidth\tnot collected\tL1/shared at 90 % of peak; FMA pipe 11 %, "
                    "DRAM 13 %; top stall reason mio_throttle (46 % of samples)");
-    expect_row(t, "naive_uncoalesced\tuncoalesced global loads\tglobal loads use 12.5 % of the bytes their "
+    expect_row(t, "naive_uncoalesced\tuncoalesced global loads\tnot collected\tglobal loads use 12.5 % of the bytes their "
                    "sectors carry (16.5 sectors per request); L1/shared at 99 % of peak; top stall reason lg_throttle "
                    "(94 % of samples)");
 }
@@ -188,13 +188,32 @@ static void the_evidence_quotes_the_kernel_s_own_arithmetic_pipe(void **state)
     (void)state;
     write_data(REFERENCE);
     const char *t = data_file("diagnosis.tsv");
-    expect_row(t, "tiled_32_fp64\tL1/shared bandwidth\tL1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %; "
+    expect_row(t, "tiled_32_fp64\tL1/shared bandwidth\tnot collected\tL1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %; "
                    "top stall reason mio_throttle (53 % of samples)");
-    expect_row(t, "naive_fp64\tL1/shared bandwidth\tL1/shared at 93 % of peak; FP64/tensor pipe 12 %, DRAM 7 %; "
+    expect_row(t, "naive_fp64\tL1/shared bandwidth\tnot collected\tL1/shared at 93 % of peak; FP64/tensor pipe 12 %, DRAM 7 %; "
                    "top stall reason long_scoreboard (86 % of samples)");
-    expect_row(t, "tiled_32\tL1/shared bandwidth\tL1/shared at 89 % of peak; FMA pipe 14 %, DRAM 17 %; "
+    expect_row(t, "tiled_32\tL1/shared bandwidth\tnot collected\tL1/shared at 89 % of peak; FMA pipe 14 %, DRAM 17 %; "
                    "top stall reason mio_throttle (43 % of samples)");
     assert_non_null(strstr(t, "(16.5 sectors per request); L1/shared at 99 % of peak"));
+}
+
+/* A run with findings.csv shows each variant's first finding and its estimated gain beside its limiter; one without
+ * (the fixture, from before the findings) says "not collected", as the rows above do. */
+static void the_first_finding_and_its_estimated_gain_are_shown(void **state)
+{
+    (void)state;
+    copy_fixture_and("printf 'variant,precision,width,kernel,rank,cause,scope,estimated_gain_pct,evidence,line\\n"
+                     "tiled_transposed,fp32,4096,k,2,l1_bound,global,45.5,limiter,\\n"
+                     "tiled_transposed,fp32,4096,k,1,shared_store_conflicts,global,51.6,stores,k.cu:32\\n"
+                     "tiled_transposed,fp32,1024,k,1,l1_bound,global,90,limiter,\\n' >$R/findings.csv");
+    write_data(scratch);
+    const char *t = data_file("diagnosis.tsv");
+    expect_row(t, "tiled_transposed\tbank conflicts\tshared_store_conflicts (est. 52 %, global)\t32 % of shared "
+                   "wavefronts are bank conflicts; L1/shared at 97 % of peak, FMA pipe 8 %; top stall reason "
+                   "mio_throttle (53 % of samples)");
+    expect_row(t, "naive\tL1/shared bandwidth\tnot collected\tL1/shared at 73 % of peak; FMA pipe 29 %, DRAM 11 %; "
+                   "top stall reason long_scoreboard (34 % of samples)");
+    assert_non_null(strstr(t, "\tfirst finding (estimated gain)\t"));
 }
 
 /* ---- the bank conflicts (p. 10) ---- */
@@ -291,6 +310,7 @@ int main(void)
         cmocka_unit_test(footnotes_explain_the_marks_of_each_width),
         cmocka_unit_test(each_idea_is_followed_by_what_the_run_measured),
         cmocka_unit_test(issue_bound_kernels_read_apart),
+        cmocka_unit_test(the_first_finding_and_its_estimated_gain_are_shown),
         cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
         cmocka_unit_test(the_evidence_quotes_the_kernel_s_own_arithmetic_pipe),
         cmocka_unit_test(the_counter_sentences_are_the_runs_figures),

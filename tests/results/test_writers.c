@@ -172,7 +172,7 @@ static void lines_stalls_and_validate_rows_have_one_field_per_column(void **stat
     csv_table_free(&t);
     expect_ok(validate_csv_create(&c, dir, &e), &e);
     validate_csv_row(&c, &(struct validate_row){"ceilings", "within 25 %", "ceiling_l2_gbs", NAN, 3000, 9000, 5500,
-                                                true});
+                                                true, "", "", NAN, NAN});
     expect_ok(csv_close(&c, &e), &e);
     read_one_row(&validate_csv, &t);
     assert_string_equal(csv_table_text(&t, 0, VALIDATE_EXPECTED), "");
