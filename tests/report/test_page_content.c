@@ -269,6 +269,25 @@ static void each_check_shows_its_rule_and_distance(void **state)
     expect_line(t, "shared_stride_32bit\tstride=2\tshared_conflicts_exact\t\t135168\texact\t135168\t0 %\tpass");
 }
 
+/* A case of the diagnosis corpus reads as its cause planted against the first finding's, with the gain its finding
+ * estimated and the one its fixed sibling measured; the metric checks of a validate.csv with the corpus's columns
+ * read as before. */
+static void a_corpus_case_shows_its_causes_and_gains(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i '1s/$/,expected_cause,found_cause,estimated_gain_pct,measured_gain_pct/; 2,$s/$/,,,,/' "
+                     "$R/validate/validate.csv && printf 'uncoalesced_stores,sibling=coalesced_copy,first_finding,,,,,"
+                     "pass,uncoalesced_global_stores,uncoalesced_global_stores,58.3,71.9\\ntiny_kernel,,first_finding,"
+                     ",,,,fail,launch_overhead,latency_bound,40,\\n' >>$R/validate/validate.csv");
+    write_data(scratch);
+    const char *t = data_file("validate-*.tsv");
+    expect_line(t, "uncoalesced_stores\tsibling=coalesced_copy\tfirst_finding\t-\tuncoalesced_global_stores\tfirst "
+                   "finding\tuncoalesced_global_stores\test. 58 %, measured 72 %\tpass");
+    expect_line(t, "tiny_kernel\t\tfirst_finding\t-\tlaunch_overhead\tfirst finding\tlatency_bound\test. 40 % gain"
+                   "\tfail");
+    expect_line(t, "strided_copy\tstride=2 offset=0\tglobal_load_efficiency\t\t50\texact\t50\t0 %\tpass");
+}
+
 /* The ceilings judged there are --validate's own measurement, not the roofline's roofs: the page says so, with the
  * largest difference (environment.csv: L2 5642.4 GB/s; validate.csv: 5526.8), or that the roofline draws the
  * datasheet's figures when its run measured none. */
@@ -311,6 +330,7 @@ int main(void)
         cmocka_unit_test(each_idea_is_followed_by_what_the_run_measured),
         cmocka_unit_test(issue_bound_kernels_read_apart),
         cmocka_unit_test(the_first_finding_and_its_estimated_gain_are_shown),
+        cmocka_unit_test(a_corpus_case_shows_its_causes_and_gains),
         cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
         cmocka_unit_test(the_evidence_quotes_the_kernel_s_own_arithmetic_pipe),
         cmocka_unit_test(the_counter_sentences_are_the_runs_figures),
