@@ -51,7 +51,7 @@
     X(IN_GLOBAL_ATOMICS, "global_atomic_instructions")                                                                \
     X(IN_ATOMIC_SLICE_SKEW, "l2_atomic_slice_skew")                                                                   \
     X(IN_ACTIVE_LANES, "active_lanes_per_instruction")                                                                \
-    X(IN_DIVERGENT_BRANCH_PCT, "divergent_branch_pct")                                                                \
+    X(IN_DIVERGENT_BRANCHES, "divergent_branch_targets")                                                                \
     X(IN_CONVERSIONS_PER_FP64_OP, "conversions_per_fp64_op")                                                          \
     X(IN_DURATION_MS, "duration_ms")                                                                                  \
     X(IN_BLOCKS_LAUNCHED, "blocks_launched")                                                                          \

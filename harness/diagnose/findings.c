@@ -324,7 +324,7 @@ static void say_local_memory(const struct judge *j, int unit, struct finding *f)
 static bool applies_divergence(const struct judge *j, int unit)
 {
     (void)unit;
-    return j->v[IN_DIVERGENT_BRANCH_PCT] > 0 && j->v[IN_ACTIVE_LANES] <= DIVERGED_LANES;
+    return j->v[IN_DIVERGENT_BRANCHES] > 0 && j->v[IN_ACTIVE_LANES] <= DIVERGED_LANES;
 }
 
 /* The idle lanes' share of each warp instruction, times the busier of the issue slots and the FMA pipe: the
@@ -338,8 +338,8 @@ static void say_divergence(const struct judge *j, int unit, struct finding *f)
 {
     int busier = resolve(j, unit);
     snprintf(f->evidence, sizeof f->evidence,
-             "%.1f of 32 lanes active per warp instruction; %.0f %% of branch targets divergent; %s at %.0f %% of peak",
-             j->v[IN_ACTIVE_LANES], j->v[IN_DIVERGENT_BRANCH_PCT], unit_names[busier], 100.0 * j->share[busier]);
+             "%.1f of 32 lanes active per warp instruction; %.0f divergent branch targets; %s at %.0f %% of peak",
+             j->v[IN_ACTIVE_LANES], j->v[IN_DIVERGENT_BRANCHES], unit_names[busier], 100.0 * j->share[busier]);
 }
 
 static double atomic_request_share(const struct judge *j)
@@ -621,7 +621,7 @@ static void say_bound(const struct judge *j, int unit, struct finding *f)
     X("local_memory_spills", CAUSE, UNIT_MEMORY, "local_sectors, global sectors, registers_per_thread",              \
       local_memory, "local sectors are at least 1 % of global and local sectors; gain: that share x busiest memory " \
                     "unit's share")                                                                                   \
-    X("branch_divergence", CAUSE, UNIT_SM, "active_lanes_per_instruction, divergent_branch_pct", divergence,        \
+    X("branch_divergence", CAUSE, UNIT_SM, "active_lanes_per_instruction, divergent_branch_targets", divergence,    \
       "divergent branches, 30 or fewer of 32 lanes active per instruction; gain: idle lanes' share x the busier of " \
       "issue slots and FMA pipe")                                                                                     \
     X("atomic_contention", CAUSE, UNIT_LATENCY, "global_atomic_instructions, l2_atomic_slice_skew, global requests", \

@@ -31,9 +31,10 @@
  * 2 x M x N x K, or the tile-padded work where the shape is not a multiple of the kernel's tile. */
 #define GROUP_TENSOR (1u << 8)
 /* What the findings' rules (harness/diagnose/findings.c) read beyond the other groups: local-memory sectors, global
- * atomics and how they spread over the L2's slices, branches and active lanes, type conversions, blocks launched.
- * Nine instrumented counts (one pass between them) and five hardware counters: added to the default groups they
- * take no pass more on GH100 (16 either way, by CUPTI's host API); alone, 2 passes. */
+ * atomics and how they spread over the L2's slices, divergent branches and active lanes, type conversions, blocks
+ * launched. Six instrumented counts (one pass between them) and six hardware counters, twelve so that "all" stays
+ * within the profiler's 64 metrics: added to the default groups they take no pass more on GH100 (by CUPTI's host
+ * API); alone, 2 passes. */
 #define GROUP_CAUSES (1u << 9)
 /* Not in a group: added with --metrics; runs before 2026-11-21 collected them by default. */
 #define GROUP_NONE 0u
@@ -138,12 +139,10 @@
       "global atomic instructions that return a value (ATOM)")                                                        \
     X(GLOBAL_RED_INSTRUCTIONS, "smsp__sass_inst_executed_op_global_red.sum", GROUP_CAUSES, true,                      \
       "global reductions, atomics whose value is not used (RED)")                                                     \
-    X(BRANCH_TARGETS, "smsp__sass_branch_targets.sum", GROUP_CAUSES, true, "branch targets taken (warp level)")        \
     X(BRANCH_TARGETS_DIVERGENT, "smsp__sass_branch_targets_threads_divergent.sum", GROUP_CAUSES, true,                \
       "branch targets a warp's threads did not all take")                                                             \
-    X(THREAD_INST_EXECUTED, "smsp__sass_thread_inst_executed.sum", GROUP_CAUSES, true,                                \
-      "instructions executed, thread level (active lanes)")                                                           \
-    X(INST_EXECUTED, "smsp__sass_inst_executed.sum", GROUP_CAUSES, true, "instructions executed, warp level")         \
+    X(LANES_PER_INSTRUCTION, "smsp__thread_inst_executed_per_inst_executed.ratio", GROUP_CAUSES, false,               \
+      "threads active per warp instruction executed")                                                                 \
     X(CONVERSIONS, "smsp__sass_thread_inst_executed_op_conversion_pred_on.sum", GROUP_CAUSES, true,                   \
       "type conversions executed, thread level (F2F, I2F, F2I)")                                                      \
     X(BLOCKS_LAUNCHED, "sm__ctas_launched.sum", GROUP_CAUSES, true, "thread blocks launched (the grid)")               \
@@ -209,7 +208,8 @@
       "number of slices when one address takes them all")                                                             \
     X(ACTIVE_LANES, "active_lanes_per_instruction", "thread/instruction", false,                                     \
       "threads active per warp instruction executed (32: no divergence, no idle lanes)")                              \
-    X(DIVERGENT_BRANCH_PCT, "divergent_branch_pct", "%", false, "branch targets the warp's threads did not all take")  \
+    X(DIVERGENT_BRANCHES, "divergent_branch_targets", "branch_target", true,                                          \
+      "branch targets a warp's threads did not all take")                                                             \
     X(CONVERSIONS_PER_FP64_OP, "conversions_per_fp64_op", "ratio", false,                                            \
       "type conversions per FP64 operation executed (FP32 values widened and narrowed)")                              \
     X(BLOCKS_LAUNCHED_COUNT, "blocks_launched", "block", true, "thread blocks launched (the grid)")

@@ -124,7 +124,7 @@ const char *metrics_tensor_type(const struct derived_metric derived[MAX_DERIVED]
     return type;
 }
 
-/* The causes group's figures. A kernel without atomics has no skew (1, not 0/0); one without branches, none divergent. */
+/* The causes group's figures. A kernel without atomics has no skew (1, not 0/0). */
 static void causes(const char *const *names, const double *values, int n, double fp64, double v[DERIVED_METRIC_COUNT])
 {
     double atomic_max = GET(L2_ATOM_SECTORS_MAX) + GET(L2_RED_SECTORS_MAX);
@@ -132,9 +132,8 @@ static void causes(const char *const *names, const double *values, int n, double
     v[METRIC_LOCAL_SECTORS] = GET(LOCAL_LD_SECTORS) + GET(LOCAL_ST_SECTORS);
     v[METRIC_GLOBAL_ATOMICS] = GET(GLOBAL_ATOM_INSTRUCTIONS) + GET(GLOBAL_RED_INSTRUCTIONS);
     v[METRIC_L2_ATOMIC_SLICE_SKEW] = atomic_avg > 0.0 ? atomic_max / atomic_avg : isnan(atomic_avg) ? NAN : 1.0;
-    v[METRIC_ACTIVE_LANES] = GET(THREAD_INST_EXECUTED) / GET(INST_EXECUTED);
-    v[METRIC_DIVERGENT_BRANCH_PCT] = GET(BRANCH_TARGETS) > 0.0 ? 100.0 * GET(BRANCH_TARGETS_DIVERGENT) / GET(BRANCH_TARGETS)
-                                     : isnan(GET(BRANCH_TARGETS)) ? NAN : 0.0;
+    v[METRIC_ACTIVE_LANES] = GET(LANES_PER_INSTRUCTION);
+    v[METRIC_DIVERGENT_BRANCHES] = GET(BRANCH_TARGETS_DIVERGENT);
     v[METRIC_CONVERSIONS_PER_FP64_OP] = fp64 > 0.0 ? GET(CONVERSIONS) / fp64 : isnan(fp64) ? NAN : 0.0;
     v[METRIC_BLOCKS_LAUNCHED_COUNT] = GET(BLOCKS_LAUNCHED);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../cupti/subscriber.h"
+#include "../../kernels/pathology/pathology.h"
 #include "../common/paths.h"
 #include "../gpu/kernel_facts.h"
 #include "../gpu/nvtx.h"
@@ -13,10 +14,6 @@
 #include "../source/source_lines.h"
 #include "diagnosis_corpus.h"
 
-/* The corpus lands in kernels/pathology/ from its own branch (issue 40); a build without it validates the metrics
- * alone and says so. */
-#if __has_include("../../kernels/pathology/pathology.h")
-#include "../../kernels/pathology/pathology.h"
 
 typedef const char *(*pathology_launcher)(const struct pathology_buffers *b, cudaStream_t stream);
 
@@ -201,17 +198,3 @@ int corpus_validate(struct gpu *g, struct metrics_collector *m, struct source_co
         error_set(e, EXIT_RUNTIME, "the pathology corpus's buffers: %s", why);
     return e->code;
 }
-
-#else
-
-int corpus_validate(struct gpu *g, struct metrics_collector *m, struct source_collector *s, const char *dir,
-                    const char *capture_dir, const struct environment *env, struct csv *out, struct csv *metrics,
-                    int *checks, int *failures, struct error *e)
-{
-    (void)g, (void)m, (void)s, (void)dir, (void)capture_dir, (void)env, (void)out, (void)metrics, (void)checks,
-        (void)failures, (void)e;
-    printf("the diagnosis corpus (kernels/pathology/) is not in this build: its findings are not validated\n");
-    return 0;
-}
-
-#endif

@@ -238,12 +238,12 @@ static void divergence_is_the_idle_lanes_share_of_the_busier_issue_unit(void **s
     healthy(v);
     v[IN_FMA_PIPE] = 80.0;
     v[IN_ACTIVE_LANES] = 16.0;
-    v[IN_DIVERGENT_BRANCH_PCT] = 50.0;
+    v[IN_DIVERGENT_BRANCHES] = 1e6;
     int n = findings_of(v, NULL, f);
     assert_string_equal(f[0].cause, "branch_divergence");
     assert_true(f[0].global); /* the FMA pipe is the limiter */
     expect_gain(f, n, "branch_divergence", 80.0 * 0.5);
-    v[IN_DIVERGENT_BRANCH_PCT] = 0.0; /* idle lanes without a divergent branch: a partial block, not divergence */
+    v[IN_DIVERGENT_BRANCHES] = 0.0; /* idle lanes without a divergent branch: a partial block, not divergence */
     n = findings_of(v, NULL, f);
     assert_null(find(f, n, "branch_divergence"));
 }
