@@ -18,14 +18,14 @@
 #define DIVERGED_LANES 30.0     /* active lanes per warp instruction at most: two or more lanes idle on average */
 #define ATOMIC_SKEW_MIN 4.0     /* the busiest L2 slice takes at least 4 times its share of the atomics */
 #define CONVERSIONS_PER_FP64_MIN 0.25 /* an FP32 value widened and narrowed around a few FP64 operations */
-#define FP64_RATE_OF_FP32 0.5   /* GH100: 64 FP64 lanes per SM against 128 FP32 (other GPUs: less, so more gain) */
 #define SHORT_KERNEL_MS 0.010   /* shorter, a launch costs about as much as the kernel */
 #define LAUNCH_COST_US 3.0      /* assumed, not measured: a launch's cost on the host and the GPU, CUDA 13 */
 
-/* The units a finding may waste; UNIT_MEMORY and UNIT_SM name the busiest of L1/L2/DRAM and of issue/FMA, resolved
- * for each kernel. Latency: the time no unit is busy. */
+/* The units a finding may waste; UNIT_MEMORY, UNIT_SM and UNIT_ARITHMETIC name the busiest of L1/L2/DRAM, of
+ * issue/FMA and of issue/FMA/FP64, resolved for each kernel; UNIT_BOUND the limiter's, whichever it is (SMs left
+ * idle waste every unit alike). Latency: the time no unit is busy. */
 enum unit { UNIT_L1, UNIT_L2, UNIT_DRAM, UNIT_FMA, UNIT_FP64, UNIT_TENSOR, UNIT_ISSUE, UNIT_LATENCY, UNIT_COUNT,
-            UNIT_MEMORY, UNIT_SM };
+            UNIT_MEMORY, UNIT_SM, UNIT_ARITHMETIC, UNIT_BOUND };
 static const char *const unit_names[UNIT_COUNT] = {"L1/shared", "L2",          "DRAM",        "FMA pipe",
                                                    "FP64 pipe", "tensor pipe", "issue slots", "latency"};
 
@@ -83,10 +83,13 @@ static bool misaligned(const struct access *a)
 /* The busiest of the units a unit class names. */
 static int resolve(const struct judge *j, int unit)
 {
-    static const int memory[] = {UNIT_L1, UNIT_L2, UNIT_DRAM}, sm[] = {UNIT_ISSUE, UNIT_FMA};
-    const int *among = unit == UNIT_MEMORY ? memory : sm;
-    int n = unit == UNIT_MEMORY ? 3 : 2, best = among[0];
-    if (unit != UNIT_MEMORY && unit != UNIT_SM)
+    static const int memory[] = {UNIT_L1, UNIT_L2, UNIT_DRAM}, sm[] = {UNIT_ISSUE, UNIT_FMA},
+                     arithmetic[] = {UNIT_ISSUE, UNIT_FMA, UNIT_FP64};
+    const int *among = unit == UNIT_MEMORY ? memory : unit == UNIT_SM ? sm : arithmetic;
+    int n = unit == UNIT_SM ? 2 : 3, best = among[0];
+    if (unit == UNIT_BOUND)
+        return j->bound_unit >= 0 ? j->bound_unit : UNIT_LATENCY;
+    if (unit != UNIT_MEMORY && unit != UNIT_SM && unit != UNIT_ARITHMETIC)
         return unit;
     for (int i = 1; i < n; ++i)
         if (j->share[among[i]] > j->share[best] || isnan(j->share[best]))
@@ -377,18 +380,27 @@ static bool applies_fp64_in_fp32(const struct judge *j, int unit)
     return j->v[IN_FLOP_FP64] > 0 && j->v[IN_CONVERSIONS_PER_FP64_OP] >= CONVERSIONS_PER_FP64_MIN;
 }
 
-/* The FP64 pipe's busy share, of which FP32 would take FP64_RATE_OF_FP32. */
+/* The FP64 operations and the conversions around them, as a share of the kernel's arithmetic (FP32 operations too). */
+static double fp64_path_share(const double *v)
+{
+    double fp64_path = v[IN_FLOP_FP64] * (1.0 + v[IN_CONVERSIONS_PER_FP64_OP]);
+    return fp64_path / (fp64_path + v[IN_FLOP_FP32]);
+}
+
+/* The FP64 path's share of the arithmetic, times the busiest of the units it runs on (issue slots, FMA and FP64
+ * pipes): in FP32 it would be one operation where it is three or more, at twice the FP64 rate. */
 static double gain_fp64_in_fp32(const struct judge *j, int unit)
 {
-    return j->share[unit] * 100.0 * (1.0 - FP64_RATE_OF_FP32);
+    return 100.0 * j->share[unit] * fp64_path_share(j->v);
 }
 
 static void say_fp64_in_fp32(const struct judge *j, int unit, struct finding *f)
 {
     snprintf(f->evidence, sizeof f->evidence,
-             "%.0f FP64 operations with %.2f type conversions each (FP32 values widened and narrowed); %.0f FP32 "
-             "operations; FP64 pipe at %.0f %% of peak",
-             j->v[IN_FLOP_FP64], j->v[IN_CONVERSIONS_PER_FP64_OP], j->v[IN_FLOP_FP32], 100.0 * j->share[unit]);
+             "%.0f FP64 operations with %.2f type conversions each (FP32 values widened and narrowed), %.0f %% of the "
+             "arithmetic with them; %s at %.0f %% of peak",
+             j->v[IN_FLOP_FP64], j->v[IN_CONVERSIONS_PER_FP64_OP], 100.0 * fp64_path_share(j->v), unit_names[unit],
+             100.0 * j->share[unit]);
 }
 
 /* ---- the launch: occupancy, waves, its length ---- */
@@ -422,10 +434,14 @@ static int occupancy_limiter(const double *v, double *occupancy, double *without
     return blocks[limiter] >= 1 && !isnan(*occupancy) ? limiter : -1;
 }
 
+static double waves(const struct judge *j);
+
+/* A grid of less than one wave leaves SM slots empty whatever the resources: the grid, not the resource, is short. */
 static bool occupancy_applies(const struct judge *j, enum resource r)
 {
     double occupancy, without;
-    return long_enough(j) && occupancy_limiter(j->v, &occupancy, &without) == (int)r && occupancy < without;
+    return long_enough(j) && !(waves(j) < 1.0) && occupancy_limiter(j->v, &occupancy, &without) == (int)r &&
+           occupancy < without;
 }
 
 /* Nsight Compute's occupancy rules: the warps the resource keeps off the SM, as a share of those the other
@@ -630,22 +646,23 @@ static void say_bound(const struct judge *j, int unit, struct finding *f)
       "atomics' share of global requests")                                                                            \
     X("occupancy_registers", CAUSE, UNIT_LATENCY, "blocks per SM by registers, shared memory and block size",        \
       occupancy_registers,                                                                                            \
-      "registers set the blocks an SM holds, below what the other limits allow; gain: the warps lost over those "    \
-      "allowed x the share of time no unit is busy")                                                                  \
+      "registers set the blocks an SM holds, below what the other limits allow, in a grid of a wave or more; gain: "  \
+      "the warps lost over those allowed x the share of time no unit is busy")                                        \
     X("occupancy_shared_memory", CAUSE, UNIT_LATENCY, "blocks per SM by registers, shared memory and block size",    \
       occupancy_shared, "the same where shared memory sets them")                                                    \
     X("occupancy_block_size", CAUSE, UNIT_LATENCY, "blocks per SM by registers, shared memory and block size",       \
       occupancy_block_size, "the same where the SM's block or warp count, by the block's size, sets them")           \
-    X("too_few_blocks", CAUSE, UNIT_LATENCY, "blocks_launched, sm_count, duration_ms", too_few_blocks,              \
+    X("too_few_blocks", CAUSE, UNIT_BOUND, "blocks_launched, sm_count, duration_ms", too_few_blocks,              \
       "fewer blocks than SMs (kernels of 10 us or more); gain: the idle SMs' share")                                 \
-    X("partial_last_wave", CAUSE, UNIT_LATENCY, "blocks_launched, blocks per SM, sm_count, duration_ms",            \
+    X("partial_last_wave", CAUSE, UNIT_BOUND, "blocks_launched, blocks per SM, sm_count, duration_ms",            \
       partial_wave, "more than one wave of blocks, the last partial; gain: the empty slots of the last wave over "   \
                     "all waves' slots")                                                                               \
     X("launch_overhead", CAUSE, UNIT_LATENCY, "duration_ms", launch_overhead,                                        \
       "a kernel shorter than 10 us; gain: an assumed 3 us launch cost over launch and kernel")                       \
-    X("fp64_in_fp32_kernel", CAUSE, UNIT_FP64, "flop_fp64, conversions_per_fp64_op, fp64_pipe_pct", fp64_in_fp32,    \
-      "FP64 operations with at least 0.25 type conversions each (FP32 values widened); gain: FP64 pipe's share x "   \
-      "(1 - FP64's rate over FP32's, 0.5 on GH100)")                                                                  \
+    X("fp64_in_fp32_kernel", CAUSE, UNIT_ARITHMETIC, "flop_fp64, conversions_per_fp64_op, flop_fp32, pipes",       \
+      fp64_in_fp32,                                                                                                   \
+      "FP64 operations with at least 0.25 type conversions each (FP32 values widened); gain: the FP64 operations' "  \
+      "and conversions' share of the arithmetic x the busiest of issue slots, FMA and FP64 pipes")                    \
     X("dram_bound", BOUND, UNIT_DRAM, "the limiter", bound,                                                          \
       "the limiter is DRAM; gain: DRAM's busy share less the cause findings' gains on DRAM")                         \
     X("l2_bound", BOUND, UNIT_L2, "the limiter", bound, "the same for the L2")                                      \

@@ -305,11 +305,16 @@ static void occupancy_names_the_resource_that_sets_it(void **state)
     expect_gain(f, n, "occupancy_shared_memory", 70.0 * 0.5);
     healthy(v);
     v[IN_THREADS_PER_BLOCK] = 32; /* 32 one-warp blocks: 50 %, registers and shared memory would allow 64 */
+    v[IN_BLOCKS_LAUNCHED] = 8448; /* two waves of 32 x 132 */
     v[IN_BLOCKS_BY_BLOCK_SIZE] = 32;
     v[IN_BLOCKS_BY_REGISTERS] = v[IN_BLOCKS_BY_SHARED] = 64;
     n = findings_of(v, NULL, f);
     expect_gain(f, n, "occupancy_block_size", 70.0 * 0.5);
     assert_null(find(f, n, "occupancy_registers"));
+    v[IN_BLOCKS_LAUNCHED] = H100_SMS; /* one warp per SM: the grid is short, not the block size */
+    n = findings_of(v, NULL, f);
+    assert_null(find(f, n, "occupancy_block_size"));
+    assert_string_equal(f[0].cause, "latency_bound");
 }
 
 static void too_few_blocks_and_a_partial_wave(void **state)
@@ -329,6 +334,16 @@ static void too_few_blocks_and_a_partial_wave(void **state)
     v[IN_BLOCKS_LAUNCHED] = 2112; /* whole waves */
     n = findings_of(v, NULL, f);
     assert_null(find(f, n, "partial_last_wave"));
+    /* the corpus's one block past a full wave, on a kernel the FMA pipe bounds: idle SMs lower every unit's share,
+     * so the tail counts on the FMA pipe and comes first */
+    v[IN_BLOCKS_LAUNCHED] = 1057;
+    v[IN_FMA_PIPE] = 63.0;
+    n = findings_of(v, NULL, f);
+    assert_string_equal(f[0].cause, "partial_last_wave");
+    assert_true(f[0].global);
+    expect_gain(f, n, "partial_last_wave", 100.0 * (1.0 - (1057.0 / 1056.0) / 2.0));
+    assert_string_equal(f[1].cause, "fma_bound");
+    assert_float_equal(f[1].gain_pct, 63.0 - 100.0 * (1.0 - (1057.0 / 1056.0) / 2.0), 1e-9);
 }
 
 /* A tiny kernel: one block, a few microseconds. The launch, not its grid, is what costs. */
@@ -359,12 +374,22 @@ static void fp64_in_an_fp32_kernel_is_told_by_its_conversions(void **state)
     v[IN_CONVERSIONS_PER_FP64_OP] = 2.0;
     int n = findings_of(v, NULL, f);
     assert_string_equal(f[0].cause, "fp64_in_fp32_kernel");
-    expect_gain(f, n, "fp64_in_fp32_kernel", 45.0);
+    expect_gain(f, n, "fp64_in_fp32_kernel", 90.0); /* no FP32 operation: the whole arithmetic is the FP64 path */
     assert_string_equal(f[1].cause, "fp64_bound");
     v[IN_CONVERSIONS_PER_FP64_OP] = 0.0; /* an FP64 kernel: its FP64 is meant */
     n = findings_of(v, NULL, f);
     assert_string_equal(f[0].cause, "fp64_bound");
     assert_float_equal(f[0].gain_pct, 90.0, 1e-9);
+    /* the corpus's double literal: per step FMUL, F2F, DADD, F2F, the issue slots the busiest: (1 + 2) of 4 */
+    healthy(v);
+    v[IN_ISSUE_SLOTS] = 70.0;
+    v[IN_FP64_PIPE] = 30.0;
+    v[IN_FLOP_FP32] = v[IN_FLOP_FP64] = 1e9;
+    v[IN_CONVERSIONS_PER_FP64_OP] = 2.0;
+    n = findings_of(v, NULL, f);
+    assert_string_equal(f[0].cause, "fp64_in_fp32_kernel");
+    expect_gain(f, n, "fp64_in_fp32_kernel", 70.0 * 0.75);
+    assert_string_equal(f[1].cause, "issue_bound");
 }
 
 /* Equal gains keep the rules' order, whichever order they were found in. */
