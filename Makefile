@@ -91,7 +91,7 @@ $(BUILD)/memscope: $(BUILD)/harness/run/main.o $(SANITIZE_DLOPEN) $(ALL_LIBS)
 $(BUILD)/memscope-%: $(SANITIZE_DLOPEN) $(READER_LIBS)
 	$(HOST_LINK) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group $(READER_LDLIBS) -lm $(LINK_DATABASES)
 $(BUILD)/memscope-decode: READER_LDLIBS := -lcupti
-$(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o $(call lib,source profile cupti)
+$(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o $(call lib,source diagnose profile cupti)
 # The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never built;
 # and the diagnosis rules from diagnose/ (host-only), to apply them to the run's figures.
 $(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report diagnose) \

@@ -19,6 +19,8 @@ static struct {
     CUpti_SubscriberHandle handle;
     prof_launch_listener listener;
     void *context;
+    struct prof_launch last; /* the last launch entered while listening (its symbol not kept) */
+    int launched;
     size_t n_cubins;
     struct prof_cubin cubins[MAX_CUBINS];
 } subscriber;
@@ -90,6 +92,11 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
         keep_cubin(resource->resourceDescriptor);
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && subscriber.listener) {
         struct prof_launch launch = launch_of(id, data);
+        if (launch.entering) {
+            subscriber.last = launch;
+            subscriber.last.symbol = NULL; /* CUPTI's text, valid during the callback only */
+            subscriber.launched = 1;
+        }
         subscriber.listener(subscriber.context, &launch);
     }
 }
@@ -119,6 +126,13 @@ int prof_subscriber_listen(prof_launch_listener listener, void *context, struct 
                        "cuptiEnableCallback (launches)"))
             return e->status;
     return PROF_OK;
+}
+
+int prof_last_launch(struct prof_launch *out)
+{
+    if (subscriber.launched)
+        *out = subscriber.last;
+    return subscriber.launched;
 }
 
 int prof_subscriber_stop(struct prof_error *e)

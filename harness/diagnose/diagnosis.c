@@ -201,6 +201,7 @@ void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], const char *tensor_typ
 {
     int unit = busiest(values);
     memset(out, 0, sizeof *out);
+    out->unit = unit < 0 ? DIAGNOSIS_NOT_COLLECTED : DIAGNOSIS_LATENCY;
     if (unit < 0) {
         snprintf(out->limiter, sizeof out->limiter, "not collected");
         snprintf(out->evidence, sizeof out->evidence,
@@ -211,6 +212,7 @@ void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], const char *tensor_typ
         for (size_t i = 0; i < sizeof rules / sizeof rules[0]; ++i)
             if (matches(&rules[i], values, unit)) {
                 snprintf(out->limiter, sizeof out->limiter, "%s", rules[i].limiter);
+                out->unit = unit;
                 put_evidence(&rules[i], values, tensor_type, out->evidence, sizeof out->evidence);
                 note_unjudged(values, unit, i, out->evidence, sizeof out->evidence);
                 return;

@@ -34,7 +34,35 @@
     X(IN_FLOP_FP32, "flop_fp32")                                                                                      \
     X(IN_FLOP_FP64, "flop_fp64")                                                                                      \
     X(IN_TENSOR_GFLOPS, "tensor_gflops") /* tensor operations (all types) per second, in GFLOP/s */                 \
-    X(IN_TENSOR_ROOF_PCT, "tensor_roof_pct") /* tensor_gflops over the run's measured roof of the tensor type */
+    X(IN_TENSOR_ROOF_PCT, "tensor_roof_pct") /* tensor_gflops over the run's measured roof of the tensor type */    \
+    /* The findings' inputs (findings.h): metrics.csv's names, or what the caller knows of the launch and the SM */  \
+    X(IN_STORE_EFFICIENCY, "global_store_efficiency")                                                                 \
+    X(IN_SECTORS_PER_REQUEST_ST, "sectors_per_request_st")                                                            \
+    X(IN_LD_SECTORS, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum")                                      \
+    X(IN_ST_SECTORS, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum")                                      \
+    X(IN_LD_REQUESTS, "smsp__sass_inst_executed_op_global_ld.sum")                                                    \
+    X(IN_ST_REQUESTS, "smsp__sass_inst_executed_op_global_st.sum")                                                    \
+    /* shared wavefronts beyond the ideal, of loads and of stores, and all shared wavefronts: the source group's */   \
+    /* exact counts where it ran, else the kernel-total estimates */                                                  \
+    X(IN_SHARED_LD_EXCESS, "shared_ld_excess_wavefronts")                                                             \
+    X(IN_SHARED_ST_EXCESS, "shared_st_excess_wavefronts")                                                             \
+    X(IN_SHARED_WAVEFRONTS, "shared_wavefronts")                                                                      \
+    X(IN_LOCAL_SECTORS, "local_sectors")                                                                              \
+    X(IN_GLOBAL_ATOMICS, "global_atomic_instructions")                                                                \
+    X(IN_ATOMIC_SLICE_SKEW, "l2_atomic_slice_skew")                                                                   \
+    X(IN_ACTIVE_LANES, "active_lanes_per_instruction")                                                                \
+    X(IN_DIVERGENT_BRANCHES, "divergent_branch_targets")                                                                \
+    X(IN_CONVERSIONS_PER_FP64_OP, "conversions_per_fp64_op")                                                          \
+    X(IN_DURATION_MS, "duration_ms")                                                                                  \
+    X(IN_BLOCKS_LAUNCHED, "blocks_launched")                                                                          \
+    X(IN_SM_COUNT, "sm_count")                                                                                        \
+    X(IN_THREADS_PER_BLOCK, "threads_per_block")                                                                      \
+    X(IN_REGISTERS, "registers_per_thread")                                                                           \
+    /* how many blocks one SM holds by each of its resources alone (occupancy.h), and its most warps */              \
+    X(IN_BLOCKS_BY_REGISTERS, "blocks_per_sm_by_registers")                                                           \
+    X(IN_BLOCKS_BY_SHARED, "blocks_per_sm_by_shared_memory")                                                          \
+    X(IN_BLOCKS_BY_BLOCK_SIZE, "blocks_per_sm_by_block_size")                                                         \
+    X(IN_SM_MAX_WARPS, "sm_max_warps")
 
 #define DIAGNOSIS_ID(id, name) id,
 enum diagnosis_input { DIAGNOSIS_INPUTS(DIAGNOSIS_ID) DIAGNOSIS_INPUT_COUNT };
@@ -42,9 +70,14 @@ enum diagnosis_input { DIAGNOSIS_INPUTS(DIAGNOSIS_ID) DIAGNOSIS_INPUT_COUNT };
 
 const char *diagnosis_input_name(enum diagnosis_input id);
 
+/* diagnosis.unit when no unit limits the kernel (latency), or the sol group was not collected. */
+#define DIAGNOSIS_LATENCY (-1)
+#define DIAGNOSIS_NOT_COLLECTED (-2)
+
 struct diagnosis {
     char limiter[48];
     char evidence[256];
+    int unit; /* the limiting unit's input (IN_SOL_L1, IN_FMA_PIPE, ...), or one of the two above */
 };
 
 /* values[i] for input i; tensor_type: the source type of most of the kernel's tensor operations ("bf16", "fp16",

@@ -73,6 +73,12 @@ int env_collect_gpu(struct environment *env, const struct gpu *g, struct error *
     env_add(env, "memory_bytes", "%zu", p->totalGlobalMem);
     env_add(env, "memory_bus_width_bits", "%d", p->memoryBusWidth);
     env_add(env, "l2_cache_bytes", "%d", p->l2CacheSize);
+    /* An SM's resources: the findings work out from them the blocks it holds by each (diagnose/occupancy.h). */
+    env_add(env, "sm_max_warps", "%d", p->maxThreadsPerMultiProcessor / p->warpSize);
+    env_add(env, "sm_max_blocks", "%d", p->maxBlocksPerMultiProcessor);
+    env_add(env, "sm_registers", "%d", p->regsPerMultiprocessor);
+    env_add(env, "sm_shared_memory_bytes", "%zu", p->sharedMemPerMultiprocessor);
+    env_add(env, "block_reserved_shared_memory_bytes", "%zu", p->reservedSharedMemPerBlock);
     if (clocks_from_attributes(env, g, e) || versions(env, g, e))
         return e->code;
     nvml_probe_driver(env, bus_id);

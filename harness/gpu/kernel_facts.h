@@ -26,4 +26,11 @@ struct kernel_facts {
 int kernel_facts_read(const struct gpu *g, const void *kernel, int threads_per_block, size_t dynamic_smem_bytes,
                       struct kernel_facts *f, struct error *e);
 
+struct CUfunc_st;
+/* The same for a kernel known only by its driver function, as a launch showed it (cupti/subscriber.h): a kernel whose
+ * launcher hides it (the pathology corpus). The driver's calls are reached through the runtime's entry points, so
+ * that memscope still starts where there is no driver. */
+int kernel_facts_of_function(const struct gpu *g, struct CUfunc_st *function, int threads_per_block,
+                             size_t dynamic_smem_bytes, struct kernel_facts *f, struct error *e);
+
 #endif

@@ -35,7 +35,7 @@
 
 /* The suite's default groups less source lines, which a program cannot have, and stalls, which cost a run of the
  * program more (--metric-groups ...,stalls asks for them). */
-#define PROFILE_DEFAULT_GROUPS "global,shared,dram,roofline,cache,sol,tensor"
+#define PROFILE_DEFAULT_GROUPS "global,shared,dram,roofline,cache,sol,tensor,causes"
 
 static const char usage_text[] =
     "usage: memscope-profile [options] -- PROGRAM [ARGS...]\n"
@@ -58,7 +58,7 @@ static const char usage_text[] =
     "                        1 profiles every distinct kernel once)\n"
     "      --metric-groups LIST  hardware metric groups for the selected launches, collected\n"
     "                        by CUPTI's kernel replay: global, shared, dram, roofline, cache,\n"
-    "                        sol, tensor, or \"none\"\n"
+    "                        sol, tensor, causes, or \"none\"\n"
     "                        (default: " PROFILE_DEFAULT_GROUPS ");\n"
     "                        stalls: warp stall reasons per kernel and source line, by PC\n"
     "                        sampling in one more run of the program (DIR/" PROFILE_STALL_RUN "/)\n"

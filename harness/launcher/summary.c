@@ -313,9 +313,18 @@ static void fill_timing(const struct job *job, struct summary_row *row)
     row->ci95_rel = s.ci95_rel;
 }
 
+/* The job's findings: its metrics, its launch as launches.csv gives it, and the SM's limits where the profile has
+ * its GPU's environment (the roofline group's memscope --measure-ceilings); no source group for a program. */
+static int job_findings(const struct job *job, const struct environment *roofs, struct finding *out)
+{
+    struct launch_facts launch = {job->registers, job->static_smem + job->dynamic_smem, job->threads_per_block};
+    return profile_findings(&job->profile, 0, NULL, roofs, &launch, NULL, out, FINDING_MAX);
+}
+
 static void fill_metrics(const struct job *job, const struct environment *roofs, struct summary_row *row)
 {
     struct diagnosis d;
+    struct finding f[FINDING_MAX];
     if (job->profile.n_metrics == 0)
         return;
     struct tensor_work w;
@@ -328,6 +337,21 @@ static void fill_metrics(const struct job *job, const struct environment *roofs,
     profile_diagnose(&job->profile, 0, NULL, roofs, &d);
     snprintf(row->limiter, sizeof row->limiter, "%s", d.limiter);
     snprintf(row->evidence, sizeof row->evidence, "%s", d.evidence);
+    profile_first_finding(f, job_findings(job, roofs, f), row);
+}
+
+static int write_findings(const struct jobs *j, const char *folder, const struct environment *roofs, struct error *e)
+{
+    struct csv c;
+    if (findings_csv_create(&c, folder, e))
+        return e->code;
+    for (size_t i = 0; i < j->n; ++i) {
+        const struct job *job = &j->rows[i];
+        struct finding f[FINDING_MAX];
+        if (job->profile.n_metrics)
+            profile_write_findings(&c, job->name, PROGRAM_PRECISION, 0, job->kernel, f, job_findings(job, roofs, f));
+    }
+    return csv_close(&c, e);
 }
 
 static int write_summary(const struct jobs *j, const char *folder, const struct environment *roofs, struct error *e)
@@ -419,8 +443,8 @@ int profile_summary_write(const char *folder, int runs, bool stalls, const struc
     for (int run = 1; run <= runs && !e->code; ++run)
         read_parts(&j, folder, run, unmatched, e);
     if (!e->code && (!stalls || read_stall_run(&j, folder, unmatched_stalls, e) == 0) &&
-        write_summary(&j, folder, roofs, e) == 0)
-        write_samples(&j, folder, e);
+        write_summary(&j, folder, roofs, e) == 0 && write_samples(&j, folder, e) == 0)
+        write_findings(&j, folder, roofs, e);
     free_jobs(&j);
     return e->code;
 }

@@ -25,6 +25,8 @@ static const struct metric_group groups[] = {
     {"sol", "speed of light: SM, memory, L1/shared, L2 and DRAM throughput, FMA, tensor and FP64 pipes, issue slots",
      GROUP_SOL},
     {"tensor", "tensor-core operations by source type and instruction family, tensor instructions", GROUP_TENSOR},
+    {"causes", "what the findings' rules read: local-memory sectors, atomics and their spread over the L2's slices, "
+               "branches and active lanes, conversions, blocks launched", GROUP_CAUSES},
     {"source", "per-instruction counts by source line (lines.csv) and exact bank conflicts", GROUP_SOURCE},
     {"stalls", "warp stall reasons by PC sampling, per kernel and source line (stalls.csv)", GROUP_STALLS},
 };

@@ -30,6 +30,12 @@
  * counted by operation, not instruction (FLOPs per instruction depend on its shape): a GEMM's counter reads
  * 2 x M x N x K, or the tile-padded work where the shape is not a multiple of the kernel's tile. */
 #define GROUP_TENSOR (1u << 8)
+/* What the findings' rules (harness/diagnose/findings.c) read beyond the other groups: local-memory sectors, global
+ * atomics and how they spread over the L2's slices, divergent branches and active lanes, type conversions, blocks
+ * launched. Six instrumented counts (one pass between them) and six hardware counters, twelve so that "all" stays
+ * within the profiler's 64 metrics: added to the default groups they take no pass more on GH100 (by CUPTI's host
+ * API); alone, 2 passes. */
+#define GROUP_CAUSES (1u << 9)
 /* Not in a group: added with --metrics; runs before 2026-11-21 collected them by default. */
 #define GROUP_NONE 0u
 
@@ -124,7 +130,26 @@
     X(TENSOR_INST_GMMA, "sm__inst_executed_pipe_tensor_op_gmma.sum", GROUP_TENSOR, true,                              \
       "wgmma instructions (warp level)")                                                                              \
     X(TENSOR_INST_HMMA, "sm__inst_executed_pipe_tensor_op_hmma.sum", GROUP_TENSOR, true,                              \
-      "mma.sync instructions (warp level)")
+      "mma.sync instructions (warp level)")                                                                           \
+    X(LOCAL_LD_SECTORS, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_ld.sum", GROUP_CAUSES, true,                \
+      "local-memory load sectors (register spills, local arrays)")                                                    \
+    X(LOCAL_ST_SECTORS, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_st.sum", GROUP_CAUSES, true,                \
+      "local-memory store sectors")                                                                                   \
+    X(GLOBAL_ATOM_INSTRUCTIONS, "smsp__sass_inst_executed_op_global_atom.sum", GROUP_CAUSES, true,                    \
+      "global atomic instructions that return a value (ATOM)")                                                        \
+    X(GLOBAL_RED_INSTRUCTIONS, "smsp__sass_inst_executed_op_global_red.sum", GROUP_CAUSES, true,                      \
+      "global reductions, atomics whose value is not used (RED)")                                                     \
+    X(BRANCH_TARGETS_DIVERGENT, "smsp__sass_branch_targets_threads_divergent.sum", GROUP_CAUSES, true,                \
+      "branch targets a warp's threads did not all take")                                                             \
+    X(LANES_PER_INSTRUCTION, "smsp__thread_inst_executed_per_inst_executed.ratio", GROUP_CAUSES, false,               \
+      "threads active per warp instruction executed")                                                                 \
+    X(CONVERSIONS, "smsp__sass_thread_inst_executed_op_conversion_pred_on.sum", GROUP_CAUSES, true,                   \
+      "type conversions executed, thread level (F2F, I2F, F2I)")                                                      \
+    X(BLOCKS_LAUNCHED, "sm__ctas_launched.sum", GROUP_CAUSES, true, "thread blocks launched (the grid)")               \
+    X(L2_ATOM_SECTORS_MAX, "lts__t_sectors_op_atom.max", GROUP_CAUSES, false, "L2 atomic sectors, busiest slice")     \
+    X(L2_ATOM_SECTORS_AVG, "lts__t_sectors_op_atom.avg", GROUP_CAUSES, false, "L2 atomic sectors, mean over slices")  \
+    X(L2_RED_SECTORS_MAX, "lts__t_sectors_op_red.max", GROUP_CAUSES, false, "L2 reduction sectors, busiest slice")    \
+    X(L2_RED_SECTORS_AVG, "lts__t_sectors_op_red.avg", GROUP_CAUSES, false, "L2 reduction sectors, mean over slices")
 
 #define DERIVED_METRICS(X)                                                                                            \
     X(GLOBAL_LOAD_EFFICIENCY, "global_load_efficiency", "%", false, "global load efficiency")                         \
@@ -175,7 +200,19 @@
     X(FLOP_TENSOR_INT8, "flop_tensor_int8", "op", true, "int8 tensor operations (integer)")                           \
     X(FLOP_TENSOR_FP64, "flop_tensor_fp64", "flop", true, "FP64 tensor operations (DMMA)")                            \
     X(FLOP_TENSOR, "flop_tensor", "flop", true, "tensor operations, all source types")                               \
-    X(TENSOR_GFLOPS, "tensor_gflops", "GFLOP/s", false, "tensor operations per second")
+    X(TENSOR_GFLOPS, "tensor_gflops", "GFLOP/s", false, "tensor operations per second")                             \
+    X(LOCAL_SECTORS, "local_sectors", "sector", true, "local-memory sectors, loads and stores")                       \
+    X(GLOBAL_ATOMICS, "global_atomic_instructions", "instruction", true, "global atomics and reductions (warp level)") \
+    X(L2_ATOMIC_SLICE_SKEW, "l2_atomic_slice_skew", "ratio", false,                                                   \
+      "atomic and reduction sectors of the L2's busiest slice over its mean slice's: 1 when spread evenly, the "       \
+      "number of slices when one address takes them all")                                                             \
+    X(ACTIVE_LANES, "active_lanes_per_instruction", "thread/instruction", false,                                     \
+      "threads active per warp instruction executed (32: no divergence, no idle lanes)")                              \
+    X(DIVERGENT_BRANCHES, "divergent_branch_targets", "branch_target", true,                                          \
+      "branch targets a warp's threads did not all take")                                                             \
+    X(CONVERSIONS_PER_FP64_OP, "conversions_per_fp64_op", "ratio", false,                                            \
+      "type conversions per FP64 operation executed (FP32 values widened and narrowed)")                              \
+    X(BLOCKS_LAUNCHED_COUNT, "blocks_launched", "block", true, "thread blocks launched (the grid)")
 
 /* The tensor cores' source types, X(ID, "name"): the name is summary.csv's tensor_type; each type is counted by the
  * collected TENSOR_OPS_<ID> and derived as FLOP_TENSOR_<ID>. */

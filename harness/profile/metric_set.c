@@ -124,6 +124,20 @@ const char *metrics_tensor_type(const struct derived_metric derived[MAX_DERIVED]
     return type;
 }
 
+/* The causes group's figures. A kernel without atomics has no skew (1, not 0/0). */
+static void causes(const char *const *names, const double *values, int n, double fp64, double v[DERIVED_METRIC_COUNT])
+{
+    double atomic_max = GET(L2_ATOM_SECTORS_MAX) + GET(L2_RED_SECTORS_MAX);
+    double atomic_avg = GET(L2_ATOM_SECTORS_AVG) + GET(L2_RED_SECTORS_AVG);
+    v[METRIC_LOCAL_SECTORS] = GET(LOCAL_LD_SECTORS) + GET(LOCAL_ST_SECTORS);
+    v[METRIC_GLOBAL_ATOMICS] = GET(GLOBAL_ATOM_INSTRUCTIONS) + GET(GLOBAL_RED_INSTRUCTIONS);
+    v[METRIC_L2_ATOMIC_SLICE_SKEW] = atomic_avg > 0.0 ? atomic_max / atomic_avg : isnan(atomic_avg) ? NAN : 1.0;
+    v[METRIC_ACTIVE_LANES] = GET(LANES_PER_INSTRUCTION);
+    v[METRIC_DIVERGENT_BRANCHES] = GET(BRANCH_TARGETS_DIVERGENT);
+    v[METRIC_CONVERSIONS_PER_FP64_OP] = fp64 > 0.0 ? GET(CONVERSIONS) / fp64 : isnan(fp64) ? NAN : 0.0;
+    v[METRIC_BLOCKS_LAUNCHED_COUNT] = GET(BLOCKS_LAUNCHED);
+}
+
 static void compute(const char *const *names, const double *values, int n, double v[DERIVED_METRIC_COUNT])
 {
     double ns = GET(DURATION_NS);
@@ -173,6 +187,7 @@ static void compute(const char *const *names, const double *values, int n, doubl
     v[METRIC_FP64_PIPE_PCT] = GET(FP64_PIPE);
     tensor_flop(names, values, n, v);
     v[METRIC_TENSOR_GFLOPS] = v[METRIC_FLOP_TENSOR] / ns;
+    causes(names, values, n, fp64, v);
 }
 
 int metrics_derive(const char *const *names, const double *values, int n, struct derived_metric *out)

@@ -1,11 +1,15 @@
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../ceilings/rates.h"
 #include "profile_summary.h"
 
 /* The derived metric each of the summary's metric columns shows, from SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT on. */
 static const enum derived_metric_id headline_metric[] = {
-    METRIC_GLOBAL_LOAD_EFFICIENCY, METRIC_SECTORS_PER_REQUEST_LD, METRIC_SHARED_CONFLICTS_HW,
+    METRIC_GLOBAL_LOAD_EFFICIENCY, METRIC_SECTORS_PER_REQUEST_LD, METRIC_GLOBAL_STORE_EFFICIENCY,
+    METRIC_SECTORS_PER_REQUEST_ST, METRIC_SHARED_CONFLICTS_HW,
     METRIC_SHARED_EXCESS_ESTIMATE, METRIC_DRAM_GBS, METRIC_DRAM_PCT_OF_PEAK,
     METRIC_ACHIEVED_GFLOPS, METRIC_ACHIEVED_OCCUPANCY, METRIC_SOL_SM_PCT, METRIC_SOL_MEMORY_PCT,
     METRIC_SOL_L1_PCT, METRIC_SOL_L2_PCT, METRIC_SOL_DRAM_PCT, METRIC_FMA_PIPE_PCT, METRIC_ISSUE_SLOTS_PCT,
@@ -48,35 +52,120 @@ static double conflict_share_pct(const struct profile *p, const double *values, 
     return wavefronts == 0.0 ? 0.0 : 100.0 * excess / wavefronts; /* no shared access: no conflict */
 }
 
-/* A diagnosis input no derived metric gives: NAN (a run before the tensor and FP64 pipes were measured apart had
- * fp64_tensor_pipe_pct; the tensor work's roof share is the environment's). */
-#define NOT_DERIVED (-1)
+/* A diagnosis input by its name: a derived metric's, else a collected metric's (NAN: neither was collected). */
+static double input_value(const struct profile *p, const double *values, const struct derived_metric *derived,
+                          const char *name)
+{
+    for (int i = 0; i < MAX_DERIVED; ++i)
+        if (strcmp(derived[i].name, name) == 0)
+            return derived[i].value;
+    return metric_lookup(p->names, values, p->n_metrics, name);
+}
+
+/* The shared excess wavefronts of loads and of stores and all shared wavefronts: the source group's exact counts
+ * where its lines were placed (the lines split them between loads and stores), else the kernel-total estimates. */
+static void shared_inputs(const struct profile *p, const double *values, const struct derived_metric *derived,
+                          const struct exact_shared *exact, const struct finding_lines *lines, double *inputs)
+{
+    if (lines && lines->any && exact && !isnan(exact->wavefronts)) {
+        inputs[IN_SHARED_LD_EXCESS] = lines->shared_ld.total;
+        inputs[IN_SHARED_ST_EXCESS] = lines->shared_st.total;
+        inputs[IN_SHARED_WAVEFRONTS] = exact->wavefronts;
+        return;
+    }
+    inputs[IN_SHARED_LD_EXCESS] = fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE_LD].value); /* NAN stays NAN */
+    inputs[IN_SHARED_ST_EXCESS] = fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE_ST].value);
+    if (isnan(derived[METRIC_SHARED_EXCESS_ESTIMATE_LD].value))
+        inputs[IN_SHARED_LD_EXCESS] = inputs[IN_SHARED_ST_EXCESS] = NAN;
+    inputs[IN_SHARED_WAVEFRONTS] = metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
+                                   metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
+}
+
+/* A number of environment.csv (NAN where it is absent: a run before the key, or a profile without its GPU's). */
+static double env_number(const struct environment *env, const char *key)
+{
+    const char *text = env ? env_value(env, key) : NULL;
+    char *end;
+    double value = text ? strtod(text, &end) : NAN;
+    return text && *text && *end == '\0' ? value : NAN;
+}
+
+/* The launch's inputs: the kernel's resources and the blocks an SM holds by each (NAN where either is unknown). */
+static void launch_inputs(const struct environment *env, const struct launch_facts *launch, double *inputs)
+{
+    struct sm_limits sm = {env_number(env, "sm_max_warps"), env_number(env, "sm_max_blocks"),
+                           env_number(env, "sm_registers"), env_number(env, "sm_shared_memory_bytes"),
+                           env_number(env, "block_reserved_shared_memory_bytes")};
+    struct launch_facts unknown = {NAN, NAN, NAN};
+    struct occupancy_limits o;
+    if (!launch)
+        launch = &unknown;
+    occupancy_limits(&sm, launch->registers_per_thread, launch->shared_per_block, launch->threads_per_block, &o);
+    inputs[IN_SM_COUNT] = env_number(env, "sm_count");
+    inputs[IN_SM_MAX_WARPS] = sm.max_warps;
+    inputs[IN_THREADS_PER_BLOCK] = launch->threads_per_block;
+    inputs[IN_REGISTERS] = launch->registers_per_thread;
+    inputs[IN_BLOCKS_BY_REGISTERS] = o.by_registers;
+    inputs[IN_BLOCKS_BY_SHARED] = o.by_shared;
+    inputs[IN_BLOCKS_BY_BLOCK_SIZE] = o.by_block_size;
+}
+
+/* Every input of the diagnosis and the findings, by name, and the kernel's tensor type. */
+static void diagnosis_inputs(const struct profile *p, int kernel, const struct exact_shared *exact,
+                             const struct environment *env, const struct launch_facts *launch,
+                             const struct finding_lines *lines, double inputs[DIAGNOSIS_INPUT_COUNT],
+                             struct tensor_work *tensor)
+{
+    struct derived_metric derived[MAX_DERIVED];
+    const double *values = p->kernels[kernel].values;
+    metrics_derive(p->names, values, p->n_metrics, derived);
+    for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
+        inputs[i] = input_value(p, values, derived, diagnosis_input_name(i));
+    inputs[IN_CONFLICT_SHARE] = conflict_share_pct(p, values, derived, exact);
+    /* No global load (store) instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
+    if (inputs[IN_LD_REQUESTS] == 0.0)
+        inputs[IN_LOAD_EFFICIENCY] = 100.0;
+    if (inputs[IN_ST_REQUESTS] == 0.0)
+        inputs[IN_STORE_EFFICIENCY] = 100.0;
+    shared_inputs(p, values, derived, exact, lines, inputs);
+    launch_inputs(env, launch, inputs);
+    profile_tensor_work(p, kernel, env, tensor);
+    inputs[IN_TENSOR_ROOF_PCT] = tensor->roof_pct;
+}
 
 void profile_diagnose(const struct profile *p, int kernel, const struct exact_shared *exact,
                       const struct environment *env, struct diagnosis *d)
 {
-    static const int from[DIAGNOSIS_INPUT_COUNT] = {
-        [IN_SOL_L1] = METRIC_SOL_L1_PCT,       [IN_SOL_L2] = METRIC_SOL_L2_PCT,
-        [IN_SOL_DRAM] = METRIC_SOL_DRAM_PCT,   [IN_FMA_PIPE] = METRIC_FMA_PIPE_PCT,
-        [IN_ISSUE_SLOTS] = METRIC_ISSUE_SLOTS_PCT, [IN_SOL_SM] = METRIC_SOL_SM_PCT,
-        [IN_SOL_MEMORY] = METRIC_SOL_MEMORY_PCT, [IN_OCCUPANCY] = METRIC_ACHIEVED_OCCUPANCY,
-        [IN_SECTORS_PER_REQUEST_LD] = METRIC_SECTORS_PER_REQUEST_LD, [IN_FP64_TENSOR_PIPE] = NOT_DERIVED,
-        [IN_LOAD_EFFICIENCY] = METRIC_GLOBAL_LOAD_EFFICIENCY, [IN_FLOP_FP32] = METRIC_FLOP_FP32,
-        [IN_FLOP_FP64] = METRIC_FLOP_FP64, [IN_FP64_PIPE] = METRIC_FP64_PIPE_PCT, [IN_TENSOR_PIPE] = METRIC_TENSOR_PIPE_PCT,
-        [IN_TENSOR_GFLOPS] = METRIC_TENSOR_GFLOPS, [IN_TENSOR_ROOF_PCT] = NOT_DERIVED};
-    struct derived_metric derived[MAX_DERIVED];
     double inputs[DIAGNOSIS_INPUT_COUNT];
     struct tensor_work tensor;
-    const double *values = p->kernels[kernel].values;
-    metrics_derive(p->names, values, p->n_metrics, derived);
-    for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
-        inputs[i] = i == IN_CONFLICT_SHARE  ? conflict_share_pct(p, values, derived, exact)
-                    : from[i] == NOT_DERIVED ? NAN
-                                             : derived[from[i]].value;
-    /* No global load instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
-    if (metric_lookup(p->names, values, p->n_metrics, COLLECTED(GLOBAL_LD_REQUESTS)) == 0.0)
-        inputs[IN_LOAD_EFFICIENCY] = 100.0;
-    profile_tensor_work(p, kernel, env, &tensor);
-    inputs[IN_TENSOR_ROOF_PCT] = tensor.roof_pct;
+    diagnosis_inputs(p, kernel, exact, env, NULL, NULL, inputs, &tensor);
     diagnose(inputs, tensor.type, d);
+}
+
+int profile_findings(const struct profile *p, int kernel, const struct exact_shared *exact,
+                     const struct environment *env, const struct launch_facts *launch,
+                     const struct finding_lines *lines, struct finding out[], int max)
+{
+    double inputs[DIAGNOSIS_INPUT_COUNT];
+    struct tensor_work tensor;
+    diagnosis_inputs(p, kernel, exact, env, launch, lines, inputs, &tensor);
+    return diagnose_findings(inputs, tensor.type, lines, out, max);
+}
+
+void profile_write_findings(struct csv *c, const char *variant, const char *precision, int width, const char *kernel,
+                            const struct finding *f, int n)
+{
+    for (int i = 0; i < n; ++i)
+        findings_csv_row(c, &(struct finding_row){variant, precision, width, kernel, i + 1, f[i].cause,
+                                                  f[i].global ? "global" : "local", f[i].gain_pct, f[i].evidence,
+                                                  f[i].where});
+}
+
+void profile_first_finding(const struct finding *f, int n, struct summary_row *row)
+{
+    _Static_assert(FINDING_CAUSE_LEN <= SUMMARY_FINDING_LEN, "the summary row holds a cause's name");
+    if (n == 0)
+        return;
+    snprintf(row->first_finding, sizeof row->first_finding, "%s", f[0].cause);
+    row->first_finding_gain_pct = f[0].gain_pct;
 }

@@ -7,7 +7,10 @@
 #define MEMSCOPE_PROFILE_SUMMARY_H
 
 #include "../diagnose/diagnosis.h"
+#include "../diagnose/findings.h"
+#include "../diagnose/occupancy.h"
 #include "../results/environment_csv.h"
+#include "../results/findings_csv.h"
 #include "../results/summary_csv.h"
 #include "profile.h"
 
@@ -34,5 +37,22 @@ struct exact_shared {
 /* env: the run's or profile's environment.csv, for the measured roof of the kernel's tensor type (NULL: none). */
 void profile_diagnose(const struct profile *p, int kernel, const struct exact_shared *exact,
                       const struct environment *env, struct diagnosis *d);
+
+/* What the findings know of a kernel's launch beyond its metrics: NAN where unknown (a library's kernel). */
+struct launch_facts {
+    double registers_per_thread, shared_per_block, threads_per_block;
+};
+
+/* The kernel's findings, ranked (diagnose/findings.h), from the same inputs as its diagnosis, the SM's limits in env
+ * (environment.csv's sm_* keys), its launch (NULL: unknown) and its source lines (NULL: the source group did not
+ * run); returns how many, at most max. */
+int profile_findings(const struct profile *p, int kernel, const struct exact_shared *exact,
+                     const struct environment *env, const struct launch_facts *launch,
+                     const struct finding_lines *lines, struct finding out[], int max);
+
+/* A kernel's findings as findings.csv's rows, ranked from 1; and the first into a summary row (empty without one). */
+void profile_write_findings(struct csv *c, const char *variant, const char *precision, int width, const char *kernel,
+                            const struct finding *f, int n);
+void profile_first_finding(const struct finding *f, int n, struct summary_row *row);
 
 #endif

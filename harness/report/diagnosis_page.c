@@ -1,7 +1,9 @@
 /*
  * The diagnosis page: each variant's limiter and its evidence at the largest width, by harness/diagnose/'s rules
  * applied to the figures the run recorded (so a run taken before a rule changed reads as the rules say now), with
- * the warps' top stall reason where the stalls group ran. No page for a run that diagnosed nothing (no metrics).
+ * the warps' top stall reason where the stalls group ran, and the first of its findings as the run recorded them
+ * (findings.csv: they need the launch's facts, which the folder does not keep) with their estimated gain. No page for
+ * a run that diagnosed nothing (no metrics).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -11,10 +13,13 @@
 #include "../common/paths.h"
 #include "../diagnose/diagnosis.h"
 #include "../profile/metric_catalog.h"
+#include "../results/findings_csv.h"
 #include "../results/schema.h"
 #include "cells.h"
 #include "pages.h"
 #include "tensor.h"
+
+#define FINDING_CELL_LEN 96
 
 /* A table's values (lines.csv, stalls.csv) for one variant at one width: rows 0 when the table does not place it;
  * all, their sum; named, the sum of the rows whose name column (a metric, a reason) reads name. */
@@ -129,6 +134,22 @@ static int diagnosed(const struct report_model *m, int v, int width, int limiter
     return row >= 0 && csv_table_text(&m->r->summary, row, limiter)[0] != '\0';
 }
 
+/* The first finding the run recorded for variant at width (findings.csv), with its gain, an estimate: "not
+ * collected" for a run before findings were (or a variant without any). */
+static int first_finding_cell(const struct report_model *m, const char *variant, int width, char *cell, size_t len,
+                              struct error *e)
+{
+    struct finding_row first;
+    int found = 0;
+    if (m->r->has_findings && findings_csv_first(&m->r->findings, variant, width, &first, &found, e))
+        return e->code;
+    if (!found)
+        snprintf(cell, len, "not collected");
+    else
+        snprintf(cell, len, "%s (est. %.0f %%, %s)", first.cause, first.estimated_gain_pct, first.scope);
+    return 0;
+}
+
 static int write_rows(const struct report_model *m, int limiter, const char *dir, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
@@ -136,14 +157,17 @@ static int write_rows(const struct report_model *m, int limiter, const char *dir
     FILE *f = report_open(dir, "diagnosis.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("0\tvariant\tlimiter\tevidence\n", f);
+    fputs("0\tvariant\tlimiter\tfirst finding (estimated gain)\tevidence\n", f);
     for (int v = 0; v < m->variants && !e->code; ++v) {
         struct diagnosis d;
-        if (!diagnosed(m, v, width, limiter) || report_diagnose(m, m->variant[v], width, &d, e))
+        char finding[FINDING_CELL_LEN];
+        if (!diagnosed(m, v, width, limiter) || report_diagnose(m, m->variant[v], width, &d, e) ||
+            first_finding_cell(m, m->variant[v], width, finding, sizeof finding, e))
             continue;
         fprintf(f, "%d\t", v + 1);
         report_put_cell(f, m->variant[v], 0);
         report_put_cell(f, d.limiter, 0);
+        report_put_cell(f, finding, 0);
         report_put_cell(f, d.evidence, 1);
     }
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);

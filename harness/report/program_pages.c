@@ -141,9 +141,10 @@ static int kernel_rows(FILE *f, const struct report_model *m, const struct job_t
     const char *name = csv_table_text(&r->summary, job->row, r->col_variant);
     char kernel[REPORT_JOB_LABEL_LEN], path[REPORT_JOB_LABEL_LEN], ordinal[REPORT_JOB_LABEL_LEN], cell[4][32];
     const int kept_back = strcmp(csv_table_text(&r->summary, job->row, r->col_status), PROGRAM_STATUS_NOT_REPLAYED) == 0;
-    struct diagnosis d = {"timed only", ""};
+    struct diagnosis d = {"timed only", "", DIAGNOSIS_NOT_COLLECTED};
     if (kept_back) /* a collective: its reason is in launches.csv's not_replayed (docs/profile.md) */
-        d = (struct diagnosis){"not replayed", "timed only: a selected collective is never replayed for metrics"};
+        d = (struct diagnosis){"not replayed", "timed only: a selected collective is never replayed for metrics",
+                               DIAGNOSIS_NOT_COLLECTED};
     struct tensor_work tensor = {.type = -1};
     if (report_variant_index(m, name) >= 0 &&
         (report_diagnose(m, name, r->summary_width[job->row], &d, e) ||

@@ -243,6 +243,7 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
         find_metric_columns(r, e) ||
         read_optional(r, validate_path, &validate_csv, &r->validate, &r->has_validate, e) ||
         read_optional(r, variants_csv.file, &variants_csv, &r->variants, &r->has_variants, e) || check_variants(r, e) ||
+        read_optional(r, findings_csv.file, &findings_csv, &r->findings, &r->has_findings, e) ||
         check_other_files(r, e))
         results_folder_close(r);
     return e->code;
@@ -262,6 +263,7 @@ void results_folder_close(struct results_folder *r)
     csv_table_free(&r->metrics);
     csv_table_free(&r->validate);
     csv_table_free(&r->variants);
+    csv_table_free(&r->findings);
 }
 
 const char *results_environment(const struct results_folder *r, const char *key)

@@ -11,8 +11,9 @@
 
 struct results_folder {
     char dir[PATH_LEN];
-    struct csv_table environment, summary, samples, metrics, validate, variants;
+    struct csv_table environment, summary, samples, metrics, validate, variants, findings;
     int has_metrics, has_validate, has_variants; /* variants.csv: runs from 2026-11-22 on */
+    int has_findings;                            /* findings.csv: runs since issue 40 that collected metrics */
     /* Columns of the summary every reader needs. */
     int col_variant, col_precision, col_width, col_status, col_samples, col_median_ms;
     int *summary_width, *summary_samples; /* per summary row, parsed when the folder is opened */

@@ -15,6 +15,7 @@ static const char *const environment_names[] = {ENVIRONMENT_CSV(SCHEMA_NAME)};
 static const char *const timeline_names[] = {TIMELINE_CSV(SCHEMA_NAME)};
 static const char *const launches_names[] = {LAUNCHES_CSV(SCHEMA_NAME)};
 static const char *const validate_names[] = {VALIDATE_CSV(SCHEMA_NAME)};
+static const char *const findings_names[] = {FINDINGS_CSV(SCHEMA_NAME)};
 static const char *const compare_names[] = {COMPARE_CSV(SCHEMA_NAME)};
 static const char *const compare_metrics_names[] = {COMPARE_METRICS_CSV(SCHEMA_NAME)};
 static const char *const compare_lines_names[] = {COMPARE_LINES_CSV(SCHEMA_NAME)};
@@ -30,6 +31,7 @@ static const enum value_limit environment_limits[] = {ENVIRONMENT_CSV(SCHEMA_LIM
 static const enum value_limit timeline_limits[] = {TIMELINE_CSV(SCHEMA_LIMIT)};
 static const enum value_limit launches_limits[] = {LAUNCHES_CSV(SCHEMA_LIMIT)};
 static const enum value_limit validate_limits[] = {VALIDATE_CSV(SCHEMA_LIMIT)};
+static const enum value_limit findings_limits[] = {FINDINGS_CSV(SCHEMA_LIMIT)};
 static const enum value_limit compare_limits[] = {COMPARE_CSV(SCHEMA_LIMIT)};
 static const enum value_limit compare_metrics_limits[] = {COMPARE_METRICS_CSV(SCHEMA_LIMIT)};
 static const enum value_limit compare_lines_limits[] = {COMPARE_LINES_CSV(SCHEMA_LIMIT)};
@@ -48,6 +50,7 @@ const struct csv_schema environment_csv = {"environment.csv", ENVIRONMENT_COLUMN
 const struct csv_schema timeline_csv = {"timeline.csv", TIMELINE_COLUMNS, timeline_names, timeline_limits};
 const struct csv_schema launches_csv = {"launches.csv", LAUNCHES_COLUMNS, launches_names, launches_limits};
 const struct csv_schema validate_csv = {"validate.csv", VALIDATE_COLUMNS, validate_names, validate_limits};
+const struct csv_schema findings_csv = {"findings.csv", FINDINGS_COLUMNS, findings_names, findings_limits};
 const struct csv_schema compare_csv = {"compare.csv", COMPARE_COLUMNS, compare_names, compare_limits};
 const struct csv_schema compare_metrics_csv = {"compare-metrics.csv", COMPARE_METRICS_COLUMNS, compare_metrics_names,
                                                compare_metrics_limits};
@@ -59,7 +62,7 @@ const struct csv_schema *schema_of_results_file(const char *file)
 {
     static const struct csv_schema *const files[] = {
         &summary_csv,  &samples_csv,  &variants_csv, &metrics_csv,  &lines_csv,   &stalls_csv,
-        &environment_csv, &timeline_csv, &launches_csv, &validate_csv, &instructions_csv,
+        &environment_csv, &timeline_csv, &launches_csv, &validate_csv, &instructions_csv, &findings_csv,
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; ++i)
         if (strcmp(files[i]->file, file) == 0)

@@ -32,6 +32,8 @@
     X(SUMMARY_EFFECTIVE_GBS, "effective_gbs", GBS) X(SUMMARY_METRICS_KERNEL, "metrics_kernel", TEXT)                  \
     X(SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct", PERCENT)                                      \
     X(SUMMARY_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld", RATIO)                                                \
+    X(SUMMARY_GLOBAL_STORE_EFFICIENCY_PCT, "global_store_efficiency_pct", PERCENT)                                    \
+    X(SUMMARY_SECTORS_PER_REQUEST_ST, "sectors_per_request_st", RATIO)                                                \
     X(SUMMARY_SHARED_CONFLICTS_HW, "shared_conflicts_hw", COUNT)                                                      \
     X(SUMMARY_SHARED_EXCESS_ESTIMATE, "shared_excess_wavefronts_estimate", DIFFERENCE)                                \
     X(SUMMARY_DRAM_GBS, "dram_gbs", GBS) X(SUMMARY_DRAM_PCT_OF_PEAK, "dram_pct_of_peak", PERCENT)                     \
@@ -56,7 +58,8 @@
     X(SUMMARY_STALL_TOP_PCT, "stall_top_pct", PERCENT) X(SUMMARY_STALL_WALL_MS, "stall_wall_ms", SPAN_MS)             \
     X(SUMMARY_OTHER_GPU_WORK, "other_gpu_work", TEXT) X(SUMMARY_FP32_ROOF_PCT, "fp32_roof_pct", PERCENT) \
     X(SUMMARY_TENSOR_TYPE, "tensor_type", TEXT) X(SUMMARY_TENSOR_FLOP, "tensor_flop", COUNT)                          \
-    X(SUMMARY_TENSOR_TFLOPS, "tensor_tflops", GFLOPS) X(SUMMARY_TENSOR_ROOF_PCT, "tensor_roof_pct", PERCENT)
+    X(SUMMARY_TENSOR_TFLOPS, "tensor_tflops", GFLOPS) X(SUMMARY_TENSOR_ROOF_PCT, "tensor_roof_pct", PERCENT)          \
+    X(SUMMARY_FIRST_FINDING, "first_finding", TEXT) X(SUMMARY_FIRST_FINDING_GAIN_PCT, "first_finding_gain_pct", PERCENT)
 
 /* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it). */
 #define VARIANTS_CSV(X)                                                                                               \
@@ -137,10 +140,22 @@
     X(LAUNCHES_DURATION_NS, "duration_ns", DURATION_NS) X(LAUNCHES_SELECTED, "selected", COUNT)                       \
     X(LAUNCHES_JOB, "job", TEXT) X(LAUNCHES_RUN, "run", COUNT) X(LAUNCHES_NOT_REPLAYED, "not_replayed", TEXT)
 
+/* One row per kernel and finding of a profiled variant or job (harness/diagnose/findings.h), in rank order from 1:
+ * its cause (a rule's name), scope (global: its unit bounds the kernel; local), estimated gain (an estimate, % of
+ * the kernel's time), evidence (figures) and line ("file:line" with the most of its waste; "" where not known). */
+#define FINDINGS_CSV(X)                                                                                               \
+    X(FINDINGS_VARIANT, "variant", TEXT) X(FINDINGS_PRECISION, "precision", TEXT) X(FINDINGS_WIDTH, "width", COUNT)   \
+    X(FINDINGS_KERNEL, "kernel", TEXT) X(FINDINGS_RANK, "rank", COUNT) X(FINDINGS_CAUSE, "cause", TEXT)               \
+    X(FINDINGS_SCOPE, "scope", TEXT) X(FINDINGS_ESTIMATED_GAIN_PCT, "estimated_gain_pct", PERCENT)                   \
+    X(FINDINGS_EVIDENCE, "evidence", TEXT) X(FINDINGS_LINE, "line", TEXT)
+
 #define VALIDATE_CSV(X)                                                                                               \
     X(VALIDATE_KERNEL, "kernel", TEXT) X(VALIDATE_PARAMETER, "parameter", TEXT) X(VALIDATE_METRIC, "metric", TEXT)    \
     X(VALIDATE_EXPECTED, "expected", NUMBER) X(VALIDATE_LOWER, "lower", NUMBER) X(VALIDATE_UPPER, "upper", NUMBER)    \
-    X(VALIDATE_MEASURED, "measured", NUMBER) X(VALIDATE_STATUS, "status", TEXT)
+    X(VALIDATE_MEASURED, "measured", NUMBER) X(VALIDATE_STATUS, "status", TEXT)                                       \
+    X(VALIDATE_EXPECTED_CAUSE, "expected_cause", TEXT) X(VALIDATE_FOUND_CAUSE, "found_cause", TEXT)                   \
+    X(VALIDATE_ESTIMATED_GAIN_PCT, "estimated_gain_pct", PERCENT)                                                     \
+    X(VALIDATE_MEASURED_GAIN_PCT, "measured_gain_pct", NUMBER)
 
 #define COMPARE_CSV(X)                                                                                                \
     X(COMPARE_VARIANT, "variant", TEXT) X(COMPARE_PRECISION, "precision", TEXT) X(COMPARE_WIDTH, "width", COUNT)      \
@@ -186,6 +201,7 @@ enum environment_column { ENVIRONMENT_CSV(SCHEMA_ID) ENVIRONMENT_COLUMNS };
 enum timeline_column { TIMELINE_CSV(SCHEMA_ID) TIMELINE_COLUMNS };
 enum launches_column { LAUNCHES_CSV(SCHEMA_ID) LAUNCHES_COLUMNS };
 enum validate_column { VALIDATE_CSV(SCHEMA_ID) VALIDATE_COLUMNS };
+enum findings_column { FINDINGS_CSV(SCHEMA_ID) FINDINGS_COLUMNS };
 enum compare_column { COMPARE_CSV(SCHEMA_ID) COMPARE_COLUMNS };
 enum compare_metrics_column { COMPARE_METRICS_CSV(SCHEMA_ID) COMPARE_METRICS_COLUMNS };
 enum compare_lines_column { COMPARE_LINES_CSV(SCHEMA_ID) COMPARE_LINES_COLUMNS };
@@ -203,7 +219,7 @@ struct csv_schema {
 };
 
 extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, lines_csv, stalls_csv, environment_csv,
-    timeline_csv, validate_csv, compare_csv, compare_metrics_csv, compare_lines_csv, history_csv;
+    timeline_csv, validate_csv, findings_csv, compare_csv, compare_metrics_csv, compare_lines_csv, history_csv;
 /* memscope-profile's injection library writes it into a program's profile. */
 extern const struct csv_schema launches_csv;
 /* memscope-decode --instructions writes it; a run does not (lines.csv is the sum of its rows per line). */

@@ -12,7 +12,7 @@ void summary_row_init(struct summary_row *r)
         &r->static_smem_bytes, &r->dynamic_smem_bytes, &r->threads_per_block, &r->theoretical_occupancy_pct,
         &r->shared_conflicts_exact, &r->global_excess_sectors, &r->source_wall_ms, &r->source_gpu_ms,
         &r->stall_samples, &r->stall_top_pct, &r->stall_wall_ms, &r->fp32_roof_pct, &r->tensor_flop,
-        &r->tensor_tflops, &r->tensor_roof_pct,
+        &r->tensor_tflops, &r->tensor_roof_pct, &r->first_finding_gain_pct,
     };
     memset(r, 0, sizeof *r);
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; ++i)
@@ -95,6 +95,8 @@ void summary_csv_row(struct csv *c, const struct summary_row *r)
     csv_text(c, r->tensor_type);
     const double tensor[] = {r->tensor_flop, r->tensor_tflops, r->tensor_roof_pct};
     write_reals(c, tensor, 3);
+    csv_text(c, r->first_finding);
+    csv_real(c, r->first_finding_gain_pct);
     csv_end_row(c);
 }
 

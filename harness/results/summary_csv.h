@@ -15,6 +15,7 @@
 #define SUMMARY_HEADLINE_COLUMNS (SUMMARY_METRICS_WALL_MS - SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT)
 #define SUMMARY_LIMITER_LEN 48
 #define SUMMARY_EVIDENCE_LEN 256
+#define SUMMARY_FINDING_LEN 32
 
 /* One variant at one width. */
 struct summary_row {
@@ -49,6 +50,9 @@ struct summary_row {
      * operations of all types, TFLOP/s, and that as a share of the run's measured roof of the type (NAN: no roof). */
     const char *tensor_type;
     double tensor_flop, tensor_tflops, tensor_roof_pct;
+    /* The first of the kernel's findings (findings.csv holds them all): its cause, and its gain, an estimate. */
+    char first_finding[SUMMARY_FINDING_LEN];
+    double first_finding_gain_pct;
 };
 
 /* One timed run of a variant at a width. */

@@ -16,5 +16,9 @@ void validate_csv_row(struct csv *c, const struct validate_row *r)
     csv_real(c, r->upper);
     csv_real(c, r->measured);
     csv_text(c, r->pass ? "pass" : "fail");
+    csv_text(c, r->expected_cause);
+    csv_text(c, r->found_cause);
+    csv_real(c, r->estimated_gain_pct);
+    csv_real(c, r->measured_gain_pct);
     csv_end_row(c);
 }

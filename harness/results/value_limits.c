@@ -59,10 +59,15 @@ static const struct {
     {"cycle", LIMIT_COUNT},
     {"warp", LIMIT_COUNT},
     {"thread", LIMIT_COUNT},
+    {"cta", LIMIT_COUNT},
+    {"block", LIMIT_COUNT},
+    {"branch_target", LIMIT_COUNT},
     {"wavefront", LIMIT_DIFFERENCE},
     {"sector/request", LIMIT_RATIO},
     {"wavefront/instruction", LIMIT_RATIO},
     {"flop/byte", LIMIT_RATIO},
+    {"thread/instruction", LIMIT_RATIO},
+    {"ratio", LIMIT_RATIO},
 };
 
 enum value_limit value_limit_of_unit(const char *unit)

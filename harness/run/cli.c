@@ -38,9 +38,9 @@ void cli_print_help(FILE *f)
             "      --wait-gpu SECONDS  wait at most this long while another memscope run uses\n"
             "                          the GPU, then exit 7 (default: 600; 0 refuses at once)\n"
             "      --metric-groups LIST  hardware metric groups: global, shared, dram, roofline,\n"
-            "                          cache, sol, tensor, stalls, source, all or none (default: all but\n"
-            "                          source,\n"
-            "                          which roughly doubles the run and needs another group\n"
+            "                          cache, sol, tensor, causes, stalls, source, all or none\n"
+            "                          (default: all but source, which roughly doubles the run\n"
+            "                          and needs another group\n"
             "                          beside it; --validate: all but stalls)\n"
             "      --metrics LIST      further metric names (Nsight Compute / Perfworks names)\n"
             "      --no-metrics        time only; collect no hardware metrics\n"
@@ -278,7 +278,7 @@ static int read_command_line(int argc, char **argv, struct options *o, struct gi
     o->metric_groups = g->no_metrics      ? "none"
                        : g->metric_groups ? g->metric_groups
                        : o->validate      ? "all"
-                                          : "global,shared,dram,roofline,cache,sol,tensor,stalls";
+                                          : "global,shared,dram,roofline,cache,sol,tensor,causes,stalls";
     return 0;
 }
 

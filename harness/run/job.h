@@ -17,6 +17,7 @@
 
 #include "../check/check.h"
 #include "../csv/writer.h"
+#include "../diagnose/findings.h"
 #include "cli.h"
 #include "../gpu/gpu.h"
 #include "../gpu/kernel_facts.h"
@@ -60,6 +61,7 @@ struct job_result {
     bool sourced;                  /* the source group ran */
     struct source_cost source_cost;
     double source_totals[LINE_METRIC_COUNT]; /* the main kernel's, summed over its instructions */
+    struct finding_lines lines;    /* the main kernel's lines with the most excess, for its findings */
     bool sampled;                  /* the stalls group ran */
     struct stall_summary stalls;
 };

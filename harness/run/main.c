@@ -204,7 +204,9 @@ static int write_results(const struct results_dir *dir, const struct environment
         run_write_summary(dir->partial_path, jobs, count, env, e) ||
         run_write_samples(dir->partial_path, jobs, count, e) ||
         run_write_variants(dir->partial_path, o->variants, o->n_variants, e) ||
-        (profiled && write_metrics(dir->partial_path, jobs, count, e)) || results_dir_commit(dir, e))
+        (profiled && (write_metrics(dir->partial_path, jobs, count, e) ||
+                      run_write_findings(dir->partial_path, jobs, count, env, e))) ||
+        results_dir_commit(dir, e))
         return e->code;
     return 0;
 }

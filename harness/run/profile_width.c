@@ -48,13 +48,16 @@ static const char *main_function(const struct job_result *r, const struct source
     return best;
 }
 
-static void keep_totals(struct job_result *r, const struct source_call *call, const struct source_cost *cost)
+static int keep_totals(struct job_result *r, const struct source_call *call, const struct source_cost *cost,
+                       struct error *e)
 {
     const char *function = main_function(r, call);
     r->sourced = function != NULL;
     r->source_cost = *cost;
-    if (function)
-        source_function_totals(call, function, r->source_totals);
+    if (!function)
+        return 0;
+    source_function_totals(call, function, r->source_totals);
+    return source_finding_lines(call, function, &r->lines, e);
 }
 
 static int source_counters(struct job_context *ctx, struct job_result **sourced, struct profiled_call *calls, int n,
@@ -71,8 +74,8 @@ static int source_counters(struct job_context *ctx, struct job_result **sourced,
     source_collect(ctx->source, ctx->gpu, calls, n, &capture, costs, e);
     nvtx_end();
     if (!e->code && source_capture_write(path, &capture, e) == 0 && source_write_rows(ctx->lines, &capture, e) == 0)
-        for (int i = 0; i < n; ++i)
-            keep_totals(sourced[i], &capture.calls[i], &costs[i]);
+        for (int i = 0; i < n && !e->code; ++i)
+            keep_totals(sourced[i], &capture.calls[i], &costs[i], e);
     source_capture_free(&capture);
     return e->code;
 }

@@ -90,13 +90,29 @@ static void fill_source(const struct job_result *r, struct summary_row *row)
     row->source_gpu_ms = r->source_cost.gpu_ms;
 }
 
+static struct exact_shared exact_of(const struct job_result *r)
+{
+    if (!r->sourced)
+        return (struct exact_shared){NAN, NAN};
+    return (struct exact_shared){r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS], r->source_totals[LINE_SHARED_WAVEFRONTS]};
+}
+
 void job_diagnose(const struct job_result *r, const struct environment *env, struct diagnosis *d)
 {
-    struct exact_shared exact = {NAN, NAN};
-    if (r->sourced)
-        exact = (struct exact_shared){r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS],
-                                      r->source_totals[LINE_SHARED_WAVEFRONTS]};
+    struct exact_shared exact = exact_of(r);
     profile_diagnose(&r->profile, profile_main_kernel(&r->profile), &exact, env, d);
+}
+
+int job_findings(const struct job_result *r, const struct environment *env, struct finding *out, int max)
+{
+    struct exact_shared exact = exact_of(r);
+    const struct kernel_facts *f = &r->facts;
+    struct launch_facts launch = {NAN, NAN, NAN};
+    if (f->known)
+        launch = (struct launch_facts){f->registers_per_thread, (double)(f->static_smem_bytes + f->dynamic_smem_bytes),
+                                       f->threads_per_block};
+    return profile_findings(&r->profile, profile_main_kernel(&r->profile), &exact, env, &launch,
+                            r->sourced ? &r->lines : NULL, out, max);
 }
 
 /* Empty without metrics; "not collected" when the sol group was left out. */
@@ -110,6 +126,8 @@ static void fill_diagnosis(const struct job_result *r, const struct environment 
     job_diagnose(r, env, &d);
     snprintf(row->limiter, sizeof row->limiter, "%s", d.limiter);
     snprintf(row->evidence, sizeof row->evidence, "%s", d.evidence);
+    struct finding f[FINDING_MAX];
+    profile_first_finding(f, job_findings(r, env, f, FINDING_MAX), row);
 }
 
 /* The busiest kernel's samples and top reason; empty without the stalls group or when CUPTI recorded no
@@ -167,6 +185,23 @@ int run_write_summary(const char *dir, const struct job_result *jobs, int count,
         fill_roof_share(r, env, &row);
         fill_tensor(r, env, &row);
         summary_csv_row(&c, &row);
+    }
+    return csv_close(&c, e);
+}
+
+int run_write_findings(const char *dir, const struct job_result *jobs, int count, const struct environment *env,
+                       struct error *e)
+{
+    struct csv c;
+    if (findings_csv_create(&c, dir, e))
+        return e->code;
+    for (int i = 0; i < count; ++i) {
+        const struct job_result *r = &jobs[i];
+        struct finding f[FINDING_MAX];
+        if (r->profiled)
+            profile_write_findings(&c, r->variant->name, matmul_precision_name(r->variant->precision), r->width,
+                                   r->profile.kernels[profile_main_kernel(&r->profile)].kernel, f,
+                                   job_findings(r, env, f, FINDING_MAX));
     }
     return csv_close(&c, e);
 }

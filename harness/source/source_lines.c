@@ -59,3 +59,23 @@ void source_function_totals(const struct source_call *call, const char *function
             totals[m] += values[m];
     }
 }
+
+int source_finding_lines(const struct source_call *call, const char *function, struct finding_lines *w,
+                         struct error *e)
+{
+    struct source_line *lines;
+    size_t n;
+    finding_lines_init(w);
+    if (source_lines(call, &lines, &n, e))
+        return e->code;
+    for (size_t i = 0; i < n; ++i) {
+        const double *v = lines[i].values;
+        if (!function || strcmp(lines[i].function, function) == 0)
+            finding_lines_add(w, &(struct line_counts){lines[i].file, lines[i].line, v[LINE_GLOBAL_LD_SECTORS],
+                                                       v[LINE_GLOBAL_ST_SECTORS], v[LINE_GLOBAL_EXCESS_SECTORS],
+                                                       v[LINE_SHARED_LD_WAVEFRONTS], v[LINE_SHARED_ST_WAVEFRONTS],
+                                                       v[LINE_SHARED_EXCESS_WAVEFRONTS]});
+    }
+    free(lines);
+    return 0;
+}

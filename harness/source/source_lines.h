@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "../diagnose/findings.h"
 #include "source_metrics.h"
 
 #define SOURCE_OPCODES_LEN 128
@@ -23,6 +24,10 @@ struct source_line {
 
 /* The call's lines, in order of each function's first instruction then of the line's first; *lines is malloc'd. */
 int source_lines(const struct source_call *call, struct source_line **lines, size_t *n, struct error *e);
+/* The lines of function (mangled; NULL: every function) into w, for the findings to name the line with the most
+ * excess of each kind (diagnose/findings.h). */
+int source_finding_lines(const struct source_call *call, const char *function, struct finding_lines *w,
+                         struct error *e);
 /* Sums over the call's instructions of function (mangled), or of every function when function is NULL. */
 void source_function_totals(const struct source_call *call, const char *function, double totals[LINE_METRIC_COUNT]);
 

@@ -10,6 +10,7 @@
 #include "../ceilings/measure.h"
 #include "../gpu/nvtx.h"
 #include "../source/source_lines.h"
+#include "diagnosis_corpus.h"
 #include "truth_model.h"
 #include "validate.h"
 
@@ -351,7 +352,7 @@ static void write_check(struct csv *out, const char *kernel, const char *paramet
     printf("%-24s %-22s %-30s expected %-12s measured %-12.6g %s\n", kernel, parameter, x->metric, expected, measured,
            pass ? "pass" : "FAIL");
     validate_csv_row(out, &(struct validate_row){kernel, parameter, x->metric, x->expected, x->lower, x->upper,
-                                                 measured, pass});
+                                                 measured, pass, "", "", NAN, NAN});
 }
 
 static void report(struct csv *out, const struct truth_case *c, const struct measured *p, int *checks,
@@ -505,6 +506,8 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
             profile_write_rows(&metrics, name, case_precision(&cases[i]), 0, &measured.profile);
         }
     }
+    if (!e->code)
+        corpus_validate(g, m, s, dir, capture_dir, env, &out, &metrics, checks, failures, e);
     nvtx_end();
     if (!e->code)
         report_ceilings(&out, env, checks, failures);

@@ -2,8 +2,9 @@
  * --validate: run the ground-truth kernels under the profiler and compare each
  * measured metric with its closed-form value: exactly for counts that do not
  * depend on timing (sectors per request, shared wavefronts per instruction),
- * within a stated tolerance for DRAM bytes; and judges the measured ceilings
- * against the datasheet. Writes validate.csv.
+ * within a stated tolerance for DRAM bytes; then the diagnosis corpus's first
+ * findings against their planted causes (diagnosis_corpus.h); and judges the
+ * measured ceilings against the datasheet. Writes validate.csv.
  */
 #ifndef MEMSCOPE_VALIDATE_H
 #define MEMSCOPE_VALIDATE_H

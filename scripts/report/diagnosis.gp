@@ -6,12 +6,14 @@ page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, D
     "uncoalesced loads (half of the fetched bytes or less used) refine an L1/shared limit. Below 60 % everywhere: latency. The top stall reason\n".\
     "is the warp state PC sampling found most often (stalls group; selected: issuing). The evidence quotes the pipe the kernel's arithmetic\n".\
     "runs on: tensor where it ran tensor operations, FP64 where more FP64 than FP32 ones, else FMA (a run before the split: one FP64/tensor pipe).\n".\
-    "A tensor-bound kernel: its type, TFLOP/s and share of its type's measured roof; warpgroup_arrive: warps held at a wgmma. Rules: harness/diagnose/diagnosis.c."
+    "A tensor-bound kernel: its type, TFLOP/s and share of its type's measured roof; warpgroup_arrive: warps held at a wgmma. Rules: harness/diagnose/diagnosis.c.\n".\
+    "First finding: the cause the run's findings rank first (findings.csv), its gain an ESTIMATE by its rule's formula (harness/diagnose/findings.c);\n".\
+    "global: the unit it wastes bounds the kernel. 'not collected': a run from before the findings."
 load scriptdir.'/page.gp'
 table_rows = diagnosis_rows + 1
 table_file = datadir.'/diagnosis.tsv'
-table_x = "0.02 0.15 0.28"
+table_x = "0.02 0.13 0.25 0.45"
 table_first = 2
 table_colour_column = 1
-table_font_size = 10
+table_font_size = 9
 load scriptdir.'/table.gp'

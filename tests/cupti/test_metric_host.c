@@ -145,6 +145,15 @@ static void the_tensor_group_costs_six_passes(void **state)
     assert_int_equal(passes_of("global,shared,dram,roofline,cache,sol,tensor"), 16);
 }
 
+/* The findings' metrics ride on the default groups' passes: nine instrumented counts share the instrumented pass, and
+ * the five hardware counters fit beside the others. */
+static void the_causes_group_adds_no_pass_to_the_default_groups(void **state)
+{
+    (void)state;
+    assert_int_equal(passes_of("causes"), 2);
+    assert_int_equal(passes_of("global,shared,dram,roofline,cache,sol,tensor,causes"), 16);
+}
+
 /* The tensor and FP64 pipes that replaced GH100's shared pipe share one pass, as it took one alone. */
 static void the_tensor_and_fp64_pipes_take_one_pass(void **state)
 {
@@ -218,6 +227,7 @@ int main(void)
         cmocka_unit_test(the_default_set_needs_several_passes),
         cmocka_unit_test(a_configuration_names_the_unknown_metric_among_good_ones),
         cmocka_unit_test(the_tensor_group_costs_six_passes),
+        cmocka_unit_test(the_causes_group_adds_no_pass_to_the_default_groups),
         cmocka_unit_test(the_tensor_and_fp64_pipes_take_one_pass),
         cmocka_unit_test(per_family_forms_of_other_types_are_spelt_otherwise),
         cmocka_unit_test(a_chip_cupti_does_not_list_is_unsupported),

@@ -154,11 +154,11 @@ static void issue_bound_kernels_read_apart(void **state)
     (void)state;
     write_data(FIXTURE);
     const char *t = data_file("diagnosis.tsv");
-    expect_row(t, "pipelined\tinstruction issue\tissue slots 76 % used, FMA pipe 68 %, L1/shared 61 %; "
+    expect_row(t, "pipelined\tinstruction issue\tnot collected\tissue slots 76 % used, FMA pipe 68 %, L1/shared 61 %; "
                    "top stall reason not_selected (44 % of samples)");
-    expect_row(t, "icache_fit\tinstruction issue\tissue slots 79 % used, FMA pipe 75 %, L1/shared 52 %; "
+    expect_row(t, "icache_fit\tinstruction issue\tnot collected\tissue slots 79 % used, FMA pipe 75 %, L1/shared 52 %; "
                    "top stall reason selected (40 % of samples)");
-    expect_row(t, "cublas\tinstruction issue\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %; "
+    expect_row(t, "cublas\tinstruction issue\tnot collected\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %; "
                    "top stall reason selected (45 % of samples)");
     assert_null(strstr(t, "every FFMA"));
 }
@@ -170,11 +170,11 @@ static void every_row_is_the_rules_on_the_runs_figures(void **state)
     (void)state;
     write_data(FIXTURE);
     const char *t = data_file("diagnosis.tsv");
-    expect_row(t, "tiled_transposed\tbank conflicts\t32 % of shared wavefronts are bank conflicts; L1/shared at "
+    expect_row(t, "tiled_transposed\tbank conflicts\tnot collected\t32 % of shared wavefronts are bank conflicts; L1/shared at "
                    "97 % of peak, FMA pipe 8 %; top stall reason mio_throttle (53 % of samples)");
-    expect_row(t, "tiled_transposed_padded\tL1/shared bandwidth\tL1/shared at 90 % of peak; FMA pipe 11 %, "
+    expect_row(t, "tiled_transposed_padded\tL1/shared bandwidth\tnot collected\tL1/shared at 90 % of peak; FMA pipe 11 %, "
                    "DRAM 13 %; top stall reason mio_throttle (46 % of samples)");
-    expect_row(t, "naive_uncoalesced\tuncoalesced global loads\tglobal loads use 12.5 % of the bytes their "
+    expect_row(t, "naive_uncoalesced\tuncoalesced global loads\tnot collected\tglobal loads use 12.5 % of the bytes their "
                    "sectors carry (16.5 sectors per request); L1/shared at 99 % of peak; top stall reason lg_throttle "
                    "(94 % of samples)");
 }
@@ -188,13 +188,32 @@ static void the_evidence_quotes_the_kernel_s_own_arithmetic_pipe(void **state)
     (void)state;
     write_data(REFERENCE);
     const char *t = data_file("diagnosis.tsv");
-    expect_row(t, "tiled_32_fp64\tL1/shared bandwidth\tL1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %; "
+    expect_row(t, "tiled_32_fp64\tL1/shared bandwidth\tnot collected\tL1/shared at 96 % of peak; FP64/tensor pipe 15 %, DRAM 18 %; "
                    "top stall reason mio_throttle (53 % of samples)");
-    expect_row(t, "naive_fp64\tL1/shared bandwidth\tL1/shared at 93 % of peak; FP64/tensor pipe 12 %, DRAM 7 %; "
+    expect_row(t, "naive_fp64\tL1/shared bandwidth\tnot collected\tL1/shared at 93 % of peak; FP64/tensor pipe 12 %, DRAM 7 %; "
                    "top stall reason long_scoreboard (86 % of samples)");
-    expect_row(t, "tiled_32\tL1/shared bandwidth\tL1/shared at 89 % of peak; FMA pipe 14 %, DRAM 17 %; "
+    expect_row(t, "tiled_32\tL1/shared bandwidth\tnot collected\tL1/shared at 89 % of peak; FMA pipe 14 %, DRAM 17 %; "
                    "top stall reason mio_throttle (43 % of samples)");
     assert_non_null(strstr(t, "(16.5 sectors per request); L1/shared at 99 % of peak"));
+}
+
+/* A run with findings.csv shows each variant's first finding and its estimated gain beside its limiter; one without
+ * (the fixture, from before the findings) says "not collected", as the rows above do. */
+static void the_first_finding_and_its_estimated_gain_are_shown(void **state)
+{
+    (void)state;
+    copy_fixture_and("printf 'variant,precision,width,kernel,rank,cause,scope,estimated_gain_pct,evidence,line\\n"
+                     "tiled_transposed,fp32,4096,k,2,l1_bound,global,45.5,limiter,\\n"
+                     "tiled_transposed,fp32,4096,k,1,shared_store_conflicts,global,51.6,stores,k.cu:32\\n"
+                     "tiled_transposed,fp32,1024,k,1,l1_bound,global,90,limiter,\\n' >$R/findings.csv");
+    write_data(scratch);
+    const char *t = data_file("diagnosis.tsv");
+    expect_row(t, "tiled_transposed\tbank conflicts\tshared_store_conflicts (est. 52 %, global)\t32 % of shared "
+                   "wavefronts are bank conflicts; L1/shared at 97 % of peak, FMA pipe 8 %; top stall reason "
+                   "mio_throttle (53 % of samples)");
+    expect_row(t, "naive\tL1/shared bandwidth\tnot collected\tL1/shared at 73 % of peak; FMA pipe 29 %, DRAM 11 %; "
+                   "top stall reason long_scoreboard (34 % of samples)");
+    assert_non_null(strstr(t, "\tfirst finding (estimated gain)\t"));
 }
 
 /* ---- the bank conflicts (p. 10) ---- */
@@ -250,6 +269,25 @@ static void each_check_shows_its_rule_and_distance(void **state)
     expect_line(t, "shared_stride_32bit\tstride=2\tshared_conflicts_exact\t\t135168\texact\t135168\t0 %\tpass");
 }
 
+/* A case of the diagnosis corpus reads as its cause planted against the first finding's, with the gain its finding
+ * estimated and the one its fixed sibling measured; the metric checks of a validate.csv with the corpus's columns
+ * read as before. */
+static void a_corpus_case_shows_its_causes_and_gains(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i '1s/$/,expected_cause,found_cause,estimated_gain_pct,measured_gain_pct/; 2,$s/$/,,,,/' "
+                     "$R/validate/validate.csv && printf 'uncoalesced_stores,sibling=coalesced_copy,first_finding,,,,,"
+                     "pass,uncoalesced_global_stores,uncoalesced_global_stores,58.3,71.9\\ntiny_kernel,,first_finding,"
+                     ",,,,fail,launch_overhead,latency_bound,40,\\n' >>$R/validate/validate.csv");
+    write_data(scratch);
+    const char *t = data_file("validate-*.tsv");
+    expect_line(t, "uncoalesced_stores\tsibling=coalesced_copy\tfirst_finding\t-\tuncoalesced_global_stores\tfirst "
+                   "finding\tuncoalesced_global_stores\test. 58 %, measured 72 %\tpass");
+    expect_line(t, "tiny_kernel\t\tfirst_finding\t-\tlaunch_overhead\tfirst finding\tlatency_bound\test. 40 % gain"
+                   "\tfail");
+    expect_line(t, "strided_copy\tstride=2 offset=0\tglobal_load_efficiency\t\t50\texact\t50\t0 %\tpass");
+}
+
 /* The ceilings judged there are --validate's own measurement, not the roofline's roofs: the page says so, with the
  * largest difference (environment.csv: L2 5642.4 GB/s; validate.csv: 5526.8), or that the roofline draws the
  * datasheet's figures when its run measured none. */
@@ -291,6 +329,8 @@ int main(void)
         cmocka_unit_test(footnotes_explain_the_marks_of_each_width),
         cmocka_unit_test(each_idea_is_followed_by_what_the_run_measured),
         cmocka_unit_test(issue_bound_kernels_read_apart),
+        cmocka_unit_test(the_first_finding_and_its_estimated_gain_are_shown),
+        cmocka_unit_test(a_corpus_case_shows_its_causes_and_gains),
         cmocka_unit_test(every_row_is_the_rules_on_the_runs_figures),
         cmocka_unit_test(the_evidence_quotes_the_kernel_s_own_arithmetic_pipe),
         cmocka_unit_test(the_counter_sentences_are_the_runs_figures),

@@ -19,6 +19,7 @@
 
 #include "../support/remove_tree.h"
 #include "../../harness/results/environment_csv.h"
+#include "../../harness/results/findings_csv.h"
 #include "../../harness/results/folder_reader.h"
 #include "../../harness/results/lines_csv.h"
 #include "../../harness/results/metrics_csv.h"
@@ -171,12 +172,58 @@ static void lines_stalls_and_validate_rows_have_one_field_per_column(void **stat
     csv_table_free(&t);
     expect_ok(validate_csv_create(&c, dir, &e), &e);
     validate_csv_row(&c, &(struct validate_row){"ceilings", "within 25 %", "ceiling_l2_gbs", NAN, 3000, 9000, 5500,
-                                                true});
+                                                true, "", "", NAN, NAN});
     expect_ok(csv_close(&c, &e), &e);
     read_one_row(&validate_csv, &t);
     assert_string_equal(csv_table_text(&t, 0, VALIDATE_EXPECTED), "");
     assert_string_equal(csv_table_text(&t, 0, VALIDATE_STATUS), "pass");
     csv_table_free(&t);
+}
+
+/* Two findings of one kernel written, the folder opened as the report opens it, and its first read back. */
+static void findings_rows_read_back_as_written(void **state)
+{
+    (void)state;
+    struct csv c;
+    struct results_folder r;
+    struct finding_row first;
+    struct error e = {0};
+    int found;
+    write_environment();
+    write_summary();
+    expect_ok(findings_csv_create(&c, dir, &e), &e);
+    findings_csv_row(&c, &(struct finding_row){"tiled_32", "fp32", 1024, "k", 1, "uncoalesced_global_stores", "global",
+                                               58.3, "global stores use 12.5 %, \"32\" sectors", "k.cu:12"});
+    findings_csv_row(&c, &(struct finding_row){"tiled_32", "fp32", 1024, "k", 2, "l2_bound", "global", 16.7,
+                                               "limiter L2 bandwidth", ""});
+    expect_ok(csv_close(&c, &e), &e);
+    expect_ok(results_folder_open(dir, &r, &e), &e);
+    assert_true(r.has_findings);
+    assert_true(schema_header_matches(&r.findings, &findings_csv));
+    expect_ok(findings_csv_first(&r.findings, "tiled_32", 1024, &first, &found, &e), &e);
+    assert_true(found);
+    assert_int_equal(first.rank, 1);
+    assert_string_equal(first.cause, "uncoalesced_global_stores");
+    assert_string_equal(first.scope, "global");
+    assert_float_equal(first.estimated_gain_pct, 58.3, 1e-12);
+    assert_string_equal(first.evidence, "global stores use 12.5 %, \"32\" sectors");
+    assert_string_equal(first.line, "k.cu:12");
+    expect_ok(findings_csv_first(&r.findings, "tiled_32", 2048, &first, &found, &e), &e);
+    assert_false(found);
+    results_folder_close(&r);
+}
+
+/* A folder from before issue 40: no findings.csv, and it still opens. */
+static void a_folder_without_findings_opens(void **state)
+{
+    (void)state;
+    struct results_folder r;
+    struct error e = {0};
+    write_environment();
+    write_summary();
+    expect_ok(results_folder_open(dir, &r, &e), &e);
+    assert_false(r.has_findings);
+    results_folder_close(&r);
 }
 
 static int make_dir(void **state)
@@ -198,6 +245,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_folder_written_row_by_row_opens_as_the_readers_open_it, make_dir,
                                         remove_dir),
         cmocka_unit_test_setup_teardown(a_row_that_measured_nothing_reads_back_empty, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(findings_rows_read_back_as_written, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(a_folder_without_findings_opens, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(lines_stalls_and_validate_rows_have_one_field_per_column, make_dir,
                                         remove_dir),
     };

@@ -1,0 +1,200 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../cupti/subscriber.h"
+#include "../../kernels/pathology/pathology.h"
+#include "../common/paths.h"
+#include "../gpu/kernel_facts.h"
+#include "../gpu/nvtx.h"
+#include "../profile/metric_rows.h"
+#include "../profile/profile_summary.h"
+#include "../results/findings_csv.h"
+#include "../results/validate_csv.h"
+#include "../source/source_lines.h"
+#include "diagnosis_corpus.h"
+
+
+typedef const char *(*pathology_launcher)(const struct pathology_buffers *b, cudaStream_t stream);
+
+static const struct pathology_case {
+    const char *name, *expected, *sibling;
+    pathology_launcher launch;
+} cases[] = {
+#define PATHOLOGY_ROW(name, expected, sibling, launcher) {#name, expected, sibling, launcher},
+    PATHOLOGY_CASES(PATHOLOGY_ROW)
+#undef PATHOLOGY_ROW
+};
+#define N_CASES (sizeof cases / sizeof cases[0])
+
+struct case_context {
+    const struct pathology_case *c;
+    const struct pathology_buffers *b;
+    cudaStream_t stream;
+};
+
+static int launch_and_wait(void *context, struct error *e)
+{
+    const struct case_context *x = context;
+    const char *why = x->c->launch(x->b, x->stream);
+    if (why)
+        return error_set(e, EXIT_RUNTIME, "launching the pathology case %s: %s", x->c->name, why);
+    CUDA_TRY(e, cudaStreamSynchronize(x->stream));
+    return 0;
+}
+
+/* What one case measured: its metric passes, its launch as the driver saw it, and with the source group its lines
+ * and exact shared-memory sums. */
+struct case_result {
+    struct profile profile;
+    struct launch_facts launch;
+    bool sourced;
+    struct exact_shared exact;
+    struct finding_lines lines;
+    double duration_ms;
+};
+
+/* The case's kernel's resources, from the last launch the profiler saw (the case's: the L2's emptying comes before
+ * it): its launcher keeps the kernel to itself. */
+static int launch_of_case(const struct gpu *g, struct launch_facts *out, struct error *e)
+{
+    struct prof_launch l;
+    struct kernel_facts f;
+    *out = (struct launch_facts){NAN, NAN, NAN};
+    if (!prof_last_launch(&l))
+        return error_set(e, EXIT_RUNTIME, "the profiler saw no launch of the pathology case");
+    int threads = (int)(l.block[0] * l.block[1] * l.block[2]);
+    if (kernel_facts_of_function(g, l.function, threads, l.dynamic_shared, &f, e))
+        return e->code;
+    *out = (struct launch_facts){f.registers_per_thread, (double)(f.static_smem_bytes + f.dynamic_smem_bytes),
+                                 f.threads_per_block};
+    return 0;
+}
+
+/* The source group's run of the case: its lines for the findings to name, and its exact shared-memory sums. */
+static int source_of_case(struct gpu *g, struct source_collector *s, const struct profiled_call *call,
+                          const char *path, struct case_result *r, struct error *e)
+{
+    static struct source_capture capture;
+    struct source_cost cost;
+    nvtx_phase_begin(PHASE_SOURCE, 0);
+    source_collect(s, g, call, 1, &capture, &cost, e);
+    nvtx_end();
+    if (!e->code && source_capture_write(path, &capture, e) == 0 &&
+        source_finding_lines(&capture.calls[0], NULL, &r->lines, e) == 0) {
+        double totals[LINE_METRIC_COUNT];
+        source_function_totals(&capture.calls[0], NULL, totals);
+        r->exact = (struct exact_shared){totals[LINE_SHARED_EXCESS_WAVEFRONTS], totals[LINE_SHARED_WAVEFRONTS]};
+        r->sourced = true;
+    }
+    source_capture_free(&capture);
+    return e->code;
+}
+
+static int profile_case(struct gpu *g, struct metrics_collector *m, struct source_collector *s,
+                        const struct pathology_case *c, const struct pathology_buffers *b, int index,
+                        const char *capture_dir, struct case_result *r, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    struct case_context x = {c, b, g->stream};
+    struct profiled_call call = {launch_and_wait, &x, c->name, "fp32", 0, &r->profile};
+    memset(r, 0, sizeof *r);
+    r->exact = (struct exact_shared){NAN, NAN};
+    snprintf(path, sizeof path, "%s/pathology-%02d-%s.capture", capture_dir, index, c->name);
+    nvtx_job_begin(c->name, 0);
+    nvtx_phase_begin(PHASE_METRICS, 0);
+    metrics_collect(m, g, &call, 1, path, e);
+    nvtx_end();
+    if (!e->code)
+        launch_of_case(g, &r->launch, e);
+    snprintf(path, sizeof path, "%s/pathology-%02d-%s.source", capture_dir, index, c->name);
+    if (s && !e->code)
+        source_of_case(g, s, &call, path, r, e);
+    nvtx_end();
+    if (!e->code) {
+        struct derived_metric derived[MAX_DERIVED];
+        const struct profile *p = &r->profile;
+        metrics_derive(p->names, p->kernels[profile_main_kernel(p)].values, p->n_metrics, derived);
+        r->duration_ms = derived[METRIC_DURATION_MS].value;
+    }
+    return e->code;
+}
+
+static int case_index(const char *name)
+{
+    for (size_t i = 0; i < N_CASES; ++i)
+        if (strcmp(cases[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The gain the fix measured: the share of the case's time its fixed sibling saves (NAN without a sibling). */
+static double measured_gain(const struct pathology_case *c, const double *duration_ms)
+{
+    int sibling = case_index(c->sibling);
+    int self = case_index(c->name);
+    return sibling < 0 ? NAN : 100.0 * (1.0 - duration_ms[sibling] / duration_ms[self]);
+}
+
+static void write_case(struct csv *out, const struct pathology_case *c, const struct finding *first, int n,
+                       double measured, int *checks, int *failures)
+{
+    const char *found = n > 0 ? first->cause : "none";
+    double estimated = n > 0 ? first->gain_pct : NAN;
+    bool pass = strcmp(found, c->expected) == 0;
+    char parameter[64] = "";
+    if (*c->sibling)
+        snprintf(parameter, sizeof parameter, "sibling=%s", c->sibling);
+    ++*checks;
+    *failures += !pass;
+    printf("%-24s expected %-26s found %-26s estimated gain %5.1f %% measured %5.1f %% %s\n", c->name, c->expected,
+           found, estimated, measured, pass ? "pass" : "FAIL");
+    validate_csv_row(out, &(struct validate_row){c->name, parameter, "first_finding", NAN, NAN, NAN, NAN, pass,
+                                                 c->expected, found, estimated, measured});
+}
+
+/* Every case profiled first (a case's measured gain needs its sibling's time), then judged. */
+static int run_cases(struct gpu *g, struct metrics_collector *m, struct source_collector *s,
+                     const struct pathology_buffers *b, const char *capture_dir, const struct environment *env,
+                     struct csv *out, struct csv *metrics, struct csv *findings, int *checks, int *failures,
+                     struct error *e)
+{
+    static struct case_result results[N_CASES];
+    static struct finding found[N_CASES][FINDING_MAX];
+    int n_found[N_CASES];
+    double duration_ms[N_CASES];
+    for (size_t i = 0; i < N_CASES && !e->code; ++i) {
+        struct case_result *r = &results[i];
+        const struct profile *p = &r->profile;
+        if (profile_case(g, m, s, &cases[i], b, (int)i + 1, capture_dir, r, e))
+            break;
+        profile_write_rows(metrics, cases[i].name, "fp32", 0, p);
+        n_found[i] = profile_findings(p, profile_main_kernel(p), &r->exact, env, &r->launch,
+                                      r->sourced ? &r->lines : NULL, found[i], FINDING_MAX);
+        profile_write_findings(findings, cases[i].name, "fp32", 0, p->kernels[profile_main_kernel(p)].kernel,
+                               found[i], n_found[i]);
+        duration_ms[i] = r->duration_ms;
+    }
+    for (size_t i = 0; i < N_CASES && !e->code; ++i)
+        write_case(out, &cases[i], found[i], n_found[i], measured_gain(&cases[i], duration_ms), checks, failures);
+    return e->code;
+}
+
+int corpus_validate(struct gpu *g, struct metrics_collector *m, struct source_collector *s, const char *dir,
+                    const char *capture_dir, const struct environment *env, struct csv *out, struct csv *metrics,
+                    int *checks, int *failures, struct error *e)
+{
+    struct pathology_buffers b = {0};
+    struct csv findings;
+    const char *why = pathology_allocate(&b);
+    if (why)
+        return error_set(e, EXIT_RUNTIME, "the pathology corpus's buffers: %s", why);
+    if (findings_csv_create(&findings, dir, e) == 0) {
+        run_cases(g, m, s, &b, capture_dir, env, out, metrics, &findings, checks, failures, e);
+        csv_close(&findings, e);
+    }
+    why = pathology_release(&b);
+    if (why && !e->code)
+        error_set(e, EXIT_RUNTIME, "the pathology corpus's buffers: %s", why);
+    return e->code;
+}
