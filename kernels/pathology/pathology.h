@@ -33,6 +33,10 @@ extern "C" {
  * holding the next row, PATHOLOGY_CHASE_NEXT(r): one cycle through all the rows, neighbours far apart. */
 #define PATHOLOGY_CHASE_ROWS (1 << 16)
 #define PATHOLOGY_CHASE_STEPS 2048
+/* One warp a block and a block per SM of an H100 (132), each its own chain from row PATHOLOGY_CHASE_START(w): every
+ * SM waits on its own loads (one block in all would read as too few blocks, not as latency) */
+#define PATHOLOGY_CHASE_WARPS 132
+#define PATHOLOGY_CHASE_START(warp) ((unsigned)(warp) * (PATHOLOGY_CHASE_ROWS / PATHOLOGY_CHASE_WARPS))
 #define PATHOLOGY_CHASE_NEXT(row) (((row) * 40509u + 12345u) & (PATHOLOGY_CHASE_ROWS - 1u)) /* a full-period LCG */
 
 struct pathology_buffers {

@@ -1,6 +1,6 @@
 /*
  * Cases about waiting: every thread adding to one address (the L2 serialises them), a kernel too short for its
- * launch, and one warp chasing pointers (each load's address is the last load's value).
+ * launch, and a warp per SM chasing pointers (each load's address is the last load's value).
  */
 #include "../launch_status.cuh"
 #include "pathology.h"
@@ -36,19 +36,20 @@ extern "C" const char *pathology_tiny_kernel(const struct pathology_buffers *b, 
     return launch_status();
 }
 
-/* One warp, PATHOLOGY_CHASE_STEPS dependent 128-byte loads (row = chase[32 row + lane], every word of a row the
- * same next row): coalesced, nothing wasted, nothing in parallel. out[lane] = the row it ends on. */
+/* A warp a block, a block per SM, each warp PATHOLOGY_CHASE_STEPS dependent 128-byte loads (row = chase[32 row + lane],
+ * every word of a row the same next row) from its own start: coalesced, nothing wasted, nothing in parallel within
+ * an SM. out[32 w + lane] = the row warp w ends on. */
 __global__ void __launch_bounds__(32) pointer_chase_kernel(const unsigned *chase, float *out, int steps)
 {
-    unsigned row = 0;
+    unsigned row = PATHOLOGY_CHASE_START(blockIdx.x);
 #pragma unroll 1
     for (int s = 0; s < steps; ++s)
         row = chase[row * 32 + threadIdx.x];
-    out[threadIdx.x] = (float)row;
+    out[blockIdx.x * 32 + threadIdx.x] = (float)row;
 }
 
 extern "C" const char *pathology_pointer_chase(const struct pathology_buffers *b, cudaStream_t stream)
 {
-    pointer_chase_kernel<<<1, 32, 0, stream>>>(b->chase, b->dst, PATHOLOGY_CHASE_STEPS);
+    pointer_chase_kernel<<<PATHOLOGY_CHASE_WARPS, 32, 0, stream>>>(b->chase, b->dst, PATHOLOGY_CHASE_STEPS);
     return launch_status();
 }

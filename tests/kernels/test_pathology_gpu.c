@@ -271,14 +271,17 @@ static void the_waiting_cases_compute_their_values(void **state)
         assert_true(out[lane] == (float)lane);
     free(out);
 
-    unsigned row = 0;
-    for (int s = 0; s < PATHOLOGY_CHASE_STEPS; ++s)
-        row = PATHOLOGY_CHASE_NEXT(row);
     run_case("pointer_chase");
-    out = dst_copy(32);
-    for (int lane = 0; lane < 32; ++lane)
-        if (out[lane] != (float)row)
-            fail_msg("pointer_chase: lane %d ends on row %g, not %u", lane, out[lane], row);
+    out = dst_copy(32 * PATHOLOGY_CHASE_WARPS);
+    for (int warp = 0; warp < PATHOLOGY_CHASE_WARPS; ++warp) {
+        unsigned row = PATHOLOGY_CHASE_START(warp);
+        for (int s = 0; s < PATHOLOGY_CHASE_STEPS; ++s)
+            row = PATHOLOGY_CHASE_NEXT(row);
+        for (int lane = 0; lane < 32; ++lane)
+            if (out[32 * warp + lane] != (float)row)
+                fail_msg("pointer_chase: warp %d lane %d ends on row %g, not %u", warp, lane, out[32 * warp + lane],
+                         row);
+    }
     free(out);
 }
 
