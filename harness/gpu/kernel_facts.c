@@ -34,15 +34,33 @@ static int driver_try(CUresult rc, const char *call, struct error *e)
     return rc == CUDA_SUCCESS ? 0 : error_set(e, EXIT_RUNTIME, "%s failed: CUresult %d", call, (int)rc);
 }
 
-int kernel_facts_of_function(const struct gpu *g, struct CUfunc_st *function, int threads_per_block,
+/* The context's function for what a launch named: CUDA 13's runtime launches a kernel handle (CUkernel) where the
+ * module is context-independent, which the function queries refuse (CUDA_ERROR_INVALID_HANDLE, seen on the H100 for
+ * the pathology corpus); the driver gives its function in the current context. */
+static int function_in_context(CUfunction launched, CUresult (*attribute)(int *, CUfunction_attribute, CUfunction),
+                               CUfunction *out, struct error *e)
+{
+    CUresult (*of_kernel)(CUfunction *, CUkernel);
+    int registers;
+    *out = launched;
+    if (attribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, launched) != CUDA_ERROR_INVALID_HANDLE)
+        return 0;
+    if (driver_entry("cuKernelGetFunction", (void **)&of_kernel, e))
+        return e->code;
+    return driver_try(of_kernel(out, (CUkernel)launched), "cuKernelGetFunction", e);
+}
+
+int kernel_facts_of_function(const struct gpu *g, struct CUfunc_st *launched, int threads_per_block,
                              size_t dynamic_smem_bytes, struct kernel_facts *f, struct error *e)
 {
     CUresult (*attribute)(int *, CUfunction_attribute, CUfunction);
     CUresult (*occupancy)(int *, CUfunction, int, size_t);
+    CUfunction function;
     int registers = 0, static_smem = 0, blocks = 0;
     *f = (struct kernel_facts){0};
     if (driver_entry("cuFuncGetAttribute", (void **)&attribute, e) ||
         driver_entry("cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&occupancy, e) ||
+        function_in_context(launched, attribute, &function, e) ||
         driver_try(attribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function), "cuFuncGetAttribute", e) ||
         driver_try(attribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function), "cuFuncGetAttribute", e) ||
         driver_try(occupancy(&blocks, function, threads_per_block, dynamic_smem_bytes),
