@@ -35,6 +35,7 @@
     X(IN_FLOP_FP64, "flop_fp64")                                                                                      \
     X(IN_TENSOR_GFLOPS, "tensor_gflops") /* tensor operations (all types) per second, in GFLOP/s */                 \
     X(IN_TENSOR_ROOF_PCT, "tensor_roof_pct") /* tensor_gflops over the run's measured roof of the tensor type */    \
+    X(IN_L2_HIT_RATE, "l2_hit_rate") /* an L2 that mostly misses carries the DRAM's bytes (diagnosis.c) */           \
     /* The findings' inputs (findings.h): metrics.csv's names, or what the caller knows of the launch and the SM */  \
     X(IN_STORE_EFFICIENCY, "global_store_efficiency")                                                                 \
     X(IN_SECTORS_PER_REQUEST_ST, "sectors_per_request_st")                                                            \

@@ -657,8 +657,9 @@ static void say_bound(const struct judge *j, int unit, struct finding *f)
     X("partial_last_wave", CAUSE, UNIT_BOUND, "blocks_launched, blocks per SM, sm_count, duration_ms",            \
       partial_wave, "more than one wave of blocks, the last partial; gain: the empty slots of the last wave over "   \
                     "all waves' slots")                                                                               \
-    X("launch_overhead", CAUSE, UNIT_LATENCY, "duration_ms", launch_overhead,                                        \
-      "a kernel shorter than 10 us; gain: an assumed 3 us launch cost over launch and kernel")                       \
+    X("launch_overhead", CAUSE, UNIT_BOUND, "duration_ms", launch_overhead,                                          \
+      "a kernel shorter than 10 us; gain: an assumed 3 us launch cost over launch and kernel; it counts against the "\
+      "limiter, whose busy share over a few microseconds is a ramp, not a steady state")                            \
     X("fp64_in_fp32_kernel", CAUSE, UNIT_ARITHMETIC, "flop_fp64, conversions_per_fp64_op, flop_fp32, pipes",       \
       fp64_in_fp32,                                                                                                   \
       "FP64 operations with at least 0.25 type conversions each (FP32 values widened); gain: the FP64 operations' "  \

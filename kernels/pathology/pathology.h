@@ -86,8 +86,8 @@ const char *pathology_release(struct pathology_buffers *b);
     X(copy_loop, "dram_bound", "", pathology_copy_loop)                                                            \
     X(shared_load_padded, "l1_bound", "", pathology_shared_load_padded)                                            \
     X(shared_store_padded, "l1_bound", "", pathology_shared_store_padded)                                          \
-    X(fma_chain, "fma_bound", "", pathology_fma_chain)                                                             \
-    X(full_wave, "fma_bound", "", pathology_full_wave)                                                             \
+    X(fma_chain, "issue_bound", "", pathology_fma_chain)                                                           \
+    X(full_wave, "issue_bound", "", pathology_full_wave)                                                           \
     X(l2_stream, "l2_bound", "", pathology_l2_stream)                                                              \
     X(mma_loop, "tensor_bound", "", pathology_mma_loop)                                                            \
     X(pointer_chase, "latency_bound", "", pathology_pointer_chase)

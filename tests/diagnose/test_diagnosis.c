@@ -47,6 +47,7 @@ static struct kernel_figures figures(double l1, double l2, double dram, double f
     k.v[IN_TENSOR_PIPE] = 0.0;
     k.v[IN_FP64_TENSOR_PIPE] = NAN; /* a run since the split: the two pipes apart */
     k.v[IN_TENSOR_GFLOPS] = k.v[IN_TENSOR_ROOF_PCT] = NAN;
+    k.v[IN_L2_HIT_RATE] = NAN; /* not collected: the L2 is never read as the DRAM's shadow */
     return k;
 }
 
@@ -283,6 +284,26 @@ static void an_l2_resident_stream_is_bound_by_l2(void **state)
     assert_string_equal(run(figures(40.0, 85.0, 10.0, 1.0, 5.0, 4.0, 0.0)).limiter, "L2 bandwidth");
 }
 
+/* The pathology corpus's copies on the H100 (at 4302ff0): L2 69.2 %, DRAM 62.3 %, L2 hit rate 50.4 % (reads miss,
+ * writes allocate): the L2 carries the DRAM's bytes, and DRAM, within 85 % of it, is named. Its L2-resident stream:
+ * L2 79.8 %, DRAM 3.2 %, hit rate 97.7 %: the L2's. A GEMM's L2 (hits) at 70 % with DRAM at 62 % stays the L2's. */
+static void an_l2_that_mostly_misses_is_the_drams_shadow(void **state)
+{
+    (void)state;
+    struct kernel_figures copy = figures(17.5, 69.2, 62.3, 4.8, 15.2, 4.0, 0.0);
+    copy.v[IN_L2_HIT_RATE] = 50.4;
+    assert_string_equal(run(copy).limiter, "DRAM bandwidth");
+    struct kernel_figures stream = figures(33.2, 79.8, 3.2, 18.6, 49.8, 4.0, 0.0);
+    stream.v[IN_L2_HIT_RATE] = 97.7;
+    assert_string_equal(run(stream).limiter, "L2 bandwidth");
+    struct kernel_figures hits = figures(30.0, 70.0, 62.0, 20.0, 30.0, 4.0, 0.0);
+    hits.v[IN_L2_HIT_RATE] = 80.0;
+    assert_string_equal(run(hits).limiter, "L2 bandwidth");
+    struct kernel_figures far = figures(30.0, 70.0, 50.0, 20.0, 30.0, 4.0, 0.0); /* DRAM under 85 % of the L2 */
+    far.v[IN_L2_HIT_RATE] = 40.0;
+    assert_string_equal(run(far).limiter, "L2 bandwidth");
+}
+
 static void below_the_threshold_everywhere_is_latency(void **state)
 {
     (void)state;
@@ -346,6 +367,7 @@ int main(void)
         cmocka_unit_test(the_busiest_unit_decides_not_the_order_of_the_rules),
         cmocka_unit_test(a_streaming_kernel_is_bound_by_dram),
         cmocka_unit_test(an_l2_resident_stream_is_bound_by_l2),
+        cmocka_unit_test(an_l2_that_mostly_misses_is_the_drams_shadow),
         cmocka_unit_test(below_the_threshold_everywhere_is_latency),
         cmocka_unit_test(unjudged_refinements_and_missing_occupancy_are_said),
         cmocka_unit_test(without_the_sol_group_there_is_no_diagnosis),

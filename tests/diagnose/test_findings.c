@@ -346,6 +346,23 @@ static void too_few_blocks_and_a_partial_wave(void **state)
     assert_float_equal(f[1].gain_pct, 63.0 - 100.0 * (1.0 - (1057.0 / 1056.0) / 2.0), 1e-9);
 }
 
+/* The corpus's tiny kernel on the H100 (at 4302ff0): 2.5 us, its L1 at 290.6 % of "peak" over that ramp. The
+ * launch counts against the limiter, so the L1 bound follows it (it read l1_bound first, gain 100 %). */
+static void a_short_kernel_comes_before_its_limiter(void **state)
+{
+    (void)state;
+    double v[DIAGNOSIS_INPUT_COUNT];
+    struct finding f[FINDING_MAX];
+    healthy(v);
+    v[IN_SOL_L1] = 290.6, v[IN_SOL_L2] = 14.4, v[IN_SOL_DRAM] = 0.0, v[IN_FMA_PIPE] = 0.2, v[IN_ISSUE_SLOTS] = 0.7;
+    v[IN_BLOCKS_LAUNCHED] = 1;
+    v[IN_DURATION_MS] = 0.0025;
+    int n = findings_of(v, NULL, f);
+    assert_string_equal(f[0].cause, "launch_overhead");
+    expect_gain(f, n, "launch_overhead", 100.0 * 3.0 / 5.5);
+    assert_string_equal(f[1].cause, "l1_bound");
+}
+
 /* A tiny kernel: one block, a few microseconds. The launch, not its grid, is what costs. */
 static void a_short_kernel_is_launch_overhead_not_its_grid(void **state)
 {
@@ -464,6 +481,7 @@ int main(void)
         cmocka_unit_test(occupancy_names_the_resource_that_sets_it),
         cmocka_unit_test(too_few_blocks_and_a_partial_wave),
         cmocka_unit_test(a_short_kernel_is_launch_overhead_not_its_grid),
+        cmocka_unit_test(a_short_kernel_comes_before_its_limiter),
         cmocka_unit_test(fp64_in_an_fp32_kernel_is_told_by_its_conversions),
         cmocka_unit_test(ties_go_to_the_rules_order),
         cmocka_unit_test(a_rule_without_its_figures_finds_nothing),
