@@ -253,3 +253,10 @@ void diagnosis_add_stall(struct diagnosis *d, const char *reason, double pct, do
         snprintf(d->evidence + used, sizeof d->evidence - used, "; warps wait for their wgmma's operands in %.0f %% of "
                  "samples (" DIAGNOSIS_GMMA_STALL ")", gmma_pct);
 }
+
+double diagnosis_shared_excess_bound(double estimate, double hardware)
+{
+    if (isnan(estimate))
+        return NAN;
+    return fmax(0.0, isnan(hardware) ? estimate : fmin(estimate, hardware));
+}

@@ -86,6 +86,12 @@ struct diagnosis {
  * not collected. Without the speed-of-light percentages the limiter is "not collected". */
 void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], const char *tensor_type, struct diagnosis *out);
 
+/* Shared excess wavefronts where the source group did not count them instruction by instruction: the smaller of two
+ * over-counts, the kernel-total estimate (which takes a broadcast or a wide access for a conflict: 536,870,912 for
+ * tiled_32 at W = 4096, which has none) and the hardware conflict counter (tens of thousands to millions too many);
+ * NAN where the estimate's inputs were not collected: not judged, not 0. */
+double diagnosis_shared_excess_bound(double estimate, double hardware);
+
 /* The stall reason CUPTI 13's PC sampling gives a warp waiting at a warpgroup's arrival before its wgmma, for the
  * wgmma's operands (smsp__pcsamp_warps_issue_stalled_warpgroup_arrive; its pcsamp list has no "gmma" reason, the
  * hardware counter smsp__warps_issue_stalled_gmma is not sampled). */

@@ -38,14 +38,15 @@ void profile_tensor_work(const struct profile *p, int kernel, const struct envir
                                       : NAN;
 }
 
-/* The share of shared wavefronts that are bank conflicts: exact with the source group, else the kernel-total
- * estimate (right for 32-bit accesses, the lessons'). */
+/* The share of shared wavefronts that are bank conflicts: exact with the source group, else
+ * diagnosis_shared_excess_bound. */
 static double conflict_share_pct(const struct profile *p, const double *values, const struct derived_metric *derived,
                                  const struct exact_shared *exact)
 {
     int sourced = exact && !isnan(exact->wavefronts);
-    double estimate = derived[METRIC_SHARED_EXCESS_ESTIMATE].value; /* NAN without its inputs: not judged, not 0 */
-    double excess = sourced ? exact->excess_wavefronts : isnan(estimate) ? NAN : fmax(0.0, estimate);
+    double excess = sourced ? exact->excess_wavefronts
+                            : diagnosis_shared_excess_bound(derived[METRIC_SHARED_EXCESS_ESTIMATE].value,
+                                                  derived[METRIC_SHARED_CONFLICTS_HW].value);
     double wavefronts = sourced ? exact->wavefronts
                                 : metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
                                       metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
@@ -63,7 +64,7 @@ static double input_value(const struct profile *p, const double *values, const s
 }
 
 /* The shared excess wavefronts of loads and of stores and all shared wavefronts: the source group's exact counts
- * where its lines were placed (the lines split them between loads and stores), else the kernel-total estimates. */
+ * where its lines were placed (the lines split them between loads and stores), else diagnosis_shared_excess_bound. */
 static void shared_inputs(const struct profile *p, const double *values, const struct derived_metric *derived,
                           const struct exact_shared *exact, const struct finding_lines *lines, double *inputs)
 {
@@ -73,10 +74,14 @@ static void shared_inputs(const struct profile *p, const double *values, const s
         inputs[IN_SHARED_WAVEFRONTS] = exact->wavefronts;
         return;
     }
-    inputs[IN_SHARED_LD_EXCESS] = fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE_LD].value); /* NAN stays NAN */
-    inputs[IN_SHARED_ST_EXCESS] = fmax(0.0, derived[METRIC_SHARED_EXCESS_ESTIMATE_ST].value);
-    if (isnan(derived[METRIC_SHARED_EXCESS_ESTIMATE_LD].value))
-        inputs[IN_SHARED_LD_EXCESS] = inputs[IN_SHARED_ST_EXCESS] = NAN;
+    inputs[IN_SHARED_LD_EXCESS] =
+        diagnosis_shared_excess_bound(derived[METRIC_SHARED_EXCESS_ESTIMATE_LD].value,
+                            metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_CONFLICTS_HW)));
+    inputs[IN_SHARED_ST_EXCESS] =
+        diagnosis_shared_excess_bound(derived[METRIC_SHARED_EXCESS_ESTIMATE_ST].value,
+                            metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_CONFLICTS_HW)));
+    if (isnan(inputs[IN_SHARED_LD_EXCESS]))
+        inputs[IN_SHARED_ST_EXCESS] = NAN;
     inputs[IN_SHARED_WAVEFRONTS] = metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
                                    metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
 }

@@ -70,8 +70,9 @@ static double conflict_share(const struct report_model *m, const struct csv_tabl
         named_sum(lines, &lines_csv, lines_ids, variant, width, "shared_wavefronts", &wavefronts_sum, e))
         return NAN;
     bool sourced = excess_sum.rows > 0;
-    double excess = sourced ? excess_sum.named
-                            : fmax(0.0, main_metric(m, variant, width, DERIVED(SHARED_EXCESS_ESTIMATE), e));
+    double estimate = main_metric(m, variant, width, DERIVED(SHARED_EXCESS_ESTIMATE), e);
+    double hardware = main_metric(m, variant, width, DERIVED(SHARED_CONFLICTS_HW), e);
+    double excess = sourced ? excess_sum.named : diagnosis_shared_excess_bound(estimate, hardware);
     double wavefronts = sourced ? wavefronts_sum.named
                                : main_metric(m, variant, width, COLLECTED(SHARED_LD_WAVEFRONTS), e) +
                                      main_metric(m, variant, width, COLLECTED(SHARED_ST_WAVEFRONTS), e);

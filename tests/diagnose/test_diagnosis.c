@@ -304,6 +304,18 @@ static void an_l2_that_mostly_misses_is_the_drams_shadow(void **state)
     assert_string_equal(run(far).limiter, "L2 bandwidth");
 }
 
+/* Without the source group, shared excess is the smaller of two over-counts (docs/metrics.md): tiled_32's estimate
+ * at W = 4096 was 536,870,912 where it has no conflict, its hardware counter tens of thousands. */
+static void shared_excess_without_the_source_group_is_the_smaller_over_count(void **state)
+{
+    (void)state;
+    assert_float_equal(diagnosis_shared_excess_bound(536870912.0, 40000.0), 40000.0, 0.0);
+    assert_float_equal(diagnosis_shared_excess_bound(2956800.0, 3100000.0), 2956800.0, 0.0);
+    assert_float_equal(diagnosis_shared_excess_bound(100.0, NAN), 100.0, 0.0);
+    assert_float_equal(diagnosis_shared_excess_bound(-3.0, 10.0), 0.0, 0.0);
+    assert_true(isnan(diagnosis_shared_excess_bound(NAN, 5.0)));
+}
+
 static void below_the_threshold_everywhere_is_latency(void **state)
 {
     (void)state;
@@ -368,6 +380,7 @@ int main(void)
         cmocka_unit_test(a_streaming_kernel_is_bound_by_dram),
         cmocka_unit_test(an_l2_resident_stream_is_bound_by_l2),
         cmocka_unit_test(an_l2_that_mostly_misses_is_the_drams_shadow),
+        cmocka_unit_test(shared_excess_without_the_source_group_is_the_smaller_over_count),
         cmocka_unit_test(below_the_threshold_everywhere_is_latency),
         cmocka_unit_test(unjudged_refinements_and_missing_occupancy_are_said),
         cmocka_unit_test(without_the_sol_group_there_is_no_diagnosis),
