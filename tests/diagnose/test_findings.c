@@ -176,6 +176,25 @@ static void strided_and_misaligned_are_told_apart_by_excess_sectors_per_request(
     assert_null(find(f, n, "strided_global_access"));
 }
 
+/* The corpus's misaligned stream in the reference run's --validate on the H100 (at 9ca7d96): L2 79.5 %, DRAM 74.4 %,
+ * L2 hit rate 43 %, so the limiter is DRAM; 5 sectors a load request, 4 a store, 2,621,440 and 2,097,152 sectors.
+ * Its excess sectors cost the DRAM, so the cause comes first (it read dram_bound first, the cause costed on L2). */
+static void a_misaligned_stream_costs_the_limiting_dram(void **state)
+{
+    (void)state;
+    double v[DIAGNOSIS_INPUT_COUNT];
+    struct finding f[FINDING_MAX];
+    healthy(v);
+    v[IN_SOL_L1] = 16.9, v[IN_SOL_L2] = 79.5, v[IN_SOL_DRAM] = 74.4, v[IN_FMA_PIPE] = 4.2, v[IN_ISSUE_SLOTS] = 20.3;
+    v[IN_L2_HIT_RATE] = 43.2;
+    v[IN_LOAD_EFFICIENCY] = 80.0, v[IN_SECTORS_PER_REQUEST_LD] = 5.0;
+    v[IN_LD_SECTORS] = 2621440, v[IN_ST_SECTORS] = 2097152, v[IN_LD_REQUESTS] = v[IN_ST_REQUESTS] = 524288;
+    int n = findings_of(v, NULL, f);
+    assert_string_equal(f[0].cause, "misaligned_global_access");
+    expect_gain(f, n, "misaligned_global_access", 74.4 * 524288.0 / (2621440.0 + 2097152.0));
+    assert_string_equal(f[1].cause, "dram_bound");
+}
+
 static void shared_conflicts_are_their_share_times_l1(void **state)
 {
     (void)state;
@@ -472,6 +491,7 @@ int main(void)
         cmocka_unit_test(a_bound_finding_never_ranks_before_a_material_cause_on_its_unit),
         cmocka_unit_test(uncoalesced_loads_waste_the_busiest_memory_unit),
         cmocka_unit_test(strided_and_misaligned_are_told_apart_by_excess_sectors_per_request),
+        cmocka_unit_test(a_misaligned_stream_costs_the_limiting_dram),
         cmocka_unit_test(shared_conflicts_are_their_share_times_l1),
         cmocka_unit_test(the_line_with_the_most_excess_is_named),
         cmocka_unit_test(local_memory_is_its_share_of_sectors),
