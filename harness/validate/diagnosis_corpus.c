@@ -147,8 +147,11 @@ static void write_case(struct csv *out, const struct pathology_case *c, const st
         snprintf(parameter, sizeof parameter, "sibling=%s", c->sibling);
     ++*checks;
     *failures += !pass;
-    printf("%-24s expected %-26s found %-26s estimated gain %5.1f %% measured %5.1f %% %s\n", c->name, c->expected,
-           found, estimated, measured, pass ? "pass" : "FAIL");
+    char measured_text[16] = "-"; /* a case without a fixed sibling has no measured gain */
+    if (!isnan(measured))
+        snprintf(measured_text, sizeof measured_text, "%5.1f %%", measured);
+    printf("%-24s expected %-26s found %-26s estimated gain %5.1f %% measured %7s %s\n", c->name, c->expected,
+           found, estimated, measured_text, pass ? "pass" : "FAIL");
     validate_csv_row(out, &(struct validate_row){c->name, parameter, "first_finding", NAN, NAN, NAN, NAN, pass,
                                                  c->expected, found, estimated, measured});
 }
