@@ -13,7 +13,7 @@ static void write_instruction(struct csv *c, const struct source_call *call, con
     char kernel[SOURCE_FUNCTION_LEN];
     double values[LINE_METRIC_COUNT];
     prof_demangle(in->function, kernel, sizeof kernel);
-    line_metrics_of_instruction(in->values, values);
+    line_metrics_of_instruction(in->values, in->opcode, values);
     instructions_csv_row(c, &(struct instruction_row){call->variant, call->precision, call->width, kernel, in->pc,
                                                       in->file, in->line, in->opcode, values});
 }

@@ -40,7 +40,7 @@ int source_lines(const struct source_call *call, struct source_line **lines, siz
             *l = (struct source_line){.function = in->function, .file = in->file, .line = in->line};
         }
         add_opcode(l->opcodes, in->opcode);
-        line_metrics_of_instruction(in->values, values);
+        line_metrics_of_instruction(in->values, in->opcode, values);
         for (int m = 0; m < LINE_METRIC_COUNT; ++m)
             l->values[m] += values[m];
     }
@@ -54,7 +54,7 @@ void source_function_totals(const struct source_call *call, const char *function
         double values[LINE_METRIC_COUNT];
         if (function && strcmp(call->instructions[i].function, function) != 0)
             continue;
-        line_metrics_of_instruction(call->instructions[i].values, values);
+        line_metrics_of_instruction(call->instructions[i].values, call->instructions[i].opcode, values);
         for (int m = 0; m < LINE_METRIC_COUNT; ++m)
             totals[m] += values[m];
     }

@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "source_metrics.h"
 
 #define LINE_NAME(id, name, ...) name,
@@ -14,14 +16,28 @@ static double excess(uint64_t count, uint64_t ideal)
     return count > ideal ? (double)(count - ideal) : 0.0;
 }
 
-/* An instruction is a load or a store, never both, so its wavefronts and sectors belong to the kind it counted. */
-void line_metrics_of_instruction(const uint64_t sass[SASS_METRIC_COUNT], double out[LINE_METRIC_COUNT])
+/* Whether an instruction reads shared memory (1), writes it (0), or neither is known (-1): LDS and STS as CUPTI
+ * counts them; ldmatrix (LDSM) reads and cp.async (LDGSTS) writes, though op_shared_ld/st count neither (the tensor
+ * ladder's ldmatrix rung: 0 shared loads, all its conflicts in its LDSM). */
+static int reads_shared(const uint64_t sass[SASS_METRIC_COUNT], const char *opcode)
+{
+    if (sass[SASS_SHARED_LD_INST] || (opcode && strncmp(opcode, "LDSM", 4) == 0))
+        return 1;
+    if (sass[SASS_SHARED_ST_INST] || (opcode && strncmp(opcode, "LDGSTS", 6) == 0))
+        return 0;
+    return -1;
+}
+
+/* An instruction is a load or a store, never both, so its wavefronts and sectors belong to the kind it is. */
+void line_metrics_of_instruction(const uint64_t sass[SASS_METRIC_COUNT], const char *opcode,
+                                 double out[LINE_METRIC_COUNT])
 {
     double wavefronts = (double)sass[SASS_SHARED_WAVEFRONTS], sectors = (double)sass[SASS_GLOBAL_SECTORS];
+    int side = reads_shared(sass, opcode);
     out[LINE_INST_EXECUTED] = (double)sass[SASS_INST_EXECUTED];
     out[LINE_SHARED_INSTRUCTIONS] = (double)(sass[SASS_SHARED_LD_INST] + sass[SASS_SHARED_ST_INST]);
-    out[LINE_SHARED_LD_WAVEFRONTS] = sass[SASS_SHARED_LD_INST] ? wavefronts : 0.0;
-    out[LINE_SHARED_ST_WAVEFRONTS] = sass[SASS_SHARED_ST_INST] ? wavefronts : 0.0;
+    out[LINE_SHARED_LD_WAVEFRONTS] = side == 1 ? wavefronts : 0.0;
+    out[LINE_SHARED_ST_WAVEFRONTS] = side == 0 ? wavefronts : 0.0;
     out[LINE_SHARED_WAVEFRONTS] = wavefronts;
     out[LINE_SHARED_WAVEFRONTS_IDEAL] = (double)sass[SASS_SHARED_WAVEFRONTS_IDEAL];
     out[LINE_SHARED_EXCESS_WAVEFRONTS] = excess(sass[SASS_SHARED_WAVEFRONTS], sass[SASS_SHARED_WAVEFRONTS_IDEAL]);

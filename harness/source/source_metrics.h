@@ -18,8 +18,8 @@
 #define LINE_METRICS(X)                                                                                               \
     X(LINE_INST_EXECUTED, "inst_executed", "warp instructions executed")                                              \
     X(LINE_SHARED_INSTRUCTIONS, "shared_instructions", "shared load and store instructions (LDS, STS)")            \
-    X(LINE_SHARED_LD_WAVEFRONTS, "shared_ld_wavefronts", "shared wavefronts of loads (LDS)")                          \
-    X(LINE_SHARED_ST_WAVEFRONTS, "shared_st_wavefronts", "shared wavefronts of stores (STS)")                         \
+    X(LINE_SHARED_LD_WAVEFRONTS, "shared_ld_wavefronts", "shared wavefronts of loads (LDS, LDSM)")                    \
+    X(LINE_SHARED_ST_WAVEFRONTS, "shared_st_wavefronts", "shared wavefronts of stores (STS, LDGSTS)")                 \
     X(LINE_SHARED_WAVEFRONTS, "shared_wavefronts", "shared wavefronts of every kind (LDSM, LDGSTS, atomics too)")      \
     X(LINE_SHARED_WAVEFRONTS_IDEAL, "shared_wavefronts_ideal", "shared wavefronts without bank conflicts")            \
     X(LINE_SHARED_EXCESS_WAVEFRONTS, "shared_excess_wavefronts", "shared wavefronts beyond the ideal: bank conflicts") \
@@ -37,7 +37,9 @@ enum line_metric { LINE_METRICS(LINE_ID) LINE_METRIC_COUNT };
 
 const char *line_metric_name(enum line_metric id);
 
-/* One instruction's line metrics from its SASS counts; values come in sass_metric order. */
-void line_metrics_of_instruction(const uint64_t sass[SASS_METRIC_COUNT], double out[LINE_METRIC_COUNT]);
+/* One instruction's line metrics from its SASS counts (values come in sass_metric order) and its opcode ("?" where
+ * no disassembler named it), which tells the shared side of the instructions CUPTI's op_shared_ld/st leave out. */
+void line_metrics_of_instruction(const uint64_t sass[SASS_METRIC_COUNT], const char *opcode,
+                                 double out[LINE_METRIC_COUNT]);
 
 #endif
