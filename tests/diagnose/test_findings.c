@@ -195,6 +195,25 @@ static void a_misaligned_stream_costs_the_limiting_dram(void **state)
     assert_string_equal(f[1].cause, "dram_bound");
 }
 
+/* The tensor ladder's ldmatrix rung at W = 4096 in the reference run on the H100 (at 9ca7d96): L1 at 96.8 %, its
+ * LDSM lines 352,321,536 wavefronts beyond the ideal of 419,430,400 shared wavefronts, all of them loads now that an
+ * LDSM counts as one (tests/source): the conflicts come first, at their share of L1's busy time (it read l1_bound). */
+static void the_ldmatrix_rungs_conflicts_come_first(void **state)
+{
+    (void)state;
+    double v[DIAGNOSIS_INPUT_COUNT];
+    struct finding f[FINDING_MAX];
+    healthy(v);
+    v[IN_SOL_L1] = 96.8, v[IN_SOL_L2] = 11.8, v[IN_SOL_DRAM] = 3.0, v[IN_FMA_PIPE] = 1.0, v[IN_ISSUE_SLOTS] = 6.5;
+    v[IN_TENSOR_PIPE] = 11.1;
+    v[IN_SHARED_LD_EXCESS] = 352321536, v[IN_SHARED_ST_EXCESS] = 0, v[IN_SHARED_WAVEFRONTS] = 419430400;
+    v[IN_CONFLICT_SHARE] = 100.0 * 352321536 / 419430400;
+    int n = findings_of(v, NULL, f);
+    assert_string_equal(f[0].cause, "shared_load_conflicts");
+    expect_gain(f, n, "shared_load_conflicts", 96.8 * 352321536.0 / 419430400.0);
+    assert_string_equal(f[1].cause, "l1_bound");
+}
+
 static void shared_conflicts_are_their_share_times_l1(void **state)
 {
     (void)state;
@@ -510,6 +529,7 @@ int main(void)
         cmocka_unit_test(uncoalesced_loads_waste_the_busiest_memory_unit),
         cmocka_unit_test(strided_and_misaligned_are_told_apart_by_excess_sectors_per_request),
         cmocka_unit_test(a_misaligned_stream_costs_the_limiting_dram),
+        cmocka_unit_test(the_ldmatrix_rungs_conflicts_come_first),
         cmocka_unit_test(shared_conflicts_are_their_share_times_l1),
         cmocka_unit_test(the_line_with_the_most_excess_is_named),
         cmocka_unit_test(local_memory_is_its_share_of_sectors),
