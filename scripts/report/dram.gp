@@ -10,5 +10,5 @@ set ylabel "DRAM throughput (GB/s)"
 set yrange [0:*]
 peak_label = missing(dram_peak_gbs) ? "" : sprintf("datasheet peak %.0f GB/s", dram_peak_gbs)
 plot bars_file using "position":"dram_gbs":"linetype":xtic(strcol("variant")) with boxes lc variable notitle, \
-     bars_file using "position":(missing(column("dram_gbs")) ? 0 : column("dram_gbs")):(missing(column("dram_pct")) ? "not collected" : sprintf("%.1f %%", column("dram_pct"))) with labels offset 0, 0.8 font ",10" notitle, \
+     bars_file using "position":(missing(column("dram_gbs")) ? 0 : column("dram_gbs")):(missing(column("dram_pct")) ? "not collected" : sprintf("%.1f %%", column("dram_pct"))) with labels rotate by 90 left offset 0, 0.5 font ",9" notitle, \
      (missing(dram_peak_gbs) ? 1/0 : dram_peak_gbs) with lines dt 2 lw 2 lc rgb "black" title peak_label

@@ -10,5 +10,5 @@ set ylabel "global load efficiency (%)"
 set yrange [0:115]
 set ytics 0, 20, 100
 plot bars_file using "position":"load_eff_pct":"linetype":xtic(strcol("variant")) with boxes lc variable notitle, \
-     bars_file using "position":(column("load_eff_pct") + 3):(sprintf("%.1f", column("load_eff_pct"))) with labels font ",10" notitle, \
+     bars_file using "position":(column("load_eff_pct") + 2):(sprintf("%.1f", column("load_eff_pct"))) with labels rotate by 90 left font ",9" notitle, \
      bars_file using "position":(4):(strcol("load_eff_note") eq "-" ? "" : strcol("load_eff_note")) with labels rotate by 90 left font ",10" notitle
