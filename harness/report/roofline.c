@@ -475,38 +475,33 @@ static void label_the_chart(const struct point *points, int n, const struct char
     group_markers(l);
 }
 
-/* The levels where the markers of points a and b lie on one another (groups never span levels); how many. */
-static int levels_on_one_another(const struct chart_labels *l, int a, int b, bool at[ROOF_LEVELS])
+/* The levels where the markers of points a and b lie on one another (groups never span levels). */
+static void levels_on_one_another(const struct chart_labels *l, int a, int b, bool at[ROOF_LEVELS])
 {
-    int levels = 0;
     for (int i = 0; i < l->n; ++i)
         for (int j = 0; j < l->n; ++j)
-            if (l->at[i].number == a && l->at[j].number == b && l->group[i] == l->group[j]) {
+            if (l->at[i].number == a && l->at[j].number == b && l->group[i] == l->group[j])
                 at[l->at[i].level] = true;
-                ++levels;
-            }
-    return levels;
 }
 
-/* The key's last cell: the numbers whose markers lie on this one's, each with the levels where they do; "-" for
- * none (gnuplot reads an empty last cell as missing and draws another row's). */
+/* The key's last cell: for each level, the numbers whose markers lie on this one's there ("L1/shared 16, 19, 20;
+ * L2 19; DRAM 15, 16, 19"), level by level so that a crowded point's cell stays short enough for the page's last
+ * column; "-" for none (gnuplot reads an empty last cell as missing and draws another row's). */
 static void on_one_another_cell(char *cell, size_t len, const struct chart_labels *l, int number, int points)
 {
     static const char *const level_names[ROOF_LEVELS] = {"L1/shared", "L2", "DRAM"};
+    bool at[MAX_VARIANTS + 1][ROOF_LEVELS] = {{false}};
     size_t used = 0;
     snprintf(cell, len, "-");
-    for (int other = 1; other <= points; ++other) {
-        bool at[ROOF_LEVELS] = {false};
-        int levels = other == number ? 0 : levels_on_one_another(l, number, other, at);
-        if (levels == 0 || used >= len)
-            continue;
-        used += snprintf(cell + used, len - used, "%s%d (", used ? ", " : "", other);
-        for (int k = 0, named = 0; k < ROOF_LEVELS && levels < ROOF_LEVELS && used < len; ++k)
-            if (at[k])
-                used += snprintf(cell + used, len - used, "%s%s", named++ ? ", " : "", level_names[k]);
-        if (used < len)
-            used += snprintf(cell + used, len - used, "%s)", levels == ROOF_LEVELS ? "every level" : "");
-    }
+    for (int other = 1; other <= points && other <= MAX_VARIANTS; ++other)
+        if (other != number)
+            levels_on_one_another(l, number, other, at[other]);
+    for (int k = 0; k < ROOF_LEVELS && used < len; ++k)
+        for (int other = 1, listed = 0; other <= points && other <= MAX_VARIANTS && used < len; ++other)
+            if (at[other][k] && listed++ == 0)
+                used += snprintf(cell + used, len - used, "%s%s %d", used ? "; " : "", level_names[k], other);
+            else if (at[other][k])
+                used += snprintf(cell + used, len - used, ", %d", other);
 }
 
 static void key_row(FILE *f, const struct report_model *m, const struct point *p, int number,

@@ -187,32 +187,37 @@ static void the_key_lists_every_point_with_its_bound(void **state)
     file_holds("pages.tsv", "roofline\troofline.gp\t\nroofline-key\troofline_key.gp\t\n");
 }
 
-/* The reference run's cublas_fp64 (the run at ccbbfeb: point 25) runs on the FP64 tensor cores (DMMA), which the
- * chart has no roof for: no memory roof is named its bound for want of a compute roof (an older key said "L2, 94 %"
- * while CUPTI put the L2 at 54 % of its peak), and the caption says why, with the run's figures: its FP64/tensor
- * pipe busy 97.84 %, its L2 traffic (12,297,993,408 bytes in its median 2.284 ms) 89 % of the measured L2 roof
- * (6,048.8 GB/s), where CUPTI puts the L2 at 53 % of its peak (summary.csv's sol_l2_pct 53.37). */
+/* The reference run's cublas_fp64 (the run at 9ca7d96: point 25) runs on the FP64 tensor cores (DMMA), which the
+ * chart has no roof for: its metrics.csv at W = 4096 counts 137,438,953,472 FLOP as flop_tensor_fp64 (and 16,777,216
+ * as flop_fp64), and environment.csv holds no ceiling_tensor_fp64_gflops. No memory roof is named its bound for want
+ * of a compute roof (an older key said "L2, 94 %" while CUPTI put the L2 at 54 % of its peak), and the caption says
+ * why, with its tensor pipe busy 97.78 % (summary.csv's tensor_pipe_pct). The L2 note names the point that moves the
+ * largest share of the measured L2 roof (environment.csv: 6,319.5 GB/s): tma_wgmma (point 31), 2,383,282,912 bytes
+ * of L2 traffic (lts__t_bytes.sum) in its median 0.2799360007 ms, 8,514 GB/s, 135 % of the roof, where CUPTI puts
+ * the L2 at 74 % of its peak (summary.csv's sol_l2_pct 73.67). */
 static void a_tensor_core_point_is_held_to_no_memory_roof(void **state)
 {
     (void)state;
     static struct tsv t;
     write_data(REFERENCE);
     read_tsv("roofline.tsv", &t);
-    assert_string_equal(cell(&t, "cublas_fp64", "bound"), "none: tensor cores");
+    assert_string_equal(cell(&t, "cublas_fp64", "bound"), "none: no fp64 roof");
     assert_true(isnan(number(&t, "cublas_fp64", "pct_of_bound")));
     assert_string_equal(cell(&t, "tiled_32_fp64", "bound"), "L1/shared"); /* DFMA: the FP64 roof applies */
-    file_holds("roofs.gp", "roofline_tensor_note = 'No bound for 25 (cublas_fp64, FP64/tensor pipe busy 98 %): its "
-                           "FLOP run on tensor cores, for which the chart has no roof.'");
-    file_holds("roofs.gp", "roofline_l2_note = 'The L2 roof is a copy''s bandwidth, not the L2''s peak: 25 "
-                           "(cublas_fp64) moves 89 % of it, CUPTI puts the L2 at 53 % of its peak (lts__throughput).'");
+    file_holds("roofs.gp", "roofline_tensor_note = 'No bound for 25 (cublas_fp64, tensor pipe busy 98 %, fp64): this "
+                           "run measured no roof of its tensor type (environment.csv, ceiling_tensor_*).'");
+    file_holds("roofs.gp", "roofline_l2_note = 'The L2 roof is a copy''s bandwidth, not the L2''s peak: 31 "
+                           "(tma_wgmma) moves 135 % of it, CUPTI puts the L2 at 74 % of its peak (lts__throughput).'");
     file_holds("roofs.gp", "roofs_note = 'Roofs measured on this GPU by memscope''s kernels (environment.csv, "
                            "ceiling_*): what they reached, not the peaks; a kernel can pass one.'");
 }
 
-/* Points whose markers lie on one another at print size are named in the key (the reference run at ccbbfeb: 4 on 5,
- * 10 on 11, 23 on 24 and 17 on 19, icache_fit and split_k, the same kernel at W = 4096, at every level; 13 on 14 at
- * L1/shared and L2; 15, 16, 17 and 19 at DRAM, 15 on 16 at L2 too, 16 on 17 and 19 at L1/shared too; 20 on 21,
- * spread_copies and cublas, at DRAM); a point alone reads "-". */
+/* Points whose markers lie on one another at print size are named in the key, level by level (the reference run at
+ * 9ca7d96, its points placed from metrics.csv's FLOP and l1_shared_wavefront_bytes, l2_bytes and dram_bytes at
+ * W = 4096 and summary.csv's medians, on the chart roofs.gp gives, centres a quarter of a marker apart or less: 4 on
+ * 5, 23 on 24, 28 on 29, 36 on 37 and 17 on 19, icache_fit and split_k, the same kernel, at every level; 10 on 11 at
+ * every level, and with 12 at L2 and DRAM and 26 at L2; 15, 16, 17 and 19 at DRAM, 15 on 16 at L2 too, 16, 17, 19
+ * and 20 at L1/shared; 6 on 23 and 24 at L1/shared); a point alone reads "-". */
 static void points_on_one_another_are_named_in_the_key(void **state)
 {
     (void)state;
@@ -221,22 +226,25 @@ static void points_on_one_another_are_named_in_the_key(void **state)
     read_tsv("roofline-key.tsv", &t);
     static const char *const expected[][2] = {
         {"naive", "-"},
-        {"tiled_32", "5 (every level)"},
-        {"tiled_corner_turning", "4 (every level)"},
-        {"vectorized", "11 (every level)"},
-        {"large_tiles", "16 (L2, DRAM), 17 (DRAM), 19 (DRAM)"},
-        {"icache_fit", "15 (DRAM), 16 (L1/shared, DRAM), 19 (every level)"},
-        {"tiled_32_fp64", "24 (every level)"},
+        {"tiled_32", "L1/shared 5; L2 5; DRAM 5"},
+        {"tiled_corner_turning", "L1/shared 4; L2 4; DRAM 4"},
+        {"vectorized", "L1/shared 11; L2 11, 12, 26; DRAM 11, 12"},
+        {"large_tiles", "L2 16; DRAM 16, 17, 19"},
+        {"icache_fit", "L1/shared 16, 19, 20; L2 19; DRAM 15, 16, 19"},
+        {"tiled_32_fp64", "L1/shared 6, 24; L2 24; DRAM 24"},
+        {"cublas_bf16", "L1/shared 37; L2 37; DRAM 35, 37"},
         {"cublas_fp64", "-"},
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
         assert_string_equal(cell(&t, expected[i][0], "on one another with"), expected[i][1]);
 }
 
-/* The captions' sentences from the run: colours repeat past the palette's twelve (25 variants; the fixture's 7
+/* The captions' sentences from the run: colours repeat past the palette's twelve (38 variants; the fixture's 7
  * share none), the key's GFLOP/s count the executed FLOP where the summary divides 2 W^3 (cuBLAS executed
- * 137,472,507,904 FLOP, 2 x 4096^3 = 137,438,953,472: 0.024 % more; at W = 4096 in the run at ccbbfeb, 51,702
- * GFLOP/s in its median 2.659 ms against summary.csv's 51,690), and the L1/shared intensity is per byte. */
+ * 137,472,507,904 FLOP, metrics.csv's flop_fp32, 2 x 4096^3 = 137,438,953,472: 0.024 % more; at W = 4096 in the run
+ * at 9ca7d96, 52,037 GFLOP/s in its median 2.641824007 ms against summary.csv's 52,024.27; every other point counts
+ * 2 W^3 exactly), and the L1/shared intensity is per byte (naive: 137,438,953,472 FLOP over 550,068,092,928
+ * l1_shared_wavefront_bytes 550,071,144,192: 0.2499). */
 static void the_roofline_captions_say_what_the_run_shows(void **state)
 {
     (void)state;
@@ -245,7 +253,7 @@ static void the_roofline_captions_say_what_the_run_shows(void **state)
     file_holds("roofs.gp", "roofline_colour_note = 'the palette''s 12 colours repeat (variants 1 and 13 share one): "
                            "read the number'");
     file_holds("roofs.gp", "roofline_flop_note = 'GFLOP/s here: the executed FLOP over the median time; the summary "
-                           "divides 2 W^3 instead, 0.024 % apart at most (cublas: 51,702 against 51,690).'");
+                           "divides 2 W^3 instead, 0.024 % apart at most (cublas: 52,037 against 52,024).'");
     read_tsv("roofline-key.tsv", &t);
     assert_string_equal(cell(&t, "naive", "FLOP/B L1/shared"), "0.25");
     write_data(FIXTURE);
