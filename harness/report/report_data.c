@@ -109,7 +109,7 @@ static int conflicts_are_exact(const struct results_folder *r)
 }
 
 /* The efficiency metric counts LDG instructions only, and so do the instrumented sector and request counts: a
- * kernel that loads through cp.async (LDGSTS), as cuBLAS does, shows 0 %, which would read as "all wasted". */
+ * kernel that loads through cp.async (LDGSTS) or TMA, as cuBLAS does, shows 0 %, which would read as "all wasted". */
 static const char *load_efficiency_note(double efficiency)
 {
     if (isnan(efficiency))
@@ -157,9 +157,9 @@ static void write_width_notes(FILE *f, const struct report_model *m, int width)
             snprintf(fits + used, sizeof fits - used, "%s%s", used ? ", " : "", item);
     }
     snprintf(name, sizeof name, "no_ldg_note_%d", width);
-    report_put_variable(f, name, no_ldg ? "no LDG: the kernel loads global memory only through cp.async (LDGSTS), "
-                                          "which the LDG counters behind load efficiency and sectors per request "
-                                          "leave out."
+    report_put_variable(f, name, no_ldg ? "no LDG: the kernel loads global memory only through cp.async (LDGSTS) "
+                                          "or TMA, which the LDG counters behind load efficiency and sectors per "
+                                          "request leave out."
                                         : "");
     snprintf(note, sizeof note, "†: M, N and P (%s) fit in the %.1f MB L2 (l2_cache_bytes): the kernel's reuse is "
                                 "served there, and its DRAM GB/s says little of its accesses.", fits, l2_bytes(m) / 1e6);

@@ -119,8 +119,8 @@ static void footnotes_explain_the_marks_of_each_width(void **state)
     (void)state;
     write_data(REFERENCE);
     const char *t = data_file("variables.gp");
-    expect_line(t, "no_ldg_note_4096 = 'no LDG: the kernel loads global memory only through cp.async (LDGSTS), which "
-                   "the LDG counters behind load efficiency and sectors per request leave out.'");
+    expect_line(t, "no_ldg_note_4096 = 'no LDG: the kernel loads global memory only through cp.async (LDGSTS) or TMA, "
+                   "which the LDG counters behind load efficiency and sectors per request leave out.'");
     expect_line(t, "l2_fit_note_1024 = '†: M, N and P (fp32 12.6 MB, fp64 25.2 MB, bf16 6.3 MB, fp16 6.3 MB, tf32 "
                    "12.6 MB) fit in the 52.4 MB L2 (l2_cache_bytes): the kernel''s reuse is served there, and its DRAM "
                    "GB/s says little of its accesses.'");
