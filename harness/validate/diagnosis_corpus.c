@@ -15,17 +15,6 @@
 #include "diagnosis_corpus.h"
 
 
-typedef const char *(*pathology_launcher)(const struct pathology_buffers *b, cudaStream_t stream);
-
-static const struct pathology_case {
-    const char *name, *expected, *sibling;
-    pathology_launcher launch;
-} cases[] = {
-#define PATHOLOGY_ROW(name, expected, sibling, launcher) {#name, expected, sibling, launcher},
-    PATHOLOGY_CASES(PATHOLOGY_ROW)
-#undef PATHOLOGY_ROW
-};
-#define N_CASES (sizeof cases / sizeof cases[0])
 
 struct case_context {
     const struct pathology_case *c;
@@ -122,8 +111,8 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, struct sourc
 
 static int case_index(const char *name)
 {
-    for (size_t i = 0; i < N_CASES; ++i)
-        if (strcmp(cases[i].name, name) == 0)
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT; ++i)
+        if (strcmp(pathology_cases[i].name, name) == 0)
             return (int)i;
     return -1;
 }
@@ -162,24 +151,26 @@ static int run_cases(struct gpu *g, struct metrics_collector *m, struct source_c
                      struct csv *out, struct csv *metrics, struct csv *findings, int *checks, int *failures,
                      struct error *e)
 {
-    static struct case_result results[N_CASES];
-    static struct finding found[N_CASES][FINDING_MAX];
-    int n_found[N_CASES];
-    double duration_ms[N_CASES];
-    for (size_t i = 0; i < N_CASES && !e->code; ++i) {
+    static struct case_result results[PATHOLOGY_CASE_COUNT];
+    static struct finding found[PATHOLOGY_CASE_COUNT][FINDING_MAX];
+    int n_found[PATHOLOGY_CASE_COUNT];
+    double duration_ms[PATHOLOGY_CASE_COUNT];
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT && !e->code; ++i) {
         struct case_result *r = &results[i];
         const struct profile *p = &r->profile;
-        if (profile_case(g, m, s, &cases[i], b, (int)i + 1, capture_dir, r, e))
+        if (profile_case(g, m, s, &pathology_cases[i], b, (int)i + 1, capture_dir, r, e))
             break;
-        profile_write_rows(metrics, cases[i].name, "fp32", 0, p);
+        profile_write_rows(metrics, pathology_cases[i].name, "fp32", 0, p);
         n_found[i] = profile_findings(p, profile_main_kernel(p), &r->exact, env, &r->launch,
                                       r->sourced ? &r->lines : NULL, found[i], FINDING_MAX);
-        profile_write_findings(findings, cases[i].name, "fp32", 0, p->kernels[profile_main_kernel(p)].kernel,
-                               found[i], n_found[i]);
+        const struct pathology_case *c = &pathology_cases[i];
+        profile_write_findings(findings, c->name, "fp32", 0, p->kernels[profile_main_kernel(p)].kernel, found[i],
+                               n_found[i]);
         duration_ms[i] = r->duration_ms;
     }
-    for (size_t i = 0; i < N_CASES && !e->code; ++i)
-        write_case(out, &cases[i], found[i], n_found[i], measured_gain(&cases[i], duration_ms), checks, failures);
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT && !e->code; ++i)
+        write_case(out, &pathology_cases[i], found[i], n_found[i], measured_gain(&pathology_cases[i], duration_ms),
+                   checks, failures);
     return e->code;
 }
 

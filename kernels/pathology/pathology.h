@@ -97,6 +97,17 @@ const char *pathology_release(struct pathology_buffers *b);
 PATHOLOGY_CASES(PATHOLOGY_DECLARE_LAUNCHER)
 #undef PATHOLOGY_DECLARE_LAUNCHER
 
+/* The table of the cases, in PATHOLOGY_CASES's order (pathology_cases.c): what --validate and the tests walk. */
+typedef const char *(*pathology_launcher)(const struct pathology_buffers *b, cudaStream_t stream);
+struct pathology_case {
+    const char *name, *expected, *sibling; /* the case, its planted cause, its fixed sibling or "" */
+    pathology_launcher launch;
+};
+#define PATHOLOGY_COUNT_ONE(name, expected, sibling, launcher) +1
+enum { PATHOLOGY_CASE_COUNT = 0 PATHOLOGY_CASES(PATHOLOGY_COUNT_ONE) };
+#undef PATHOLOGY_COUNT_ONE
+extern const struct pathology_case pathology_cases[PATHOLOGY_CASE_COUNT];
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,17 +19,6 @@
 #include "../support/gpu_fixture.h"
 #include "../support/run_shell.h"
 
-typedef const char *(*pathology_launcher)(const struct pathology_buffers *b, cudaStream_t stream);
-static const struct {
-    const char *name, *expected, *sibling;
-    pathology_launcher launch;
-} cases[] = {
-#define PATHOLOGY_ROW(name, expected, sibling, launcher) {#name, expected, sibling, launcher},
-    PATHOLOGY_CASES(PATHOLOGY_ROW)
-#undef PATHOLOGY_ROW
-};
-#define CASES (sizeof cases / sizeof cases[0])
-
 /* The cause names of issue 40, exactly as the diagnosis rules spell them. */
 static const char *const causes[] = {
     "uncoalesced_global_loads", "uncoalesced_global_stores", "strided_global_access", "misaligned_global_access",
@@ -40,8 +29,8 @@ static const char *const causes[] = {
 
 static int find_case(const char *name)
 {
-    for (size_t i = 0; i < CASES; ++i)
-        if (strcmp(cases[i].name, name) == 0)
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT; ++i)
+        if (strcmp(pathology_cases[i].name, name) == 0)
             return (int)i;
     return -1;
 }
@@ -49,22 +38,24 @@ static int find_case(const char *name)
 static void the_case_table_is_well_formed(void **state)
 {
     (void)state;
-    assert_true(CASES >= 20);
-    for (size_t i = 0; i < CASES; ++i) {
-        assert_int_equal(find_case(cases[i].name), (int)i);
+    assert_true(PATHOLOGY_CASE_COUNT >= 20);
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT; ++i) {
+        const struct pathology_case *k = &pathology_cases[i];
+        assert_int_equal(find_case(k->name), (int)i);
         size_t c = 0;
-        while (c < sizeof causes / sizeof causes[0] && strcmp(causes[c], cases[i].expected) != 0)
+        while (c < sizeof causes / sizeof causes[0] && strcmp(causes[c], k->expected) != 0)
             ++c;
         if (c == sizeof causes / sizeof causes[0])
-            fail_msg("%s expects \"%s\", which is no cause name", cases[i].name, cases[i].expected);
-        if (cases[i].sibling[0] == '\0')
+            fail_msg("%s expects \"%s\", which is no cause name", k->name, k->expected);
+        if (k->sibling[0] == '\0')
             continue;
-        int s = find_case(cases[i].sibling);
+        int s = find_case(k->sibling);
         if (s < 0)
-            fail_msg("%s names the sibling %s, which is no case", cases[i].name, cases[i].sibling);
-        if (strcmp(cases[s].expected, cases[i].expected) == 0 || cases[s].sibling[0] != '\0')
-            fail_msg("%s's sibling %s is labelled %s and has a sibling \"%s\": a fix is a clean case",
-                     cases[i].name, cases[s].name, cases[s].expected, cases[s].sibling);
+            fail_msg("%s names the sibling %s, which is no case", k->name, k->sibling);
+        const struct pathology_case *fix = &pathology_cases[s];
+        if (strcmp(fix->expected, k->expected) == 0 || fix->sibling[0] != '\0')
+            fail_msg("%s's sibling %s is labelled %s and has a sibling \"%s\": a fix is a clean case", k->name,
+                     fix->name, fix->expected, fix->sibling);
     }
 }
 
@@ -97,7 +88,7 @@ static void run_case(const char *name)
     assert_true(c >= 0);
     assert_int_equal(cudaMemsetAsync(buffers.dst, 0xFF, PATHOLOGY_BUFFER_FLOATS * sizeof(float), gpu.stream),
                      cudaSuccess);
-    const char *why = cases[c].launch(&buffers, gpu.stream);
+    const char *why = pathology_cases[c].launch(&buffers, gpu.stream);
     if (why != NULL)
         fail_msg("%s: %s", name, why);
     cudaError_t rc = cudaStreamSynchronize(gpu.stream);
@@ -118,8 +109,8 @@ static void every_case_enqueues_and_completes(void **state)
     (void)state;
     if (!have_gpu)
         skip();
-    for (size_t i = 0; i < CASES; ++i)
-        run_case(cases[i].name);
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT; ++i)
+        run_case(pathology_cases[i].name);
     assert_int_equal(cudaGetLastError(), cudaSuccess);
 }
 
