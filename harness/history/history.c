@@ -180,7 +180,8 @@ static int collect_steps(const struct series_set *set, const struct history_quer
         for (int k = 0; k < found; ++k)
             (*all)[(*n)++] = (struct found_step){job, steps[k], noise};
     }
-    qsort(*all, (size_t)*n, sizeof **all, in_run_order);
+    if (*n > 1) /* none found leaves *all NULL, which qsort must not be given (UBSan, from the fuzzer) */
+        qsort(*all, (size_t)*n, sizeof **all, in_run_order);
     return 0;
 }
 
