@@ -10,10 +10,14 @@ page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, D
     "First finding: the cause the run's findings rank first (findings.csv), its gain an ESTIMATE by its rule's formula (harness/diagnose/findings.c);\n".\
     "global: the unit it wastes bounds the kernel. 'not collected': a run from before the findings."
 load scriptdir.'/page.gp'
+# Eight caption lines at 12 pt from 0.10 ran off the page's foot; the evidence (up to ~210 characters since the
+# first finding's column came in) ran off its right edge at 9 pt from 0.45: 7 pt, the columns as narrow as their
+# longest cells, the caption at 10 pt from just under the table.
+set label 91 at screen 0.09, screen 0.205 font ",10"
 table_rows = diagnosis_rows + 1
 table_file = datadir.'/diagnosis.tsv'
-table_x = "0.02 0.13 0.25 0.45"
+table_x = "0.02 0.105 0.185 0.32"
 table_first = 2
 table_colour_column = 1
-table_font_size = 9
+table_font_size = 7
 load scriptdir.'/table.gp'
