@@ -8,8 +8,9 @@ page_caption = "Median of the timed runs (L2 emptied before each); % of cuBLAS a
     caption_line(value(sprintf("no_ldg_note_%d", summary_width))).caption_line(value(sprintf("l2_fit_note_%d", summary_width))).\
     caption_line(value(sprintf("library_note_%d", summary_width)))
 load scriptdir.'/page.gp'
-# Up to seven lines of caption: they start higher, and the table ends higher, than on the other pages.
-set label 91 at screen 0.09, screen 0.15
+# Up to seven lines of caption: they start higher, and the table ends higher, than on the other pages; 11 pt, since
+# the L2 footnote naming five precisions (bf16, fp16, tf32 since issue 39) ran off the right edge at 12.
+set label 91 at screen 0.09, screen 0.15 font ",11"
 set bmargin at screen 0.18
 table_rows = variant_count + 1
 table_file = sprintf("%s/summary-%d.tsv", datadir, summary_width)

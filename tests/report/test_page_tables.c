@@ -765,6 +765,39 @@ static void no_two_words_of_the_reference_report_overlap(void **state)
     assert_int_equal(page, 26);
 }
 
+/* No word of the reference run's PDF ends within 5 points of its page's edge: text set past the edge is cut there,
+ * and pdftotext keeps the word across it (the diagnosis page's evidence at 9 pt ran off the right edge, its caption's
+ * last line off the foot). */
+static void no_word_of_the_reference_report_leaves_its_page(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char line[1024], bbox[192], text[48];
+    double width = 0, height = 0, x0, y0, x1, y1;
+    int page = 0;
+    if (system("command -v gnuplot >/dev/null && command -v pdftotext >/dev/null") != 0)
+        skip();
+    snprintf(bbox, sizeof bbox, "%s/edges.html", workdir);
+    shell(&o, "scripts/report-render %s %s/edges >/dev/null && pdftotext -bbox %s/edges/memscope-report.pdf %s",
+          REFERENCE, workdir, workdir, bbox);
+    assert_int_equal(o.exit_code, 0);
+    FILE *f = fopen(bbox, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, " <page width=\"%lf\" height=\"%lf\"", &width, &height) == 2)
+            ++page;
+        if (sscanf(line, " <word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\">%47[^<]", &x0, &y0, &x1, &y1,
+                   text) == 5 &&
+            (x1 > width - 5 || y1 > height - 5 || x0 < 5 || y0 < 5)) {
+            fclose(f);
+            fail_msg("page %d: \"%s\" at (%.0f, %.0f)-(%.0f, %.0f) reaches the edge of the %.0f x %.0f page", page,
+                     text, x0, y0, x1, y1, width, height);
+        }
+    }
+    fclose(f);
+    assert_int_equal(page, 26);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -791,6 +824,7 @@ int main(void)
         cmocka_unit_test(the_performance_page_names_lines_on_one_another),
         cmocka_unit_test(every_readme_figure_is_drawn_by_make_figures),
         cmocka_unit_test(no_two_words_of_the_reference_report_overlap),
+        cmocka_unit_test(no_word_of_the_reference_report_leaves_its_page),
     };
     return cmocka_run_group_tests_name("page tables", tests, setup, teardown);
 }
