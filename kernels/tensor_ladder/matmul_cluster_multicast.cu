@@ -8,12 +8,12 @@
  * can be resident at once (cudaOccupancyMaxActiveClusters), not SMs / 2: the tiles are dealt in advance, and a
  * cluster that found no free pair of SMs in a GPC would run its whole share after the rest.
  *
- * Counters that should move against tma_store: L2-to-SM traffic (lts__t_sectors_srcunit_tex) down by a quarter
+ * Counters that should move against tma_store: L2-to-SM traffic (lts__t_sectors_srcunit_tex) down by a third
  * (per CTA and k-tile 16 KB of A + 16 KB of B fetched instead of 16 + 32), L2 throughput % down; time down only
  * where the L2 feed limited the tensor pipe (the largest widths). On the H100 it did not pay: in the sweep of
  * 2026-11-27 (docs/tensor-ladder.md; the sweep's timing, not memscope's) this design ran at 95 / 100 / 89 % of
  * cuBLAS at W = 2048 / 4096 / 8192 against 98 / 100 / 94 % without clusters, and with the direct-store epilogue
- * at the level of persistent (78 / 90 / 87 % against 81 / 90 / 85 %): the quarter of L2 traffic saved buys no
+ * at the level of persistent (78 / 90 / 87 % against 81 / 90 / 85 %): the third of L2 traffic saved buys no
  * time here, and the pairing (the slower CTA of a cluster holds back both producers) costs a little.
  */
 #include "tensor_ws.cuh"

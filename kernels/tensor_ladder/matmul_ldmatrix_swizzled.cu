@@ -8,7 +8,7 @@
  * 16-byte stores of a quarter-warp still fill 128 distinct bytes: conflict-free.
  *
  * Counters that should move against ldmatrix: shared load wavefronts per LDSM 32 -> 4, conflicts -> 0, as
- * padded; against ldmatrix_padded: shared memory per block 35.8 KB -> 32 KB, a few integer instructions more
+ * padded; against ldmatrix_padded: shared memory per block 35 KiB -> 32 KiB, a few integer instructions more
  * (the XOR), time the same within noise.
  *
  * Bounds: as ldmatrix (width % 8 == 0, else refused).

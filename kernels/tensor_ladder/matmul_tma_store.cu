@@ -14,7 +14,7 @@
  * the shared writes), L2 write requests down (a box is whole 128-byte lines), the time between two tiles' k-loops
  * shorter, tensor pipe busy up; most at W = 2048 (one tile a block: the epilogue is all exposed). The sweep of
  * 2026-11-27 (docs/tensor-ladder.md; its own timing, not memscope's) put this design at 98 / 100 / 94 % of cuBLAS
- * at W = 2048 / 4096 / 8192, against 81 / 90 / 85 % for persistent: the top rung.
+ * at W = 2048 / 4096 / 8192, against 81 / 90 / 85 % for persistent: the fastest rung.
  */
 #include "tensor_ws.cuh"
 
