@@ -101,22 +101,6 @@ static void assert_within(double actual, double expected, double tolerance, cons
         fail_msg("%s: expected %g (within %g), got %g", what, expected, tolerance, actual);
 }
 
-static void file_holds(const char *name, const char *text)
-{
-    static struct outcome o;
-    shell(&o, "cat %s/%s", data_dir, name);
-    if (!strstr(o.output, text))
-        fail_msg("%s lacks \"%s\":\n%s", name, text, o.output);
-}
-
-static void file_lacks(const char *name, const char *text)
-{
-    static struct outcome o;
-    shell(&o, "cat %s/%s", data_dir, name);
-    if (strstr(o.output, text))
-        fail_msg("%s holds \"%s\":\n%s", name, text, o.output);
-}
-
 /* ---- the tests ---- */
 
 static void each_variant_gets_the_roof_that_bounds_it(void **state)

@@ -46,22 +46,6 @@ static const char *line_with(const char *file, const char *const *texts)
     return "";
 }
 
-static void file_holds(const char *name, const char *text)
-{
-    static struct outcome o;
-    shell(&o, "cat %s/%s", data_dir, name);
-    if (!strstr(o.output, text))
-        fail_msg("%s lacks \"%s\":\n%s", name, text, o.output);
-}
-
-static void file_lacks(const char *name, const char *text)
-{
-    static struct outcome o;
-    shell(&o, "cat %s/%s", data_dir, name);
-    if (strstr(o.output, text))
-        fail_msg("%s holds \"%s\"", name, text);
-}
-
 /* The GEMM is on the roofline, placed by its bf16 FLOP (687,195 GFLOP/s, 1024 FLOP per DRAM byte) and bound by the
  * bf16 roof; the kernels without tensor operations keep their own bound and no type. */
 static void the_gemm_is_drawn_against_the_bf16_roof(void **state)

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../harness/report/report_data.h"
 #include "remove_tree.h"
@@ -51,6 +52,25 @@ static void copy_fixture_and(const char *change)
     static struct outcome o;
     shell(&o, "rm -rf %s && cp -r %s %s && R=%s && %s", scratch, FIXTURE, scratch, scratch, change);
     assert_int_equal(o.exit_code, 0);
+}
+
+/* Whether a table in data_dir holds a text; the file must exist, so that one never written lacks nothing. */
+static inline void file_holds(const char *name, const char *text)
+{
+    static struct outcome o;
+    shell(&o, "cat %s/%s", data_dir, name);
+    assert_int_equal(o.exit_code, 0);
+    if (!strstr(o.output, text))
+        fail_msg("%s lacks \"%s\":\n%s", name, text, o.output);
+}
+
+static inline void file_lacks(const char *name, const char *text)
+{
+    static struct outcome o;
+    shell(&o, "cat %s/%s", data_dir, name);
+    assert_int_equal(o.exit_code, 0);
+    if (strstr(o.output, text))
+        fail_msg("%s holds \"%s\":\n%s", name, text, o.output);
 }
 
 #endif
