@@ -49,6 +49,7 @@ static const struct {
     {"byte", LIMIT_COUNT},
     {"conflict", LIMIT_COUNT},
     {"flop", LIMIT_COUNT},
+    {"op", LIMIT_COUNT}, /* int8 tensor operations (integer: not FLOP) */
     {"instruction", LIMIT_COUNT},
     {"inst", LIMIT_COUNT},
     {"l1data_bank_conflict", LIMIT_COUNT},

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "../../harness/profile/metric_catalog.h"
+#include "../../harness/results/value_limits.h"
 #include "../support/remove_tree.h"
 #include "../support/rewrite_csv.h"
 #include "../support/run_shell.h"
@@ -152,6 +154,17 @@ static void a_word_in_a_number_column_is_refused_by_every_reader(void **state)
     expect_every_reader_refuses("summary.csv:2: column 'global_load_efficiency_pct' holds 'high', not a number");
 }
 
+/* Every unit the catalog derives has its limit: the derived unit "op" (int8 tensor operations) had none, and a
+ * negative count of them passed every reader. */
+static void every_derived_unit_has_its_limit(void **state)
+{
+    (void)state;
+    for (int i = 0; i < DERIVED_METRIC_COUNT; ++i)
+        if (value_limit_of_unit(derived_metric_unit((enum derived_metric_id)i)) == LIMIT_NUMBER)
+            fail_msg("%s: its unit '%s' has no limit", derived_metric_name((enum derived_metric_id)i),
+                     derived_metric_unit((enum derived_metric_id)i));
+}
+
 static void the_fixture_itself_is_read_by_every_reader(void **state)
 {
     (void)state;
@@ -187,6 +200,7 @@ int main(void)
         cmocka_unit_test(a_negative_sample_is_refused_by_every_reader),
         cmocka_unit_test(a_metric_outside_its_units_limit_is_refused_by_every_reader),
         cmocka_unit_test(a_file_given_as_the_folder_is_said_not_to_be_a_folder),
+        cmocka_unit_test(every_derived_unit_has_its_limit),
         cmocka_unit_test(the_fixture_itself_is_read_by_every_reader),
     };
     return cmocka_run_group_tests_name("report_values", tests, setup, teardown);
