@@ -130,9 +130,11 @@ int prof_subscriber_listen(prof_launch_listener listener, void *context, struct 
 
 int prof_last_launch(struct prof_launch *out)
 {
-    if (subscriber.launched)
+    int seen = subscriber.launched;
+    if (seen)
         *out = subscriber.last;
-    return subscriber.launched;
+    subscriber.launched = 0; /* taken: a later launch the listener did not see is not answered with this one */
+    return seen;
 }
 
 int prof_subscriber_stop(struct prof_error *e)

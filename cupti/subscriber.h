@@ -43,7 +43,7 @@ int prof_subscriber_start(int keep_cubins, struct prof_error *e);
 /* Calls listener(context, launch) on entry to every kernel launch and on its return; NULL stops the calls. */
 int prof_subscriber_listen(prof_launch_listener listener, void *context, struct prof_error *e);
 /* The last kernel launch entered while a listener listened (symbol NULL: CUPTI's text does not outlive the call),
- * for what its function's attributes say of it; 0 when none was seen. */
+ * for what its function's attributes say of it; 0 when none was seen since the last call. */
 int prof_last_launch(struct prof_launch *out);
 /* Unsubscribes and frees the cubins; the first failure is recorded in e. */
 int prof_subscriber_stop(struct prof_error *e);
