@@ -123,6 +123,9 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER, MATMUL_ON_TENSOR_LADDE
            WS_THREADS, 1, WS_BN, WS_BM, "persistent storing P by stmatrix into swizzled boxes and TMA")             \
     KERNEL("cluster_multicast", matmul_cluster_multicast, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,   \
            WS_THREADS, 1, WS_BN, WS_BM, "tma_store in 2-CTA clusters, each k-tile of N multicast to both by TMA")   \
+    KERNEL("even_waves", matmul_even_waves, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                 \
+           WS_THREADS, 1, WS_BN, WS_BM,                                                                            \
+           "tma_store on the fewest blocks that take as few rounds of tiles: every round whole (128 blocks, not 132)") \
     LIBRARY("cublas_bf16", matmul_cublas_bf16, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                      \
             "cublasGemmEx, bf16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), default algorithm: the bf16 "      \
             "tensor-core anchor")                                                                                     \

@@ -18,4 +18,4 @@
  */
 #include "tensor_ws.cuh"
 
-TENSOR_WS_GEMM(matmul_cluster_multicast, true, true, true)
+TENSOR_WS_GEMM(matmul_cluster_multicast, true, true, true, false)

@@ -12,4 +12,4 @@
  */
 #include "tensor_ws.cuh"
 
-TENSOR_WS_GEMM(matmul_persistent, true, false, false)
+TENSOR_WS_GEMM(matmul_persistent, true, false, false, false)

@@ -8,7 +8,7 @@
  * says the store two boxes back has read it, and the last stores run under the next tile's k-loop. persistent's
  * direct stores were 4-byte writes, 8 rows a warp instruction: 8 sectors for 128 bytes, with both consumers' wgmma
  * stopped meanwhile. The boxes take 32 KB, so the ring keeps its 4 stages (4 x 48 + 32 KB of 227). The grid stays
- * one block per SM (132 on an H100; docs/tensor-ladder.md says why not 128).
+ * one block per SM (132 on an H100); even_waves sizes it to the rounds of tiles.
  *
  * Counters that should move against persistent: global store instructions (STG) gone (UTMASTG instead, STSM for
  * the shared writes), L2 write requests down (a box is whole 128-byte lines), the time between two tiles' k-loops
@@ -18,4 +18,4 @@
  */
 #include "tensor_ws.cuh"
 
-TENSOR_WS_GEMM(matmul_tma_store, true, false, true)
+TENSOR_WS_GEMM(matmul_tma_store, true, false, true, false)

@@ -15,4 +15,4 @@
  */
 #include "tensor_ws.cuh"
 
-TENSOR_WS_GEMM(matmul_warp_specialized, false, false, false)
+TENSOR_WS_GEMM(matmul_warp_specialized, false, false, false, false)

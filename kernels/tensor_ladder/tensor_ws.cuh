@@ -1,7 +1,8 @@
 /*
  * The warp-specialized wgmma GEMM of the top rungs: warp_specialized, persistent, tma_store and cluster_multicast
  * are this one kernel with one more idea switched on each, in that order (PERSISTENT, then TMA_STORE, then
- * CLUSTER; the rung files say what each should move).
+ * CLUSTER; the rung files say what each should move); even_waves is tma_store launched on another grid
+ * (EVEN_WAVES, the launch's alone).
  *
  * A block is three warpgroups. Warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec to 40) and
  * one of its threads issues the TMA copies of every k-tile into a ring of stages, waiting on each slot's "empty"
@@ -28,6 +29,7 @@
 #define MEMSCOPE_TENSOR_WS_CUH
 
 #include "tensor_hopper.cuh"
+#include "tensor_waves.h"
 
 #define WS_RASTER 8 /* cluster rows of tiles per band of the persistent order */
 
@@ -215,12 +217,14 @@ static const char *ws_resident_clusters(cudaLaunchConfig_t *config, int *cluster
     return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
 }
 
-/* The launch: a grid of tiles, or (persistent) one block per SM; with clusters, as many as can be resident at
- * once: the tiles are dealt to the blocks in advance, so a cluster that had to wait for a free GPC would run its
- * whole share after the others, doubling the time. */
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE>
+/* The launch: a grid of tiles, or (persistent) one block per SM; with EVEN_WAVES the fewest blocks that take as
+ * few rounds of tiles (tensor_waves.h); with clusters, as many as can be resident at once: the tiles are dealt to
+ * the blocks in advance, so a cluster that had to wait for a free GPC would run its whole share after the others,
+ * doubling the time. */
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES>
 static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
+    static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
 #ifndef MEMSCOPE_SM90A
     (void)o, (void)grid, (void)block;
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
@@ -243,7 +247,8 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
         if ((rc = cudaGetDevice(&device)) != cudaSuccess ||
             (rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess)
             return cudaGetErrorString(rc);
-        grid = dim3(sms / S::CM * S::CM, 1, 1);
+        const int tiles = ((o->width + WS_BM - 1) / WS_BM) * ((o->width + WS_BN - 1) / WS_BN);
+        grid = dim3(EVEN_WAVES ? even_waves_grid(tiles, sms) : sms / S::CM * S::CM, 1, 1);
     }
     if (CLUSTER) {
         cudaLaunchConfig_t config = {grid, block, S::SMEM, o->stream, NULL, 0};
@@ -268,11 +273,11 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
 #endif
 }
 
-/* A rung of the four: its launcher and kernel accessor. */
-#define TENSOR_WS_GEMM(name, PERSISTENT, CLUSTER, TMA_STORE)                                                     \
+/* A rung of the five: its launcher and kernel accessor. */
+#define TENSOR_WS_GEMM(name, PERSISTENT, CLUSTER, TMA_STORE, EVEN_WAVES)                                         \
     extern "C" const char *name(const struct matmul_operands *o, dim3 grid, dim3 block)                          \
     {                                                                                                            \
-        return launch_ws_gemm<PERSISTENT, CLUSTER, TMA_STORE>(o, grid, block);                                   \
+        return launch_ws_gemm<PERSISTENT, CLUSTER, TMA_STORE, EVEN_WAVES>(o, grid, block);                       \
     }                                                                                                            \
     MATMUL_KERNEL(name##_kernel, (ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE>),                               \
                   (ws_shape<CLUSTER, TMA_STORE>::SMEM))

@@ -1,0 +1,51 @@
+/* even_waves' grid (kernels/tensor_ladder/tensor_waves.h): the rounds of one block per SM, on the fewest blocks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../kernels/tensor_ladder/tensor_waves.h"
+
+static int rounds(int tiles, int blocks)
+{
+    return (tiles + blocks - 1) / blocks;
+}
+
+/* The H100's 132 SMs and 128 x 256 tiles at the ladder's widths: 32, 128, 512 and 2048 tiles. */
+static void the_ladder_widths_on_an_h100(void **state)
+{
+    (void)state;
+    assert_int_equal(even_waves_grid(32, 132), 32);    /* W = 1024: one round, a block a tile */
+    assert_int_equal(even_waves_grid(128, 132), 128);  /* W = 2048 */
+    assert_int_equal(even_waves_grid(512, 132), 128);  /* W = 4096: 4 rounds of 128, not 3 of 132 and 116 */
+    assert_int_equal(even_waves_grid(2048, 132), 128); /* W = 8192: 16 rounds of 128 */
+}
+
+/* Where 132 blocks save a round, the grid stays 132; where the tiles fill every SM's rounds, nothing changes. */
+static void never_a_round_more_than_one_block_per_sm(void **state)
+{
+    (void)state;
+    assert_int_equal(even_waves_grid(1050, 132), 132); /* 8 rounds on 132; 128 blocks would take 9 */
+    assert_int_equal(even_waves_grid(528, 132), 132);
+    assert_int_equal(even_waves_grid(529, 132), 106); /* 5 rounds: 106 x 5 = 530 */
+    assert_int_equal(even_waves_grid(1, 132), 1);
+    assert_int_equal(even_waves_grid(7, 1), 1);
+    for (int sms = 1; sms <= 144; sms += 11)
+        for (int tiles = 1; tiles <= 5000; tiles += 7) {
+            const int g = even_waves_grid(tiles, sms);
+            assert_true(g >= 1 && g <= sms);
+            assert_int_equal(rounds(tiles, g), rounds(tiles, sms));
+            assert_true(g == 1 || rounds(tiles, g - 1) > rounds(tiles, sms)); /* the fewest blocks that do it */
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_ladder_widths_on_an_h100),
+        cmocka_unit_test(never_a_round_more_than_one_block_per_sm),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
