@@ -1,5 +1,5 @@
 /*
- * even_waves: tma_store's kernel on a grid sized to its rounds of tiles rather than to the SMs (tensor_waves.h).
+ * even_waves: tma_store's kernel on a grid sized to its rounds of tiles rather than to the SMs (tensor_tiles.h, even_waves_grid).
  * A persistent block walks the tiles b, b + G, b + 2G, ... in the banded order, so the kernel runs in rounds of G
  * tiles. With G = 132 at W = 4096 the 512 tiles of 128 x 256 take 4 rounds whose last is 116 tiles, and from the
  * second round on the tiles in work straddle two bands of 8 tile rows. even_waves launches the fewest blocks that

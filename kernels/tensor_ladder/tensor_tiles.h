@@ -36,4 +36,16 @@
 #define WS_STORE_BOXES 2 /* tma_store: each consumer's 64 x 64 boxes of P in flight, 2 x 2 x 8 KB beside the ring */
 #define WS_BOX_BYTES (64 * 64 * 2) /* one 64 x 64 bf16 box of P: a TMA store */
 
+/* even_waves' grid. A persistent block walks the tiles b, b + G, b + 2G, ... so the kernel takes
+ * R = ceil(tiles / G) rounds of tiles. One block per SM gives the fewest rounds; even_waves keeps that R and
+ * launches the fewest blocks that still finish in R rounds: every round but the last whole, the last as full as it
+ * can be. Here, in C, so that tests/kernels checks the rule without a GPU. `tiles` and `sms` are >= 1: 512 tiles on
+ * 132 SMs take 4 rounds either way, on 128 blocks every round is whole; 1050 tiles need 8 rounds, which only 132
+ * blocks give. */
+static inline int even_waves_grid(int tiles, int sms)
+{
+    const int rounds = (tiles + sms - 1) / sms;
+    return (tiles + rounds - 1) / rounds;
+}
+
 #endif

@@ -29,7 +29,6 @@
 #define MEMSCOPE_TENSOR_WS_CUH
 
 #include "tensor_hopper.cuh"
-#include "tensor_waves.h"
 
 #define WS_RASTER 8 /* cluster rows of tiles per band of the persistent order */
 
@@ -218,7 +217,7 @@ static const char *ws_resident_clusters(cudaLaunchConfig_t *config, int *cluster
 }
 
 /* The launch: a grid of tiles, or (persistent) one block per SM; with EVEN_WAVES the fewest blocks that take as
- * few rounds of tiles (tensor_waves.h); with clusters, as many as can be resident at once: the tiles are dealt to
+ * few rounds of tiles (tensor_tiles.h); with clusters, as many as can be resident at once: the tiles are dealt to
  * the blocks in advance, so a cluster that had to wait for a free GPC would run its whole share after the others,
  * doubling the time. */
 template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES>

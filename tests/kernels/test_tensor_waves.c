@@ -1,4 +1,4 @@
-/* even_waves' grid (kernels/tensor_ladder/tensor_waves.h): the rounds of one block per SM, on the fewest blocks. */
+/* even_waves' grid (kernels/tensor_ladder/tensor_tiles.h): the rounds of one block per SM, on the fewest blocks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "../../kernels/tensor_ladder/tensor_waves.h"
+#include "../../kernels/tensor_ladder/tensor_tiles.h"
 
 static int rounds(int tiles, int blocks)
 {
