@@ -3,7 +3,6 @@
 #include <stddef.h>
 
 #include "../../kernels/ceilings/ceilings.h"
-#include "../common/numbers.h"
 #include "../gpu/kernel_facts.h"
 #include "../gpu/nvtx.h"
 #include "measure.h"
@@ -216,12 +215,6 @@ int ceilings_measure(struct gpu *g, struct environment *env, struct error *e)
     if (cases[CEILING_TENSOR_BF16].not_measured)
         env_add(env, CEILING_TENSOR_NOT_MEASURED_KEY, "%s", cases[CEILING_TENSOR_BF16].not_measured);
     return 0;
-}
-
-static double env_number(const struct environment *env, const char *key)
-{
-    double value;
-    return parse_real(env_value(env, key), -HUGE_VAL, HUGE_VAL, &value) == 0 ? value : NAN;
 }
 
 void ceilings_from_environment(const struct environment *env, struct ceiling_rates *measured,

@@ -86,15 +86,6 @@ static void shared_inputs(const struct profile *p, const double *values, const s
                                    metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
 }
 
-/* A number of environment.csv (NAN where it is absent: a run before the key, or a profile without its GPU's). */
-static double env_number(const struct environment *env, const char *key)
-{
-    const char *text = env ? env_value(env, key) : NULL;
-    char *end;
-    double value = text ? strtod(text, &end) : NAN;
-    return text && *text && *end == '\0' ? value : NAN;
-}
-
 /* The launch's inputs: the kernel's resources and the blocks an SM holds by each (NAN where either is unknown). */
 static void launch_inputs(const struct environment *env, const struct launch_facts *launch, double *inputs)
 {

@@ -1,7 +1,9 @@
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/numbers.h"
 #include "../common/paths.h"
 #include "../csv/reader.h"
 #include "environment_csv.h"
@@ -36,6 +38,12 @@ const char *env_value(const struct environment *env, const char *key)
         if (strcmp(env->entry[i].key, key) == 0)
             return env->entry[i].value;
     return NULL;
+}
+
+double env_number(const struct environment *env, const char *key)
+{
+    double value;
+    return env && parse_real(env_value(env, key), -HUGE_VAL, HUGE_VAL, &value) == NUMBER_OK ? value : NAN;
 }
 
 int environment_csv_create(struct csv *c, const char *dir, struct error *e)

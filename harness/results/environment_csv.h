@@ -24,6 +24,8 @@ void env_add(struct environment *env, const char *key, const char *fmt, ...) __a
 int env_copy_prefixed(const struct environment *from, const char *prefix, struct environment *to);
 /* The value recorded under key, or NULL. */
 const char *env_value(const struct environment *env, const char *key);
+/* The value under key as a finite number, or NAN where it is missing or is not one (env may be NULL). */
+double env_number(const struct environment *env, const char *key);
 int env_write(const struct environment *env, const char *dir, struct error *e);
 /* dir/environment.csv back into env (replacing what it held): EXIT_USAGE naming the file when it is missing, is no
  * environment.csv, or holds more than ENV_MAX_ENTRIES entries. */

@@ -141,6 +141,26 @@ static void a_row_that_measured_nothing_reads_back_empty(void **state)
 }
 
 /* The file holds one row, under its schema's header. */
+/* environment.csv's numbers as the diagnosis and the roofline read them: finite numbers only, NAN for the rest. */
+static void environment_numbers_are_finite_or_nan(void **state)
+{
+    (void)state;
+    struct environment env = {0};
+    env_add(&env, "sm_count", "132");
+    env_add(&env, "sm_clock_max_mhz", "1980.5");
+    env_add(&env, "gpu_name", "NVIDIA H100 80GB HBM3");
+    env_add(&env, "empty", "%s", "");
+    env_add(&env, "half", "12abc");
+    env_add(&env, "endless", "inf");
+    assert_true(env_number(&env, "sm_count") == 132.0);
+    assert_true(env_number(&env, "sm_clock_max_mhz") == 1980.5);
+    const char *not_numbers[] = {"gpu_name", "empty", "half", "endless", "absent"};
+    for (size_t i = 0; i < sizeof not_numbers / sizeof not_numbers[0]; ++i)
+        if (!isnan(env_number(&env, not_numbers[i])))
+            fail_msg("%s read as a number", not_numbers[i]);
+    assert_true(isnan(env_number(NULL, "sm_count")));
+}
+
 static void read_one_row(const struct csv_schema *s, struct csv_table *t)
 {
     char path[256];
@@ -247,6 +267,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_row_that_measured_nothing_reads_back_empty, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(findings_rows_read_back_as_written, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(a_folder_without_findings_opens, make_dir, remove_dir),
+        cmocka_unit_test(environment_numbers_are_finite_or_nan),
         cmocka_unit_test_setup_teardown(lines_stalls_and_validate_rows_have_one_field_per_column, make_dir,
                                         remove_dir),
     };
