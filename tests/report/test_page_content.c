@@ -17,21 +17,10 @@
 
 #include <cmocka.h>
 
-
 #define FIXTURE "tests/fixtures/content-run"
 #define REFERENCE "reports/reference"
 
 #include "../support/page_data.h"
-
-/* The whole text of the data files a shell pattern names, after a newline (so that every line follows one). */
-static const char *data_file(const char *name)
-{
-    static struct outcome o;
-    shell(&o, "echo && cat %s/%s", data_dir, name);
-    if (o.exit_code != 0)
-        fail_msg("%s was not written: %s", name, o.output);
-    return o.output;
-}
 
 static void expect_line(const char *text, const char *line)
 {

@@ -20,32 +20,11 @@
 #include "../support/page_data.h"
 #include "../../harness/report/job_label.h"
 
-static char text[1 << 16];
-
-static const char *data_file(const char *name)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", data_dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("no %s", path);
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = '\0';
-    fclose(f);
-    return text;
-}
-
-static void expect_in(const char *haystack, const char *needle)
-{
-    if (!strstr(haystack, needle))
-        fail_msg("expected \"%s\" in:\n%s", needle, haystack);
-}
-
 static void profile_pages_replace_the_suites(void **state)
 {
     (void)state;
     write_data(FIXTURE);
-    assert_string_equal(data_file("pages.tsv"), "title\ttitle.gp\t\n"
+    assert_string_equal(data_file("pages.tsv"), "\ntitle\ttitle.gp\t\n"
                                                 "kernels-1\tkernels.gp\tkernels_page=1\n"
                                                 "roofline\troofline.gp\t\n"
                                                 "roofline-key\troofline_key.gp\t\n");
@@ -72,7 +51,7 @@ static void kernels_are_ranked_by_share_with_limiter_and_evidence(void **state)
     write_data(FIXTURE);
     assert_string_equal(
         data_file("kernels-1.tsv"),
-        "rank\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\ttensor\tlimiter (evidence below)\n"
+        "\nrank\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\ttensor\tlimiter (evidence below)\n"
         "1\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\tstep 1/matmul\t#0\t6\t2.664\t48.3\t-\tinstruction issue\n"
         "\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %\n"
         "2\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\tstep 1/matmul\t#1\t6\t2.660\t48.3\t-\ttimed only\n"
@@ -127,7 +106,7 @@ static void stalls_csv_brings_the_stall_pages(void **state)
                      "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)\",,0,,"
                      "long_scoreboard,120' > $R/stalls.csv");
     write_data(scratch);
-    assert_string_equal(data_file("pages.tsv"), "title\ttitle.gp\t\n"
+    assert_string_equal(data_file("pages.tsv"), "\ntitle\ttitle.gp\t\n"
                                                 "kernels-1\tkernels.gp\tkernels_page=1\n"
                                                 "roofline\troofline.gp\t\n"
                                                 "roofline-key\troofline_key.gp\t\n"

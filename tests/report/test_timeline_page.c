@@ -29,31 +29,11 @@
 
 #include <cmocka.h>
 
-#include "../../harness/report/report_data.h"
-#include "../support/remove_tree.h"
-#include "../support/run_shell.h"
-
 #define RUN "reports/trace-h100"
 #define RUN_MS 6713.577985
+#define FIXTURE RUN
 
-static char workdir[] = "/tmp/memscope-timeline-XXXXXX";
-static char data_dir[128], copy[128];
-
-static int setup(void **state)
-{
-    (void)state;
-    if (!mkdtemp(workdir))
-        return -1;
-    snprintf(data_dir, sizeof data_dir, "%s/data", workdir);
-    snprintf(copy, sizeof copy, "%s/run", workdir);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return remove_tree(workdir);
-}
+#include "../support/page_data.h"
 
 /* memscope-report-data's tables for a results folder, into a fresh data_dir; its error, if any. */
 static struct error report_data(const char *results)
@@ -70,62 +50,27 @@ static struct error report_data(const char *results)
     return e;
 }
 
-static void write_data(const char *results)
-{
-    struct error e = report_data(results);
-    if (e.code)
-        fail_msg("%s", e.message);
-}
-
-/* A copy of the committed run, changed by a shell command ($R names the copy). */
-static void copy_run_and(const char *change)
-{
-    static struct outcome o;
-    shell(&o, "rm -rf %s && cp -r %s %s && R=%s && %s", copy, RUN, copy, copy, change);
-    assert_int_equal(o.exit_code, 0);
-}
-
-/* The text of one of data_dir's files; "" when it was not written. */
-static const char *data_file(const char *name)
-{
-    static char text[1 << 16];
-    char path[192];
-    snprintf(path, sizeof path, "%s/%s", data_dir, name);
-    FILE *f = fopen(path, "r");
-    text[f ? fread(text, 1, sizeof text - 1, f) : 0] = '\0';
-    if (f)
-        fclose(f);
-    return text;
-}
-
-static void expect_in(const char *name, const char *wanted)
-{
-    const char *text = data_file(name);
-    if (!strstr(text, wanted))
-        fail_msg("%s lacks \"%s\":\n%s", name, wanted, text);
-}
-
 /* ---- the table ---- */
 
 static void each_variant_s_bar_sums_its_phases_at_every_width(void **state)
 {
     (void)state;
     write_data(RUN);
-    expect_in("timeline.tsv", "bar\tsetup (allocate, copy in, release)\tcheck (reference, verify, copy out)\t"
-                              "warm-up and timed runs\tmetric passes\tsource counters\tstall sampling\tin no phase\t"
-                              "total_s\tlabel\n"
-                              "naive\t0.0278876\t0.283957\t0.0089558\t0\t0\t0\t5.7812e-05\t0.320858\t321 ms, 4.8 %\n"
-                              "tiled_32\t");
+    file_holds("timeline.tsv", "bar\tsetup (allocate, copy in, release)\tcheck (reference, verify, copy out)\t"
+                               "warm-up and timed runs\tmetric passes\tsource counters\tstall sampling\tin no phase\t"
+                               "total_s\tlabel\n"
+                               "naive\t0.0278876\t0.283957\t0.0089558\t0\t0\t0\t5.7812e-05\t0.320858\t321 ms, 4.8 %\n"
+                               "tiled_32\t");
 }
 
 static void the_run_s_own_phases_and_its_time_in_no_range_have_bars(void **state)
 {
     (void)state;
     write_data(RUN);
-    expect_in("timeline.tsv", "\ncublas\t");
-    expect_in("timeline.tsv", "\nthe run's own phases\t0.0975985\t0\t0\t0.742238\t2.00216\t0.108657\t0\t2.95065\t"
-                              "2.95 s, 44.0 %\n"
-                              "in no range\t0\t0\t0\t0\t0\t0\t2.70921\t2.70921\t2.71 s, 40.4 %\n");
+    file_holds("timeline.tsv", "\ncublas\t");
+    file_holds("timeline.tsv", "\nthe run's own phases\t0.0975985\t0\t0\t0.742238\t2.00216\t0.108657\t0\t2.95065\t"
+                               "2.95 s, 44.0 %\n"
+                               "in no range\t0\t0\t0\t0\t0\t0\t2.70921\t2.70921\t2.71 s, 40.4 %\n");
 }
 
 /* Every moment of the run is in exactly one bar: together they make its wall time. */
@@ -137,7 +82,8 @@ static void the_bars_add_up_to_the_run_s_wall_time(void **state)
     int bars = 0;
     write_data(RUN);
     const char *text = data_file("timeline.tsv");
-    for (const char *at = strchr(text, '\n'); at && at[1]; at = strchr(at + 1, '\n'), ++bars) {
+    /* the text starts with a newline, then the header: each bar's line follows the next newline */
+    for (const char *at = strchr(text + 1, '\n'); at && at[1]; at = strchr(at + 1, '\n'), ++bars) {
         snprintf(line, sizeof line, "%.*s", (int)strcspn(at + 1, "\n"), at + 1);
         const char *total = line;
         for (int tab = 0; tab < 8; ++tab) /* the bar's name, 7 segments, then its total */
@@ -146,7 +92,7 @@ static void the_bars_add_up_to_the_run_s_wall_time(void **state)
     }
     assert_int_equal(bars, 6); /* 4 variants, the run's own phases, in no range */
     assert_float_equal(sum, RUN_MS / 1000, 5e-6);
-    expect_in("timeline-notes.gp", "timeline_title = 'Where the run''s 6.71 s went'\n");
+    file_holds("timeline-notes.gp", "timeline_title = 'Where the run''s 6.71 s went'\n");
 }
 
 static void the_longest_stretches_in_no_range_are_named(void **state)
@@ -154,14 +100,14 @@ static void the_longest_stretches_in_no_range_are_named(void **state)
     (void)state;
     write_data(RUN);
     /* gnuplot strings single-quoted, a quote doubled (report_put_variable) */
-    expect_in("timeline-notes.gp", "timeline_gaps = 'Longest in no range: 561 ms before copy in (W = 512), 500 ms "
-                                   "before stall sampling (W = 512), 496 ms before stall sampling (W = 1024).'\n");
+    file_holds("timeline-notes.gp", "timeline_gaps = 'Longest in no range: 561 ms before copy in (W = 512), 500 ms "
+                                    "before stall sampling (W = 512), 496 ms before stall sampling (W = 1024).'\n");
     /* the segments drawn, by their columns' names, each in its phase's colour: a run without the roofline has no
      * ceilings */
-    expect_in("timeline-notes.gp", "timeline_segments = '\"setup (allocate, copy in, release)\" \"check (reference, "
-                                   "verify, copy out)\" \"warm-up and timed runs\" \"metric passes\" \"source counters\" "
-                                   "\"stall sampling\" \"in no phase\"'\n"
-                                   "timeline_colours = \"#9e9e9e #00acc1 #e53935 #fb8c00 #00897b #d81b60 #cfcfcf\"\n");
+    file_holds("timeline-notes.gp", "timeline_segments = '\"setup (allocate, copy in, release)\" \"check (reference, "
+                                    "verify, copy out)\" \"warm-up and timed runs\" \"metric passes\" "
+                                    "\"source counters\" \"stall sampling\" \"in no phase\"'\n"
+                                    "timeline_colours = \"#9e9e9e #00acc1 #e53935 #fb8c00 #00897b #d81b60 #cfcfcf\"\n");
 }
 
 /* With the roofline group, the ceilings are measured before the run's own range opens (depth 0 both): they are one
@@ -171,13 +117,13 @@ static void the_longest_stretches_in_no_range_are_named(void **state)
 static void ceilings_before_the_run_s_range_are_one_of_its_phases(void **state)
 {
     (void)state;
-    copy_run_and("sed -i '1a ceilings,,0,0,-17.5,17' $R/timeline.csv");
-    write_data(copy);
-    expect_in("timeline-notes.gp", "timeline_title = 'Where the run''s 6.73 s went'\n");
-    expect_in("timeline.tsv", "\tstall sampling\tceilings\tin no phase\ttotal_s\tlabel\n");
-    expect_in("timeline.tsv", "\nthe run's own phases\t0.0975985\t0\t0\t0.742238\t2.00216\t0.108657\t0.017\t0\t"
-                              "2.96765\t2.97 s, 44.1 %\n"
-                              "in no range\t0\t0\t0\t0\t0\t0\t0\t2.70971\t2.70971\t2.71 s, 40.3 %\n");
+    copy_fixture_and("sed -i '1a ceilings,,0,0,-17.5,17' $R/timeline.csv");
+    write_data(scratch);
+    file_holds("timeline-notes.gp", "timeline_title = 'Where the run''s 6.73 s went'\n");
+    file_holds("timeline.tsv", "\tstall sampling\tceilings\tin no phase\ttotal_s\tlabel\n");
+    file_holds("timeline.tsv", "\nthe run's own phases\t0.0975985\t0\t0\t0.742238\t2.00216\t0.108657\t0.017\t0\t"
+                               "2.96765\t2.97 s, 44.1 %\n"
+                               "in no range\t0\t0\t0\t0\t0\t0\t0\t2.70971\t2.70971\t2.71 s, 40.3 %\n");
 }
 
 /* ---- runs with no timeline, or a broken one ---- */
@@ -189,19 +135,19 @@ static void only_a_traced_run_has_a_timeline_page(void **state)
     static const char *const changes[] = {"rm $R/timeline.csv",
                                           "head -1 $R/timeline.csv > $R/t && mv $R/t $R/timeline.csv"};
     write_data(RUN);
-    expect_in("pages.tsv", "\ntimeline\ttimeline.gp\t\n");
+    file_holds("pages.tsv", "\ntimeline\ttimeline.gp\t\n");
     for (size_t i = 0; i < sizeof changes / sizeof changes[0]; ++i) {
-        copy_run_and(changes[i]);
-        write_data(copy);
+        copy_fixture_and(changes[i]);
+        write_data(scratch);
         assert_null(strstr(data_file("pages.tsv"), "timeline"));
-        assert_string_equal(data_file("timeline.tsv"), "");
+        assert_false(data_written("timeline.tsv"));
     }
 }
 
 static void expect_refused(const char *change, const char *message)
 {
-    copy_run_and(change);
-    struct error e = report_data(copy);
+    copy_fixture_and(change);
+    struct error e = report_data(scratch);
     assert_int_equal(e.code, EXIT_USAGE);
     if (!strstr(e.message, message))
         fail_msg("expected \"%s\", got \"%s\"", message, e.message);
