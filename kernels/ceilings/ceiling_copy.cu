@@ -1,28 +1,13 @@
 /*
  * The streaming copy behind the DRAM and L2 ceilings. 128-bit words, grid-stride, each thread loading
  * COPY_BATCH words before it stores them, so that several loads are in flight per thread. The loads and stores
- * are volatile PTX with the .cg qualifier (cache in the L2, not in the L1): the compiler can neither drop nor
- * merge them across passes, and a pass over an L2-resident buffer is served by the L2, never by the L1.
+ * cache in the L2 only (l2_only.cuh): a pass over an L2-resident buffer is served by the L2, never by the L1.
  */
+#include "../l2_only.cuh"
 #include "../launch_status.cuh"
 #include "ceilings.h"
 
 #define COPY_BATCH 4
-
-static __device__ __forceinline__ float4 load_cg(const float4 *p)
-{
-    float4 v;
-    asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                 : "l"(p));
-    return v;
-}
-
-static __device__ __forceinline__ void store_cg(float4 *p, float4 v)
-{
-    asm volatile("st.global.cg.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
-                 : "memory");
-}
 
 __global__ void __launch_bounds__(CEILING_THREADS) copy_kernel(const float4 *in, float4 *out, size_t count,
                                                                 int passes)

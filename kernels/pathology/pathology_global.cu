@@ -6,6 +6,7 @@
  * loop the next load cannot pass the last store, so each thread has one load in flight and the copy's speed is
  * its occupancy's.
  */
+#include "../l2_only.cuh"
 #include "../launch_status.cuh"
 #include "pathology.h"
 
@@ -159,15 +160,6 @@ extern "C" const char *pathology_tiny_block_copy(const struct pathology_buffers 
 #define L2_STREAM_BYTES (8u << 20)
 #define L2_PASSES 64
 #define L2_BLOCKS (132 * 8)
-
-static __device__ __forceinline__ float4 load_cg(const float4 *p)
-{
-    float4 v;
-    asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                 : "l"(p));
-    return v;
-}
 
 __global__ void __launch_bounds__(256, 8) l2_stream_kernel(const float4 *in, float *out, int words, int passes)
 {
