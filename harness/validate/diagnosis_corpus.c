@@ -11,10 +11,8 @@
 #include "../profile/profile_summary.h"
 #include "../results/findings_csv.h"
 #include "../results/validate_csv.h"
-#include "../source/source_lines.h"
+#include "case_source.h"
 #include "diagnosis_corpus.h"
-
-
 
 struct case_context {
     const struct pathology_case *c;
@@ -64,19 +62,11 @@ static int launch_of_case(const struct gpu *g, struct launch_facts *out, struct 
 static int source_of_case(struct gpu *g, struct source_collector *s, const struct profiled_call *call,
                           const char *path, struct case_result *r, struct error *e)
 {
-    static struct source_capture capture;
-    struct source_cost cost;
-    nvtx_phase_begin(PHASE_SOURCE, 0);
-    source_collect(s, g, call, 1, &capture, &cost, e);
-    nvtx_end();
-    if (!e->code && source_capture_write(path, &capture, e) == 0 &&
-        source_finding_lines(&capture.calls[0], NULL, &r->lines, e) == 0) {
-        double totals[LINE_METRIC_COUNT];
-        source_function_totals(&capture.calls[0], NULL, totals);
+    double totals[LINE_METRIC_COUNT];
+    if (case_source(g, s, call, path, totals, &r->lines, e) == 0) {
         r->exact = (struct exact_shared){totals[LINE_SHARED_EXCESS_WAVEFRONTS], totals[LINE_SHARED_WAVEFRONTS]};
         r->sourced = true;
     }
-    source_capture_free(&capture);
     return e->code;
 }
 

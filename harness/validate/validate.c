@@ -9,7 +9,7 @@
 #include "../results/validate_csv.h"
 #include "../ceilings/measure.h"
 #include "../gpu/nvtx.h"
-#include "../source/source_lines.h"
+#include "case_source.h"
 #include "diagnosis_corpus.h"
 #include "truth_model.h"
 #include "validate.h"
@@ -424,18 +424,10 @@ static bool is_shared(const struct truth_case *c)
 static int count_conflicts(struct gpu *g, struct source_collector *s, const struct profiled_call *call,
                            const char *path, double *conflicts, struct error *e)
 {
-    static struct source_capture capture;
-    struct source_cost cost;
+    double totals[LINE_METRIC_COUNT];
     *conflicts = 0.0;
-    nvtx_phase_begin(PHASE_SOURCE, 0);
-    source_collect(s, g, call, 1, &capture, &cost, e);
-    nvtx_end();
-    if (!e->code && source_capture_write(path, &capture, e) == 0) {
-        double totals[LINE_METRIC_COUNT];
-        source_function_totals(&capture.calls[0], NULL, totals);
+    if (case_source(g, s, call, path, totals, NULL, e) == 0)
         *conflicts = totals[LINE_SHARED_EXCESS_WAVEFRONTS];
-    }
-    source_capture_free(&capture);
     return e->code;
 }
 
