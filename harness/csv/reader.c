@@ -6,69 +6,95 @@
 #include <string.h>
 
 #include "reader.h"
+#include "../common/grow.h"
 #include "../common/numbers.h"
 
-/* A growing array of strings: the fields of one record. */
-struct fields {
-    char **items;
-    int count, capacity;
-};
-
-struct text {
+/* One record: its fields' texts one after another in one buffer, each ended by '\0' (a cell is one pointer into it:
+ * a profile's summary of 100,000 rows and 70 columns would otherwise make 7 million allocations), and where each
+ * field starts in it. */
+struct record {
     char *bytes;
     size_t length, capacity;
+    size_t *starts;
+    int count, starts_capacity;
 };
 
-static int text_push(struct text *t, char c)
+static int record_push(struct record *r, char c)
 {
-    if (t->length + 1 >= t->capacity) {
-        size_t capacity = t->capacity ? 2 * t->capacity : 64;
-        char *bytes = realloc(t->bytes, capacity);
+    if (r->length + 1 >= r->capacity) {
+        size_t capacity = r->capacity ? 2 * r->capacity : 256;
+        char *bytes = realloc(r->bytes, capacity);
         if (!bytes)
             return -1;
-        t->bytes = bytes;
-        t->capacity = capacity;
+        r->bytes = bytes;
+        r->capacity = capacity;
     }
-    t->bytes[t->length++] = c;
-    t->bytes[t->length] = '\0';
+    r->bytes[r->length++] = c;
     return 0;
 }
 
-static int fields_push(struct fields *f, struct text *field)
+/* The field being read ends here; the next begins after its '\0'. */
+static int record_end_field(struct record *r, size_t *field_start)
 {
-    if (f->count == f->capacity) {
-        int capacity = f->capacity ? 2 * f->capacity : 16;
-        char **items = realloc(f->items, (size_t)capacity * sizeof *items);
-        if (!items)
+    if (r->count == r->starts_capacity) {
+        int capacity = r->starts_capacity ? 2 * r->starts_capacity : 16;
+        size_t *starts = realloc(r->starts, (size_t)capacity * sizeof *starts);
+        if (!starts)
             return -1;
-        f->items = items;
-        f->capacity = capacity;
+        r->starts = starts;
+        r->starts_capacity = capacity;
     }
-    f->items[f->count++] = field->bytes ? field->bytes : strdup("");
-    *field = (struct text){0};
-    return f->items[f->count - 1] ? 0 : -1;
+    r->starts[r->count++] = *field_start;
+    if (record_push(r, '\0'))
+        return -1;
+    *field_start = r->length;
+    return 0;
 }
 
-static void fields_free(struct fields *f)
+static void record_free(struct record *r)
 {
-    for (int i = 0; i < f->count; ++i)
-        free(f->items[i]);
-    free(f->items);
-    *f = (struct fields){0};
+    free(r->bytes);
+    free(r->starts);
+    *r = (struct record){0};
+}
+
+/* The record's fields as cells: an array of pointers into its buffer, which the first of them owns (cells_free).
+ * The record is left empty. NULL when memory runs out. */
+static char **record_cells(struct record *r)
+{
+    char *bytes = realloc(r->bytes, r->length ? r->length : 1); /* the buffer's spare room given back */
+    char **cells = malloc((size_t)r->count * sizeof *cells);
+    if (bytes)
+        r->bytes = bytes;
+    if (!bytes || !cells) {
+        free(cells);
+        return NULL;
+    }
+    for (int i = 0; i < r->count; ++i)
+        cells[i] = r->bytes + r->starts[i];
+    free(r->starts);
+    *r = (struct record){0};
+    return cells;
+}
+
+static void cells_free(char **cells)
+{
+    if (cells)
+        free(cells[0]);
+    free(cells);
 }
 
 enum record_end { RECORD_DONE, RECORD_EOF, RECORD_ERROR };
 
 /* Reads one RFC 4180 record; *line advances past the newlines it consumes. */
-static enum record_end read_record(FILE *in, const char *path, int *line, struct fields *out, struct error *e)
+static enum record_end read_record(FILE *in, const char *path, int *line, struct record *out, struct error *e)
 {
-    struct text field = {0};
     int quoted = 0, start_line = *line, c;
+    size_t field_start = 0;
     if ((c = fgetc(in)) == EOF)
         return RECORD_EOF;
     for (;; c = fgetc(in)) {
         if (c == EOF) {
-            free(field.bytes);
             if (quoted)
                 error_set(e, EXIT_USAGE, "%s:%d: a quoted field is never closed (file truncated?)", path, start_line);
             else
@@ -86,11 +112,11 @@ static enum record_end read_record(FILE *in, const char *path, int *line, struct
             } else if (c == '\n') {
                 ++*line;
             }
-        } else if (c == '"' && field.length == 0) {
+        } else if (c == '"' && out->length == field_start) {
             quoted = 1;
             continue;
         } else if (c == ',' || c == '\n') {
-            if (fields_push(out, &field))
+            if (record_end_field(out, &field_start))
                 break;
             if (c == '\n') {
                 ++*line;
@@ -100,35 +126,30 @@ static enum record_end read_record(FILE *in, const char *path, int *line, struct
         } else if (c == '\r') {
             continue;
         }
-        if (text_push(&field, (char)c))
+        if (record_push(out, (char)c))
             break;
     }
-    free(field.bytes);
     error_set(e, EXIT_RUNTIME, "%s: out of memory", path);
     return RECORD_ERROR;
 }
 
-static int add_row(struct csv_table *t, struct fields *f, int line, struct error *e)
+static int add_row(struct csv_table *t, struct record *r, int line, struct error *e)
 {
-    if (f->count != t->columns) {
+    if (r->count != t->columns) {
         error_set(e, EXIT_USAGE, "%s:%d: %d fields, but the header has %d (file truncated or malformed?)", t->path,
-                  line, f->count, t->columns);
-        fields_free(f);
+                  line, r->count, t->columns);
+        record_free(r);
         return e->code;
     }
-    char ***cells = realloc(t->cells, (size_t)(t->rows + 1) * sizeof *cells);
-    int *lines = realloc(t->line, (size_t)(t->rows + 1) * sizeof *lines);
-    if (cells)
-        t->cells = cells;
-    if (lines)
-        t->line = lines;
-    if (!cells || !lines) {
-        fields_free(f);
+    char **cells = record_cells(r);
+    if (!cells || grow_for_one_more((void **)&t->cells, (size_t)t->rows, sizeof *t->cells) ||
+        grow_for_one_more((void **)&t->line, (size_t)t->rows, sizeof *t->line)) {
+        cells_free(cells);
+        record_free(r);
         return error_set(e, EXIT_RUNTIME, "%s: out of memory", t->path);
     }
-    t->cells[t->rows] = f->items;
+    t->cells[t->rows] = cells;
     t->line[t->rows++] = line;
-    *f = (struct fields){0};
     return 0;
 }
 
@@ -146,29 +167,31 @@ static int read_rows(FILE *in, struct csv_table *t, struct error *e)
 {
     int line = 1;
     skip_byte_order_mark(in);
-    struct fields f = {0};
-    switch (read_record(in, t->path, &line, &f, e)) {
+    struct record r = {0};
+    switch (read_record(in, t->path, &line, &r, e)) {
     case RECORD_EOF:
         return error_set(e, EXIT_USAGE, "%s: the file is empty (no header)", t->path);
     case RECORD_ERROR:
-        fields_free(&f);
+        record_free(&r);
         return e->code;
     case RECORD_DONE:
         break;
     }
-    t->header = f.items;
-    t->columns = f.count;
+    t->columns = r.count;
+    if (!(t->header = record_cells(&r))) {
+        record_free(&r);
+        return error_set(e, EXIT_RUNTIME, "%s: out of memory", t->path);
+    }
     for (;;) {
         int start = line;
-        f = (struct fields){0};
-        enum record_end end = read_record(in, t->path, &line, &f, e);
+        enum record_end end = read_record(in, t->path, &line, &r, e);
         if (end == RECORD_EOF)
             return 0;
         if (end == RECORD_ERROR) {
-            fields_free(&f);
+            record_free(&r);
             return e->code;
         }
-        if (add_row(t, &f, start, e))
+        if (add_row(t, &r, start, e))
             return e->code;
     }
 }
@@ -191,12 +214,9 @@ int csv_table_read(const char *path, struct csv_table *t, struct error *e)
 
 void csv_table_free(struct csv_table *t)
 {
-    for (int r = 0; r < t->rows; ++r) {
-        struct fields f = {t->cells[r], t->columns, t->columns};
-        fields_free(&f);
-    }
-    struct fields header = {t->header, t->columns, t->columns};
-    fields_free(&header);
+    for (int r = 0; r < t->rows; ++r)
+        cells_free(t->cells[r]);
+    cells_free(t->header);
     free(t->cells);
     free(t->line);
     t->header = NULL;

@@ -58,7 +58,8 @@ int results_read_optional(const char *dir, const struct csv_schema *s, struct cs
  * them refuses the folder as one that does. */
 static int check_other_files(const struct results_folder *r, struct error *e)
 {
-    static const struct csv_schema *const others[] = {&lines_csv, &stalls_csv, &timeline_csv, &launches_csv};
+    static const struct csv_schema *const others[] = {&lines_csv,    &stalls_csv,  &timeline_csv,
+                                                      &launches_csv, &kernels_csv, &collectives_csv};
     for (size_t i = 0; i < sizeof others / sizeof *others && !e->code; ++i) {
         struct csv_table t;
         int present;
@@ -126,6 +127,11 @@ static int find_summary_columns(struct results_folder *r, struct error *e)
         return error_set(e, EXIT_USAGE, "%s: no rows (the run measured nothing)", s->path);
     if (read_ints(s, r->col_width, &r->summary_width, e) || read_ints(s, r->col_samples, &r->summary_samples, e))
         return e->code;
+    if (name_index_init(&r->summary_rows, (size_t)s->rows) != 0)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    for (int row = 0; row < s->rows; ++row)
+        if (name_index_add(&r->summary_rows, csv_table_text(s, row, r->col_variant), r->summary_width[row], row) < -1)
+            return error_set(e, EXIT_RUNTIME, "out of memory");
     return 0;
 }
 
@@ -139,8 +145,9 @@ static int check_sample_counts(struct results_folder *r, struct error *e)
         schema_column(s, &samples_csv, SAMPLES_TIME_MS, &time, e))
         return e->code;
     r->sample_width = calloc((size_t)s->rows + 1, sizeof *r->sample_width);
+    r->sample_summary_row = calloc((size_t)s->rows + 1, sizeof *r->sample_summary_row);
     r->sample_ms = calloc((size_t)s->rows + 1, sizeof *r->sample_ms);
-    if (!r->sample_width || !r->sample_ms)
+    if (!r->sample_width || !r->sample_summary_row || !r->sample_ms)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     for (int row = 0; row < s->rows; ++row)
         if (csv_table_required_real(s, row, time, &r->sample_ms[row], e) ||
@@ -150,7 +157,8 @@ static int check_sample_counts(struct results_folder *r, struct error *e)
     if (!counted)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     for (int row = 0; row < s->rows && !e->code; ++row) {
-        int at = results_summary_row(r, csv_table_text(s, row, variant), r->sample_width[row]);
+        int at = r->sample_summary_row[row] = results_summary_row(r, csv_table_text(s, row, variant),
+                                                                  r->sample_width[row]);
         if (at < 0)
             error_set(e, EXIT_USAGE, "%s:%d: %s at width %s is not in summary.csv", s->path, s->line[row],
                       csv_table_text(s, row, variant), csv_table_text(s, row, width));
@@ -168,6 +176,31 @@ static int check_sample_counts(struct results_folder *r, struct error *e)
     return e->code;
 }
 
+/* Each (variant, width)'s rows chained, in the file's order: its first in the index, the others linked after it. */
+static int index_metric_rows(struct results_folder *r, struct error *e)
+{
+    const struct csv_table *t = &r->metrics;
+    int *last = malloc(((size_t)t->rows + 1) * sizeof *last); /* per row that heads a chain: the chain's last row */
+    r->metric_next = malloc(((size_t)t->rows + 1) * sizeof *r->metric_next);
+    if (!last || !r->metric_next || name_index_init(&r->metric_rows, (size_t)t->rows / 8) != 0) {
+        free(last);
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    }
+    for (int row = 0; row < t->rows && !e->code; ++row) {
+        int first = name_index_add(&r->metric_rows, csv_table_text(t, row, r->metric_col_variant),
+                                   r->metric_width[row], row);
+        r->metric_next[row] = -1;
+        if (first < -1)
+            error_set(e, EXIT_RUNTIME, "out of memory");
+        else if (first != row)
+            r->metric_next[last[first]] = row;
+        if (first >= 0)
+            last[first] = row;
+    }
+    free(last);
+    return e->code;
+}
+
 static int find_metric_columns(struct results_folder *r, struct error *e)
 {
     const struct csv_table *t = &r->metrics;
@@ -177,9 +210,10 @@ static int find_metric_columns(struct results_folder *r, struct error *e)
         schema_column(t, &metrics_csv, METRICS_WIDTH, &r->metric_col_width, e) ||
         schema_column(t, &metrics_csv, METRICS_METRIC, &r->metric_col_metric, e) ||
         schema_column(t, &metrics_csv, METRICS_VALUE, &r->metric_col_value, e) ||
-        schema_column(t, &metrics_csv, METRICS_KERNEL, &r->metric_col_kernel, e))
+        schema_column(t, &metrics_csv, METRICS_KERNEL, &r->metric_col_kernel, e) ||
+        read_ints(t, r->metric_col_width, &r->metric_width, e))
         return e->code;
-    return read_ints(t, r->metric_col_width, &r->metric_width, e);
+    return index_metric_rows(r, e);
 }
 
 static int check_environment(const struct results_folder *r, struct error *e)
@@ -221,7 +255,7 @@ const char *results_description(const struct results_folder *r, const char *vari
     return row < 0 ? "" : csv_table_text(&r->variants, row, VARIANTS_DESCRIPTION);
 }
 
-int results_folder_open(const char *dir, struct results_folder *r, struct error *e)
+static int open_folder(const char *dir, bool being_written, struct results_folder *r, struct error *e)
 {
     memset(r, 0, sizeof *r);
     size_t length = strlen(dir);
@@ -234,7 +268,7 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
     snprintf(r->dir, sizeof r->dir, "%.*s", (int)length, dir);
     if (results_folder_exists(r->dir, e))
         return e->code;
-    if (length > 8 && strcmp(r->dir + length - 8, ".partial") == 0)
+    if (!being_written && length > 8 && strcmp(r->dir + length - 8, ".partial") == 0)
         return error_set(e, EXIT_USAGE, "%s: an incomplete run (the folder is renamed when the run completes)", r->dir);
     if (read_file(r, &environment_csv, &r->environment, e) || check_environment(r, e) ||
         read_file(r, &summary_csv, &r->summary, e) || find_summary_columns(r, e) ||
@@ -249,12 +283,26 @@ int results_folder_open(const char *dir, struct results_folder *r, struct error 
     return e->code;
 }
 
+int results_folder_open(const char *dir, struct results_folder *r, struct error *e)
+{
+    return open_folder(dir, false, r, e);
+}
+
+int results_folder_open_being_written(const char *dir, struct results_folder *r, struct error *e)
+{
+    return open_folder(dir, true, r, e);
+}
+
 void results_folder_close(struct results_folder *r)
 {
     free(r->summary_width);
     free(r->summary_samples);
+    name_index_free(&r->summary_rows);
     free(r->metric_width);
+    free(r->metric_next);
+    name_index_free(&r->metric_rows);
     free(r->sample_width);
+    free(r->sample_summary_row);
     free(r->sample_ms);
     free(r->ladder_step);
     csv_table_free(&r->environment);
@@ -300,10 +348,7 @@ int results_row_ok(const struct results_folder *r, int row)
 
 int results_summary_row(const struct results_folder *r, const char *variant, int width)
 {
-    for (int row = 0; row < r->summary.rows; ++row)
-        if (strcmp(csv_table_text(&r->summary, row, r->col_variant), variant) == 0 && r->summary_width[row] == width)
-            return row;
-    return -1;
+    return name_index_find(&r->summary_rows, variant, width);
 }
 
 /* kernel NULL: every kernel of the call, summed; NAN when no row has the metric, or one has no value. */
@@ -313,10 +358,10 @@ static int metric_value(const struct results_folder *r, const char *variant, int
     const struct csv_table *t = &r->metrics;
     int rows = 0;
     *sum = 0.0;
-    for (int row = 0; r->has_metrics && row < t->rows; ++row) {
+    for (int row = r->has_metrics ? name_index_find(&r->metric_rows, variant, width) : -1; row >= 0;
+         row = r->metric_next[row]) {
         double value;
-        if (strcmp(csv_table_text(t, row, r->metric_col_variant), variant) || r->metric_width[row] != width ||
-            strcmp(csv_table_text(t, row, r->metric_col_metric), metric) ||
+        if (strcmp(csv_table_text(t, row, r->metric_col_metric), metric) ||
             (kernel && strcmp(csv_table_text(t, row, r->metric_col_kernel), kernel)))
             continue;
         if (csv_table_real(t, row, r->metric_col_value, &value, e))

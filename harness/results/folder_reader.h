@@ -6,6 +6,7 @@
 #ifndef MEMSCOPE_RESULTS_FOLDER_H
 #define MEMSCOPE_RESULTS_FOLDER_H
 
+#include "../csv/name_index.h"
 #include "../common/paths.h"
 #include "../csv/reader.h"
 
@@ -17,11 +18,17 @@ struct results_folder {
     /* Columns of the summary every reader needs. */
     int col_variant, col_precision, col_width, col_status, col_samples, col_median_ms;
     int *summary_width, *summary_samples; /* per summary row, parsed when the folder is opened */
+    struct name_index summary_rows;        /* (variant, width) -> its summary row */
     int *sample_width;                     /* per samples row, likewise */
+    int *sample_summary_row;               /* per samples row: the summary row it is a sample of */
     double *sample_ms;
     /* Columns of metrics.csv, when it is there. */
     int metric_col_variant, metric_col_width, metric_col_metric, metric_col_value, metric_col_kernel;
     int *metric_width; /* per metrics row */
+    /* The rows of each (variant, width): the first by metric_rows, each one's next in metric_next (-1 after the
+     * last), so that a metric of a job is found among its own rows alone. */
+    struct name_index metric_rows;
+    int *metric_next;
     int *ladder_step;  /* per variants row */
 };
 
@@ -30,6 +37,9 @@ struct results_folder {
  * every file of the folder is checked, whether or not the reader draws it), or
  * whose samples do not add up to the summary's counts. */
 int results_folder_open(const char *dir, struct results_folder *r, struct error *e);
+/* The same for the writer still filling dir (its .partial): memscope-profile reads back the summary it wrote to
+ * write the files made from it. */
+int results_folder_open_being_written(const char *dir, struct results_folder *r, struct error *e);
 void results_folder_close(struct results_folder *r);
 
 struct csv_schema;
