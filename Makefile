@@ -94,9 +94,9 @@ $(BUILD)/memscope-decode: READER_LDLIBS := -lcupti
 $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o $(call lib,source diagnose profile cupti)
 # The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never built;
 # and the diagnosis rules from diagnose/ (host-only), to apply them to the run's figures.
-$(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report diagnose) \
+$(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report program diagnose) \
 	$(BUILD)/harness/ceilings/rates.o $(METRIC_CATALOG)
-$(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare) $(METRIC_CATALOG)
+$(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare program) $(METRIC_CATALOG)
 $(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history) $(METRIC_CATALOG)
 # The history's engines (harness/history/store_*.c): libsqlite3, linked, its development package from scripts/setup
 # history before the first history object is compiled; libpq, loaded (dlopen) on the first PostgreSQL connection.
@@ -106,7 +106,7 @@ $(call objects,harness/history) $(BUILD)/harness/history/main.o: | history-setup
 # memscope-profile links no CUDA and no CUPTI: it starts a program with the injection library beside it (and asks
 # the driver, loaded by dlopen, whether there is a GPU only once a program failed without starting CUDA).
 # Its summary's roof shares read the datasheet-free half of ceilings/rates.c (host-only), as the report does.
-$(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher profile diagnose results csv common) \
+$(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher program profile diagnose results csv common) \
 	$(BUILD)/harness/ceilings/rates.o
 	$(CC) $(SANITIZERS) -o $@ $(filter %.o,$^) -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lm -ldl
 
@@ -117,7 +117,7 @@ INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler
 	cupti/subscriber.c cupti/range_profiler.c cupti/counter_data_info.c harness/profile/metric_set.c \
 	harness/profile/metric_catalog.c harness/profile/evaluate.c harness/profile/metric_rows.c \
 	harness/results/metrics_csv.c harness/results/job_name.c \
-	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/csv/writer.c harness/csv/reader.c \
+	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/common/args.c harness/csv/writer.c harness/csv/reader.c \
 	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/results/environment_csv.c \
 	harness/gpu/gpu_lock.c harness/common/host_clock.c cupti/pc_sampling.c cupti/source_line.c \
 	harness/stalls/stall_lines.c harness/stalls/stall_rows.c harness/stalls/sampling_period.c \
@@ -134,7 +134,7 @@ $(BUILD)/libmemscope-inject.so: $(patsubst %,$(BUILD)/pic/%.o,$(basename $(INJEC
 	$(HOST_LINK) -shared -Wl,-z,defs -o $@ $^ -lcupti -ldl -lm
 
 $(TESTS:%=%.o): | test-setup
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history inject launcher)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HELPERS) $(ALL_LIBS) $(call lib,report compare history inject launcher program)
 	$(CUDA_LINK) -o $@ $< $(TEST_HELPERS) -Xlinker --start-group $(filter %.a,$^) -Xlinker --end-group -lcublas -lcupti -ldl \
 		$(UNPACKED_LIBS) $(HISTORY_DATABASES) -lcmocka
 $(TEST_PROGRAMS): $(BUILD)/tests/%: $(BUILD)/tests/%.o
@@ -175,9 +175,12 @@ $(USER_PATH_TARGETS): export user_head = $(HEAD)
 $(USER_PATH_TARGETS): export user_base_results = $(BASE_RESULTS)
 $(USER_PATH_TARGETS): export user_head_results = $(HEAD_RESULTS)
 $(USER_PATH_TARGETS): export user_rounds = $(ROUNDS)
-# RESULTS=<dir> renders that folder; otherwise scripts/report-run runs the suite (no GPU: renders the reference run).
+$(USER_PATH_TARGETS): export user_group_by = $(GROUP_BY)
+# RESULTS=<dir> renders that folder (GROUP_BY=nvtx or launch: a program's profile read so, not by kernel); otherwise
+# scripts/report-run runs the suite (no GPU: renders the reference run).
 report: report-setup all
-	@if [ -n "$$user_results" ]; then scripts/report-render $${user_compare:+--compare "$$user_compare"} "$$user_results" \
+	@if [ -n "$$user_results" ]; then scripts/report-render $${user_compare:+--compare "$$user_compare"} \
+		$${user_group_by:+--group-by "$$user_group_by"} "$$user_results" \
 		"reports/$$(basename "$$(realpath -m -- "$$user_results")")-report"; \
 	else HISTORY="$$user_history" scripts/report-run $(RUN_ARGS); fi
 # BASE=<rev> [HEAD=<rev>]: both built and run here, interleaved; or BASE_RESULTS=<dir> HEAD_RESULTS=<dir>.

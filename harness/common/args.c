@@ -134,3 +134,13 @@ int args_parse(int argc, char **argv, const struct arg_option *options, int n_op
             return e->code;
     }
 }
+
+void args_join(const char *const argv[], char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; argv[i] && used < len; ++i) {
+        const char *quote = strpbrk(argv[i], " \t'\"") ? "'" : "";
+        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? " " : "", quote, argv[i], quote);
+    }
+}

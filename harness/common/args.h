@@ -42,4 +42,8 @@ int args_parse(int argc, char **argv, const struct arg_option *options, int n_op
 int args_whole_number(const char *option, const char *text, long lowest, long highest, const char *why_highest,
                       long *value, struct error *e);
 
+/* argv (NULL-terminated) as one line into buf: its words joined by spaces, each holding a space or a quote in single
+ * quotes, as a profile names the command it ran. */
+void args_join(const char *const argv[], char *buf, size_t len);
+
 #endif

@@ -1,16 +1,11 @@
 #include <string.h>
 
+#include "../results/job_name.h"
 #include "collectives.h"
-
-static int begins(const char *text, const char *prefix)
-{
-    return strncmp(text, prefix, strlen(prefix)) == 0;
-}
 
 const char *collective_reason(const char *kernel, const regex_t *user)
 {
-    const char *name = begins(kernel, "void ") ? kernel + strlen("void ") : kernel; /* a template's return type */
-    if (begins(name, "ncclKernel") || begins(name, "ncclDevKernel"))
+    if (job_kernel_is_nccl(kernel))
         return NOT_REPLAYED_NCCL;
     if (user && regexec(user, kernel, 0, NULL, 0) == 0)
         return NOT_REPLAYED_OPTION;

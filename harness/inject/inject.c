@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../../cupti/activity.h"
+#include "../common/host_clock.h"
 #include "config.h"
 #include "nvtx_hook.h"
 #include "part.h"
@@ -58,7 +59,9 @@ static void finish(void)
     struct part_records r = {0};
     if (getpid() != state.pid)
         return;
+    uint64_t host_ns = host_realtime_ns();
     r.exit_ns = prof_activity_now();
+    r.clock_offset_ns = (int64_t)host_ns - (int64_t)r.exit_ns;
     r.replayed = replay_stop(&r.n_replayed, &profiling);
     r.kept = replay_kept_back(&r.n_kept);
     r.sampled = sampling_results(&r.n_sampled, &r.reasons);

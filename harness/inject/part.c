@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/args.h"
 #include "../results/environment_csv.h"
 #include "../results/job_name.h"
 #include "../results/launches_csv.h"
@@ -42,20 +43,21 @@ static void job_of(const struct part_writing *t, const struct launch *row, char 
         snprintf(job, len, "launch %ld", row->ordinal);
 }
 
-/* /proc/self/cmdline's arguments joined by spaces, each holding a space or a quote in single quotes. */
+/* /proc/self/cmdline's arguments as one line (args_join). */
 static void read_command_line(char *buf, size_t len)
 {
     char raw[4096];
+    const char *argv[256];
+    int argc = 0;
     FILE *f = fopen("/proc/self/cmdline", "r");
-    size_t n = f ? fread(raw, 1, sizeof raw - 1, f) : 0, used = 0;
+    size_t n = f ? fread(raw, 1, sizeof raw - 1, f) : 0;
     if (f)
         fclose(f);
     raw[n] = '\0';
-    buf[0] = '\0';
-    for (size_t at = 0; at < n && used < len; at += strlen(raw + at) + 1) {
-        const char *quote = strpbrk(raw + at, " \t'\"") ? "'" : "";
-        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", at ? " " : "", quote, raw + at, quote);
-    }
+    for (size_t at = 0; at < n && argc < 255; at += strlen(raw + at) + 1)
+        argv[argc++] = raw + at;
+    argv[argc] = NULL;
+    args_join(argv, buf, len);
 }
 
 /* Why a launch the selection took was not replayed (collectives.h), or NULL. */
@@ -84,7 +86,7 @@ static int write_launches(const struct part_writing *t, struct error *e)
                                  {op->grid[0], op->grid[1], op->grid[2]}, {op->block[0], op->block[1], op->block[2]},
                                  op->dynamic_shared, op->static_shared, op->registers,
                                  op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0, row->selected, job,
-                                 t->config->run, row->selected ? kept_back(t, row->op) : NULL});
+                                 t->config->run, row->selected ? kept_back(t, row->op) : NULL, op->start_ns});
     }
     return csv_close(&c, e);
 }
@@ -231,6 +233,7 @@ static int write_environment(const struct part_writing *t, struct error *e)
     env_add(&env, "gpu_name", "%s", replay_gpu_name());
     env_add(&env, "chip", "%s", replay_chip());
     env_add(&env, "replay_passes", "%zu", replay_passes());
+    env_add(&env, "clock_offset_ns", "%lld", (long long)t->records->clock_offset_ns);
     describe_failures(t, &env);
     return env_write(&env, t->config->part, e);
 }

@@ -25,6 +25,8 @@ struct part_records {
     const struct kept_range *ranges; /* those still open end at exit_ns */
     size_t n_ranges, ranges_lost;
     uint64_t dropped, exit_ns;
+    int64_t clock_offset_ns; /* the host's real-time clock less CUPTI's, read together at exit: a launch's start_ns
+                                plus it is on a clock every process of the host shares */
     const struct replayed_launch *replayed; /* the launches profiled, whose records are made from their calls */
     size_t n_replayed;
     const struct kept_back *kept; /* selected launches never replayed (collectives) */

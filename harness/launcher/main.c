@@ -26,6 +26,7 @@
 #include "../common/args.h"
 #include "../inject/protocol.h"
 #include "../profile/metric_set.h"
+#include "../program/files.h"
 #include "../results/partial_folder.h"
 #include "driver.h"
 #include "parts.h"
@@ -54,8 +55,9 @@ static const char usage_text[] =
     "      --nvtx-include TEXT  select the launches whose NVTX path (outer/inner) contains TEXT\n"
     "      --launch-skip N   of the launches that match, pass over the first N (default: 0)\n"
     "      --launch-count N  then select at most N (default: all)\n"
-    "      --launch-count-per-kernel N  and at most N of each kernel (default: no bound;\n"
-    "                        1 profiles every distinct kernel once)\n"
+    "      --launch-count-per-kernel N  and at most N of each kernel in each process (0: no\n"
+    "                        bound); without any selection option the default is 1, the\n"
+    "                        first launch of each kernel, else 0\n"
     "      --metric-groups LIST  hardware metric groups for the selected launches, collected\n"
     "                        by CUPTI's kernel replay: global, shared, dram, roofline, cache,\n"
     "                        sol, tensor, causes, or \"none\"\n"
@@ -89,7 +91,8 @@ static const char usage_text[] =
 struct cli {
     const char *out, *kernel, *nvtx_include, *metric_groups, *no_replay;
     long launch_skip, launch_count; /* count -1: all */
-    long launch_count_per_kernel;   /* 0: no bound */
+    long launch_count_per_kernel;   /* 0: no bound; -1: not given (DEFAULT_PER_KERNEL without other selection) */
+    bool default_selection;         /* no selection option given: the first launch of each kernel in each process */
     long wait_gpu_s;
     long repeat;
     char **program;                 /* PROGRAM ARGS..., NULL-terminated: argv's tail after "--" */
@@ -153,17 +156,28 @@ static void replayed_groups(const char *groups, char *out, size_t len)
         snprintf(out, len, "none");
 }
 
+/* Without a selection option, the first launch of each kernel in each process: a training script launches each
+ * kernel thousands of times, and replaying each launch would make the profile take as long per launch as the
+ * script per step. With one, the options select as Nsight Compute's do, every launch they match. */
+static void choose_default_selection(struct cli *c)
+{
+    if (c->launch_count_per_kernel >= 0)
+        return;
+    c->default_selection = !c->kernel && !c->nvtx_include && c->launch_skip == 0 && c->launch_count < 0;
+    c->launch_count_per_kernel = c->default_selection ? 1 : 0;
+}
+
 static int parse(int argc, char **argv, struct cli *c, struct error *e)
 {
-    *c = (struct cli){.launch_count = -1, .metric_groups = PROFILE_DEFAULT_GROUPS, .repeat = 1,
-                      .wait_gpu_s = INJECT_DEFAULT_WAIT_GPU_S};
+    *c = (struct cli){.launch_count = -1, .launch_count_per_kernel = -1, .metric_groups = PROFILE_DEFAULT_GROUPS,
+                      .repeat = 1, .wait_gpu_s = INJECT_DEFAULT_WAIT_GPU_S};
     const struct arg_option options[] = {
         {"out", 'o', ARG_TEXT, &c->out, 0, 0, NULL},
         {"kernel", 0, ARG_TEXT, &c->kernel, 0, 0, NULL},
         {"nvtx-include", 0, ARG_TEXT, &c->nvtx_include, 0, 0, NULL},
         {"launch-skip", 0, ARG_LONG, &c->launch_skip, 0, (double)LONG_MAX, NULL},
         {"launch-count", 0, ARG_LONG, &c->launch_count, 1, (double)LONG_MAX, NULL},
-        {"launch-count-per-kernel", 0, ARG_LONG, &c->launch_count_per_kernel, 1, (double)LONG_MAX, NULL},
+        {"launch-count-per-kernel", 0, ARG_LONG, &c->launch_count_per_kernel, 0, (double)LONG_MAX, NULL},
         {"no-replay", 0, ARG_TEXT, &c->no_replay, 0, 0, NULL},
         {"metric-groups", 0, ARG_TEXT, &c->metric_groups, 0, 0, NULL},
         {"repeat", 0, ARG_LONG, &c->repeat, 1, 1000, NULL},
@@ -186,6 +200,7 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
         check_groups(c->metric_groups, &c->stalls, &c->roofline, e))
         return e->code;
     replayed_groups(c->metric_groups, c->replayed, sizeof c->replayed);
+    choose_default_selection(c);
     return 0;
 }
 
@@ -242,7 +257,7 @@ static int give_environment(const struct cli *c, const char *library, const char
         setenv(INJECT_ENV_DIR, folder, 1) || set_or_unset(INJECT_ENV_KERNEL, c->kernel) ||
         set_or_unset(INJECT_ENV_NVTX_INCLUDE, c->nvtx_include) || setenv(INJECT_ENV_LAUNCH_SKIP, skip, 1) ||
         set_or_unset(INJECT_ENV_LAUNCH_COUNT, c->launch_count < 0 ? NULL : count) ||
-        set_or_unset(INJECT_ENV_LAUNCH_COUNT_PER_KERNEL, c->launch_count_per_kernel ? per_kernel : NULL) ||
+        set_or_unset(INJECT_ENV_LAUNCH_COUNT_PER_KERNEL, c->launch_count_per_kernel > 0 ? per_kernel : NULL) ||
         set_or_unset(INJECT_ENV_NO_REPLAY, c->no_replay) ||
         setenv(INJECT_ENV_METRIC_GROUPS, c->replayed, 1) || setenv(INJECT_ENV_REPEAT, repeat, 1) ||
         setenv(INJECT_ENV_WAIT_GPU, wait, 1))
@@ -350,10 +365,14 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
         if (time_again(c, d, absolute, run, e))
             return e->code;
     bool sampled = c->stalls && p.selected > 0; /* no launch selected, no stall run */
+    char command_line[4096];
+    args_join((const char *const *)c->program, command_line, sizeof command_line);
     if (c->stalls && !sampled)
         fprintf(stderr, "memscope-profile: no launch was selected: no stalls to sample\n");
     if ((sampled && sample_stalls(c, d, absolute, e)) ||
-        profile_summary_write(d->partial_path, (int)c->repeat, sampled, &roofs, &unmatched, &unmatched_stalls, e))
+        profile_summary_write(d->partial_path, (int)c->repeat, sampled, &roofs, command_line, &unmatched,
+                              &unmatched_stalls, e) ||
+        program_files_write(d->partial_path, e))
         return e->code;
     if (unmatched)
         fprintf(stderr, "memscope-profile: %zu launches of the later runs were not made by the first run: they "
@@ -363,7 +382,12 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
                         "they are in " PROFILE_STALL_RUN "/stalls.csv, not in stalls.csv\n", unmatched_stalls);
     if (results_dir_commit(d, e))
         return e->code;
-    printf("%zu kernel launches, %zu selected\nresults: %s\n", p.launches, p.selected, d->final_path);
+    printf("%zu kernel launches, %zu selected\n", p.launches, p.selected);
+    if (c->default_selection)
+        printf("selected: the first launch of each kernel in each process (--launch-count-per-kernel N takes N, 0 "
+               "every launch; --kernel, --nvtx-include, --launch-skip and --launch-count select as Nsight Compute "
+               "does); every launch is timed\n");
+    printf("results: %s\n", d->final_path);
     return 0;
 }
 

@@ -13,6 +13,11 @@
 #include "../results/schema.h"
 #include "merge.h"
 
+/* The order of parts without a rank, after the ranks: the program's own before the processes it started (a compile
+ * or data-loading worker), whatever their names. */
+#define ORDER_PROGRAM -2
+#define ORDER_CHILD -1
+
 /* A child's part by its folder's name: its label and its order (ranks first, by rank). */
 static int child_label(const char *name, char *label, size_t len, long *order)
 {
@@ -25,12 +30,12 @@ static int child_label(const char *name, char *label, size_t len, long *order)
     }
     if (sscanf(name, INJECT_CHILD_PART "%c", &number, &end) == 1) {
         snprintf(label, len, "process %ld", number);
-        *order = -1;
+        *order = ORDER_CHILD;
         return 1;
     }
     if (strcmp(name, INJECT_PROGRAM_PART) == 0) {
         snprintf(label, len, "program");
-        *order = -1;
+        *order = ORDER_PROGRAM;
         return 1;
     }
     return 0;
@@ -46,6 +51,8 @@ static int by_order(const void *a, const void *b)
     const struct ordered *x = a, *y = b;
     if ((x->order < 0) != (y->order < 0))
         return x->order < 0 ? 1 : -1;
+    if (x->order < 0 && x->order != y->order)
+        return x->order == ORDER_PROGRAM ? -1 : 1;
     if (x->order != y->order)
         return x->order < y->order ? -1 : 1;
     return strcmp(x->name.dir, y->name.dir);
@@ -196,7 +203,7 @@ static void gpu_names(const char *folder, const struct part_names *p, char *out,
     }
 }
 
-int merge_environment(const char *folder, const struct part_names *p, struct error *e)
+int merge_environment(const char *folder, const struct part_names *p, const char *command_line, struct error *e)
 {
     char dir[PATH_JOINED(PATH_IN_FOLDER_LEN)], key[128], value[1024];
     struct csv_table first;
@@ -216,15 +223,15 @@ int merge_environment(const char *folder, const struct part_names *p, struct err
         if (listed(name, summed_keys, COUNT(summed_keys))) {
             summed(folder, p, name, value, sizeof value);
             environment_csv_row(&c, name, value);
-        } else if (!listed(name, part_keys, COUNT(part_keys)) && strcmp(name, "part") != 0) {
+        } else if (!listed(name, part_keys, COUNT(part_keys)) && strcmp(name, "part") != 0 &&
+                   strcmp(name, "kernels") != 0) {
             environment_csv_row(&c, name, csv_table_text(&first, row, 1));
         }
     }
     csv_table_free(&first);
     gpu_names(folder, p, value, sizeof value);
     environment_csv_row(&c, "gpu_name", value);
-    environment_value(dir, "command_line", value, sizeof value);
-    environment_csv_row(&c, "command_line", value); /* the first part's: the title names one of them */
+    environment_csv_row(&c, "command_line", command_line);
     snprintf(value, sizeof value, "%zu", p->n);
     environment_csv_row(&c, "parts", value);
     for (size_t i = 0; i < p->n; ++i) {
@@ -238,4 +245,15 @@ int merge_environment(const char *folder, const struct part_names *p, struct err
         }
     }
     return csv_close(&c, e);
+}
+
+int merge_name_command(const char *folder, const char *command_line, struct error *e)
+{
+    static struct environment env;
+    if (env_read(folder, &env, e))
+        return e->code;
+    for (int i = 0; i < env.count; ++i)
+        if (strcmp(env.entry[i].key, "command_line") == 0)
+            snprintf(env.entry[i].value, sizeof env.entry[i].value, "%s", command_line);
+    return env_write(&env, folder, e);
 }

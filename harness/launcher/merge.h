@@ -32,8 +32,12 @@ int merge_list_children(const char *folder, struct part_names *p, struct error *
 int merge_list_parts(const char *folder, struct part_names *p, struct error *e);
 /* Where folder holds children, moves the program's own part (its files, when it has any) into rank-R or program/. */
 int merge_move_program_part(const char *folder, struct error *e);
-/* The folder's environment.csv: the first part's, with the counts summed over the parts, then each part's pid,
- * rank, GPUs, launches and command line under part_<dir>_<key> (parts: how many). */
-int merge_environment(const char *folder, const struct part_names *p, struct error *e);
+/* The folder's environment.csv: the first part's (a rank's, else the program's own), with the counts summed over the
+ * parts and command_line the command the user ran, then each part's pid, rank, GPUs, launches and command line under
+ * part_<dir>_<key> (parts: how many). */
+int merge_environment(const char *folder, const struct part_names *p, const char *command_line, struct error *e);
+/* A profile of one process: its environment.csv's command_line made the command the user ran (the process's own
+ * may be another: an interpreter's, an exec'd wrapper's). */
+int merge_name_command(const char *folder, const char *command_line, struct error *e);
 
 #endif

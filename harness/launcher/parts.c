@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/paths.h"
 #include "../inject/protocol.h"
 #include "driver.h"
 #include "merge.h"
@@ -94,6 +95,50 @@ static int no_kernel(const struct results_dir *d, struct error *e)
                                      "profiled and no results folder is left");
 }
 
+/* What the injection library writes into a part (part.c, protocol.h): all memscope removes of a part it drops. */
+static const char *const part_files[] = {INJECT_STARTED_MARK, INJECT_COMPLETE_MARK, "environment.csv", "launches.csv",
+                                         "metrics.csv", "stalls.csv", "trace.json", "timeline.csv"};
+
+static void remove_part_files(const char *dir)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    for (size_t i = 0; i < sizeof part_files / sizeof *part_files; ++i) {
+        snprintf(path, sizeof path, "%s/%s", dir, part_files[i]);
+        unlink(path);
+    }
+}
+
+static bool launched_nothing(const char *dir)
+{
+    struct part p;
+    part_read(dir, &p);
+    return p.state == PART_COMPLETE && p.launches == 0;
+}
+
+/* A process that launched no kernel (a compile or data-loading worker that loaded CUDA, torchrun's own process)
+ * adds no part: its files are removed, and its folder where it had one (a file not memscope's keeps it). The program's
+ * own part in the folder goes too where another part launched kernels; otherwise it is the profile. */
+static void drop_idle_parts(const char *folder)
+{
+    static struct part_names names;
+    char dir[PATH_IN_FOLDER_LEN + MERGE_PART_NAME_LEN + 2];
+    struct error ignored = {0};
+    size_t kept = 0;
+    if (merge_list_children(folder, &names, &ignored) != 0)
+        return;
+    for (size_t i = 0; i < names.n; ++i) {
+        snprintf(dir, sizeof dir, "%s/%s", folder, names.at[i].dir);
+        if (!launched_nothing(dir)) {
+            ++kept;
+            continue;
+        }
+        remove_part_files(dir);
+        rmdir(dir);
+    }
+    if (kept > 0 && launched_nothing(folder))
+        remove_part_files(folder);
+}
+
 int parts_check_run(const char *folder, struct part *p, struct error *e)
 {
     int children;
@@ -108,6 +153,8 @@ int parts_check_run(const char *folder, struct part *p, struct error *e)
     p->state = PART_COMPLETE;
     p->launches += sum.launches;
     p->selected += sum.selected;
+    if (p->launches > 0)
+        drop_idle_parts(folder);
     return 0;
 }
 

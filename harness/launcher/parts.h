@@ -32,7 +32,8 @@ void part_read(const char *dir, struct part *p);
  * process's part); otherwise a code and message that say why, the folder left as it is, or removed when nothing at
  * all is in it. */
 int parts_check(const struct results_dir *d, struct part *p, struct error *e);
-/* The same for one run's folder (a later run of --repeat, the stall sampling's), which is never removed. */
+/* The same for one run's folder (a later run of --repeat, the stall sampling's), which is never removed. Where the
+ * program launched kernels, the parts of processes that launched none are dropped (their files removed). */
 int parts_check_run(const char *folder, struct part *p, struct error *e);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../common/grow.h"
+#include "../csv/name_index.h"
 #include "../common/stats.h"
 #include "../csv/reader.h"
 #include "../profile/profile_summary.h"
@@ -29,7 +30,7 @@ struct job {
     double registers, static_smem, dynamic_smem, threads_per_block;
     double *samples_ms;
     int n_samples;
-    struct profile profile; /* n_metrics 0: not profiled */
+    struct profile *profile; /* NULL: not profiled (a profile is some 11 KB: most of a program's jobs have none) */
     bool not_replayed;      /* selected, and kept back from replay: a collective (launches.csv: not_replayed) */
     struct stall_tally stalls;
 };
@@ -37,6 +38,7 @@ struct job {
 struct jobs {
     struct job *rows;
     size_t n;
+    struct name_index by_name; /* each job's row: a training script's profile holds 100,000 of them */
     struct csv_table stall_runs[MERGE_MAX_PARTS]; /* stay open: the tallies' reasons point into them */
     size_t n_stall_runs;
     struct part_names parts;   /* of the run being read */
@@ -59,18 +61,10 @@ void profile_run_folder(char *dir, size_t len, const char *folder, int run)
         snprintf(dir, len, "%s/run-%d", folder, run);
 }
 
-/* Runs launch their kernels in the same order, so the job of a run's row i is most often job i; a file with rows
- * per job (metrics, stalls) names the hint's job or the next. The rest are searched: a program may have tens of
- * thousands of jobs. */
-static struct job *find_job(struct jobs *j, const char *name, size_t hint)
+static struct job *find_job(struct jobs *j, const char *name)
 {
-    for (size_t near = hint; near < j->n && near <= hint + 1; ++near)
-        if (strcmp(j->rows[near].name, name) == 0)
-            return &j->rows[near];
-    for (size_t i = 0; i < j->n; ++i)
-        if (strcmp(j->rows[i].name, name) == 0)
-            return &j->rows[i];
-    return NULL;
+    int row = name_index_find(&j->by_name, name, 0);
+    return row < 0 ? NULL : &j->rows[row];
 }
 
 /* -1 in launches.csv: the driver did not say. */
@@ -88,7 +82,7 @@ static int new_job(struct jobs *j, const struct csv_table *t, int row, const int
         return error_set(e, EXIT_RUNTIME, "out of memory");
     struct job *job = &j->rows[j->n++];
     *job = (struct job){.name = strdup(name), .kernel = strdup(csv_table_text(t, row, col[LAUNCHES_KERNEL]))};
-    if (!job->name || !job->kernel)
+    if (!job->name || !job->kernel || name_index_add(&j->by_name, job->name, 0, (int)(j->n - 1)) < -1)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     job->registers = known(t, row, col[LAUNCHES_REGISTERS_PER_THREAD], e);
     job->static_smem = known(t, row, col[LAUNCHES_STATIC_SMEM_BYTES], e);
@@ -121,14 +115,14 @@ static int read_run(struct jobs *j, const char *dir, const char *label, int run,
         return error_set(e, EXIT_RUNTIME, "%s/%s is missing, though the part is marked complete", dir,
                          launches_csv.file);
     for (int id = 0; id < LAUNCHES_COLUMNS && !e->code; ++id)
-        if (id == LAUNCHES_NOT_REPLAYED) /* written since issue 41 */
+        if (id >= LAUNCHES_NOT_REPLAYED) /* not_replayed written since issue 41, start_ns since issue 48 */
             col[id] = schema_column_or_none(&t, &launches_csv, id);
         else
             schema_column(&t, &launches_csv, id, &col[id], e);
     for (int row = 0; row < t.rows && !e->code; ++row) {
         double duration_ns;
         const char *key = keyed(label, csv_table_text(&t, row, col[LAUNCHES_JOB]), name, sizeof name);
-        struct job *job = find_job(j, key, (size_t)row);
+        struct job *job = find_job(j, key);
         if (!job && run > 1) {
             ++*unmatched;
             continue;
@@ -160,7 +154,6 @@ static int read_metrics(struct jobs *j, const char *folder, const char *label, s
 {
     struct csv_table t;
     int present, variant, kernel, metric, value, unit;
-    size_t last = 0; /* the job of the row before */
     char key[JOB_NAME_LEN + MERGE_PART_NAME_LEN];
     if (results_read_optional(folder, &metrics_csv, &t, &present, e) || !present)
         return e->code;
@@ -174,14 +167,16 @@ static int read_metrics(struct jobs *j, const char *folder, const char *label, s
     }
     for (int row = 0; row < t.rows && !e->code; ++row) {
         const char *name = csv_table_text(&t, row, metric);
-        struct job *job = find_job(j, keyed(label, csv_table_text(&t, row, variant), key, sizeof key), last);
-        if (job)
-            last = (size_t)(job - j->rows);
+        struct job *job = find_job(j, keyed(label, csv_table_text(&t, row, variant), key, sizeof key));
         if (*label)
             merge_metric_row(j, &t, row, key, variant, kernel, metric, value, unit, e);
         if (!job || !strstr(name, "__")) /* a derived metric: no Perfworks name holds "__" but the collected */
             continue;
-        struct profile *p = &job->profile;
+        if (!job->profile && !(job->profile = calloc(1, sizeof *job->profile))) {
+            error_set(e, EXIT_RUNTIME, "out of memory");
+            break;
+        }
+        struct profile *p = job->profile;
         if (p->n_metrics == MAX_METRICS) {
             error_set(e, EXIT_USAGE, "%s:%d: more than %d metrics for one job", t.path, t.line[row], MAX_METRICS);
             break;
@@ -236,7 +231,6 @@ static int read_stalls(struct jobs *j, const char *dir, const char *label, struc
     int col[STALLS_COLUMNS], present;
     char key[JOB_NAME_LEN + MERGE_PART_NAME_LEN];
     struct csv_table *t = &j->stall_runs[j->n_stall_runs];
-    size_t last = 0; /* the job of the row before */
     if (results_read_optional(dir, &stalls_csv, t, &present, e))
         return e->code;
     if (!present)
@@ -249,12 +243,11 @@ static int read_stalls(struct jobs *j, const char *dir, const char *label, struc
     for (int row = 0; row < t->rows && !e->code; ++row) {
         double samples;
         const char *name = keyed(label, csv_table_text(t, row, col[STALLS_VARIANT]), key, sizeof key);
-        struct job *job = find_job(j, name, last);
+        struct job *job = find_job(j, name);
         if (!job) {
             ++*unmatched;
             continue;
         }
-        last = (size_t)(job - j->rows);
         if (csv_table_required_real(t, row, col[STALLS_SAMPLES], &samples, e) == 0 &&
             tally(&job->stalls, csv_table_text(t, row, col[STALLS_REASON]), samples, e) == 0)
             copy_stall_row(c, t, row, col, job->name, samples, e);
@@ -318,23 +311,23 @@ static void fill_timing(const struct job *job, struct summary_row *row)
 static int job_findings(const struct job *job, const struct environment *roofs, struct finding *out)
 {
     struct launch_facts launch = {job->registers, job->static_smem + job->dynamic_smem, job->threads_per_block};
-    return profile_findings(&job->profile, 0, NULL, roofs, &launch, NULL, out, FINDING_MAX);
+    return profile_findings(job->profile, 0, NULL, roofs, &launch, NULL, out, FINDING_MAX);
 }
 
 static void fill_metrics(const struct job *job, const struct environment *roofs, struct summary_row *row)
 {
     struct diagnosis d;
     struct finding f[FINDING_MAX];
-    if (job->profile.n_metrics == 0)
+    if (!job->profile)
         return;
     struct tensor_work w;
-    profile_headline(&job->profile, 0, row->headline);
-    profile_tensor_work(&job->profile, 0, roofs, &w);
+    profile_headline(job->profile, 0, row->headline);
+    profile_tensor_work(job->profile, 0, roofs, &w);
     row->tensor_type = w.type;
     row->tensor_flop = w.flop;
     row->tensor_tflops = w.tflops;
     row->tensor_roof_pct = w.roof_pct;
-    profile_diagnose(&job->profile, 0, NULL, roofs, &d);
+    profile_diagnose(job->profile, 0, NULL, roofs, &d);
     snprintf(row->limiter, sizeof row->limiter, "%s", d.limiter);
     snprintf(row->evidence, sizeof row->evidence, "%s", d.evidence);
     profile_first_finding(f, job_findings(job, roofs, f), row);
@@ -348,7 +341,7 @@ static int write_findings(const struct jobs *j, const char *folder, const struct
     for (size_t i = 0; i < j->n; ++i) {
         const struct job *job = &j->rows[i];
         struct finding f[FINDING_MAX];
-        if (job->profile.n_metrics)
+        if (job->profile)
             profile_write_findings(&c, job->name, PROGRAM_PRECISION, 0, job->kernel, f, job_findings(job, roofs, f));
     }
     return csv_close(&c, e);
@@ -365,7 +358,7 @@ static int write_summary(const struct jobs *j, const char *folder, const struct 
         summary_row_init(&row);
         row.variant = job->name;
         row.precision = PROGRAM_PRECISION;
-        row.status = job->profile.n_metrics ? PROGRAM_STATUS_PROFILED
+        row.status = job->profile ? PROGRAM_STATUS_PROFILED
                      : job->not_replayed    ? PROGRAM_STATUS_NOT_REPLAYED
                                             : PROGRAM_STATUS_TIMED;
         row.metrics_kernel = job->kernel;
@@ -399,16 +392,19 @@ static void free_jobs(struct jobs *j)
         free(j->rows[i].samples_ms);
         free(j->rows[i].name);
         free(j->rows[i].kernel);
-        for (int m = 0; m < j->rows[i].profile.n_metrics; ++m)
-            free((char *)j->rows[i].profile.names[m]);
+        for (int m = 0; j->rows[i].profile && m < j->rows[i].profile->n_metrics; ++m)
+            free((char *)j->rows[i].profile->names[m]);
+        free(j->rows[i].profile);
     }
     free(j->rows);
+    name_index_free(&j->by_name);
     for (size_t i = 0; i < j->n_stall_runs; ++i)
         csv_table_free(&j->stall_runs[i]);
 }
 
 /* Every part of one run, its launches samples of their jobs; the first run's also gives the jobs' metrics. */
-static int read_parts(struct jobs *j, const char *folder, int run, size_t *unmatched, struct error *e)
+static int read_parts(struct jobs *j, const char *folder, int run, const char *command_line, size_t *unmatched,
+                      struct error *e)
 {
     char dir[PATH_LEN + 16], part[PATH_LEN + 16 + MERGE_PART_NAME_LEN];
     profile_run_folder(dir, sizeof dir, folder, run);
@@ -428,20 +424,23 @@ static int read_parts(struct jobs *j, const char *folder, int run, size_t *unmat
         if (!e->code && closing.code)
             *e = closing;
         if (!e->code)
-            merge_environment(folder, &j->parts, e);
+            merge_environment(folder, &j->parts, command_line, e);
+    } else if (run == 1 && !e->code) {
+        merge_name_command(folder, command_line, e);
     }
     return e->code;
 }
 
 int profile_summary_write(const char *folder, int runs, bool stalls, const struct environment *roofs,
-                          size_t *unmatched, size_t *unmatched_stalls,
-                          struct error *e)
+                          const char *command_line, size_t *unmatched, size_t *unmatched_stalls, struct error *e)
 {
     static struct jobs j;
     j = (struct jobs){0};
     *unmatched = *unmatched_stalls = 0;
+    if (name_index_init(&j.by_name, 1024) != 0)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
     for (int run = 1; run <= runs && !e->code; ++run)
-        read_parts(&j, folder, run, unmatched, e);
+        read_parts(&j, folder, run, command_line, unmatched, e);
     if (!e->code && (!stalls || read_stall_run(&j, folder, unmatched_stalls, e) == 0) &&
         write_summary(&j, folder, roofs, e) == 0 && write_samples(&j, folder, e) == 0)
         write_findings(&j, folder, roofs, e);

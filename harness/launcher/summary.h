@@ -24,9 +24,10 @@ void profile_run_folder(char *dir, size_t len, const char *folder, int run);
 #define PROFILE_STALL_RUN "stall-sampling"
 
 /* roofs: the GPU's measured ceilings (roofs.h; empty without them), for each tensor kernel's share of its type's
- * roof and its diagnosis. *unmatched: launches of later runs that the first run did not make (no job of theirs;
- * left out); with stalls, *unmatched_stalls: stall rows of such launches. */
+ * roof and its diagnosis; command_line: the command the user ran, which names the profile (merge.h). *unmatched:
+ * launches of later runs that the first run did not make (no job of theirs; left out); with stalls,
+ * *unmatched_stalls: stall rows of such launches. */
 int profile_summary_write(const char *folder, int runs, bool stalls, const struct environment *roofs,
-                          size_t *unmatched, size_t *unmatched_stalls, struct error *e);
+                          const char *command_line, size_t *unmatched, size_t *unmatched_stalls, struct error *e);
 
 #endif

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "../results/job_name.h"
-#include "job_label.h"
+#include "labels.h"
 
 #define ELLIPSIS "…"
 #define LABEL_WORK 4096 /* a kernel's name is cut here before it is shortened */
@@ -94,7 +94,7 @@ static int deepest(const char *name)
     return most;
 }
 
-/* name cut to max characters, the last an ellipsis (name holds REPORT_JOB_LABEL_LEN bytes at least). */
+/* name cut to max characters, the last an ellipsis (name holds JOB_LABEL_LEN bytes at least). */
 static void cut(char *name, size_t max)
 {
     size_t keep = 0, kept = 0;
@@ -105,33 +105,47 @@ static void cut(char *name, size_t max)
     snprintf(name + keep, strlen(ELLIPSIS) + 1, "%s", ELLIPSIS);
 }
 
-void report_kernel_label(const char *kernel, char *out, size_t size)
+void program_kernel_label(const char *kernel, char *out, size_t size)
 {
     char plain[LABEL_WORK], shorter[LABEL_WORK];
     drop_qualifiers(kernel, plain, sizeof plain);
     drop_signature(plain);
-    for (int depth = deepest(plain); depth >= 0 && characters(plain) > REPORT_KERNEL_LABEL_MAX; --depth) {
+    for (int depth = deepest(plain); depth >= 0 && characters(plain) > KERNEL_LABEL_MAX; --depth) {
         collapse(plain, depth, shorter, sizeof shorter);
-        if (characters(shorter) <= REPORT_KERNEL_LABEL_MAX || depth == 0)
+        if (characters(shorter) <= KERNEL_LABEL_MAX || depth == 0)
             snprintf(plain, sizeof plain, "%s", shorter);
     }
-    cut(plain, REPORT_KERNEL_LABEL_MAX);
+    cut(plain, KERNEL_LABEL_MAX);
     snprintf(out, size, "%s", plain);
 }
 
-void report_job_label(const char *job, const char *kernel, char *out, size_t size)
+void program_job_label(const char *job, const char *kernel, char *out, size_t size)
 {
     struct job_parts parts;
-    char label[REPORT_JOB_LABEL_LEN];
+    char label[JOB_LABEL_LEN];
     if (job_name_split(job, kernel, &parts) != 0) {
         snprintf(label, sizeof label, "%s", job);
-        cut(label, REPORT_KERNEL_LABEL_MAX);
+        cut(label, KERNEL_LABEL_MAX);
         snprintf(out, size, "%s", label);
         return;
     }
-    report_kernel_label(kernel, label, sizeof label);
+    program_kernel_label(kernel, label, sizeof label);
     if (parts.path_len)
         snprintf(out, size, "%s #%ld (%.*s)", label, parts.ordinal, (int)parts.path_len, parts.path);
     else
         snprintf(out, size, "%s #%ld", label, parts.ordinal);
+}
+
+void program_kernel_name(const struct program_kernels *k, const struct program_kernel *kernel, char *out, size_t size)
+{
+    char label[JOB_LABEL_LEN];
+    if (k->grouping == GROUP_BY_LAUNCH) {
+        program_job_label(kernel->key, kernel->kernel, out, size);
+        return;
+    }
+    program_kernel_label(kernel->kernel, label, sizeof label);
+    if (*kernel->nvtx_range)
+        snprintf(out, size, "%s (%s)", label, kernel->nvtx_range);
+    else
+        snprintf(out, size, "%s", label);
 }

@@ -3,22 +3,29 @@
  * its return type, its parameter list, its namespaces and, where still too long, its deepest template arguments
  * ("vectorized_elementwise_kernel<4, CUDAFunctor_add<…>, array<…> >").
  */
-#ifndef MEMSCOPE_REPORT_JOB_LABEL_H
-#define MEMSCOPE_REPORT_JOB_LABEL_H
+#ifndef MEMSCOPE_PROGRAM_LABELS_H
+#define MEMSCOPE_PROGRAM_LABELS_H
 
 #include <stddef.h>
 
+#include "kernels.h"
+
 /* A kernel label's most characters: a table's column. */
-#define REPORT_KERNEL_LABEL_MAX 72
+#define KERNEL_LABEL_MAX 72
 
 /* A job's label: its kernel's, its ordinal and its NVTX path. */
-#define REPORT_JOB_LABEL_LEN 256
+#define JOB_LABEL_LEN 256
 
-/* kernel shortened into out (REPORT_JOB_LABEL_LEN bytes hold any). */
-void report_kernel_label(const char *kernel, char *out, size_t size);
+/* kernel shortened into out (JOB_LABEL_LEN bytes hold any). */
+void program_kernel_label(const char *kernel, char *out, size_t size);
 
 /* A job (results/job_name.h) of kernel: "LABEL #K (PATH)", "LABEL #K" without an NVTX path; a name that is not
  * kernel's, shortened at its end. */
-void report_job_label(const char *job, const char *kernel, char *out, size_t size);
+void program_job_label(const char *job, const char *kernel, char *out, size_t size);
+
+/* A kernel of a profile read by kernel (kernels.h) as a page or a comparison names it: its label, with its NVTX range
+ * where the kernels are grouped by range, or its job's label where each launch is its own. */
+void program_kernel_name(const struct program_kernels *k, const struct program_kernel *kernel, char *out,
+                         size_t size);
 
 #endif

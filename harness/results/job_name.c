@@ -32,6 +32,17 @@ int job_name_split(const char *job, const char *kernel, struct job_parts *p)
     return 0;
 }
 
+static int begins(const char *text, const char *prefix)
+{
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+int job_kernel_is_nccl(const char *kernel)
+{
+    const char *name = begins(kernel, "void ") ? kernel + strlen("void ") : kernel; /* a template's return type */
+    return begins(name, "ncclKernel") || begins(name, "ncclDevKernel");
+}
+
 int job_name_with_part(char *out, size_t size, const char *label, const char *job)
 {
     int n = snprintf(out, size, JOB_PART_OPEN "%s" JOB_PART_CLOSE "%s", label, job);

@@ -41,6 +41,10 @@ int job_name_split(const char *job, const char *kernel, struct job_parts *p);
 #define JOB_PART_OPEN "["
 #define JOB_PART_CLOSE "]/"
 
+/* Whether a kernel (demangled) is one of NCCL's, whose launches wait inside themselves for their peers on other GPUs:
+ * their names all begin "ncclKernel" (NCCL up to 2.18) or "ncclDevKernel" (2.19 on). */
+int job_kernel_is_nccl(const char *kernel);
+
 /* "[label]/job" into out; -1 when it does not fit. */
 int job_name_with_part(char *out, size_t size, const char *label, const char *job);
 /* The part's label ("rank 1") and the job within it; 0 and *label_len 0 when job names no part. */

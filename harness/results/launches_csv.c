@@ -31,6 +31,7 @@ void launches_csv_row(struct csv *c, const struct launch_row *r)
     csv_text(c, r->job);
     csv_int(c, r->run);
     csv_text(c, r->not_replayed ? r->not_replayed : "");
+    csv_uint(c, r->start_ns);
     csv_end_row(c);
 }
 

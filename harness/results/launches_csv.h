@@ -20,6 +20,7 @@ struct launch_row {
     const char *job; /* the launch's key in the profile's other files (job_name.h) */
     int run;         /* which run of the program, from 1 (--repeat) */
     const char *not_replayed; /* a selected launch timed only, never replayed: why (a collective); "" otherwise */
+    uint64_t start_ns;        /* on CUPTI's clock (environment.csv's clock_offset_ns makes it the host's) */
 };
 
 int launches_csv_create(struct csv *c, const char *dir, struct error *e);

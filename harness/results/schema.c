@@ -14,6 +14,8 @@ static const char *const stalls_names[] = {STALLS_CSV(SCHEMA_NAME)};
 static const char *const environment_names[] = {ENVIRONMENT_CSV(SCHEMA_NAME)};
 static const char *const timeline_names[] = {TIMELINE_CSV(SCHEMA_NAME)};
 static const char *const launches_names[] = {LAUNCHES_CSV(SCHEMA_NAME)};
+static const char *const kernels_names[] = {KERNELS_CSV(SCHEMA_NAME)};
+static const char *const collectives_names[] = {COLLECTIVES_CSV(SCHEMA_NAME)};
 static const char *const validate_names[] = {VALIDATE_CSV(SCHEMA_NAME)};
 static const char *const findings_names[] = {FINDINGS_CSV(SCHEMA_NAME)};
 static const char *const compare_names[] = {COMPARE_CSV(SCHEMA_NAME)};
@@ -30,6 +32,8 @@ static const enum value_limit stalls_limits[] = {STALLS_CSV(SCHEMA_LIMIT)};
 static const enum value_limit environment_limits[] = {ENVIRONMENT_CSV(SCHEMA_LIMIT)};
 static const enum value_limit timeline_limits[] = {TIMELINE_CSV(SCHEMA_LIMIT)};
 static const enum value_limit launches_limits[] = {LAUNCHES_CSV(SCHEMA_LIMIT)};
+static const enum value_limit kernels_limits[] = {KERNELS_CSV(SCHEMA_LIMIT)};
+static const enum value_limit collectives_limits[] = {COLLECTIVES_CSV(SCHEMA_LIMIT)};
 static const enum value_limit validate_limits[] = {VALIDATE_CSV(SCHEMA_LIMIT)};
 static const enum value_limit findings_limits[] = {FINDINGS_CSV(SCHEMA_LIMIT)};
 static const enum value_limit compare_limits[] = {COMPARE_CSV(SCHEMA_LIMIT)};
@@ -49,6 +53,9 @@ const struct csv_schema environment_csv = {"environment.csv", ENVIRONMENT_COLUMN
                                            environment_limits};
 const struct csv_schema timeline_csv = {"timeline.csv", TIMELINE_COLUMNS, timeline_names, timeline_limits};
 const struct csv_schema launches_csv = {"launches.csv", LAUNCHES_COLUMNS, launches_names, launches_limits};
+const struct csv_schema kernels_csv = {"kernels.csv", KERNELS_COLUMNS, kernels_names, kernels_limits};
+const struct csv_schema collectives_csv = {"collectives.csv", COLLECTIVES_COLUMNS, collectives_names,
+                                           collectives_limits};
 const struct csv_schema validate_csv = {"validate.csv", VALIDATE_COLUMNS, validate_names, validate_limits};
 const struct csv_schema findings_csv = {"findings.csv", FINDINGS_COLUMNS, findings_names, findings_limits};
 const struct csv_schema compare_csv = {"compare.csv", COMPARE_COLUMNS, compare_names, compare_limits};
@@ -63,6 +70,7 @@ const struct csv_schema *schema_of_results_file(const char *file)
     static const struct csv_schema *const files[] = {
         &summary_csv,  &samples_csv,  &variants_csv, &metrics_csv,  &lines_csv,   &stalls_csv,
         &environment_csv, &timeline_csv, &launches_csv, &validate_csv, &instructions_csv, &findings_csv,
+        &kernels_csv, &collectives_csv,
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; ++i)
         if (strcmp(files[i]->file, file) == 0)

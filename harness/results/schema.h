@@ -138,7 +138,33 @@
     X(LAUNCHES_STATIC_SMEM_BYTES, "static_smem_bytes", COUNT)                                                         \
     X(LAUNCHES_REGISTERS_PER_THREAD, "registers_per_thread", COUNT)                                                   \
     X(LAUNCHES_DURATION_NS, "duration_ns", DURATION_NS) X(LAUNCHES_SELECTED, "selected", COUNT)                       \
-    X(LAUNCHES_JOB, "job", TEXT) X(LAUNCHES_RUN, "run", COUNT) X(LAUNCHES_NOT_REPLAYED, "not_replayed", TEXT)
+    X(LAUNCHES_JOB, "job", TEXT) X(LAUNCHES_RUN, "run", COUNT) X(LAUNCHES_NOT_REPLAYED, "not_replayed", TEXT)       \
+    X(LAUNCHES_START_NS, "start_ns", COUNT)
+
+/* A program's profile read by kernel (harness/program/kernels.h), one row per kernel (nvtx_range: the innermost NVTX
+ * range it ran in where the rows are grouped by range, "" otherwise), the busiest first, as Nsight Systems'
+ * cuda_gpu_kern_sum: its launches over every process and run, their total time and its share of all kernels',
+ * their mean, median, least, most and spread; the processes that launched it; the job whose hardware metrics stand
+ * for it (its first profiled launch, "" where none was) and that job's status. */
+#define KERNELS_CSV(X)                                                                                                \
+    X(KERNELS_KERNEL, "kernel", TEXT) X(KERNELS_NVTX_RANGE, "nvtx_range", TEXT) X(KERNELS_LAUNCHES, "launches", COUNT) \
+    X(KERNELS_SHARE_PCT, "share_pct", PERCENT) X(KERNELS_TOTAL_MS, "total_ms", SPAN_MS)                              \
+    X(KERNELS_MEAN_MS, "mean_ms", SPAN_MS) X(KERNELS_MEDIAN_MS, "median_ms", SPAN_MS)                                \
+    X(KERNELS_MIN_MS, "min_ms", SPAN_MS) X(KERNELS_MAX_MS, "max_ms", SPAN_MS) X(KERNELS_STDEV_MS, "stdev_ms", SPAN_MS) \
+    X(KERNELS_PROCESSES, "processes", COUNT) X(KERNELS_PROFILED_JOB, "profiled_job", TEXT)                           \
+    X(KERNELS_STATUS, "status", TEXT)
+
+/* A multi-process program's collectives (harness/program/collectives.h), one row per collective and rank: the
+ * collective's number (from 0, in each rank's call order), its kernel, the part, its start on the common clock (ms
+ * from the first collective's first start), its duration, the wait for the last rank to arrive and the transfer after
+ * it (duration = wait + transfer), the part that arrived last, and how many of that part's launches memscope
+ * replayed for metrics since its collective before (a wait they caused is memscope's, not the program's). */
+#define COLLECTIVES_CSV(X)                                                                                            \
+    X(COLLECTIVES_COLLECTIVE, "collective", COUNT) X(COLLECTIVES_KERNEL, "kernel", TEXT)                              \
+    X(COLLECTIVES_PART, "part", TEXT) X(COLLECTIVES_START_MS, "start_ms", SPAN_MS)                                    \
+    X(COLLECTIVES_DURATION_MS, "duration_ms", SPAN_MS) X(COLLECTIVES_WAIT_MS, "wait_ms", SPAN_MS)                     \
+    X(COLLECTIVES_TRANSFER_MS, "transfer_ms", SPAN_MS) X(COLLECTIVES_LAST_ARRIVAL, "last_arrival", TEXT)              \
+    X(COLLECTIVES_REPLAYS_BEFORE, "replays_before", COUNT)
 
 /* One row per kernel and finding of a profiled variant or job (harness/diagnose/findings.h), in rank order from 1:
  * its cause (a rule's name), scope (global: its unit bounds the kernel; local), estimated gain (an estimate, % of
@@ -200,6 +226,8 @@ enum stalls_column { STALLS_CSV(SCHEMA_ID) STALLS_COLUMNS };
 enum environment_column { ENVIRONMENT_CSV(SCHEMA_ID) ENVIRONMENT_COLUMNS };
 enum timeline_column { TIMELINE_CSV(SCHEMA_ID) TIMELINE_COLUMNS };
 enum launches_column { LAUNCHES_CSV(SCHEMA_ID) LAUNCHES_COLUMNS };
+enum kernels_column { KERNELS_CSV(SCHEMA_ID) KERNELS_COLUMNS };
+enum collectives_column { COLLECTIVES_CSV(SCHEMA_ID) COLLECTIVES_COLUMNS };
 enum validate_column { VALIDATE_CSV(SCHEMA_ID) VALIDATE_COLUMNS };
 enum findings_column { FINDINGS_CSV(SCHEMA_ID) FINDINGS_COLUMNS };
 enum compare_column { COMPARE_CSV(SCHEMA_ID) COMPARE_COLUMNS };
@@ -220,8 +248,8 @@ struct csv_schema {
 
 extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_csv, lines_csv, stalls_csv, environment_csv,
     timeline_csv, validate_csv, findings_csv, compare_csv, compare_metrics_csv, compare_lines_csv, history_csv;
-/* memscope-profile's injection library writes it into a program's profile. */
-extern const struct csv_schema launches_csv;
+/* memscope-profile's injection library writes it into a program's profile; memscope-profile the other two. */
+extern const struct csv_schema launches_csv, kernels_csv, collectives_csv;
 /* memscope-decode --instructions writes it; a run does not (lines.csv is the sum of its rows per line). */
 extern const struct csv_schema instructions_csv;
 

@@ -64,7 +64,7 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     const struct prof_api_call calls[] = {{100, 110, 1, 100, 1}, {60, 65, 3, 200, 2}, {700, 710, 5, 100, 1}};
     const struct kept_range ranges[] = {{"train", 100, 0, 50, 1000}, {"load", 200, 0, 10, 90}};
     const struct part_records records = {.ops = ops, .n_ops = 3, .calls = calls, .n_calls = 3, .ranges = ranges,
-                                         .n_ranges = 2, .exit_ns = 2000};
+                                         .n_ranges = 2, .exit_ns = 2000, .clock_offset_ns = -5};
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(regcomp(&c.kernel, "kernelA", REG_EXTENDED | REG_NOSUB), 0);
     c.kernel_pattern = "kernelA";
@@ -76,11 +76,11 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     assert_string_equal(text,
                         "ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,"
                         "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,"
-                        "job,run,not_replayed\n"
+                        "job,run,not_replayed,start_ns\n"
                         "0,kernelA(float*),_Z7kernelAPf,train,0,4,1,1,128,1,1,256,1024,32,40,0,"
-                        "train/kernelA(float*) #0,1,\n"
+                        "train/kernelA(float*) #0,1,,120\n"
                         "1,kernelA(float*),_Z7kernelAPf,train,1,4,1,1,128,1,1,256,1024,32,40,1,"
-                        "train/kernelA(float*) #1,1,\n");
+                        "train/kernelA(float*) #1,1,,720\n");
     read_part_file("environment.csv");
     expect_text("\nkernel_launches,2\n");
     expect_text("\nselected_launches,1\n");
@@ -90,6 +90,7 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     expect_text("\nselection_launch_skip,1\n");
     expect_text("\nselection_launch_count,1\n");
     expect_text("\npart,the program\n");
+    expect_text("\nclock_offset_ns,-5\n"); /* a launch's start_ns plus it is on the host's clock */
     read_part_file("trace.json");
     expect_text("\"tid\":100,\"args\":{\"name\":\"thread 100\"}");
     expect_text("\"name\":\"load\",\"pid\":1,\"tid\":200,\"ts\":0.000,");
@@ -125,8 +126,8 @@ static void a_replayed_launch_has_its_metrics_under_its_job(void **state)
     assert_int_equal(part_write(&c, &records, &e), 0);
 
     read_part_file("launches.csv");
-    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,0,kernelA(float*) #0,2,\n");
-    expect_text("\n1,kernelA(float*),_Z7kernelAPf,,1,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #1,2,\n");
+    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,0,kernelA(float*) #0,2,,120\n");
+    expect_text("\n1,kernelA(float*),_Z7kernelAPf,,1,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #1,2,,720\n");
     read_part_file("metrics.csv");
     expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),dram__bytes_read.sum,4096,byte\n");
     if (strstr(text, "kernelA(float*) #0"))
@@ -165,7 +166,7 @@ static void a_sampled_launch_has_its_stalls_under_its_job(void **state)
                               "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,long_scoreboard,7\n"
                               "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,selected,2\n");
     read_part_file("launches.csv");
-    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #0,3,\n");
+    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #0,3,,120\n");
     read_part_file("environment.csv");
     expect_text("\nselected_launches,2\n");
     expect_text("\nfirst_sampling_failure,PC sampling dropped 3 of 9 samples\n");

@@ -234,16 +234,49 @@ static void the_program_inherits_the_library_the_folder_and_the_selection(void *
     expect_line(env, "\n" INJECT_ENV_WAIT_GPU "=30\n");
 }
 
+/* Without a selection option, the first launch of each kernel in each process is selected (a training script's
+ * every launch replayed would take as long per launch as the script per step); with one, or with
+ * --launch-count-per-kernel 0, no bound per kernel, as Nsight Compute selects. */
+static void without_a_selection_the_first_launch_of_each_kernel_is_selected(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *options, *line;
+        int set;
+    } cases[] = {
+        {"", "\n" INJECT_ENV_LAUNCH_COUNT_PER_KERNEL "=1\n", 1},
+        {"--kernel gemm", INJECT_ENV_LAUNCH_COUNT_PER_KERNEL "=", 0},
+        {"--launch-count-per-kernel 0", INJECT_ENV_LAUNCH_COUNT_PER_KERNEL "=", 0},
+        {"--kernel gemm --launch-count-per-kernel 2", "\n" INJECT_ENV_LAUNCH_COUNT_PER_KERNEL "=2\n", 1},
+    };
+    char env[16384], args[256];
+    write_script("env.sh", "env >env", 1);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        snprintf(args, sizeof args, "-o out %s -- ./env.sh", cases[i].options);
+        profile(args);
+        read_scratch_file("env", env, sizeof env);
+        if ((strstr(env, cases[i].line) != NULL) != cases[i].set)
+            fail_msg("memscope-profile %s: expected %s\"%s\" in the program's environment", args,
+                     cases[i].set ? "" : "no ", cases[i].line);
+    }
+}
+
 /* ---- what the library left, written here by the program in its place ---- */
 
 /* The shell lines that write a part's launches.csv into "$d" as the library would: two launches of kernel k, the
- * first profiled, lasting $1 and $2 ns; the run is the library's MEMSCOPE_PROFILE_RUN. */
+ * first profiled, lasting $1 and $2 ns; the run is the library's MEMSCOPE_PROFILE_RUN; and its environment.csv, where
+ * the part has none yet. */
 #define FAKE_LAUNCHES                                                                                                 \
     "launches() { r=${" INJECT_ENV_RUN ":-1}; { "                                                                  \
     "echo ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,block_z,"           \
     "dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run; "                     \
     "echo \"0,k(),_Z1kv,step,0,1,1,1,128,1,1,0,0,32,$1,1,step/k() #0,$r\"; "                                       \
-    "echo \"1,k(),_Z1kv,step,1,1,1,1,128,1,1,0,0,32,$2,0,step/k() #1,$r\"; } >\"$d/launches.csv\"; }; "
+    "echo \"1,k(),_Z1kv,step,1,1,1,1,128,1,1,0,0,32,$2,0,step/k() #1,$r\"; } >\"$d/launches.csv\"; "             \
+    "[ -e \"$d/environment.csv\" ] || { echo key,value; echo kind,program; echo command_line,its own; "             \
+    "echo gpu_name,NVIDIA H100 80GB HBM3; } >\"$d/environment.csv\"; }; "
+
+/* What memscope-profile prints after the counts where no selection option was given. */
+#define DEFAULT_SELECTION_SAID "selected: the first launch of each kernel in each process"
 
 static void a_complete_part_with_launches_is_committed(void **state)
 {
@@ -253,7 +286,8 @@ static void a_complete_part_with_launches_is_committed(void **state)
                                "echo 'launches 7 selected 2' >\"$d/" INJECT_COMPLETE_MARK "\"",
                  1);
     profile("-o out -- ./done.sh");
-    expect(EXIT_OK, "7 kernel launches, 2 selected\nresults: out\n");
+    expect(EXIT_OK, "7 kernel launches, 2 selected\n" DEFAULT_SELECTION_SAID);
+    expect(EXIT_OK, "\nresults: out\n");
     assert_true(exists("out"));
     assert_false(exists("out.partial"));
 }
@@ -270,7 +304,7 @@ static void repeated_runs_are_samples_of_the_first_runs_jobs(void **state)
                                "echo \"groups=$" INJECT_ENV_METRIC_GROUPS " run=$" INJECT_ENV_RUN "\" >\"$d/env.txt\"; "
                                "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
                  1);
-    profile("-o out --repeat 3 -- ./repeat.sh");
+    profile("-o out --repeat 3 --launch-count-per-kernel 0 -- ./repeat.sh");
     expect(EXIT_OK, "2 kernel launches, 1 selected\nresults: out\n");
     read_scratch_file("out/run-3/env.txt", env, sizeof env);
     assert_string_equal(env, "groups=none run=3\n");
@@ -331,7 +365,7 @@ static void a_metric_without_a_value_leaves_the_profile_whole(void **state)
                                "echo 'step/k() #0,program,0,k(),lts__t_sector_hit_rate.pct,,%'; } >\"$d/metrics.csv\"; "
                                "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
                  1);
-    profile("-o out -- ./gap.sh");
+    profile("-o out --launch-count-per-kernel 0 -- ./gap.sh");
     expect(EXIT_OK, "2 kernel launches, 1 selected\nresults: out\n");
     read_scratch_file("out/metrics.csv", metrics, sizeof metrics);
     expect_line(metrics, "\nstep/k() #0,program,0,k(),lts__t_sector_hit_rate.pct,,%\n");
@@ -399,7 +433,7 @@ static void a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both(void **
     char summary[4096], samples[4096], metrics[4096], env[4096];
     write_script("torchrun.sh", FAKE_RANK "rank 0 1000 500 & rank 1 3000 500 & wait", 1);
     profile("-o out -- ./torchrun.sh");
-    expect(EXIT_OK, "4 kernel launches, 2 selected\nresults: out\n");
+    expect(EXIT_OK, "4 kernel launches, 2 selected\n" DEFAULT_SELECTION_SAID);
     read_scratch_file("out/summary.csv", summary, sizeof summary);
     expect_line(summary, "\n[rank 0]/step/k() #0,program,,0,profiled,");
     expect_line(summary, "\n[rank 1]/step/k() #0,program,,0,profiled,");
@@ -413,6 +447,57 @@ static void a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both(void **
     expect_line(env, "\nparts,2\npart_rank-0,rank 0\n");
     expect_line(env, "\npart_rank-1_gpu_uuids,GPU-1\n");
     expect_line(env, "\ngpu_name,NVIDIA H100 80GB HBM3\n"); /* one GPU name for the report, where each part has its own */
+    expect_line(env, "\ncommand_line,./torchrun.sh\n");      /* the command the user ran, not a rank's */
+}
+
+/* torch.compile's shape: the program launches kernels, and a worker process it started loaded CUDA and launched
+ * none (Inductor's compile worker, a DataLoader worker): the worker adds no part (its folder removed), so the profile
+ * is the program's own, keyed without a part, named by the command the user ran; kernels.csv reads it by kernel. */
+static void a_worker_that_launched_no_kernel_adds_no_part(void **state)
+{
+    (void)state;
+    char summary[4096], env[4096], kernels[4096];
+    write_script("compiled.sh",
+                 FAKE_LAUNCHES "w=\"$" INJECT_ENV_DIR "/process-99\"; mkdir \"$w\" && { echo key,value; "
+                 "echo kind,program; echo command_line,compile_worker; } >\"$w/environment.csv\" && "
+                 "echo 'launches 0 selected 0' >\"$w/" INJECT_COMPLETE_MARK "\"; "
+                 "d=\"$" INJECT_ENV_DIR "\"; launches 1000 3000; echo 'launches 2 selected 1' >\"$d/"
+                 INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out -- ./compiled.sh --epochs 1");
+    expect(EXIT_OK, "2 kernel launches, 1 selected\n");
+    assert_false(exists("out/process-99"));
+    assert_false(exists("out/program"));
+    read_scratch_file("out/summary.csv", summary, sizeof summary);
+    expect_line(summary, "\nstep/k() #0,program,,0,timed,"); /* no metrics.csv: timed */
+    read_scratch_file("out/environment.csv", env, sizeof env);
+    expect_line(env, "\ncommand_line,./compiled.sh --epochs 1\n");
+    read_scratch_file("out/kernels.csv", kernels, sizeof kernels);
+    expect_line(kernels, "kernel,nvtx_range,launches,share_pct,total_ms,mean_ms,median_ms,min_ms,max_ms,stdev_ms,"
+                         "processes,profiled_job,status\nk(),,2,100,0.004,0.002,0.002,0.001,0.003,");
+    expect_line(kernels, ",1,,timed\n");
+}
+
+/* The program's own part launched kernels and a worker too: the program's part first, whatever the worker's pid,
+ * so the folder's environment is the program's. */
+static void the_programs_part_comes_before_its_workers(void **state)
+{
+    (void)state;
+    char env[8192];
+    write_script("pool.sh",
+                 FAKE_LAUNCHES "d=\"$" INJECT_ENV_DIR "/process-12\"; mkdir \"$d\" && { echo key,value; "
+                 "echo kind,program; echo command_line,worker; echo gpu_name,NVIDIA H100 80GB HBM3; "
+                 "echo host,worker-part; } >\"$d/environment.csv\" && launches 500 500 && "
+                 "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"; "
+                 "d=\"$" INJECT_ENV_DIR "\"; { echo key,value; echo kind,program; echo command_line,its own; "
+                 "echo gpu_name,NVIDIA H100 80GB HBM3; echo host,program-part; } >\"$d/environment.csv\"; "
+                 "launches 1000 3000; echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out -- ./pool.sh");
+    expect(EXIT_OK, "4 kernel launches, 2 selected\n");
+    read_scratch_file("out/environment.csv", env, sizeof env);
+    expect_line(env, "\nhost,program-part\n");
+    expect_line(env, "\nparts,2\npart_program,program\n");
 }
 
 /* The program's own part beside a rank's: moved into its own folder (program/), the folder's files the merge. */
@@ -535,6 +620,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_programs_arguments_pass_untouched, setup, teardown),
         cmocka_unit_test_setup_teardown(the_program_inherits_the_library_the_folder_and_the_selection, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(without_a_selection_the_first_launch_of_each_kernel_is_selected, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(a_complete_part_with_launches_is_committed, setup, teardown),
         cmocka_unit_test_setup_teardown(repeated_runs_are_samples_of_the_first_runs_jobs, setup, teardown),
         cmocka_unit_test_setup_teardown(the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_own, setup,
@@ -548,6 +635,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(the_programs_own_part_beside_a_ranks_is_moved_into_its_own_folder, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(a_worker_that_launched_no_kernel_adds_no_part, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_programs_part_comes_before_its_workers, setup, teardown),
         cmocka_unit_test_setup_teardown(ranks_that_launched_no_kernel_exit_3, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_usage_exits_2_before_anything_starts, setup, teardown),
         cmocka_unit_test_setup_teardown(an_existing_folder_is_refused_with_4, setup, teardown),

@@ -1,0 +1,231 @@
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/grow.h"
+#include "../common/paths.h"
+#include "../results/job_name.h"
+#include "../results/schema.h"
+#include "collectives.h"
+
+/* One part's collectives in its call order. */
+struct part_side {
+    char label[COLLECTIVE_PART_LABEL_LEN];
+    char **kernel;
+    int64_t *start_ns;
+    uint64_t *duration_ns;
+    long *replays;
+    size_t n;
+    bool has_start; /* launches.csv has start_ns and environment.csv clock_offset_ns */
+};
+
+static void side_free(struct part_side *s)
+{
+    for (size_t i = 0; i < s->n; ++i)
+        free(s->kernel[i]);
+    free(s->kernel);
+    free(s->start_ns);
+    free(s->duration_ns);
+    free(s->replays);
+}
+
+static int push(struct part_side *s, const char *kernel, int64_t start, uint64_t duration, long replays)
+{
+    if (grow_for_one_more((void **)&s->kernel, s->n, sizeof *s->kernel) ||
+        grow_for_one_more((void **)&s->start_ns, s->n, sizeof *s->start_ns) ||
+        grow_for_one_more((void **)&s->duration_ns, s->n, sizeof *s->duration_ns) ||
+        grow_for_one_more((void **)&s->replays, s->n, sizeof *s->replays) || !(s->kernel[s->n] = strdup(kernel)))
+        return -1;
+    s->start_ns[s->n] = start;
+    s->duration_ns[s->n] = duration;
+    s->replays[s->n++] = replays;
+    return 0;
+}
+
+/* The part's clock_offset_ns; *known 0 where its environment.csv has none (a part written before issue 48). */
+static int clock_offset(const char *dir, int64_t *offset, bool *known, struct error *e)
+{
+    struct csv_table t;
+    int present;
+    *known = false;
+    if (results_read_optional(dir, &environment_csv, &t, &present, e) || !present)
+        return e->code;
+    for (int row = 0; row < t.rows; ++row)
+        if (strcmp(csv_table_text(&t, row, ENVIRONMENT_KEY), "clock_offset_ns") == 0) {
+            char *end;
+            *offset = strtoll(csv_table_text(&t, row, ENVIRONMENT_VALUE), &end, 10);
+            *known = *end == '\0' && end != csv_table_text(&t, row, ENVIRONMENT_VALUE);
+        }
+    csv_table_free(&t);
+    return 0;
+}
+
+/* A launch that waits in itself for its peers: NCCL's by name, or one the part kept back from replay. */
+static bool is_collective(const struct csv_table *t, int row, int kernel, int not_replayed)
+{
+    return job_kernel_is_nccl(csv_table_text(t, row, kernel)) ||
+           (not_replayed >= 0 && *csv_table_text(t, row, not_replayed));
+}
+
+static int read_launches(const char *dir, int64_t offset, struct part_side *s, struct error *e)
+{
+    struct csv_table t;
+    int present, kernel, duration, selected, not_replayed, start;
+    long replays = 0;
+    if (results_read_optional(dir, &launches_csv, &t, &present, e) || !present)
+        return e->code;
+    not_replayed = schema_column_or_none(&t, &launches_csv, LAUNCHES_NOT_REPLAYED);
+    start = schema_column_or_none(&t, &launches_csv, LAUNCHES_START_NS);
+    s->has_start = s->has_start && start >= 0;
+    if (!schema_column(&t, &launches_csv, LAUNCHES_KERNEL, &kernel, e) &&
+        !schema_column(&t, &launches_csv, LAUNCHES_DURATION_NS, &duration, e) &&
+        !schema_column(&t, &launches_csv, LAUNCHES_SELECTED, &selected, e))
+        for (int row = 0; row < t.rows && !e->code; ++row) {
+            if (!is_collective(&t, row, kernel, not_replayed)) {
+                replays += strcmp(csv_table_text(&t, row, selected), "1") == 0;
+                continue;
+            }
+            double ns = 0;
+            int64_t at = start >= 0 ? (int64_t)strtoull(csv_table_text(&t, row, start), NULL, 10) + offset : 0;
+            if (csv_table_required_real(&t, row, duration, &ns, e) == 0 &&
+                push(s, csv_table_text(&t, row, kernel), at, (uint64_t)ns, replays) != 0)
+                error_set(e, EXIT_RUNTIME, "out of memory for the collectives of %s", dir);
+            replays = 0;
+        }
+    csv_table_free(&t);
+    return e->code;
+}
+
+/* Each part the profile's environment.csv names (part_<dir>: its label) with its collectives; those without any are
+ * not kept. */
+static int read_sides(const struct results_folder *r, struct part_side **sides, size_t *n, struct error *e)
+{
+    const struct csv_table *env = &r->environment;
+    for (int row = 0; row < env->rows && !e->code; ++row) {
+        const char *key = csv_table_text(env, row, ENVIRONMENT_KEY);
+        if (strncmp(key, "part_", 5) != 0 || strchr(key + 5, '_'))
+            continue;
+        char dir[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+        struct part_side s = {.has_start = true};
+        int64_t offset = 0;
+        bool known;
+        snprintf(s.label, sizeof s.label, "%s", csv_table_text(env, row, ENVIRONMENT_VALUE));
+        snprintf(dir, sizeof dir, "%s/%s", r->dir, key + 5);
+        if (clock_offset(dir, &offset, &known, e) || read_launches(dir, offset, &s, e)) {
+            side_free(&s);
+            break;
+        }
+        s.has_start = s.has_start && known;
+        if (s.n == 0)
+            side_free(&s);
+        else if (grow_for_one_more((void **)sides, *n, sizeof **sides) != 0) {
+            side_free(&s);
+            error_set(e, EXIT_RUNTIME, "out of memory");
+        } else
+            (*sides)[(*n)++] = s;
+    }
+    return e->code;
+}
+
+/* How many collectives every side has, in the same order, by kernel; c->unmatched says where that stops short. */
+static size_t matched(const struct part_side *sides, size_t n, struct program_collectives *c)
+{
+    size_t least = sides[0].n, most = 0;
+    for (size_t p = 0; p < n; ++p) {
+        least = sides[p].n < least ? sides[p].n : least;
+        most = sides[p].n > most ? sides[p].n : most;
+    }
+    for (size_t i = 0; i < least; ++i)
+        for (size_t p = 1; p < n; ++p)
+            if (strcmp(sides[p].kernel[i], sides[0].kernel[i]) != 0) {
+                snprintf(c->unmatched, sizeof c->unmatched, "collective %zu is %.160s in %s but %.160s in %s: "
+                         "matched up to it", i, sides[0].kernel[i], sides[0].label, sides[p].kernel[i], sides[p].label);
+                return i;
+            }
+    if (most > least)
+        snprintf(c->unmatched, sizeof c->unmatched, "the parts ran %zu to %zu collectives: the first %zu are matched",
+                 least, most, least);
+    return least;
+}
+
+/* Collective i on every side: the last arrival, and each side's wait for it and transfer after it. */
+static void split(const struct part_side *sides, struct program_collectives *c, size_t i)
+{
+    int last = 0;
+    for (size_t p = 1; p < c->n_parts; ++p)
+        if (sides[p].start_ns[i] > sides[last].start_ns[i])
+            last = (int)p;
+    c->last[i] = last;
+    for (size_t p = 0; p < c->n_parts; ++p) {
+        uint64_t duration = sides[p].duration_ns[i];
+        int64_t early = sides[last].start_ns[i] - sides[p].start_ns[i];
+        uint64_t wait = early <= 0 ? 0 : (uint64_t)early < duration ? (uint64_t)early : duration;
+        c->arrival[i * c->n_parts + p] = (struct collective_arrival){sides[p].start_ns[i], duration, wait,
+                                                                     duration - wait, sides[p].replays[i]};
+        if (i == 0 && (p == 0 || sides[p].start_ns[0] < c->first_start_ns))
+            c->first_start_ns = sides[p].start_ns[0];
+    }
+}
+
+static int fill(const struct part_side *sides, size_t n, struct program_collectives *c, struct error *e)
+{
+    size_t count = matched(sides, n, c);
+    c->n_parts = n;
+    c->part = calloc(n, sizeof *c->part);
+    c->kernel = calloc(count + 1, sizeof *c->kernel);
+    c->arrival = calloc(count * n + 1, sizeof *c->arrival);
+    c->last = calloc(count + 1, sizeof *c->last);
+    if (!c->part || !c->kernel || !c->arrival || !c->last)
+        return error_set(e, EXIT_RUNTIME, "out of memory for %zu collectives", count);
+    for (size_t p = 0; p < n; ++p)
+        memcpy(c->part[p], sides[p].label, sizeof c->part[p]);
+    for (; c->n < count; ++c->n) {
+        if (!(c->kernel[c->n] = strdup(sides[0].kernel[c->n])))
+            return error_set(e, EXIT_RUNTIME, "out of memory for %zu collectives", count);
+        split(sides, c, c->n);
+    }
+    return 0;
+}
+
+/* Why the sides cannot be split, or NULL. */
+static const char *unsplittable(const struct part_side *sides, size_t n)
+{
+    if (n < 2)
+        return "fewer than two processes ran collectives";
+    for (size_t p = 0; p < n; ++p)
+        if (!sides[p].has_start)
+            return "the parts' launches have no start time on a common clock (a profile written before issue 48)";
+    return NULL;
+}
+
+int program_collectives_build(const struct results_folder *r, struct program_collectives *c, struct error *e)
+{
+    struct part_side *sides = NULL;
+    size_t n = 0;
+    *c = (struct program_collectives){0};
+    if (read_sides(r, &sides, &n, e) == 0) {
+        const char *why = unsplittable(sides, n);
+        if (why)
+            snprintf(c->not_split, sizeof c->not_split, "%s", why);
+        else
+            fill(sides, n, c, e);
+    }
+    for (size_t p = 0; p < n; ++p)
+        side_free(&sides[p]);
+    free(sides);
+    if (e->code)
+        program_collectives_free(c);
+    return e->code;
+}
+
+void program_collectives_free(struct program_collectives *c)
+{
+    for (size_t i = 0; c->kernel && i < c->n; ++i)
+        free(c->kernel[i]);
+    free(c->kernel);
+    free(c->part);
+    free(c->arrival);
+    free(c->last);
+    *c = (struct program_collectives){0};
+}

@@ -1,0 +1,62 @@
+/*
+ * A program's profile read by kernel, the unit a performance engineer reads it by (Nsight Systems' cuda_gpu_kern_sum,
+ * PyTorch's key_averages): its jobs (one per launch, results/job_name.h) grouped by their demangled kernel over every
+ * process and run, each group with its launches' durations (every one a timing sample), their total, its share of all
+ * kernels' time, their mean, median, least, most and spread, and the job whose hardware metrics stand for it. The
+ * report, memscope-compare and memscope-profile's kernels.csv all read a profile through this one model, built from
+ * summary.csv and samples.csv, so that profiles written before it existed read the same way.
+ */
+#ifndef MEMSCOPE_PROGRAM_KERNELS_H
+#define MEMSCOPE_PROGRAM_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../csv/name_index.h"
+#include "../results/folder_reader.h"
+
+/* What makes two launches one row: the kernel; the kernel within the innermost NVTX range open at its launch (Nsight
+ * Systems' :nvtx-name; a range is per thread, so kernels launched from another thread, autograd's backward, are in
+ * none); or the launch itself (its job, as profiles were read before issue 48). */
+enum kernel_grouping { GROUP_BY_KERNEL, GROUP_BY_NVTX, GROUP_BY_LAUNCH };
+
+/* "kernel", "nvtx" or "launch"; an error naming the choices for any other. */
+int kernel_grouping_parse(const char *text, enum kernel_grouping *g, struct error *e);
+
+struct program_kernel {
+    char *key;              /* what groups it: the kernel, "RANGE/kernel" by NVTX range, the job by launch */
+    const char *kernel;     /* its demangled name (summary.csv's metrics_kernel; the job's name where that is empty) */
+    char *nvtx_range;       /* by NVTX range, the innermost one ("" none); "" otherwise */
+    double *samples_ms;     /* every timed launch's duration, over every process and run */
+    size_t launches;        /* how many: samples_ms's length */
+    double total_ms, share_pct, mean_ms, median_ms, min_ms, max_ms, stdev_ms;
+    int processes;          /* the parts (results/job_name.h) that launched it; 1 for a profile of one process */
+    int jobs;               /* its jobs in summary.csv */
+    int first_row;          /* the summary row of its first job */
+    int profiled_row;       /* the summary row of its first job with hardware metrics or stall samples, or -1 */
+    int profiled_jobs;      /* how many of its jobs have them */
+    bool not_replayed;      /* a collective selected and timed only (summary.csv's status "not replayed") */
+    bool collective;        /* waits in itself for other ranks: NCCL's by name, or one not replayed */
+    size_t found_as;        /* its place in the order the profile first has the kernels */
+};
+
+struct program_kernels {
+    struct program_kernel *at; /* the busiest first (total_ms), ties in the order the profile first has them */
+    size_t n;
+    double total_ms; /* all kernels' */
+    struct name_index by_key;
+    int *kernel_of_row; /* per summary row: its kernel, an index in at */
+    enum kernel_grouping grouping;
+};
+
+/* The kernels of r, a program's profile (results_is_program). On failure nothing is left to free. */
+int program_kernels_build(const struct results_folder *r, enum kernel_grouping g, struct program_kernels *k,
+                          struct error *e);
+void program_kernels_free(struct program_kernels *k);
+/* The kernel of that key, or NULL. */
+const struct program_kernel *program_kernels_find(const struct program_kernels *k, const char *key);
+
+/* The status summary.csv gives the kernel's profiled job, or its first job's: profiled, timed, not replayed. */
+const char *program_kernel_status(const struct results_folder *r, const struct program_kernel *k);
+
+#endif
