@@ -3,12 +3,13 @@
  * folder, the tables and variables the report's gnuplot scripts draw.
  * Run by scripts/report-render; needs no GPU.
  *
- *   memscope-report-data [--note TEXT] [--compare COMPARE_CSV] RESULTS_DIR DATA_DIR
+ *   memscope-report-data [--note TEXT] [--compare COMPARE_CSV] [--group-by HOW] RESULTS_DIR DATA_DIR
  *   memscope-report-data --check [--as FILE_NAME] RESULTS_DIR|FILE
  *
  * DATA_DIR receives the tables, variables.gp, pages.tsv (the PNG pages to
  * render: name, script, setup) and, with --compare, a checked copy of
- * COMPARE_CSV. TEXT, one line, is drawn on the title page exactly as given.
+ * COMPARE_CSV. TEXT, one line, is drawn on the title page exactly as given. HOW: how a program's launches make
+ * its kernels (program/kernels.h: kernel, nvtx or launch; default kernel).
  * --check writes nothing: it refuses what the report would refuse, a folder or
  * one of its files, by the same words; the Python scripts that read a results
  * folder ask it, so that the limits of its values have one definition.
@@ -28,7 +29,7 @@
 #include "report_data.h"
 
 static const char help_text[] =
-    "usage: memscope-report-data [--note TEXT] [--compare COMPARE_CSV] RESULTS_DIR DATA_DIR\n"
+    "usage: memscope-report-data [--note TEXT] [--compare COMPARE_CSV] [--group-by HOW] RESULTS_DIR DATA_DIR\n"
     "       memscope-report-data --check [--as FILE_NAME] RESULTS_DIR|FILE\n"
     "\n"
     "Reads a results folder and writes into DATA_DIR, an existing folder, the tables, gnuplot\n"
@@ -39,6 +40,9 @@ static const char help_text[] =
     "      --note TEXT            a line for the title page\n"
     "      --compare COMPARE_CSV  a compare.csv of memscope-compare -o, checked, for the\n"
     "                             comparison page\n"
+    "      --group-by HOW         a program's profile read by kernel (the default: every\n"
+    "                             launch of a kernel together), nvtx (a kernel within its\n"
+    "                             innermost NVTX range) or launch (each launch alone)\n"
     "      --check                check RESULTS_DIR or FILE and write nothing\n"
     "      --as FILE_NAME         with --check, FILE is checked as the results folder's\n"
     "                             FILE_NAME (summary.csv, metrics.csv, stalls.csv, ...)\n"
@@ -57,7 +61,8 @@ static int print_help(void)
 static int usage(struct error *e)
 {
     return error_set(e, EXIT_USAGE,
-                     "usage: memscope-report-data [--note TEXT] [--compare COMPARE_CSV] RESULTS_DIR DATA_DIR, or "
+                     "usage: memscope-report-data [--note TEXT] [--compare COMPARE_CSV] [--group-by HOW] RESULTS_DIR "
+                     "DATA_DIR, or "
                      "memscope-report-data --check [--as FILE_NAME] RESULTS_DIR|FILE (see --help)");
 }
 
@@ -81,7 +86,8 @@ static int check(const char *path, const char *as, struct error *e)
 
 static int run(int argc, char **argv, struct error *e)
 {
-    const char *note = "", *compare = NULL, *as = NULL, *paths[2];
+    const char *note = "", *compare = NULL, *as = NULL, *group_by = NULL, *paths[2];
+    enum kernel_grouping grouping = GROUP_BY_KERNEL;
     int n;
     bool help = false, checking = false;
     const struct arg_option options[] = {
@@ -89,14 +95,17 @@ static int run(int argc, char **argv, struct error *e)
         {"compare", 0, ARG_TEXT, &compare, 0, 0, NULL},
         {"check", 0, ARG_FLAG, &checking, 0, 0, NULL},
         {"as", 0, ARG_TEXT, &as, 0, 0, NULL},
+        {"group-by", 0, ARG_TEXT, &group_by, 0, 0, NULL},
         {"help", 'h', ARG_FLAG, &help, 0, 0, NULL},
     };
-    if (args_parse(argc, argv, options, 5, paths, 2, &n, e))
+    if (args_parse(argc, argv, options, 6, paths, 2, &n, e))
         return e->code;
     if (help)
         return print_help();
     if (checking)
-        return n != 1 || *note || compare ? usage(e) : check(paths[0], as, e);
+        return n != 1 || *note || compare || group_by ? usage(e) : check(paths[0], as, e);
+    if (group_by && kernel_grouping_parse(group_by, &grouping, e))
+        return e->code;
     if (as || n != 2)
         return usage(e);
     if (strpbrk(note, "\r\n"))
@@ -104,7 +113,7 @@ static int run(int argc, char **argv, struct error *e)
     struct results_folder results;
     if (results_folder_open(paths[0], &results, e))
         return e->code;
-    report_data_write(&results, paths[1], note, compare, e);
+    report_data_write(&results, paths[1], note, compare, grouping, e);
     results_folder_close(&results);
     return e->code;
 }

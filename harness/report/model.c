@@ -63,41 +63,36 @@ static int check_numbers(const struct csv_table *t, struct error *e)
     return 0;
 }
 
-/* A program's job names itself on a page by its kernel's label (metrics_kernel: the demangled kernel). */
-static void label_variant(struct report_model *m, int v, int row)
+/* A program's variants: the busiest kernels that have a job with hardware metrics or stall samples, by that job. */
+static void add_program_variants(struct report_model *m)
 {
-    int kernel = schema_column_or_none(&m->r->summary, &summary_csv, SUMMARY_METRICS_KERNEL);
-    m->label[v] = m->variant[v];
-    if (!m->program || kernel < 0)
-        return;
-    report_job_label(m->variant[v], csv_table_text(&m->r->summary, row, kernel), m->job_label[v],
-                     sizeof m->job_label[v]);
-    m->label[v] = m->job_label[v];
-}
-
-/* The variants: every one of a run; a profile's jobs with hardware metrics or stall samples. */
-static bool is_variant(const struct report_model *m, int row)
-{
-    int top_reason = schema_column_or_none(&m->r->summary, &summary_csv, SUMMARY_STALL_TOP_REASON);
-    return !m->program || strcmp(csv_table_text(&m->r->summary, row, m->r->col_status), PROGRAM_STATUS_PROFILED) == 0 ||
-           (top_reason >= 0 && csv_table_text(&m->r->summary, row, top_reason)[0]);
+    const struct results_folder *r = m->r;
+    for (size_t i = 0; i < m->kernels.n && m->variants < MAX_VARIANTS; ++i) {
+        const struct program_kernel *k = &m->kernels.at[i];
+        if (k->profiled_row < 0)
+            continue;
+        int v = m->variants++;
+        m->variant[v] = csv_table_text(&r->summary, k->profiled_row, r->col_variant);
+        m->precision[v] = csv_table_text(&r->summary, k->profiled_row, r->col_precision);
+        m->kernel_of[v] = (int)i;
+        program_kernel_name(&m->kernels, k, m->job_label[v], sizeof m->job_label[v]);
+        m->label[v] = m->job_label[v];
+    }
 }
 
 static int add_variants_and_widths(struct report_model *m, struct error *e)
 {
     const struct results_folder *r = m->r;
+    if (m->program)
+        add_program_variants(m);
     for (int row = 0; row < r->summary.rows && !e->code; ++row) {
         const char *name = csv_table_text(&r->summary, row, r->col_variant);
-        if (is_variant(m, row) && report_variant_index(m, name) < 0) {
+        if (!m->program && report_variant_index(m, name) < 0) {
             if (m->variants == MAX_VARIANTS)
-                return m->program ? error_set(e, EXIT_USAGE, "%s: more than %d profiled kernel launches (select "
-                                                             "fewer: memscope-profile --launch-count)",
-                                              r->summary.path, MAX_VARIANTS)
-                                  : error_set(e, EXIT_USAGE, "%s: more than %d variants", r->summary.path,
-                                              MAX_VARIANTS);
+                return error_set(e, EXIT_USAGE, "%s: more than %d variants", r->summary.path, MAX_VARIANTS);
             m->precision[m->variants] = csv_table_text(&r->summary, row, r->col_precision);
-            m->variant[m->variants] = name;
-            label_variant(m, m->variants++, row);
+            m->label[m->variants] = name;
+            m->variant[m->variants++] = name;
         }
         add_width(m, r->summary_width[row], e);
     }
@@ -114,12 +109,15 @@ static int read_optional(const struct report_model *m, const struct csv_schema *
     return e->code;
 }
 
-int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e)
+int report_model_build(const struct results_folder *r, enum kernel_grouping grouping, struct report_model *m,
+                       struct error *e)
 {
     memset(m, 0, sizeof *m);
     m->r = r;
     m->program = results_is_program(r);
-    if (check_numbers(&r->summary, e) || add_variants_and_widths(m, e) ||
+    if (check_numbers(&r->summary, e) || (m->program && program_kernels_build(r, grouping, &m->kernels, e)))
+        return e->code;
+    if (add_variants_and_widths(m, e) ||
         read_optional(m, &lines_csv, &m->lines, &m->has_lines, e) ||
         read_optional(m, &stalls_csv, &m->stalls, &m->has_stalls, e))
         report_model_free(m);
@@ -128,6 +126,7 @@ int report_model_build(const struct results_folder *r, struct report_model *m, s
 
 void report_model_free(struct report_model *m)
 {
+    program_kernels_free(&m->kernels);
     if (m->has_lines)
         csv_table_free(&m->lines);
     if (m->has_stalls)

@@ -11,22 +11,26 @@
 
 #include <stdbool.h>
 
+#include "../program/kernels.h"
+#include "../program/labels.h"
 #include "../results/folder_reader.h"
 #include "../results/schema.h"
-#include "job_label.h"
 
 #define MAX_WIDTHS 64
 
 /* The variants in the order the run measured them (the registry's), and its widths ascending. A program's profile
- * (results_is_program) has its profiled jobs as variants, the pages of hardware metrics' subject, at width 0; its
- * timing pages read every job from the summary. */
+ * (results_is_program) is read by kernel (program/kernels.h): its variants, the pages of hardware metrics' subject at
+ * width 0, are the busiest profiled kernels (at most MAX_VARIANTS), each by the job whose metrics stand for it and
+ * named by the kernel; its timing pages read every kernel. */
 struct report_model {
     const struct results_folder *r;
     bool program;
+    struct program_kernels kernels;  /* a program's, the busiest first */
+    int kernel_of[MAX_VARIANTS];     /* a program's variant's kernel: its index in kernels */
     const char *variant[MAX_VARIANTS];
     const char *precision[MAX_VARIANTS];
-    const char *label[MAX_VARIANTS]; /* as a page names it: the variant, or a job's report_job_label */
-    char job_label[MAX_VARIANTS][REPORT_JOB_LABEL_LEN];
+    const char *label[MAX_VARIANTS]; /* as a page names it: the variant, or a job's program_job_label */
+    char job_label[MAX_VARIANTS][JOB_LABEL_LEN];
     int variants;
     int width[MAX_WIDTHS];
     int widths;
@@ -36,8 +40,9 @@ struct report_model {
     const char *compare_path; /* a comparison's compare.csv to draw on a last page (--compare), or NULL */
 };
 
-/* On failure nothing is left to free. */
-int report_model_build(const struct results_folder *r, struct report_model *m, struct error *e);
+/* On failure nothing is left to free. grouping: how a program's launches are grouped (a run ignores it). */
+int report_model_build(const struct results_folder *r, enum kernel_grouping grouping, struct report_model *m,
+                       struct error *e);
 void report_model_free(struct report_model *m);
 int report_variant_index(const struct report_model *m, const char *name);
 /* A summary value; NAN when the row, the column (an older run) or the value is missing. */

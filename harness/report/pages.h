@@ -57,6 +57,7 @@ typedef int report_page_writer(const struct report_model *m, struct page_output 
     PAGE("title", "title", report_write_program_title)                  \
     PAGE("kernels", "kernels", report_write_kernels)                    \
     PAGE("ranks", "ranks", report_write_ranks)                          \
+    PAGE("collectives", "collectives", report_write_collectives)        \
     PAGE("roofline", "roofline", report_write_roofline)                 \
     PAGE("roofline-key", "roofline_key", report_write_roofline_key)     \
     PAGE("stalls", "stalls", report_write_stalls)                       \
@@ -71,7 +72,7 @@ typedef int report_page_writer(const struct report_model *m, struct page_output 
 
 #define REPORT_DECLARE_WRITER(name, script, writer) report_page_writer writer;
 REPORT_PAGES(REPORT_DECLARE_WRITER)
-report_page_writer report_write_program_title, report_write_kernels, report_write_ranks;
+report_page_writer report_write_program_title, report_write_kernels, report_write_ranks, report_write_collectives;
 #undef REPORT_DECLARE_WRITER
 
 /* The diagnosis as the report gives it (diagnosis_page.c), for the diagnosis page and a profile's kernels page:

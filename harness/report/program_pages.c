@@ -1,8 +1,8 @@
 /*
- * A program's profile (memscope-profile) on its own first pages: its title page (the command, the GPU, its launches
- * and jobs, the GPU time they took) and its kernels by GPU time (every job ranked by its share, with its launches,
- * median, limiter and evidence). Every job is read from the summary, timed or profiled; a job's GPU time is its
- * mean duration times its launches (samples), its share that over the sum of every job's.
+ * A program's profile (memscope-profile) on its own first pages, read by kernel (program/kernels.h): its title page
+ * (the command, the GPU, its launches and kernels, the GPU time they took, the busiest kernel) and its kernels by GPU
+ * time (each kernel ranked by its launches' total time, with its launches, share, median and range, and where one of
+ * its launches was profiled, that launch's limiter, tensor rate, first finding and evidence).
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,87 +15,43 @@
 #include "pages.h"
 #include "tensor.h"
 
-/* A job of the summary and its GPU time in milliseconds, over every run of the program. */
-struct job_time {
-    int row;
-    double ms;
-};
-
 static const char *summary_text(const struct results_folder *r, int row, enum summary_column id)
 {
     int column = schema_column_or_none(&r->summary, &summary_csv, id);
-    return column < 0 ? "" : csv_table_text(&r->summary, row, column);
+    return column < 0 || row < 0 ? "" : csv_table_text(&r->summary, row, column);
 }
 
-static double summary_number(const struct report_model *m, int row, enum summary_column id)
-{
-    return report_summary_value(m, csv_table_text(&m->r->summary, row, m->r->col_variant), m->r->summary_width[row],
-                                id);
-}
-
-static int by_time(const void *a, const void *b)
-{
-    const struct job_time *x = a, *y = b;
-    return x->ms < y->ms ? 1 : x->ms > y->ms ? -1 : x->row - y->row;
-}
-
-/* Every job with its GPU time (a job timed by no launch takes none), the longest first; the total into *total. */
-static struct job_time *jobs_by_time(const struct report_model *m, double *total, struct error *e)
-{
-    const struct results_folder *r = m->r;
-    struct job_time *jobs = calloc((size_t)r->summary.rows, sizeof *jobs);
-    if (!jobs)
-        return error_set(e, EXIT_RUNTIME, "out of memory"), NULL;
-    *total = 0;
-    for (int row = 0; row < r->summary.rows; ++row) {
-        double ms = summary_number(m, row, SUMMARY_MEAN_MS) * r->summary_samples[row];
-        jobs[row] = (struct job_time){row, isnan(ms) ? 0 : ms};
-        *total += jobs[row].ms;
-    }
-    qsort(jobs, (size_t)r->summary.rows, sizeof *jobs, by_time);
-    return jobs;
-}
-
-static int count_status(const struct results_folder *r, const char *status)
+static int count_status(const struct program_kernels *k, const struct results_folder *r, const char *status)
 {
     int n = 0;
-    for (int row = 0; row < r->summary.rows; ++row)
-        n += strcmp(csv_table_text(&r->summary, row, r->col_status), status) == 0;
+    for (size_t i = 0; i < k->n; ++i)
+        n += k->at[i].profiled_row >= 0 && strcmp(program_kernel_status(r, &k->at[i]), status) == 0;
     return n;
-}
-
-static void job_label_of(const struct results_folder *r, int row, char *out, size_t size)
-{
-    report_job_label(csv_table_text(&r->summary, row, r->col_variant), summary_text(r, row, SUMMARY_METRICS_KERNEL),
-                     out, size);
 }
 
 static int write_title_rows(FILE *f, const struct report_model *m, struct error *e)
 {
     const struct results_folder *r = m->r;
-    char value[1024], label[REPORT_JOB_LABEL_LEN];
-    double total;
-    struct job_time *jobs = jobs_by_time(m, &total, e);
-    if (!jobs)
-        return e->code;
-    job_label_of(r, jobs[0].row, label, sizeof label);
-    snprintf(value, sizeof value, "%s takes %.1f %% of the kernels' GPU time", label,
-             total > 0 ? 100.0 * jobs[0].ms / total : NAN);
-    free(jobs);
-    fputs("found\tfrom the profile's jobs (a kernel at its NVTX path and ordinal)\n", f);
-    report_put_pair(f, "busiest", value);
+    const struct program_kernels *k = &m->kernels;
+    char value[1024], name[JOB_LABEL_LEN];
     double repeat = NAN;
+    program_kernel_name(&m->kernels, &k->at[0], name, sizeof name);
+    snprintf(value, sizeof value, "%s takes %.1f %% of the kernels' GPU time (%zu launches, %.3f ms)", name,
+             k->total_ms > 0 ? k->at[0].share_pct : NAN, k->at[0].launches, k->at[0].total_ms);
+    fputs("found\tfrom the profile's kernels (every launch of a kernel, over every process and run)\n", f);
+    report_put_pair(f, "busiest", value);
     if (results_environment_number(r, "repeat", &repeat, e))
         return e->code;
-    snprintf(value, sizeof value, "%.3f ms in all, %.3f ms per run of the program (%s runs)", total,
-             total / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
+    snprintf(value, sizeof value, "%.3f ms in all, %.3f ms per run of the program (%s runs)", k->total_ms,
+             k->total_ms / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
     report_put_pair(f, "kernel time", value);
-    snprintf(value, sizeof value, "%s launches per run, %d jobs; %d jobs profiled with hardware metrics (%s), %d timed",
-             report_environment_or(r, "kernel_launches", "?"), r->summary.rows, count_status(r, PROGRAM_STATUS_PROFILED),
-             report_environment_or(r, "metric_groups", "none"), count_status(r, PROGRAM_STATUS_TIMED));
+    snprintf(value, sizeof value, "%s launches per run, %zu kernels; %d kernels profiled with hardware metrics (%s), "
+             "each by its first launch profiled; the rest timed", report_environment_or(r, "kernel_launches", "?"),
+             k->n, count_status(k, r, PROGRAM_STATUS_PROFILED), report_environment_or(r, "metric_groups", "none"));
     report_put_pair(f, "launches", value);
     fputs("recorded\tfrom environment.csv\n", f);
     report_put_pair(f, "Program", report_environment_or(r, "command_line", "unknown"));
+    report_put_pair(f, "Processes", report_environment_or(r, "parts", "1"));
     report_put_pair(f, "GPU", report_environment_or(r, "gpu_name", "unknown"));
     report_put_pair(f, "Date (UTC)", report_environment_or(r, "time_utc", "unknown"));
     report_put_pair(f, "memscope", report_environment_or(r, "git_commit", "unknown"));
@@ -115,106 +71,115 @@ int report_write_program_title(const struct report_model *m, struct page_output 
 
 /* ---- Kernels by GPU time ---- */
 
-/* The job's kernel (shortened), NVTX path and ordinal ("#K"), each "-" where the name does not say. */
-static void job_cells(const struct results_folder *r, int row, char *kernel, char *path, char *ordinal, size_t size)
-{
-    const char *job = csv_table_text(&r->summary, row, r->col_variant);
-    const char *demangled = summary_text(r, row, SUMMARY_METRICS_KERNEL);
-    struct job_parts parts;
-    if (job_name_split(job, demangled, &parts) != 0) {
-        report_job_label(job, demangled, kernel, size);
-        snprintf(path, size, "-");
-        snprintf(ordinal, size, "-");
-        return;
-    }
-    report_kernel_label(demangled, kernel, size);
-    snprintf(path, size, "%.*s", (int)(parts.path_len ? parts.path_len : 6), parts.path_len ? parts.path : "(none)");
-    snprintf(ordinal, size, "#%ld", parts.ordinal);
-}
-
-/* A job's row, and below it the evidence of its limiter where it was profiled; its tensor work's type and TFLOP/s
- * where it ran tensor operations ("-" where it ran none, or was only timed). */
-static int kernel_rows(FILE *f, const struct report_model *m, const struct job_time *job, int rank, double total,
-                       struct error *e)
+/* The limiter of the kernel's profiled launch, and what stands on the line below it: its first finding with the
+ * finding's estimated gain, then the limiter's evidence. A kernel only timed says why. */
+static int diagnose_kernel(const struct report_model *m, const struct program_kernel *k, struct diagnosis *d,
+                           struct tensor_work *tensor, char *below, size_t size, struct error *e)
 {
     const struct results_folder *r = m->r;
-    const char *name = csv_table_text(&r->summary, job->row, r->col_variant);
-    char kernel[REPORT_JOB_LABEL_LEN], path[REPORT_JOB_LABEL_LEN], ordinal[REPORT_JOB_LABEL_LEN], cell[4][32];
-    const int kept_back = strcmp(csv_table_text(&r->summary, job->row, r->col_status), PROGRAM_STATUS_NOT_REPLAYED) == 0;
-    struct diagnosis d = {"timed only", "", DIAGNOSIS_NOT_COLLECTED};
-    if (kept_back) /* a collective: its reason is in launches.csv's not_replayed (docs/profile.md) */
-        d = (struct diagnosis){"not replayed", "timed only: a selected collective is never replayed for metrics",
-                               DIAGNOSIS_NOT_COLLECTED};
-    struct tensor_work tensor = {.type = -1};
-    if (report_variant_index(m, name) >= 0 &&
-        (report_diagnose(m, name, r->summary_width[job->row], &d, e) ||
-         report_tensor_work(m, name, r->summary_width[job->row], &tensor, e)))
+    *d = (struct diagnosis){"timed only", "", DIAGNOSIS_NOT_COLLECTED};
+    *tensor = (struct tensor_work){.type = -1};
+    *below = '\0';
+    if (k->collective && k->profiled_row < 0) { /* a selected one's reason is in launches.csv's not_replayed */
+        if (k->not_replayed)
+            snprintf(d->limiter, sizeof d->limiter, "not replayed");
+        snprintf(below, size, "a collective: its time is mostly waiting for the other ranks%s",
+                 k->not_replayed ? "; never replayed for metrics" : "");
+        return 0;
+    }
+    if (k->profiled_row < 0)
+        return 0;
+    const char *job = csv_table_text(&r->summary, k->profiled_row, r->col_variant);
+    if (report_diagnose(m, job, 0, d, e) || report_tensor_work(m, job, 0, tensor, e))
         return e->code;
-    job_cells(r, job->row, kernel, path, ordinal, sizeof kernel);
-    snprintf(cell[0], sizeof cell[0], "%d", r->summary_samples[job->row]);
-    report_format_significant(cell[1], sizeof cell[1], summary_number(m, job->row, SUMMARY_MEDIAN_MS), 4);
-    report_format_number(cell[2], sizeof cell[2], total > 0 ? 100.0 * job->ms / total : NAN, "%.1f");
-    report_format_tensor(cell[3], sizeof cell[3], &tensor);
+    const char *finding = summary_text(r, k->profiled_row, SUMMARY_FIRST_FINDING);
+    const char *gain = summary_text(r, k->profiled_row, SUMMARY_FIRST_FINDING_GAIN_PCT);
+    if (*finding)
+        snprintf(below, size, "first finding %s (est. %.0f %%)%s%s", finding, atof(gain), *d->evidence ? "; " : "",
+                 d->evidence);
+    else
+        snprintf(below, size, "%s", d->evidence);
+    return 0;
+}
+
+/* A kernel's row, and below it its first finding and evidence where it has them. */
+static int kernel_rows(FILE *f, const struct report_model *m, const struct program_kernel *k, int rank,
+                       struct error *e)
+{
+    char name[JOB_LABEL_LEN], cell[6][48], below[512];
+    struct diagnosis d;
+    struct tensor_work tensor;
+    if (diagnose_kernel(m, k, &d, &tensor, below, sizeof below, e))
+        return e->code;
+    program_kernel_name(&m->kernels, k, name, sizeof name);
+    snprintf(cell[0], sizeof cell[0], "%zu", k->launches);
+    report_format_significant(cell[1], sizeof cell[1], k->total_ms, 4);
+    report_format_number(cell[2], sizeof cell[2], k->share_pct, "%.1f");
+    report_format_significant(cell[3], sizeof cell[3], k->median_ms, 3);
+    char least[24], most[24];
+    report_format_significant(least, sizeof least, k->min_ms, 3);
+    report_format_significant(most, sizeof most, k->max_ms, 3);
+    snprintf(cell[4], sizeof cell[4], k->launches > 1 ? "%s-%s" : "%s", least, most);
+    report_format_tensor(cell[5], sizeof cell[5], &tensor);
     fprintf(f, "%d\t", rank);
-    report_put_cell(f, kernel, 0);
-    report_put_cell(f, path, 0);
-    report_put_cell(f, ordinal, 0);
-    for (int c = 0; c < 4; ++c)
+    report_put_cell(f, name, 0);
+    for (int c = 0; c < 6; ++c)
         report_put_cell(f, cell[c], 0);
     report_put_cell(f, d.limiter, 1);
-    if (*d.evidence) {
+    if (*below) {
         fputc('\t', f);
-        report_put_cell(f, d.evidence, 1);
+        report_put_cell(f, below, 1);
     }
     return 0;
 }
 
-static int kernels_page(const struct report_model *m, const struct job_time *jobs, int shown, int page, double total,
-                        const char *dir, struct error *e)
+static int kernels_page(const struct report_model *m, int shown, int page, const char *dir, struct error *e)
 {
     char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(name, sizeof name, "kernels-%d.tsv", page + 1);
     FILE *f = report_open(dir, name, path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("rank\tkernel\tNVTX path\tlaunch\tlaunches\tmedian ms\tshare %\ttensor\tlimiter (evidence below)\n", f);
+    fputs("rank\tkernel\tlaunches\ttotal ms\tshare %\tmedian ms\tleast-most ms\ttensor\tlimiter (finding below)\n", f);
     int first = page * REPORT_KERNELS_PER_PAGE;
     for (int i = first; i < shown && i < first + REPORT_KERNELS_PER_PAGE && !e->code; ++i)
-        kernel_rows(f, m, &jobs[i], i + 1, total, e);
+        kernel_rows(f, m, &m->kernels.at[i], i + 1, e);
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
-/* What the table leaves out, for its caption: "" when it shows every job. */
-static void rest_note(FILE *variables, const struct job_time *jobs, int shown, int all, double total)
+/* What the table leaves out, for its caption: "" when it shows every kernel. */
+static void rest_note(FILE *variables, const struct program_kernels *k, int shown)
 {
     double rest = 0;
+    size_t launches = 0;
     char note[256] = "";
-    for (int i = shown; i < all; ++i)
-        rest += jobs[i].ms;
-    if (shown < all)
-        snprintf(note, sizeof note, "The %d busiest of %d jobs: the other %d take %.1f %% of the GPU time (every job: summary.csv).",
-                 shown, all, all - shown, total > 0 ? 100.0 * rest / total : 0.0);
+    for (size_t i = (size_t)shown; i < k->n; ++i) {
+        rest += k->at[i].total_ms;
+        launches += k->at[i].launches;
+    }
+    if ((size_t)shown < k->n)
+        snprintf(note, sizeof note, "The %d busiest of %zu kernels: the other %zu (%zu launches) take %.1f %% of the "
+                 "GPU time (every kernel: kernels.csv).", shown, k->n, k->n - (size_t)shown, launches,
+                 k->total_ms > 0 ? 100.0 * rest / k->total_ms : 0.0);
     report_put_variable(variables, "kernels_rest_note", note);
 }
 
-/* kernels-N.tsv, REPORT_KERNELS_PER_PAGE jobs a page, the busiest first, at most REPORT_KERNELS_MAX_PAGES pages. */
+/* kernels-N.tsv, REPORT_KERNELS_PER_PAGE kernels a page, the busiest first, at most REPORT_KERNELS_MAX_PAGES pages. */
 int report_write_kernels(const struct report_model *m, struct page_output *out, struct error *e)
 {
-    double total;
-    int all = m->r->summary.rows, shown = all;
+    int shown = (int)m->kernels.n;
     if (shown > REPORT_KERNELS_MAX_PAGES * REPORT_KERNELS_PER_PAGE)
         shown = REPORT_KERNELS_MAX_PAGES * REPORT_KERNELS_PER_PAGE;
     int pages = (shown + REPORT_KERNELS_PER_PAGE - 1) / REPORT_KERNELS_PER_PAGE;
     if (report_page_numbered(out, "kernels_page", pages, e))
         return e->code;
-    struct job_time *jobs = jobs_by_time(m, &total, e);
-    if (!jobs)
-        return e->code;
     for (int page = 0; page < pages && !e->code; ++page)
-        kernels_page(m, jobs, shown, page, total, out->dir, e);
-    rest_note(out->variables, jobs, shown, all, total);
-    free(jobs);
+        kernels_page(m, shown, page, out->dir, e);
+    rest_note(out->variables, &m->kernels, shown);
     fprintf(out->variables, "kernels_pages = %d\nkernels_table_rows = %d\n", pages, 2 * REPORT_KERNELS_PER_PAGE + 1);
-    fprintf(out->variables, "kernels_total_ms = %.6g\n", total);
+    fprintf(out->variables, "kernels_total_ms = %.6g\n", m->kernels.total_ms);
+    fprintf(out->variables, "kernels_grouping = '%s'\n", m->kernels.grouping == GROUP_BY_NVTX      ? "nvtx"
+                                                         : m->kernels.grouping == GROUP_BY_LAUNCH ? "launch"
+                                                                                          : "kernel");
     return e->code;
 }

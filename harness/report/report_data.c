@@ -801,10 +801,10 @@ static int write_data(const struct report_model *m, const char *dir, const char 
 }
 
 int report_data_write(const struct results_folder *r, const char *out_dir, const char *note,
-                      const char *compare_path, struct error *e)
+                      const char *compare_path, enum kernel_grouping grouping, struct error *e)
 {
     struct report_model m;
-    if (report_model_build(r, &m, e))
+    if (report_model_build(r, grouping, &m, e))
         return e->code;
     m.compare_path = compare_path;
     write_data(&m, out_dir, note, e);

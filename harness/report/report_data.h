@@ -7,14 +7,16 @@
 #ifndef MEMSCOPE_REPORT_DATA_H
 #define MEMSCOPE_REPORT_DATA_H
 
+#include "../program/kernels.h"
 #include "../results/folder_reader.h"
 
 /* Rows per page of the ground-truth table. */
 #define REPORT_VALIDATE_ROWS_PER_PAGE 30
 
 /* note: one line for the title page, such as where the run came from; may be empty. compare_path: a
- * comparison's compare.csv to draw on a last page, or NULL. Writes pages.tsv, the pages to render. */
+ * comparison's compare.csv to draw on a last page, or NULL. grouping: how a program's launches make its kernels
+ * (GROUP_BY_KERNEL unless asked). Writes pages.tsv, the pages to render. */
 int report_data_write(const struct results_folder *r, const char *out_dir, const char *note,
-                      const char *compare_path, struct error *e);
+                      const char *compare_path, enum kernel_grouping grouping, struct error *e);
 
 #endif

@@ -618,7 +618,7 @@ static int tensor_note(const struct report_model *m, const struct point *points,
         if (results_main_kernel_metric(m->r, m->variant[p->v], width, pipe_metric, &pipe, e))
             return e->code;
         used += snprintf(note + used, len - used, "%s%d (%s", listed++ ? ", " : "No bound for ", i + 1,
-                         m->variant[p->v]);
+                         m->label[p->v]);
         if (!isnan(pipe) && used < len)
             used += snprintf(note + used, len - used, ", %s busy %.0f %%",
                              p->uncounted_tensor ? "FP64/tensor pipe" : "tensor pipe", pipe);

@@ -17,7 +17,7 @@
 #include "../common/paths.h"
 #include "../results/schema.h"
 #include "cells.h"
-#include "job_label.h"
+#include "../program/labels.h"
 #include "ladder.h"
 #include "pages.h"
 
@@ -210,13 +210,15 @@ static void choose_reasons(struct reason_choice *c, const int *order)
         name_reason(c, order[i]);
 }
 
-/* A launch's label under its bar or in the table, at most STALL_LABEL_MAX characters: the kernel cut short with
- * "...", its " #K (PATH)" kept whole, which tells the launches of one kernel apart. A variant's, as it is. */
+/* A kernel's or launch's label under its bar or in the table, at most STALL_LABEL_MAX characters: the kernel cut
+ * short with "...", a launch's " #K (PATH)" kept whole, which tells the launches of one kernel apart. A variant's, as
+ * it is. */
 #define STALL_LABEL_MAX 52
 static const char *short_label(const char *label, char *out, size_t size)
 {
-    const char *job = strstr(label, " #");
-    size_t keep = job ? strlen(job) : 0, len = strlen(label);
+    size_t len = strlen(label);
+    const char *job = strstr(label, " #") ? strstr(label, " #") : label + len;
+    size_t keep = strlen(job);
     if (len <= STALL_LABEL_MAX || keep + 3 >= STALL_LABEL_MAX)
         return label;
     snprintf(out, size, "%.*s...%s", (int)(STALL_LABEL_MAX - keep - 3), label, job);
@@ -303,7 +305,7 @@ static int write_chart(const struct report_model *m, const struct stalls_columns
 {
     static struct variant_stalls v;
     struct reasons seen = *r;
-    char path[PATH_IN_FOLDER_LEN], label[REPORT_JOB_LABEL_LEN];
+    char path[PATH_IN_FOLDER_LEN], label[JOB_LABEL_LEN];
     FILE *f = report_open(dir, "stalls.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
@@ -351,7 +353,7 @@ static FILE *open_lines(const struct report_model *m, const char *dir, char *pat
     char heading[64];
     FILE *f = report_open(dir, "stall-lines.tsv", path, len, e);
     if (m->program)
-        snprintf(heading, sizeof heading, "kernel launch");
+        snprintf(heading, sizeof heading, "kernel");
     else
         snprintf(heading, sizeof heading, "variant (W = %d)", m->largest_width);
     if (f)
@@ -365,7 +367,7 @@ int report_write_stall_lines(const struct report_model *m, struct page_output *o
     static struct variant_stalls v;
     struct stalls_columns c;
     struct reasons r = {0};
-    char path[PATH_IN_FOLDER_LEN], label[REPORT_JOB_LABEL_LEN];
+    char path[PATH_IN_FOLDER_LEN], label[JOB_LABEL_LEN];
     FILE *f = NULL;
     int rows = 0;
     out->copies = 0;

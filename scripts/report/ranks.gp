@@ -1,10 +1,10 @@
-# A multi-process program's profile: the same job in every rank's part, the slowest rank and by how much it
+# A multi-process program's profile: the same kernel in every rank's part, the slowest rank and by how much it
 # exceeds the fastest, and the counters that differ between the two (harness/report/ranks_page.c).
 load scriptdir.'/common.gp'
-page_title = "Ranks compared: the same job in each process"
-page_caption = sprintf("Each job (a kernel at its NVTX path and ordinal) that ran in two processes or more, the ranks' medians over every run; the jobs whose\n".\
-    "slowest rank exceeds its fastest most come first (%d of %d shown). Counters that differ: the summary's figures (launches, DRAM, occupancy,\n".\
-    "speed of light, registers...) of the slowest and the fastest rank more than %g %% apart.", ranks_rows - 1, ranks_jobs, ranks_counter_gap_pct)
+page_title = "Ranks compared: the same kernel in each process"
+page_caption = sprintf("Each kernel that ran in two processes or more (collectives apart: the next page splits their wait from their transfer), its median launch\n".\
+    "per rank over every run; the kernels whose slowest rank exceeds its fastest most come first (%d of %d shown). Counters that differ: the summary's\n".\
+    "figures (DRAM, occupancy, speed of light, registers...) of the two ranks' first launches of it more than %g %% apart.", ranks_rows - 1, ranks_kernels, ranks_counter_gap_pct)
 load scriptdir.'/page.gp'
 table_rows = 2 * ranks_rows + 1
 table_file = datadir.'/ranks.tsv'

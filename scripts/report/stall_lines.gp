@@ -1,7 +1,7 @@
 # Each variant's most stalled source line at the largest width, with its main stall reason.
 load scriptdir.'/common.gp'
 page_title = "Most stalled lines".at_width
-page_caption = "From stalls.csv: the source line where PC sampling found the ".(program_profile ? "launch" : "variant")."'s warps most often, its share of all its samples,\n".\
+page_caption = "From stalls.csv: the source line where PC sampling found the ".(program_profile ? "kernel's sampled launch" : "variant")."'s warps most often, its share of all its samples,\n".\
     "and the reason most of that line's samples gave".(program_profile ? " (the file's name alone: stalls.csv has its path)" : "").\
     ". A kernel built without line information (-lineinfo), as a library's, has none."
 load scriptdir.'/page.gp'

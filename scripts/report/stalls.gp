@@ -5,8 +5,8 @@ reasons_said = "long_scoreboard: waiting on global memory; lg_throttle: the load
     "short_scoreboard: shared memory; barrier: __syncthreads; not_selected: ready, another issued; no_instructions: waiting for instructions."
 page_caption = program_profile ? \
     "From stalls.csv (the stalls group: CUPTI PC sampling in a run of the program of its own, a sample per SM every 2^p cycles, p chosen per\n".\
-    "launch from its duration in the first run for 25,000 to 200,000 samples, and at least 9). Each bar: the share of a launch's samples by the\n".\
-    "state of the sampled warp; \"selected\" is a warp issuing. Named in colour, as room allows: each launch's largest reasons, then the most\n".\
+    "launch from its duration in the first run for 25,000 to 200,000 samples, and at least 9). Each bar: a kernel's first sampled launch, the share\n".\
+    "of its samples by the state of the sampled warp; \"selected\" is a warp issuing. Named in colour, as room allows: each one's largest reasons, then the most\n".\
     "common. \"other\" sums the rest. ".reasons_said : \
     "From stalls.csv (the stalls group: CUPTI PC sampling, a sample per SM every 2^p cycles, p chosen per kernel for 25,000 to\n".\
     "200,000 samples, and at least 9). Each bar: the share of a variant's samples by the state of the sampled warp; \"selected\" is a warp issuing.\n".\
@@ -22,7 +22,7 @@ set xtics rotate by 35 right font xtics_font nomirror
 set yrange [0:100]
 set ylabel "share of the samples (%)"
 set tmargin at screen 0.85
-# A program's launches are named by kernel, ordinal and NVTX path: their labels need the room under the bars.
+# A program's kernels have long names: their labels need the room under the bars.
 if (program_profile) set bmargin at screen 0.40; set lmargin at screen 0.24
 set key at screen 0.5, screen 0.925 center top horizontal maxrows 2 font ",11"
 stalls_file = datadir.'/stalls.tsv'

@@ -1,10 +1,13 @@
 /*
- * The straggler view of a multi-process program's profile (issue 41), from tests/fixtures/profile-two-ranks: two
- * ranks' parts merged by memscope-profile (jobs keyed "[rank R]/..."), made by hand from profile-small's shapes (the
- * lead replaces it with one taken on two GPUs): rank 1's GEMM #0 25 % slower than rank 0's with 20 % less DRAM
- * throughput, and each rank's NCCL all-reduce, timed only ("not replayed"). The page ranks the jobs by how much their
- * slowest rank exceeds their fastest and names the counters that differ; a profile of one process has no such page.
- * Then `make report` renders it (gnuplot and poppler-utils; skipped where missing).
+ * The straggler view of a multi-process program's profile (issues 41 and 48), from tests/fixtures/profile-two-ranks:
+ * two ranks' parts merged by memscope-profile (jobs keyed "[rank R]/..."), made by hand from profile-small's shapes:
+ * rank 1's GEMM launch #0 25 % slower than rank 0's with 20 % less DRAM throughput, and each rank's NCCL all-reduce,
+ * timed only ("not replayed"). Its parts' folders (rank-0/, rank-1/) hold launches.csv with each launch's start on
+ * CUPTI's clock and environment.csv with clock_offset_ns, two clocks that differ: on the host's, rank 1 reached the
+ * all-reduce 0.395 ms before rank 0 and waited for it (0.605 ms against rank 0's 0.210 ms), after 3 launches replayed
+ * by memscope in each rank. The ranks page compares kernels, not collectives; the collectives page splits each
+ * rank's time in them into wait and transfer and names rank 0, the last to arrive, as the straggler. A profile of one
+ * process has neither page. Then `make report` renders them (gnuplot and poppler-utils; skipped where missing).
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -20,48 +23,89 @@
 #define FIXTURE "tests/fixtures/profile-two-ranks"
 #include "../support/page_data.h"
 
-static void the_ranks_page_follows_the_kernels(void **state)
+static void the_ranks_pages_follow_the_kernels(void **state)
 {
     (void)state;
     write_data(FIXTURE);
-    expect_in(data_file("pages.tsv"), "kernels-1\tkernels.gp\tkernels_page=1\nranks\tranks.gp\t\n");
+    expect_in(data_file("pages.tsv"), "kernels-1\tkernels.gp\tkernels_page=1\nranks\tranks.gp\t\n"
+                                      "collectives\tcollectives.gp\t\n");
 }
 
-/* Rank 1's GEMM: 2.663921 ms x 1.25 = 3.33 ms against 2.66 ms, +25.0 %, its DRAM figures 20 % lower; the all-reduce
- * 0.605 against 0.21 ms (+188.1 %) comes first; the jobs equal in both ranks last, at +0.0 % with no counter. */
-static void each_job_shows_its_ranks_the_slowest_and_what_differs(void **state)
+/* The GEMM's launches in rank 1 (#0 at 3.33 ms, #1 at 2.66 ms, 6 of each) against rank 0's (2.66 ms), medians 2.99
+ * against 2.66: +12.3 %, the DRAM figures of rank 1's first launch 20 % lower; the kernels equal in both ranks after,
+ * at +0.0 % with no counter; the all-reduce is on the collectives page, not here. */
+static void each_kernel_shows_its_ranks_the_slowest_and_what_differs(void **state)
 {
     (void)state;
     write_data(FIXTURE);
     const char *ranks = data_file("ranks.tsv");
-    expect_in(ranks, "job (slowest rank's)\tmedian ms per rank\tslowest\tover the fastest\tcounters that differ\n"
-                     "ncclDevKernel_AllReduce_Sum_f32_RING_LL #0 (step 1)\trank 0 0.210, rank 1 0.605\trank 1\t"
-                     "+188.1 %\tnone\n"
-                     "Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1> #0 (step 1/matmul)\trank 0 2.66, rank 1 "
-                     "3.33\trank 1\t+25.0 %\tDRAM GB/s, DRAM %\n");
-    expect_in(ranks, "vectorized_layer_norm_kernel<float, float> #0 (step 1/layer_norm)\trank 0 0.0522, rank 1 "
-                     "0.0522\trank 0\t+0.0 %\tnone\n");
-    expect_in(data_file("variables.gp"), "ranks_rows = 8\nranks_jobs = 7\n");
+    expect_in(ranks, "kernel\tmedian ms per rank\tslowest\tover the fastest\tcounters that differ\n"
+                     "Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\trank 0 2.66, rank 1 2.99\trank 1\t"
+                     "+12.3 %\tDRAM GB/s, DRAM %\n");
+    expect_in(ranks, "vectorized_layer_norm_kernel<float, float>\trank 0 0.0522, rank 1 0.0522\trank 0\t+0.0 %\t"
+                     "none\n");
+    assert_null(strstr(ranks, "ncclDevKernel"));
+    expect_in(data_file("variables.gp"), "ranks_rows = 6\nranks_kernels = 5\n");
 }
 
-/* The kernels page ranks every rank's jobs as one list, the part as the outermost path. */
-static void the_kernels_page_ranks_all_ranks_jobs(void **state)
+/* The straggler by arrival: rank 0 started the all-reduce last, 0.395 ms after rank 1, which waited all that time
+ * (65.3 % of its 0.605 ms) and moved data for 0.210 ms, as rank 0 did; rank 0 had launches replayed by memscope
+ * since its collective before, so that wait is memscope's. */
+static void the_collectives_page_names_the_last_arrival_and_splits_wait_from_transfer(void **state)
 {
     (void)state;
     write_data(FIXTURE);
-    expect_in(data_file("kernels-1.tsv"), "1\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\t[rank 1]/step "
-                                          "1/matmul\t#0\t6\t3.330\t");
+    assert_string_equal(data_file("collectives-parts.tsv"),
+                        "\npart\tcollectives\ttime ms\twaiting ms\twaiting %\ttransfer ms\tarrived last\t"
+                        "wait from replays ms\n"
+                        "rank 0\t1\t0.21\t0\t0.0\t0.21\t1\t0\n"
+                        "rank 1\t1\t0.605\t0.395\t65.3\t0.21\t0\t0.395\n");
+    expect_in(data_file("collectives.tsv"), "\n0\tncclDevKernel_AllReduce_Sum_f32_RING_LL\trank 0 (+0.395 ms)\t"
+                                            "rank 1 0.395 ms\t0.21 ms\tyes: 3 launches replayed\n");
+    expect_in(data_file("variables.gp"), "collectives_parts = 2\ncollectives_parts_shown = 2\ncollectives_shown = 1\n"
+                                         "collectives_matched = 1\ncollectives_unmatched = ''\n");
+}
+
+/* Collectives whose n-th differs between ranks are matched up to there, and the page says where it stopped. */
+static void collectives_that_do_not_match_are_matched_up_to_the_first_that_differs(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i 's/ncclDevKernel_AllReduce_Sum_f32_RING_LL/ncclDevKernel_Broadcast_RING_LL/' "
+                     "$R/rank-1/launches.csv");
+    write_data(scratch);
+    assert_null(strstr(data_file("pages.tsv"), "collectives"));
+    copy_fixture_and("tail -1 $R/rank-1/launches.csv > $R/x && cat $R/x >> $R/rank-1/launches.csv");
+    write_data(scratch);
+    expect_in(data_file("variables.gp"), "collectives_matched = 1\ncollectives_unmatched = 'the parts ran 1 to 2 "
+                                         "collectives: the first 1 are matched'\n");
+}
+
+/* Profiles written before issue 48 have no start times: no collectives page, and the kernels still compare. */
+static void a_profile_without_start_times_has_no_collectives_page(void **state)
+{
+    (void)state;
+    write_data("tests/fixtures/profile-ddp-nccl-h100");
+    assert_null(strstr(data_file("pages.tsv"), "collectives"));
+    expect_in(data_file("pages.tsv"), "\nranks\tranks.gp\t\n");
+}
+
+/* The kernels page ranks every rank's launches of a kernel together: the GEMM's 24 launches (12 a rank). */
+static void the_kernels_page_counts_every_ranks_launches(void **state)
+{
+    (void)state;
+    write_data(FIXTURE);
+    expect_in(data_file("kernels-1.tsv"), "1\tKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\t24\t");
 }
 
 /* A selected collective kept back from replay reads "not replayed" in the limiter column, not "timed only" as a
- * launch the selection left out does (issue 41). */
+ * launch the selection left out does (issue 41), and says its time is mostly waiting. */
 static void the_kernels_page_says_a_collective_was_not_replayed(void **state)
 {
     (void)state;
     write_data(FIXTURE);
-    expect_in(data_file("kernels-1.tsv"), "ncclDevKernel_AllReduce_Sum_f32_RING_LL\t[rank 1]/step 1\t#0\t6\t0.6050\t");
-    expect_in(data_file("kernels-1.tsv"), "\tnot replayed\n\ttimed only: a selected collective is never replayed "
-                                          "for metrics\n");
+    expect_in(data_file("kernels-1.tsv"), "ncclDevKernel_AllReduce_Sum_f32_RING_LL\t12\t4.890\t");
+    expect_in(data_file("kernels-1.tsv"), "\tnot replayed\n\ta collective: its time is mostly waiting for the other "
+                                          "ranks; never replayed for metrics\n");
 }
 
 static void a_profile_of_one_process_has_no_ranks_page(void **state)
@@ -84,28 +128,26 @@ static void a_profile_whose_jobs_ran_in_one_part_has_no_ranks_page(void **state)
 
 /* The real thing (tests/fixtures/profile-ddp-h100): tests/inject/program_ddp.py under torchrun on two H100s,
  * `memscope-profile --nvtx-include "step 2"` at b859812, two ranks on two GPUs and torchrun's own process, which ran
- * none. Its straggler is the all-reduce that rank 1 waits in for rank 0: launch 94 of each rank's launches.csv,
- * 38,720 ns in rank 0 and 33,789,700 ns in rank 1, so 0.0387 against 33.8 ms, +87,166.8 %. */
-static void a_real_two_rank_profile_names_its_straggler(void **state)
+ * none. Its kernels compare rank by rank, NCCL's apart: the loss's kernel's medians, 0.00570 against 0.00610 ms in
+ * rank 0's and rank 1's summary rows, differ most (+7.0 %). */
+static void a_real_two_rank_profile_compares_its_kernels(void **state)
 {
     (void)state;
     write_data("tests/fixtures/profile-ddp-h100");
     expect_in(data_file("pages.tsv"), "\nranks\tranks.gp\t\n");
-    expect_in(data_file("ranks.tsv"), "counters that differ\nncclDevKernel_AllReduce_Sum_f32_RING_LL #3\trank 0 0.0387, "
-                                      "rank 1 33.8\trank 1\t+87166.8 %\tnone\n");
+    expect_in(data_file("ranks.tsv"), "counters that differ\nnll_loss_forward_reduce_cuda_kernel_2d<float, float, long>\t"
+                                      "rank 0 0.00570, rank 1 0.00610\trank 1\t+7.0 %\tnone\n");
+    assert_null(strstr(data_file("ranks.tsv"), "nccl"));
 }
 
 /* tests/fixtures/profile-ddp-nccl-h100: the same program under torchrun on two H100s, NCCL's kernels selected
- * (`--kernel ncclDevKernel`, at eb44f1a): all 20 selected launches kept back from replay, each rank's part naming
- * its GPU; rank 0's all-reduce #1, 4.353 ms, is 42.1 % of the kernels' time, rank 1's 0.0321 ms. */
+ * (`--kernel ncclDevKernel`, at eb44f1a): all 20 selected launches kept back from replay; the all-reduce's 10
+ * launches over both ranks, 7.598 ms, are 73.5 % of the kernels' time. */
 static void a_real_profile_of_selected_collectives_keeps_them_from_replay(void **state)
 {
     (void)state;
     write_data("tests/fixtures/profile-ddp-nccl-h100");
-    expect_in(data_file("kernels-1.tsv"), "1\tncclDevKernel_AllReduce_Sum_f32_RING_LL\t[rank 0]\t#1\t1\t4.353\t42.1\t-\t"
-                                          "not replayed\n");
-    expect_in(data_file("ranks.tsv"), "ncclDevKernel_AllReduce_Sum_f32_RING_LL #1\trank 0 4.35, rank 1 0.0321\trank 0\t"
-                                      "+13448.8 %\tnone\n");
+    expect_in(data_file("kernels-1.tsv"), "1\tncclDevKernel_AllReduce_Sum_f32_RING_LL\t10\t7.598\t73.5\t");
     expect_in(data_file("title.tsv"), "GPU\tNVIDIA H100 80GB HBM3");
 }
 
@@ -120,20 +162,25 @@ static void make_report_renders_the_ranks_page(void **state)
         fail_msg("make report failed (%d):\n%s", o.exit_code, o.output);
     shell(&o, "pdftotext -layout reports/profile-two-ranks-report/memscope-report.pdf - && "
               "rm -rf reports/profile-two-ranks-report");
-    expect_in(o.output, "Ranks compared: the same job in each process");
-    expect_in(o.output, "+25.0 %");
+    expect_in(o.output, "Ranks compared: the same kernel in each process");
+    expect_in(o.output, "+12.3 %");
+    expect_in(o.output, "Collectives: wait and transfer");
+    expect_in(o.output, "yes: 3 launches replayed");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(the_ranks_page_follows_the_kernels),
-        cmocka_unit_test(each_job_shows_its_ranks_the_slowest_and_what_differs),
-        cmocka_unit_test(the_kernels_page_ranks_all_ranks_jobs),
+        cmocka_unit_test(the_ranks_pages_follow_the_kernels),
+        cmocka_unit_test(each_kernel_shows_its_ranks_the_slowest_and_what_differs),
+        cmocka_unit_test(the_collectives_page_names_the_last_arrival_and_splits_wait_from_transfer),
+        cmocka_unit_test(collectives_that_do_not_match_are_matched_up_to_the_first_that_differs),
+        cmocka_unit_test(a_profile_without_start_times_has_no_collectives_page),
+        cmocka_unit_test(the_kernels_page_counts_every_ranks_launches),
         cmocka_unit_test(the_kernels_page_says_a_collective_was_not_replayed),
         cmocka_unit_test(a_profile_of_one_process_has_no_ranks_page),
         cmocka_unit_test(a_profile_whose_jobs_ran_in_one_part_has_no_ranks_page),
-        cmocka_unit_test(a_real_two_rank_profile_names_its_straggler),
+        cmocka_unit_test(a_real_two_rank_profile_compares_its_kernels),
         cmocka_unit_test(a_real_profile_of_selected_collectives_keeps_them_from_replay),
         cmocka_unit_test(make_report_renders_the_ranks_page),
     };

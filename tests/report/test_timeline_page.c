@@ -44,7 +44,7 @@ static struct error report_data(const char *results)
     shell(&o, "rm -rf %s && mkdir -p %s", data_dir, data_dir);
     assert_int_equal(o.exit_code, 0);
     if (results_folder_open(results, &r, &e) == 0) {
-        report_data_write(&r, data_dir, "", NULL, &e);
+        report_data_write(&r, data_dir, "", NULL, GROUP_BY_KERNEL, &e);
         results_folder_close(&r);
     }
     return e;

@@ -33,17 +33,23 @@ static int teardown(void **state)
     return remove_tree(workdir);
 }
 
-/* memscope-report-data on a results folder, into a fresh data_dir. */
-static void write_data(const char *results)
+/* memscope-report-data on a results folder, into a fresh data_dir, a program's launches grouped as asked. */
+static void write_data_by(const char *results, enum kernel_grouping grouping)
 {
     static struct outcome o;
     struct results_folder r;
     struct error e = {0};
     shell(&o, "rm -rf %s && mkdir -p %s", data_dir, data_dir);
     assert_int_equal(o.exit_code, 0);
-    if (results_folder_open(results, &r, &e) || report_data_write(&r, data_dir, "", NULL, &e))
+    if (results_folder_open(results, &r, &e) || report_data_write(&r, data_dir, "", NULL, grouping, &e))
         fail_msg("%s", e.message);
     results_folder_close(&r);
+}
+
+/* The same as the report draws it by default: a program by kernel. */
+static void write_data(const char *results)
+{
+    write_data_by(results, GROUP_BY_KERNEL);
 }
 
 /* A copy of the fixture, changed by a shell command ($R names the copy). */
