@@ -1,47 +1,89 @@
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
+#include "../csv/name_index.h"
 #include "../profile/metric_catalog.h"
+#include "../program/labels.h"
 #include "compare.h"
 
-static int find_pair(const struct comparison *c, const char *variant, int width)
+/* One side's units in its order: a run's variants at each width, a program's kernels, the busiest first. */
+struct unit {
+    const char *name, *precision;
+    int width;
+};
+
+static int unit_count(const struct compare_side *side)
 {
-    for (int i = 0; i < c->pairs; ++i)
-        if (strcmp(c->pair[i].variant, variant) == 0 && c->pair[i].width == width)
-            return i;
-    return -1;
+    return side->program ? (int)side->kernels[0].n : side->round[0].summary.rows;
+}
+
+static struct unit unit_at(const struct compare_side *side, int i)
+{
+    const struct results_folder *r = &side->round[0];
+    if (side->program)
+        return (struct unit){side->kernels[0].at[i].key, PROGRAM_PRECISION, 0};
+    return (struct unit){csv_table_text(&r->summary, i, r->col_variant), csv_table_text(&r->summary, i, r->col_precision),
+                         r->summary_width[i]};
+}
+
+static bool has_unit(const struct compare_side *side, const struct unit *u)
+{
+    return side->program ? program_kernels_find(&side->kernels[0], u->name) != NULL
+                         : results_summary_row(&side->round[0], u->name, u->width) >= 0;
+}
+
+/* The pair's label: a program's kernel by its shortened name, as the report names it. */
+static void label_pair(const struct compare_side *side, struct compared_pair *p)
+{
+    const struct program_kernel *k = side->program ? program_kernels_find(&side->kernels[0], p->variant) : NULL;
+    if (k)
+        program_kernel_name(&side->kernels[0], k, p->label, sizeof p->label);
+    else
+        snprintf(p->label, sizeof p->label, "%s", p->variant);
+}
+
+static int add_pair(const struct compare_side *side, const struct compare_side *base, const struct compare_side *head,
+                    const struct unit *u, struct comparison *c, struct error *e)
+{
+    /* Cut short, two jobs that differ only at their end (their ordinal) would pair as one. */
+    if (strlen(u->name) >= sizeof c->pair[0].variant)
+        return error_set(e, EXIT_USAGE, "%s: a name of %zu characters, longer than the %zu compared: %.80s...",
+                         side->round[0].dir, strlen(u->name), sizeof c->pair[0].variant - 1, u->name);
+    if (grow_for_one_more((void **)&c->pair, (size_t)c->pairs, sizeof *c->pair) != 0)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    struct compared_pair *p = &c->pair[c->pairs++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->variant, sizeof p->variant, "%s", u->name);
+    snprintf(p->precision, sizeof p->precision, "%s", u->precision);
+    p->width = u->width;
+    label_pair(side, p);
+    p->state = !has_unit(head, u) ? PAIR_ONLY_BASE : !has_unit(base, u) ? PAIR_ONLY_HEAD : PAIR_COMPARED;
+    return 0;
 }
 
 /* The pairs in the base's order, then those only the head has. */
-static int list_pairs(const struct results_folder *base, const struct results_folder *head, struct comparison *c,
+static int list_pairs(const struct compare_side *base, const struct compare_side *head, struct comparison *c,
                       struct error *e)
 {
-    const struct results_folder *sides[2] = {base, head};
-    for (int s = 0; s < 2; ++s)
-        for (int row = 0; row < sides[s]->summary.rows; ++row) {
-            const char *variant = csv_table_text(&sides[s]->summary, row, sides[s]->col_variant);
-            int width = sides[s]->summary_width[row];
-            if (find_pair(c, variant, width) >= 0)
-                continue;
-            if (c->pairs == COMPARE_MAX_PAIRS)
-                return error_set(e, EXIT_USAGE, "more than %d variant x width pairs", COMPARE_MAX_PAIRS);
-            /* Cut short, two jobs that differ only at their end (their ordinal) would pair as one. */
-            if (strlen(variant) >= sizeof c->pair[0].variant)
-                return error_set(e, EXIT_USAGE, "%s:%d: a name of %zu characters, longer than the %zu compared",
-                                 sides[s]->summary.path, sides[s]->summary.line[row], strlen(variant),
-                                 sizeof c->pair[0].variant - 1);
-            struct compared_pair *p = &c->pair[c->pairs++];
-            snprintf(p->variant, sizeof p->variant, "%s", variant);
-            snprintf(p->precision, sizeof p->precision, "%s",
-                     csv_table_text(&sides[s]->summary, row, sides[s]->col_precision));
-            p->width = width;
-            int in_base = results_summary_row(base, variant, width) >= 0;
-            int in_head = results_summary_row(head, variant, width) >= 0;
-            p->state = !in_head ? PAIR_ONLY_BASE : !in_base ? PAIR_ONLY_HEAD : PAIR_COMPARED;
+    const struct compare_side *sides[2] = {base, head};
+    struct name_index seen;
+    if (name_index_init(&seen, (size_t)unit_count(base) + (size_t)unit_count(head)) != 0)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    for (int s = 0; s < 2 && !e->code; ++s)
+        for (int i = 0; i < unit_count(sides[s]) && !e->code; ++i) {
+            struct unit u = unit_at(sides[s], i);
+            int added = name_index_add(&seen, u.name, u.width, c->pairs);
+            if (added < -1)
+                error_set(e, EXIT_RUNTIME, "out of memory");
+            else if (added == c->pairs)
+                add_pair(sides[s], base, head, &u, c, e);
         }
-    return 0;
+    name_index_free(&seen);
+    return e->code;
 }
 
 /* A variant that fails its check in any round of a side is not timed there. */
@@ -111,6 +153,7 @@ static int add_change(struct comparison *c, const struct compared_pair *p, const
     struct metric_change *m = &c->change[c->changes++];
     snprintf(m->variant, sizeof m->variant, "%s", p->variant);
     snprintf(m->metric, sizeof m->metric, "%s", metric);
+    m->pair = (int)(p - c->pair);
     m->width = p->width;
     m->base = base;
     m->head = head;
@@ -118,28 +161,38 @@ static int add_change(struct comparison *c, const struct compared_pair *p, const
     return 0;
 }
 
-static int compare_metrics(const struct results_folder *base, const struct results_folder *head,
-                           const struct compare_options *o, struct comparison *c, struct error *e)
+/* The metrics of a pair's unit: a run's variant, or the job that stands for a program's kernel in each side, the same
+ * launch (its job's name) or none: two launches of one kernel may do different work. */
+static bool metrics_jobs(const struct compare_side *base, int base_round, const struct compare_side *head,
+                         int head_round, const struct compared_pair *p, const char **base_job, const char **head_job)
+{
+    *base_job = compare_side_metrics_job(base, base_round, p->variant);
+    *head_job = compare_side_metrics_job(head, head_round, p->variant);
+    return *base_job && *head_job && strcmp(*base_job, *head_job) == 0;
+}
+
+static int compare_metrics(const struct compare_side *base, int base_round, const struct compare_side *head,
+                           int head_round, const struct compare_options *o, struct comparison *c, struct error *e)
 {
     const char *exact[COLLECTED_METRIC_COUNT + DERIVED_METRIC_COUNT];
     int n_exact = deterministic_metrics(exact, COLLECTED_METRIC_COUNT + DERIVED_METRIC_COUNT);
-    const char *dram_gbs = DERIVED(DRAM_GBS);
+    const char *dram_gbs = DERIVED(DRAM_GBS), *x_job, *y_job;
+    const struct results_folder *x_side = &base->round[base_round], *y_side = &head->round[head_round];
     for (int i = 0; i < c->pairs && !e->code; ++i) {
         const struct compared_pair *p = &c->pair[i];
         double x, y;
-        if (p->state != PAIR_COMPARED)
+        if (p->state != PAIR_COMPARED || !metrics_jobs(base, base_round, head, head_round, p, &x_job, &y_job))
             continue;
         /* Counts fixed by the code and the size alone: more of any of them is more work, a regression. A count
          * missing from either side is not compared (older runs have the hardware global counts instead). */
         for (int m = 0; m < n_exact && !e->code; ++m) {
-            if (results_metric_sum(base, p->variant, p->width, exact[m], &x, e) ||
-                results_metric_sum(head, p->variant, p->width, exact[m], &y, e) || isnan(x) ||
-                isnan(y) || x == y)
+            if (results_metric_sum(x_side, x_job, p->width, exact[m], &x, e) ||
+                results_metric_sum(y_side, y_job, p->width, exact[m], &y, e) || isnan(x) || isnan(y) || x == y)
                 continue;
             add_change(c, p, exact[m], x, y, y > x ? METRIC_REGRESSION : METRIC_IMPROVEMENT, e);
         }
-        if (!e->code && !results_metric_sum(base, p->variant, p->width, dram_gbs, &x, e) &&
-            !results_metric_sum(head, p->variant, p->width, dram_gbs, &y, e) && x > 0 &&
+        if (!e->code && !results_metric_sum(x_side, x_job, p->width, dram_gbs, &x, e) &&
+            !results_metric_sum(y_side, y_job, p->width, dram_gbs, &y, e) && x > 0 &&
             fabs(y / x - 1) > o->dram_tolerance)
             add_change(c, p, dram_gbs, x, y, METRIC_DRAM_CHANGE, e);
     }
@@ -150,16 +203,23 @@ int compare_run(const struct compare_side *base, const struct compare_side *head
                 struct comparison *c, struct error *e)
 {
     memset(c, 0, sizeof *c);
-    if (compare_sides_match(base, head, o->force, e) || list_pairs(&base->round[0], &head->round[0], c, e))
+    if (compare_sides_match(base, head, o->force, e) || list_pairs(base, head, c, e))
         return e->code;
     for (int i = 0; i < c->pairs && !e->code; ++i)
         compare_pair(base, head, o, &c->pair[i], e);
-    const struct results_folder *base_metrics = compare_side_metrics(base), *head_metrics = compare_side_metrics(head);
-    if (!e->code && base_metrics && head_metrics) {
+    int base_metrics = compare_side_metrics(base), head_metrics = compare_side_metrics(head);
+    if (!e->code && base_metrics >= 0 && head_metrics >= 0) {
         c->metrics_compared = 1;
-        compare_metrics(base_metrics, head_metrics, o, c, e);
+        compare_metrics(base, base_metrics, head, head_metrics, o, c, e);
     }
     return e->code;
+}
+
+void comparison_free(struct comparison *c)
+{
+    free(c->pair);
+    c->pair = NULL;
+    c->pairs = 0;
 }
 
 double comparison_geomean_ratio(const struct comparison *c)

@@ -1,6 +1,7 @@
 /*
  * memscope-compare's judgement of two sides: a timing verdict per variant x
- * width, and every change in the metrics that do not depend on timing.
+ * width (a program's profile: per kernel, program/kernels.h), and every change in
+ * the metrics that do not depend on timing.
  */
 #ifndef MEMSCOPE_COMPARE_H
 #define MEMSCOPE_COMPARE_H
@@ -11,14 +12,15 @@
 #include "side.h"
 #include "verdict.h"
 
-#define COMPARE_MAX_PAIRS 512
 #define COMPARE_MAX_METRIC_CHANGES 4096
 
 enum pair_state { PAIR_COMPARED, PAIR_ONLY_BASE, PAIR_ONLY_HEAD, PAIR_HEAD_FAILED, PAIR_BASE_FAILED };
 
-/* variant: a suite's variant, or a program's job (job_name.h), which pairs by its whole name. */
+/* variant: a suite's variant, or a program's kernel by its key (program/kernels.h: its demangled name, or its NVTX
+ * range and name, or its launch's job), which pairs by the whole key; label: how the table names it (a kernel's
+ * shortened name, program/labels.h; the variant itself otherwise). */
 struct compared_pair {
-    char variant[JOB_NAME_LEN], precision[8];
+    char variant[JOB_NAME_LEN], precision[16], label[JOB_NAME_LEN];
     int width;
     enum pair_state state;
     struct timing_comparison timing;
@@ -28,6 +30,7 @@ enum metric_change_kind { METRIC_REGRESSION, METRIC_IMPROVEMENT, METRIC_DRAM_CHA
 
 struct metric_change {
     char variant[JOB_NAME_LEN], metric[96];
+    int pair; /* its pair in the comparison, which names it */
     int width;
     double base, head;
     enum metric_change_kind kind;
@@ -41,7 +44,7 @@ struct compare_options {
 };
 
 struct comparison {
-    struct compared_pair pair[COMPARE_MAX_PAIRS];
+    struct compared_pair *pair; /* as many as the sides have units: a program may have thousands of kernels */
     int pairs;
     struct metric_change change[COMPARE_MAX_METRIC_CHANGES];
     int changes;
@@ -50,6 +53,7 @@ struct comparison {
 
 int compare_run(const struct compare_side *base, const struct compare_side *head, const struct compare_options *o,
                 struct comparison *c, struct error *e);
+void comparison_free(struct comparison *c);
 
 /* Geometric mean of head/base medians over the compared pairs; NAN when none. */
 double comparison_geomean_ratio(const struct comparison *c);

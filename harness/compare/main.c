@@ -31,6 +31,9 @@ static const char usage_text[] =
     "  --dram-tolerance PCT  DRAM GB/s changes reported beyond this (default: 10)\n"
     "  --ignore-metrics      metric regressions do not set the exit code\n"
     "  --force               compare different GPUs, drivers or clock settings anyway\n"
+    "  --group-by HOW        a program's profiles compared by kernel (the default: every\n"
+    "                        launch of a kernel a sample of it), nvtx (a kernel within its\n"
+    "                        innermost NVTX range) or launch (each launch alone, over the runs)\n"
     "  -o, --out DIR         also write compare.csv, compare-metrics.csv and (when both runs\n"
     "                        have lines.csv) compare-lines.csv into DIR, a new folder (one\n"
     "                        that exists is refused): filled as DIR.partial, renamed when complete\n"
@@ -42,6 +45,7 @@ static const char usage_text[] =
 struct cli {
     struct compare_options options;
     const char *base, *head, *out;
+    enum kernel_grouping grouping;
     bool help;
 };
 
@@ -49,6 +53,7 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
 {
     double floor_pct = 2, dram_tolerance_pct = 10;
     long min_samples;
+    const char *group_by = NULL;
     memset(c, 0, sizeof *c);
     c->options.rules = VERDICT_RULES_DEFAULT;
     min_samples = c->options.rules.min_samples;
@@ -60,11 +65,14 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
         {"ignore-metrics", 0, ARG_FLAG, &c->options.ignore_metrics, 0, 0, NULL},
         {"force", 0, ARG_FLAG, &c->options.force, 0, 0, NULL},
         {"out", 'o', ARG_TEXT, &c->out, 0, 0, NULL},
+        {"group-by", 0, ARG_TEXT, &group_by, 0, 0, NULL},
         {"help", 'h', ARG_FLAG, &c->help, 0, 0, NULL},
     };
     const char *sides[2];
     int n_sides;
     if (args_parse(argc, argv, options, (int)(sizeof options / sizeof options[0]), sides, 2, &n_sides, e))
+        return e->code;
+    if (group_by && kernel_grouping_parse(group_by, &c->grouping, e))
         return e->code;
     c->options.rules.floor = floor_pct / 100;
     c->options.rules.min_samples = (int)min_samples;
@@ -102,16 +110,15 @@ static int run(const struct cli *c, struct error *e)
     /* Refused before anything is compared: an existing folder, whose files the comparison's would mix with. */
     if (c->out && results_dir_plan(&out, c->out, e))
         return e->code;
-    if (compare_side_open(c->base, &base, e))
+    if (compare_side_open(c->base, c->grouping, &base, e))
         return e->code;
-    if (!compare_side_open(c->head, &head, e)) {
+    if (!compare_side_open(c->head, c->grouping, &head, e)) {
         compare(c, c->out ? &out : NULL, &base, &head, &result, &lines, e);
         compare_side_close(&head);
     }
     compare_side_close(&base);
-    if (e->code)
-        return e->code;
-    int code = comparison_exit_code(&result, &c->options);
+    int code = e->code ? e->code : comparison_exit_code(&result, &c->options);
+    comparison_free(&result);
     return code ? code : lines.regressions > 0 && !c->options.ignore_metrics;
 }
 

@@ -35,10 +35,34 @@ static const char *pair_reason(const struct compared_pair *p)
     }
 }
 
-static void print_pair(FILE *out, const struct compared_pair *p)
+/* Characters, not bytes: a shortened kernel's ellipsis is one. */
+static int characters(const char *text)
+{
+    int n = 0;
+    for (; *text; ++text)
+        n += (*text & 0xC0) != 0x80;
+    return n;
+}
+
+/* The first column's width: its longest name's, at least 24. */
+static int name_width(const struct comparison *c)
+{
+    int most = 24;
+    for (int i = 0; i < c->pairs; ++i)
+        most = characters(c->pair[i].label) > most ? characters(c->pair[i].label) : most;
+    return most;
+}
+
+static void put_name(FILE *out, const char *name, int width)
+{
+    fprintf(out, "%s%*s", name, width - characters(name) + 1, "");
+}
+
+static void print_pair(FILE *out, const struct compared_pair *p, int width)
 {
     const struct timing_comparison *t = &p->timing;
-    fprintf(out, "%-24s %6d ", p->variant, p->width);
+    put_name(out, p->label, width);
+    fprintf(out, "%6d ", p->width);
     if (p->state != PAIR_COMPARED) {
         fprintf(out, "%11s %11s %8s %19s %-7s %s\n", "-", "-", "-", "-", pair_verdict(p), pair_reason(p));
         return;
@@ -50,30 +74,32 @@ static void print_pair(FILE *out, const struct compared_pair *p)
             pair_verdict(p), pair_reason(p));
 }
 
-static void print_changes(FILE *out, const struct comparison *c)
+static void print_changes(FILE *out, const struct comparison *c, int width)
 {
     if (c->changes == 0)
         return;
     fprintf(out, "\nmetric changes (counts that do not depend on timing; DRAM GB/s beyond its tolerance):\n");
     for (int i = 0; i < c->changes; ++i) {
         const struct metric_change *m = &c->change[i];
-        fprintf(out, "%-24s %6d %-64s %14.6g -> %-14.6g %+8.2f%% %s\n", m->variant, m->width, m->metric, m->base,
-                m->head, 100 * (m->head / m->base - 1), change_kind[m->kind]);
+        put_name(out, c->pair[m->pair].label, width);
+        fprintf(out, "%6d %-64s %14.6g -> %-14.6g %+8.2f%% %s\n", m->width, m->metric, m->base, m->head,
+                100 * (m->head / m->base - 1), change_kind[m->kind]);
     }
 }
 
 void compare_print(FILE *out, const struct comparison *c, const struct compare_options *o)
 {
-    int count[5] = {0};
-    fprintf(out, "%-24s %6s %11s %11s %8s %19s %-7s %s\n", "variant", "width", "base_ms", "head_ms", "change",
-            "95% interval (%)", "verdict", "why");
+    int count[5] = {0}, width = name_width(c);
+    put_name(out, c->pairs && strcmp(c->pair[0].precision, PROGRAM_PRECISION) == 0 ? "kernel" : "variant", width);
+    fprintf(out, "%6s %11s %11s %8s %19s %-7s %s\n", "width", "base_ms", "head_ms", "change", "95% interval (%)",
+            "verdict", "why");
     for (int i = 0; i < c->pairs; ++i) {
-        print_pair(out, &c->pair[i]);
+        print_pair(out, &c->pair[i], width);
         const char *v = pair_verdict(&c->pair[i]);
         count[strcmp(v, "SAME") == 0 ? 0 : strcmp(v, "SLOWER") == 0 ? 1 : strcmp(v, "FASTER") == 0 ? 2
                                       : strcmp(v, "UNSURE") == 0 ? 3 : 4]++;
     }
-    print_changes(out, c);
+    print_changes(out, c, width);
     int regressions = 0;
     for (int i = 0; i < c->changes; ++i)
         regressions += c->change[i].kind == METRIC_REGRESSION;

@@ -55,22 +55,33 @@ static int list_rounds(const char *dir, char **names, int *count, struct error *
     return e->code;
 }
 
-int compare_side_open(const char *path, struct compare_side *side, struct error *e)
+/* A round opened, and a program's read by kernel. */
+static int open_round(const char *path, enum kernel_grouping grouping, struct compare_side *side, struct error *e)
+{
+    struct results_folder *r = &side->round[side->rounds];
+    if (results_folder_open(path, r, e))
+        return e->code;
+    if (results_is_program(r) && program_kernels_build(r, grouping, &side->kernels[side->rounds], e)) {
+        results_folder_close(r);
+        return e->code;
+    }
+    side->program = side->program || results_is_program(r);
+    ++side->rounds;
+    return 0;
+}
+
+int compare_side_open(const char *path, enum kernel_grouping grouping, struct compare_side *side, struct error *e)
 {
     memset(side, 0, sizeof *side);
     snprintf(side->path, sizeof side->path, "%s", path);
-    if (is_results_folder(path)) {
-        if (results_folder_open(path, &side->round[0], e))
-            return e->code;
-        side->rounds = 1;
-        return 0;
-    }
+    if (is_results_folder(path))
+        return open_round(path, grouping, side, e);
     char *names[COMPARE_MAX_ROUNDS];
     int count = 0;
     list_rounds(path, names, &count, e);
     for (int i = 0; i < count; ++i) {
-        if (!e->code && !results_folder_open(names[i], &side->round[side->rounds], e))
-            ++side->rounds;
+        if (!e->code)
+            open_round(names[i], grouping, side, e);
         free(names[i]);
     }
     if (e->code)
@@ -80,8 +91,10 @@ int compare_side_open(const char *path, struct compare_side *side, struct error 
 
 void compare_side_close(struct compare_side *side)
 {
-    for (int i = 0; i < side->rounds; ++i)
+    for (int i = 0; i < side->rounds; ++i) {
         results_folder_close(&side->round[i]);
+        program_kernels_free(&side->kernels[i]);
+    }
     side->rounds = 0;
 }
 
@@ -143,19 +156,32 @@ int compare_sides_match(const struct compare_side *base, const struct compare_si
     return e->code;
 }
 
+static int append(double **samples, int *count, double ms)
+{
+    double *grown = realloc(*samples, (size_t)(*count + 1) * sizeof **samples);
+    if (!grown)
+        return -1;
+    *samples = grown;
+    (*samples)[(*count)++] = ms;
+    return 0;
+}
+
 static int append_round(const struct results_folder *r, const char *variant, int width, double **samples, int *count)
 {
-    const struct csv_table *t = &r->samples;
-    int cv = schema_column_or_none(t, &samples_csv, SAMPLES_VARIANT);
-    for (int row = 0; row < t->rows; ++row) {
-        if (strcmp(csv_table_text(t, row, cv), variant) || r->sample_width[row] != width)
-            continue;
-        double *grown = realloc(*samples, (size_t)(*count + 1) * sizeof **samples);
-        if (!grown)
+    int row = results_summary_row(r, variant, width);
+    for (int s = 0; row >= 0 && s < r->samples.rows; ++s)
+        if (r->sample_summary_row[s] == row && append(samples, count, r->sample_ms[s]))
             return -1;
-        *samples = grown;
-        (*samples)[(*count)++] = r->sample_ms[row];
-    }
+    return 0;
+}
+
+/* A program's kernel: every launch of it in the round. */
+static int append_kernel(const struct program_kernels *k, const char *key, double **samples, int *count)
+{
+    const struct program_kernel *kernel = program_kernels_find(k, key);
+    for (size_t i = 0; kernel && i < kernel->launches; ++i)
+        if (append(samples, count, kernel->samples_ms[i]))
+            return -1;
     return 0;
 }
 
@@ -165,15 +191,25 @@ int compare_side_samples(const struct compare_side *side, const char *variant, i
     *samples = NULL;
     *count = 0;
     for (int i = 0; i < side->rounds; ++i)
-        if (append_round(&side->round[i], variant, width, samples, count))
+        if (side->program ? append_kernel(&side->kernels[i], variant, samples, count)
+                          : append_round(&side->round[i], variant, width, samples, count))
             return -1;
     return 0;
 }
 
-const struct results_folder *compare_side_metrics(const struct compare_side *side)
+int compare_side_metrics(const struct compare_side *side)
 {
     for (int i = 0; i < side->rounds; ++i)
         if (side->round[i].has_metrics)
-            return &side->round[i];
-    return NULL;
+            return i;
+    return -1;
+}
+
+const char *compare_side_metrics_job(const struct compare_side *side, int round, const char *variant)
+{
+    if (!side->program)
+        return variant;
+    const struct program_kernel *k = program_kernels_find(&side->kernels[round], variant);
+    const struct results_folder *r = &side->round[round];
+    return k && k->profiled_row >= 0 ? csv_table_text(&r->summary, k->profiled_row, r->col_variant) : NULL;
 }

@@ -1,11 +1,16 @@
 /*
  * One side of a comparison: a results folder, or a folder of results folders
- * (the rounds of an interleaved A/B run), whose samples are pooled.
+ * (the rounds of an interleaved A/B run), whose samples are pooled. A program's
+ * profile is compared by kernel (program/kernels.h): each round's kernels, every
+ * launch of a kernel a sample of it.
  */
 #ifndef MEMSCOPE_COMPARE_SIDE_H
 #define MEMSCOPE_COMPARE_SIDE_H
 
+#include <stdbool.h>
+
 #include "../common/paths.h"
+#include "../program/kernels.h"
 #include "../results/folder_reader.h"
 
 #define COMPARE_MAX_ROUNDS 32
@@ -13,21 +18,29 @@
 struct compare_side {
     char path[PATH_LEN];
     struct results_folder round[COMPARE_MAX_ROUNDS];
+    struct program_kernels kernels[COMPARE_MAX_ROUNDS]; /* a program's profile: each round's kernels */
     int rounds;
+    bool program;
 };
 
-int compare_side_open(const char *path, struct compare_side *side, struct error *e);
+/* grouping: how a program's launches make its kernels (a run of the suite ignores it). */
+int compare_side_open(const char *path, enum kernel_grouping grouping, struct compare_side *side, struct error *e);
 void compare_side_close(struct compare_side *side);
 
 /* Refuses (exit code 2) when a field that decides timings differs between any
  * two folders, naming the field and both values; with force, only warns on stderr. */
 int compare_sides_match(const struct compare_side *base, const struct compare_side *head, int force, struct error *e);
 
-/* Every sample of variant at width, over all rounds; *count is how many. Returns 0 or -1 (memory). */
+/* Every sample of variant at width (a program's kernel, by its key, at width 0), over all rounds; *count is how many.
+ * Returns 0 or -1 (memory). */
 int compare_side_samples(const struct compare_side *side, const char *variant, int width, double **samples,
                          int *count);
 
-/* The first round that collected metrics, or NULL. */
-const struct results_folder *compare_side_metrics(const struct compare_side *side);
+/* The first round that collected metrics, or -1. */
+int compare_side_metrics(const struct compare_side *side);
+
+/* What holds variant's metrics in round: the variant itself in a run of the suite; the job whose metrics stand for a
+ * program's kernel (its first profiled launch), NULL where it has none. */
+const char *compare_side_metrics_job(const struct compare_side *side, int round, const char *variant);
 
 #endif

@@ -1,9 +1,12 @@
 /*
- * memscope-compare on two program profiles (memscope-profile): jobs pair by their whole name (NVTX path, kernel and
- * ordinal), so the fixture's two launches of one cutlass kernel at step 1/matmul, whose names differ only in their
- * last character, are told apart; the "after" profile's second launch, 20 % slower, is SLOWER (exit 1), and its
- * softmax's changed global sector count is reported. A profile against a run of the suite is refused (exit 2);
- * profiles of different commands compare, with a note on stderr.
+ * memscope-compare on two program profiles (memscope-profile), kernel by kernel (issue 48): every launch of a kernel,
+ * over every process and run, is a sample of it. The fixture's cutlass GEMM runs twice a step (launches #0 and #1 at
+ * step 1/matmul); in the "after" profile its #1 launch is 20 % slower: as one kernel of 12 launches, half of them
+ * slower, it is UNSURE (its spread wider than the floor), and with --group-by launch the #1 launch alone is SLOWER
+ * (exit 1), as profiles compared before issue 48. A copy where every launch of the GEMM is 20 % slower is SLOWER by
+ * kernel; a profile against itself has no SLOWER or FASTER. The softmax's changed global sector count is reported
+ * under its kernel. A profile against a run of the suite is refused (exit 2); profiles of different commands
+ * compare, with a note on stderr.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -22,8 +25,7 @@
 
 #define BEFORE "tests/fixtures/profile-small"
 #define AFTER "tests/fixtures/profile-small-after"
-#define SLOWER_JOB "step 1/matmul/void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>" \
-                   "(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params) #1"
+#define GEMM "Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"
 
 static char workdir[] = "/tmp/memscope-compare-profiles-XXXXXX";
 
@@ -39,58 +41,112 @@ static int teardown(void **state)
     return remove_tree(workdir);
 }
 
-static void compare(struct outcome *o, const char *base, const char *head)
+static void compare(struct outcome *o, const char *options, const char *base, const char *head)
 {
     const char *tool = getenv("MEMSCOPE_COMPARE");
-    shell(o, "%s %s %s", tool ? tool : "build/memscope-compare", base, head);
+    shell(o, "%s %s %s %s", tool ? tool : "build/memscope-compare", options, base, head);
 }
 
-/* The line of the printed table that starts with the job's name. */
-static const char *line_of(const char *output, const char *job)
+/* The line of the printed table that starts with the name. */
+static const char *line_of(const char *output, const char *name)
 {
-    for (const char *at = strstr(output, job); at; at = strstr(at + 1, job))
+    for (const char *at = strstr(output, name); at; at = strstr(at + 1, name))
         if (at == output || at[-1] == '\n')
             return at;
     return NULL;
 }
 
-static void planted_slower_launch_is_slower_and_exits_one(void **state)
+static void expect_on_line(const char *line, const char *piece)
 {
-    (void)state;
-    static struct outcome o;
-    compare(&o, BEFORE, AFTER);
-    assert_int_equal(o.exit_code, 1);
-    const char *slower = line_of(o.output, SLOWER_JOB), *first = line_of(o.output, "step 1/matmul/void cutlass");
-    assert_non_null(slower);
-    assert_true(strstr(slower, "SLOWER") < strchr(slower, '\n')); /* on its own line */
-    assert_non_null(strstr(slower, "+20.0"));
-    assert_non_null(first); /* the #0 launch: its own pair, unchanged */
-    assert_true(strstr(first, "SAME") && strstr(first, "SAME") < strchr(first, '\n'));
-    assert_non_null(strstr(o.output, "1 SLOWER"));
+    assert_non_null(line);
+    const char *found = strstr(line, piece), *end = strchr(line, '\n');
+    if (!found || (end && found > end))
+        fail_msg("expected \"%s\" on the line: %.*s", piece, end ? (int)(end - line) : 200, line);
 }
 
-static void changed_count_of_a_profiled_job_is_reported(void **state)
+/* A copy of BEFORE whose every launch of the GEMM took 1.2 times as long: its samples.csv's rows of the kernel. */
+static const char *gemm_slower(void)
+{
+    static char path[256];
+    static struct outcome o;
+    snprintf(path, sizeof path, "%s/slower", workdir);
+    shell(&o, "rm -rf %s && cp -r %s %s && awk -F, -v OFS=, '/cutlass/ { $NF = $NF * 1.2 } { print }' "
+              "%s/samples.csv > %s/x && mv %s/x %s/samples.csv", path, BEFORE, path, BEFORE, path, path, path);
+    assert_int_equal(o.exit_code, 0);
+    return path;
+}
+
+static void a_kernel_made_slower_in_every_launch_is_slower_and_exits_one(void **state)
 {
     (void)state;
     static struct outcome o;
-    compare(&o, BEFORE, AFTER);
+    compare(&o, "", BEFORE, gemm_slower());
+    assert_int_equal(o.exit_code, 1);
+    expect_on_line(line_of(o.output, GEMM " "), "SLOWER");
+    expect_on_line(line_of(o.output, GEMM " "), "+20.00%");
+    assert_non_null(strstr(o.output, "1 SLOWER"));
+    assert_int_equal(strncmp(o.output, "kernel ", strlen("kernel ")), 0); /* the table's first column's heading */
+}
+
+static void a_profile_against_itself_has_no_slower_or_faster(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    compare(&o, "", BEFORE, BEFORE);
+    assert_int_equal(o.exit_code, 0);
+    assert_non_null(strstr(o.output, "5 SAME, 0 SLOWER, 0 FASTER, 0 UNSURE"));
+}
+
+/* Half the GEMM's launches 20 % slower: no verdict on the kernel, whose launches now spread 18 %; by launch, the #1
+ * launch alone is SLOWER and the #0 launch SAME. */
+static void one_launch_made_slower_is_found_by_launch(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    compare(&o, "", BEFORE, AFTER);
+    expect_on_line(line_of(o.output, GEMM " "), "UNSURE");
+    compare(&o, "--group-by launch", BEFORE, AFTER);
+    assert_int_equal(o.exit_code, 1);
+    expect_on_line(line_of(o.output, GEMM " #1 (step 1/matmul)"), "SLOWER");
+    expect_on_line(line_of(o.output, GEMM " #1 (step 1/matmul)"), "+20.00%");
+    expect_on_line(line_of(o.output, GEMM " #0 (step 1/matmul)"), "SAME");
+}
+
+static void changed_count_of_a_profiled_kernel_is_reported(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    compare(&o, "", BEFORE, AFTER);
+    assert_int_equal(o.exit_code, 1);
     const char *changes = strstr(o.output, "metric changes");
     assert_non_null(changes);
-    const char *softmax = strstr(changes, "step 1/softmax/");
-    assert_non_null(softmax);
-    assert_non_null(strstr(softmax, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"));
-    assert_non_null(strstr(softmax, "regression"));
+    const char *softmax = line_of(changes, "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue> ");
+    expect_on_line(softmax, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
+    expect_on_line(softmax, "regression");
+}
+
+/* compare.csv keeps each kernel's whole demangled name; the table its shortened one. */
+static void compare_csv_names_kernels_whole(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char out[256];
+    snprintf(out, sizeof out, "%s/verdict", workdir);
+    shell(&o, "rm -rf %s && build/memscope-compare -o %s %s %s >/dev/null; cut -d, -f1 %s/compare.csv", out, out,
+          BEFORE, gemm_slower(), out);
+    assert_non_null(strstr(o.output, "\nvoid cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"
+                                     "(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)\n"));
 }
 
 static void profile_against_a_suite_run_exits_two(void **state)
 {
     (void)state;
     static struct outcome o;
-    compare(&o, BEFORE, "tests/fixtures/report-run");
+    compare(&o, "", BEFORE, "tests/fixtures/report-run");
     assert_int_equal(o.exit_code, 2);
     assert_non_null(strstr(o.output, "different kinds of results folder"));
     assert_non_null(strstr(o.output, "a program's profile"));
-    compare(&o, "tests/fixtures/report-run", BEFORE);
+    compare(&o, "", "tests/fixtures/report-run", BEFORE);
     assert_int_equal(o.exit_code, 2);
     assert_non_null(strstr(o.output, "different kinds of results folder"));
 }
@@ -104,11 +160,11 @@ static void different_commands_compare_with_a_note(void **state)
     assert_int_equal(o.exit_code, 0);
     char other[256];
     snprintf(other, sizeof other, "%s/other", workdir);
-    compare(&o, BEFORE, other);
+    compare(&o, "", BEFORE, other);
     assert_int_equal(o.exit_code, 0);
     assert_non_null(strstr(o.output, "note: profiles of different commands: 'python3 train.py --steps 1'"));
     assert_non_null(strstr(o.output, "'python3 train.py --steps 2'"));
-    compare(&o, BEFORE, BEFORE);
+    compare(&o, "", BEFORE, BEFORE);
     assert_int_equal(o.exit_code, 0);
     assert_null(strstr(o.output, "different commands"));
 }
@@ -116,8 +172,11 @@ static void different_commands_compare_with_a_note(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(planted_slower_launch_is_slower_and_exits_one),
-        cmocka_unit_test(changed_count_of_a_profiled_job_is_reported),
+        cmocka_unit_test(a_kernel_made_slower_in_every_launch_is_slower_and_exits_one),
+        cmocka_unit_test(a_profile_against_itself_has_no_slower_or_faster),
+        cmocka_unit_test(one_launch_made_slower_is_found_by_launch),
+        cmocka_unit_test(changed_count_of_a_profiled_kernel_is_reported),
+        cmocka_unit_test(compare_csv_names_kernels_whole),
         cmocka_unit_test(profile_against_a_suite_run_exits_two),
         cmocka_unit_test(different_commands_compare_with_a_note),
     };
