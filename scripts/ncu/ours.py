@@ -77,22 +77,36 @@ def decoded_instructions(capture, metrics):
     return read_rows(io.StringIO(done.stdout), f"{capture} (decoded)", INSTRUCTION_PLACE + tuple(metrics))
 
 
+def profile_parts(folder, environment):
+    """[(folder of the part, its label, its pid)] of a profile: each part a multi-process program's environment.csv
+    names (part_<dir>, with part_<dir>_pid), or the folder itself alone for a program of one process."""
+    entries = dict((row["key"], row["value"]) for _, row in environment)
+    parts = [(os.path.join(folder, key[5:]), label, entries.get(key + "_pid", ""))
+             for key, label in entries.items() if key.startswith("part_") and "_" not in key[5:]]
+    return parts or [(folder, "", entries.get("pid", ""))]
+
+
 def read_profile(folder):
-    """[(job, kernel name, {metric: value})] of a memscope-profile folder's profiled launches, in the order
-    the program made them: its launches.csv (the first run's selected launches) and metrics.csv (by job). Only the
-    folder's own part is read, the program's process; a child process's part (process-<pid>/) is another program."""
+    """[(pid, job, kernel name, {metric: value})] of a memscope-profile folder's profiled launches, part by part, each
+    part's in the order its process made them: its launches.csv (the first run's selected launches) and the folder's
+    metrics.csv (by job, "[rank 1]/..." where the profile has parts). pid: the process that made it."""
     check_results(folder)
-    environment = os.path.join(folder, "environment.csv")
-    kinds = [row["value"] for _, row in read_csv(environment, ("key", "value")) if row["key"] == "kind"]
-    if kinds != ["program"]:
+    environment = read_csv(os.path.join(folder, "environment.csv"), ("key", "value"))
+    if [row["value"] for _, row in environment if row["key"] == "kind"] != ["program"]:
         raise BadInput(f"{folder}: not a memscope-profile folder (its environment.csv has no kind,program)")
     values = {}
     path = os.path.join(folder, "metrics.csv")
     for n, row in read_csv(path, ("variant", "metric", "value")):
         if row["value"] != "":
             values.setdefault(row["variant"], {})[row["metric"]] = number(row["value"], f"{path}:{n}")
-    path = os.path.join(folder, "launches.csv")
-    launches = [(int(number(row["ordinal"], f"{path}:{n}")), row["job"], row["kernel"])
-                for n, row in read_csv(path, ("ordinal", "kernel", "selected", "job", "run"))
-                if row["selected"] == "1" and row["run"] in ("", "1") and row["job"] in values]
-    return [(job, kernel, values[job]) for _, job, kernel in sorted(launches)]
+    profiled = []
+    for part, label, pid in profile_parts(folder, environment):
+        path = os.path.join(part, "launches.csv")
+        if not os.path.isfile(path):
+            raise BadInput(f"{path}: missing (a part of the profile without its launches)")
+        keyed = (lambda job: f"[{label}]/{job}") if label else (lambda job: job)
+        launches = [(int(number(row["ordinal"], f"{path}:{n}")), keyed(row["job"]), row["kernel"])
+                    for n, row in read_csv(path, ("ordinal", "kernel", "selected", "job", "run"), "launches.csv")
+                    if row["selected"] == "1" and row["run"] in ("", "1") and keyed(row["job"]) in values]
+        profiled += [(pid, job, kernel, values[job]) for _, job, kernel in sorted(launches)]
+    return profiled

@@ -31,14 +31,37 @@ from collections import defaultdict, namedtuple
 from .command import BadInput
 from .names import kernel_keys
 
-UNITS = {"": 1, "%": 1, "inst": 1, "sector": 1, "byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "ns": 1,
-         "nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9}
+# A unit as ncu prints it: "", "%", or words joined by "/" ("register/thread", "byte/second"); each word a thing
+# counted ("inst", "block", "warp", "cycle", ...), a size in bytes or a time, which may carry a prefix. A value is
+# read in the base units, bytes and nanoseconds: sizes and times scaled (Kbyte x 1e3, usecond x 1e3 ns), every
+# thing counted as it is.
+PREFIXES = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+TIME_IN_NS = {"ns": 1, "nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9}
+UNIT_WORD = re.compile(r"^[A-Za-z_]+$")
+
+
+def unit_factor(unit):
+    """The factor that takes a value in unit to the base units; None for a unit that is not understood."""
+    if unit in ("", "%"):
+        return 1
+    factor = 1.0
+    for i, word in enumerate(unit.split("/")):
+        if not UNIT_WORD.match(word):
+            return None
+        if word in TIME_IN_NS:
+            scale = TIME_IN_NS[word]
+        elif word.endswith("byte") and word[:-4] in PREFIXES:
+            scale = PREFIXES[word[:-4]]
+        else:
+            scale = 1  # a thing counted: inst, sector, block, thread, warp, register, cycle, ...
+        factor = factor * scale if i == 0 else factor / scale
+    return factor
 NVTX_RANGE = re.compile(r"memscope:([^:]*):Uint64")  # a range of memscope's NVTX domain in the NVTX column
 NO_LINE = ("", 0)  # the place of an instruction without line information (cuBLAS)
 
 # ranges: memscope's NVTX ranges, outermost first; launch: ncu's ID of the profiled launch (0, 1, ... in the order it
-# profiled them)
-RawValue = namedtuple("RawValue", "ranges kernel metric value launch")
+# profiled them); process: the ID of the process that made it ("" where the page has no such column)
+RawValue = namedtuple("RawValue", "ranges kernel metric value launch process")
 SourceKernel = namedtuple("SourceKernel", "name lines instructions")  # lines: {place: {column: value}}
 # instructions: {offset: Instruction}; places: every line ncu lists it under; opcode: its SASS opcode
 Instruction = namedtuple("Instruction", "places opcode values")
@@ -127,12 +150,14 @@ def read_raw(path):
     values = []
     for n, r in body:
         unit = r[col["Metric Unit"]]
-        if unit not in UNITS:
+        factor = unit_factor(unit)
+        if factor is None:
             raise BadInput(f"{path}:{n}: unit '{unit}' not understood (run ncu with --print-units base)")
-        value = number(r[col["Metric Value"]], f"{path}:{n}") * UNITS[unit]
+        value = number(r[col["Metric Value"]], f"{path}:{n}") * factor
         ranges = NVTX_RANGE.findall(r[nvtx]) if nvtx is not None else []
         launch = int(number(r[col["ID"]], f"{path}:{n}"))
-        values.append(RawValue(ranges, keys[r[col["Kernel Name"]]], r[col["Metric Name"]], value, launch))
+        process = r[col["Process ID"]] if "Process ID" in col else ""
+        values.append(RawValue(ranges, keys[r[col["Kernel Name"]]], r[col["Metric Name"]], value, launch, process))
     return values
 
 

@@ -111,6 +111,22 @@ static const char program_raw_page[] = "==PROF== Connected to process 4242 (/usr
     LAUNCH("1", SOFTMAX, "83,886,080", "47.90", "81,398")
     LAUNCH("2", LAYER_NORM, "67,108,864", "46.10", "52,167");
 
+/* The same page of tests/fixtures/profile-two-ranks, two processes (its parts' pids, 4242 and 4343), their launches
+ * interleaved as ncu profiles concurrent ranks, each with the launch's grid and registers in the units ncu prints
+ * for them (block, register/thread), which are read and listed, not judged. */
+#define RANK_ROW(id, pid, kernel, metric, unit, value)                                                                \
+    "\"" id "\",\"" pid "\",\"python3\",\"127.0.0.1\",\"" kernel "\",\"1\",\"7\",\"(256, 1, 1)\",\"(4096, 1, 1)\","     \
+    "\"0\",\"9.0\",\"Command line profiler metrics\",\"" metric "\",\"" unit "\",\"" value "\"\n"
+#define RANK_LAUNCH(id, pid, kernel, ffma, duration)                                                                  \
+    RANK_ROW(id, pid, kernel, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", ffma)                  \
+    RANK_ROW(id, pid, kernel, "gpu__time_duration.sum", "usecond", duration)                                        \
+    RANK_ROW(id, pid, kernel, "launch__grid_size", "block", "4,096")                                                 \
+    RANK_ROW(id, pid, kernel, "launch__registers_per_thread", "register/thread", "32")
+static const char ranks_raw_page[] = RAW_HEADER
+    RANK_LAUNCH("0", "4343", MATMUL, "68,736,253,952", "2,669.248") RANK_LAUNCH("1", "4242", MATMUL, "68,736,253,952", "2,669.248")
+    RANK_LAUNCH("2", "4242", SOFTMAX, "83,886,080", "81.398") RANK_LAUNCH("3", "4343", SOFTMAX, "83,886,080", "81.398")
+    RANK_LAUNCH("4", "4343", LAYER_NORM, "67,108,864", "52.167") RANK_LAUNCH("5", "4242", LAYER_NORM, "67,108,864", "52.167");
+
 static int write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -191,6 +207,20 @@ static void compare_ncu_pairs_a_programs_launches_in_order(void **state)
     shell(&o, "scripts/compare-ncu " PROFILE_FIXTURE " %s", program_page);
     expect(&o, 0, "duration 10%  3/3 agree\nexact         3/3 agree\npeak 2 points 3/3 agree\n"
                   "launches      3 of 3 of memscope's paired with ncu's (ncu profiled 3)\n");
+}
+
+/* A profile of two processes: each part's launches pair with ncu's of the same process (its pid), whatever the
+ * order ncu profiled the two in; ncu's units (usecond, block, register/thread) are read in base units. */
+static void compare_ncu_pairs_each_processs_launches_with_its_own(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char page[256];
+    snprintf(page, sizeof page, "%s/ranks.csv", workdir);
+    assert_int_equal(write_file(page, ranks_raw_page), 0);
+    shell(&o, "scripts/compare-ncu tests/fixtures/profile-two-ranks %s", page);
+    expect(&o, 0, "duration 10%  6/6 agree\nexact         6/6 agree\n"
+                  "launches      6 of 6 of memscope's paired with ncu's (ncu profiled 6)\n");
 }
 
 /* A count one instruction off, or a percentage 2.1 points off, fails the comparison and is named. */
@@ -369,6 +399,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(compare_ncu_agrees_with_the_committed_ncu_run),
         cmocka_unit_test(compare_ncu_pairs_a_programs_launches_in_order),
+        cmocka_unit_test(compare_ncu_pairs_each_processs_launches_with_its_own),
         cmocka_unit_test(a_programs_count_or_percentage_that_differs_is_named),
         cmocka_unit_test(launches_of_other_kernels_do_not_pair),
         cmocka_unit_test(a_launch_ncu_did_not_profile_or_a_suite_folder_is_said),
