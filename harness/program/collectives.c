@@ -160,7 +160,9 @@ static void split(const struct part_side *sides, struct program_collectives *c, 
     for (size_t p = 0; p < c->n_parts; ++p) {
         uint64_t duration = sides[p].duration_ns[i];
         int64_t early = sides[last].start_ns[i] - sides[p].start_ns[i];
-        uint64_t wait = early <= 0 ? 0 : (uint64_t)early < duration ? (uint64_t)early : duration;
+        /* A rank done before the last arrived did not wait for it (a broadcast's root whose data fit NCCL's
+         * buffers): its whole time is its own. */
+        uint64_t wait = early <= 0 || (uint64_t)early > duration ? 0 : (uint64_t)early;
         c->arrival[i * c->n_parts + p] = (struct collective_arrival){sides[p].start_ns[i], duration, wait,
                                                                      duration - wait, sides[p].replays[i]};
         if (i == 0 && (p == 0 || sides[p].start_ns[0] < c->first_start_ns))

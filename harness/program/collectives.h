@@ -5,8 +5,10 @@
  * launches.csv of the first run, in call order) are matched by their place in that order, all ranks taking part in
  * each (one communicator, as DDP's); the n-th of every part must be one kernel, else matching stops there and says
  * where. Starts are set on the host's clock (each part's clock_offset_ns) so that parts compare; the rank whose start
- * is latest arrived last: it is the straggler, and the others' waits are its doing. Where it had launches replayed by
- * memscope since its collective before, the wait is memscope's (replays_before).
+ * is latest arrived last: it is the straggler, and the others' waits are its doing. A rank whose collective ended
+ * before the last arrival did not wait for it (a broadcast's root can finish once its data is in the peers' NCCL
+ * buffers): its whole duration is transfer. Where the straggler had launches replayed by memscope since its
+ * collective before, the wait is memscope's (replays_before).
  */
 #ifndef MEMSCOPE_PROGRAM_COLLECTIVES_H
 #define MEMSCOPE_PROGRAM_COLLECTIVES_H

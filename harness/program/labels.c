@@ -105,16 +105,34 @@ static void cut(char *name, size_t max)
     snprintf(name + keep, strlen(ELLIPSIS) + 1, "%s", ELLIPSIS);
 }
 
+/* A name without template arguments (a Triton kernel's: triton_per_fused_..._backward_5) cut in its middle instead:
+ * the kernels Inductor generates differ at their end. */
+#define KEPT_END 12
+static void cut_middle(char *name, size_t max)
+{
+    size_t length = strlen(name);
+    if (characters(name) <= max || strchr(name, '<') || length != characters(name))
+        return;
+    size_t head = max - 1 - KEPT_END;
+    memmove(name + head + strlen(ELLIPSIS), name + length - KEPT_END, KEPT_END + 1);
+    memcpy(name + head, ELLIPSIS, strlen(ELLIPSIS));
+}
+
 void program_kernel_label(const char *kernel, char *out, size_t size)
 {
     char plain[LABEL_WORK], shorter[LABEL_WORK];
     drop_qualifiers(kernel, plain, sizeof plain);
     drop_signature(plain);
-    for (int depth = deepest(plain); depth >= 0 && characters(plain) > KERNEL_LABEL_MAX; --depth) {
+    /* The first template arguments are kept, cut at the end if they must be: kernels that differ there (PyTorch's
+     * multi_tensor_apply_kernel<TensorListMetadata<1>, BinaryOpScalarFunctor<...>...> and ...<3>, ...) would read
+     * alike as "multi_tensor_apply_kernel<…>". */
+    int least = deepest(plain) > 0 ? 1 : 0;
+    for (int depth = deepest(plain); depth >= least && characters(plain) > KERNEL_LABEL_MAX; --depth) {
         collapse(plain, depth, shorter, sizeof shorter);
-        if (characters(shorter) <= KERNEL_LABEL_MAX || depth == 0)
+        if (characters(shorter) <= KERNEL_LABEL_MAX || depth == least)
             snprintf(plain, sizeof plain, "%s", shorter);
     }
+    cut_middle(plain, KERNEL_LABEL_MAX);
     cut(plain, KERNEL_LABEL_MAX);
     snprintf(out, size, "%s", plain);
 }

@@ -29,26 +29,51 @@ static int count_status(const struct program_kernels *k, const struct results_fo
     return n;
 }
 
+/* "KERNEL takes N % of the kernels' GPU time (L launches, T ms)" of the kernel at i. */
+static void share_of(const struct report_model *m, size_t i, char *value, size_t size)
+{
+    const struct program_kernel *k = &m->kernels.at[i];
+    char name[JOB_LABEL_LEN];
+    program_kernel_name(&m->kernels, k, name, sizeof name);
+    snprintf(value, size, "%s takes %.1f %% of the kernels' GPU time (%zu launches, %.3f ms)", name,
+             m->kernels.total_ms > 0 ? k->share_pct : NAN, k->launches, k->total_ms);
+}
+
+/* The busiest kernel; where it is a collective, whose time is mostly waiting, the busiest of the others too. */
+static void busiest_rows(FILE *f, const struct report_model *m)
+{
+    const struct program_kernels *k = &m->kernels;
+    char value[1024];
+    share_of(m, 0, value, sizeof value);
+    report_put_pair(f, "busiest", value);
+    if (!k->at[0].collective)
+        return;
+    for (size_t i = 1; i < k->n; ++i)
+        if (!k->at[i].collective) {
+            share_of(m, i, value, sizeof value);
+            report_put_pair(f, "collectives apart", value);
+            return;
+        }
+}
+
 static int write_title_rows(FILE *f, const struct report_model *m, struct error *e)
 {
     const struct results_folder *r = m->r;
     const struct program_kernels *k = &m->kernels;
-    char value[1024], name[JOB_LABEL_LEN];
+    char value[1024];
     double repeat = NAN;
-    program_kernel_name(&m->kernels, &k->at[0], name, sizeof name);
-    snprintf(value, sizeof value, "%s takes %.1f %% of the kernels' GPU time (%zu launches, %.3f ms)", name,
-             k->total_ms > 0 ? k->at[0].share_pct : NAN, k->at[0].launches, k->at[0].total_ms);
     fputs("found\tfrom the profile's kernels (every launch of a kernel, over every process and run)\n", f);
-    report_put_pair(f, "busiest", value);
+    busiest_rows(f, m);
     if (results_environment_number(r, "repeat", &repeat, e))
         return e->code;
     snprintf(value, sizeof value, "%.3f ms in all, %.3f ms per run of the program (%s runs)", k->total_ms,
              k->total_ms / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
     report_put_pair(f, "kernel time", value);
-    snprintf(value, sizeof value, "%s launches per run, %zu kernels; %d kernels profiled with hardware metrics (%s), "
-             "each by its first launch profiled; the rest timed", report_environment_or(r, "kernel_launches", "?"),
-             k->n, count_status(k, r, PROGRAM_STATUS_PROFILED), report_environment_or(r, "metric_groups", "none"));
+    snprintf(value, sizeof value, "%s launches per run, %zu kernels; %d kernels profiled with hardware metrics, each "
+             "by its first launch profiled; the rest timed", report_environment_or(r, "kernel_launches", "?"), k->n,
+             count_status(k, r, PROGRAM_STATUS_PROFILED));
     report_put_pair(f, "launches", value);
+    report_put_pair(f, "metric groups", report_environment_or(r, "metric_groups", "none"));
     fputs("recorded\tfrom environment.csv\n", f);
     report_put_pair(f, "Program", report_environment_or(r, "command_line", "unknown"));
     report_put_pair(f, "Processes", report_environment_or(r, "parts", "1"));

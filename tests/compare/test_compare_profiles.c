@@ -125,6 +125,17 @@ static void changed_count_of_a_profiled_kernel_is_reported(void **state)
     expect_on_line(softmax, "regression");
 }
 
+/* Profiles written before kernels were the unit (reports/profile-torch-h100, at 25a8748) compare by kernel too: its
+ * five kernels against themselves, no SLOWER or FASTER (the two whose launches spread over 2 % UNSURE), exit 0. */
+static void an_older_profile_compares_by_kernel(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    compare(&o, "", "reports/profile-torch-h100", "reports/profile-torch-h100");
+    assert_int_equal(o.exit_code, 0);
+    assert_non_null(strstr(o.output, "3 SAME, 0 SLOWER, 0 FASTER, 2 UNSURE"));
+}
+
 /* compare.csv keeps each kernel's whole demangled name; the table its shortened one. */
 static void compare_csv_names_kernels_whole(void **state)
 {
@@ -176,6 +187,7 @@ int main(void)
         cmocka_unit_test(a_profile_against_itself_has_no_slower_or_faster),
         cmocka_unit_test(one_launch_made_slower_is_found_by_launch),
         cmocka_unit_test(changed_count_of_a_profiled_kernel_is_reported),
+        cmocka_unit_test(an_older_profile_compares_by_kernel),
         cmocka_unit_test(compare_csv_names_kernels_whole),
         cmocka_unit_test(profile_against_a_suite_run_exits_two),
         cmocka_unit_test(different_commands_compare_with_a_note),

@@ -73,9 +73,9 @@ static int setup(void **state)
         return -1;
     if (!gpu_present())
         return 0;
-    shell(&o, "%s/memscope-profile --metric-groups global -o %s/profile -- %s/tests/inject/program_increments",
-          build(), scratch, build());
-    shell(&sampled, "%s/memscope-profile --metric-groups global,stalls -o %s/stalls -- "
+    shell(&o, "%s/memscope-profile --metric-groups global --launch-count-per-kernel 0 -o %s/profile -- "
+              "%s/tests/inject/program_increments", build(), scratch, build());
+    shell(&sampled, "%s/memscope-profile --metric-groups global,stalls --launch-count-per-kernel 0 -o %s/stalls -- "
                     "%s/tests/inject/program_increments", build(), scratch, build());
     return 0;
 }
@@ -96,6 +96,26 @@ static void the_program_ends_right_after_every_pass_was_replayed(void **state)
         fail_msg("exit %d:\n%s", o.exit_code, o.output);
     expect_in("environment.csv", "\nselected_launches,5\n");
     expect_in("environment.csv", "\nreplay_failures,0\n");
+}
+
+/* Without a selection option, the first launch of each of its two kernels is replayed (2 of 5), every launch timed,
+ * and the profile is read by kernel: kernels.csv's two rows hold all five launches. */
+static void the_default_selection_replays_each_kernels_first_launch(void **state)
+{
+    (void)state;
+    static struct outcome d;
+    skip_without_gpu();
+    shell(&d, "%s/memscope-profile --metric-groups global -o %s/default -- %s/tests/inject/program_increments && "
+              "grep -E '^(selected_launches|kernel_launches),' %s/default/environment.csv && "
+              "cut -d, -f 16 %s/default/launches.csv | tr '\\n' ' ' && "
+              "python3 -c 'import csv, sys; print(sum(int(r[\"launches\"]) for r in csv.DictReader(open(sys.argv[1]))))' "
+              "%s/default/kernels.csv", build(), scratch, build(), scratch, scratch, scratch);
+    if (d.exit_code != 0)
+        fail_msg("exit %d:\n%s", d.exit_code, d.output);
+    if (!strstr(d.output, "selected: the first launch of each kernel in each process") ||
+        !strstr(d.output, "\nkernel_launches,5\nselected_launches,2\n") || !strstr(d.output, "selected 1 0 0 1 0 \n5\n"))
+        fail_msg("expected 2 of 5 launches selected, the first of each kernel, and 5 launches in kernels.csv:\n%s",
+                 d.output);
 }
 
 static void each_launch_has_its_nvtx_path_grid_and_block(void **state)
@@ -281,6 +301,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_program_ends_right_after_every_pass_was_replayed),
+        cmocka_unit_test(the_default_selection_replays_each_kernels_first_launch),
         cmocka_unit_test(each_launch_has_its_nvtx_path_grid_and_block),
         cmocka_unit_test(increments_counts_equal_their_closed_form),
         cmocka_unit_test(counts_equal_nsight_computes_for_the_same_program),

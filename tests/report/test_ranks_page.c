@@ -66,6 +66,16 @@ static void the_collectives_page_names_the_last_arrival_and_splits_wait_from_tra
                                          "collectives_matched = 1\ncollectives_unmatched = ''\n");
 }
 
+/* A rank whose collective ended before the last rank arrived did not wait for it (a broadcast's root whose data fit
+ * NCCL's buffers): rank 1's all-reduce made to end 0.2 ms after its start, before rank 0's 0.395 ms: no wait. */
+static void a_rank_done_before_the_last_arrival_did_not_wait(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i 's/,605000,1,/,200000,1,/' $R/rank-1/launches.csv");
+    write_data(scratch);
+    expect_in(data_file("collectives-parts.tsv"), "\nrank 1\t1\t0.2\t0\t0.0\t0.2\t0\t0\n");
+}
+
 /* Collectives whose n-th differs between ranks are matched up to there, and the page says where it stopped. */
 static void collectives_that_do_not_match_are_matched_up_to_the_first_that_differs(void **state)
 {
@@ -142,12 +152,15 @@ static void a_real_two_rank_profile_compares_its_kernels(void **state)
 
 /* tests/fixtures/profile-ddp-nccl-h100: the same program under torchrun on two H100s, NCCL's kernels selected
  * (`--kernel ncclDevKernel`, at eb44f1a): all 20 selected launches kept back from replay; the all-reduce's 10
- * launches over both ranks, 7.598 ms, are 73.5 % of the kernels' time. */
+ * launches over both ranks, 7.598 ms, are 73.5 % of the kernels' time, and the title names the busiest kernel that is
+ * no collective beside it. */
 static void a_real_profile_of_selected_collectives_keeps_them_from_replay(void **state)
 {
     (void)state;
     write_data("tests/fixtures/profile-ddp-nccl-h100");
     expect_in(data_file("kernels-1.tsv"), "1\tncclDevKernel_AllReduce_Sum_f32_RING_LL\t10\t7.598\t73.5\t");
+    expect_in(data_file("title.tsv"), "\nbusiest\tncclDevKernel_AllReduce_Sum_f32_RING_LL takes 73.5 % of the kernels' "
+                                      "GPU time (10 launches, 7.598 ms)\ncollectives apart\t");
     expect_in(data_file("title.tsv"), "GPU\tNVIDIA H100 80GB HBM3");
 }
 
@@ -174,6 +187,7 @@ int main(void)
         cmocka_unit_test(the_ranks_pages_follow_the_kernels),
         cmocka_unit_test(each_kernel_shows_its_ranks_the_slowest_and_what_differs),
         cmocka_unit_test(the_collectives_page_names_the_last_arrival_and_splits_wait_from_transfer),
+        cmocka_unit_test(a_rank_done_before_the_last_arrival_did_not_wait),
         cmocka_unit_test(collectives_that_do_not_match_are_matched_up_to_the_first_that_differs),
         cmocka_unit_test(a_profile_without_start_times_has_no_collectives_page),
         cmocka_unit_test(the_kernels_page_counts_every_ranks_launches),
