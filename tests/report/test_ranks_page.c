@@ -164,6 +164,31 @@ static void a_real_profile_of_selected_collectives_keeps_them_from_replay(void *
     expect_in(data_file("title.tsv"), "GPU\tNVIDIA H100 80GB HBM3");
 }
 
+/* tests/fixtures/profile-ddp-compile-h100: a training script as users write them (tests/inject/program_train_ddp.py:
+ * DDP over NCCL, torch.compile, a DataLoader with two workers, bf16 autocast, 6 steps) profiled on two H100s by the
+ * README's command, `build/memscope-profile -o prof -- torchrun --nproc_per_node=2 tests/inject/program_train_ddp.py`,
+ * at c225bca (2026-11-28). Its parts are the two ranks alone: torchrun's own process and Inductor's compile workers
+ * launched no kernel and left none. The profile is named by the command run; its kernels page begins with the
+ * kernel of the largest total time, the all-reduce (34 launches, 218.701 ms in kernels.csv); the roofline has the
+ * roofs measured on its GPU; and its collectives page names the last rank to arrive: rank 1 reached all-reduce 3
+ * 129 ms after rank 0, having had 27 launches replayed by memscope since its collective before. */
+static void a_compiled_ddp_training_script_reads_as_its_program(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *fixture = "tests/fixtures/profile-ddp-compile-h100";
+    shell(&o, "cd %s && ls -d */", fixture);
+    assert_string_equal(o.output, "rank-0/\nrank-1/\n");
+    write_data(fixture);
+    const char *title = data_file("title.tsv");
+    expect_in(title, "\nProgram\ttorchrun --nproc_per_node=2 tests/inject/program_train_ddp.py\n");
+    expect_in(title, "\nProcesses\t2\n");
+    expect_in(data_file("kernels-1.tsv"), "\n1\tncclDevKernel_AllReduce_Sum_f32_RING_LL\t34\t218.7\t72.0\t");
+    expect_in(data_file("roofs.gp"), "roofs_note = 'Roofs measured on this GPU by memscope''s kernels");
+    expect_in(data_file("collectives.tsv"), "\n3\tncclDevKernel_AllReduce_Sum_f32_RING_LL\trank 1 (+129 ms)\t"
+                                            "rank 0 129 ms\t0.401 ms\tyes: 27 launches replayed\n");
+}
+
 static void make_report_renders_the_ranks_page(void **state)
 {
     (void)state;
@@ -196,6 +221,7 @@ int main(void)
         cmocka_unit_test(a_profile_whose_jobs_ran_in_one_part_has_no_ranks_page),
         cmocka_unit_test(a_real_two_rank_profile_compares_its_kernels),
         cmocka_unit_test(a_real_profile_of_selected_collectives_keeps_them_from_replay),
+        cmocka_unit_test(a_compiled_ddp_training_script_reads_as_its_program),
         cmocka_unit_test(make_report_renders_the_ranks_page),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
