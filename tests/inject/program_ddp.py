@@ -49,11 +49,16 @@ def main():
         loss.backward()  # DDP's all-reduce of the gradients: NCCL kernels
         optimizer.step()
         torch.cuda.nvtx.range_pop()
+    finish(loss, rank, STEPS)
+
+
+def finish(loss, rank, steps):
+    """The last loss summed over the ranks, said by rank 0 (the check a run was whole), and the process group ended."""
     torch.cuda.synchronize()
     total = loss.detach().clone()
     dist.all_reduce(total)
     if rank == 0:
-        print(f"loss after {STEPS} steps, summed over {dist.get_world_size()} ranks: {total.item():.4f}")
+        print(f"loss after {steps} steps, summed over {dist.get_world_size()} ranks: {total.item():.4f}")
     dist.destroy_process_group()
 
 
