@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
@@ -108,6 +109,26 @@ static void remove_part_files(const char *dir)
     }
 }
 
+static bool is_part_file(const char *name)
+{
+    for (size_t i = 0; i < sizeof part_files / sizeof *part_files; ++i)
+        if (strcmp(part_files[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Whether a child's folder holds the library's files alone: one that holds another's is not memscope's to remove. */
+static bool holds_only_part_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    bool only = d != NULL;
+    for (struct dirent *entry; only && (entry = readdir(d));)
+        only = strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 || is_part_file(entry->d_name);
+    if (d)
+        closedir(d);
+    return only;
+}
+
 static bool launched_nothing(const char *dir)
 {
     struct part p;
@@ -115,10 +136,7 @@ static bool launched_nothing(const char *dir)
     return p.state == PART_COMPLETE && p.launches == 0;
 }
 
-/* A process that launched no kernel (a compile or data-loading worker that loaded CUDA, torchrun's own process)
- * adds no part: its files are removed, and its folder where it had one (a file not memscope's keeps it). The program's
- * own part in the folder goes too where another part launched kernels; otherwise it is the profile. */
-static void drop_idle_parts(const char *folder)
+void parts_drop_idle(const char *folder)
 {
     static struct part_names names;
     char dir[PATH_IN_FOLDER_LEN + MERGE_PART_NAME_LEN + 2];
@@ -128,7 +146,7 @@ static void drop_idle_parts(const char *folder)
         return;
     for (size_t i = 0; i < names.n; ++i) {
         snprintf(dir, sizeof dir, "%s/%s", folder, names.at[i].dir);
-        if (!launched_nothing(dir)) {
+        if (!launched_nothing(dir) || !holds_only_part_files(dir)) {
             ++kept;
             continue;
         }
@@ -153,8 +171,6 @@ int parts_check_run(const char *folder, struct part *p, struct error *e)
     p->state = PART_COMPLETE;
     p->launches += sum.launches;
     p->selected += sum.selected;
-    if (p->launches > 0)
-        drop_idle_parts(folder);
     return 0;
 }
 

@@ -32,8 +32,14 @@ void part_read(const char *dir, struct part *p);
  * process's part); otherwise a code and message that say why, the folder left as it is, or removed when nothing at
  * all is in it. */
 int parts_check(const struct results_dir *d, struct part *p, struct error *e);
-/* The same for one run's folder (a later run of --repeat, the stall sampling's), which is never removed. Where the
- * program launched kernels, the parts of processes that launched none are dropped (their files removed). */
+/* The same for one run's folder (a later run of --repeat, the stall sampling's), which is never removed. */
 int parts_check_run(const char *folder, struct part *p, struct error *e);
+
+/* A process that launched no kernel (a compile or data-loading worker that loaded CUDA, torchrun's own process) adds
+ * no part to one run's folder: once every run of the program is over (the stall sampling's reads the first run's
+ * parts), its files are removed, and its folder where it had one (a folder holding a file not memscope's is kept,
+ * whole). The program's own part in the folder goes too where another part launched kernels; otherwise it is the
+ * profile. */
+void parts_drop_idle(const char *folder);
 
 #endif

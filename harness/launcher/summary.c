@@ -14,6 +14,7 @@
 #include "../results/metrics_csv.h"
 #include "../results/stalls_csv.h"
 #include "merge.h"
+#include "parts.h"
 #include "summary.h"
 
 #define MAX_STALL_REASONS 64
@@ -261,6 +262,7 @@ static int read_stall_run(struct jobs *j, const char *folder, size_t *unmatched,
     char dir[PATH_LEN + 32], part[PATH_LEN + 32 + MERGE_PART_NAME_LEN];
     struct csv c;
     snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_STALL_RUN);
+    parts_drop_idle(dir);
     if (merge_move_program_part(dir, e) || merge_list_parts(dir, &j->parts, e) || stalls_csv_create(&c, folder, e))
         return e->code;
     for (size_t i = 0; i < j->parts.n && !e->code; ++i) {
@@ -408,6 +410,7 @@ static int read_parts(struct jobs *j, const char *folder, int run, const char *c
 {
     char dir[PATH_LEN + 16], part[PATH_LEN + 16 + MERGE_PART_NAME_LEN];
     profile_run_folder(dir, sizeof dir, folder, run);
+    parts_drop_idle(dir);
     if (merge_move_program_part(dir, e) || merge_list_parts(dir, &j->parts, e))
         return e->code;
     bool merged = j->parts.n > 1 || j->parts.at[0].dir[0];

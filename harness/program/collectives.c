@@ -43,56 +43,93 @@ static int push(struct part_side *s, const char *kernel, int64_t start, uint64_t
     return 0;
 }
 
-/* The part's clock_offset_ns; *known 0 where its environment.csv has none (a part written before issue 48). */
-static int clock_offset(const char *dir, int64_t *offset, bool *known, struct error *e)
+/* What a part's environment.csv says of it: its clock_offset_ns (*known 0 where it has none: a part written before
+ * issue 48) and whether its selected launches were replayed (metric_groups other than none: a run of the stalls
+ * group or of none replays nothing). */
+static int read_part_environment(const char *dir, int64_t *offset, bool *known, bool *replayed, struct error *e)
 {
     struct csv_table t;
     int present;
-    *known = false;
+    *known = *replayed = false;
     if (results_read_optional(dir, &environment_csv, &t, &present, e) || !present)
         return e->code;
-    for (int row = 0; row < t.rows; ++row)
-        if (strcmp(csv_table_text(&t, row, ENVIRONMENT_KEY), "clock_offset_ns") == 0) {
-            char *end;
-            *offset = strtoll(csv_table_text(&t, row, ENVIRONMENT_VALUE), &end, 10);
-            *known = *end == '\0' && end != csv_table_text(&t, row, ENVIRONMENT_VALUE);
+    for (int row = 0; row < t.rows; ++row) {
+        const char *key = csv_table_text(&t, row, ENVIRONMENT_KEY), *value = csv_table_text(&t, row, ENVIRONMENT_VALUE);
+        char *end;
+        if (strcmp(key, "clock_offset_ns") == 0) {
+            *offset = strtoll(value, &end, 10);
+            *known = *end == '\0' && end != value;
+        } else if (strcmp(key, "metric_groups") == 0) {
+            *replayed = *value && strcmp(value, "none") != 0 && strcmp(value, "stalls") != 0;
         }
+    }
     csv_table_free(&t);
     return 0;
 }
 
-/* A launch that waits in itself for its peers: NCCL's by name, or one the part kept back from replay. */
-static bool is_collective(const struct csv_table *t, int row, int kernel, int not_replayed)
+/* The kernels a part kept back from replay (not_replayed: NCCL's, or one --no-replay named): every launch of them
+ * waits in itself, though only the selected ones say so. */
+struct kept_kernels {
+    const char **name; /* point into the part's launches.csv */
+    size_t n;
+};
+
+static bool kept(const struct kept_kernels *k, const char *kernel)
 {
-    return job_kernel_is_nccl(csv_table_text(t, row, kernel)) ||
-           (not_replayed >= 0 && *csv_table_text(t, row, not_replayed));
+    for (size_t i = 0; i < k->n; ++i)
+        if (strcmp(k->name[i], kernel) == 0)
+            return true;
+    return false;
 }
 
-static int read_launches(const char *dir, int64_t offset, struct part_side *s, struct error *e)
+static int gather_kept(const struct csv_table *t, int kernel, int not_replayed, struct kept_kernels *k)
+{
+    for (int row = 0; not_replayed >= 0 && row < t->rows; ++row) {
+        const char *name = csv_table_text(t, row, kernel);
+        if (!*csv_table_text(t, row, not_replayed) || kept(k, name))
+            continue;
+        if (grow_for_one_more((void **)&k->name, k->n, sizeof *k->name) != 0)
+            return -1;
+        k->name[k->n++] = name;
+    }
+    return 0;
+}
+
+/* A launch that waits in itself for its peers: NCCL's by name, or a kernel the part kept back from replay. */
+static bool is_collective(const struct csv_table *t, int row, int kernel, const struct kept_kernels *k)
+{
+    return job_kernel_is_nccl(csv_table_text(t, row, kernel)) || kept(k, csv_table_text(t, row, kernel));
+}
+
+/* Each collective of the part, with the launches replayed since the one before (where its run replayed any). */
+static int read_launches(const char *dir, int64_t offset, bool replayed, struct part_side *s, struct error *e)
 {
     struct csv_table t;
-    int present, kernel, duration, selected, not_replayed, start;
+    struct kept_kernels k = {0};
+    int present, kernel, duration, selected, start;
     long replays = 0;
     if (results_read_optional(dir, &launches_csv, &t, &present, e) || !present)
         return e->code;
-    not_replayed = schema_column_or_none(&t, &launches_csv, LAUNCHES_NOT_REPLAYED);
     start = schema_column_or_none(&t, &launches_csv, LAUNCHES_START_NS);
     s->has_start = s->has_start && start >= 0;
     if (!schema_column(&t, &launches_csv, LAUNCHES_KERNEL, &kernel, e) &&
         !schema_column(&t, &launches_csv, LAUNCHES_DURATION_NS, &duration, e) &&
-        !schema_column(&t, &launches_csv, LAUNCHES_SELECTED, &selected, e))
-        for (int row = 0; row < t.rows && !e->code; ++row) {
-            if (!is_collective(&t, row, kernel, not_replayed)) {
-                replays += strcmp(csv_table_text(&t, row, selected), "1") == 0;
-                continue;
-            }
-            double ns = 0;
-            int64_t at = start >= 0 ? (int64_t)strtoull(csv_table_text(&t, row, start), NULL, 10) + offset : 0;
-            if (csv_table_required_real(&t, row, duration, &ns, e) == 0 &&
-                push(s, csv_table_text(&t, row, kernel), at, (uint64_t)ns, replays) != 0)
-                error_set(e, EXIT_RUNTIME, "out of memory for the collectives of %s", dir);
-            replays = 0;
+        !schema_column(&t, &launches_csv, LAUNCHES_SELECTED, &selected, e) &&
+        gather_kept(&t, kernel, schema_column_or_none(&t, &launches_csv, LAUNCHES_NOT_REPLAYED), &k) != 0)
+        error_set(e, EXIT_RUNTIME, "out of memory for the collectives of %s", dir);
+    for (int row = 0; row < t.rows && !e->code; ++row) {
+        if (!is_collective(&t, row, kernel, &k)) {
+            replays += replayed && strcmp(csv_table_text(&t, row, selected), "1") == 0;
+            continue;
         }
+        double ns = 0;
+        int64_t at = start >= 0 ? (int64_t)strtoull(csv_table_text(&t, row, start), NULL, 10) + offset : 0;
+        if (csv_table_required_real(&t, row, duration, &ns, e) == 0 &&
+            push(s, csv_table_text(&t, row, kernel), at, (uint64_t)ns, replays) != 0)
+            error_set(e, EXIT_RUNTIME, "out of memory for the collectives of %s", dir);
+        replays = 0;
+    }
+    free(k.name);
     csv_table_free(&t);
     return e->code;
 }
@@ -109,10 +146,10 @@ static int read_sides(const struct results_folder *r, struct part_side **sides, 
         char dir[PATH_JOINED(PATH_IN_FOLDER_LEN)];
         struct part_side s = {.has_start = true};
         int64_t offset = 0;
-        bool known;
+        bool known, replayed;
         snprintf(s.label, sizeof s.label, "%s", csv_table_text(env, row, ENVIRONMENT_VALUE));
         snprintf(dir, sizeof dir, "%s/%s", r->dir, key + 5);
-        if (clock_offset(dir, &offset, &known, e) || read_launches(dir, offset, &s, e)) {
+        if (read_part_environment(dir, &offset, &known, &replayed, e) || read_launches(dir, offset, replayed, &s, e)) {
             side_free(&s);
             break;
         }
@@ -165,8 +202,9 @@ static void split(const struct part_side *sides, struct program_collectives *c, 
         uint64_t wait = early <= 0 || (uint64_t)early > duration ? 0 : (uint64_t)early;
         c->arrival[i * c->n_parts + p] = (struct collective_arrival){sides[p].start_ns[i], duration, wait,
                                                                      duration - wait, sides[p].replays[i]};
-        if (i == 0 && (p == 0 || sides[p].start_ns[0] < c->first_start_ns))
-            c->first_start_ns = sides[p].start_ns[0];
+        /* the earliest start of any: a part's GPU may start its collectives out of its call order (streams) */
+        if ((i == 0 && p == 0) || sides[p].start_ns[i] < c->first_start_ns)
+            c->first_start_ns = sides[p].start_ns[i];
     }
 }
 

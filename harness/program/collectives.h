@@ -1,11 +1,12 @@
 /*
- * A multi-process program's collectives, rank by rank (issue 48). A collective kernel (NCCL's, or one --no-replay
- * named) starts on each rank when that rank reaches it and ends, on all, once the last has arrived and the data has
- * moved: its duration on a rank is its wait for the last arrival plus the transfer. Each part's collectives (its
- * launches.csv of the first run, in call order) are matched by their place in that order, all ranks taking part in
- * each (one communicator, as DDP's); the n-th of every part must be one kernel, else matching stops there and says
- * where. Starts are set on the host's clock (each part's clock_offset_ns) so that parts compare; the rank whose start
- * is latest arrived last: it is the straggler, and the others' waits are its doing. A rank whose collective ended
+ * A multi-process program's collectives, rank by rank (issue 48). A collective kernel (NCCL's, or one a part kept
+ * back from replay, as --no-replay named it: every launch of it, though only the selected say why) starts on each
+ * rank when that rank reaches it and ends, on all, once the last has arrived and the data has moved: its duration
+ * on a rank is its wait for the last arrival plus the transfer. Each part's collectives (its launches.csv of the
+ * first run, in call order) are matched by their place in that order, all ranks taking part in each (one
+ * communicator, as DDP's); the n-th of every part must be one kernel, else matching stops there and says where.
+ * Starts are set on the host's clock (each part's clock_offset_ns) so that parts compare; the rank whose start is
+ * latest arrived last: it is the straggler, and the others' waits are its doing. A rank whose collective ended
  * before the last arrival did not wait for it (a broadcast's root can finish once its data is in the peers' NCCL
  * buffers): its whole duration is transfer. Where the straggler had launches replayed by memscope since its
  * collective before, the wait is memscope's (replays_before).
@@ -24,7 +25,8 @@
 struct collective_arrival {
     int64_t start_ns; /* on the host's clock */
     uint64_t duration_ns, wait_ns, transfer_ns;
-    long replays_before; /* launches of this part memscope replayed since its collective before */
+    long replays_before; /* launches of this part memscope replayed since its collective before (0 in a run that
+                            replayed none: metric groups none or stalls) */
 };
 
 struct program_collectives {
@@ -34,7 +36,7 @@ struct program_collectives {
     struct collective_arrival *arrival;   /* per collective, per part: arrival[c * n_parts + p] */
     int *last;                            /* per collective: the part that arrived last */
     size_t n;                             /* collectives matched */
-    int64_t first_start_ns;               /* the earliest start of the first */
+    int64_t first_start_ns;               /* the earliest start of any */
     char unmatched[512];                  /* why matching stopped before a part's last collective; "" if it did not */
     char not_split[256];                  /* why nothing could be split ("": it was): too few parts, no start times */
 };

@@ -85,13 +85,14 @@ static int new_kernel(struct building *b, char *key, char *range, int row)
     struct program_kernels *k = b->k;
     if (grow_for_one_more((void **)&k->at, k->n, sizeof *k->at) != 0 ||
         grow_for_one_more((void **)&b->last_part, k->n, sizeof *b->last_part) != 0 ||
-        grow_for_one_more((void **)&b->last_part_len, k->n, sizeof *b->last_part_len) != 0)
-        return -1;
+        grow_for_one_more((void **)&b->last_part_len, k->n, sizeof *b->last_part_len) != 0 ||
+        name_index_add(&k->by_key, key, 0, (int)k->n) < -1)
+        return -1; /* key and range are still the caller's */
     k->at[k->n] = (struct program_kernel){.key = key, .kernel = kernel_of(b, row), .nvtx_range = range,
                                           .first_row = row, .profiled_row = -1, .found_as = k->n};
     b->last_part[k->n] = NULL;
-    b->last_part_len[k->n] = 0;
-    return name_index_add(&k->by_key, key, 0, (int)k->n++) < -1 ? -1 : 0;
+    b->last_part_len[k->n++] = 0;
+    return 0;
 }
 
 /* Row row counted in its kernel, a new one where its key is new. */
@@ -104,11 +105,11 @@ static int add_job(struct building *b, enum kernel_grouping g, int row)
         return -1;
     }
     int at = name_index_find(&b->k->by_key, key, 0);
-    if (at >= 0) {
+    if (at >= 0 || new_kernel(b, key, range, row) != 0) {
         free(key);
         free(range);
-    } else if (new_kernel(b, key, range, row) != 0) {
-        return -1;
+        if (at < 0)
+            return -1;
     } else {
         at = (int)b->k->n - 1;
     }
@@ -214,10 +215,11 @@ static int rank(struct program_kernels *k, int rows)
 int program_kernels_build(const struct results_folder *r, enum kernel_grouping g, struct program_kernels *k,
                           struct error *e)
 {
+    *k = (struct program_kernels){.grouping = g};
     struct building b = {r, k, calloc((size_t)r->summary.rows + 1, sizeof *b.kernel_of_row), NULL, NULL,
                          schema_column_or_none(&r->summary, &summary_csv, SUMMARY_METRICS_KERNEL)};
+    k->kernel_of_row = b.kernel_of_row;
     int failed = !b.kernel_of_row || name_index_init(&k->by_key, 64) != 0;
-    *k = (struct program_kernels){.by_key = k->by_key, .kernel_of_row = b.kernel_of_row, .grouping = g};
     for (int row = 0; row < r->summary.rows && !failed; ++row)
         failed = add_job(&b, g, row) != 0;
     failed = failed || gather_samples(&b) != 0 || rank(k, r->summary.rows) != 0;

@@ -148,7 +148,7 @@
  * for it (its first profiled launch, "" where none was) and that job's status. */
 #define KERNELS_CSV(X)                                                                                                \
     X(KERNELS_KERNEL, "kernel", TEXT) X(KERNELS_NVTX_RANGE, "nvtx_range", TEXT) X(KERNELS_LAUNCHES, "launches", COUNT) \
-    X(KERNELS_SHARE_PCT, "share_pct", PERCENT) X(KERNELS_TOTAL_MS, "total_ms", SPAN_MS)                              \
+    X(KERNELS_SHARE_PCT, "share_pct", PERCENT) X(KERNELS_TOTAL_MS, "total_ms", TOTAL_MS)                              \
     X(KERNELS_MEAN_MS, "mean_ms", SPAN_MS) X(KERNELS_MEDIAN_MS, "median_ms", SPAN_MS)                                \
     X(KERNELS_MIN_MS, "min_ms", SPAN_MS) X(KERNELS_MAX_MS, "max_ms", SPAN_MS) X(KERNELS_STDEV_MS, "stdev_ms", SPAN_MS) \
     X(KERNELS_PROCESSES, "processes", COUNT) X(KERNELS_PROFILED_JOB, "profiled_job", TEXT)                           \

@@ -26,6 +26,7 @@ static const struct limit limits[] = {
     [LIMIT_RATIO] = {0, INFINITY, false, "a ratio must be 0 or more"},
     [LIMIT_TIME_MS] = {0, DAY_MS, true, "a time must be positive, at most 86400000 ms (a day)"},
     [LIMIT_SPAN_MS] = {0, DAY_MS, false, "a time must be 0 or more, at most 86400000 ms (a day)"},
+    [LIMIT_TOTAL_MS] = {0, 365 * DAY_MS, false, "a total time must be 0 or more, at most 31536000000 ms (a year)"},
     [LIMIT_DURATION_NS] = {0, DAY_MS * 1e6, false, "a duration must be 0 or more, at most 86400000000000 ns (a day)"},
     [LIMIT_PERCENT] = {0, 1000, false, "a percentage must be from 0 to 1000"},
     [LIMIT_GBS] = {0, 1e6, false, "a bandwidth must be from 0 to 1000000 GB/s"},

@@ -18,6 +18,7 @@ enum value_limit {
     LIMIT_RATIO,       /* 0 or more, without a bound (an error, a fraction, sectors per request) */
     LIMIT_TIME_MS,     /* a kernel time: more than 0, at most a day */
     LIMIT_SPAN_MS,     /* a time on the host or a spread: 0 or more, at most a day */
+    LIMIT_TOTAL_MS,    /* a sum of kernel times over a whole profile's processes and runs: 0 or more, at most a year */
     LIMIT_DURATION_NS, /* a launch's duration in nanoseconds: 0 or more, at most a day */
     LIMIT_PERCENT,     /* 0 to 1000: CUPTI's ratios stray above 100 (results-folder.md says when) */
     LIMIT_GBS,         /* a bandwidth, 0 to 10^6 GB/s */

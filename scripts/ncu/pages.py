@@ -31,13 +31,14 @@ from collections import defaultdict, namedtuple
 from .command import BadInput
 from .names import kernel_keys
 
-# A unit as ncu prints it: "", "%", or words joined by "/" ("register/thread", "byte/second"); each word a thing
-# counted ("inst", "block", "warp", "cycle", ...), a size in bytes or a time, which may carry a prefix. A value is
-# read in the base units, bytes and nanoseconds: sizes and times scaled (Kbyte x 1e3, usecond x 1e3 ns), every
-# thing counted as it is.
+# A unit as ncu prints it with --print-units base: "", "%", or words joined by "/" ("register/thread",
+# "byte/second"); each word a thing counted, a size in bytes or a time. A value is read in the base units, bytes and
+# nanoseconds: sizes and times scaled (Kbyte x 1e3, usecond x 1e3 ns), things counted as they are. A word that is
+# none of these (a prefixed count, "Kinst", printed without --print-units base) is not understood.
 PREFIXES = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 TIME_IN_NS = {"ns": 1, "nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9}
-UNIT_WORD = re.compile(r"^[A-Za-z_]+$")
+COUNTED = {"inst", "instruction", "sector", "request", "wavefront", "cycle", "warp", "thread", "block", "cta",
+           "register", "byte", "bit", "op", "pass", "hit", "miss", "transaction", "SM", "TPC", "GPC"}
 
 
 def unit_factor(unit):
@@ -46,14 +47,14 @@ def unit_factor(unit):
         return 1
     factor = 1.0
     for i, word in enumerate(unit.split("/")):
-        if not UNIT_WORD.match(word):
-            return None
         if word in TIME_IN_NS:
             scale = TIME_IN_NS[word]
         elif word.endswith("byte") and word[:-4] in PREFIXES:
             scale = PREFIXES[word[:-4]]
+        elif word in COUNTED:
+            scale = 1
         else:
-            scale = 1  # a thing counted: inst, sector, block, thread, warp, register, cycle, ...
+            return None
         factor = factor * scale if i == 0 else factor / scale
     return factor
 NVTX_RANGE = re.compile(r"memscope:([^:]*):Uint64")  # a range of memscope's NVTX domain in the NVTX column

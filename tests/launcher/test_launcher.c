@@ -518,6 +518,28 @@ static void the_programs_own_part_beside_a_ranks_is_moved_into_its_own_folder(vo
     expect_line(summary, "\n[program]/step/k() #0,program,,0,timed,,0,,,,1,,0.007,");
 }
 
+/* torchrun's shape with the stalls group: its own process launched nothing, its rank did. The stall sampling's run
+ * reads the first run's launches of each process (the library's INJECT_ENV_FIRST_RUN): the idle process's files are
+ * dropped only once every run is over, so its run finds them (the script fails, exit 8, where it would not). */
+static void idle_parts_are_dropped_after_the_stall_sampling_has_read_them(void **state)
+{
+    (void)state;
+    write_script("ranks.sh",
+                 FAKE_RANK FAKE_STALLS "first=\"$" INJECT_ENV_FIRST_RUN "\"; "
+                 "if [ -n \"$first\" ] && ! [ -e \"$first/launches.csv\" ]; then exit 1; fi; "
+                 "d=\"$" INJECT_ENV_DIR "\"; : >\"$d/" INJECT_STARTED_MARK "\"; { echo ordinal,kernel,mangled,nvtx_path,"
+                 "kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,block_z,dynamic_smem_bytes,static_smem_bytes,"
+                 "registers_per_thread,duration_ns,selected,job,run; } >\"$d/launches.csv\"; "
+                 "echo 'launches 0 selected 0' >\"$d/" INJECT_COMPLETE_MARK "\"; rank 0 1000 500; "
+                 "if [ \"$" INJECT_ENV_METRIC_GROUPS "\" = stalls ]; then d=\"$" INJECT_ENV_DIR "/rank-0\"; stalls; fi",
+                 1);
+    profile("-o out --metric-groups global,stalls -- ./ranks.sh");
+    expect(EXIT_OK, "2 kernel launches, 1 selected\n");
+    assert_false(exists("out/launches.csv")); /* torchrun's own, idle: dropped */
+    assert_false(exists("out/program"));
+    assert_true(exists("out/rank-0/launches.csv"));
+}
+
 /* No process launched a kernel: exit 3 stays. */
 static void ranks_that_launched_no_kernel_exit_3(void **state)
 {
@@ -636,6 +658,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_programs_own_part_beside_a_ranks_is_moved_into_its_own_folder, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_worker_that_launched_no_kernel_adds_no_part, setup, teardown),
+        cmocka_unit_test_setup_teardown(idle_parts_are_dropped_after_the_stall_sampling_has_read_them, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(the_programs_part_comes_before_its_workers, setup, teardown),
         cmocka_unit_test_setup_teardown(ranks_that_launched_no_kernel_exit_3, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_usage_exits_2_before_anything_starts, setup, teardown),

@@ -221,6 +221,14 @@ static void compare_ncu_pairs_each_processs_launches_with_its_own(void **state)
     shell(&o, "scripts/compare-ncu tests/fixtures/profile-two-ranks %s", page);
     expect(&o, 0, "duration 10%  6/6 agree\nexact         6/6 agree\n"
                   "launches      6 of 6 of memscope's paired with ncu's (ncu profiled 6)\n");
+    /* ncu's own run of the program: other pids, each process paired with the part whose kernels it follows */
+    shell(&o, "sed -e 's/\"4242\"/\"9001\"/' -e 's/\"4343\"/\"9000\"/' %s > %s/other-pids.csv && "
+              "scripts/compare-ncu tests/fixtures/profile-two-ranks %s/other-pids.csv", page, workdir, workdir);
+    expect(&o, 0, "launches      6 of 6 of memscope's paired with ncu's (ncu profiled 6)\n");
+    /* a count with a prefix is what ncu prints without --print-units base: refused, not read at scale 1 */
+    shell(&o, "sed -e 's/\"inst\"/\"Kinst\"/' %s > %s/prefixed.csv && "
+              "scripts/compare-ncu tests/fixtures/profile-two-ranks %s/prefixed.csv", page, workdir, workdir);
+    expect(&o, 2, "unit 'Kinst' not understood (run ncu with --print-units base)");
 }
 
 /* A count one instruction off, or a percentage 2.1 points off, fails the comparison and is named. */
