@@ -218,10 +218,12 @@ static const char *short_label(const char *label, char *out, size_t size)
 {
     size_t len = strlen(label);
     const char *job = strstr(label, " #") ? strstr(label, " #") : label + len;
-    size_t keep = strlen(job);
+    size_t keep = strlen(job), cut = STALL_LABEL_MAX - keep - 3;
     if (len <= STALL_LABEL_MAX || keep + 3 >= STALL_LABEL_MAX)
         return label;
-    snprintf(out, size, "%.*s...%s", (int)(STALL_LABEL_MAX - keep - 3), label, job);
+    while (cut > 0 && (label[cut] & 0xC0) == 0x80) /* never within a character: half a '…' is no text to draw */
+        --cut;
+    snprintf(out, size, "%.*s...%s", (int)cut, label, job);
     return out;
 }
 

@@ -166,27 +166,33 @@ static void a_real_profile_of_selected_collectives_keeps_them_from_replay(void *
 
 /* tests/fixtures/profile-ddp-compile-h100: a training script as users write them (tests/inject/program_train_ddp.py:
  * DDP over NCCL, torch.compile, a DataLoader with two workers, bf16 autocast, 6 steps) profiled on two H100s by the
- * README's command, `build/memscope-profile -o prof -- torchrun --nproc_per_node=2 tests/inject/program_train_ddp.py`,
- * at c225bca (2026-11-28). Its parts are the two ranks alone: torchrun's own process and Inductor's compile workers
- * launched no kernel and left none. The profile is named by the command run; its kernels page begins with the
- * kernel of the largest total time, the all-reduce (34 launches, 218.701 ms in kernels.csv); the roofline has the
- * roofs measured on its GPU; and its collectives page names the last rank to arrive: rank 1 reached all-reduce 3
- * 129 ms after rank 0, having had 27 launches replayed by memscope since its collective before. */
+ * README's command with the stalls group, `build/memscope-profile --metric-groups global,shared,dram,roofline,cache,
+ * sol,tensor,causes,stalls -o prof -- torchrun --nproc_per_node=2 tests/inject/program_train_ddp.py`, at 785a634
+ * (2026-11-28). Its parts are the two ranks alone: torchrun's own process and Inductor's compile workers launched no
+ * kernel and left none. The profile is named by the command run; its kernels page begins with the kernel of the
+ * largest total time, the all-reduce (34 launches, 848.012 ms in kernels.csv: mostly waiting); the roofline has the
+ * roofs measured on its GPU; its collectives page names the last rank to arrive: rank 0 reached all-reduce 3 815 ms
+ * after rank 1, having had 27 launches replayed by memscope since its collective before; and its stall pages draw the
+ * kernels' sampled launches, their labels whole characters (a '…' cut in two drew garbage over the page). */
 static void a_compiled_ddp_training_script_reads_as_its_program(void **state)
 {
     (void)state;
     static struct outcome o;
     const char *fixture = "tests/fixtures/profile-ddp-compile-h100";
     shell(&o, "cd %s && ls -d */", fixture);
-    assert_string_equal(o.output, "rank-0/\nrank-1/\n");
+    assert_string_equal(o.output, "rank-0/\nrank-1/\nstall-sampling/\n");
     write_data(fixture);
     const char *title = data_file("title.tsv");
     expect_in(title, "\nProgram\ttorchrun --nproc_per_node=2 tests/inject/program_train_ddp.py\n");
     expect_in(title, "\nProcesses\t2\n");
-    expect_in(data_file("kernels-1.tsv"), "\n1\tncclDevKernel_AllReduce_Sum_f32_RING_LL\t34\t218.7\t72.0\t");
+    expect_in(data_file("kernels-1.tsv"), "\n1\tncclDevKernel_AllReduce_Sum_f32_RING_LL\t34\t848.0\t94.0\t");
     expect_in(data_file("roofs.gp"), "roofs_note = 'Roofs measured on this GPU by memscope''s kernels");
-    expect_in(data_file("collectives.tsv"), "\n3\tncclDevKernel_AllReduce_Sum_f32_RING_LL\trank 1 (+129 ms)\t"
-                                            "rank 0 129 ms\t0.401 ms\tyes: 27 launches replayed\n");
+    expect_in(data_file("collectives.tsv"), "\n3\tncclDevKernel_AllReduce_Sum_f32_RING_LL\trank 0 (+815 ms)\t"
+                                            "rank 1 815 ms\t0.425 ms\tyes: 27 launches replayed\n");
+    shell(&o, "python3 -c 'import sys; [open(f, encoding=\"utf-8\").read() for f in sys.argv[1:]]' %s/stalls.tsv "
+              "%s/stall-lines.tsv", data_dir, data_dir);
+    if (o.exit_code != 0)
+        fail_msg("a stall page's table is not UTF-8:\n%s", o.output);
 }
 
 static void make_report_renders_the_ranks_page(void **state)
