@@ -91,7 +91,7 @@ static const char usage_text[] =
 struct cli {
     const char *out, *kernel, *nvtx_include, *metric_groups, *no_replay;
     long launch_skip, launch_count; /* count -1: all */
-    long launch_count_per_kernel;   /* 0: no bound; -1: not given (DEFAULT_PER_KERNEL without other selection) */
+    long launch_count_per_kernel;   /* 0: no bound; -1: not given (choose_default_selection decides) */
     bool default_selection;         /* no selection option given: the first launch of each kernel in each process */
     long wait_gpu_s;
     long repeat;

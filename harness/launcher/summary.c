@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "../common/grow.h"
-#include "../csv/name_index.h"
 #include "../common/stats.h"
+#include "../csv/name_index.h"
 #include "../csv/reader.h"
 #include "../profile/profile_summary.h"
 #include "../results/folder_reader.h"

@@ -136,14 +136,25 @@ void report_model_free(struct report_model *m)
 
 /* A summary value; NAN when the row, the column (an older run) or the value is missing. The column was
  * checked when the model was built (numeric_columns), so it holds a number or nothing. */
-double report_summary_value(const struct report_model *m, const char *variant, int width, enum summary_column id)
+double report_row_value(const struct report_model *m, int row, enum summary_column id)
 {
-    int row = results_summary_row(m->r, variant, width), col = schema_column_or_none(&m->r->summary, &summary_csv, id);
+    int col = schema_column_or_none(&m->r->summary, &summary_csv, id);
     struct error ignored = {0};
     double value = NAN;
     if (row >= 0 && col >= 0)
         csv_table_real(&m->r->summary, row, col, &value, &ignored);
     return value;
+}
+
+double report_summary_value(const struct report_model *m, const char *variant, int width, enum summary_column id)
+{
+    return report_row_value(m, results_summary_row(m->r, variant, width), id);
+}
+
+const char *report_row_text(const struct report_model *m, int row, enum summary_column id)
+{
+    int col = schema_column_or_none(&m->r->summary, &summary_csv, id);
+    return row < 0 || col < 0 ? "" : csv_table_text(&m->r->summary, row, col);
 }
 
 const char *report_environment_or(const struct results_folder *r, const char *key, const char *fallback)

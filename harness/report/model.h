@@ -47,6 +47,9 @@ void report_model_free(struct report_model *m);
 int report_variant_index(const struct report_model *m, const char *name);
 /* A summary value; NAN when the row, the column (an older run) or the value is missing. */
 double report_summary_value(const struct report_model *m, const char *variant, int width, enum summary_column id);
+/* The same by the summary's row (-1: none); its text, "" where the row or the column is missing. */
+double report_row_value(const struct report_model *m, int row, enum summary_column id);
+const char *report_row_text(const struct report_model *m, int row, enum summary_column id);
 /* A value of environment.csv; fallback where the key is absent or empty. */
 const char *report_environment_or(const struct results_folder *r, const char *key, const char *fallback);
 int report_passed(const struct report_model *m, const char *variant, int width);

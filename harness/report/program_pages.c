@@ -15,12 +15,6 @@
 #include "pages.h"
 #include "tensor.h"
 
-static const char *summary_text(const struct results_folder *r, int row, enum summary_column id)
-{
-    int column = schema_column_or_none(&r->summary, &summary_csv, id);
-    return column < 0 || row < 0 ? "" : csv_table_text(&r->summary, row, column);
-}
-
 static int count_status(const struct program_kernels *k, const struct results_folder *r, const char *status)
 {
     int n = 0;
@@ -117,10 +111,10 @@ static int diagnose_kernel(const struct report_model *m, const struct program_ke
     const char *job = csv_table_text(&r->summary, k->profiled_row, r->col_variant);
     if (report_diagnose(m, job, 0, d, e) || report_tensor_work(m, job, 0, tensor, e))
         return e->code;
-    const char *finding = summary_text(r, k->profiled_row, SUMMARY_FIRST_FINDING);
-    const char *gain = summary_text(r, k->profiled_row, SUMMARY_FIRST_FINDING_GAIN_PCT);
+    const char *finding = report_row_text(m, k->profiled_row, SUMMARY_FIRST_FINDING);
     if (*finding)
-        snprintf(below, size, "first finding %s (est. %.0f %%)%s%s", finding, atof(gain), *d->evidence ? "; " : "",
+        snprintf(below, size, "first finding %s (est. %.0f %%)%s%s", finding,
+                 report_row_value(m, k->profiled_row, SUMMARY_FIRST_FINDING_GAIN_PCT), *d->evidence ? "; " : "",
                  d->evidence);
     else
         snprintf(below, size, "%s", d->evidence);

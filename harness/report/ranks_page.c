@@ -160,24 +160,14 @@ static int by_gap(const void *x, const void *y)
     return ga < gb ? 1 : ga > gb ? -1 : a->kernel - b->kernel;
 }
 
-static double row_value(const struct results_folder *r, int row, enum summary_column id)
-{
-    int column = schema_column_or_none(&r->summary, &summary_csv, id);
-    double value = NAN;
-    struct error ignored = {0};
-    if (column >= 0)
-        csv_table_real(&r->summary, row, column, &value, &ignored);
-    return value;
-}
-
 /* The counters that differ between the slowest part and the fastest, "," separated; "none" where none does. */
 static void differing(const struct report_model *m, const struct across *a, char *out, size_t size)
 {
     size_t used = 0;
     out[0] = '\0';
     for (size_t c = 0; c < sizeof counters / sizeof counters[0]; ++c) {
-        double slow = row_value(m->r, a->first_row[a->slowest], counters[c].id);
-        double fast = row_value(m->r, a->first_row[a->fastest], counters[c].id);
+        double slow = report_row_value(m, a->first_row[a->slowest], counters[c].id);
+        double fast = report_row_value(m, a->first_row[a->fastest], counters[c].id);
         double larger = fmax(fabs(slow), fabs(fast));
         if (isnan(slow) || isnan(fast) || fabs(slow - fast) <= RANKS_COUNTER_GAP * larger)
             continue;

@@ -478,6 +478,27 @@ static void a_worker_that_launched_no_kernel_adds_no_part(void **state)
     expect_line(kernels, ",1,,timed\n");
 }
 
+/* A worker's folder that holds a file memscope did not write (a user's notes) is not memscope's to remove: the part
+ * stays whole, a part of the profile beside the program's, and the file survives. */
+static void a_folder_holding_a_users_file_is_never_dropped(void **state)
+{
+    (void)state;
+    char notes[64];
+    write_script("noted.sh",
+                 FAKE_LAUNCHES "w=\"$" INJECT_ENV_DIR "/process-99\"; mkdir \"$w\" && d=\"$w\" && launches 0 0 && "
+                 "sed -i 3d \"$w/launches.csv\" && sed -i 2d \"$w/launches.csv\" && echo mine >\"$w/notes.txt\" && "
+                 "echo 'launches 0 selected 0' >\"$w/" INJECT_COMPLETE_MARK "\"; "
+                 "d=\"$" INJECT_ENV_DIR "\"; launches 1000 3000; echo 'launches 2 selected 1' >\"$d/"
+                 INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out -- ./noted.sh");
+    expect(EXIT_OK, "2 kernel launches, 1 selected\n");
+    read_scratch_file("out/process-99/notes.txt", notes, sizeof notes);
+    assert_string_equal(notes, "mine\n");
+    assert_true(exists("out/process-99/launches.csv"));
+    assert_true(exists("out/program/launches.csv")); /* two parts: the program's and the worker's, kept */
+}
+
 /* The program's own part launched kernels and a worker too: the program's part first, whatever the worker's pid,
  * so the folder's environment is the program's. */
 static void the_programs_part_comes_before_its_workers(void **state)
@@ -661,6 +682,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(idle_parts_are_dropped_after_the_stall_sampling_has_read_them, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(the_programs_part_comes_before_its_workers, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_folder_holding_a_users_file_is_never_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(ranks_that_launched_no_kernel_exit_3, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_usage_exits_2_before_anything_starts, setup, teardown),
         cmocka_unit_test_setup_teardown(an_existing_folder_is_refused_with_4, setup, teardown),
