@@ -90,6 +90,19 @@ int report_write_program_title(const struct report_model *m, struct page_output 
 
 /* ---- Kernels by GPU time ---- */
 
+/* The line below a kernel's row, from the kernel's column to the page's edge at the table's 9 points, holds this
+ * many characters: longer, it is cut at a word with "…" (summary.csv and findings.csv have it whole). */
+#define BELOW_LINE_MAX 150
+static void cut_to_line(char *below)
+{
+    if (strlen(below) <= BELOW_LINE_MAX)
+        return;
+    char *space = below + BELOW_LINE_MAX - 2;
+    while (space > below && *space != ' ')
+        --space;
+    snprintf(space, BELOW_LINE_MAX + 1 - (size_t)(space - below), " …");
+}
+
 /* The limiter of the kernel's profiled launch, and what stands on the line below it: its first finding with the
  * finding's estimated gain, then the limiter's evidence. A kernel only timed says why. */
 static int diagnose_kernel(const struct report_model *m, const struct program_kernel *k, struct diagnosis *d,
@@ -118,6 +131,7 @@ static int diagnose_kernel(const struct report_model *m, const struct program_ke
                  d->evidence);
     else
         snprintf(below, size, "%s", d->evidence);
+    cut_to_line(below);
     return 0;
 }
 

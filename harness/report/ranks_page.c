@@ -24,6 +24,8 @@
 #include "pages.h"
 
 #define RANKS_COUNTER_GAP 0.05
+/* Counters named per row, as the page's last column holds them; how many more differ is said. */
+#define RANKS_COUNTERS_NAMED 3
 #define RANKS_MAX_PARTS 64
 /* The collectives page's table of parts: its first parts, the rest in collectives.csv. */
 #define COLLECTIVES_PARTS_SHOWN 16
@@ -164,6 +166,7 @@ static int by_gap(const void *x, const void *y)
 static void differing(const struct report_model *m, const struct across *a, char *out, size_t size)
 {
     size_t used = 0;
+    int named = 0, more = 0;
     out[0] = '\0';
     for (size_t c = 0; c < sizeof counters / sizeof counters[0]; ++c) {
         double slow = report_row_value(m, a->first_row[a->slowest], counters[c].id);
@@ -171,9 +174,16 @@ static void differing(const struct report_model *m, const struct across *a, char
         double larger = fmax(fabs(slow), fabs(fast));
         if (isnan(slow) || isnan(fast) || fabs(slow - fast) <= RANKS_COUNTER_GAP * larger)
             continue;
+        if (named == RANKS_COUNTERS_NAMED) {
+            ++more;
+            continue;
+        }
         used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%s", used ? ", " : "",
                                  counters[c].name);
+        ++named;
     }
+    if (more && used < size)
+        snprintf(out + used, size - used, " and %d more", more);
     if (!out[0])
         snprintf(out, size, "none");
 }

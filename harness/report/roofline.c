@@ -553,9 +553,9 @@ static int write_key(const struct report_model *m, const struct point *points, i
     FILE *f = report_open(dir, "roofline-key.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
-    fputs("0\t#\tvariant\tGFLOP/s\tFLOP/B L1/shared\tFLOP/B L2\tFLOP/B DRAM\tbound\tbound GFLOP/s\t% of bound"
-          "\ton one another with\n",
-          f);
+    fprintf(f, "0\t#\t%s\tGFLOP/s\tFLOP/B L1/shared\tFLOP/B L2\tFLOP/B DRAM\tbound\tbound GFLOP/s\t%% of bound"
+               "\ton one another with\n",
+            m->program ? "kernel" : "variant");
     for (int i = 0; i < n; ++i)
         key_row(f, m, &points[i], i + 1, l, n);
     return report_close(f, path, e);

@@ -242,6 +242,21 @@ static void chart_row(FILE *f, int linetype, const char *variant, const struct v
 }
 
 /* A program's source files lie anywhere (absolute paths, deep trees): its table names the file alone. */
+/* A program's file by its name alone, its start and end kept where it is long (Inductor names its generated files by
+ * a hash: cxtu6hie3ghdjkfnyplpwl2xhvigaippa...py), so that it keeps to its column. */
+#define FILE_NAME_KEPT 10
+static void short_file_name(const char *name, int line, char *out, size_t size)
+{
+    size_t n = strlen(name);
+    bool ascii = true; /* a name of other characters is left whole, never cut within one */
+    for (const char *p = name; *p; ++p)
+        ascii = ascii && !(*p & 0x80);
+    if (n <= 2 * FILE_NAME_KEPT + 1 || !ascii)
+        snprintf(out, size, "%s:%d", name, line);
+    else
+        snprintf(out, size, "%.*s…%s:%d", FILE_NAME_KEPT, name, name + n - FILE_NAME_KEPT, line);
+}
+
 static void line_row(FILE *f, int linetype, const char *variant, const struct variant_stalls *v,
                      const struct reasons *r, bool file_alone)
 {
@@ -252,8 +267,10 @@ static void line_row(FILE *f, int linetype, const char *variant, const struct va
             top = i;
     const int k = top_reason(v->lines[top].by_reason, r->n);
     const char *file = v->lines[top].file, *base = strrchr(file, '/');
-    if (file[0])
-        snprintf(where, sizeof where, "%s:%d", file_alone && base ? base + 1 : file, v->lines[top].line);
+    if (file[0] && file_alone)
+        short_file_name(base ? base + 1 : file, v->lines[top].line, where, sizeof where);
+    else if (file[0])
+        snprintf(where, sizeof where, "%s:%d", file, v->lines[top].line);
     else
         snprintf(where, sizeof where, "(no line information)");
     snprintf(text, sizeof text, "%.42s%s", v->lines[top].source, strlen(v->lines[top].source) > 42 ? "..." : "");

@@ -6,9 +6,10 @@ page_title = sprintf("Kernels by GPU time (page %d of %d)", kernels_page, kernel
 page_caption = sprintf("A kernel: every launch of it, over every process and run of the program%s. Share: its launches' total time over all kernels' (%.4g ms).\n",\
         kernels_grouping eq "nvtx" ? " within one NVTX range (the innermost open on the launching thread; autograd's backward runs in none)" :\
         kernels_grouping eq "launch" ? " (here each launch alone)" : "", kernels_total_ms).\
-    "Names are shortened (no return type, parameters or namespaces; deep template arguments as …; kernels.csv has them whole). The limiter, tensor\n".\
-    "rate and first finding (an estimate of the time a fix would save) are of the kernel's first launch profiled with hardware metrics, by the suite's\n".\
-    "rules (harness/diagnose/); a kernel only timed had no launch selected for them (memscope-profile selects each kernel's first by default).".\
+    "Names are shortened (no return type, parameters or namespaces; deep template arguments as …; kernels.csv has them whole); a line below a row\n".\
+    "is cut at its end (summary.csv and findings.csv have it whole). The limiter, tensor rate and first finding (an estimate of the time a fix would\n".\
+    "save) are of the kernel's first launch profiled with hardware metrics, by the suite's rules (harness/diagnose/); a kernel only timed had no\n".\
+    "launch selected for them (memscope-profile selects each kernel's first by default).".\
     (kernels_rest_note eq "" ? "" : "\n".kernels_rest_note)
 load scriptdir.'/page.gp'
 table_rows = kernels_table_rows

@@ -4,7 +4,7 @@ load scriptdir.'/common.gp'
 page_title = "Ranks compared: the same kernel in each process"
 page_caption = sprintf("Each kernel that ran in two processes or more (collectives apart: the next page splits their wait from their transfer), its median launch\n".\
     "per rank over every run; the kernels whose slowest rank exceeds its fastest most come first (%d of %d shown). Counters that differ: the summary's\n".\
-    "figures (DRAM, occupancy, speed of light, registers...) of the two ranks' first launches of it more than %g %% apart.", ranks_rows - 1, ranks_kernels, ranks_counter_gap_pct)
+    "figures (DRAM, occupancy, speed of light, registers...) of the two ranks' first launches of it more than %g %% apart, three named.", ranks_rows - 1, ranks_kernels, ranks_counter_gap_pct)
 load scriptdir.'/page.gp'
 table_rows = 2 * ranks_rows + 1
 table_file = datadir.'/ranks.tsv'

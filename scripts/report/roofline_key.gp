@@ -2,8 +2,9 @@
 load scriptdir.'/common.gp'
 load datadir.'/roofs.gp'
 page_title = "Roofline key".at_width.": what bounds each kernel"
-page_caption = "bound: the roof that gives the lowest attainable GFLOP/s at the variant's intensities (each level's bandwidth x its FLOP per byte,\n".\
-    "and the compute roof of its precision); bound GFLOP/s: that figure; % of bound: achieved over it. A level 'not collected' holds the variant\n".\
+unit_name = program_profile ? "kernel" : "variant"
+page_caption = "bound: the roof that gives the lowest attainable GFLOP/s at the ".unit_name."'s intensities (each level's bandwidth x its FLOP per byte,\n".\
+    "and the compute roof of its precision); bound GFLOP/s: that figure; % of bound: achieved over it. A level 'not collected' holds the ".unit_name."\n".\
     "to nothing. FLOP/B L1/shared: per byte of L1/shared data-stage wavefronts (128 B each). * FLOP from the work model 2 W^3: counted FLOP\n".\
     "under half of it or not collected. A tensor kernel: its type and TFLOP/s, its bound the roof of its type (none without one). On one another with:\n".\
     "the numbers whose markers hide this one's, level by level (centres a quarter of a marker apart or less). Computed in harness/report/roofline.c.\n".\

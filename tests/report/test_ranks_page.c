@@ -189,6 +189,10 @@ static void a_compiled_ddp_training_script_reads_as_its_program(void **state)
     expect_in(data_file("roofs.gp"), "roofs_note = 'Roofs measured on this GPU by memscope''s kernels");
     expect_in(data_file("collectives.tsv"), "\n3\tncclDevKernel_AllReduce_Sum_f32_RING_LL\trank 0 (+815 ms)\t"
                                             "rank 1 815 ms\t0.425 ms\tyes: 27 launches replayed\n");
+    /* what reaches past its column is cut: the line below a kernel's row, the counters named, Inductor's file names */
+    expect_in(data_file("kernels-1.tsv"), "tensor pipe 81 % of cycles; top stall reason …\n");
+    expect_in(data_file("ranks.tsv"), "\tDRAM GB/s, occupancy, SM % and 6 more\n");
+    expect_in(data_file("stall-lines.tsv"), "\tcxtu6hie3g…gzc7qcu.py:25\t");
     shell(&o, "python3 -c 'import sys; [open(f, encoding=\"utf-8\").read() for f in sys.argv[1:]]' %s/stalls.tsv "
               "%s/stall-lines.tsv", data_dir, data_dir);
     if (o.exit_code != 0)
