@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "../common/grow.h"
+#include "../common/stats.h"
 #include "../csv/name_index.h"
 #include "../profile/metric_catalog.h"
 #include "../program/labels.h"
 #include "compare.h"
+#include "round_noise.h"
 
 /* One side's units in its order: a run's variants at each width, a program's kernels, the busiest first. */
 struct unit {
@@ -121,6 +123,34 @@ static void refuse_disturbed(const struct compare_side *base, const struct compa
              in_head ? "head" : "base", in_head ? in_head : in_base);
 }
 
+/* The median of each round of a side that timed the pair's unit; returns how many, or -1 (memory). */
+static int round_medians(const struct compare_side *side, const struct compared_pair *p,
+                         double medians[COMPARE_MAX_ROUNDS])
+{
+    int n = 0;
+    for (int i = 0; i < side->rounds; ++i) {
+        double *x = NULL;
+        int count = 0, failed = compare_side_round_samples(side, i, p->variant, p->width, &x, &count);
+        struct sample_stats stats;
+        failed = failed || (count > 0 && stats_compute(x, count, &stats));
+        free(x);
+        if (failed)
+            return -1;
+        if (count > 0)
+            medians[n++] = stats.median;
+    }
+    return n;
+}
+
+/* The pair's noise floor from its rounds' medians (round_noise.h); -1 when memory ran out. */
+static double round_floor(const struct compare_side *base, const struct compare_side *head,
+                          const struct compare_options *o, const struct compared_pair *p)
+{
+    double x[COMPARE_MAX_ROUNDS], y[COMPARE_MAX_ROUNDS];
+    int nx = round_medians(base, p, x), ny = nx < 0 ? -1 : round_medians(head, p, y);
+    return ny < 0 ? -1 : round_noise_floor(x, nx, y, ny, o->rules.alpha);
+}
+
 static int compare_pair(const struct compare_side *base, const struct compare_side *head,
                         const struct compare_options *o, struct compared_pair *p, struct error *e)
 {
@@ -134,10 +164,10 @@ static int compare_pair(const struct compare_side *base, const struct compare_si
         p->state = PAIR_BASE_FAILED;
         return 0;
     }
-    double *a = NULL, *b = NULL;
-    int na, nb, failed = compare_side_samples(base, p->variant, p->width, &a, &na) ||
+    double *a = NULL, *b = NULL, floor = round_floor(base, head, o, p);
+    int na, nb, failed = floor < 0 || compare_side_samples(base, p->variant, p->width, &a, &na) ||
                          compare_side_samples(head, p->variant, p->width, &b, &nb) ||
-                         compare_timings(a, na, b, nb, &o->rules, &p->timing);
+                         compare_timings(a, na, b, nb, &o->rules, floor, &p->timing);
     if (!failed)
         refuse_disturbed(base, head, p);
     free(a);
@@ -145,8 +175,15 @@ static int compare_pair(const struct compare_side *base, const struct compare_si
     return failed ? error_set(e, EXIT_RUNTIME, "out of memory") : 0;
 }
 
-static int add_change(struct comparison *c, const struct compared_pair *p, const char *metric, double base,
-                      double head, enum metric_change_kind kind, struct error *e)
+/* One count of a unit over one side's collections of metrics. */
+struct collected {
+    double value[COMPARE_MAX_ROUNDS], low, high, median;
+    int n;
+};
+
+static int add_change(struct comparison *c, const struct compared_pair *p, const char *metric,
+                      const struct collected *base, const struct collected *head, enum metric_change_kind kind,
+                      struct error *e)
 {
     if (c->changes == COMPARE_MAX_METRIC_CHANGES)
         return error_set(e, EXIT_USAGE, "more than %d metric changes", COMPARE_MAX_METRIC_CHANGES);
@@ -155,46 +192,105 @@ static int add_change(struct comparison *c, const struct compared_pair *p, const
     snprintf(m->metric, sizeof m->metric, "%s", metric);
     m->pair = (int)(p - c->pair);
     m->width = p->width;
-    m->base = base;
-    m->head = head;
+    m->base = base->median;
+    m->head = head->median;
+    m->base_low = base->low;
+    m->base_high = base->high;
+    m->head_low = head->low;
+    m->head_high = head->high;
+    m->base_collections = base->n;
+    m->head_collections = head->n;
     m->kind = kind;
     return 0;
 }
 
-/* The metrics of a pair's unit: a run's variant, or the job that stands for a program's kernel in each side, the same
- * launch (its job's name) or none: two launches of one kernel may do different work. */
-static bool metrics_jobs(const struct compare_side *base, int base_round, const struct compare_side *head,
-                         int head_round, const struct compared_pair *p, const char **base_job, const char **head_job)
+/* metric's value in each of a side's collections that has it for job (0, or the error's code). The pair's metrics
+ * are its job's: a run's variant, or the job that stands for a program's kernel in the base's first collection; a
+ * collection where the kernel's job is another launch is left out (two launches of one kernel may do different
+ * work). */
+static int collect(const struct compare_side *side, const int *rounds, int n_rounds, const struct compared_pair *p,
+                   const char *job, const char *metric, struct collected *out, struct error *e)
 {
-    *base_job = compare_side_metrics_job(base, base_round, p->variant);
-    *head_job = compare_side_metrics_job(head, head_round, p->variant);
-    return *base_job && *head_job && strcmp(*base_job, *head_job) == 0;
+    out->n = 0;
+    for (int i = 0; i < n_rounds && !e->code; ++i) {
+        const char *here = compare_side_metrics_job(side, rounds[i], p->variant);
+        double x;
+        if (!here || strcmp(here, job) != 0 ||
+            results_metric_sum(&side->round[rounds[i]], here, p->width, metric, &x, e) || isnan(x))
+            continue;
+        out->value[out->n++] = x;
+    }
+    if (e->code || out->n == 0)
+        return e->code;
+    struct sample_stats stats;
+    if (stats_compute(out->value, out->n, &stats))
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    out->low = stats.min;
+    out->high = stats.max;
+    out->median = stats.median;
+    return 0;
 }
 
-static int compare_metrics(const struct compare_side *base, int base_round, const struct compare_side *head,
-                           int head_round, const struct compare_options *o, struct comparison *c, struct error *e)
+/* A count equal in every collection of each side is exact: any change is the code's doing. One that moved between
+ * two collections of one side depends on the run's scheduling (a tile scheduler, atomics-ordered work): it is
+ * listed, beside whether the head left the base's range by more than the widest spread a side showed, and never
+ * gated. */
+static enum metric_change_kind judge_count(const struct collected *base, const struct collected *head)
+{
+    if (base->low == base->high && head->low == head->high)
+        return head->low > base->low ? METRIC_REGRESSION : METRIC_IMPROVEMENT;
+    double spread = fmax(base->high - base->low, head->high - head->low);
+    return head->low > base->high + spread || head->high < base->low - spread ? METRIC_SCHEDULING_BEYOND
+                                                                                : METRIC_SCHEDULING;
+}
+
+static int compare_counts(const struct compare_side *base, const int *base_rounds, int nb,
+                          const struct compare_side *head, const int *head_rounds, int nh,
+                          const struct compared_pair *p, const char *job, struct comparison *c, struct error *e)
 {
     const char *exact[COLLECTED_METRIC_COUNT + DERIVED_METRIC_COUNT];
     int n_exact = deterministic_metrics(exact, COLLECTED_METRIC_COUNT + DERIVED_METRIC_COUNT);
-    const char *dram_gbs = DERIVED(DRAM_GBS), *x_job, *y_job;
-    const struct results_folder *x_side = &base->round[base_round], *y_side = &head->round[head_round];
+    /* Counts fixed by the code and the size alone: more of any of them is more work, a regression. A count
+     * missing from either side is not compared (older runs have the hardware global counts instead). */
+    for (int m = 0; m < n_exact && !e->code; ++m) {
+        struct collected x, y;
+        if (collect(base, base_rounds, nb, p, job, exact[m], &x, e) ||
+            collect(head, head_rounds, nh, p, job, exact[m], &y, e) || x.n == 0 || y.n == 0 ||
+            (x.low == x.high && y.low == y.high && x.low == y.low))
+            continue;
+        add_change(c, p, exact[m], &x, &y, judge_count(&x, &y), e);
+    }
+    return e->code;
+}
+
+/* DRAM GB/s depends on timing: the first collection of each side, reported beyond its tolerance. */
+static int compare_dram(const struct compare_side *base, int base_round, const struct compare_side *head,
+                        int head_round, const struct compare_options *o, const struct compared_pair *p,
+                        const char *job, struct comparison *c, struct error *e)
+{
+    struct collected x, y;
+    const char *dram_gbs = DERIVED(DRAM_GBS);
+    if (collect(base, &base_round, 1, p, job, dram_gbs, &x, e) || collect(head, &head_round, 1, p, job, dram_gbs, &y, e) ||
+        x.n == 0 || y.n == 0 || !(x.median > 0) || fabs(y.median / x.median - 1) <= o->dram_tolerance)
+        return e->code;
+    return add_change(c, p, dram_gbs, &x, &y, METRIC_DRAM_CHANGE, e);
+}
+
+static int compare_metrics(const struct compare_side *base, const struct compare_side *head,
+                           const struct compare_options *o, struct comparison *c, struct error *e)
+{
+    int base_rounds[COMPARE_MAX_ROUNDS], head_rounds[COMPARE_MAX_ROUNDS];
+    int nb = compare_side_metric_rounds(base, base_rounds), nh = compare_side_metric_rounds(head, head_rounds);
+    if (nb == 0 || nh == 0)
+        return 0;
+    c->metrics_compared = 1;
+    c->base_collections = nb;
+    c->head_collections = nh;
     for (int i = 0; i < c->pairs && !e->code; ++i) {
         const struct compared_pair *p = &c->pair[i];
-        double x, y;
-        if (p->state != PAIR_COMPARED || !metrics_jobs(base, base_round, head, head_round, p, &x_job, &y_job))
-            continue;
-        /* Counts fixed by the code and the size alone: more of any of them is more work, a regression. A count
-         * missing from either side is not compared (older runs have the hardware global counts instead). */
-        for (int m = 0; m < n_exact && !e->code; ++m) {
-            if (results_metric_sum(x_side, x_job, p->width, exact[m], &x, e) ||
-                results_metric_sum(y_side, y_job, p->width, exact[m], &y, e) || isnan(x) || isnan(y) || x == y)
-                continue;
-            add_change(c, p, exact[m], x, y, y > x ? METRIC_REGRESSION : METRIC_IMPROVEMENT, e);
-        }
-        if (!e->code && !results_metric_sum(x_side, x_job, p->width, dram_gbs, &x, e) &&
-            !results_metric_sum(y_side, y_job, p->width, dram_gbs, &y, e) && x > 0 &&
-            fabs(y / x - 1) > o->dram_tolerance)
-            add_change(c, p, dram_gbs, x, y, METRIC_DRAM_CHANGE, e);
+        const char *job = p->state == PAIR_COMPARED ? compare_side_metrics_job(base, base_rounds[0], p->variant) : NULL;
+        if (job && !compare_counts(base, base_rounds, nb, head, head_rounds, nh, p, job, c, e))
+            compare_dram(base, base_rounds[0], head, head_rounds[0], o, p, job, c, e);
     }
     return e->code;
 }
@@ -207,11 +303,8 @@ int compare_run(const struct compare_side *base, const struct compare_side *head
         return e->code;
     for (int i = 0; i < c->pairs && !e->code; ++i)
         compare_pair(base, head, o, &c->pair[i], e);
-    int base_metrics = compare_side_metrics(base), head_metrics = compare_side_metrics(head);
-    if (!e->code && base_metrics >= 0 && head_metrics >= 0) {
-        c->metrics_compared = 1;
-        compare_metrics(base, base_metrics, head, head_metrics, o, c, e);
-    }
+    if (!e->code)
+        compare_metrics(base, head, o, c, e);
     return e->code;
 }
 

@@ -26,13 +26,24 @@ struct compared_pair {
     struct timing_comparison timing;
 };
 
-enum metric_change_kind { METRIC_REGRESSION, METRIC_IMPROVEMENT, METRIC_DRAM_CHANGE };
+/* SCHEDULING: a count that moved between two collections of one side (it depends on how the run scheduled the work),
+ * within the spread the sides showed; SCHEDULING_BEYOND: the head's collections left the base's range by more than
+ * that spread. Neither is gated. */
+enum metric_change_kind {
+    METRIC_REGRESSION,
+    METRIC_IMPROVEMENT,
+    METRIC_DRAM_CHANGE,
+    METRIC_SCHEDULING,
+    METRIC_SCHEDULING_BEYOND
+};
 
 struct metric_change {
     char variant[JOB_NAME_LEN], metric[96];
     int pair; /* its pair in the comparison, which names it */
     int width;
-    double base, head;
+    double base, head;                          /* medians over the side's collections */
+    double base_low, base_high, head_low, head_high; /* the least and most a side's collections read */
+    int base_collections, head_collections;
     enum metric_change_kind kind;
 };
 
@@ -49,6 +60,7 @@ struct comparison {
     struct metric_change change[COMPARE_MAX_METRIC_CHANGES];
     int changes;
     int metrics_compared; /* 0 when a side collected none */
+    int base_collections, head_collections; /* rounds that collected metrics, a side */
 };
 
 int compare_run(const struct compare_side *base, const struct compare_side *head, const struct compare_options *o,

@@ -5,7 +5,8 @@
 #include "output.h"
 #include "../results/schema.h"
 
-static const char *const change_kind[] = {"regression", "improvement", "dram_change"};
+static const char *const change_kind[] = {"regression", "improvement", "dram_change", "scheduling",
+                                          "scheduling_beyond_spread"};
 
 const char *pair_verdict(const struct compared_pair *p)
 {
@@ -74,6 +75,13 @@ static void print_pair(FILE *out, const struct compared_pair *p, int width)
             pair_verdict(p), pair_reason(p));
 }
 
+/* How a scheduling-dependent count read: "base 276-281, head 279-284 over 2 + 2 collections". */
+static void put_ranges(FILE *out, const struct metric_change *m)
+{
+    fprintf(out, " (base %.6g-%.6g, head %.6g-%.6g over %d + %d collections; not gated)", m->base_low, m->base_high,
+            m->head_low, m->head_high, m->base_collections, m->head_collections);
+}
+
 static void print_changes(FILE *out, const struct comparison *c, int width)
 {
     if (c->changes == 0)
@@ -82,9 +90,37 @@ static void print_changes(FILE *out, const struct comparison *c, int width)
     for (int i = 0; i < c->changes; ++i) {
         const struct metric_change *m = &c->change[i];
         put_name(out, c->pair[m->pair].label, width);
-        fprintf(out, "%6d %-64s %14.6g -> %-14.6g %+8.2f%% %s\n", m->width, m->metric, m->base, m->head,
+        fprintf(out, "%6d %-64s %14.6g -> %-14.6g %+8.2f%% %s", m->width, m->metric, m->base, m->head,
                 100 * (m->head / m->base - 1), change_kind[m->kind]);
+        if (m->kind == METRIC_SCHEDULING || m->kind == METRIC_SCHEDULING_BEYOND)
+            put_ranges(out, m);
+        fputc('\n', out);
     }
+}
+
+/* How many changes of a kind. */
+static int changes_of(const struct comparison *c, enum metric_change_kind kind)
+{
+    int n = 0;
+    for (int i = 0; i < c->changes; ++i)
+        n += c->change[i].kind == kind;
+    return n;
+}
+
+/* What the counts' verdict rests on: one collection a side cannot tell a scheduling-dependent count. */
+static void print_collections(FILE *out, const struct comparison *c)
+{
+    int scheduling = changes_of(c, METRIC_SCHEDULING) + changes_of(c, METRIC_SCHEDULING_BEYOND);
+    if (!c->metrics_compared)
+        return;
+    if (c->base_collections < 2 || c->head_collections < 2)
+        fprintf(out, "counts: %d + %d collections, too few to tell which counts depend on scheduling: every count "
+                     "the catalog calls deterministic is held exact (two a side: compare-revisions --metric-rounds 2)\n",
+                c->base_collections, c->head_collections);
+    else
+        fprintf(out, "counts: %d + %d collections; %d scheduling-dependent (moved within a side, not gated), %d of "
+                     "them beyond their spread\n",
+                c->base_collections, c->head_collections, scheduling, changes_of(c, METRIC_SCHEDULING_BEYOND));
 }
 
 void compare_print(FILE *out, const struct comparison *c, const struct compare_options *o)
@@ -100,16 +136,15 @@ void compare_print(FILE *out, const struct comparison *c, const struct compare_o
                                       : strcmp(v, "UNSURE") == 0 ? 3 : 4]++;
     }
     print_changes(out, c, width);
-    int regressions = 0;
-    for (int i = 0; i < c->changes; ++i)
-        regressions += c->change[i].kind == METRIC_REGRESSION;
+    int regressions = changes_of(c, METRIC_REGRESSION);
     fprintf(out, "\ngeometric mean of head/base medians: %.4f (%+.2f %%); %d SAME, %d SLOWER, %d FASTER, %d UNSURE, "
                  "%d FAILED; %s%d metric regressions%s\n",
             comparison_geomean_ratio(c), 100 * (comparison_geomean_ratio(c) - 1), count[0], count[1], count[2],
             count[3], count[4], c->metrics_compared ? "" : "metrics not compared (a side has none), ", regressions,
             o->ignore_metrics && regressions ? " (ignored)" : "");
+    print_collections(out, c);
     fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians; "
-                 "floor %.3g %%\n",
+                 "floor %.3g %%, or a unit's rounds' noise where larger\n",
             o->rules.alpha, 100 * o->rules.floor);
 }
 
@@ -130,6 +165,7 @@ static void write_pair(struct csv *f, const struct compared_pair *p)
     csv_real(f, compared ? t->p_value : NAN);
     csv_text(f, pair_verdict(p));
     csv_text(f, pair_reason(p));
+    csv_real(f, compared ? 100 * t->floor : NAN);
     csv_end_row(f);
 }
 
@@ -152,6 +188,12 @@ int compare_write_csv(const char *dir, const struct comparison *c, struct error 
         csv_real(&f, m->head);
         csv_real(&f, 100 * (m->head / m->base - 1));
         csv_text(&f, change_kind[m->kind]);
+        csv_real(&f, m->base_low);
+        csv_real(&f, m->base_high);
+        csv_real(&f, m->head_low);
+        csv_real(&f, m->head_high);
+        csv_int(&f, m->base_collections);
+        csv_int(&f, m->head_collections);
         csv_end_row(&f);
     }
     return csv_close(&f, e);

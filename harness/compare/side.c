@@ -185,24 +185,31 @@ static int append_kernel(const struct program_kernels *k, const char *key, doubl
     return 0;
 }
 
+int compare_side_round_samples(const struct compare_side *side, int round, const char *variant, int width,
+                               double **samples, int *count)
+{
+    return side->program ? append_kernel(&side->kernels[round], variant, samples, count)
+                         : append_round(&side->round[round], variant, width, samples, count);
+}
+
 int compare_side_samples(const struct compare_side *side, const char *variant, int width, double **samples,
                          int *count)
 {
     *samples = NULL;
     *count = 0;
     for (int i = 0; i < side->rounds; ++i)
-        if (side->program ? append_kernel(&side->kernels[i], variant, samples, count)
-                          : append_round(&side->round[i], variant, width, samples, count))
+        if (compare_side_round_samples(side, i, variant, width, samples, count))
             return -1;
     return 0;
 }
 
-int compare_side_metrics(const struct compare_side *side)
+int compare_side_metric_rounds(const struct compare_side *side, int rounds[COMPARE_MAX_ROUNDS])
 {
+    int n = 0;
     for (int i = 0; i < side->rounds; ++i)
         if (side->round[i].has_metrics)
-            return i;
-    return -1;
+            rounds[n++] = i;
+    return n;
 }
 
 const char *compare_side_metrics_job(const struct compare_side *side, int round, const char *variant)

@@ -36,8 +36,12 @@ int compare_sides_match(const struct compare_side *base, const struct compare_si
 int compare_side_samples(const struct compare_side *side, const char *variant, int width, double **samples,
                          int *count);
 
-/* The first round that collected metrics, or -1. */
-int compare_side_metrics(const struct compare_side *side);
+/* The samples of one round appended to *samples (grown; *count counts them). Returns 0 or -1 (memory). */
+int compare_side_round_samples(const struct compare_side *side, int round, const char *variant, int width,
+                               double **samples, int *count);
+
+/* The rounds that collected metrics, in order; returns how many. */
+int compare_side_metric_rounds(const struct compare_side *side, int rounds[COMPARE_MAX_ROUNDS]);
 
 /* What holds variant's metrics in round: the variant itself in a run of the suite; the job whose metrics stand for a
  * program's kernel (its first profiled launch), NULL where it has none. */

@@ -135,33 +135,44 @@ int bootstrap_median_ratio(const double *a, int na, const double *b, int nb, int
     return 0;
 }
 
+/* "the 2 % floor", or "the 3.1 % floor of its rounds' noise". */
+static const char *floor_words(const struct timing_comparison *c)
+{
+    static char words[64];
+    snprintf(words, sizeof words, "the %.3g %% floor%s", 100 * c->floor,
+             c->floor_from_rounds ? " of its rounds' noise" : "");
+    return words;
+}
+
 static void judge(const struct verdict_rules *rules, struct timing_comparison *c)
 {
     double spread = fmax(c->base_spread, c->head_spread), size = fabs(c->change);
     int significant = c->p_value < rules->alpha && (c->interval_low > 0 || c->interval_high < 0);
-    if (significant && size > rules->floor && size > spread) {
+    if (significant && size > c->floor && size > spread) {
         c->verdict = c->change > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
-        snprintf(c->reason, sizeof c->reason, "U test p = %.2g; change beyond the %.3g %% floor and the spread",
-                 c->p_value, 100 * rules->floor);
-    } else if (c->interval_low >= -rules->floor && c->interval_high <= rules->floor) {
+        snprintf(c->reason, sizeof c->reason, "U test p = %.2g; change beyond %s and the spread", c->p_value,
+                 floor_words(c));
+    } else if (c->interval_low >= -c->floor && c->interval_high <= c->floor) {
         c->verdict = VERDICT_SAME;
-        snprintf(c->reason, sizeof c->reason, "interval within the %.3g %% floor", 100 * rules->floor);
-    } else if (significant && size > rules->floor) {
+        snprintf(c->reason, sizeof c->reason, "interval within %s", floor_words(c));
+    } else if (significant && size > c->floor) {
         c->verdict = VERDICT_UNSURE;
         snprintf(c->reason, sizeof c->reason, "change %.2f %% is within the spread (%.2f %%)", 100 * c->change,
                  100 * spread);
     } else {
         c->verdict = VERDICT_UNSURE;
-        snprintf(c->reason, sizeof c->reason, "interval reaches past the %.3g %% floor (spread %.2f %%)",
-                 100 * rules->floor, 100 * spread);
+        snprintf(c->reason, sizeof c->reason, "interval reaches past %s (spread %.2f %%)", floor_words(c),
+                 100 * spread);
     }
 }
 
 int compare_timings(const double *base, int base_n, const double *head, int head_n, const struct verdict_rules *rules,
-                    struct timing_comparison *out)
+                    double round_floor, struct timing_comparison *out)
 {
     struct sample_stats b, h;
     memset(out, 0, sizeof *out);
+    out->floor = fmax(rules->floor, round_floor);
+    out->floor_from_rounds = round_floor > rules->floor;
     out->base_n = base_n;
     out->head_n = head_n;
     if (stats_compute(base, base_n, &b) || stats_compute(head, head_n, &h))

@@ -7,7 +7,9 @@
  *     correction) rejects "same distribution" at level alpha;
  *   - the bootstrap 95 % interval of median(head) / median(base) excludes 1;
  *   - the change of the medians is larger than the noise floor and larger than
- *     either side's own spread (interquartile range over median).
+ *     either side's own spread (interquartile range over median). The floor is
+ *     the rules' (2 %), or the unit's own run-to-run noise where that is larger
+ *     (round_noise.h).
  * SAME when the whole interval lies within the floor. UNSURE otherwise, with
  * the reason: too few samples, a spread wider than the change, or an interval
  * that reaches past the floor.
@@ -31,6 +33,8 @@ struct timing_comparison {
     double change;                   /* head_median / base_median - 1 */
     double interval_low, interval_high; /* of head_median / base_median - 1, 95 % */
     double p_value;
+    double floor;           /* the floor applied: the rules', or the rounds' noise floor where larger */
+    int floor_from_rounds;  /* 1 where the rounds' noise set it */
     enum verdict verdict;
     char reason[160];
 };
@@ -46,8 +50,9 @@ double mann_whitney_p(const double *a, int na, const double *b, int nb);
 int bootstrap_median_ratio(const double *a, int na, const double *b, int nb, int resamples, unsigned long long seed,
                            double *low, double *high);
 
-/* Returns 0, or -1 when memory cannot be had. */
+/* round_floor: the unit's noise floor from its rounds (round_noise.h; 0 where unmeasured). Returns 0, or -1 when
+ * memory cannot be had. */
 int compare_timings(const double *base, int base_n, const double *head, int head_n, const struct verdict_rules *rules,
-                    struct timing_comparison *out);
+                    double round_floor, struct timing_comparison *out);
 
 #endif

@@ -189,13 +189,16 @@
     X(COMPARE_BASE_MEDIAN_MS, "base_median_ms", TIME_MS) X(COMPARE_HEAD_MEDIAN_MS, "head_median_ms", TIME_MS)         \
     X(COMPARE_CHANGE_PCT, "change_pct", NUMBER) X(COMPARE_INTERVAL_LOW_PCT, "interval_low_pct", NUMBER)               \
     X(COMPARE_INTERVAL_HIGH_PCT, "interval_high_pct", NUMBER) X(COMPARE_P_VALUE, "p_value", RATIO)                    \
-    X(COMPARE_VERDICT, "verdict", TEXT) X(COMPARE_REASON, "reason", TEXT)
+    X(COMPARE_VERDICT, "verdict", TEXT) X(COMPARE_REASON, "reason", TEXT) X(COMPARE_FLOOR_PCT, "floor_pct", NUMBER)
 
 #define COMPARE_METRICS_CSV(X)                                                                                        \
     X(COMPARE_METRICS_VARIANT, "variant", TEXT) X(COMPARE_METRICS_WIDTH, "width", COUNT)                              \
     X(COMPARE_METRICS_METRIC, "metric", TEXT) X(COMPARE_METRICS_BASE, "base", NUMBER)                                 \
     X(COMPARE_METRICS_HEAD, "head", NUMBER) X(COMPARE_METRICS_CHANGE_PCT, "change_pct", NUMBER)                       \
-    X(COMPARE_METRICS_KIND, "kind", TEXT)
+    X(COMPARE_METRICS_KIND, "kind", TEXT) X(COMPARE_METRICS_BASE_LOW, "base_low", NUMBER)                             \
+    X(COMPARE_METRICS_BASE_HIGH, "base_high", NUMBER) X(COMPARE_METRICS_HEAD_LOW, "head_low", NUMBER)                 \
+    X(COMPARE_METRICS_HEAD_HIGH, "head_high", NUMBER) X(COMPARE_METRICS_BASE_COLLECTIONS, "base_collections", COUNT)  \
+    X(COMPARE_METRICS_HEAD_COLLECTIONS, "head_collections", COUNT)
 
 /* A source line's count that differs between two runs (memscope-compare -o): kind is "new" (absent in base),
  * "gone" (absent in head) or "changed". */

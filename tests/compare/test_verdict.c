@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "../../harness/compare/round_noise.h"
 #include "../../harness/compare/verdict.h"
 
 #define N 30
@@ -33,7 +34,7 @@ static enum verdict judge(double shift, double noise, int n, unsigned seed, stru
     double base[N], head[N];
     samples(base, n, 1.0, noise, seed);
     samples(head, n, 1.0 + shift, noise, seed + 1000);
-    assert_int_equal(compare_timings(base, n, head, n, &VERDICT_RULES_DEFAULT, c), 0);
+    assert_int_equal(compare_timings(base, n, head, n, &VERDICT_RULES_DEFAULT, 0, c), 0);
     return c->verdict;
 }
 
@@ -97,7 +98,7 @@ static void change_within_the_spread_is_unsure(void **state)
     struct timing_comparison c;
     samples(base, 200, 1.0, 0.06, 17);
     samples(head, 200, 1.03, 0.06, 18);
-    assert_int_equal(compare_timings(base, 200, head, 200, &VERDICT_RULES_DEFAULT, &c), 0);
+    assert_int_equal(compare_timings(base, 200, head, 200, &VERDICT_RULES_DEFAULT, 0, &c), 0);
     assert_int_equal(c.verdict, VERDICT_UNSURE);
     assert_non_null(strstr(c.reason, "within the spread"));
 }
@@ -131,12 +132,93 @@ static void bootstrap_is_deterministic_and_brackets_the_ratio(void **state)
     assert_true(low1 < 1.1 && high1 > 1.1 && low1 > 1.08 && high1 < 1.12);
 }
 
+/* Textbook values of Student's t: the 99.5 % point at 1, 4 and 30 degrees of freedom, the 97.5 % at 10. */
+static void t_quantiles_match_the_tables(void **state)
+{
+    (void)state;
+    assert_float_equal(student_t_quantile(0.995, 1), 63.657, 1e-3);
+    assert_float_equal(student_t_quantile(0.995, 4), 4.604, 1e-3);
+    assert_float_equal(student_t_quantile(0.975, 10), 2.228, 1e-3);
+    assert_float_equal(student_t_quantile(0.995, 30), 2.750, 1e-3);
+}
+
+/* Worked by hand: log medians' squared deviations 0.000200 and 0.000800 over 4 degrees of freedom give s = 0.0158;
+ * 4.604 x 0.0158 x sqrt(2/3) = 0.0594, and e^0.0594 - 1 = 6.12 %. One round a side measures no noise. */
+static void round_noise_floor_is_the_t_tests_threshold(void **state)
+{
+    (void)state;
+    const double base[] = {1.00, 1.01, 0.99}, head[] = {1.00, 1.02, 0.98};
+    assert_float_equal(round_noise_floor(base, 3, head, 3, 0.01), 0.06125, 1e-4);
+    assert_float_equal(round_noise_floor(base, 1, head, 3, 0.01), 0, 0);
+}
+
+#define ROUNDS 3
+#define PER_ROUND 10
+
+/* ROUNDS rounds a side of PER_ROUND samples with 0.2 % noise, each round moved by its own run-to-run offset (a
+ * relative Gaussian of sd between), the head's also by shift; judged with the rounds' noise floor or without. */
+static enum verdict judge_rounds(double shift, double between, unsigned seed, int with_round_floor,
+                                 struct timing_comparison *c)
+{
+    double base[ROUNDS * PER_ROUND], head[ROUNDS * PER_ROUND], offset[2 * ROUNDS], medians[2][ROUNDS];
+    samples(offset, 2 * ROUNDS, 1.0, between, seed + 5000);
+    for (int r = 0; r < ROUNDS; ++r) {
+        samples(base + r * PER_ROUND, PER_ROUND, offset[r], 0.002, seed + 10 * r);
+        samples(head + r * PER_ROUND, PER_ROUND, offset[ROUNDS + r] * (1 + shift), 0.002, seed + 10 * r + 1);
+        medians[0][r] = offset[r];
+        medians[1][r] = offset[ROUNDS + r] * (1 + shift);
+    }
+    double floor = with_round_floor ? round_noise_floor(medians[0], ROUNDS, medians[1], ROUNDS, 0.01) : 0;
+    assert_int_equal(compare_timings(base, ROUNDS * PER_ROUND, head, ROUNDS * PER_ROUND, &VERDICT_RULES_DEFAULT,
+                                     floor, c), 0);
+    return c->verdict;
+}
+
+static int false_alarms(double between, int with_round_floor)
+{
+    struct timing_comparison c;
+    int alarms = 0;
+    for (unsigned seed = 1; seed <= 200; ++seed) {
+        enum verdict v = judge_rounds(0, between, seed, with_round_floor, &c);
+        alarms += v == VERDICT_SLOWER || v == VERDICT_FASTER;
+    }
+    return alarms;
+}
+
+/* Runs 3 % apart (sd) with samples 0.2 % apart within each: pooled samples call identical code SLOWER or FASTER in
+ * 5 % of 200 A/A comparisons or more; with the rounds' noise floor, about alpha's 1 % (at most 2.5 % here). */
+static void run_to_run_noise_raises_the_floor_and_stops_false_alarms(void **state)
+{
+    (void)state;
+    int without = false_alarms(0.03, 0), with = false_alarms(0.03, 1);
+    print_message("false alarms in 200 A/A comparisons: %d pooled, %d with the rounds' floor\n", without, with);
+    assert_true(without >= 10);
+    assert_true(with <= 5);
+}
+
+/* Quiet runs keep the 2 % floor, and a 5 % change is still SLOWER; a noisy unit says whose floor it used. */
+static void quiet_rounds_keep_the_floor_and_the_power(void **state)
+{
+    (void)state;
+    struct timing_comparison c;
+    assert_int_equal(judge_rounds(0.05, 0.002, 3, 1, &c), VERDICT_SLOWER);
+    assert_float_equal(c.floor, 0.02, 0);
+    assert_int_equal(c.floor_from_rounds, 0);
+    judge_rounds(0.05, 0.03, 3, 1, &c);
+    assert_true(c.floor > 0.02 && c.floor_from_rounds);
+    assert_non_null(strstr(c.reason, "floor of its rounds' noise"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(identical_distributions_are_never_slower_or_faster),
         cmocka_unit_test(five_percent_slower_with_small_noise_is_slower),
         cmocka_unit_test(five_percent_faster_is_faster),
+        cmocka_unit_test(t_quantiles_match_the_tables),
+        cmocka_unit_test(round_noise_floor_is_the_t_tests_threshold),
+        cmocka_unit_test(run_to_run_noise_raises_the_floor_and_stops_false_alarms),
+        cmocka_unit_test(quiet_rounds_keep_the_floor_and_the_power),
         cmocka_unit_test(one_percent_under_a_two_percent_floor_is_same),
         cmocka_unit_test(noisy_samples_are_unsure),
         cmocka_unit_test(too_few_samples_are_unsure),
