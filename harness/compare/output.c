@@ -78,7 +78,7 @@ static void print_pair(FILE *out, const struct compared_pair *p, int width)
 /* How a scheduling-dependent count read: "base 276-281, head 279-284 over 2 + 2 collections". */
 static void put_ranges(FILE *out, const struct metric_change *m)
 {
-    fprintf(out, " (base %.6g-%.6g, head %.6g-%.6g over %d + %d collections; not gated)", m->base_low, m->base_high,
+    fprintf(out, " (base %.12g-%.12g, head %.12g-%.12g over %d + %d collections; not gated)", m->base_low, m->base_high,
             m->head_low, m->head_high, m->base_collections, m->head_collections);
 }
 
@@ -115,7 +115,7 @@ static void print_collections(FILE *out, const struct comparison *c)
         return;
     if (c->base_collections < 2 || c->head_collections < 2)
         fprintf(out, "counts: %d + %d collections, too few to tell which counts depend on scheduling: every count "
-                     "the catalog calls deterministic is held exact (two a side: compare-revisions --metric-rounds 2)\n",
+                     "the catalog calls deterministic is held exact (compare-revisions collects them in every round)\n",
                 c->base_collections, c->head_collections);
     else
         fprintf(out, "counts: %d + %d collections; %d scheduling-dependent (moved within a side, not gated), %d of "

@@ -152,6 +152,27 @@ static void revisions_without_a_gpu_exit_three_before_any_build(void **state)
     assert_int_equal(o.exit_code, 0);
 }
 
+/* gate-trial runs the suite, so it refuses at once without a GPU, before it builds or writes anything; a plant that is
+ * not there is named. */
+static void gate_trial_refuses_without_a_gpu_before_building(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "scripts/gate-trial --plants time-5,nope");
+    expect(&o, 2, "no plant nope: tests/fixtures/gate-plants/nope.patch is not there");
+    if (gpu_present()) {
+        print_message("a GPU is present: the refusal without one cannot be tested here, skipped\n");
+        skip();
+    }
+    const char *no_build = shim("no-build-trial", "make", "exit 1");
+    char out[300];
+    snprintf(out, sizeof out, "%s/trial", workdir);
+    shell(&o, "PATH=%s:$PATH scripts/gate-trial --out %s", no_build, out);
+    expect(&o, 3, "no GPU");
+    shell(&o, "test ! -e %s/calls && test ! -e %s && test ! -e %s.partial", no_build, out, out);
+    assert_int_equal(o.exit_code, 0);
+}
+
 /* compare-results removes or replaces only what it wrote (docs/command-line.md, "What memscope writes"): a user's
  * DIR.partial is refused and kept; its own DIR is replaced by a new comparison, unless the user added a file. */
 static void compare_results_replaces_only_its_own_folder(void **state)
@@ -282,6 +303,7 @@ int main(void)
         cmocka_unit_test(truncated_summary_exits_two_and_leaves_no_folder),
         cmocka_unit_test(revisions_without_a_gpu_exit_three_before_any_build),
         cmocka_unit_test(workflow_calls_the_script_and_keeps_the_comparison),
+        cmocka_unit_test(gate_trial_refuses_without_a_gpu_before_building),
         cmocka_unit_test(compare_results_replaces_only_its_own_folder),
         cmocka_unit_test(compare_revisions_keeps_a_users_partial_folder),
         cmocka_unit_test(two_comparisons_in_one_second_get_two_folders),
