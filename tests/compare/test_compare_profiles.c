@@ -64,6 +64,14 @@ static void expect_on_line(const char *line, const char *piece)
         fail_msg("expected \"%s\" on the line: %.*s", piece, end ? (int)(end - line) : 200, line);
 }
 
+/* The line of the metric changes that starts with the kernel's name. */
+static const char *change_line(const char *output, const char *kernel)
+{
+    const char *changes = strstr(output, "metric changes");
+    assert_non_null(changes);
+    return line_of(changes, kernel);
+}
+
 /* A copy of BEFORE whose every launch of the GEMM took 1.2 times as long: its samples.csv's rows of the kernel. */
 static const char *gemm_slower(void)
 {
@@ -118,9 +126,7 @@ static void changed_count_of_a_profiled_kernel_is_reported(void **state)
     static struct outcome o;
     compare(&o, "", BEFORE, AFTER);
     assert_int_equal(o.exit_code, 1);
-    const char *changes = strstr(o.output, "metric changes");
-    assert_non_null(changes);
-    const char *softmax = line_of(changes, "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue> ");
+    const char *softmax = change_line(o.output, "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue> ");
     expect_on_line(softmax, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
     expect_on_line(softmax, "regression");
 }
@@ -142,9 +148,7 @@ static void a_count_that_moved_between_a_sides_profiles_is_not_gated(void **stat
     snprintf(head, sizeof head, "%s/head", workdir);
     compare(&o, "", base, head);
     assert_int_equal(o.exit_code, 0);
-    const char *changes = strstr(o.output, "metric changes");
-    assert_non_null(changes);
-    const char *gemm = line_of(changes, "Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1> ");
+    const char *gemm = change_line(o.output, "Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1> ");
     expect_on_line(gemm, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
     expect_on_line(gemm, "scheduling (base 336150528-336150540, head 336150528-336150532 over 2 + 2 collections");
     assert_non_null(strstr(o.output, "0 metric regressions"));
