@@ -107,20 +107,19 @@ static int changes_of(const struct comparison *c, enum metric_change_kind kind)
     return n;
 }
 
-/* What the counts' verdict rests on: one collection a side cannot tell a scheduling-dependent count. */
+/* What the counts' verdict rests on: a side with one collection cannot show a count moving. */
 static void print_collections(FILE *out, const struct comparison *c)
 {
     int scheduling = changes_of(c, METRIC_SCHEDULING) + changes_of(c, METRIC_SCHEDULING_BEYOND);
     if (!c->metrics_compared)
         return;
+    fprintf(out, "counts: %d + %d collections; %d scheduling-dependent (moved within a side, not gated), %d of them "
+                 "beyond their spread\n",
+            c->base_collections, c->head_collections, scheduling, changes_of(c, METRIC_SCHEDULING_BEYOND));
     if (c->base_collections < 2 || c->head_collections < 2)
-        fprintf(out, "counts: %d + %d collections, too few to tell which counts depend on scheduling: every count "
-                     "the catalog calls deterministic is held exact (compare-revisions collects them in every round)\n",
-                c->base_collections, c->head_collections);
-    else
-        fprintf(out, "counts: %d + %d collections; %d scheduling-dependent (moved within a side, not gated), %d of "
-                     "them beyond their spread\n",
-                c->base_collections, c->head_collections, scheduling, changes_of(c, METRIC_SCHEDULING_BEYOND));
+        fprintf(out, "counts: a side with one collection cannot show a count moving, so a count that moved only "
+                     "between the sides is held exact, as the catalog says (compare-revisions collects them in every "
+                     "round)\n");
 }
 
 void compare_print(FILE *out, const struct comparison *c, const struct compare_options *o)

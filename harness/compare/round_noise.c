@@ -2,20 +2,24 @@
 
 #include "round_noise.h"
 
-static double t_density(double t, int df)
-{
-    double v = df;
-    return exp(lgamma((v + 1) / 2) - lgamma(v / 2) - 0.5 * log(v * acos(-1.0)) - (v + 1) / 2 * log1p(t * t / v));
-}
-
-/* P(0 <= T <= t) by Simpson's rule: the density is smooth, and 2000 intervals hold the error below 1e-9. */
+/* P(0 <= T <= t) for df degrees of freedom, in closed form (Abramowitz and Stegun 26.7.3 and 26.7.4, with
+ * theta = atan(t / sqrt(df))): exact at every t, where a numerical integral loses the far tail that a small alpha
+ * asks for. */
 static double t_mass(double t, int df)
 {
-    const int intervals = 2000;
-    double h = t / intervals, sum = t_density(0, df) + t_density(t, df);
-    for (int i = 1; i < intervals; ++i)
-        sum += (i % 2 ? 4 : 2) * t_density(i * h, df);
-    return sum * h / 3;
+    double theta = atan(t / sqrt(df)), c2 = cos(theta) * cos(theta), term = 1, sum = 1;
+    if (df % 2 == 0) {
+        for (int k = 2; k <= df - 2; k += 2)
+            sum += term *= c2 * (k - 1) / k;
+        return 0.5 * sin(theta) * sum;
+    }
+    if (df == 1)
+        return theta / acos(-1.0);
+    term = cos(theta);
+    sum = term;
+    for (int k = 3; k <= df - 2; k += 2)
+        sum += term *= c2 * (k - 1) / k;
+    return (theta + sin(theta) * sum) / acos(-1.0);
 }
 
 double student_t_quantile(double p, int df)
@@ -53,6 +57,9 @@ double round_noise_floor(const double *base_medians, int base_rounds, const doub
 {
     if (base_rounds < 2 || head_rounds < 2)
         return 0;
+    for (int i = 0; i < base_rounds + head_rounds; ++i)
+        if (!((i < base_rounds ? base_medians[i] : head_medians[i - base_rounds]) > 0))
+            return 0; /* a round that measured nothing measures no noise */
     int df = base_rounds + head_rounds - 2;
     double s = sqrt((log_deviations(base_medians, base_rounds) + log_deviations(head_medians, head_rounds)) / df);
     return expm1(student_t_quantile(1 - alpha / 2, df) * s * sqrt(1.0 / base_rounds + 1.0 / head_rounds));

@@ -144,6 +144,8 @@ static const char *floor_words(const struct timing_comparison *c)
     return words;
 }
 
+/* SAME needs the whole interval within the rules' floor, however noisy the unit: a floor its rounds' noise raised
+ * only keeps a change from being called SLOWER or FASTER, and a change under it is UNSURE, not the same. */
 static void judge(const struct verdict_rules *rules, struct timing_comparison *c)
 {
     double spread = fmax(c->base_spread, c->head_spread), size = fabs(c->change);
@@ -152,17 +154,20 @@ static void judge(const struct verdict_rules *rules, struct timing_comparison *c
         c->verdict = c->change > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
         snprintf(c->reason, sizeof c->reason, "U test p = %.2g; change beyond %s and the spread", c->p_value,
                  floor_words(c));
-    } else if (c->interval_low >= -c->floor && c->interval_high <= c->floor) {
+    } else if (c->interval_low >= -rules->floor && c->interval_high <= rules->floor) {
         c->verdict = VERDICT_SAME;
-        snprintf(c->reason, sizeof c->reason, "interval within %s", floor_words(c));
+        snprintf(c->reason, sizeof c->reason, "interval within the %.3g %% floor", 100 * rules->floor);
     } else if (significant && size > c->floor) {
         c->verdict = VERDICT_UNSURE;
         snprintf(c->reason, sizeof c->reason, "change %.2f %% is within the spread (%.2f %%)", 100 * c->change,
                  100 * spread);
+    } else if (significant && size > rules->floor) {
+        c->verdict = VERDICT_UNSURE;
+        snprintf(c->reason, sizeof c->reason, "change %.2f %% is within %s", 100 * c->change, floor_words(c));
     } else {
         c->verdict = VERDICT_UNSURE;
-        snprintf(c->reason, sizeof c->reason, "interval reaches past %s (spread %.2f %%)", floor_words(c),
-                 100 * spread);
+        snprintf(c->reason, sizeof c->reason, "interval reaches past the %.3g %% floor (spread %.2f %%)",
+                 100 * rules->floor, 100 * spread);
     }
 }
 

@@ -311,7 +311,8 @@ static void one_collection_a_side_holds_the_catalogs_counts_exact_and_says_so(vo
     static struct outcome o;
     shell(&o, "%s %s/same-code/base/round-1 %s/same-code/head/round-1", compare_tool(), GATE_FIXTURE, GATE_FIXTURE);
     expect(&o, 1, "131 -> 133               +1.53% regression");
-    expect(&o, 1, "counts: 1 + 1 collections, too few to tell which counts depend on scheduling");
+    expect(&o, 1, "counts: a side with one collection cannot show a count moving, so a count that moved only between "
+                  "the sides is held exact");
 }
 
 /* cuBLAS bf16's divergent branch targets in head raised by 40: beyond the base's 131-131 by more than the widest
@@ -349,7 +350,9 @@ static void a_move_beyond_the_spread_is_named_and_written_with_its_ranges(void *
     expect(&o, 0, "cublas_bf16,1024,divergent_branch_targets,131,172.5,31.67938931,scheduling_beyond_spread,131,131,"
                   "172,173,2,2");
     shell(&o, "grep '^cublas_bf16,' %s/compare.csv", out);
-    expect(&o, 0, "floor of its rounds' noise,7.928"); /* t(0.995, 4) x s x sqrt(2/3) on its rounds' medians */
+    /* Its floor, t(0.995, 4) x s x sqrt(2/3) on its rounds' medians, kept it from a verdict; its change, -0.79 %,
+     * is within the 2 % floor: SAME. */
+    expect(&o, 0, "interval within the 2 % floor,7.928");
 }
 
 static int setup(void **state)
