@@ -2,11 +2,11 @@
 # make history; make figures. KERNEL_DEFS: -D overrides of kernel parameters (scripts/tune-ladder), for the registry and the kernels.
 # Each folder of harness/ is a room, built into its own archive; a new file in a room needs no edit here.
 .DEFAULT_GOAL := all
-# Every core unless the command line says how many (make -j1 for one at a time): a fresh clone's first make report
-# compiles some fifty CUDA files, and one at a time they took most of its time.
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
-MAKEFLAGS += -j$(shell nproc)
-endif
+# The README's two commands build on every core unless make was given -j (a fresh clone's first make report compiled
+# some fifty CUDA files one at a time). JOBS is read when a recipe runs: only then does MAKEFLAGS hold a -j given.
+# The setup has run before the sub-make, which is told so.
+JOBS = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(shell nproc))
+SUB_MAKE = $(MAKE) --no-print-directory $(JOBS) SETUP_DONE=1
 CUDA ?= /usr/local/cuda
 CUDA_ARCH ?= 90
 NVCC ?= $(CUDA)/bin/nvcc
@@ -72,7 +72,7 @@ TEST_HELPERS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/support/*.cu)) $(S
 .SECONDARY: $(TEST_HELPERS)
 FUZZERS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all test fuzz fuzzers run report compare history history-add figures clean FORCE test-setup report-setup history-setup
+.PHONY: all test test-build fuzz fuzzers run report compare history history-add figures clean FORCE test-setup report-setup history-setup
 all: $(PROGRAMS:%=$(BUILD)/%) $(BUILD)/libmemscope-inject.so
 
 $(BUILD)/version.h: FORCE
@@ -147,12 +147,14 @@ $(TEST_PROGRAMS): $(BUILD)/tests/%: $(BUILD)/tests/%.o
 $(CUDA_TEST_PROGRAMS): $(BUILD)/tests/%: $(BUILD)/tests/%.o
 	$(CUDA_LINK) -o $@ $<
 test-setup:
-	@scripts/setup test $(CMOCKA)$(if $(SANITIZE), && scripts/setup sanitize)
+	@$(if $(SETUP_DONE),:,scripts/setup test $(CMOCKA)$(if $(SANITIZE), && scripts/setup sanitize))
 report-setup:
-	@scripts/setup report
+	@$(if $(SETUP_DONE),:,scripts/setup report)
 history-setup:
 	@scripts/setup history $(CMOCKA)
-test: test-setup all $(TESTS) $(TEST_PROGRAMS) $(CUDA_TEST_PROGRAMS)
+test-build: all $(TESTS) $(TEST_PROGRAMS) $(CUDA_TEST_PROGRAMS)
+test: test-setup
+	@$(SUB_MAKE) test-build
 	@MEMSCOPE_BUILD=$(BUILD) $(if $(SANITIZE),MEMSCOPE_SANITIZE=1) tests/run-all $(TESTS)
 
 # Each tests/fuzz/fuzz_*.c is one libFuzzer target over the readers (no CUDA kernels, no CUPTI call); scripts/fuzz
@@ -183,7 +185,8 @@ $(USER_PATH_TARGETS): export user_rounds = $(ROUNDS)
 $(USER_PATH_TARGETS): export user_group_by = $(GROUP_BY)
 # RESULTS=<dir> renders that folder (GROUP_BY=nvtx or launch: a program's profile read so, not by kernel); otherwise
 # scripts/report-run runs the suite (no GPU: renders the reference run).
-report: report-setup all
+report: report-setup
+	@$(SUB_MAKE) all
 	@if [ -n "$$user_results" ]; then scripts/report-render $${user_compare:+--compare "$$user_compare"} \
 		$${user_group_by:+--group-by "$$user_group_by"} "$$user_results" \
 		"reports/$$(basename "$$(realpath -m -- "$$user_results")")-report"; \

@@ -103,9 +103,10 @@ static void user_paths_reach_the_scripts_whole(void **state)
     assert_int_equal(o.exit_code, 0);
     int wrong = 0;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
-        /* The targets' prerequisites are left out (-o): nothing is built or installed; BUILD is the stubs' folder. */
+        /* The targets' prerequisites are left out (-o), and the sub-make that builds on every core with them: nothing
+         * is built or installed; BUILD is the stubs' folder. */
         shell(&o, "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory -C %s -o all -o report-setup "
-                  "-o scripts/memscope-history -o scripts/memscope-compare BUILD=scripts %s",
+                  "-o scripts/memscope-history -o scripts/memscope-compare BUILD=scripts SUB_MAKE=: %s",
               dir, cases[i].arguments);
         if (o.exit_code != 0 || strncmp(o.output, cases[i].expected, strlen(cases[i].expected)) != 0) {
             print_message("make %s: expected \"%s...\"; got %d:\n%s\n", cases[i].arguments, cases[i].expected,
@@ -114,6 +115,26 @@ static void user_paths_reach_the_scripts_whole(void **state)
         }
     }
     assert_int_equal(wrong, 0);
+}
+
+/* make report and make test build on every core unless make was given -j: their sub-make's JOBS, seen from a target
+ * the test adds. */
+static void the_readmes_commands_build_on_every_core_unless_told(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *show = "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory %s "
+                       "--eval 'show-jobs: ; @echo \"jobs<$(JOBS)>\"' show-jobs";
+    char expected[64];
+    shell(&o, "nproc");
+    snprintf(expected, sizeof expected, "jobs<-j%d>", atoi(o.output));
+    shell(&o, show, "");
+    assert_int_equal(o.exit_code, 0);
+    assert_non_null(strstr(o.output, expected));
+    shell(&o, show, "-j1");
+    assert_non_null(strstr(o.output, "jobs<>"));
+    shell(&o, show, "-j3");
+    assert_non_null(strstr(o.output, "jobs<>"));
 }
 
 static int setup(void **state)
@@ -134,6 +155,7 @@ int main(void)
         cmocka_unit_test(the_test_helpers_outlive_the_build),
         cmocka_unit_test(the_gpu_free_programs_build_without_the_cuda_toolkit),
         cmocka_unit_test(user_paths_reach_the_scripts_whole),
+        cmocka_unit_test(the_readmes_commands_build_on_every_core_unless_told),
     };
     return cmocka_run_group_tests_name("make", tests, setup, teardown);
 }
