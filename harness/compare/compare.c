@@ -123,32 +123,26 @@ static void refuse_disturbed(const struct compare_side *base, const struct compa
              in_head ? "head" : "base", in_head ? in_head : in_base);
 }
 
-/* The median of each round of a side that timed the pair's unit; returns how many, or -1 (memory). */
-static int round_medians(const struct compare_side *side, const struct compared_pair *p,
-                         double medians[COMPARE_MAX_ROUNDS])
-{
-    int n = 0;
-    for (int i = 0; i < side->rounds; ++i) {
-        double *x = NULL;
-        int count = 0, failed = compare_side_round_samples(side, i, p->variant, p->width, &x, &count);
-        struct sample_stats stats;
-        failed = failed || (count > 0 && stats_compute(x, count, &stats));
-        free(x);
-        if (failed)
-            return -1;
-        if (count > 0)
-            medians[n++] = stats.median;
-    }
-    return n;
-}
+/* A side's samples of the pair's unit, pooled over its rounds, and the median of each round that timed it. */
+struct side_samples {
+    double *pooled, median[COMPARE_MAX_ROUNDS];
+    int n, rounds;
+};
 
-/* The pair's noise floor from its rounds' medians (round_noise.h); -1 when memory ran out. */
-static double round_floor(const struct compare_side *base, const struct compare_side *head,
-                          const struct compare_options *o, const struct compared_pair *p)
+/* Returns 0, or -1 when memory ran out (what was pooled is freed by the caller). */
+static int pool_samples(const struct compare_side *side, const struct compared_pair *p, struct side_samples *s)
 {
-    double x[COMPARE_MAX_ROUNDS], y[COMPARE_MAX_ROUNDS];
-    int nx = round_medians(base, p, x), ny = nx < 0 ? -1 : round_medians(head, p, y);
-    return ny < 0 ? -1 : round_noise_floor(x, nx, y, ny, o->rules.alpha);
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < side->rounds; ++i) {
+        int before = s->n;
+        struct sample_stats round;
+        if (compare_side_round_samples(side, i, p->variant, p->width, &s->pooled, &s->n) ||
+            stats_compute(s->pooled + before, s->n - before, &round))
+            return -1;
+        if (s->n > before)
+            s->median[s->rounds++] = round.median;
+    }
+    return 0;
 }
 
 static int compare_pair(const struct compare_side *base, const struct compare_side *head,
@@ -164,14 +158,14 @@ static int compare_pair(const struct compare_side *base, const struct compare_si
         p->state = PAIR_BASE_FAILED;
         return 0;
     }
-    double *a = NULL, *b = NULL, floor = round_floor(base, head, o, p);
-    int na, nb, failed = floor < 0 || compare_side_samples(base, p->variant, p->width, &a, &na) ||
-                         compare_side_samples(head, p->variant, p->width, &b, &nb) ||
-                         compare_timings(a, na, b, nb, &o->rules, floor, &p->timing);
+    struct side_samples a = {0}, b = {0};
+    int failed = pool_samples(base, p, &a) || pool_samples(head, p, &b) ||
+                 compare_timings(a.pooled, a.n, b.pooled, b.n, &o->rules,
+                                 round_noise_floor(a.median, a.rounds, b.median, b.rounds, o->rules.alpha), &p->timing);
     if (!failed)
         refuse_disturbed(base, head, p);
-    free(a);
-    free(b);
+    free(a.pooled);
+    free(b.pooled);
     return failed ? error_set(e, EXIT_RUNTIME, "out of memory") : 0;
 }
 
@@ -283,7 +277,6 @@ static int compare_metrics(const struct compare_side *base, const struct compare
     int nb = compare_side_metric_rounds(base, base_rounds), nh = compare_side_metric_rounds(head, head_rounds);
     if (nb == 0 || nh == 0)
         return 0;
-    c->metrics_compared = 1;
     c->base_collections = nb;
     c->head_collections = nh;
     for (int i = 0; i < c->pairs && !e->code; ++i) {

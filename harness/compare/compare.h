@@ -59,8 +59,7 @@ struct comparison {
     int pairs;
     struct metric_change change[COMPARE_MAX_METRIC_CHANGES];
     int changes;
-    int metrics_compared; /* 0 when a side collected none */
-    int base_collections, head_collections; /* rounds that collected metrics, a side */
+    int base_collections, head_collections; /* rounds that collected metrics, a side; 0 on both when either has none */
 };
 
 int compare_run(const struct compare_side *base, const struct compare_side *head, const struct compare_options *o,

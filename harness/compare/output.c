@@ -111,7 +111,7 @@ static int changes_of(const struct comparison *c, enum metric_change_kind kind)
 static void print_collections(FILE *out, const struct comparison *c)
 {
     int scheduling = changes_of(c, METRIC_SCHEDULING) + changes_of(c, METRIC_SCHEDULING_BEYOND);
-    if (!c->metrics_compared)
+    if (c->base_collections == 0)
         return;
     fprintf(out, "counts: %d + %d collections; %d scheduling-dependent (moved within a side, not gated), %d of them "
                  "beyond their spread\n",
@@ -139,7 +139,7 @@ void compare_print(FILE *out, const struct comparison *c, const struct compare_o
     fprintf(out, "\ngeometric mean of head/base medians: %.4f (%+.2f %%); %d SAME, %d SLOWER, %d FASTER, %d UNSURE, "
                  "%d FAILED; %s%d metric regressions%s\n",
             comparison_geomean_ratio(c), 100 * (comparison_geomean_ratio(c) - 1), count[0], count[1], count[2],
-            count[3], count[4], c->metrics_compared ? "" : "metrics not compared (a side has none), ", regressions,
+            count[3], count[4], c->base_collections ? "" : "metrics not compared (a side has none), ", regressions,
             o->ignore_metrics && regressions ? " (ignored)" : "");
     print_collections(out, c);
     fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians; "

@@ -192,17 +192,6 @@ int compare_side_round_samples(const struct compare_side *side, int round, const
                          : append_round(&side->round[round], variant, width, samples, count);
 }
 
-int compare_side_samples(const struct compare_side *side, const char *variant, int width, double **samples,
-                         int *count)
-{
-    *samples = NULL;
-    *count = 0;
-    for (int i = 0; i < side->rounds; ++i)
-        if (compare_side_round_samples(side, i, variant, width, samples, count))
-            return -1;
-    return 0;
-}
-
 int compare_side_metric_rounds(const struct compare_side *side, int rounds[COMPARE_MAX_ROUNDS])
 {
     int n = 0;

@@ -31,12 +31,8 @@ void compare_side_close(struct compare_side *side);
  * two folders, naming the field and both values; with force, only warns on stderr. */
 int compare_sides_match(const struct compare_side *base, const struct compare_side *head, int force, struct error *e);
 
-/* Every sample of variant at width (a program's kernel, by its key, at width 0), over all rounds; *count is how many.
- * Returns 0 or -1 (memory). */
-int compare_side_samples(const struct compare_side *side, const char *variant, int width, double **samples,
-                         int *count);
-
-/* The samples of one round appended to *samples (grown; *count counts them). Returns 0 or -1 (memory). */
+/* The samples of variant at width in one round (a program's kernel, by its key, at width 0: every launch of it),
+ * appended to *samples (grown; *count counts them). Returns 0 or -1 (memory). */
 int compare_side_round_samples(const struct compare_side *side, int round, const char *variant, int width,
                                double **samples, int *count);
 
