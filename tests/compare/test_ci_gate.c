@@ -216,6 +216,28 @@ static void compare_revisions_keeps_a_users_partial_folder(void **state)
     assert_int_not_equal(o.exit_code, 0);
 }
 
+/* gate-trial writes its folder by the same rule: a user's DIR.partial, or a DIR it did not write, is refused and kept,
+ * before anything is built. */
+static void gate_trial_keeps_a_users_folders(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shim("seeming-gpu-trial", "nvidia-smi", "echo 'GPU 0: a GPU the test made up'");
+    const char *seeming_gpu = shim("seeming-gpu-trial", "make", "exit 1");
+    char out[300];
+    snprintf(out, sizeof out, "%s/users-trial", workdir);
+    const char *partial = users_folder(workdir, "users-trial.partial");
+    shell(&o, "PATH=%s:$PATH scripts/gate-trial --out %s", seeming_gpu, out);
+    expect(&o, 4, "users-trial.partial exists and gate-trial did not write it");
+    expect_notes_kept(partial);
+    const char *users = users_folder(workdir, "users-trial-2");
+    shell(&o, "PATH=%s:$PATH scripts/gate-trial --out %s", seeming_gpu, users);
+    expect(&o, 4, "users-trial-2 exists and gate-trial did not write it");
+    expect_notes_kept(users);
+    shell(&o, "grep make %s/calls", seeming_gpu);
+    assert_int_not_equal(o.exit_code, 0);
+}
+
 /* The default folder is named to the second: two comparisons started together get a folder each, each with its
  * own chart, never one inside the other. */
 static void two_comparisons_in_one_second_get_two_folders(void **state)
@@ -306,6 +328,7 @@ int main(void)
         cmocka_unit_test(gate_trial_refuses_without_a_gpu_before_building),
         cmocka_unit_test(compare_results_replaces_only_its_own_folder),
         cmocka_unit_test(compare_revisions_keeps_a_users_partial_folder),
+        cmocka_unit_test(gate_trial_keeps_a_users_folders),
         cmocka_unit_test(two_comparisons_in_one_second_get_two_folders),
         cmocka_unit_test(a_missing_input_is_named_before_the_output_folder),
     };
