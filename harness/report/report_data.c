@@ -767,12 +767,12 @@ int report_write_validate(const struct report_model *m, struct page_output *out,
 }
 
 /* A comparison's compare.csv (--compare), checked against the schema and copied beside the tables for its page; no
- * page without one. */
+ * page without one. One written before floor_pct, which the page does not draw, is read as well. */
 int report_write_compare(const struct report_model *m, struct page_output *out, struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN], buffer[1 << 16];
     out->copies = m->compare_path != NULL;
-    if (!m->compare_path || results_check_header(m->compare_path, &compare_csv, e))
+    if (!m->compare_path || results_check_header(m->compare_path, &compare_csv, COMPARE_FLOOR_PCT, e))
         return e->code;
     FILE *in = fopen(m->compare_path, "rb");
     FILE *copy = in ? report_open(out->dir, compare_csv.file, path, sizeof path, e) : NULL;

@@ -89,12 +89,12 @@ int results_folder_exists(const char *dir, struct error *e)
     return 0;
 }
 
-int results_check_header(const char *path, const struct csv_schema *s, struct error *e)
+int results_check_header(const char *path, const struct csv_schema *s, int least, struct error *e)
 {
     struct csv_table t;
     if (csv_table_read(path, &t, e))
         return e->code;
-    int matches = schema_header_matches(&t, s);
+    int matches = schema_header_starts(&t, s, least);
     csv_table_free(&t);
     if (!matches)
         return error_set(e, EXIT_USAGE, "%s:1: not a %s written by memscope (its header differs)", path, s->file);

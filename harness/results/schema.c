@@ -112,12 +112,17 @@ int schema_column_or_none(const struct csv_table *t, const struct csv_schema *s,
     return csv_table_column_or_none(t, s->columns[id]);
 }
 
-int schema_header_matches(const struct csv_table *t, const struct csv_schema *s)
+int schema_header_starts(const struct csv_table *t, const struct csv_schema *s, int least)
 {
-    if (t->columns != s->n)
+    if (t->columns < least || t->columns > s->n)
         return 0;
-    for (int i = 0; i < s->n; ++i)
+    for (int i = 0; i < t->columns; ++i)
         if (strcmp(t->header[i], s->columns[i]) != 0)
             return 0;
     return 1;
+}
+
+int schema_header_matches(const struct csv_table *t, const struct csv_schema *s)
+{
+    return schema_header_starts(t, s, s->n);
 }

@@ -269,5 +269,8 @@ int schema_column(const struct csv_table *t, const struct csv_schema *s, int id,
 int schema_column_or_none(const struct csv_table *t, const struct csv_schema *s, int id);
 /* Whether t's header is exactly the schema's columns, in order. */
 int schema_header_matches(const struct csv_table *t, const struct csv_schema *s);
+/* Whether t's header is the schema's first columns, at least `least` of them: a file written before the schema's last
+ * columns were added. */
+int schema_header_starts(const struct csv_table *t, const struct csv_schema *s, int least);
 
 #endif

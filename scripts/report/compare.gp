@@ -9,7 +9,8 @@ set termoption noenhanced
 set label 90 "Head against base: change of the median time" at screen 0.5, screen 0.955 center font ",18"
 set label 91 "Bars: change of the median time, head against base, in %; whiskers: bootstrap 95 % interval of the ratio of medians.\n".\
     "SLOWER and FASTER need a Mann-Whitney U test significant at alpha, an interval that excludes zero, and a change beyond the\n".\
-    "noise floor and beyond either side's spread; SAME means the whole interval lies within the floor." \
+    "noise floor (--floor, or the unit's rounds' noise where larger: compare.csv's floor_pct) and beyond either side's spread.\n".\
+    "Grey bars, unlabelled, are SAME: the whole interval lies within --floor (2 % unless set)." \
     at screen 0.09, screen 0.10 left font ",12"
 set tmargin at screen 0.90
 set bmargin at screen 0.30
@@ -25,5 +26,5 @@ verdict_colour(v) = v eq "SLOWER" ? 0xd62728 : v eq "FASTER" ? 0x2ca02c : v eq "
 label(v, w) = sprintf("%s W=%d", v, w)
 plot compare_file using 0:"change_pct":(verdict_colour(strcol("verdict"))):xtic(label(strcol("variant"), column("width"))) with boxes lc rgb variable notitle, \
      compare_file using 0:"change_pct":"interval_low_pct":"interval_high_pct" with yerrorbars lc rgb "black" pt -1 notitle, \
-     compare_file using 0:(column("interval_high_pct") > 0 ? column("interval_high_pct") : 0):(strcol("verdict")) with labels offset 0, 0.8 font ",8" notitle, \
+     compare_file using 0:(column("interval_high_pct") > 0 ? column("interval_high_pct") : 0):(strcol("verdict") eq "SAME" ? "" : strcol("verdict")) with labels offset 0, 0.8 font ",8" notitle, \
      0 with lines lc rgb "black" notitle

@@ -440,6 +440,18 @@ static void comparison_adds_a_page(void **state)
     assert_int_equal(atoi(o.output), FIXTURE_PAGES + 1);
     shell(&o, "pdftotext -layout %s -", pdf);
     assert_non_null(strstr(o.output, "Head against base"));
+    /* A compare.csv of a memscope from before floor_pct, its last column, draws the same page; one cut further is
+     * refused. */
+    shell(&o, "cut -d, -f1-13 %s/cmp/compare.csv > %s/old-compare.csv && %s --compare %s/old-compare.csv %s %s", workdir,
+          workdir, RENDER, workdir, FIXTURE, out_dir);
+    if (o.exit_code != 0)
+        fail_msg("render of an older compare.csv failed (%d):\n%s", o.exit_code, o.output);
+    shell(&o, "pdfinfo %s | sed -n 's/^Pages: *//p'", pdf);
+    assert_int_equal(atoi(o.output), FIXTURE_PAGES + 1);
+    shell(&o, "cut -d, -f1-12 %s/cmp/compare.csv > %s/cut-compare.csv && %s --compare %s/cut-compare.csv %s %s", workdir,
+          workdir, RENDER, workdir, FIXTURE, out_dir);
+    assert_int_equal(o.exit_code, 2);
+    assert_non_null(strstr(o.output, "not a compare.csv written by memscope"));
 }
 
 /* A gpu_name that would end a gnuplot string (quote, backslash) and run a shell command (backquotes). */
