@@ -198,22 +198,34 @@ static void compare_results_replaces_only_its_own_folder(void **state)
     expect_notes_kept(out);
 }
 
-/* The same for compare-revisions, which refuses before it builds anything. A GPU is made to seem present (an
- * nvidia-smi shim that lists one); make fails, should it be called. */
+/* A folder of shims in which a GPU seems present (an nvidia-smi that lists one) and make fails, should it be called. */
+static const char *seeming_gpu(const char *folder)
+{
+    shim(folder, "nvidia-smi", "echo 'GPU 0: a GPU the test made up'");
+    return shim(folder, "make", "exit 1");
+}
+
+/* Whether make was called from the shims' folder. */
+static void expect_nothing_built(const char *shims)
+{
+    static struct outcome o;
+    shell(&o, "grep make %s/calls", shims);
+    assert_int_not_equal(o.exit_code, 0);
+}
+
+/* The same for compare-revisions, which refuses before it builds anything. */
 static void compare_revisions_keeps_a_users_partial_folder(void **state)
 {
     (void)state;
     static struct outcome o;
-    shim("seeming-gpu", "nvidia-smi", "echo 'GPU 0: a GPU the test made up'");
-    const char *seeming_gpu = shim("seeming-gpu", "make", "exit 1");
+    const char *shims = seeming_gpu("seeming-gpu");
     char out[300];
     snprintf(out, sizeof out, "%s/users-revisions", workdir);
     const char *partial = users_folder(workdir, "users-revisions.partial");
-    shell(&o, "PATH=%s:$PATH scripts/compare-revisions --out %s HEAD", seeming_gpu, out);
+    shell(&o, "PATH=%s:$PATH scripts/compare-revisions --out %s HEAD", shims, out);
     expect(&o, 4, "users-revisions.partial exists and compare-revisions did not write it");
     expect_notes_kept(partial);
-    shell(&o, "grep make %s/calls", seeming_gpu);
-    assert_int_not_equal(o.exit_code, 0);
+    expect_nothing_built(shims);
 }
 
 /* gate-trial writes its folder by the same rule: a user's DIR.partial, or a DIR it did not write, is refused and kept,
@@ -222,20 +234,18 @@ static void gate_trial_keeps_a_users_folders(void **state)
 {
     (void)state;
     static struct outcome o;
-    shim("seeming-gpu-trial", "nvidia-smi", "echo 'GPU 0: a GPU the test made up'");
-    const char *seeming_gpu = shim("seeming-gpu-trial", "make", "exit 1");
+    const char *shims = seeming_gpu("seeming-gpu-trial");
     char out[300];
     snprintf(out, sizeof out, "%s/users-trial", workdir);
     const char *partial = users_folder(workdir, "users-trial.partial");
-    shell(&o, "PATH=%s:$PATH scripts/gate-trial --out %s", seeming_gpu, out);
+    shell(&o, "PATH=%s:$PATH scripts/gate-trial --out %s", shims, out);
     expect(&o, 4, "users-trial.partial exists and gate-trial did not write it");
     expect_notes_kept(partial);
     const char *users = users_folder(workdir, "users-trial-2");
-    shell(&o, "PATH=%s:$PATH scripts/gate-trial --out %s", seeming_gpu, users);
+    shell(&o, "PATH=%s:$PATH scripts/gate-trial --out %s", shims, users);
     expect(&o, 4, "users-trial-2 exists and gate-trial did not write it");
     expect_notes_kept(users);
-    shell(&o, "grep make %s/calls", seeming_gpu);
-    assert_int_not_equal(o.exit_code, 0);
+    expect_nothing_built(shims);
 }
 
 /* The default folder is named to the second: two comparisons started together get a folder each, each with its
