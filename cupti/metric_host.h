@@ -28,7 +28,7 @@ int prof_metric_validate(struct prof_host *h, const char *name, struct prof_erro
 int prof_metric_unit(struct prof_host *h, const char *name, char *unit, size_t len, struct prof_error *e);
 
 /* The most metrics a capture's configuration may hold; the harness collects no more. */
-#define PROF_MAX_METRICS 64
+#define PROF_MAX_METRICS 72
 
 /* A configuration: what the counters were programmed with, and how many replay passes it takes. */
 struct prof_config {

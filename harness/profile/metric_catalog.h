@@ -31,10 +31,10 @@
  * 2 x M x N x K, or the tile-padded work where the shape is not a multiple of the kernel's tile. */
 #define GROUP_TENSOR (1u << 8)
 /* What the findings' rules (harness/diagnose/findings.c) read beyond the other groups: local-memory sectors, global
- * atomics and how they spread over the L2's slices, divergent branches and active lanes, type conversions, blocks
- * launched. Six instrumented counts (one pass between them) and six hardware counters, twelve so that "all" stays
- * within the profiler's 64 metrics: added to the default groups they take no pass more on GH100 (by CUPTI's host
- * API); alone, 2 passes. */
+ * atomics and how they spread over the L2's slices, divergent branches, active and predicated-on lanes, type
+ * conversions and the XU pipe they run on, blocks launched. Six instrumented counts (one pass between them) and nine
+ * hardware counters: added to the default groups they take no pass more on GH100 (by CUPTI's host API); alone, 2
+ * passes. */
 #define GROUP_CAUSES (1u << 9)
 /* Not in a group: added with --metrics; runs before 2026-11-21 collected them by default. */
 #define GROUP_NONE 0u
@@ -143,8 +143,14 @@
       "branch targets a warp's threads did not all take")                                                             \
     X(LANES_PER_INSTRUCTION, "smsp__thread_inst_executed_per_inst_executed.ratio", GROUP_CAUSES, false,               \
       "threads active per warp instruction executed")                                                                 \
+    X(LANES_PRED_ON_PER_INSTRUCTION, "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio", GROUP_CAUSES,      \
+      false, "threads active and not predicated off per warp instruction executed")                                  \
     X(CONVERSIONS, "smsp__sass_thread_inst_executed_op_conversion_pred_on.sum", GROUP_CAUSES, true,                   \
       "type conversions executed, thread level (F2F, I2F, F2I)")                                                      \
+    X(XU_PIPE, "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", GROUP_CAUSES, false,                     \
+      "XU pipe (type conversions, MUFU special functions) instructions, % of its peak while active")                 \
+    X(XU_INSTRUCTIONS, "smsp__inst_executed_pipe_xu.sum", GROUP_CAUSES, true,                                          \
+      "XU pipe instructions (warp level): type conversions and MUFU special functions")                              \
     X(BLOCKS_LAUNCHED, "sm__ctas_launched.sum", GROUP_CAUSES, true, "thread blocks launched (the grid)")               \
     X(L2_ATOM_SECTORS_MAX, "lts__t_sectors_op_atom.max", GROUP_CAUSES, false, "L2 atomic sectors, busiest slice")     \
     X(L2_ATOM_SECTORS_AVG, "lts__t_sectors_op_atom.avg", GROUP_CAUSES, false, "L2 atomic sectors, mean over slices")  \
@@ -210,8 +216,19 @@
       "threads active per warp instruction executed (32: no divergence, no idle lanes)")                              \
     X(DIVERGENT_BRANCHES, "divergent_branch_targets", "branch_target", true,                                          \
       "branch targets a warp's threads did not all take")                                                             \
+    X(PREDICATED_ON_LANES, "predicated_on_lanes_per_instruction", "thread/instruction", false,                     \
+      "threads active and not predicated off per warp instruction executed (below active_lanes_per_instruction: "   \
+      "an if the compiler predicated)")                                                                               \
     X(CONVERSIONS_PER_FP64_OP, "conversions_per_fp64_op", "ratio", false,                                            \
       "type conversions per FP64 operation executed (FP32 values widened and narrowed)")                              \
+    X(CONVERSION_COUNT, "conversions", "instruction", true,                                                          \
+      "type conversions executed, thread level (integer division and modulo compile to two)")                       \
+    X(XU_PIPE_PCT, "xu_pipe_pct", "%", false, "XU pipe (conversions, special functions) busy")                       \
+    X(XU_CONVERSION_SHARE, "xu_conversion_share_pct", "%", false,                                                     \
+      "type conversions' share of the XU pipe's instructions (warp level: thread conversions over predicated-on "    \
+      "lanes)")                                                                                                       \
+    X(L2_ATOMIC_BUSIEST_SLICE, "l2_atomic_sectors_busiest_slice", "sector", false,                                    \
+      "atomic and reduction sectors of the L2's busiest slice (of each kind, summed: at most one slice's more)")    \
     X(BLOCKS_LAUNCHED_COUNT, "blocks_launched", "block", true, "thread blocks launched (the grid)")
 
 /* The tensor cores' source types, X(ID, "name"): the name is summary.csv's tensor_type; each type is counted by the

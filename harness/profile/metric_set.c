@@ -132,7 +132,15 @@ static void causes(const char *const *names, const double *values, int n, double
     v[METRIC_LOCAL_SECTORS] = GET(LOCAL_LD_SECTORS) + GET(LOCAL_ST_SECTORS);
     v[METRIC_GLOBAL_ATOMICS] = GET(GLOBAL_ATOM_INSTRUCTIONS) + GET(GLOBAL_RED_INSTRUCTIONS);
     v[METRIC_L2_ATOMIC_SLICE_SKEW] = atomic_avg > 0.0 ? atomic_max / atomic_avg : isnan(atomic_avg) ? NAN : 1.0;
+    v[METRIC_L2_ATOMIC_BUSIEST_SLICE] = atomic_max;
     v[METRIC_ACTIVE_LANES] = GET(LANES_PER_INSTRUCTION);
+    v[METRIC_PREDICATED_ON_LANES] = GET(LANES_PRED_ON_PER_INSTRUCTION);
+    v[METRIC_CONVERSION_COUNT] = GET(CONVERSIONS);
+    v[METRIC_XU_PIPE_PCT] = GET(XU_PIPE);
+    v[METRIC_XU_CONVERSION_SHARE] = GET(XU_INSTRUCTIONS) > 0.0
+                                        ? fmin(100.0, 100.0 * GET(CONVERSIONS) / GET(LANES_PRED_ON_PER_INSTRUCTION) /
+                                                          GET(XU_INSTRUCTIONS))
+                                        : GET(XU_INSTRUCTIONS) == 0.0 ? 0.0 : NAN;
     v[METRIC_DIVERGENT_BRANCHES] = GET(BRANCH_TARGETS_DIVERGENT);
     v[METRIC_CONVERSIONS_PER_FP64_OP] = fp64 > 0.0 ? GET(CONVERSIONS) / fp64 : isnan(fp64) ? NAN : 0.0;
     v[METRIC_BLOCKS_LAUNCHED_COUNT] = GET(BLOCKS_LAUNCHED);

@@ -64,11 +64,12 @@ static void all_holds_every_group_metric_once(void **state)
     /* No duplicates at all within "all". */
     for (int i = 0; i < all.n; ++i)
         assert_int_equal(count_of(&all, all.names[i]), 1);
-    /* Groups: global 6 + shared 11 (8 + ldmatrix's 3) + dram 4 + roofline 10 + cache 2 + sol 9 + tensor 10 + causes 12
-     * = 64 memberships; gpu__time_duration.sum is in both dram and roofline, so "all" has 64 - 1 = 63 distinct names,
-     * one under the profiler's limit of 64. */
-    assert_int_equal(members, 64);
-    assert_int_equal(all.n, 63);
+    /* Groups: global 6 + shared 11 (8 + ldmatrix's 3) + dram 4 + roofline 10 + cache 2 + sol 9 + tensor 10 + causes 15
+     * (issue 47: predicated-on lanes, the XU pipe's share and instructions) = 67 memberships; gpu__time_duration.sum is
+     * in both dram and roofline, so "all" has 67 - 1 = 66 distinct names, within the 72 a configuration may hold. */
+    assert_int_equal(members, 67);
+    assert_int_equal(all.n, 66);
+    assert_true(all.n <= MAX_METRICS);
 }
 
 static void all_includes_sample_metrics(void **state)
