@@ -210,6 +210,34 @@ static void put_evidence(const struct rule *r, const double *v, const char *tens
     snprintf(out, len, r->joined, figure[0], figure[1], figure[2]);
 }
 
+/* Every figure given as a share of a unit's peak: the limiter's candidates, and the SM and memory summaries. */
+static const int peak_shares[] = {IN_SOL_L1,      IN_SOL_L2,           IN_SOL_DRAM,    IN_FMA_PIPE, IN_FP64_PIPE,
+                                  IN_TENSOR_PIPE, IN_FP64_TENSOR_PIPE, IN_ISSUE_SLOTS, IN_SOL_SM,   IN_SOL_MEMORY,
+                                  IN_XU_PIPE};
+static const char *const peak_share_units[] = {"L1/shared", "L2",          "DRAM",   "the FMA pipe",
+                                               "the FP64 pipe", "the tensor pipe", "the FP64/tensor pipe",
+                                               "the issue slots", "the SM", "memory", "the XU pipe"};
+_Static_assert(sizeof peak_shares / sizeof peak_shares[0] == sizeof peak_share_units / sizeof peak_share_units[0],
+               "a unit's name per figure");
+
+int diagnosis_steady_state(const double values[DIAGNOSIS_INPUT_COUNT], char *why, size_t len)
+{
+    double ms = values[IN_DURATION_MS];
+    if (ms < DIAGNOSIS_STEADY_STATE_MS) {
+        snprintf(why, len, "the kernel ran %.1f us, under the %.0f us a kernel needs to reach a steady state: its "
+                 "units' figures average a ramp, not a rate, and are withheld", 1000.0 * ms,
+                 1000.0 * DIAGNOSIS_STEADY_STATE_MS);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof peak_shares / sizeof peak_shares[0]; ++i)
+        if (values[peak_shares[i]] > 100.0) {
+            snprintf(why, len, "%s read above its peak, which no steady state can: the kernel's units' figures "
+                     "average a ramp, not a rate, and are withheld", peak_share_units[i]);
+            return 0;
+        }
+    return 1;
+}
+
 void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], const char *tensor_type, struct diagnosis *out)
 {
     int unit = busiest(values);
@@ -219,6 +247,11 @@ void diagnose(const double values[DIAGNOSIS_INPUT_COUNT], const char *tensor_typ
         snprintf(out->limiter, sizeof out->limiter, "not collected");
         snprintf(out->evidence, sizeof out->evidence,
                  "the sol metric group was not collected, or a speed-of-light figure had no value");
+        return;
+    }
+    if (!diagnosis_steady_state(values, out->evidence, sizeof out->evidence)) {
+        out->unit = DIAGNOSIS_NO_STEADY_STATE;
+        snprintf(out->limiter, sizeof out->limiter, "no steady state");
         return;
     }
     if (values[unit] >= BUSY_PCT)

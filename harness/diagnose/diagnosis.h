@@ -53,6 +53,11 @@
     X(IN_ATOMIC_SLICE_SKEW, "l2_atomic_slice_skew")                                                                   \
     X(IN_ACTIVE_LANES, "active_lanes_per_instruction")                                                                \
     X(IN_DIVERGENT_BRANCHES, "divergent_branch_targets")                                                                \
+    X(IN_PREDICATED_ON_LANES, "predicated_on_lanes_per_instruction")                                                  \
+    X(IN_CONVERSIONS, "conversions")                                                                                  \
+    X(IN_XU_PIPE, "xu_pipe_pct")                                                                                      \
+    X(IN_XU_CONVERSION_SHARE, "xu_conversion_share_pct")                                                              \
+    X(IN_ATOMIC_BUSIEST_SLICE, "l2_atomic_sectors_busiest_slice")                                                     \
     X(IN_CONVERSIONS_PER_FP64_OP, "conversions_per_fp64_op")                                                          \
     X(IN_DURATION_MS, "duration_ms")                                                                                  \
     X(IN_BLOCKS_LAUNCHED, "blocks_launched")                                                                          \
@@ -71,9 +76,19 @@ enum diagnosis_input { DIAGNOSIS_INPUTS(DIAGNOSIS_ID) DIAGNOSIS_INPUT_COUNT };
 
 const char *diagnosis_input_name(enum diagnosis_input id);
 
-/* diagnosis.unit when no unit limits the kernel (latency), or the sol group was not collected. */
+/* diagnosis.unit when no unit limits the kernel (latency), the sol group was not collected, or the kernel reached no
+ * steady state (below). */
 #define DIAGNOSIS_LATENCY (-1)
 #define DIAGNOSIS_NOT_COLLECTED (-2)
+#define DIAGNOSIS_NO_STEADY_STATE (-3)
+
+/* A kernel shorter than this has not reached a steady state: its units' figures are averages over the ramp of its
+ * first blocks and the drain of its last (docs/metrics.md gives the measurement), not rates. Its rates are withheld,
+ * as are those of any kernel one of whose units reads above 100 % of its peak, which no steady state can. */
+#define DIAGNOSIS_STEADY_STATE_MS 0.010
+
+/* Whether the kernel's unit figures are rates (duration unknown: judged so); why not into why (len > 0) if not. */
+int diagnosis_steady_state(const double values[DIAGNOSIS_INPUT_COUNT], char *why, size_t len);
 
 struct diagnosis {
     char limiter[48];

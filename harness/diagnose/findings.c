@@ -16,23 +16,28 @@
 #define CONFLICT_SHARE_MIN 0.02 /* of shared wavefronts */
 #define LOCAL_SHARE_MIN 0.01    /* of global and local sectors */
 #define DIVERGED_LANES 30.0     /* active lanes per warp instruction at most: two or more lanes idle on average */
+#define PREDICATED_OFF_LANES 4.0 /* lanes active but predicated off per warp instruction, at least: one in eight */
 #define ATOMIC_SKEW_MIN 4.0     /* the busiest L2 slice takes at least 4 times its share of the atomics */
+/* One address's atomics served by one L2 slice, per nanosecond: the corpus's atomic_one_address on the H100
+ * (docs/metrics.md). Atomics to several addresses of a slice go no slower, so a slice's atomic time is at most its
+ * atomic sectors over this rate. */
+#define SLICE_ATOMICS_PER_NS 1.37
 #define CONVERSIONS_PER_FP64_MIN 0.25 /* an FP32 value widened and narrowed around a few FP64 operations */
-#define SHORT_KERNEL_MS 0.010   /* shorter, a launch costs about as much as the kernel */
 #define LAUNCH_COST_US 3.0      /* assumed, not measured: a launch's cost on the host and the GPU, CUDA 13 */
 
 /* The units a finding may waste; UNIT_MEMORY, UNIT_SM and UNIT_ARITHMETIC name the busiest of L1/L2/DRAM, of
  * issue/FMA and of issue/FMA/FP64, resolved for each kernel; UNIT_BOUND the limiter's, whichever it is (SMs left
  * idle waste every unit alike). Latency: the time no unit is busy. */
-enum unit { UNIT_L1, UNIT_L2, UNIT_DRAM, UNIT_FMA, UNIT_FP64, UNIT_TENSOR, UNIT_ISSUE, UNIT_LATENCY, UNIT_COUNT,
-            UNIT_MEMORY, UNIT_SM, UNIT_ARITHMETIC, UNIT_BOUND };
-static const char *const unit_names[UNIT_COUNT] = {"L1/shared", "L2",          "DRAM",        "FMA pipe",
-                                                   "FP64 pipe", "tensor pipe", "issue slots", "latency"};
+enum unit { UNIT_L1, UNIT_L2, UNIT_DRAM, UNIT_FMA, UNIT_FP64, UNIT_TENSOR, UNIT_ISSUE, UNIT_XU, UNIT_LATENCY,
+            UNIT_COUNT, UNIT_MEMORY, UNIT_SM, UNIT_ARITHMETIC, UNIT_BOUND };
+static const char *const unit_names[UNIT_COUNT] = {"L1/shared",   "L2",          "DRAM",    "FMA pipe", "FP64 pipe",
+                                                   "tensor pipe", "issue slots", "XU pipe", "latency"};
 
 enum kind { CAUSE, BOUND };
 
 struct judge {
     const double *v;
+    bool tensor; /* the kernel ran tensor operations */
     double share[UNIT_COUNT]; /* 0 to 1; latency: 1 less the busiest unit's; NAN where not collected */
     int bound_unit;           /* the limiter's unit; -1 when not collected */
     const struct diagnosis *d;
@@ -349,37 +354,104 @@ static void say_divergence(const struct judge *j, int unit, struct finding *f)
              j->v[IN_ACTIVE_LANES], j->v[IN_DIVERGENT_BRANCHES], unit_names[busier], 100.0 * j->share[busier]);
 }
 
-/* The atomics' share of the kernel's memory accesses counted one by one: global requests and shared wavefronts (a
- * TMA and wgmma kernel makes few global requests: cuBLAS's bf16 GEMM at 4096 made 0 beside 190 atomics, which read
- * "100 % of global requests" and a 98 % gain, against 295,482 shared wavefronts). */
-static double atomic_request_share(const struct judge *j)
+/* Lanes active but predicated off: a divergent if the compiler turned into predicated instructions shows no divergent
+ * branch target and about 32 active lanes (Nsight Compute's ThreadDivergence rule reads both ratios). */
+static double predicated_off_lanes(const double *v)
 {
-    double atomics = j->v[IN_GLOBAL_ATOMICS], shared = j->v[IN_SHARED_WAVEFRONTS];
-    return atomics / (atomics + j->v[IN_LD_REQUESTS] + j->v[IN_ST_REQUESTS] + (isnan(shared) ? 0.0 : shared));
+    return v[IN_ACTIVE_LANES] - v[IN_PREDICATED_ON_LANES];
 }
 
+static bool applies_predication(const struct judge *j, int unit)
+{
+    (void)unit;
+    return predicated_off_lanes(j->v) >= PREDICATED_OFF_LANES;
+}
+
+/* As for divergence: the predicated-off lanes' share of each warp instruction, times the busier of the issue slots
+ * and the FMA pipe. */
+static double gain_predication(const struct judge *j, int unit)
+{
+    return 100.0 * j->share[unit] * predicated_off_lanes(j->v) / 32.0;
+}
+
+static void say_predication(const struct judge *j, int unit, struct finding *f)
+{
+    snprintf(f->evidence, sizeof f->evidence,
+             "%.1f of 32 lanes active per warp instruction, %.1f of them not predicated off: a branch the compiler "
+             "made into predicated instructions (%.0f divergent branch targets); %s at %.0f %% of peak",
+             j->v[IN_ACTIVE_LANES], j->v[IN_PREDICATED_ON_LANES], j->v[IN_DIVERGENT_BRANCHES], unit_names[unit],
+             100.0 * j->share[unit]);
+}
+
+static bool applies_fp64_in_fp32(const struct judge *j, int unit);
+
+/* Type conversions (integer division and modulo compile to two, around a MUFU.RCP) run on the XU pipe, at a
+ * fraction of the FMA pipe's rate. Not where they are an FP64 path's (fp64_in_fp32_kernel names that cause), nor in
+ * a kernel that ran tensor operations, whose conversions pack its FP32 results into the tensor type for the next
+ * product (cuDNN's flash attention: inherent, not a fix). */
+static bool applies_conversions(const struct judge *j, int unit)
+{
+    return j->v[IN_CONVERSIONS] > 0 && j->v[IN_XU_CONVERSION_SHARE] > 0 && !j->tensor &&
+           !applies_fp64_in_fp32(j, unit);
+}
+
+/* The XU pipe's busy share that is conversions': at most what removing them frees. */
+static double conversion_share_of_xu(const struct judge *j)
+{
+    return j->share[UNIT_XU] * j->v[IN_XU_CONVERSION_SHARE];
+}
+
+static double gain_conversions(const struct judge *j, int unit)
+{
+    (void)unit;
+    return conversion_share_of_xu(j);
+}
+
+static void say_conversions(const struct judge *j, int unit, struct finding *f)
+{
+    double fp32 = j->v[IN_FLOP_FP32];
+    snprintf(f->evidence, sizeof f->evidence,
+             "%.0f type conversions (thread level), %.0f %% of the XU pipe's instructions, %.1f per FP32 operation: "
+             "integer division or modulo (I2F, MUFU.RCP, F2I) or mixed types; XU pipe at %.0f %% of peak",
+             j->v[IN_CONVERSIONS], j->v[IN_XU_CONVERSION_SHARE], fp32 > 0 ? j->v[IN_CONVERSIONS] / fp32 : NAN,
+             100.0 * j->share[unit]);
+}
+
+/* The busiest L2 slice's atomic sectors beyond an even spread, in nanoseconds at one address's atomic rate. */
+static double excess_atomic_ns(const double *v)
+{
+    double busiest = v[IN_ATOMIC_BUSIEST_SLICE];
+    return (busiest - busiest / v[IN_ATOMIC_SLICE_SKEW]) / SLICE_ATOMICS_PER_NS;
+}
+
+/* More than one atomic a block on few addresses: one a block (a tile scheduler's counter, cuDNN's attention) is
+ * bookkeeping, not contention. */
 static bool applies_atomics(const struct judge *j, int unit)
 {
     (void)unit;
-    return j->v[IN_GLOBAL_ATOMICS] > 0 && j->v[IN_ATOMIC_SLICE_SKEW] >= ATOMIC_SKEW_MIN;
+    const double *v = j->v;
+    return v[IN_GLOBAL_ATOMICS] > v[IN_BLOCKS_LAUNCHED] && v[IN_ATOMIC_SLICE_SKEW] >= ATOMIC_SKEW_MIN;
 }
 
-/* Atomics on few addresses queue at the few L2 slices that hold them: the share of the atomics' work those slices
- * do beyond an even spread (1 - 1/skew), times the atomics' share of the memory accesses. */
+/* Atomics on few addresses queue at the few L2 slices that hold them: the time the busiest slice takes for its
+ * atomics beyond an even spread's share, over the kernel's time; at most 1 - 1/skew, the part of its atomics an even
+ * spread would move off it. */
 static double gain_atomics(const struct judge *j, int unit)
 {
     (void)unit;
-    return 100.0 * (1.0 - 1.0 / j->v[IN_ATOMIC_SLICE_SKEW]) * atomic_request_share(j);
+    double time_share = excess_atomic_ns(j->v) / (1e6 * j->v[IN_DURATION_MS]);
+    return 100.0 * fmin(1.0 - 1.0 / j->v[IN_ATOMIC_SLICE_SKEW], time_share);
 }
 
 static void say_atomics(const struct judge *j, int unit, struct finding *f)
 {
     (void)unit;
+    const double *v = j->v;
     snprintf(f->evidence, sizeof f->evidence,
-             "%.0f global atomic instructions, %.0f %% of global requests and shared wavefronts; the busiest L2 slice "
-             "takes %.1f times the "
-             "mean slice's atomic sectors",
-             j->v[IN_GLOBAL_ATOMICS], 100.0 * atomic_request_share(j), j->v[IN_ATOMIC_SLICE_SKEW]);
+             "%.0f global atomic instructions, %.1f per block; the busiest L2 slice takes %.0f atomic sectors, %.1f "
+             "times the mean slice's: %.1f us beyond an even spread at one address's rate, of the kernel's %.1f us",
+             v[IN_GLOBAL_ATOMICS], v[IN_GLOBAL_ATOMICS] / v[IN_BLOCKS_LAUNCHED], v[IN_ATOMIC_BUSIEST_SLICE],
+             v[IN_ATOMIC_SLICE_SKEW], excess_atomic_ns(v) / 1000.0, 1000.0 * v[IN_DURATION_MS]);
 }
 
 static bool applies_fp64_in_fp32(const struct judge *j, int unit)
@@ -396,26 +468,31 @@ static double fp64_path_share(const double *v)
 }
 
 /* The FP64 path's share of the arithmetic, times the busiest of the units it runs on (issue slots, FMA and FP64
- * pipes): in FP32 it would be one operation where it is three or more, at twice the FP64 rate. */
+ * pipes): in FP32 it would be one operation where it is three or more, at twice the FP64 rate. Where the XU pipe was
+ * measured, its conversions' busy share when larger: widening and narrowing can cost more than the FP64 operations
+ * (the corpus's double literal: XU pipe 93 %, issue slots 24 %). */
 static double gain_fp64_in_fp32(const struct judge *j, int unit)
 {
-    return 100.0 * j->share[unit] * fp64_path_share(j->v);
+    return fmax(100.0 * j->share[unit] * fp64_path_share(j->v), conversion_share_of_xu(j));
 }
 
 static void say_fp64_in_fp32(const struct judge *j, int unit, struct finding *f)
 {
-    snprintf(f->evidence, sizeof f->evidence,
-             "%.0f FP64 operations with %.2f type conversions each (FP32 values widened and narrowed), %.0f %% of the "
-             "arithmetic with them; %s at %.0f %% of peak",
-             j->v[IN_FLOP_FP64], j->v[IN_CONVERSIONS_PER_FP64_OP], 100.0 * fp64_path_share(j->v), unit_names[unit],
-             100.0 * j->share[unit]);
+    int used = snprintf(f->evidence, sizeof f->evidence,
+                        "%.0f FP64 operations with %.2f type conversions each (FP32 values widened and narrowed), %.0f "
+                        "%% of the arithmetic with them; %s at %.0f %% of peak",
+                        j->v[IN_FLOP_FP64], j->v[IN_CONVERSIONS_PER_FP64_OP], 100.0 * fp64_path_share(j->v),
+                        unit_names[unit], 100.0 * j->share[unit]);
+    if (!isnan(j->share[UNIT_XU]) && used > 0 && (size_t)used < sizeof f->evidence)
+        snprintf(f->evidence + used, sizeof f->evidence - (size_t)used, "; the conversions keep the XU pipe at %.0f %%",
+                 100.0 * j->share[UNIT_XU]);
 }
 
 /* ---- the launch: occupancy, waves, its length ---- */
 
 static bool long_enough(const struct judge *j)
 {
-    return !(j->v[IN_DURATION_MS] < SHORT_KERNEL_MS); /* unknown: judged */
+    return !(j->v[IN_DURATION_MS] < DIAGNOSIS_STEADY_STATE_MS); /* unknown: judged */
 }
 
 enum resource { BY_REGISTERS, BY_SHARED, BY_BLOCK_SIZE, RESOURCES };
@@ -559,26 +636,36 @@ static bool applies_partial_wave(const struct judge *j, int unit)
     return long_enough(j) && j->v[IN_BLOCKS_LAUNCHED] >= j->v[IN_SM_COUNT] && w > 1.0 && w < ceil(w);
 }
 
-/* Nsight Compute's tail effect: the last wave's empty slots over all waves' slots, blocks taking equal times. */
+static bool memory_unit(int unit)
+{
+    return unit == UNIT_L1 || unit == UNIT_L2 || unit == UNIT_DRAM;
+}
+
+/* Nsight Compute's tail effect: the last wave's empty slots over all waves' slots, blocks taking equal times. A
+ * memory-bound kernel's tail costs only the bandwidth it leaves idle: the blocks still running draw more of it each,
+ * the more so the more headroom the unit had (a unit at 76 % of its peak leaves 24 % to them), so the empty slots'
+ * share is weighed by the unit's idle share. */
 static double gain_partial_wave(const struct judge *j, int unit)
 {
-    (void)unit;
-    double w = waves(j);
-    return 100.0 * (1.0 - w / ceil(w));
+    double w = waves(j), empty = 1.0 - w / ceil(w);
+    return 100.0 * empty * (memory_unit(unit) ? 1.0 - j->share[unit] : 1.0);
 }
 
 static void say_partial_wave(const struct judge *j, int unit, struct finding *f)
 {
-    (void)unit;
     double w = waves(j);
-    snprintf(f->evidence, sizeof f->evidence, "%.0f blocks make %.2f waves on %.0f SMs: the last wave fills %.0f %% of "
-             "the SMs' slots", j->v[IN_BLOCKS_LAUNCHED], w, j->v[IN_SM_COUNT], 100.0 * (w - floor(w)));
+    int used = snprintf(f->evidence, sizeof f->evidence, "%.0f blocks make %.2f waves on %.0f SMs: the last wave fills "
+                        "%.0f %% of the SMs' slots", j->v[IN_BLOCKS_LAUNCHED], w, j->v[IN_SM_COUNT],
+                        100.0 * (w - floor(w)));
+    if (memory_unit(unit) && used > 0 && (size_t)used < sizeof f->evidence)
+        snprintf(f->evidence + used, sizeof f->evidence - (size_t)used, "; memory-bound (%s at %.0f %% of peak): "
+                 "only the bandwidth the tail leaves idle counts", unit_names[unit], 100.0 * j->share[unit]);
 }
 
 static bool applies_launch_overhead(const struct judge *j, int unit)
 {
     (void)unit;
-    return j->v[IN_DURATION_MS] < SHORT_KERNEL_MS;
+    return j->v[IN_DURATION_MS] < DIAGNOSIS_STEADY_STATE_MS;
 }
 
 /* The launch's assumed cost as a share of the launch and the kernel together: what fusing it with its neighbours,
@@ -603,10 +690,22 @@ static bool applies_bound(const struct judge *j, int unit)
     return j->bound_unit == unit;
 }
 
-/* What the cause findings on the unit leave of its busy share (of the idle time, for latency). */
+/* The most a kernel's time can fall by relieving one unit: until the busiest of the others bounds it (latency: until
+ * the busiest unit does), 1 less that unit's busy share. */
+static double headroom(const struct judge *j, int unit)
+{
+    double others = 0.0;
+    for (int u = 0; u < UNIT_LATENCY; ++u)
+        if (u != unit && j->share[u] > others)
+            others = j->share[u];
+    return 1.0 - others;
+}
+
+/* What the cause findings on the unit leave of its busy share (of the idle time, for latency), at most its headroom:
+ * relieving a bound unit saves no more than the next unit lets it. */
 static double gain_bound(const struct judge *j, int unit)
 {
-    return fmax(0.0, 100.0 * j->share[unit] - j->explained[unit]);
+    return fmax(0.0, fmin(100.0 * j->share[unit] - j->explained[unit], 100.0 * headroom(j, unit)));
 }
 
 static void say_bound(const struct judge *j, int unit, struct finding *f)
@@ -615,8 +714,9 @@ static void say_bound(const struct judge *j, int unit, struct finding *f)
         snprintf(f->evidence, sizeof f->evidence, "limiter latency: the busiest unit at %.0f %% of peak; the cause "
                  "findings on latency account for %.0f points", 100.0 * (1.0 - j->share[unit]), j->explained[unit]);
     else
-        snprintf(f->evidence, sizeof f->evidence, "limiter %s: %s at %.0f %% of peak; the cause findings on it account "
-                 "for %.0f points", j->d->limiter, unit_names[unit], 100.0 * j->share[unit], j->explained[unit]);
+        snprintf(f->evidence, sizeof f->evidence, "limiter %s: %s at %.0f %% of peak, the next unit at %.0f %%; the "
+                 "cause findings on it account for %.0f points", j->d->limiter, unit_names[unit],
+                 100.0 * j->share[unit], 100.0 * (1.0 - headroom(j, unit)), j->explained[unit]);
 }
 
 /*
@@ -648,10 +748,20 @@ static void say_bound(const struct judge *j, int unit, struct finding *f)
     X("branch_divergence", CAUSE, UNIT_SM, "active_lanes_per_instruction, divergent_branch_targets", divergence,    \
       "divergent branches, 30 or fewer of 32 lanes active per instruction; gain: idle lanes' share x the busier of " \
       "issue slots and FMA pipe")                                                                                     \
-    X("atomic_contention", CAUSE, UNIT_LATENCY, "global_atomic_instructions, l2_atomic_slice_skew, global requests", \
+    X("predicated_off_lanes", CAUSE, UNIT_SM, "active_lanes_per_instruction, predicated_on_lanes_per_instruction",    \
+      predication,                                                                                                    \
+      "four or more of the active lanes predicated off per instruction (a branch made predication); gain: their "    \
+      "share of 32 lanes x the busier of issue slots and FMA pipe")                                                   \
+    X("type_conversions", CAUSE, UNIT_XU, "conversions, xu_conversion_share_pct, xu_pipe_pct", conversions,         \
+      "type conversions on the XU pipe (integer division and modulo make two each), in a kernel without tensor "     \
+      "work and not an FP64 path's; gain: the XU pipe's busy share x the conversions' share of its instructions")    \
+    X("atomic_contention", CAUSE, UNIT_LATENCY,                                                                       \
+      "global_atomic_instructions, l2_atomic_slice_skew, l2_atomic_sectors_busiest_slice, blocks_launched, "         \
+      "duration_ms",                                                                                                  \
       atomics,                                                                                                        \
-      "the busiest L2 slice takes at least 4 times its share of the atomics (few addresses); gain: (1 - 1/skew) x "  \
-      "atomics' share of global requests and shared wavefronts")                                                      \
+      "more atomics than blocks, the busiest L2 slice taking at least 4 times its share (few addresses); gain: that " \
+      "slice's atomic sectors beyond an even spread at one address's measured rate, over the kernel's time; at most " \
+      "1 - 1/skew")                                                                                                   \
     X("occupancy_registers", CAUSE, UNIT_LATENCY, "blocks per SM by registers, shared memory and block size",        \
       occupancy_registers,                                                                                            \
       "registers set the blocks an SM holds, below what the other limits allow, in a grid of a wave or more; gain: "  \
@@ -664,16 +774,18 @@ static void say_bound(const struct judge *j, int unit, struct finding *f)
       "fewer blocks than SMs (kernels of 10 us or more); gain: the idle SMs' share")                                 \
     X("partial_last_wave", CAUSE, UNIT_BOUND, "blocks_launched, blocks per SM, sm_count, duration_ms",            \
       partial_wave, "more than one wave of blocks, the last partial; gain: the empty slots of the last wave over "   \
-                    "all waves' slots")                                                                               \
+                    "all waves' slots, times the bound unit's idle share where it is L1, L2 or DRAM")                 \
     X("launch_overhead", CAUSE, UNIT_BOUND, "duration_ms", launch_overhead,                                          \
       "a kernel shorter than 10 us; gain: an assumed 3 us launch cost over launch and kernel; it counts against the "\
       "limiter, whose busy share over a few microseconds is a ramp, not a steady state")                            \
     X("fp64_in_fp32_kernel", CAUSE, UNIT_ARITHMETIC, "flop_fp64, conversions_per_fp64_op, flop_fp32, pipes",       \
       fp64_in_fp32,                                                                                                   \
       "FP64 operations with at least 0.25 type conversions each (FP32 values widened); gain: the FP64 operations' "  \
-      "and conversions' share of the arithmetic x the busiest of issue slots, FMA and FP64 pipes")                    \
+      "and conversions' share of the arithmetic x the busiest of issue slots, FMA and FP64 pipes, or the "            \
+      "conversions' share of the XU pipe where larger")                                                               \
     X("dram_bound", BOUND, UNIT_DRAM, "the limiter", bound,                                                          \
-      "the limiter is DRAM; gain: DRAM's busy share less the cause findings' gains on DRAM")                         \
+      "the limiter is DRAM; gain: DRAM's busy share less the cause findings' gains on DRAM, at most 1 less the "     \
+      "next-busiest unit's share")                                                                                    \
     X("l2_bound", BOUND, UNIT_L2, "the limiter", bound, "the same for the L2")                                      \
     X("l1_bound", BOUND, UNIT_L1, "the limiter", bound, "the same for L1/shared")                                    \
     X("issue_bound", BOUND, UNIT_ISSUE, "the limiter", bound, "the same for the issue slots")                        \
@@ -810,6 +922,8 @@ static int unit_of_input(int input)
         return UNIT_TENSOR;
     case IN_ISSUE_SLOTS:
         return UNIT_ISSUE;
+    case IN_XU_PIPE:
+        return UNIT_XU;
     case DIAGNOSIS_LATENCY:
         return UNIT_LATENCY;
     default:
@@ -817,16 +931,21 @@ static int unit_of_input(int input)
     }
 }
 
+/* A kernel without a steady state (diagnosis.h) has no unit shares: the rules that weigh by them do not fire. */
 static void judge_init(struct judge *j, const double *v, const struct diagnosis *d, const struct finding_lines *lines)
 {
-    static const int inputs[UNIT_LATENCY] = {IN_SOL_L1,   IN_SOL_L2,      IN_SOL_DRAM,   IN_FMA_PIPE,
-                                             IN_FP64_PIPE, IN_TENSOR_PIPE, IN_ISSUE_SLOTS};
+    static const int inputs[UNIT_LATENCY] = {IN_SOL_L1,    IN_SOL_L2,      IN_SOL_DRAM,    IN_FMA_PIPE,
+                                             IN_FP64_PIPE, IN_TENSOR_PIPE, IN_ISSUE_SLOTS, IN_XU_PIPE};
     double busiest = NAN;
     memset(j, 0, sizeof *j);
     j->v = v;
     j->d = d;
     j->lines = lines;
     j->bound_unit = unit_of_input(d->unit);
+    for (int u = 0; u < UNIT_COUNT; ++u)
+        j->share[u] = NAN;
+    if (d->unit == DIAGNOSIS_NO_STEADY_STATE)
+        return;
     for (int u = 0; u < UNIT_LATENCY; ++u) {
         j->share[u] = v[inputs[u]] / 100.0;
         if (u == UNIT_FP64 && isnan(j->share[u])) /* a run before the FP64 and tensor pipes were measured apart */
@@ -851,7 +970,7 @@ static bool judge_rule(struct judge *j, int i, struct ranked *r)
     r->rule = i;
     r->unit = unit;
     r->f.cause = rule->name;
-    r->f.gain_pct = fmin(100.0, gain);
+    r->f.gain_pct = gain;
     r->f.global = rule->kind == BOUND || unit == j->bound_unit;
     rule->say(j, unit, &r->f);
     return true;
@@ -866,6 +985,7 @@ int diagnose_findings(const double values[DIAGNOSIS_INPUT_COUNT], const char *te
     int n = 0;
     diagnose(values, tensor_type, &d);
     judge_init(&j, values, &d, lines);
+    j.tensor = tensor_type && *tensor_type;
     for (int pass = CAUSE; pass <= BOUND; ++pass) /* the bound rules read what the causes explained */
         for (int i = 0; i < N_RULES; ++i)
             if ((int)rules[i].kind == pass && judge_rule(&j, i, &ranked[n])) {

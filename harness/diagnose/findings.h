@@ -27,7 +27,7 @@
 #define FINDING_EVIDENCE_LEN 224
 #define FINDING_WHERE_LEN 96
 /* Rules there are, and so findings a kernel may have (findings.c checks it). */
-#define FINDING_MAX 24
+#define FINDING_MAX 26
 
 struct finding {
     const char *cause; /* the rule's name: uncoalesced_global_stores, l2_bound, ... (static) */

@@ -48,6 +48,7 @@ static struct kernel_figures figures(double l1, double l2, double dram, double f
     k.v[IN_FP64_TENSOR_PIPE] = NAN; /* a run since the split: the two pipes apart */
     k.v[IN_TENSOR_GFLOPS] = k.v[IN_TENSOR_ROOF_PCT] = NAN;
     k.v[IN_L2_HIT_RATE] = NAN; /* not collected: the L2 is never read as the DRAM's shadow */
+    k.v[IN_DURATION_MS] = 1.0; /* long enough for a steady state */
     return k;
 }
 
