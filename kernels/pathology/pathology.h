@@ -56,6 +56,11 @@ struct pathology_buffers {
 #define PATHOLOGY_LOCAL_WORDS 64
 #define PATHOLOGY_LOCAL_ROUNDS 256
 #define PATHOLOGY_LOCAL_SEED 7u
+#define PATHOLOGY_REDUCE_THREADS 256 /* *_reduction: dst[b] is the sum of src's block b of 256 floats */
+#define PATHOLOGY_ROW_FLOATS 4096    /* layernorm_rows: each row of 4096 floats normalized into dst */
+/* vector_tail: dst[i] = 2 src[i] + 1 for i below this, on a GPU of sms SMs (5.17 waves of 8 blocks of 256 threads,
+ * 16 floats each) */
+#define PATHOLOGY_TAIL_FLOATS(sms) ((size_t)(8 * (sms) * 517 / 100) * 256 * 16)
 
 /* NULL when every buffer is allocated and filled (the filling is complete when it returns), else a static reason
  * with nothing left allocated. */
@@ -81,6 +86,8 @@ const char *pathology_release(struct pathology_buffers *b);
     X(one_block_tail, "partial_last_wave", "full_wave", pathology_one_block_tail)                                  \
     X(tiny_kernel, "launch_overhead", "", pathology_tiny_kernel)                                                   \
     X(double_literal, "fp64_in_fp32_kernel", "fma_chain", pathology_double_literal)                                \
+    X(modulo_reduction, "type_conversions", "sequential_reduction", pathology_modulo_reduction)                    \
+    X(one_element_fill, "launch_overhead", "", pathology_one_element_fill)                                         \
     X(coalesced_copy, "dram_bound", "", pathology_coalesced_copy)                                                  \
     X(aligned_loads, "dram_bound", "", pathology_aligned_loads)                                                    \
     X(copy_loop, "dram_bound", "", pathology_copy_loop)                                                            \
@@ -90,7 +97,10 @@ const char *pathology_release(struct pathology_buffers *b);
     X(full_wave, "issue_bound", "", pathology_full_wave)                                                           \
     X(l2_stream, "l2_bound", "", pathology_l2_stream)                                                              \
     X(mma_loop, "tensor_bound", "", pathology_mma_loop)                                                            \
-    X(pointer_chase, "latency_bound", "", pathology_pointer_chase)
+    X(pointer_chase, "latency_bound", "", pathology_pointer_chase)                                                 \
+    X(sequential_reduction, "l1_bound", "", pathology_sequential_reduction)                                        \
+    X(vector_tail, "dram_bound", "", pathology_vector_tail)                                                        \
+    X(layernorm_rows, "dram_bound", "", pathology_layernorm_rows)
 
 #define PATHOLOGY_DECLARE_LAUNCHER(name, expected, sibling, launcher)                                              \
     const char *launcher(const struct pathology_buffers *b, cudaStream_t stream);

@@ -25,7 +25,9 @@ static const char *const causes[] = {
     "shared_load_conflicts", "shared_store_conflicts", "local_memory_spills", "branch_divergence",
     "atomic_contention", "occupancy_registers", "occupancy_shared_memory", "occupancy_block_size", "too_few_blocks",
     "partial_last_wave", "launch_overhead", "fp64_in_fp32_kernel", "dram_bound", "l2_bound", "l1_bound",
-    "issue_bound", "fma_bound", "tensor_bound", "latency_bound"};
+    "issue_bound", "fma_bound", "tensor_bound", "latency_bound",
+    /* issue 47's */
+    "predicated_off_lanes", "type_conversions"};
 
 static int find_case(const char *name)
 {
@@ -276,6 +278,71 @@ static void the_waiting_cases_compute_their_values(void **state)
     free(out);
 }
 
+/* Both reductions sum each block of 256 source floats (integers below 2^24: exact in a double, within a float's
+ * rounding of the order they were added in). */
+static void check_reduction(const char *name)
+{
+    size_t blocks = PATHOLOGY_ELEMENTS / PATHOLOGY_REDUCE_THREADS;
+    run_case(name);
+    float *out = dst_copy(blocks);
+    for (size_t b = 0; b < blocks; ++b) {
+        double sum = 0.0;
+        for (size_t i = b * PATHOLOGY_REDUCE_THREADS; i < (b + 1) * PATHOLOGY_REDUCE_THREADS; ++i)
+            sum += PATHOLOGY_SOURCE_VALUE(i);
+        if (!(fabs(out[b] - sum) <= 1e-6 * sum + 1e-3))
+            fail_msg("%s: block %zu summed %.9g, not %.9g", name, b, out[b], sum);
+    }
+    free(out);
+}
+
+/* Row r of layernorm_rows, checked against its mean and variance worked out here in double. */
+static void check_row(const float *out, size_t r)
+{
+    double sum = 0.0, squares = 0.0;
+    for (size_t i = r * PATHOLOGY_ROW_FLOATS; i < (r + 1) * PATHOLOGY_ROW_FLOATS; ++i) {
+        sum += PATHOLOGY_SOURCE_VALUE(i);
+        squares += (double)PATHOLOGY_SOURCE_VALUE(i) * PATHOLOGY_SOURCE_VALUE(i);
+    }
+    double mean = sum / PATHOLOGY_ROW_FLOATS, var = squares / PATHOLOGY_ROW_FLOATS - mean * mean;
+    for (size_t i = r * PATHOLOGY_ROW_FLOATS; i < (r + 1) * PATHOLOGY_ROW_FLOATS; ++i) {
+        double expected = (PATHOLOGY_SOURCE_VALUE(i) - mean) / sqrt(var + 1e-5);
+        if (!(fabs(out[i] - expected) <= 2e-2))
+            fail_msg("layernorm_rows: element %zu of row %zu is %.6g, not %.6g", i, r, out[i], expected);
+    }
+}
+
+static void the_framework_cases_compute_their_values(void **state)
+{
+    (void)state;
+    if (!have_gpu)
+        skip();
+    check_reduction("modulo_reduction");
+    check_reduction("sequential_reduction");
+
+    run_case("one_element_fill");
+    float *out = dst_copy(2);
+    assert_true(out[0] == 1.0f && isnan(out[1])); /* one element, and not the next */
+    free(out);
+
+    int sms = 0;
+    assert_int_equal(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+    size_t n = PATHOLOGY_TAIL_FLOATS(sms);
+    run_case("vector_tail");
+    out = dst_copy(n + 1);
+    for (size_t i = 0; i < n; i += 997)
+        if (out[i] != 2.0f * PATHOLOGY_SOURCE_VALUE(i) + 1.0f)
+            fail_msg("vector_tail: element %zu is %g, not 2 x %g + 1", i, out[i], PATHOLOGY_SOURCE_VALUE(i));
+    assert_true(out[n - 1] == 2.0f * PATHOLOGY_SOURCE_VALUE(n - 1) + 1.0f && isnan(out[n]));
+    free(out);
+
+    run_case("layernorm_rows");
+    out = dst_copy(PATHOLOGY_ELEMENTS);
+    check_row(out, 0);
+    check_row(out, PATHOLOGY_ELEMENTS / PATHOLOGY_ROW_FLOATS / 2 + 7);
+    check_row(out, PATHOLOGY_ELEMENTS / PATHOLOGY_ROW_FLOATS - 1);
+    free(out);
+}
+
 /* ---- the SASS ---- */
 
 /* The SASS of one kernel (a part of its mangled name) in one object of build/kernels/pathology/: the object's
@@ -338,6 +405,11 @@ static void the_sass_holds_each_planted_pathology(void **state)
     /* sm_90 names a global reduction REDG (RED before): the H100's cuobjdump showed no RED.E.ADD */
     assert_true(count_of(s, "REDG.E.ADD") + count_of(s, "RED.E.ADD") + count_of(s, "ATOMG.E.ADD") >= 1);
     assert_int_equal(count_of(s, "REDUX"), 0);
+    /* the modulo by a variable: a reciprocal between two conversions; its fix has none */
+    s = sass_of(cuobjdump, "pathology_framework", "modulo_reduction_kernel");
+    assert_true(count_of(s, "I2F") >= 1 && count_of(s, "MUFU.RCP") >= 1 && count_of(s, "F2I") >= 1);
+    s = sass_of(cuobjdump, "pathology_framework", "sequential_reduction_kernel");
+    assert_int_equal(count_of(s, "I2F") + count_of(s, "MUFU") + count_of(s, "F2I"), 0);
     s = sass_of(cuobjdump, "pathology_global", "register_hog_copy_kernel");
     assert_int_equal(count_of(s, "LDL") + count_of(s, "STL"), 0);
     shell(&o, "%s -res-usage %s/kernels/pathology/pathology_global.o | grep -A1 register_hog_copy_kernel", cuobjdump,
@@ -357,6 +429,7 @@ int main(void)
         cmocka_unit_test(the_shared_and_local_cases_compute_their_values),
         cmocka_unit_test(the_arithmetic_cases_compute_their_values),
         cmocka_unit_test(the_waiting_cases_compute_their_values),
+        cmocka_unit_test(the_framework_cases_compute_their_values),
         cmocka_unit_test(the_sass_holds_each_planted_pathology),
     };
     return cmocka_run_group_tests_name("pathology_gpu", tests, open_corpus, close_corpus);
