@@ -98,9 +98,10 @@ $(BUILD)/memscope-%: $(SANITIZE_DLOPEN) $(READER_LIBS)
 $(BUILD)/memscope-decode: READER_LDLIBS := -lcupti
 $(BUILD)/memscope-decode: $(BUILD)/harness/decode/main.o $(call lib,source diagnose profile cupti)
 # The report takes the datasheet figures from ceilings/rates.c, host-only: measure.c, the GPU side, is never built;
-# and the diagnosis rules from diagnose/ (host-only), to apply them to the run's figures.
+# and the diagnosis rules from diagnose/ (host-only), to apply them to the run's figures, with the metrics derived
+# again from the counters it stored (profile/metric_set.c, host-only).
 $(BUILD)/memscope-report-data: $(BUILD)/harness/report/main.o $(call lib,report program diagnose) \
-	$(BUILD)/harness/ceilings/rates.o $(METRIC_CATALOG)
+	$(BUILD)/harness/ceilings/rates.o $(BUILD)/harness/profile/metric_set.o $(METRIC_CATALOG)
 $(BUILD)/memscope-compare: $(BUILD)/harness/compare/main.o $(call lib,compare program) $(METRIC_CATALOG)
 $(BUILD)/memscope-history: $(BUILD)/harness/history/main.o $(call lib,history) $(METRIC_CATALOG)
 # The history's engines (harness/history/store_*.c): libsqlite3, linked, its development package from scripts/setup

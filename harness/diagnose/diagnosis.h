@@ -58,6 +58,7 @@
     X(IN_XU_PIPE, "xu_pipe_pct")                                                                                      \
     X(IN_XU_CONVERSION_SHARE, "xu_conversion_share_pct")                                                              \
     X(IN_ATOMIC_BUSIEST_SLICE, "l2_atomic_sectors_busiest_slice")                                                     \
+    X(IN_L2_BYTES, "l2_bytes") /* every request the L2 served: TMA's bulk copies too, which no LSU counter sees */     \
     X(IN_CONVERSIONS_PER_FP64_OP, "conversions_per_fp64_op")                                                          \
     X(IN_DURATION_MS, "duration_ms")                                                                                  \
     X(IN_BLOCKS_LAUNCHED, "blocks_launched")                                                                          \

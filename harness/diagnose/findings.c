@@ -15,6 +15,10 @@
 #define MISALIGNED_EXCESS_PER_REQUEST 0.5
 #define CONFLICT_SHARE_MIN 0.02 /* of shared wavefronts */
 #define LOCAL_SHARE_MIN 0.01    /* of global and local sectors */
+/* The L2 serves 1.0 to 2.8 times the LSU's global and local sectors in the corpus and the ground truth (its writes,
+ * its misses' fills); TMA kernels (cuBLAS's GEMMs, the ladder's wgmma rungs) 120 times and more, their tiles moved
+ * by bulk copies no LSU counter sees. Beyond this ratio a kernel's LSU accesses are weighed against the L2's sectors. */
+#define BULK_TRAFFIC_RATIO 4.0
 #define DIVERGED_LANES 30.0     /* active lanes per warp instruction at most: two or more lanes idle on average */
 #define PREDICATED_OFF_LANES 4.0 /* lanes active but predicated off per warp instruction, at least: one in eight */
 #define ATOMIC_SKEW_MIN 4.0     /* the busiest L2 slice takes at least 4 times its share of the atomics */
@@ -34,6 +38,7 @@ static const char *const unit_names[UNIT_COUNT] = {"L1/shared",   "L2",         
                                                    "tensor pipe", "issue slots", "XU pipe", "latency"};
 
 enum kind { CAUSE, BOUND };
+#define NO_INPUT (-1)
 
 struct judge {
     const double *v;
@@ -62,9 +67,28 @@ static struct access access_of(const double *v, bool store)
     return a;
 }
 
+/* The L2's sectors where bulk copies carry the kernel's traffic (BULK_TRAFFIC_RATIO), else NAN. */
+static double bulk_sectors(const double *v)
+{
+    double lsu = v[IN_LD_SECTORS] + v[IN_ST_SECTORS] + (isnan(v[IN_LOCAL_SECTORS]) ? 0.0 : v[IN_LOCAL_SECTORS]);
+    double l2 = v[IN_L2_BYTES] / 32.0;
+    return l2 > BULK_TRAFFIC_RATIO * lsu ? l2 : NAN;
+}
+
+/* The sectors a global access's excess is weighed against: the LSU's global sectors, or the L2's in a bulk-copy
+ * kernel (cuBLAS's tf32 GEMM: 88 % of its 1-sector stores' sectors excess, 61.7 % "gain", of 0.1 % of its traffic). */
 static double all_sectors(const double *v)
 {
-    return v[IN_LD_SECTORS] + v[IN_ST_SECTORS];
+    double bulk = bulk_sectors(v);
+    return isnan(bulk) ? v[IN_LD_SECTORS] + v[IN_ST_SECTORS] : bulk;
+}
+
+/* What all_sectors and local_share weigh against, in words. */
+static const char *sectors_named(const double *v, bool local)
+{
+    if (!isnan(bulk_sectors(v)))
+        return "of the L2's sectors (bulk copies carry the kernel's traffic)";
+    return local ? "of global and local sectors" : "of global sectors";
 }
 
 static bool uncoalesced(const struct access *a)
@@ -119,9 +143,10 @@ static void say_access(const struct judge *j, const struct access *a, const char
     int unit = resolve(j, UNIT_MEMORY);
     snprintf(f->evidence, sizeof f->evidence,
              "global %s use %.1f %% of the bytes their sectors carry (%.1f sectors per request, %.1f of them beyond "
-             "the bytes' need: %s); %.0f %% of global sectors are excess; %s at %.0f %% of peak",
+             "the bytes' need: %s); excess: %.0f %% %s; %s at %.0f %% of peak",
              a->what, a->efficiency, a->sectors / a->requests, a->excess_per_request, pattern,
-             100.0 * a->excess / all_sectors(j->v), unit_names[unit], 100.0 * j->share[unit]);
+             100.0 * a->excess / all_sectors(j->v), sectors_named(j->v, false), unit_names[unit],
+             100.0 * j->share[unit]);
 }
 
 static void name_line(const struct judge *j, const struct worst_line *w, struct finding *f)
@@ -306,7 +331,8 @@ static void say_shared_store_conflicts(const struct judge *j, int unit, struct f
 
 static double local_share(const struct judge *j)
 {
-    return j->v[IN_LOCAL_SECTORS] / (j->v[IN_LOCAL_SECTORS] + all_sectors(j->v));
+    double bulk = bulk_sectors(j->v);
+    return j->v[IN_LOCAL_SECTORS] / (isnan(bulk) ? j->v[IN_LOCAL_SECTORS] + all_sectors(j->v) : bulk);
 }
 
 static bool applies_local_memory(const struct judge *j, int unit)
@@ -327,10 +353,9 @@ static void say_local_memory(const struct judge *j, int unit, struct finding *f)
     (void)unit;
     int busiest = resolve(j, UNIT_MEMORY);
     snprintf(f->evidence, sizeof f->evidence,
-             "%.0f local-memory sectors, %.0f %% of global and local sectors; %.0f registers per thread; %s at %.0f %% "
-             "of peak",
-             j->v[IN_LOCAL_SECTORS], 100.0 * local_share(j), j->v[IN_REGISTERS], unit_names[busiest],
-             100.0 * j->share[busiest]);
+             "%.0f local-memory sectors, %.0f %% %s; %.0f registers per thread; %s at %.0f %% of peak",
+             j->v[IN_LOCAL_SECTORS], 100.0 * local_share(j), sectors_named(j->v, true), j->v[IN_REGISTERS],
+             unit_names[busiest], 100.0 * j->share[busiest]);
 }
 
 static bool applies_divergence(const struct judge *j, int unit)
@@ -440,6 +465,8 @@ static double gain_atomics(const struct judge *j, int unit)
 {
     (void)unit;
     double time_share = excess_atomic_ns(j->v) / (1e6 * j->v[IN_DURATION_MS]);
+    if (isnan(time_share)) /* fmin would take the other figure: not judged */
+        return NAN;
     return 100.0 * fmin(1.0 - 1.0 / j->v[IN_ATOMIC_SLICE_SKEW], time_share);
 }
 
@@ -720,85 +747,102 @@ static void say_bound(const struct judge *j, int unit, struct finding *f)
 }
 
 /*
- * The rules: X(name, kind, unit, "the inputs it reads", function stem, "what it finds and how it estimates"). The
+ * The rules: X(name, kind, unit, the input it cannot be judged without (NO_INPUT: none), "the inputs it reads",
+ * function stem, "what it finds and how it estimates"). The
  * stem names applies_<stem> (the condition), gain_<stem> (the estimated gain, % of the kernel's time) and say_<stem>
  * (the evidence, and the line where known). The order breaks ties of gain.
  */
 #define FINDING_RULES(X)                                                                                              \
-    X("uncoalesced_global_loads", CAUSE, UNIT_MEMORY, "global_load_efficiency, global ld/st sectors and requests",   \
+    X("uncoalesced_global_loads", CAUSE, UNIT_MEMORY, IN_LOAD_EFFICIENCY,                                              \
+      "global_load_efficiency, global ld/st sectors and requests",                                                     \
       uncoalesced_loads,                                                                                              \
       "global loads use at most 15 % of their sectors' bytes (each lane its own sector); gain: busiest memory "      \
       "unit's share x the loads' excess sectors / all global sectors")                                                \
-    X("uncoalesced_global_stores", CAUSE, UNIT_MEMORY, "global_store_efficiency, global ld/st sectors and requests", \
+    X("uncoalesced_global_stores", CAUSE, UNIT_MEMORY, IN_STORE_EFFICIENCY,                                            \
+      "global_store_efficiency, global ld/st sectors and requests",                                                    \
       uncoalesced_stores, "the same for global stores")                                                              \
-    X("strided_global_access", CAUSE, UNIT_MEMORY, "global ld/st efficiency, sectors and requests", strided,         \
+    X("strided_global_access", CAUSE, UNIT_MEMORY, IN_LD_SECTORS,                                                      \
+      "global ld/st efficiency, sectors and requests", strided,                                                        \
       "loads or stores above 15 % efficiency with more than 1.5 excess sectors per request (lanes spaced apart); "   \
       "gain as for uncoalesced access, over the matching excess")                                                     \
-    X("misaligned_global_access", CAUSE, UNIT_MEMORY, "global ld/st efficiency, sectors and requests", misaligned,   \
+    X("misaligned_global_access", CAUSE, UNIT_MEMORY, IN_LD_SECTORS,                                                   \
+      "global ld/st efficiency, sectors and requests", misaligned,                                                     \
       "loads or stores with 0.5 to 1.5 excess sectors per request (a sector boundary straddled); gain as above")     \
-    X("shared_load_conflicts", CAUSE, UNIT_L1, "shared load excess wavefronts, shared wavefronts, sol_l1_pct",       \
+    X("shared_load_conflicts", CAUSE, UNIT_L1, IN_SHARED_LD_EXCESS,                                                    \
+      "shared load excess wavefronts, shared wavefronts, sol_l1_pct",                                                  \
       shared_load_conflicts,                                                                                          \
       "shared loads' wavefronts beyond the ideal are at least 2 % of shared wavefronts; gain: that share x L1's "    \
       "busy share")                                                                                                   \
-    X("shared_store_conflicts", CAUSE, UNIT_L1, "shared store excess wavefronts, shared wavefronts, sol_l1_pct",     \
+    X("shared_store_conflicts", CAUSE, UNIT_L1, IN_SHARED_ST_EXCESS,                                                   \
+      "shared store excess wavefronts, shared wavefronts, sol_l1_pct",                                                 \
       shared_store_conflicts, "the same for shared stores")                                                          \
-    X("local_memory_spills", CAUSE, UNIT_MEMORY, "local_sectors, global sectors, registers_per_thread",              \
+    X("local_memory_spills", CAUSE, UNIT_MEMORY, IN_LOCAL_SECTORS,                                                     \
+      "local_sectors, global sectors, registers_per_thread",                                                           \
       local_memory, "local sectors are at least 1 % of global and local sectors; gain: that share x busiest memory " \
                     "unit's share")                                                                                   \
-    X("branch_divergence", CAUSE, UNIT_SM, "active_lanes_per_instruction, divergent_branch_targets", divergence,    \
+    X("branch_divergence", CAUSE, UNIT_SM, IN_ACTIVE_LANES,                                                            \
+      "active_lanes_per_instruction, divergent_branch_targets", divergence,                                            \
       "divergent branches, 30 or fewer of 32 lanes active per instruction; gain: idle lanes' share x the busier of " \
       "issue slots and FMA pipe")                                                                                     \
-    X("predicated_off_lanes", CAUSE, UNIT_SM, "active_lanes_per_instruction, predicated_on_lanes_per_instruction",    \
+    X("predicated_off_lanes", CAUSE, UNIT_SM, IN_PREDICATED_ON_LANES,                                                  \
+      "active_lanes_per_instruction, predicated_on_lanes_per_instruction",                                             \
       predication,                                                                                                    \
       "four or more of the active lanes predicated off per instruction (a branch made predication); gain: their "    \
       "share of 32 lanes x the busier of issue slots and FMA pipe")                                                   \
-    X("type_conversions", CAUSE, UNIT_XU, "conversions, xu_conversion_share_pct, xu_pipe_pct", conversions,         \
+    X("type_conversions", CAUSE, UNIT_XU, IN_XU_CONVERSION_SHARE,                                                      \
+      "conversions, xu_conversion_share_pct, xu_pipe_pct", conversions,                                                \
       "type conversions on the XU pipe (integer division and modulo make two each), in a kernel without tensor "     \
       "work and not an FP64 path's; gain: the XU pipe's busy share x the conversions' share of its instructions")    \
-    X("atomic_contention", CAUSE, UNIT_LATENCY,                                                                       \
+    X("atomic_contention", CAUSE, UNIT_LATENCY, IN_ATOMIC_BUSIEST_SLICE, \
       "global_atomic_instructions, l2_atomic_slice_skew, l2_atomic_sectors_busiest_slice, blocks_launched, "         \
       "duration_ms",                                                                                                  \
       atomics,                                                                                                        \
       "more atomics than blocks, the busiest L2 slice taking at least 4 times its share (few addresses); gain: that " \
       "slice's atomic sectors beyond an even spread at one address's measured rate, over the kernel's time; at most " \
       "1 - 1/skew")                                                                                                   \
-    X("occupancy_registers", CAUSE, UNIT_LATENCY, "blocks per SM by registers, shared memory and block size",        \
+    X("occupancy_registers", CAUSE, UNIT_LATENCY, IN_BLOCKS_BY_REGISTERS,                                              \
+      "blocks per SM by registers, shared memory and block size",                                                      \
       occupancy_registers,                                                                                            \
       "registers set the blocks an SM holds, below what the other limits allow, in a grid of a wave or more; gain: "  \
       "the warps lost over those allowed x the share of time no unit is busy")                                        \
-    X("occupancy_shared_memory", CAUSE, UNIT_LATENCY, "blocks per SM by registers, shared memory and block size",    \
+    X("occupancy_shared_memory", CAUSE, UNIT_LATENCY, IN_BLOCKS_BY_SHARED,                                             \
+      "blocks per SM by registers, shared memory and block size",                                                      \
       occupancy_shared, "the same where shared memory sets them")                                                    \
-    X("occupancy_block_size", CAUSE, UNIT_LATENCY, "blocks per SM by registers, shared memory and block size",       \
+    X("occupancy_block_size", CAUSE, UNIT_LATENCY, IN_BLOCKS_BY_BLOCK_SIZE,                                            \
+      "blocks per SM by registers, shared memory and block size",                                                      \
       occupancy_block_size, "the same where the SM's block or warp count, by the block's size, sets them")           \
-    X("too_few_blocks", CAUSE, UNIT_BOUND, "blocks_launched, sm_count, duration_ms", too_few_blocks,              \
+    X("too_few_blocks", CAUSE, UNIT_BOUND, IN_BLOCKS_LAUNCHED,                                                         \
+      "blocks_launched, sm_count, duration_ms", too_few_blocks,                                                        \
       "fewer blocks than SMs (kernels of 10 us or more); gain: the idle SMs' share")                                 \
-    X("partial_last_wave", CAUSE, UNIT_BOUND, "blocks_launched, blocks per SM, sm_count, duration_ms",            \
+    X("partial_last_wave", CAUSE, UNIT_BOUND, IN_BLOCKS_LAUNCHED,                                                      \
+      "blocks_launched, blocks per SM, sm_count, duration_ms",                                                         \
       partial_wave, "more than one wave of blocks, the last partial; gain: the empty slots of the last wave over "   \
                     "all waves' slots, times the bound unit's idle share where it is L1, L2 or DRAM")                 \
-    X("launch_overhead", CAUSE, UNIT_BOUND, "duration_ms", launch_overhead,                                          \
+    X("launch_overhead", CAUSE, UNIT_BOUND, IN_DURATION_MS, "duration_ms", launch_overhead,                            \
       "a kernel shorter than 10 us; gain: an assumed 3 us launch cost over launch and kernel; it counts against the "\
       "limiter, whose busy share over a few microseconds is a ramp, not a steady state")                            \
-    X("fp64_in_fp32_kernel", CAUSE, UNIT_ARITHMETIC, "flop_fp64, conversions_per_fp64_op, flop_fp32, pipes",       \
+    X("fp64_in_fp32_kernel", CAUSE, UNIT_ARITHMETIC, IN_CONVERSIONS_PER_FP64_OP,                                       \
+      "flop_fp64, conversions_per_fp64_op, flop_fp32, pipes",                                                          \
       fp64_in_fp32,                                                                                                   \
       "FP64 operations with at least 0.25 type conversions each (FP32 values widened); gain: the FP64 operations' "  \
       "and conversions' share of the arithmetic x the busiest of issue slots, FMA and FP64 pipes, or the "            \
       "conversions' share of the XU pipe where larger")                                                               \
-    X("dram_bound", BOUND, UNIT_DRAM, "the limiter", bound,                                                          \
+    X("dram_bound", BOUND, UNIT_DRAM, NO_INPUT, "the limiter", bound,                                                  \
       "the limiter is DRAM; gain: DRAM's busy share less the cause findings' gains on DRAM, at most 1 less the "     \
       "next-busiest unit's share")                                                                                    \
-    X("l2_bound", BOUND, UNIT_L2, "the limiter", bound, "the same for the L2")                                      \
-    X("l1_bound", BOUND, UNIT_L1, "the limiter", bound, "the same for L1/shared")                                    \
-    X("issue_bound", BOUND, UNIT_ISSUE, "the limiter", bound, "the same for the issue slots")                        \
-    X("fma_bound", BOUND, UNIT_FMA, "the limiter", bound, "the same for the FMA pipe")                               \
-    X("fp64_bound", BOUND, UNIT_FP64, "the limiter", bound, "the same for the FP64 pipe")                            \
-    X("tensor_bound", BOUND, UNIT_TENSOR, "the limiter", bound, "the same for the tensor pipe")                      \
-    X("latency_bound", BOUND, UNIT_LATENCY, "the limiter", bound,                                                    \
+    X("l2_bound", BOUND, UNIT_L2, NO_INPUT, "the limiter", bound, "the same for the L2")                               \
+    X("l1_bound", BOUND, UNIT_L1, NO_INPUT, "the limiter", bound, "the same for L1/shared")                            \
+    X("issue_bound", BOUND, UNIT_ISSUE, NO_INPUT, "the limiter", bound, "the same for the issue slots")                \
+    X("fma_bound", BOUND, UNIT_FMA, NO_INPUT, "the limiter", bound, "the same for the FMA pipe")                       \
+    X("fp64_bound", BOUND, UNIT_FP64, NO_INPUT, "the limiter", bound, "the same for the FP64 pipe")                    \
+    X("tensor_bound", BOUND, UNIT_TENSOR, NO_INPUT, "the limiter", bound, "the same for the tensor pipe")              \
+    X("latency_bound", BOUND, UNIT_LATENCY, NO_INPUT, "the limiter", bound,                                            \
       "no unit at 60 % of its peak; gain: the time no unit is busy less the latency cause findings' gains")
 
 struct rule {
     const char *name;
     enum kind kind;
-    int unit;
+    int unit, needs;
     const char *reads;
     bool (*applies)(const struct judge *j, int unit);
     double (*gain)(const struct judge *j, int unit);
@@ -806,7 +850,8 @@ struct rule {
     const char *doc;
 };
 
-#define RULE_ROW(name, kind, unit, reads, stem, doc) {name, kind, unit, reads, applies_##stem, gain_##stem, say_##stem, doc},
+#define RULE_ROW(name, kind, unit, needs, reads, stem, doc)                                                           \
+    {name, kind, unit, needs, reads, applies_##stem, gain_##stem, say_##stem, doc},
 static const struct rule rules[] = {FINDING_RULES(RULE_ROW)};
 #undef RULE_ROW
 #define N_RULES ((int)(sizeof rules / sizeof rules[0]))
@@ -830,6 +875,19 @@ const char *finding_rule_reads(int i)
 const char *finding_rule_doc(int i)
 {
     return rules[i].doc;
+}
+
+int findings_unjudged(const double values[DIAGNOSIS_INPUT_COUNT], char *out, size_t len)
+{
+    int n = 0;
+    size_t used = 0;
+    *out = '\0';
+    for (int i = 0; i < N_RULES; ++i)
+        if (rules[i].needs != NO_INPUT && isnan(values[rules[i].needs]) && used < len) {
+            used += (size_t)snprintf(out + used, len - used, "%s%s", n ? ", " : "", rules[i].name);
+            ++n;
+        }
+    return n;
 }
 
 /* ---- lines ---- */
@@ -866,6 +924,38 @@ void finding_lines_add(struct finding_lines *w, const struct line_counts *l)
     note_worst(&w->shared_ld, l, shared_ld);
     note_worst(&w->shared_st, l,
                l->shared_ld_wavefronts + l->shared_st_wavefronts > 0 ? l->shared_excess_wavefronts - shared_ld : 0);
+}
+
+/* ---- the inputs a results folder and a run share ---- */
+
+void findings_launch_inputs(const struct sm_limits *sm, double sm_count, double registers_per_thread,
+                            double shared_per_block, double threads_per_block, double values[DIAGNOSIS_INPUT_COUNT])
+{
+    struct occupancy_limits o;
+    occupancy_limits(sm, registers_per_thread, shared_per_block, threads_per_block, &o);
+    values[IN_SM_COUNT] = sm_count;
+    values[IN_SM_MAX_WARPS] = sm->max_warps;
+    values[IN_THREADS_PER_BLOCK] = threads_per_block;
+    values[IN_REGISTERS] = registers_per_thread;
+    values[IN_BLOCKS_BY_REGISTERS] = o.by_registers;
+    values[IN_BLOCKS_BY_SHARED] = o.by_shared;
+    values[IN_BLOCKS_BY_BLOCK_SIZE] = o.by_block_size;
+}
+
+/* The lines split the source group's excess between loads and stores. */
+void findings_shared_inputs(const struct finding_lines *lines, double exact_wavefronts, const double estimate[2],
+                            const double hardware[2], double wavefronts, double values[DIAGNOSIS_INPUT_COUNT])
+{
+    if (lines && lines->any && !isnan(exact_wavefronts)) {
+        values[IN_SHARED_LD_EXCESS] = lines->shared_ld.total;
+        values[IN_SHARED_ST_EXCESS] = lines->shared_st.total;
+        values[IN_SHARED_WAVEFRONTS] = exact_wavefronts;
+        return;
+    }
+    values[IN_SHARED_LD_EXCESS] = diagnosis_shared_excess_bound(estimate[0], hardware[0]);
+    values[IN_SHARED_ST_EXCESS] =
+        isnan(values[IN_SHARED_LD_EXCESS]) ? NAN : diagnosis_shared_excess_bound(estimate[1], hardware[1]);
+    values[IN_SHARED_WAVEFRONTS] = wavefronts;
 }
 
 /* ---- ranking ---- */

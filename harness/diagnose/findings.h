@@ -19,6 +19,7 @@
 #include <stdbool.h>
 
 #include "diagnosis.h"
+#include "occupancy.h"
 
 /* A cause finding at least this large puts the bound finding of its unit after it. */
 #define FINDING_MATERIAL_GAIN_PCT 5.0
@@ -66,6 +67,23 @@ void finding_lines_add(struct finding_lines *w, const struct line_counts *l);
  * takes them; lines NULL, or without any, when the source group did not run: no line is named then. */
 int diagnose_findings(const double values[DIAGNOSIS_INPUT_COUNT], const char *tensor_type,
                       const struct finding_lines *lines, struct finding out[], int max);
+
+/* The inputs of a kernel's launch (IN_SM_COUNT, IN_SM_MAX_WARPS, IN_THREADS_PER_BLOCK, IN_REGISTERS and the blocks an
+ * SM holds by each resource) from the SM's limits and count and the kernel's resources as launched (shared: static
+ * and dynamic bytes per block); NAN where unknown. What a run knows at its launch and a results folder keeps
+ * (summary.csv, environment.csv) alike. */
+void findings_launch_inputs(const struct sm_limits *sm, double sm_count, double registers_per_thread,
+                            double shared_per_block, double threads_per_block, double values[DIAGNOSIS_INPUT_COUNT]);
+
+/* IN_SHARED_LD_EXCESS, IN_SHARED_ST_EXCESS and IN_SHARED_WAVEFRONTS: the source group's exact counts where it placed
+ * lines (lines with any) and counted the wavefronts (exact_wavefronts not NAN), else the smaller of each kind's
+ * kernel-total estimate and hardware count (diagnosis_shared_excess_bound) over all shared wavefronts. */
+void findings_shared_inputs(const struct finding_lines *lines, double exact_wavefronts, const double estimate[2],
+                            const double hardware[2], double wavefronts, double values[DIAGNOSIS_INPUT_COUNT]);
+
+/* The rules a lack of counters left unjudged (an input they need is NAN: a run before it was collected), their names
+ * joined by ", " into out; how many. */
+int findings_unjudged(const double values[DIAGNOSIS_INPUT_COUNT], char *out, size_t len);
 
 /* The rules, in order: name, the inputs it reads and what it finds and estimates, as docs/metrics.md gives them. */
 int finding_rule_count(void);

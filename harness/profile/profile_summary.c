@@ -63,27 +63,17 @@ static double input_value(const struct profile *p, const double *values, const s
     return metric_lookup(p->names, values, p->n_metrics, name);
 }
 
-/* The shared excess wavefronts of loads and of stores and all shared wavefronts: the source group's exact counts
- * where its lines were placed (the lines split them between loads and stores), else diagnosis_shared_excess_bound. */
+/* The shared excess wavefronts of loads and of stores and all shared wavefronts (findings_shared_inputs). */
 static void shared_inputs(const struct profile *p, const double *values, const struct derived_metric *derived,
                           const struct exact_shared *exact, const struct finding_lines *lines, double *inputs)
 {
-    if (lines && lines->any && exact && !isnan(exact->wavefronts)) {
-        inputs[IN_SHARED_LD_EXCESS] = lines->shared_ld.total;
-        inputs[IN_SHARED_ST_EXCESS] = lines->shared_st.total;
-        inputs[IN_SHARED_WAVEFRONTS] = exact->wavefronts;
-        return;
-    }
-    inputs[IN_SHARED_LD_EXCESS] =
-        diagnosis_shared_excess_bound(derived[METRIC_SHARED_EXCESS_ESTIMATE_LD].value,
-                            metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_CONFLICTS_HW)));
-    inputs[IN_SHARED_ST_EXCESS] =
-        diagnosis_shared_excess_bound(derived[METRIC_SHARED_EXCESS_ESTIMATE_ST].value,
-                            metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_CONFLICTS_HW)));
-    if (isnan(inputs[IN_SHARED_LD_EXCESS]))
-        inputs[IN_SHARED_ST_EXCESS] = NAN;
-    inputs[IN_SHARED_WAVEFRONTS] = metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
-                                   metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
+    const double estimate[2] = {derived[METRIC_SHARED_EXCESS_ESTIMATE_LD].value,
+                                derived[METRIC_SHARED_EXCESS_ESTIMATE_ST].value};
+    const double hardware[2] = {metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_CONFLICTS_HW)),
+                                metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_CONFLICTS_HW))};
+    double wavefronts = metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_LD_WAVEFRONTS)) +
+                        metric_lookup(p->names, values, p->n_metrics, COLLECTED(SHARED_ST_WAVEFRONTS));
+    findings_shared_inputs(lines, exact ? exact->wavefronts : NAN, estimate, hardware, wavefronts, inputs);
 }
 
 /* The launch's inputs: the kernel's resources and the blocks an SM holds by each (NAN where either is unknown). */
@@ -93,17 +83,10 @@ static void launch_inputs(const struct environment *env, const struct launch_fac
                            env_number(env, "sm_registers"), env_number(env, "sm_shared_memory_bytes"),
                            env_number(env, "block_reserved_shared_memory_bytes")};
     struct launch_facts unknown = {NAN, NAN, NAN};
-    struct occupancy_limits o;
     if (!launch)
         launch = &unknown;
-    occupancy_limits(&sm, launch->registers_per_thread, launch->shared_per_block, launch->threads_per_block, &o);
-    inputs[IN_SM_COUNT] = env_number(env, "sm_count");
-    inputs[IN_SM_MAX_WARPS] = sm.max_warps;
-    inputs[IN_THREADS_PER_BLOCK] = launch->threads_per_block;
-    inputs[IN_REGISTERS] = launch->registers_per_thread;
-    inputs[IN_BLOCKS_BY_REGISTERS] = o.by_registers;
-    inputs[IN_BLOCKS_BY_SHARED] = o.by_shared;
-    inputs[IN_BLOCKS_BY_BLOCK_SIZE] = o.by_block_size;
+    findings_launch_inputs(&sm, env_number(env, "sm_count"), launch->registers_per_thread, launch->shared_per_block,
+                           launch->threads_per_block, inputs);
 }
 
 /* Every input of the diagnosis and the findings, by name, and the kernel's tensor type. */

@@ -145,3 +145,12 @@ void report_put_number(FILE *f, const char *name, double value)
     else
         fprintf(f, "%s = %.6g\n", name, value);
 }
+
+void report_format_gain(char *out, size_t size, double pct)
+{
+    for (int decimals = 0; decimals < 6; ++decimals) {
+        snprintf(out, size, "%.*f", decimals, pct);
+        if (!(pct < 100.0) || atof(out) < 100.0)
+            return;
+    }
+}

@@ -32,6 +32,9 @@ void report_format_significant(char *out, size_t size, double value, int digits)
 void report_format_occupancy(char *out, size_t size, double theoretical, double achieved);
 /* "12.3x faster" (decimals 1): the median time before over the median time after, or its inverse, "slower". */
 void report_format_speed_change(char *out, size_t size, double before_ms, double after_ms, int decimals);
+/* An estimated gain in %, whole (58) unless that would read 100 for a gain below it: 99.5 is not the whole kernel,
+ * so it keeps the decimals that say so (99.5, 99.96). */
+void report_format_gain(char *out, size_t size, double pct);
 /* Counts with thousands separators: 32,505,856. */
 void report_format_count(char *out, size_t size, double value);
 

@@ -1,19 +1,22 @@
 /*
  * The diagnosis page: each variant's limiter and its evidence at the largest width, by harness/diagnose/'s rules
  * applied to the figures the run recorded (so a run taken before a rule changed reads as the rules say now), with
- * the warps' top stall reason where the stalls group ran, and the first of its findings as the run recorded them
- * (findings.csv: they need the launch's facts, which the folder does not keep) with their estimated gain. No page for
- * a run that diagnosed nothing (no metrics).
+ * the warps' top stall reason where the stalls group ran, and the first of its findings by today's rules too, from the
+ * counters the run stored and the launch as its summary keeps it, with their estimated gain. No page for a run that
+ * diagnosed nothing (no metrics).
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/paths.h"
 #include "../diagnose/diagnosis.h"
 #include "../profile/metric_catalog.h"
-#include "../results/findings_csv.h"
+#include "../profile/metric_set.h"
+#include "../diagnose/findings.h"
 #include "../results/schema.h"
 #include "cells.h"
 #include "pages.h"
@@ -92,27 +95,183 @@ static double gmma_share(const struct report_model *m, const char *variant, int 
     return 100.0 * s.named / s.all;
 }
 
-/* The diagnosis of one variant, by harness/diagnose/'s rules, from the figures the run recorded (metrics.csv,
- * lines.csv), with the warps' top stall reason from the summary. Its tensor figures are the report's (tensor.h:
- * over the median time, against the roof environment.csv holds), which the roofline and the tables show too. */
+/* One source line's counts, gathered from its rows of lines.csv. */
+struct line_gather {
+    struct line_counts counts;
+    char file[PATH_LEN];
+};
+
+static double *line_count_of(struct line_counts *l, const char *metric)
+{
+    static const struct {
+        const char *name;
+        size_t offset;
+    } counts[] = {{"global_ld_sectors", offsetof(struct line_counts, global_ld_sectors)},
+                  {"global_st_sectors", offsetof(struct line_counts, global_st_sectors)},
+                  {"global_excess_sectors", offsetof(struct line_counts, global_excess_sectors)},
+                  {"shared_ld_wavefronts", offsetof(struct line_counts, shared_ld_wavefronts)},
+                  {"shared_st_wavefronts", offsetof(struct line_counts, shared_st_wavefronts)},
+                  {"shared_excess_wavefronts", offsetof(struct line_counts, shared_excess_wavefronts)}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i)
+        if (strcmp(metric, counts[i].name) == 0)
+            return (double *)((char *)l + counts[i].offset);
+    return NULL;
+}
+
+/* The variant's lines at width as the findings name them (the source group's counts per file and line in
+ * lines.csv), and the shared wavefronts they hold (NAN: lines.csv does not place the variant). */
+static int variant_lines(const struct csv_table *t, const char *variant, int width, struct finding_lines *out,
+                         double *wavefronts, struct error *e)
+{
+    static const int ids[] = {LINES_VARIANT, LINES_WIDTH, LINES_FILE, LINES_LINE, LINES_METRIC, LINES_VALUE};
+    int col[6], n = 0;
+    struct line_gather *gathered = NULL;
+    finding_lines_init(out);
+    *wavefronts = NAN;
+    for (int i = 0; t && i < 6; ++i)
+        if (schema_column(t, &lines_csv, ids[i], &col[i], e))
+            return e->code;
+    for (int row = 0; t && row < t->rows && !e->code; ++row) {
+        int w, line, g = 0;
+        double value, *count;
+        if (strcmp(csv_table_text(t, row, col[0]), variant) || csv_table_int(t, row, col[1], &w, e) || w != width ||
+            csv_table_int(t, row, col[3], &line, e) || csv_table_real(t, row, col[5], &value, e))
+            continue;
+        const char *file = csv_table_text(t, row, col[2]), *metric = csv_table_text(t, row, col[4]);
+        *wavefronts = (isnan(*wavefronts) ? 0.0 : *wavefronts) + (strcmp(metric, "shared_wavefronts") ? 0.0 : value);
+        while (g < n && (gathered[g].counts.line != line || strcmp(gathered[g].file, file)))
+            ++g;
+        if (g == n) {
+            struct line_gather *grown = realloc(gathered, (size_t)(n + 1) * sizeof *gathered);
+            if (!grown) {
+                error_set(e, EXIT_RUNTIME, "out of memory for the lines of %s", variant);
+                break;
+            }
+            gathered = grown;
+            memset(&gathered[n], 0, sizeof gathered[n]);
+            snprintf(gathered[n].file, sizeof gathered[n].file, "%s", file);
+            gathered[n++].counts.line = line;
+        }
+        if ((count = line_count_of(&gathered[g].counts, metric)) != NULL)
+            *count += value;
+    }
+    for (int g = 0; g < n && !e->code; ++g) {
+        gathered[g].counts.file = gathered[g].file; /* not before: the array moved as it grew */
+        finding_lines_add(out, &gathered[g].counts);
+    }
+    free(gathered);
+    return e->code;
+}
+
+/* An SM's limits as environment.csv keeps them (NAN where a key is missing). */
+static int sm_limits_of(const struct results_folder *r, struct sm_limits *sm, double *sm_count, struct error *e)
+{
+    if (results_environment_number(r, "sm_max_warps", &sm->max_warps, e) ||
+        results_environment_number(r, "sm_max_blocks", &sm->max_blocks, e) ||
+        results_environment_number(r, "sm_registers", &sm->registers, e) ||
+        results_environment_number(r, "sm_shared_memory_bytes", &sm->shared_bytes, e) ||
+        results_environment_number(r, "block_reserved_shared_memory_bytes", &sm->reserved_shared_per_block, e))
+        return e->code;
+    return results_environment_number(r, "sm_count", sm_count, e);
+}
+
+/* A variant's main kernel's stored metrics, and its derived metrics worked out again from its stored counters by
+ * today's catalog: a metric derived since the run (a rule's input) reads from what the run collected. */
+#define MAX_STORED (2 * (MAX_METRICS + MAX_DERIVED))
+struct stored_metrics {
+    const char *names[MAX_STORED];
+    double values[MAX_STORED];
+    int n;
+    struct derived_metric derived[MAX_DERIVED];
+};
+
+static int stored_metrics_read(const struct report_model *m, const char *variant, int width,
+                               struct stored_metrics *s, struct error *e)
+{
+    if (results_main_kernel_metrics(m->r, variant, width, s->names, s->values, MAX_STORED, &s->n, e))
+        return e->code;
+    metrics_derive(s->names, s->values, s->n, s->derived);
+    return 0;
+}
+
+/* A metric by name: derived again where its counters were stored, else as the run wrote it (NAN: neither). */
+static double stored(const struct stored_metrics *s, const char *name)
+{
+    for (int i = 0; i < MAX_DERIVED; ++i)
+        if (strcmp(s->derived[i].name, name) == 0 && !isnan(s->derived[i].value))
+            return s->derived[i].value;
+    return s->n ? metric_lookup(s->names, s->values, s->n, name) : NAN;
+}
+
+/* Every input of the diagnosis and the findings for one variant, from what the run recorded: metrics.csv by name,
+ * lines.csv (the conflict share, the shared excess and the lines), the launch as summary.csv keeps it and the SM as
+ * environment.csv does; the tensor figures are the report's (tensor.h: over the median time, against the roof
+ * environment.csv holds), which the roofline and the tables show too. */
+static int variant_inputs(const struct report_model *m, const struct csv_table *lines, const char *variant, int width,
+                          double values[DIAGNOSIS_INPUT_COUNT], struct finding_lines *placed, struct tensor_work *t,
+                          struct error *e)
+{
+    static struct stored_metrics s; /* too large for the stack beside the callers' tables */
+    struct sm_limits sm;
+    double sm_count, exact_wavefronts;
+    if (report_tensor_work(m, variant, width, t, e) || sm_limits_of(m->r, &sm, &sm_count, e) ||
+        variant_lines(lines, variant, width, placed, &exact_wavefronts, e) ||
+        stored_metrics_read(m, variant, width, &s, e))
+        return e->code;
+    for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
+        values[i] = i == IN_CONFLICT_SHARE ? conflict_share(m, lines, variant, width, e)
+                                           : stored(&s, diagnosis_input_name(i));
+    values[IN_TENSOR_GFLOPS] = t->gflops;
+    values[IN_TENSOR_ROOF_PCT] = t->roof_pct;
+    /* No global load (store) instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
+    if (stored(&s, COLLECTED(GLOBAL_LD_REQUESTS)) == 0.0)
+        values[IN_LOAD_EFFICIENCY] = 100.0;
+    if (stored(&s, COLLECTED(GLOBAL_ST_REQUESTS)) == 0.0)
+        values[IN_STORE_EFFICIENCY] = 100.0;
+    const double estimate[2] = {stored(&s, DERIVED(SHARED_EXCESS_ESTIMATE_LD)),
+                                stored(&s, DERIVED(SHARED_EXCESS_ESTIMATE_ST))};
+    const double hardware[2] = {stored(&s, COLLECTED(SHARED_LD_CONFLICTS_HW)),
+                                stored(&s, COLLECTED(SHARED_ST_CONFLICTS_HW))};
+    findings_shared_inputs(placed, exact_wavefronts, estimate, hardware,
+                           stored(&s, COLLECTED(SHARED_LD_WAVEFRONTS)) + stored(&s, COLLECTED(SHARED_ST_WAVEFRONTS)),
+                           values);
+    findings_launch_inputs(&sm, sm_count, report_summary_value(m, variant, width, SUMMARY_REGISTERS_PER_THREAD),
+                           report_summary_value(m, variant, width, SUMMARY_STATIC_SMEM_BYTES) +
+                               report_summary_value(m, variant, width, SUMMARY_DYNAMIC_SMEM_BYTES),
+                           report_summary_value(m, variant, width, SUMMARY_THREADS_PER_BLOCK), values);
+    return e->code;
+}
+
+static const char *tensor_type_of(const struct tensor_work *t)
+{
+    return t->type < 0 ? NULL : report_tensor_type_name(t->type);
+}
+
+int report_findings(const struct report_model *m, const char *variant, int width, struct finding out[], int max,
+                    int *n, char *unjudged, size_t len, struct error *e)
+{
+    double values[DIAGNOSIS_INPUT_COUNT];
+    struct finding_lines placed;
+    struct tensor_work t;
+    *n = 0;
+    if (variant_inputs(m, m->has_lines ? &m->lines : NULL, variant, width, values, &placed, &t, e))
+        return e->code;
+    *n = diagnose_findings(values, tensor_type_of(&t), &placed, out, max);
+    findings_unjudged(values, unjudged, len);
+    return 0;
+}
+
+/* The diagnosis of one variant, by harness/diagnose/'s rules, from the figures the run recorded (variant_inputs),
+ * with the warps' top stall reason from the summary. */
 static int diagnose_variant(const struct report_model *m, const struct csv_table *lines, const char *variant,
                             int width, struct diagnosis *d, struct error *e)
 {
     double values[DIAGNOSIS_INPUT_COUNT];
+    struct finding_lines placed;
     struct tensor_work t;
-    if (report_tensor_work(m, variant, width, &t, e))
+    if (variant_inputs(m, lines, variant, width, values, &placed, &t, e))
         return e->code;
-    for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
-        values[i] = i == IN_CONFLICT_SHARE ? conflict_share(m, lines, variant, width, e)
-                                           : main_metric(m, variant, width, diagnosis_input_name(i), e);
-    values[IN_TENSOR_GFLOPS] = t.gflops;
-    values[IN_TENSOR_ROOF_PCT] = t.roof_pct;
-    /* No global load instruction (cp.async kernels): nothing is uncoalesced, whatever the efficiency reads. */
-    if (main_metric(m, variant, width, COLLECTED(GLOBAL_LD_REQUESTS), e) == 0.0)
-        values[IN_LOAD_EFFICIENCY] = 100.0;
-    if (e->code)
-        return e->code;
-    diagnose(values, t.type < 0 ? NULL : report_tensor_type_name(t.type), d);
+    diagnose(values, tensor_type_of(&t), d);
     int row = results_summary_row(m->r, variant, width);
     int reason = schema_column_or_none(&m->r->summary, &summary_csv, SUMMARY_STALL_TOP_REASON);
     double gmma = gmma_share(m, variant, width, &t, e);
@@ -135,19 +294,23 @@ static int diagnosed(const struct report_model *m, int v, int width, int limiter
     return row >= 0 && csv_table_text(&m->r->summary, row, limiter)[0] != '\0';
 }
 
-/* The first finding the run recorded for variant at width (findings.csv), with its gain, an estimate: "not
- * collected" for a run before findings were (or a variant without any). */
+/* The first finding of variant at width by today's rules (report_findings), with its gain, an estimate; "none"
+ * where no rule fired. */
 static int first_finding_cell(const struct report_model *m, const char *variant, int width, char *cell, size_t len,
                               struct error *e)
 {
-    struct finding_row first;
-    int found = 0;
-    if (m->r->has_findings && findings_csv_first(&m->r->findings, variant, width, &first, &found, e))
+    struct finding f[FINDING_MAX];
+    char unjudged[512];
+    int n;
+    if (report_findings(m, variant, width, f, FINDING_MAX, &n, unjudged, sizeof unjudged, e))
         return e->code;
-    if (!found)
-        snprintf(cell, len, "not collected");
-    else
-        snprintf(cell, len, "%s (est. %.0f %%, %s)", first.cause, first.estimated_gain_pct, first.scope);
+    if (n == 0)
+        snprintf(cell, len, "none");
+    else {
+        char gain[16];
+        report_format_gain(gain, sizeof gain, f[0].gain_pct);
+        snprintf(cell, len, "%s (est. %s %%, %s)", f[0].cause, gain, f[0].global ? "global" : "local");
+    }
     return 0;
 }
 
@@ -174,6 +337,23 @@ static int write_rows(const struct report_model *m, int limiter, const char *dir
     return e->code ? (fclose(f), e->code) : report_close(f, path, e);
 }
 
+/* The rules the run's counters could not judge (a run before they were collected), as the first diagnosed variant
+ * at the largest width has them: a run collects one set of metrics for all. */
+static int write_unjudged(const struct report_model *m, int limiter, FILE *variables, struct error *e)
+{
+    struct finding f[FINDING_MAX];
+    char unjudged[FINDING_MAX * FINDING_CAUSE_LEN] = "";
+    int n;
+    for (int v = 0; v < m->variants; ++v)
+        if (diagnosed(m, v, m->largest_width, limiter)) {
+            if (report_findings(m, m->variant[v], m->largest_width, f, FINDING_MAX, &n, unjudged, sizeof unjudged, e))
+                return e->code;
+            break;
+        }
+    fprintf(variables, "diagnosis_unjudged = \"%s\"\n", unjudged);
+    return 0;
+}
+
 /* diagnosis.tsv; no page (and nothing written) when no variant has a limiter. */
 int report_write_diagnosis(const struct report_model *m, struct page_output *out, struct error *e)
 {
@@ -184,5 +364,5 @@ int report_write_diagnosis(const struct report_model *m, struct page_output *out
     if (rows == 0)
         return 0;
     fprintf(out->variables, "diagnosis_rows = %d\n", rows);
-    return write_rows(m, limiter, out->dir, e);
+    return write_rows(m, limiter, out->dir, e) || write_unjudged(m, limiter, out->variables, e);
 }

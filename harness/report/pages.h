@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "../diagnose/diagnosis.h"
+#include "../diagnose/findings.h"
 #include "model.h"
 
 /* A page is drawn at most this often: once per width (the summary). */
@@ -80,6 +81,13 @@ report_page_writer report_write_program_title, report_write_kernels, report_writ
  * the stalls group ran. */
 int report_diagnose(const struct report_model *m, const char *variant, int width, struct diagnosis *d,
                     struct error *e);
+
+/* The findings as the report gives them: today's rules (harness/diagnose/findings.h) applied to the counters the run
+ * stored, the launch as summary.csv keeps it, the SM as environment.csv does and the lines of lines.csv, so that a
+ * folder written before a rule changed reads as the rules say now. Ranked into out (at most max, *n of them);
+ * unjudged: the rules its counters could not judge (findings_unjudged), "" when none. */
+int report_findings(const struct report_model *m, const char *variant, int width, struct finding out[], int max,
+                    int *n, char *unjudged, size_t len, struct error *e);
 
 /* For a writer whose page is drawn once per page of its table (hot-lines-1, hot-lines-2, ...): copies numbered 1 to
  * copies, in the gnuplot variable named. Refuses more than REPORT_MAX_COPIES, naming the page. */

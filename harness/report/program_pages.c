@@ -124,10 +124,15 @@ static int diagnose_kernel(const struct report_model *m, const struct program_ke
     const char *job = csv_table_text(&r->summary, k->profiled_row, r->col_variant);
     if (report_diagnose(m, job, 0, d, e) || report_tensor_work(m, job, 0, tensor, e))
         return e->code;
-    const char *finding = report_row_text(m, k->profiled_row, SUMMARY_FIRST_FINDING);
-    if (*finding)
-        snprintf(below, size, "first finding %s (est. %.0f %%)%s%s", finding,
-                 report_row_value(m, k->profiled_row, SUMMARY_FIRST_FINDING_GAIN_PCT), *d->evidence ? "; " : "",
+    struct finding f[FINDING_MAX];
+    char unjudged[512];
+    int n;
+    if (report_findings(m, job, 0, f, FINDING_MAX, &n, unjudged, sizeof unjudged, e))
+        return e->code;
+    char gain[16];
+    report_format_gain(gain, sizeof gain, n > 0 ? f[0].gain_pct : NAN);
+    if (n > 0)
+        snprintf(below, size, "first finding %s (est. %s %%)%s%s", f[0].cause, gain, *d->evidence ? "; " : "",
                  d->evidence);
     else
         snprintf(below, size, "%s", d->evidence);

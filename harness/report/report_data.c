@@ -640,8 +640,10 @@ static int corpus_case_row(FILE *f, const struct csv_table *t, const int *col, i
         return 0;
     if (csv_table_real(t, row, estimated, &estimated_pct, e) || csv_table_real(t, row, measured, &measured_pct, e))
         return -1;
-    snprintf(gains, sizeof gains, isnan(measured_pct) ? "est. %.0f %% gain" : "est. %.0f %%, measured %.0f %%",
-             estimated_pct, measured_pct);
+    char estimate[16];
+    report_format_gain(estimate, sizeof estimate, estimated_pct);
+    snprintf(gains, sizeof gains, isnan(measured_pct) ? "est. %s %% gain" : "est. %s %%, measured %.0f %%", estimate,
+             measured_pct);
     for (int c = V_KERNEL; c <= V_METRIC; ++c)
         report_put_cell(f, csv_table_text(t, row, col[c]), 0);
     report_put_cell(f, "-", 0);

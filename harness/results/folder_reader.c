@@ -391,6 +391,26 @@ int results_main_kernel_metric(const struct results_folder *r, const char *varia
     return metric_value(r, variant, width, csv_table_text(&r->summary, row, column), metric, value, e);
 }
 
+int results_main_kernel_metrics(const struct results_folder *r, const char *variant, int width, const char *names[],
+                                double values[], int max, int *n, struct error *e)
+{
+    int row = results_summary_row(r, variant, width);
+    int column = schema_column_or_none(&r->summary, &summary_csv, SUMMARY_METRICS_KERNEL);
+    const struct csv_table *t = &r->metrics;
+    *n = 0;
+    if (row < 0 || column < 0 || !*csv_table_text(&r->summary, row, column) || !r->has_metrics)
+        return 0;
+    const char *kernel = csv_table_text(&r->summary, row, column);
+    for (int m = name_index_find(&r->metric_rows, variant, width); m >= 0 && *n < max; m = r->metric_next[m]) {
+        if (strcmp(csv_table_text(t, m, r->metric_col_kernel), kernel))
+            continue;
+        if (csv_table_real(t, m, r->metric_col_value, &values[*n], e))
+            return e->code;
+        names[(*n)++] = csv_table_text(t, m, r->metric_col_metric);
+    }
+    return 0;
+}
+
 const char *results_other_gpu_work(const struct results_folder *r, int row)
 {
     int column = csv_table_column_or_none(&r->summary, summary_csv.columns[SUMMARY_OTHER_GPU_WORK]);

@@ -76,6 +76,11 @@ int results_metric_sum(const struct results_folder *r, const char *variant, int 
 int results_main_kernel_metric(const struct results_folder *r, const char *variant, int width, const char *metric,
                                double *value, struct error *e);
 
+/* Every metric row of the kernel that heads the summary (as above), collected and derived, in the file's order:
+ * names (pointing into r) and values into the arrays (at most max), *n of them; none where the run collected none. */
+int results_main_kernel_metrics(const struct results_folder *r, const char *variant, int width, const char *names[],
+                                double values[], int max, int *n, struct error *e);
+
 /* A variant's step on the FP32 ladder from variants.csv (0: not on it, or a run without the file), and its
  * description ("" without the file). */
 int results_ladder_step(const struct results_folder *r, const char *variant);

@@ -7,8 +7,9 @@ page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, D
     "is the warp state PC sampling found most often (stalls group; selected: issuing). The evidence quotes the pipe the kernel's arithmetic\n".\
     "runs on: tensor where it ran tensor operations, FP64 where more FP64 than FP32 ones, else FMA (a run before the split: one FP64/tensor pipe).\n".\
     "A tensor-bound kernel: its type, TFLOP/s and share of its type's measured roof; warpgroup_arrive: warps held at a wgmma. Rules: harness/diagnose/diagnosis.c.\n".\
-    "First finding: the cause the run's findings rank first (findings.csv), its gain an ESTIMATE by its rule's formula (harness/diagnose/findings.c);\n".\
-    "global: the unit it wastes bounds the kernel. 'not collected': a run from before the findings."
+    "First finding: the cause today's rules (harness/diagnose/findings.c) rank first on the run's stored counters, its gain an ESTIMATE by its rule's\n".\
+    "formula; global: the unit it wastes bounds the kernel; 'none': no rule fired.".\
+    (diagnosis_unjudged eq "" ? "" : "\nNot judged, their counters not collected by this run (docs/metrics.md names them):\n".diagnosis_unjudged.".")
 load scriptdir.'/page.gp'
 # Eight caption lines at 12 pt from 0.10 ran off the page's foot; the evidence (up to ~210 characters since the
 # first finding's column came in) ran off its right edge at 9 pt from 0.45: 7 pt, the columns as narrow as their

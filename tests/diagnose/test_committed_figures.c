@@ -1,8 +1,12 @@
 /*
- * Issue 47's rule over what memscope committed: the reference run (what a newcomer without a GPU renders), its
- * validation (the corpus) and the program profiles under reports/ hold no limiter evidence and no finding whose
- * figures read above 100 %, and no estimated gain of 100 % or more. Runs without a GPU, over the files as committed.
+ * Issue 47's rule over what memscope prints for what it committed: the report's tables of the reference run (what a
+ * newcomer without a GPU renders: its diagnosis page and its corpus page) and of the program profiles under reports/
+ * (their kernels pages) hold no limiter, finding or evidence whose figures read above 100 %, and no estimated gain
+ * that reads 100 % or more. The report applies today's rules to the counters a folder stored, so a folder taken
+ * before the rules changed is held to them too. Runs without a GPU.
  */
+#define _XOPEN_SOURCE 700
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,62 +15,89 @@
 
 #include <cmocka.h>
 
-#include "../../harness/csv/reader.h"
+#define FIXTURE "reports/reference"
+#include "../support/page_data.h"
+
 #include "../support/peak_figures.h"
 
-/* Every row of a CSV file's text column (and its gain column, where named) by the rule; a file that is not there
- * fails: the committed folders all have theirs. */
-static void check_file(struct findings *f, const char *path, const char *text_column, const char *gain_column)
+/* The first "est. N" whose N reads 100 or more, or NULL. */
+static const char *printed_gain_of_100(const char *text)
 {
-    struct csv_table t;
-    struct error e = {0};
-    if (csv_table_read(path, &t, &e) != 0)
-        fail_msg("%s: %s", path, e.message);
-    int text = csv_table_column_or_none(&t, text_column), gain = gain_column ? csv_table_column_or_none(&t, gain_column)
-                                                                              : -1;
-    if (text < 0)
-        fail_msg("%s has no column %s", path, text_column);
-    for (int row = 0; row < t.rows; ++row) {
-        double g = 0.0;
-        char where[512];
-        if (gain >= 0 && *csv_table_text(&t, row, gain))
-            csv_table_real(&t, row, gain, &g, &e);
-        snprintf(where, sizeof where, "%s:%d", path, t.line[row]);
-        check_figures(f, where, csv_table_text(&t, row, text), g);
+    for (const char *at = strstr(text, "est. "); at; at = strstr(at + 1, "est. "))
+        if (atof(at + 5) >= 100.0)
+            return at;
+    return NULL;
+}
+
+/* Every line of the tables of data_dir that match pattern, by the rule. */
+static void check_tables(struct findings *f, const char *folder, const char *pattern)
+{
+    char path[256], line[8192];
+    glob_t g;
+    snprintf(path, sizeof path, "%s/%s", data_dir, pattern);
+    if (glob(path, 0, NULL, &g) != 0)
+        fail_msg("the report of %s wrote no %s", folder, pattern);
+    for (size_t i = 0; i < g.gl_pathc; ++i) {
+        FILE *t = fopen(g.gl_pathv[i], "r");
+        assert_non_null(t);
+        for (int n = 1; fgets(line, sizeof line, t); ++n) {
+            char where[512];
+            snprintf(where, sizeof where, "%s: %s:%d", folder, strrchr(g.gl_pathv[i], '/') + 1, n);
+            check_figures(f, where, line, 0.0);
+            if (printed_gain_of_100(line))
+                note(f, "%s: a gain that reads 100 %% or more: %s", where, line);
+        }
+        fclose(t);
     }
-    csv_table_free(&t);
+    globfree(&g);
 }
 
-static void the_reference_run_reads_no_figure_above_a_peak(void **state)
+static void the_reference_run_prints_no_figure_above_a_peak(void **state)
 {
     (void)state;
     static struct findings f;
-    check_file(&f, "reports/reference/summary.csv", "evidence", "first_finding_gain_pct");
-    check_file(&f, "reports/reference/findings.csv", "evidence", "estimated_gain_pct");
-    expect_none(&f, "the reference run prints no figure above 100 % and no gain of 100 %");
+    write_data(FIXTURE);
+    check_tables(&f, FIXTURE, "diagnosis.tsv");
+    expect_none(&f, "the reference run's diagnosis prints no figure above 100 % and no gain of 100 %");
 }
 
-static void the_corpus_reads_no_figure_above_a_peak(void **state)
+static void the_corpus_prints_no_figure_above_a_peak(void **state)
 {
     (void)state;
     static struct findings f;
-    check_file(&f, "reports/reference/validate/findings.csv", "evidence", "estimated_gain_pct");
-    check_file(&f, "reports/reference/validate/validate.csv", "found_cause", "estimated_gain_pct");
-    expect_none(&f, "the corpus's findings print no figure above 100 % and no gain of 100 %");
+    write_data(FIXTURE);
+    check_tables(&f, FIXTURE, "validate-*.tsv");
+    expect_none(&f, "the corpus's first findings print no figure above 100 % and no gain of 100 %");
 }
 
-static void the_committed_profiles_read_no_figure_above_a_peak(void **state)
+static void the_committed_profiles_print_no_figure_above_a_peak(void **state)
 {
     (void)state;
     static struct findings f;
-    static const char *const profiles[] = {"reports/profile-torch-h100", "reports/profile-torch-bf16-h100",
-                                           "reports/trace-h100"};
+    static const char *const profiles[] = {"reports/profile-torch-h100", "reports/profile-torch-bf16-h100"};
     for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; ++i) {
-        char path[256];
-        snprintf(path, sizeof path, "%s/summary.csv", profiles[i]);
-        check_file(&f, path, "evidence", "first_finding_gain_pct");
+        write_data(profiles[i]);
+        check_tables(&f, profiles[i], "kernels-*.tsv");
     }
-    expect_none(&f, "the committed profiles print no figure above 100 % and no gain of 100 %");
+    expect_none(&f, "the committed profiles' kernels print no figure above 100 % and no gain of 100 %");
+}
+
+/* A folder whose stored counters read above a peak (naive's L1 at 240 % at W = 4096, planted in a copy of the
+ * reference run) is rendered by today's rules: no steady state, and the figure is not printed. */
+static void a_stored_figure_above_a_peak_is_not_printed(void **state)
+{
+    (void)state;
+    static struct findings f;
+    copy_fixture_and("awk -F, -v OFS=, '$1 == \"naive\" && $3 == 4096 && ($(NF-2) == \"sol_l1_pct\" || "
+                     "$(NF-2) == \"l1tex__throughput.avg.pct_of_peak_sustained_active\") { $(NF-1) = 240 } 1' "
+                     "$R/metrics.csv > $R/m && mv $R/m $R/metrics.csv");
+    write_data(scratch);
+    check_tables(&f, "the planted copy", "diagnosis.tsv");
+    expect_none(&f, "a stored figure above a peak is not printed");
+    const char *t = strstr(data_file("diagnosis.tsv"), "\tnaive\t");
+    assert_non_null(t);
+    assert_true(strncmp(t, "\tnaive\tno steady state\t", strlen("\tnaive\tno steady state\t")) == 0);
+    assert_non_null(strstr(t, "L1/shared read above its peak"));
 }
 
 /* The rule itself, so that it is seen to catch what it must. */
@@ -80,15 +111,18 @@ static void the_rule_catches_a_ramp_and_a_whole_kernel(void **state)
     assert_int_equal(f.count, 2);
     assert_non_null(strstr(f.text, "ramp: \"240 % of peak"));
     assert_non_null(strstr(f.text, "gain: an estimated gain of 100 %"));
+    assert_non_null(printed_gain_of_100("l1_bound (est. 100 %, global)"));
+    assert_null(printed_gain_of_100("latency_bound (est. 99.5 %, global)"));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_rule_catches_a_ramp_and_a_whole_kernel),
-        cmocka_unit_test(the_reference_run_reads_no_figure_above_a_peak),
-        cmocka_unit_test(the_corpus_reads_no_figure_above_a_peak),
-        cmocka_unit_test(the_committed_profiles_read_no_figure_above_a_peak),
+        cmocka_unit_test(the_reference_run_prints_no_figure_above_a_peak),
+        cmocka_unit_test(the_corpus_prints_no_figure_above_a_peak),
+        cmocka_unit_test(the_committed_profiles_print_no_figure_above_a_peak),
+        cmocka_unit_test(a_stored_figure_above_a_peak_is_not_printed),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }

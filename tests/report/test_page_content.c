@@ -145,18 +145,19 @@ static void each_idea_is_followed_by_what_the_run_measured(void **state)
 /* ---- the diagnosis (p. 5) ---- */
 
 /* The issue-bound kernels read apart by their own figures and their warps' top stall reason; no closing sentence
- * is shared by all of them. */
+ * is shared by all of them. Their first finding, issue_bound, gains at most what the FMA pipe leaves (metrics.csv at
+ * W = 4096): 100 - 68.45 = 31.55, 100 - 74.57 = 25.43, 100 - 79.77 = 20.23 %. */
 static void issue_bound_kernels_read_apart(void **state)
 {
     (void)state;
     write_data(FIXTURE);
     const char *t = data_file("diagnosis.tsv");
-    expect_row(t, "pipelined\tinstruction issue\tnot collected\tissue slots 76 % used, FMA pipe 68 %, L1/shared 61 %; "
-                   "top stall reason not_selected (44 % of samples)");
-    expect_row(t, "icache_fit\tinstruction issue\tnot collected\tissue slots 79 % used, FMA pipe 75 %, L1/shared 52 %; "
-                   "top stall reason selected (40 % of samples)");
-    expect_row(t, "cublas\tinstruction issue\tnot collected\tissue slots 90 % used, FMA pipe 80 %, L1/shared 62 %; "
-                   "top stall reason selected (45 % of samples)");
+    expect_row(t, "pipelined\tinstruction issue\tissue_bound (est. 32 %, global)\tissue slots 76 % used, FMA pipe 68 %, "
+                   "L1/shared 61 %; top stall reason not_selected (44 % of samples)");
+    expect_row(t, "icache_fit\tinstruction issue\tissue_bound (est. 25 %, global)\tissue slots 79 % used, FMA pipe 75 %, "
+                   "L1/shared 52 %; top stall reason selected (40 % of samples)");
+    expect_row(t, "cublas\tinstruction issue\tissue_bound (est. 20 %, global)\tissue slots 90 % used, FMA pipe 80 %, "
+                   "L1/shared 62 %; top stall reason selected (45 % of samples)");
     assert_null(strstr(t, "every FFMA"));
 }
 
@@ -167,13 +168,17 @@ static void every_row_is_the_rules_on_the_runs_figures(void **state)
     (void)state;
     write_data(FIXTURE);
     const char *t = data_file("diagnosis.tsv");
-    expect_row(t, "tiled_transposed\tbank conflicts\tnot collected\t32 % of shared wavefronts are bank conflicts; L1/shared at "
-                   "97 % of peak, FMA pipe 8 %; top stall reason mio_throttle (53 % of samples)");
-    expect_row(t, "tiled_transposed_padded\tL1/shared bandwidth\tnot collected\tL1/shared at 90 % of peak; FMA pipe 11 %, "
-                   "DRAM 13 %; top stall reason mio_throttle (46 % of samples)");
-    expect_row(t, "naive_uncoalesced\tuncoalesced global loads\tnot collected\tglobal loads use 12.5 % of the bytes their "
-                   "sectors carry (16.5 sectors per request); L1/shared at 99 % of peak; top stall reason lg_throttle "
-                   "(94 % of samples)");
+    /* the stores' conflicts: 2,080,374,784 of 6,509,559,808 wavefronts x L1/shared's 96.94 % = 30.98 % */
+    expect_row(t, "tiled_transposed\tbank conflicts\tshared_store_conflicts (est. 31 %, global)\t32 % of shared "
+                   "wavefronts are bank conflicts; L1/shared at 97 % of peak, FMA pipe 8 %; top stall reason "
+                   "mio_throttle (53 % of samples)");
+    /* L1/shared at 90.28 %, the issue slots at 39.37 %: at most 60.63 % */
+    expect_row(t, "tiled_transposed_padded\tL1/shared bandwidth\tl1_bound (est. 61 %, global)\tL1/shared at 90 % of peak; "
+                   "FMA pipe 11 %, DRAM 13 %; top stall reason mio_throttle (46 % of samples)");
+    /* 99.01 % x 7/8 of 70,866,960,384 load sectors over all 70,883,737,600 sectors = 86.61 % */
+    expect_row(t, "naive_uncoalesced\tuncoalesced global loads\tuncoalesced_global_loads (est. 87 %, global)\tglobal loads "
+                   "use 12.5 % of the bytes their sectors carry (16.5 sectors per request); L1/shared at 99 % of peak; "
+                   "top stall reason lg_throttle (94 % of samples)");
 }
 
 /* The evidence quotes the pipe a kernel's arithmetic runs on: the FP64 kernels of the reference run (at 9ca7d96)
@@ -182,24 +187,26 @@ static void every_row_is_the_rules_on_the_runs_figures(void **state)
  * cycles, its FMA pipe 1.86 %, its L1/shared 95.86 % of its peak, DRAM 18.12 % (summary.csv); naive_fp64's L1/shared
  * 92.17 %, FP64 pipe 11.52 %, DRAM 7.20 %; tiled_32's L1/shared 88.54 %, FMA pipe 14.38 %, DRAM 16.67 %. Their top
  * stall reasons, summed from stalls.csv: mio_throttle 53.10 %, long_scoreboard 85.89 %, mio_throttle 43.26 %; their
- * first findings (findings.csv, rank 1): l1_bound, estimated gains 94.37, 90.68 and 87.05 %.
+ * first findings by today's rules: l1_bound, at most what the issue slots leave (24.12, 26.34 and 41.10 %): 75.88,
+ * 73.66 and 58.90 % (the run recorded 94.37, 90.68 and 87.05 %, the L1's whole share).
  * naive_uncoalesced's L1 is the L1/shared unit, as everywhere. */
 static void the_evidence_quotes_the_kernel_s_own_arithmetic_pipe(void **state)
 {
     (void)state;
     write_data(REFERENCE);
     const char *t = data_file("diagnosis.tsv");
-    expect_row(t, "tiled_32_fp64\tL1/shared bandwidth\tl1_bound (est. 94 %, global)\tL1/shared at 96 % of peak; FP64 pipe "
+    expect_row(t, "tiled_32_fp64\tL1/shared bandwidth\tl1_bound (est. 76 %, global)\tL1/shared at 96 % of peak; FP64 pipe "
                    "15 %, DRAM 18 %; top stall reason mio_throttle (53 % of samples)");
-    expect_row(t, "naive_fp64\tL1/shared bandwidth\tl1_bound (est. 91 %, global)\tL1/shared at 92 % of peak; FP64 pipe 12 "
+    expect_row(t, "naive_fp64\tL1/shared bandwidth\tl1_bound (est. 74 %, global)\tL1/shared at 92 % of peak; FP64 pipe 12 "
                    "%, DRAM 7 %; top stall reason long_scoreboard (86 % of samples)");
-    expect_row(t, "tiled_32\tL1/shared bandwidth\tl1_bound (est. 87 %, global)\tL1/shared at 89 % of peak; FMA pipe 14 %, "
+    expect_row(t, "tiled_32\tL1/shared bandwidth\tl1_bound (est. 59 %, global)\tL1/shared at 89 % of peak; FMA pipe 14 %, "
                    "DRAM 17 %; top stall reason mio_throttle (43 % of samples)");
     assert_non_null(strstr(t, "(16.5 sectors per request); L1/shared at 99 % of peak"));
 }
 
-/* A run with findings.csv shows each variant's first finding and its estimated gain beside its limiter; one without
- * (the fixture, from before the findings) says "not collected", as the rows above do. */
+/* Each variant's first finding and its estimated gain stand beside its limiter, by today's rules on the stored
+ * counters, whatever findings.csv recorded (here a planted 51.6 %: the rules give 31 %, as above); the rules the
+ * run's counters cannot judge (the fixture predates the causes group and the launch's columns) are named. */
 static void the_first_finding_and_its_estimated_gain_are_shown(void **state)
 {
     (void)state;
@@ -209,12 +216,15 @@ static void the_first_finding_and_its_estimated_gain_are_shown(void **state)
                      "tiled_transposed,fp32,1024,k,1,l1_bound,global,90,limiter,\\n' >$R/findings.csv");
     write_data(scratch);
     const char *t = data_file("diagnosis.tsv");
-    expect_row(t, "tiled_transposed\tbank conflicts\tshared_store_conflicts (est. 52 %, global)\t32 % of shared "
+    expect_row(t, "tiled_transposed\tbank conflicts\tshared_store_conflicts (est. 31 %, global)\t32 % of shared "
                    "wavefronts are bank conflicts; L1/shared at 97 % of peak, FMA pipe 8 %; top stall reason "
                    "mio_throttle (53 % of samples)");
-    expect_row(t, "naive\tL1/shared bandwidth\tnot collected\tL1/shared at 73 % of peak; FMA pipe 29 %, DRAM 11 %; "
-                   "top stall reason long_scoreboard (34 % of samples)");
+    /* L1/shared at 73.45 %, the issue slots at 41.97 %: at most 58.03 % */
+    expect_row(t, "naive\tL1/shared bandwidth\tl1_bound (est. 58 %, global)\tL1/shared at 73 % of peak; FMA pipe 29 %, "
+                   "DRAM 11 %; top stall reason long_scoreboard (34 % of samples)");
     assert_non_null(strstr(t, "\tfirst finding (estimated gain)\t"));
+    assert_non_null(strstr(data_file("variables.gp"), "\ndiagnosis_unjudged = \"local_memory_spills, branch_divergence, "
+                                                      "predicated_off_lanes, type_conversions, atomic_contention, "));
 }
 
 /* ---- the bank conflicts (p. 10) ---- */
