@@ -98,7 +98,9 @@ __device__ __forceinline__ float block_sum(float x, float *warp_sums)
     return total;
 }
 
-/* One block a row of 4096 floats: its mean and variance, then each element normalized (no affine weights). */
+/* One block a row of 4096 floats: its mean, then its variance about the mean (two passes over the registers, as
+ * layer norms do: E[x^2] - mean^2 loses every digit in float for rows of large values), then each element
+ * normalized (no affine weights). */
 __global__ void __launch_bounds__(ROW_THREADS) layernorm_rows_kernel(const float4 *in, float4 *out)
 {
     __shared__ float warp_sums[ROW_THREADS / 32];
@@ -109,10 +111,14 @@ __global__ void __launch_bounds__(ROW_THREADS) layernorm_rows_kernel(const float
     for (int k = 0; k < ROW_VECTORS; ++k) {
         v[k] = in[row + threadIdx.x + (size_t)k * ROW_THREADS];
         sum += (v[k].x + v[k].y) + (v[k].z + v[k].w);
-        squares += (v[k].x * v[k].x + v[k].y * v[k].y) + (v[k].z * v[k].z + v[k].w * v[k].w);
     }
     float mean = block_sum(sum, warp_sums) / ROW_FLOATS;
-    float rstd = rsqrtf(block_sum(squares, warp_sums) / ROW_FLOATS - mean * mean + 1e-5f);
+#pragma unroll
+    for (int k = 0; k < ROW_VECTORS; ++k) {
+        float4 d = make_float4(v[k].x - mean, v[k].y - mean, v[k].z - mean, v[k].w - mean);
+        squares += (d.x * d.x + d.y * d.y) + (d.z * d.z + d.w * d.w);
+    }
+    float rstd = rsqrtf(block_sum(squares, warp_sums) / ROW_FLOATS + 1e-5f);
 #pragma unroll
     for (int k = 0; k < ROW_VECTORS; ++k)
         out[row + threadIdx.x + (size_t)k * ROW_THREADS] = make_float4(

@@ -295,7 +295,8 @@ static void check_reduction(const char *name)
     free(out);
 }
 
-/* Row r of layernorm_rows, checked against its mean and variance worked out here in double. */
+/* Row r of layernorm_rows, checked against its mean and variance worked out here in double (row 2055's values near
+ * 8.4 million lost every digit of their variance to E[x^2] - mean^2 in float: the kernel takes two passes). */
 static void check_row(const float *out, size_t r)
 {
     double sum = 0.0, squares = 0.0;
