@@ -13,6 +13,7 @@
 #ifndef MEMSCOPE_PATHOLOGY_H
 #define MEMSCOPE_PATHOLOGY_H
 
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
@@ -44,6 +45,7 @@ struct pathology_buffers {
     float *dst;        /* PATHOLOGY_BUFFER_FLOATS floats, every case's output (zeroed by pathology_allocate) */
     unsigned *chase;   /* PATHOLOGY_CHASE_ROWS x 32 words, the chase's cycle; only read */
     unsigned *counter; /* one word every thread of atomic_one_address adds its 1s to (never reset by a launcher) */
+    cublasHandle_t blas; /* cublas_bf16_gemm's, its math mode the suite's */
 };
 
 /* What the checkable cases leave in dst and counter (README.md gives the rest of each launch shape). */
@@ -61,6 +63,8 @@ struct pathology_buffers {
 /* vector_tail: dst[i] = 2 src[i] + 1 for i below this, on a GPU of sms SMs (5.17 waves of 8 blocks of 256 threads,
  * 16 floats each) */
 #define PATHOLOGY_TAIL_FLOATS(sms) ((size_t)(8 * (sms) * 517 / 100) * 256 * 16)
+/* cublas_bf16_gemm: P (dst) = M (src) x N (src past M), bf16, this width square; src's floats read as bf16 pairs */
+#define PATHOLOGY_GEMM_WIDTH 4096
 
 /* NULL when every buffer is allocated and filled (the filling is complete when it returns), else a static reason
  * with nothing left allocated. */
@@ -100,7 +104,8 @@ const char *pathology_release(struct pathology_buffers *b);
     X(pointer_chase, "latency_bound", "", pathology_pointer_chase)                                                 \
     X(sequential_reduction, "l1_bound", "", pathology_sequential_reduction)                                        \
     X(vector_tail, "dram_bound", "", pathology_vector_tail)                                                        \
-    X(layernorm_rows, "dram_bound", "", pathology_layernorm_rows)
+    X(layernorm_rows, "dram_bound", "", pathology_layernorm_rows)                                                  \
+    X(cublas_bf16_gemm, "tensor_bound", "", pathology_cublas_bf16_gemm)
 
 #define PATHOLOGY_DECLARE_LAUNCHER(name, expected, sibling, launcher)                                              \
     const char *launcher(const struct pathology_buffers *b, cudaStream_t stream);

@@ -2,6 +2,7 @@
  * The buffers every case shares: allocated and filled once (src with PATHOLOGY_SOURCE_VALUE, the chase's rows with
  * PATHOLOGY_CHASE_NEXT, dst and the counter zeroed), then only read or overwritten by the cases.
  */
+#include "../matmul.h"
 #include "pathology.h"
 
 __global__ void pathology_fill_kernel(float *src, size_t floats, unsigned *chase)
@@ -25,8 +26,11 @@ extern "C" const char *pathology_release(struct pathology_buffers *b)
     for (size_t i = 0; i < sizeof pointers / sizeof pointers[0]; ++i)
         if ((why = checked(cudaFree(pointers[i]))) != NULL && first == NULL)
             first = why;
+    if (b->blas != NULL && cublasDestroy(b->blas) != CUBLAS_STATUS_SUCCESS && first == NULL)
+        first = "cublasDestroy failed";
     b->src = b->dst = NULL;
     b->chase = b->counter = NULL;
+    b->blas = NULL;
     return first;
 }
 
@@ -36,7 +40,13 @@ extern "C" const char *pathology_allocate(struct pathology_buffers *b)
     const char *why;
     b->src = b->dst = NULL;
     b->chase = b->counter = NULL;
-    if ((why = checked(cudaMalloc((void **)&b->src, bytes))) != NULL ||
+    b->blas = NULL;
+    if (cublasCreate(&b->blas) != CUBLAS_STATUS_SUCCESS) {
+        b->blas = NULL;
+        return "cublasCreate failed";
+    }
+    if ((why = matmul_cublas_configure(b->blas)) != NULL ||
+        (why = checked(cudaMalloc((void **)&b->src, bytes))) != NULL ||
         (why = checked(cudaMalloc((void **)&b->dst, bytes))) != NULL ||
         (why = checked(cudaMalloc((void **)&b->chase, (size_t)PATHOLOGY_CHASE_ROWS * 32 * sizeof(unsigned)))) != NULL ||
         (why = checked(cudaMalloc((void **)&b->counter, sizeof(unsigned)))) != NULL ||

@@ -4,9 +4,12 @@
  * variable, which compiles to conversions around a reciprocal, and an if the compiler predicates) beside its
  * sequential-addressing fix; a fill of one element (PyTorch's FillFunctor zeroing a scalar); a vectorized
  * elementwise kernel whose last wave is partial, memory-bound so that its tail costs little; a row-wise
- * normalization (layer norm's shape: a reduction per row, then an elementwise pass over it).
+ * normalization (layer norm's shape: a reduction per row, then an elementwise pass over it); and cuBLAS's bf16 GEMM,
+ * the TMA and wgmma kernel a model spends most of its time in, whose tile scheduler issues about one global atomic a
+ * block beside no LSU load at all.
  */
 #include "../launch_status.cuh"
+#include "../truth/truth.h"
 #include "pathology.h"
 
 #define REDUCE_THREADS PATHOLOGY_REDUCE_THREADS
@@ -163,4 +166,16 @@ extern "C" const char *pathology_layernorm_rows(const struct pathology_buffers *
 {
     layernorm_rows_kernel<<<ROWS, ROW_THREADS, 0, stream>>>((const float4 *)b->src, (float4 *)b->dst);
     return launch_status();
+}
+
+/* M is src's first width^2 bf16 (its floats read as pairs of bf16), N the next, P dst's first: the values are
+ * whatever the floats' bits make, which the tensor cores take at the same rate. */
+extern "C" const char *pathology_cublas_bf16_gemm(const struct pathology_buffers *b, cudaStream_t stream)
+{
+    const size_t matrix_floats = (size_t)PATHOLOGY_GEMM_WIDTH * PATHOLOGY_GEMM_WIDTH / 2;
+    static_assert(2 * matrix_floats <= PATHOLOGY_BUFFER_FLOATS, "src holds M and N");
+    if (cublasSetStream(b->blas, stream) != CUBLAS_STATUS_SUCCESS)
+        return "cublasSetStream failed";
+    return truth_cublas_gemm(b->blas, TRUTH_BF16, PATHOLOGY_GEMM_WIDTH, PATHOLOGY_GEMM_WIDTH, PATHOLOGY_GEMM_WIDTH,
+                             b->src, b->src + matrix_floats, b->dst);
 }
