@@ -69,6 +69,8 @@ struct pathology_buffers {
 /* NULL when every buffer is allocated and filled (the filling is complete when it returns), else a static reason
  * with nothing left allocated. */
 const char *pathology_allocate(struct pathology_buffers *b);
+/* The current device's SMs into *sms (the cases sized in waves): NULL, else a static reason. */
+const char *pathology_sm_count(int *sms);
 /* NULL when every buffer was freed (the pointers are then NULL), else a static reason. Safe on a zeroed struct. */
 const char *pathology_release(struct pathology_buffers *b);
 

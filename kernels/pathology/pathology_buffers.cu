@@ -19,6 +19,15 @@ static const char *checked(cudaError_t rc)
     return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
 }
 
+extern "C" const char *pathology_sm_count(int *sms)
+{
+    int device = 0;
+    cudaError_t rc = cudaGetDevice(&device);
+    if (rc == cudaSuccess)
+        rc = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
+    return checked(rc);
+}
+
 extern "C" const char *pathology_release(struct pathology_buffers *b)
 {
     const char *first = NULL, *why;

@@ -111,14 +111,10 @@ extern "C" const char *pathology_divergent_fma(const struct pathology_buffers *b
 
 static const char *wave_blocks(int extra, int *blocks)
 {
-    int device = 0, sms = 0;
-    cudaError_t rc = cudaGetDevice(&device);
-    if (rc == cudaSuccess)
-        rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (rc != cudaSuccess)
-        return cudaGetErrorString(rc);
+    int sms = 0;
+    const char *why = pathology_sm_count(&sms);
     *blocks = 2 * sms + extra;
-    return NULL;
+    return why;
 }
 
 extern "C" const char *pathology_full_wave(const struct pathology_buffers *b, cudaStream_t stream)

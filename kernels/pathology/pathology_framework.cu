@@ -148,12 +148,10 @@ extern "C" const char *pathology_one_element_fill(const struct pathology_buffers
 
 extern "C" const char *pathology_vector_tail(const struct pathology_buffers *b, cudaStream_t stream)
 {
-    int device = 0, sms = 0;
-    cudaError_t rc = cudaGetDevice(&device);
-    if (rc == cudaSuccess)
-        rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (rc != cudaSuccess)
-        return cudaGetErrorString(rc);
+    int sms = 0;
+    const char *why = pathology_sm_count(&sms);
+    if (why != NULL)
+        return why;
     int blocks = TAIL_BLOCKS_PER_SM * sms * TAIL_WAVES_PERCENT / 100;
     static_assert(TAIL_BLOCKS_PER_SM * TAIL_THREADS * TAIL_VECTORS * 4 == 8 * 256 * 16, "PATHOLOGY_TAIL_FLOATS");
     if (PATHOLOGY_TAIL_FLOATS(sms) > PATHOLOGY_BUFFER_FLOATS)
