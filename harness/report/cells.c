@@ -154,3 +154,82 @@ void report_format_gain(char *out, size_t size, double pct)
             return;
     }
 }
+
+/* DejaVu Sans's advance widths for ASCII 32 to 126, in 1/2048 em (DejaVuSans.ttf's hmtx table, fonts-dejavu-core
+ * 2.37, as Debian 12 installs it). */
+static const unsigned short dejavu_sans_advance[95] = {
+    651,  821,  942,  1716, 1303, 1946, 1597, 563,  799,  799,  1024, 1716, 651,  739,  651,  690,  1303, 1303, 1303,
+    1303, 1303, 1303, 1303, 1303, 1303, 1303, 690,  690,  1716, 1716, 1716, 1087, 2048, 1401, 1405, 1430, 1577, 1294,
+    1178, 1587, 1540, 604,  604,  1343, 1141, 1767, 1532, 1612, 1235, 1612, 1423, 1300, 1251, 1499, 1401, 2025, 1403,
+    1251, 1403, 799,  690,  799,  1716, 1024, 1024, 1255, 1300, 1126, 1300, 1260, 721,  1300, 1298, 569,  569,  1186,
+    569,  1995, 1298, 1253, 1300, 1300, 842,  1067, 803,  1298, 1212, 1675, 1212, 1212, 1075, 1303, 690,  1303, 1716};
+
+double report_text_width_pt(const char *text, double font_pt)
+{
+    double units = 0.0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; ++p)
+        if (*p >= 32 && *p < 127)
+            units += dejavu_sans_advance[*p - 32];
+        else if ((*p & 0xC0) != 0x80) /* the first byte of any other character; its continuation bytes add none */
+            units += 2048.0;
+    return units / 2048.0 * font_pt;
+}
+
+/* The page gnuplot draws on: A4 landscape (report-render's pdfcairo size), in points. */
+#define PAGE_WIDTH_PT 841.89
+/* gnuplot's cairo terminals set DejaVu Sans at a nominal N points about 0.7 N points wide on that page (the PNG's
+ * hinting a little wider than the PDF: docs/report.md gives the measurement); with a margin. */
+#define SET_WIDTH_PER_POINT 0.72
+/* table.gp's plot spans the page from 0.04 to 0.98 (its margins): a column's x is a share of that. */
+#define TABLE_PLOT_SHARE 0.94
+/* Between a column's widest cell and the next column, in points. */
+#define COLUMN_GAP_PT 8.0
+#define LAYOUT_MAX_COLUMNS 32
+
+/* The widest cell of each of the columns, in ems (1 point at a 1-point font), from the table's lines. */
+static int widest_cells(const char *path, int first, int columns, double widest[], struct error *e)
+{
+    char line[8192];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return error_set(e, EXIT_OUTPUT, "cannot read back %s: %s", path, strerror(errno));
+    for (int c = 0; c < columns; ++c)
+        widest[c] = 0.0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *cell = line;
+        for (int c = 1; cell && c < first + columns; ++c) {
+            char *tab = strchr(cell, '\t');
+            if (tab)
+                *tab = '\0';
+            if (c >= first)
+                widest[c - first] = fmax(widest[c - first], report_text_width_pt(cell, 1.0));
+            cell = tab ? tab + 1 : NULL;
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+int report_table_layout(FILE *variables, const char *name, const char *path, int first, int columns, double left,
+                        double right, double max_pt, double min_pt, struct error *e)
+{
+    double widest[LAYOUT_MAX_COLUMNS], x[LAYOUT_MAX_COLUMNS], pt = max_pt;
+    if (columns < 1 || columns > LAYOUT_MAX_COLUMNS)
+        return error_set(e, EXIT_USAGE, "a table of %d columns: from 1 to %d", columns, LAYOUT_MAX_COLUMNS);
+    if (widest_cells(path, first, columns, widest, e))
+        return e->code;
+    for (;; pt -= 0.5) {
+        x[0] = left;
+        double set = pt * SET_WIDTH_PER_POINT, plot = PAGE_WIDTH_PT * TABLE_PLOT_SHARE;
+        for (int c = 1; c < columns; ++c)
+            x[c] = x[c - 1] + (widest[c - 1] * set + COLUMN_GAP_PT) / plot;
+        if (x[columns - 1] + widest[columns - 1] * set / plot <= right || pt - 0.5 < min_pt)
+            break;
+    }
+    fprintf(variables, "%s_x = \"", name);
+    for (int c = 0; c < columns; ++c)
+        fprintf(variables, "%s%.4f", c ? " " : "", x[c]);
+    fprintf(variables, "\"\n%s_font_size = %.1f\n", name, pt);
+    return 0;
+}

@@ -35,6 +35,18 @@ void report_format_speed_change(char *out, size_t size, double before_ms, double
 /* An estimated gain in %, whole (58) unless that would read 100 for a gain below it: 99.5 is not the whole kernel,
  * so it keeps the decimals that say so (99.5, 99.96). */
 void report_format_gain(char *out, size_t size, double pct);
+/* The width of text in DejaVu Sans (what fontconfig gives gnuplot's "Sans" on Debian: a fresh machine's font) at
+ * font_pt points, in points: each ASCII character's advance, any other the em (the widest). gnuplot's terminals set
+ * a font smaller than its nominal size (report_table_layout scales). */
+double report_text_width_pt(const char *text, double font_pt);
+
+/* A table's layout from the widths its cells take: the TSV file at path (written by report_put_cell: a header line,
+ * then rows) read back, and columns first to first + columns - 1 (1-based) set from left (in table.gp's plot, 0 to 1
+ * across its margins) with each column as wide as its widest cell and a gap after it, in the largest font from
+ * max_pt down to min_pt (by half points) at which the last column's widest cell ends before right. Written to
+ * variables as name_x (table.gp's table_x) and name_font_size. */
+int report_table_layout(FILE *variables, const char *name, const char *path, int first, int columns, double left,
+                        double right, double max_pt, double min_pt, struct error *e);
 /* Counts with thousands separators: 32,505,856. */
 void report_format_count(char *out, size_t size, double value);
 

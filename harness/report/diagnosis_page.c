@@ -363,6 +363,11 @@ int report_write_diagnosis(const struct report_model *m, struct page_output *out
     out->copies = rows > 0;
     if (rows == 0)
         return 0;
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     fprintf(out->variables, "diagnosis_rows = %d\n", rows);
-    return write_rows(m, limiter, out->dir, e) || write_unjudged(m, limiter, out->variables, e);
+    snprintf(path, sizeof path, "%s/diagnosis.tsv", out->dir);
+    /* the columns from the widths their cells take, at 7 points where the evidence then ends on the page */
+    if (write_rows(m, limiter, out->dir, e) || write_unjudged(m, limiter, out->variables, e))
+        return e->code;
+    return report_table_layout(out->variables, "diagnosis_table", path, 2, 4, 0.02, 1.0, 7.0, 5.0, e);
 }

@@ -11,14 +11,15 @@ page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, D
     "formula; global: the unit it wastes bounds the kernel; 'none': no rule fired.".\
     (diagnosis_unjudged eq "" ? "" : "\nNot judged, their counters not collected by this run (docs/metrics.md names them):\n".diagnosis_unjudged.".")
 load scriptdir.'/page.gp'
-# Eight caption lines at 12 pt from 0.10 ran off the page's foot; the evidence (up to ~210 characters since the
-# first finding's column came in) ran off its right edge at 9 pt from 0.45: 7 pt, the columns as narrow as their
-# longest cells, the caption at 10 pt from just under the table.
+# Eight caption lines at 12 pt from 0.10 ran off the page's foot: the caption at 10 pt from just under the table.
+# The columns are laid out by memscope-report-data from the widths their cells take in DejaVu Sans (fixed
+# positions let "uncoalesced global loads" run into its first finding on a fresh Debian machine), at 7 pt, or
+# smaller where the evidence would otherwise run off the page.
 set label 91 at screen 0.09, screen 0.205 font ",10"
 table_rows = diagnosis_rows + 1
 table_file = datadir.'/diagnosis.tsv'
-table_x = "0.02 0.105 0.185 0.32"
+table_x = diagnosis_table_x
 table_first = 2
 table_colour_column = 1
-table_font_size = 7
+table_font_size = diagnosis_table_font_size
 load scriptdir.'/table.gp'

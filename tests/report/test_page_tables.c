@@ -749,6 +749,28 @@ static void no_two_words_of_the_reference_report_overlap(void **state)
     assert_int_equal(page, 26);
 }
 
+/* The diagnosis page's columns are laid out from the widths their cells take in the font a fresh Debian machine has
+ * (DejaVu Sans): in its PNG, drawn by gnuplot, no cell runs into the next column (with fixed positions
+ * "uncoalesced global loads" ran into its first finding). tests/support/png_columns.py reads the page's pixels. */
+static void the_diagnosis_columns_do_not_run_into_each_other(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char x[128] = "";
+    if (system("command -v gnuplot >/dev/null && command -v python3 >/dev/null") != 0)
+        skip();
+    shell(&o, "scripts/report-render %s %s/columns >/dev/null && sed -n 's/^diagnosis_table_x = \"\\(.*\\)\"$/\\1/p' "
+              "%s/columns/data/variables.gp",
+          REFERENCE, workdir, workdir);
+    assert_int_equal(o.exit_code, 0);
+    snprintf(x, sizeof x, "%.*s", (int)strcspn(o.output, "\n"), o.output);
+    if (!*x)
+        fail_msg("the reference report's variables.gp has no diagnosis_table_x");
+    shell(&o, "python3 tests/support/png_columns.py %s/columns/05-diagnosis.png '%s'", workdir, x);
+    if (o.exit_code != 0)
+        fail_msg("columns %s:\n%s", x, o.output);
+}
+
 /* No word of the reference run's PDF ends within 5 points of its page's edge: text set past the edge is cut there,
  * and pdftotext keeps the word across it (the diagnosis page's evidence at 9 pt ran off the right edge, its caption's
  * last line off the foot). */
@@ -808,6 +830,7 @@ int main(void)
         cmocka_unit_test(the_performance_page_names_lines_on_one_another),
         cmocka_unit_test(every_readme_figure_is_drawn_by_make_figures),
         cmocka_unit_test(no_two_words_of_the_reference_report_overlap),
+        cmocka_unit_test(the_diagnosis_columns_do_not_run_into_each_other),
         cmocka_unit_test(no_word_of_the_reference_report_leaves_its_page),
     };
     return cmocka_run_group_tests_name("page tables", tests, setup, teardown);
