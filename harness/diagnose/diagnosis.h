@@ -88,7 +88,8 @@ const char *diagnosis_input_name(enum diagnosis_input id);
  * as are those of any kernel one of whose units reads above 100 % of its peak, which no steady state can. */
 #define DIAGNOSIS_STEADY_STATE_MS 0.010
 
-/* Whether the kernel's unit figures are rates (duration unknown: judged so); why not into why (len > 0) if not. */
+/* Whether the kernel's unit figures are rates (duration unknown: judged so); why not into why (NULL, len 0: not
+ * wanted) if not. */
 int diagnosis_steady_state(const double values[DIAGNOSIS_INPUT_COUNT], char *why, size_t len);
 
 struct diagnosis {

@@ -500,7 +500,8 @@ static double fp64_path_share(const double *v)
  * (the corpus's double literal: XU pipe 93 %, issue slots 24 %). */
 static double gain_fp64_in_fp32(const struct judge *j, int unit)
 {
-    return fmax(100.0 * j->share[unit] * fp64_path_share(j->v), conversion_share_of_xu(j));
+    double arithmetic = 100.0 * j->share[unit] * fp64_path_share(j->v);
+    return isnan(arithmetic) ? NAN : fmax(arithmetic, conversion_share_of_xu(j)); /* fmax would drop the NAN */
 }
 
 static void say_fp64_in_fp32(const struct judge *j, int unit, struct finding *f)
@@ -1034,7 +1035,8 @@ static void judge_init(struct judge *j, const double *v, const struct diagnosis 
     j->bound_unit = unit_of_input(d->unit);
     for (int u = 0; u < UNIT_COUNT; ++u)
         j->share[u] = NAN;
-    if (d->unit == DIAGNOSIS_NO_STEADY_STATE)
+    /* the steady state judged here too: a kernel whose limiter is "not collected" has not been through it */
+    if (d->unit == DIAGNOSIS_NO_STEADY_STATE || !diagnosis_steady_state(v, NULL, 0))
         return;
     for (int u = 0; u < UNIT_LATENCY; ++u) {
         j->share[u] = v[inputs[u]] / 100.0;

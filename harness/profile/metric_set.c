@@ -124,6 +124,16 @@ const char *metrics_tensor_type(const struct derived_metric derived[MAX_DERIVED]
     return type;
 }
 
+/* Conversions' share of the XU pipe's warp instructions, in %: the thread-level conversions over the lanes an
+ * instruction runs on; 0 without XU instructions; NAN where a counter is missing (not judged, not 100). */
+static double xu_conversion_share(double conversions, double lanes, double xu_instructions)
+{
+    if (xu_instructions == 0.0)
+        return 0.0;
+    double share = 100.0 * conversions / lanes / xu_instructions;
+    return lanes > 0.0 && isfinite(share) ? fmin(100.0, share) : NAN;
+}
+
 /* The causes group's figures. A kernel without atomics has no skew (1, not 0/0). */
 static void causes(const char *const *names, const double *values, int n, double fp64, double v[DERIVED_METRIC_COUNT])
 {
@@ -137,10 +147,8 @@ static void causes(const char *const *names, const double *values, int n, double
     v[METRIC_PREDICATED_ON_LANES] = GET(LANES_PRED_ON_PER_INSTRUCTION);
     v[METRIC_CONVERSION_COUNT] = GET(CONVERSIONS);
     v[METRIC_XU_PIPE_PCT] = GET(XU_PIPE);
-    v[METRIC_XU_CONVERSION_SHARE] = GET(XU_INSTRUCTIONS) > 0.0
-                                        ? fmin(100.0, 100.0 * GET(CONVERSIONS) / GET(LANES_PRED_ON_PER_INSTRUCTION) /
-                                                          GET(XU_INSTRUCTIONS))
-                                        : GET(XU_INSTRUCTIONS) == 0.0 ? 0.0 : NAN;
+    v[METRIC_XU_CONVERSION_SHARE] = xu_conversion_share(GET(CONVERSIONS), GET(LANES_PRED_ON_PER_INSTRUCTION),
+                                                        GET(XU_INSTRUCTIONS));
     v[METRIC_DIVERGENT_BRANCHES] = GET(BRANCH_TARGETS_DIVERGENT);
     v[METRIC_CONVERSIONS_PER_FP64_OP] = fp64 > 0.0 ? GET(CONVERSIONS) / fp64 : isnan(fp64) ? NAN : 0.0;
     v[METRIC_BLOCKS_LAUNCHED_COUNT] = GET(BLOCKS_LAUNCHED);

@@ -138,7 +138,8 @@ static int variant_lines(const struct csv_table *t, const char *variant, int wid
             csv_table_int(t, row, col[3], &line, e) || csv_table_real(t, row, col[5], &value, e))
             continue;
         const char *file = csv_table_text(t, row, col[2]), *metric = csv_table_text(t, row, col[4]);
-        *wavefronts = (isnan(*wavefronts) ? 0.0 : *wavefronts) + (strcmp(metric, "shared_wavefronts") ? 0.0 : value);
+        if (strcmp(metric, "shared_wavefronts") == 0) /* none such: not counted, NAN, not 0 */
+            *wavefronts = (isnan(*wavefronts) ? 0.0 : *wavefronts) + value;
         while (g < n && (gathered[g].counts.line != line || strcmp(gathered[g].file, file)))
             ++g;
         if (g == n) {

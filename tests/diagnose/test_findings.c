@@ -538,6 +538,30 @@ static void a_double_literal_s_conversions_are_the_fp64_path_s(void **state)
     assert_null(find(f, n, "type_conversions"));
 }
 
+/* A kernel whose limiter could not be named (a speed-of-light figure missing: "not collected") is still held to the
+ * steady state: its XU pipe "at 140 %" weighs no finding, and a 5 us kernel's shares weigh none. */
+static void a_partial_sol_group_is_held_to_the_steady_state(void **state)
+{
+    (void)state;
+    double v[DIAGNOSIS_INPUT_COUNT];
+    struct finding f[FINDING_MAX];
+    healthy(v);
+    v[IN_SOL_L2] = NAN;
+    v[IN_XU_PIPE] = 140.0;
+    v[IN_CONVERSIONS] = 1e9;
+    v[IN_XU_CONVERSION_SHARE] = 100.0;
+    int n = findings_of(v, NULL, f);
+    assert_null(find(f, n, "type_conversions"));
+    healthy(v);
+    v[IN_SOL_L2] = NAN;
+    v[IN_STORE_EFFICIENCY] = 12.5;
+    v[IN_ST_SECTORS] = 32e6;
+    v[IN_DURATION_MS] = 0.005;
+    n = findings_of(v, NULL, f);
+    assert_null(find(f, n, "uncoalesced_global_stores"));
+    assert_string_equal(f[0].cause, "launch_overhead");
+}
+
 /* No figure of a finding may read above 100 % of a peak, nor a gain reach 100 %. */
 static void no_figure_above_a_peak(const struct finding *f, int n)
 {
@@ -727,6 +751,7 @@ int main(void)
         cmocka_unit_test(predicated_lanes_are_seen_where_divergence_is_not),
         cmocka_unit_test(conversions_cost_the_xu_pipe_they_keep_busy),
         cmocka_unit_test(a_double_literal_s_conversions_are_the_fp64_path_s),
+        cmocka_unit_test(a_partial_sol_group_is_held_to_the_steady_state),
         cmocka_unit_test(a_short_kernel_is_judged_by_its_launch_alone),
         cmocka_unit_test(a_one_element_fill_reads_no_rate),
         cmocka_unit_test(fp64_in_an_fp32_kernel_is_told_by_its_conversions),

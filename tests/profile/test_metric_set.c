@@ -402,6 +402,27 @@ static const char *const tensor_names[] = {
 
 /* The tensor group, by the names DESIGN-39 fixed and CUPTI's host API accepts for GH100 (tests/cupti): the six
  * per-type counters, then the instruction families'. */
+/* Conversions' share of the XU pipe's instructions: 2^28 thread conversions at 24 lanes an instruction over 12.6 M
+ * XU instructions (the corpus's modulo reduction: 88.8 %); 0 without XU work; not judged (NAN, never 100 %) where
+ * the predicated-on lanes were not collected or read 0. */
+static void the_xu_conversion_share_is_a_share_or_nothing(void **state)
+{
+    (void)state;
+    const char *const names[] = {"smsp__sass_thread_inst_executed_op_conversion_pred_on.sum",
+                                 "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",
+                                 "smsp__inst_executed_pipe_xu.sum"};
+    double values[] = {268435456.0, 24.0, 12600000.0};
+    assert_close(derived(names, values, N(names), "xu_conversion_share_pct"), 100.0 * 268435456.0 / 24.0 / 12600000.0);
+    values[2] = 0.0;
+    assert_close(derived(names, values, N(names), "xu_conversion_share_pct"), 0.0);
+    values[2] = 12600000.0;
+    values[1] = 0.0;
+    assert_true(isnan(derived(names, values, N(names), "xu_conversion_share_pct")));
+    const char *const without_lanes[] = {names[0], names[2]};
+    const double two[] = {268435456.0, 12600000.0};
+    assert_true(isnan(derived(without_lanes, two, N(without_lanes), "xu_conversion_share_pct")));
+}
+
 static void the_tensor_group_is_its_counters(void **state)
 {
     (void)state;
@@ -504,6 +525,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(all_holds_every_group_metric_once),
+        cmocka_unit_test(the_xu_conversion_share_is_a_share_or_nothing),
         cmocka_unit_test(all_includes_sample_metrics),
         cmocka_unit_test(none_is_empty),
         cmocka_unit_test(the_source_group_alone_is_refused_and_all_includes_it),
