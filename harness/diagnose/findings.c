@@ -1035,8 +1035,8 @@ static void judge_init(struct judge *j, const double *v, const struct diagnosis 
     j->bound_unit = unit_of_input(d->unit);
     for (int u = 0; u < UNIT_COUNT; ++u)
         j->share[u] = NAN;
-    /* the steady state judged here too: a kernel whose limiter is "not collected" has not been through it */
-    if (d->unit == DIAGNOSIS_NO_STEADY_STATE || !diagnosis_steady_state(v, NULL, 0))
+    /* judged here, not read from the limiter: one "not collected" has not been through diagnose()'s check */
+    if (!diagnosis_steady_state(v, NULL, 0))
         return;
     for (int u = 0; u < UNIT_LATENCY; ++u) {
         j->share[u] = v[inputs[u]] / 100.0;

@@ -7,9 +7,9 @@ page_caption = sprintf("A kernel: every launch of it, over every process and run
         kernels_grouping eq "nvtx" ? " within one NVTX range (the innermost open on the launching thread; autograd's backward runs in none)" :\
         kernels_grouping eq "launch" ? " (here each launch alone)" : "", kernels_total_ms).\
     "Names are shortened (no return type, parameters or namespaces; deep template arguments as …; kernels.csv has them whole); a line below a row\n".\
-    "is cut at its end (summary.csv and findings.csv have it whole). The limiter, tensor rate and first finding (an estimate of the time a fix would\n".\
-    "save) are of the kernel's first launch profiled with hardware metrics, by the suite's rules (harness/diagnose/); a kernel only timed had no\n".\
-    "launch selected for them (memscope-profile selects each kernel's first by default).".\
+    "is cut at its end (summary.csv and findings.csv hold what the profile found, whole). The limiter, tensor rate and first finding (an\n".\
+    "estimate of the time a fix would save) are of the kernel's first launch profiled with hardware metrics, by today's rules (harness/diagnose/)\n".\
+    "on the counters the profile stored; a kernel only timed had no launch selected for them (memscope-profile selects each kernel's first).".\
     (kernels_rest_note eq "" ? "" : "\n".kernels_rest_note)
 load scriptdir.'/page.gp'
 table_rows = kernels_table_rows
