@@ -230,9 +230,15 @@ static int check_variants(struct results_folder *r, struct error *e)
 {
     if (!r->has_variants)
         return 0;
-    if (!schema_header_matches(&r->variants, &variants_csv))
-        return error_set(e, EXIT_USAGE, "%s:1: not the header of a variants.csv", r->variants.path);
-    return read_ints(&r->variants, VARIANTS_LADDER_STEP, &r->ladder_step, e);
+    const struct csv_table *t = &r->variants;
+    if (!schema_header_starts(t, &variants_csv, VARIANTS_TENSOR_LADDER_STEP))
+        return error_set(e, EXIT_USAGE, "%s:1: not the header of a variants.csv", t->path);
+    if (read_ints(t, VARIANTS_LADDER_STEP, &r->ladder_step[RESULTS_FP32_LADDER], e))
+        return e->code;
+    if (t->columns > VARIANTS_TENSOR_LADDER_STEP)
+        return read_ints(t, VARIANTS_TENSOR_LADDER_STEP, &r->ladder_step[RESULTS_TENSOR_LADDER], e);
+    r->ladder_step[RESULTS_TENSOR_LADDER] = calloc((size_t)t->rows + 1, sizeof(int));
+    return r->ladder_step[RESULTS_TENSOR_LADDER] ? 0 : error_set(e, EXIT_RUNTIME, "out of memory");
 }
 
 static int variant_row(const struct results_folder *r, const char *variant)
@@ -243,10 +249,10 @@ static int variant_row(const struct results_folder *r, const char *variant)
     return -1;
 }
 
-int results_ladder_step(const struct results_folder *r, const char *variant)
+int results_ladder_step(const struct results_folder *r, enum results_ladder ladder, const char *variant)
 {
     int row = variant_row(r, variant);
-    return row < 0 ? 0 : r->ladder_step[row];
+    return row < 0 ? 0 : r->ladder_step[ladder][row];
 }
 
 const char *results_description(const struct results_folder *r, const char *variant)
@@ -304,7 +310,8 @@ void results_folder_close(struct results_folder *r)
     free(r->sample_width);
     free(r->sample_summary_row);
     free(r->sample_ms);
-    free(r->ladder_step);
+    for (int ladder = 0; ladder < RESULTS_LADDERS; ++ladder)
+        free(r->ladder_step[ladder]);
     csv_table_free(&r->environment);
     csv_table_free(&r->summary);
     csv_table_free(&r->samples);

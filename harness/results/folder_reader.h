@@ -10,6 +10,10 @@
 #include "../common/paths.h"
 #include "../csv/reader.h"
 
+/* The registry's two ladders (variants.csv's ladder_step and tensor_ladder_step): FP32 from the first lesson to
+ * cuBLAS, and bf16 tensor cores to cuBLAS bf16. */
+enum results_ladder { RESULTS_FP32_LADDER, RESULTS_TENSOR_LADDER, RESULTS_LADDERS };
+
 struct results_folder {
     char dir[PATH_LEN];
     struct csv_table environment, summary, samples, metrics, validate, variants, findings;
@@ -29,7 +33,7 @@ struct results_folder {
      * last), so that a metric of a job is found among its own rows alone. */
     struct name_index metric_rows;
     int *metric_next;
-    int *ladder_step;  /* per variants row */
+    int *ladder_step[RESULTS_LADDERS]; /* per variants row, per ladder */
 };
 
 /* Refuses a folder that is missing, still being written (.partial), lacks a
@@ -81,9 +85,9 @@ int results_main_kernel_metric(const struct results_folder *r, const char *varia
 int results_main_kernel_metrics(const struct results_folder *r, const char *variant, int width, const char *names[],
                                 double values[], int max, int *n, struct error *e);
 
-/* A variant's step on the FP32 ladder from variants.csv (0: not on it, or a run without the file), and its
- * description ("" without the file). */
-int results_ladder_step(const struct results_folder *r, const char *variant);
+/* A variant's step on a ladder from variants.csv (0: not on it, or a run without the file or, for the tensor ladder,
+ * without its column), and its description ("" without the file). */
+int results_ladder_step(const struct results_folder *r, enum results_ladder ladder, const char *variant);
 const char *results_description(const struct results_folder *r, const char *variant);
 
 /* Whether the folder is a program's profile (memscope-profile: environment.csv's kind is "program"; job_name.h),

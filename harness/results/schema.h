@@ -61,12 +61,13 @@
     X(SUMMARY_TENSOR_TFLOPS, "tensor_tflops", GFLOPS) X(SUMMARY_TENSOR_ROOF_PCT, "tensor_roof_pct", PERCENT)          \
     X(SUMMARY_FIRST_FINDING, "first_finding", TEXT) X(SUMMARY_FIRST_FINDING_GAIN_PCT, "first_finding_gain_pct", PERCENT)
 
-/* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it). */
+/* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it),
+ * tensor_ladder_step the bf16 tensor-core ladder (a run before it had no such column: none on it). */
 #define VARIANTS_CSV(X)                                                                                               \
     X(VARIANTS_VARIANT, "variant", TEXT) X(VARIANTS_PRECISION, "precision", TEXT) X(VARIANTS_LAYOUT, "layout", TEXT)  \
     X(VARIANTS_BLOCK_X, "block_x", COUNT) X(VARIANTS_BLOCK_Y, "block_y", COUNT) X(VARIANTS_TILE_X, "tile_x", COUNT)   \
     X(VARIANTS_TILE_Y, "tile_y", COUNT) X(VARIANTS_LADDER_STEP, "ladder_step", COUNT)                                 \
-    X(VARIANTS_DESCRIPTION, "description", TEXT)
+    X(VARIANTS_DESCRIPTION, "description", TEXT) X(VARIANTS_TENSOR_LADDER_STEP, "tensor_ladder_step", COUNT)
 
 #define SAMPLES_CSV(X)                                                                                                \
     X(SAMPLES_VARIANT, "variant", TEXT) X(SAMPLES_PRECISION, "precision", TEXT) X(SAMPLES_WIDTH, "width", COUNT)      \

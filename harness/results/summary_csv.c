@@ -131,5 +131,6 @@ void variants_csv_row(struct csv *c, const struct variant_row *r)
     csv_uint(c, r->tile_y);
     csv_int(c, r->ladder_step);
     csv_text(c, r->description);
+    csv_int(c, r->tensor_ladder_step);
     csv_end_row(c);
 }

@@ -62,12 +62,14 @@ struct sample_row {
     double time_ms;
 };
 
-/* A variant as the registry describes it; ladder_step 0: off the FP32 ladder. */
+/* A variant as the registry describes it; ladder_step 0: off the FP32 ladder, tensor_ladder_step 0: off the bf16
+ * tensor-core ladder. */
 struct variant_row {
     const char *variant, *precision, *layout;
     unsigned block_x, block_y, tile_x, tile_y;
     int ladder_step;
     const char *description;
+    int tensor_ladder_step;
 };
 
 /* A row with every field empty (texts "", numbers NAN, whole numbers 0), for the caller to fill what it measured. */

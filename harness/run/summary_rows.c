@@ -228,7 +228,8 @@ int run_write_variants(const char *dir, const struct matmul_variant *const *vari
         const struct matmul_variant *v = variants[i];
         variants_csv_row(&c, &(struct variant_row){v->name, matmul_precision_name(v->precision),
                                                     matmul_layout_name(v->layout), v->block_x, v->block_y, v->tile_x,
-                                                    v->tile_y, matmul_ladder_step(v->name), v->description});
+                                                    v->tile_y, matmul_ladder_step(v->name), v->description,
+                                                    matmul_tensor_ladder_step(v->name)});
     }
     return csv_close(&c, e);
 }

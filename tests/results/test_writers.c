@@ -75,7 +75,8 @@ static void write_variants_and_metrics(void)
     struct csv c;
     struct error e = {0};
     expect_ok(variants_csv_create(&c, dir, &e), &e);
-    variants_csv_row(&c, &(struct variant_row){"tiled_32", "fp32", "row_major", 32, 32, 32, 32, 3, "tiles, 32 by 32"});
+    variants_csv_row(&c, &(struct variant_row){"tiled_32", "fp32", "row_major", 32, 32, 32, 32, 3, "tiles, 32 by 32", 0});
+    variants_csv_row(&c, &(struct variant_row){"ldmatrix", "bf16", "row_major", 256, 1, 128, 128, 0, "ldmatrix", 2});
     expect_ok(csv_close(&c, &e), &e);
     expect_ok(metrics_csv_create(&c, dir, &e), &e);
     metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", 1024, "matmul_tiled_kernel<32>", "dram_bytes_read",
@@ -116,7 +117,10 @@ static void a_folder_written_row_by_row_opens_as_the_readers_open_it(void **stat
     /* a kernel without a value leaves the call's sum unknown, not the sum of the kernels after it */
     expect_ok(results_metric_sum(&r, "tiled_32", 2048, "dram_bytes_write", &value, &e), &e);
     assert_true(isnan(value));
-    assert_int_equal(results_ladder_step(&r, "tiled_32"), 3);
+    assert_int_equal(results_ladder_step(&r, RESULTS_FP32_LADDER, "tiled_32"), 3);
+    assert_int_equal(results_ladder_step(&r, RESULTS_TENSOR_LADDER, "tiled_32"), 0);
+    assert_int_equal(results_ladder_step(&r, RESULTS_TENSOR_LADDER, "ldmatrix"), 2);
+    assert_int_equal(results_ladder_step(&r, RESULTS_FP32_LADDER, "ldmatrix"), 0);
     assert_string_equal(results_description(&r, "tiled_32"), "tiles, 32 by 32");
     results_folder_close(&r);
 }
