@@ -38,6 +38,10 @@ typedef int report_page_writer(const struct report_model *m, struct page_output 
     PAGE("diagnosis", "diagnosis", report_write_diagnosis)              \
     PAGE("ladder", "ladder", report_write_ladder)                       \
     PAGE("ladder-ideas", "ladder_ideas", report_write_ladder_ideas)     \
+    PAGE("tensor-ladder", "tensor_ladder", report_write_tensor_ladder)  \
+    PAGE("tensor-ladder-ideas", "tensor_ladder_ideas", report_write_tensor_ladder_ideas) \
+    PAGE("swizzle", "swizzle", report_write_swizzle)                    \
+    PAGE("shapes", "shapes", report_write_shapes)                       \
     PAGE("performance", "performance", report_write_performance)        \
     PAGE("efficiency", "efficiency", report_draws_shared_data)          \
     PAGE("conflicts", "conflicts", report_write_conflicts_notes)        \

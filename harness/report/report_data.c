@@ -27,9 +27,9 @@ static double passed_gflops(const struct report_model *m, const char *variant, i
  * last steps, the anchors of the speedups (naive and cuBLAS); the ladder has a panel of its own. Returns how many. */
 static int lesson_panel(const struct report_model *m, int lines[MAX_VARIANTS])
 {
-    int order[MAX_VARIANTS], steps = report_ladder_order(m, order), count = 0;
+    int order[MAX_VARIANTS], steps = report_ladder_order(m, RESULTS_FP32_LADDER, order), count = 0;
     for (int v = 0; v < m->variants; ++v) {
-        int step = results_ladder_step(m->r, m->variant[v]);
+        int step = results_ladder_step(m->r, RESULTS_FP32_LADDER, m->variant[v]);
         if (step == 0 || v == order[0] || v == order[steps - 1])
             lines[count++] = v;
     }
@@ -186,7 +186,8 @@ static int write_run_variables(FILE *f, const struct report_model *m, const char
     report_put_number(f, "fp32_peak_gflops", peak.value[CEILING_FP32]);
     report_put_number(f, "fp64_peak_gflops", peak.value[CEILING_FP64]);
     report_put_number(f, "dram_peak_gbs", peak.value[CEILING_DRAM]);
-    fprintf(f, "ladder_steps = %d\n", report_ladder_steps(m));
+    fprintf(f, "ladder_steps = %d\n", report_ladder_steps(m, RESULTS_FP32_LADDER));
+    fprintf(f, "tensor_ladder_steps = %d\n", report_ladder_steps(m, RESULTS_TENSOR_LADDER));
     /* What the pages of the largest width say they show: a profile's jobs have no width. */
     fprintf(f, "program_profile = %d\n", m->program);
     fprintf(f, "at_width = '%s", m->program ? "" : " at W = ");
@@ -214,9 +215,6 @@ static const struct lesson {
     {"padding", "tiled_transposed", "tiled_transposed_padded", "exact bank conflicts", SUMMARY_SHARED_CONFLICTS_EXACT,
      0, false},
 };
-
-/* The FP32 ladder's last step, cuBLAS: the reference its hand-written rungs are measured against. */
-#define LADDER_REFERENCE "cublas"
 
 static double lesson_counter(const struct report_model *m, const struct lesson *l, const char *variant, int width,
                              struct error *e)
@@ -259,14 +257,15 @@ static int lesson_findings(FILE *f, const struct report_model *m, int width, str
     return 0;
 }
 
-/* The fastest hand-written rung of the FP32 ladder against cuBLAS. */
-static void ladder_finding(FILE *f, const struct report_model *m, int width)
+/* The fastest hand-written rung of a ladder against its library. */
+static void ladder_finding(FILE *f, const struct report_model *m, enum results_ladder ladder, int width)
 {
+    const struct report_ladder *l = report_ladder_of(ladder);
     int best = -1;
     char value[256];
     for (int v = 0; v < m->variants; ++v) {
         const char *name = m->variant[v];
-        if (results_ladder_step(m->r, name) > 0 && strcmp(name, LADDER_REFERENCE) != 0 &&
+        if (results_ladder_step(m->r, ladder, name) > 0 && strcmp(name, l->reference) != 0 &&
             report_passed(m, name, width) &&
             (best < 0 || report_summary_value(m, name, width, SUMMARY_GFLOPS) >
                              report_summary_value(m, m->variant[best], width, SUMMARY_GFLOPS)))
@@ -276,15 +275,15 @@ static void ladder_finding(FILE *f, const struct report_model *m, int width)
         return;
     const char *name = m->variant[best];
     double gflops = report_summary_value(m, name, width, SUMMARY_GFLOPS);
-    if (!report_passed(m, LADDER_REFERENCE, width))
-        snprintf(value, sizeof value, "best rung %s at %.1f TFLOP/s (cuBLAS did not pass at this width)", name,
-                 gflops / 1000);
+    if (!report_passed(m, l->reference, width))
+        snprintf(value, sizeof value, "best rung %s at %.1f TFLOP/s (%s did not pass at this width)", name,
+                 gflops / 1000, l->reference_label);
     else
-        snprintf(value, sizeof value, "best rung %s at %.1f %% of cuBLAS (%.1f of %.1f TFLOP/s)", name,
-                 100.0 * report_summary_value(m, LADDER_REFERENCE, width, SUMMARY_MEDIAN_MS) /
+        snprintf(value, sizeof value, "best rung %s at %.1f %% of %s (%.1f of %.1f TFLOP/s)", name,
+                 100.0 * report_summary_value(m, l->reference, width, SUMMARY_MEDIAN_MS) /
                      report_summary_value(m, name, width, SUMMARY_MEDIAN_MS),
-                 gflops / 1000, report_summary_value(m, LADDER_REFERENCE, width, SUMMARY_GFLOPS) / 1000);
-    report_put_pair(f, "FP32 ladder", value);
+                 l->reference_label, gflops / 1000, report_summary_value(m, l->reference, width, SUMMARY_GFLOPS) / 1000);
+    report_put_pair(f, l->name, value);
 }
 
 /* Appends item to a list of at most max named items, then "..." once. */
@@ -335,7 +334,8 @@ static int write_findings(FILE *f, const struct report_model *m, struct error *e
 {
     int width = m->largest_width;
     fprintf(f, "found\tat W = %d, the largest width (the checks: at every width)\n", width);
-    ladder_finding(f, m, width);
+    ladder_finding(f, m, RESULTS_FP32_LADDER, width);
+    ladder_finding(f, m, RESULTS_TENSOR_LADDER, width);
     if (lesson_findings(f, m, width, e))
         return e->code;
     checks_finding(f, m);
@@ -468,7 +468,7 @@ static int write_performance_lessons(const struct report_model *m, const char *d
 static int write_performance_ladder(const struct report_model *m, const char *dir, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    int order[MAX_VARIANTS], steps = report_ladder_order(m, order);
+    int order[MAX_VARIANTS], steps = report_ladder_order(m, RESULTS_FP32_LADDER, order);
     FILE *f = report_open(dir, "performance-ladder.tsv", path, sizeof path, e);
     if (!f)
         return e->code;

@@ -291,7 +291,7 @@ static int chart_columns(const struct report_model *m, const struct stalls_colum
     static struct variant_stalls v;
     static struct reason_choice choice;
     double share_sum[MAX_REASONS] = {0};
-    int order[MAX_REASONS], row_of[MAX_VARIANTS], ladder[MAX_VARIANTS], steps = report_ladder_order(m, ladder);
+    int order[MAX_REASONS], row_of[MAX_VARIANTS], ladder[MAX_VARIANTS], steps = report_ladder_order(m, RESULTS_FP32_LADDER, ladder);
     memset(&choice, 0, sizeof choice);
     *n = 0;
     for (int i = 0; i < m->variants && !e->code; ++i) {
