@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -104,4 +105,24 @@ static double padded(int size, int tile)
 double model_gemm_tensor_ops(int m, int n, int k, int tile_m, int tile_n, int tile_k)
 {
     return 2.0 * padded(m, tile_m) * padded(n, tile_n) * padded(k, tile_k);
+}
+
+/* nvjet kernels: "..._192x128_64x5_..." (tile along cuBLAS's M and N, k step, stages). */
+static int nvjet_tile(const char *kernel, int *cublas_m, int *cublas_n, int *k)
+{
+    int stages;
+    if (strncmp(kernel, "nvjet_", 6) != 0)
+        return 0;
+    for (const char *p = strchr(kernel, '_'); p; p = strchr(p + 1, '_'))
+        if (sscanf(p, "_%dx%d_%dx%d_", cublas_m, cublas_n, k, &stages) == 4)
+            return 1;
+    return 0;
+}
+
+int model_cublas_tile(const char *kernel, int *tile_m, int *tile_n, int *tile_k)
+{
+    const char *xmma = strstr(kernel, "_xmma_gemm_") ? strstr(kernel, "tilesize") : NULL;
+    if (nvjet_tile(kernel, tile_n, tile_m, tile_k))
+        return 1;
+    return xmma && sscanf(xmma, "tilesize%dx%dx%d", tile_m, tile_n, tile_k) == 3;
 }

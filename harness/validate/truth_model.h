@@ -21,5 +21,11 @@ double model_mma_m16n8k16_ops(int warps, int repetitions);
 /* Tensor operations of an m x n x k GEMM by a kernel whose tiles are tile_m x tile_n x tile_k: each dimension padded
  * up to a whole number of tiles, 2 x M' x N' x K' (2 x m x n x k where the tiles divide the shape). */
 double model_gemm_tensor_ops(int m, int n, int k, int tile_m, int tile_n, int tile_k);
+/* The tile of the cuBLAS kernel that computed a row-major m x n x k GEMM, as the kernel's name gives it: 1 when it
+ * does. cuBLAS is column-major, so the suite computes P^T = N^T x M^T (kernels/truth/truth_gemm.c): cuBLAS's M is
+ * the caller's n. nvjet kernels name cuBLAS's tile ("nvjet_sm90_tst_192x128_64x5_...": 192 along cuBLAS's M, 128
+ * along its N, k by 64); sm90 xmma kernels name theirs "tilesize64x128x32", m first in the caller's terms. Those
+ * orders are the ones the measured counts bear out (docs/metrics.md, "Tensor ground truth"). */
+int model_cublas_tile(const char *kernel, int *tile_m, int *tile_n, int *tile_k);
 
 #endif

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -156,20 +157,40 @@ static struct truth_case mma_case(void)
 
 /*
  * A cuBLAS GEMM's tensor operations of its type: 2 x M x N x K where the kernel's tiles divide the shape, else the
- * tile-padded work. The tiles are cuBLAS's choice, not ours: at 1000x3000x520 the counts below are those of the
- * kernels cuBLASLt chose on an H100 with CUDA 13.0 (field notes, "Tensor cores on GH100"): bf16 and fp16 128 x 200
- * tiles stepping k by 64, tf32 M and N to 128 and k by 32. Another cuBLAS, or another GPU, may choose otherwise.
+ * tile-padded work. The tiles are cuBLAS's choice, not ours: once the GEMM ran, the expectation takes the tile from
+ * the name of the kernel cuBLAS chose (expect_kernel_tile). Before that, and for a kernel whose name gives no tile,
+ * it holds the tiles of the kernels cuBLASLt chose on an H100 with CUDA 13.0 (field notes, "Tensor cores on GH100"):
+ * at 1000x3000x520 bf16 and fp16 128 x 200 tiles stepping k by 64, tf32 M and N to 128 and k by 32.
  */
+static const enum collected_metric gemm_counters[] = {METRIC_TENSOR_OPS_BF16, METRIC_TENSOR_OPS_FP16,
+                                                      METRIC_TENSOR_OPS_TF32};
+
 static struct truth_case gemm_case(enum case_kind kind, int m, int n, int k, int tile_m, int tile_n, int tile_k)
 {
     static const char *const kernels[] = {"cublas_gemm_bf16", "cublas_gemm_fp16", "cublas_gemm_tf32"};
-    static const enum collected_metric counters[] = {METRIC_TENSOR_OPS_BF16, METRIC_TENSOR_OPS_FP16,
-                                                     METRIC_TENSOR_OPS_TF32};
     struct truth_case c = {kind, kernels[kind - GEMM_BF16], "", 0, 0, m, n, k, 0, {{0}}};
     snprintf(c.parameter, sizeof c.parameter, "%dx%dx%d", m, n, k);
-    expect_exact(&c, collected_metric_name(counters[kind - GEMM_BF16]),
+    expect_exact(&c, collected_metric_name(gemm_counters[kind - GEMM_BF16]),
                  model_gemm_tensor_ops(m, n, k, tile_m, tile_n, tile_k));
     return c;
+}
+
+static bool is_gemm(const struct truth_case *c)
+{
+    return c->kind == GEMM_BF16 || c->kind == GEMM_FP16 || c->kind == GEMM_TF32;
+}
+
+/* A GEMM that ran: its tensor operations padded to the tile of the kernel cuBLAS chose, where the kernel's name
+ * gives the tile (model_cublas_tile); else the expectation stays. */
+static void expect_kernel_tile(struct truth_case *c, const struct profile *p)
+{
+    int tile_m, tile_n, tile_k;
+    if (!is_gemm(c) || p->n_kernels == 0 ||
+        !model_cublas_tile(p->kernels[profile_main_kernel(p)].kernel, &tile_m, &tile_n, &tile_k))
+        return;
+    c->n_expect = 0;
+    expect_exact(c, collected_metric_name(gemm_counters[c->kind - GEMM_BF16]),
+                 model_gemm_tensor_ops(c->m, c->n, c->k, tile_m, tile_n, tile_k));
 }
 
 /* The tensor ladder's swizzle lesson (docs/tensor-ladder.md): ldmatrix.x4 over a tile of 128-byte rows conflicts
@@ -494,6 +515,7 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
         char name[96];
         snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
         if (profile_case(g, m, s, &cases[i], &b, i + 1, name, capture_dir, &measured, e) == 0) {
+            expect_kernel_tile(&cases[i], &measured.profile);
             report(&out, &cases[i], &measured, checks, failures);
             profile_write_rows(&metrics, name, case_precision(&cases[i]), 0, &measured.profile);
         }

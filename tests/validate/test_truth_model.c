@@ -165,9 +165,42 @@ static void gemm_operations_off_the_tile_are_padded(void **state)
     assert_true(model_gemm_tensor_ops(1000, 3000, 520, 128, 200, 1) != 3538944000.0);
 }
 
+/* The kernels cuBLAS chose for 1000x3000x520 (reports/reference/validate/metrics.csv: an H100 at 9ca7d96, an H200
+ * at 5ad9730) and what each measured: the tile read from the name, in the caller's row-major terms, pads the shape
+ * to those counts. H100 bf16: nvjet 128x200 (3,538,944,000 = 2 x 1000 x 3072 x 576); H200 bf16: nvjet 192x128
+ * (3,623,878,656 = 2 x 1024 x 3072 x 576: 3000 to 16 x 192, 1000 to 8 x 128); both GPUs' tf32: xmma tilesize
+ * 64x128x32 (3,422,552,064 = 2 x 1024 x 3072 x 544). */
+static double ops_of(const char *kernel)
+{
+    int tile_m, tile_n, tile_k;
+    assert_int_equal(model_cublas_tile(kernel, &tile_m, &tile_n, &tile_k), 1);
+    return model_gemm_tensor_ops(1000, 3000, 520, tile_m, tile_n, tile_k);
+}
+
+static void a_cublas_kernel_s_tile_is_read_from_its_name(void **state)
+{
+    (void)state;
+    int tile_m = 0, tile_n = 0, tile_k = 0;
+    assert_true(ops_of("nvjet_sm90_tst_128x200_64x5_4x1_v_bz_coopA_NNT") == 3538944000.0);
+    assert_true(ops_of("nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_NNT") == 3623878656.0);
+    assert_true(ops_of("nvjet_sm90_hsh_192x128_64x5_1x2_h_bz_coopB_NNT") == 3623878656.0);
+    assert_true(ops_of("sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize64x128x32_warpgroupsize1x1x1_execute_segment_k_"
+                       "off_kernel__5x_cublas") == 3422552064.0);
+    model_cublas_tile("nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_NNT", &tile_m, &tile_n, &tile_k);
+    assert_int_equal(tile_m, 128);
+    assert_int_equal(tile_n, 192);
+    assert_int_equal(tile_k, 64);
+    /* a kernel whose name gives no tile, or not a cuBLAS GEMM's */
+    assert_int_equal(model_cublas_tile("cutlass_80_tensorop_bf16_s16816gemm_relu_bf16", &tile_m, &tile_n, &tile_k), 0);
+    assert_int_equal(model_cublas_tile("nvjet_sm90_splitk_reduce", &tile_m, &tile_n, &tile_k), 0);
+    assert_int_equal(model_cublas_tile("coalesced_copy_kernel(float const*, float*, int)", &tile_m, &tile_n, &tile_k),
+                     0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_cublas_kernel_s_tile_is_read_from_its_name),
         cmocka_unit_test(strided_sectors_per_request),
         cmocka_unit_test(strided_load_efficiency),
         cmocka_unit_test(offset_misaligns_unless_multiple_of_eight),
