@@ -11,11 +11,12 @@ static inline const char *launch_status(void)
     return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
 }
 
-/* The accessor a registry row names beside its launcher: the __global__ function it starts and the dynamic
- * shared memory it gives each block. */
+/* The accessor a registry row names beside its launcher: the __global__ function it starts (at every width) and the
+ * dynamic shared memory it gives each block. */
 #define MATMUL_KERNEL(accessor, kernel, dynamic_smem)                                                          \
-    extern "C" const void *accessor(size_t *dynamic_smem_bytes)                                                \
+    extern "C" const void *accessor(int width, size_t *dynamic_smem_bytes)                                     \
     {                                                                                                          \
+        (void)width;                                                                                           \
         *dynamic_smem_bytes = (dynamic_smem);                                                                  \
         return (const void *)(kernel);                                                                         \
     }

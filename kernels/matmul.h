@@ -45,9 +45,9 @@ struct matmul_operands {
  * reason, and goes on; any other reason is an error. */
 #define MATMUL_REFUSED "refused: "
 typedef const char *(*matmul_launch_fn)(const struct matmul_operands *ops, dim3 grid, dim3 block);
-/* The __global__ function the launcher starts and the dynamic shared memory it gives each block, so that the
- * harness can ask the device about the kernel's resources. */
-typedef const void *(*matmul_kernel_fn)(size_t *dynamic_smem_bytes);
+/* The __global__ function the launcher starts at a width and the dynamic shared memory it gives each block, so that
+ * the harness can ask the device about the kernel's resources (a launcher may choose its kernel by the width). */
+typedef const void *(*matmul_kernel_fn)(int width, size_t *dynamic_smem_bytes);
 
 struct matmul_variant {
     const char *name;
@@ -83,7 +83,7 @@ double matmul_min_bytes(const struct matmul_variant *v, int width);
 #define MATMUL_DECLARE_LAUNCHER(launcher)                                                                            \
     const char *launcher(const struct matmul_operands *ops, dim3 grid, dim3 block);
 #define MATMUL_DECLARE_KERNEL_ROW(name, launcher, ...)                                                               \
-    MATMUL_DECLARE_LAUNCHER(launcher) const void *launcher##_kernel(size_t *dynamic_smem_bytes);
+    MATMUL_DECLARE_LAUNCHER(launcher) const void *launcher##_kernel(int width, size_t *dynamic_smem_bytes);
 #define MATMUL_DECLARE_LIBRARY_ROW(name, launcher, ...) MATMUL_DECLARE_LAUNCHER(launcher)
 MATMUL_VARIANTS(MATMUL_DECLARE_KERNEL_ROW, MATMUL_DECLARE_LIBRARY_ROW)
 #undef MATMUL_DECLARE_LIBRARY_ROW

@@ -193,13 +193,14 @@ static void release_phase(struct progress *p, int width, struct buffers *b, stru
     nvtx_end();
 }
 
-static int read_facts(const struct gpu *g, const struct matmul_variant *v, struct kernel_facts *f, struct error *e)
+static int read_facts(const struct gpu *g, const struct matmul_variant *v, int width, struct kernel_facts *f,
+                      struct error *e)
 {
     size_t dynamic_smem = 0;
     *f = (struct kernel_facts){0};
     if (!v->kernel)
         return 0;
-    const void *kernel = v->kernel(&dynamic_smem);
+    const void *kernel = v->kernel(width, &dynamic_smem);
     return kernel_facts_read(g, kernel, (int)(v->block_x * v->block_y), dynamic_smem, f, e);
 }
 
@@ -209,7 +210,7 @@ int job_run(const struct job_context *ctx, const struct matmul_variant *v, int w
     *r = (struct job_result){.variant = v, .width = width, .seed = seed, .reference = reference_name(width)};
     struct buffers b = {0};
     struct matmul_operands ops;
-    if (read_facts(ctx->gpu, v, &r->facts, e))
+    if (read_facts(ctx->gpu, v, width, &r->facts, e))
         return e->code;
     nvtx_job_begin(v->name, width);
     if (prepare_and_verify(ctx->gpu, v, width, seed, ctx->progress, &b, &ops, &r->check, e) == 0 && r->check.passed &&

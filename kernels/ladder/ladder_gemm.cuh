@@ -343,8 +343,9 @@ static const void *pipelined_gemm_kernel_of(size_t *dynamic_smem_bytes)
     {                                                                                                          \
         return launch_staged_gemm<__VA_ARGS__>(o, grid, block);                                                \
     }                                                                                                          \
-    extern "C" const void *name##_kernel(size_t *dynamic_smem_bytes)                                           \
+    extern "C" const void *name##_kernel(int width, size_t *dynamic_smem_bytes)                                \
     {                                                                                                          \
+        (void)width;                                                                                           \
         return staged_gemm_kernel_of<__VA_ARGS__>(dynamic_smem_bytes);                                         \
     }
 
@@ -353,8 +354,9 @@ static const void *pipelined_gemm_kernel_of(size_t *dynamic_smem_bytes)
     {                                                                                                          \
         return launch_pipelined_gemm<__VA_ARGS__>(o, grid, block);                                             \
     }                                                                                                          \
-    extern "C" const void *name##_kernel(size_t *dynamic_smem_bytes)                                           \
+    extern "C" const void *name##_kernel(int width, size_t *dynamic_smem_bytes)                                \
     {                                                                                                          \
+        (void)width;                                                                                           \
         return pipelined_gemm_kernel_of<__VA_ARGS__>(dynamic_smem_bytes);                                      \
     }
 

@@ -48,4 +48,19 @@ static inline int even_waves_grid(int tiles, int sms)
     return (tiles + rounds - 1) / rounds;
 }
 
+/* chosen_tiles' tile for an m x n product on `sms` SMs: 128 rows, and of WS_BN (256) and CT_NARROW_BN (128)
+ * columns, the one whose rounds of tiles (one block per SM, tensor_ws.cuh's persistent order) take less time, a
+ * round taking as long as one tile, and a tile in proportion to its columns; the wide tile, which reuses each A
+ * tile over twice the columns, on a tie. Here, in C, so that tests/kernels checks it without a GPU. 1024 x 1024 on
+ * 132 SMs: 32 wide tiles or 64 narrow, one round either way: narrow. 3072: 288 wide tiles take 3 rounds (768
+ * columns' time), 576 narrow 5 (640): narrow. 4096: 4 rounds or 8, 1024 columns either way: wide. */
+#define CT_NARROW_BN 128
+static inline int chosen_tile_n(int m, int n, int sms)
+{
+    const int rows = (m + WS_BM - 1) / WS_BM;
+    const int wide = rows * ((n + WS_BN - 1) / WS_BN), narrow = rows * ((n + CT_NARROW_BN - 1) / CT_NARROW_BN);
+    const int wide_rounds = (wide + sms - 1) / sms, narrow_rounds = (narrow + sms - 1) / sms;
+    return narrow_rounds * CT_NARROW_BN < wide_rounds * WS_BN ? CT_NARROW_BN : WS_BN;
+}
+
 #endif

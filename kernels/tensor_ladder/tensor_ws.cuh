@@ -32,12 +32,16 @@
 
 #define WS_RASTER 8 /* cluster rows of tiles per band of the persistent order */
 
-template <bool CLUSTER, bool TMA_STORE> struct ws_shape {
+/* BN: the tile's columns, WS_BN (256) but in chosen_tiles, which takes 128 where the shape asks for it
+ * (tensor_tiles.h): a k-tile is then 32 KB, and the ring takes as many stages as 48 KB k-tiles would fill. */
+template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN> struct ws_shape {
     static const int CM = CLUSTER ? 2 : 1;                  /* CTAs of a cluster, stacked along m */
-    static const int A_BYTES = WS_BM * WS_BK * 2, B_BYTES = WS_BK * WS_BN * 2, STAGE_BYTES = A_BYTES + B_BYTES;
+    static const int A_BYTES = WS_BM * WS_BK * 2, B_BYTES = WS_BK * BN * 2, STAGE_BYTES = A_BYTES + B_BYTES;
+    static const int STAGES = WS_STAGES * (WS_BM * WS_BK * 2 + WS_BK * WS_BN * 2) / STAGE_BYTES;
     static const int C_BYTES = TMA_STORE ? 2 * WS_STORE_BOXES * WS_BOX_BYTES : 0; /* two consumers' boxes */
-    static const size_t SMEM = (size_t)WS_STAGES * STAGE_BYTES + C_BYTES + 1024; /* + 1024: the ring's alignment */
-    static_assert(SMEM + 2 * WS_STAGES * 8 <= 227 * 1024, "an H100 block has 227 KB of shared memory");
+    static const size_t SMEM = (size_t)STAGES * STAGE_BYTES + C_BYTES + 1024; /* + 1024: the ring's alignment */
+    static_assert(SMEM + 2 * STAGES * 8 <= 227 * 1024, "an H100 block has 227 KB of shared memory");
+    static_assert(BN == 128 || BN == 256, "a consumer's wgmma is m64n128k16 or m64n256k16");
 };
 
 #ifdef MEMSCOPE_SM90A
@@ -51,14 +55,14 @@ __device__ __forceinline__ void raster_tile(int t, int cluster_rows, int cols, i
 }
 
 /* The producer's copies of k-tile k of the tile at (row0, col0) into its slot, counted on full. */
-template <bool CLUSTER, bool TMA_STORE>
+template <bool CLUSTER, bool TMA_STORE, int BN>
 __device__ __forceinline__ void ws_issue(uint8_t *slot, uint64_t *full, const CUtensorMap *map_m,
                                          const CUtensorMap *map_n, int k, int row0, int col0, unsigned rank)
 {
-    typedef ws_shape<CLUSTER, TMA_STORE> S;
+    typedef ws_shape<CLUSTER, TMA_STORE, BN> S;
     mbar_expect_bytes(full, S::STAGE_BYTES);
     tma_load(slot, map_m, full, k * WS_BK, row0);
-    for (int j = 0; j < WS_BN / 64; ++j)
+    for (int j = 0; j < BN / 64; ++j)
         if (!CLUSTER)
             tma_load(slot + S::A_BYTES + j * 8192, map_n, full, col0 + 64 * j, k * WS_BK);
         else if ((unsigned)j % 2 == rank)
@@ -75,19 +79,20 @@ template <bool CLUSTER> __device__ __forceinline__ void ws_release(uint64_t *emp
         mbar_arrive(empty);
 }
 
-/* A consumer warpgroup's 64 x 256 outputs as four 64 x 64 boxes of P, through its WS_STORE_BOXES swizzled 8 KB
+/* A consumer warpgroup's 64 x BN outputs as BN / 64 boxes of 64 x 64 of P, through its WS_STORE_BOXES swizzled 8 KB
  * shared boxes in turn (chunk c of row r at c ^ (r % 8), TMA's 128-byte swizzle). A box is written with
  * stmatrix.x4, which takes the accumulators as they lie (the wgmma fragment of an 8 x 8 block is stmatrix's: a
  * thread's bf16 pair of row lane / 4): a warp writes two 16 x 8 column blocks an instruction, its 8 row addresses
  * per matrix in 8 bank groups. A buffer is written again once the store that read it, WS_STORE_BOXES boxes back,
  * is done reading (wait_group.read leaves the later stores in flight). */
+template <int BN>
 __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *boxes, int row0, int col0,
                                              const float *d, int tid_in_wg, unsigned barrier)
 {
     const int lane = tid_in_wg & 31, matrix = lane >> 3, i = lane & 7;
     const int row = (tid_in_wg >> 5) * 16 + (matrix & 1) * 8 + i; /* the row this lane addresses */
 #pragma unroll
-    for (int b = 0; b < WS_BN / 64; ++b) {
+    for (int b = 0; b < BN / 64; ++b) {
         uint8_t *box = boxes + (b % WS_STORE_BOXES) * WS_BOX_BYTES;
         if (tid_in_wg == 0)
             tma_store_wait_read<WS_STORE_BOXES - 1>();
@@ -107,27 +112,36 @@ __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *
     }
 }
 
+/* One k-step of a consumer's half tile: d (64 x BN) += A (64 x 16) x B (16 x BN). */
+template <int BN> __device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, uint64_t b, int scale_d)
+{
+    if (BN == 256)
+        wgmma_m64n256k16(d, a, b, scale_d);
+    else
+        wgmma_m64n128k16(d, a, b, scale_d);
+}
+
 #endif
 
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE>
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN>
 __global__ void __launch_bounds__(WS_THREADS, 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
                    const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P, int width)
 {
 #ifdef MEMSCOPE_SM90A
-    typedef ws_shape<CLUSTER, TMA_STORE> S;
+    typedef ws_shape<CLUSTER, TMA_STORE, BN> S;
     extern __shared__ uint8_t raw[];
-    __shared__ __align__(8) uint64_t full[WS_STAGES], empty[WS_STAGES];
+    __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     uint8_t *ring = (uint8_t *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
     const int tid = threadIdx.x, wg = tid / 128, tid_in_wg = tid % 128;
     const unsigned rank = CLUSTER ? cluster_rank() : 0;
-    const int k_tiles = (width + WS_BK - 1) / WS_BK, cols = (width + WS_BN - 1) / WS_BN;
+    const int k_tiles = (width + WS_BK - 1) / WS_BK, cols = (width + BN - 1) / BN;
     const int cluster_rows = ((width + WS_BM - 1) / WS_BM + S::CM - 1) / S::CM;
     /* this block's tiles: first, first + step, ... below count (one, at its grid place, unless persistent) */
     const int first = PERSISTENT ? blockIdx.x / S::CM : 0, step = PERSISTENT ? gridDim.x / S::CM : 1;
     const int count = PERSISTENT ? cluster_rows * cols : 1;
     if (tid == 0) {
-        for (int s = 0; s < WS_STAGES; ++s) {
+        for (int s = 0; s < S::STAGES; ++s) {
             mbar_init(&full[s], 1);
             mbar_init(&empty[s], 2 * S::CM);
         }
@@ -141,7 +155,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
         int cluster_row = blockIdx.y, col = blockIdx.x;
         if (PERSISTENT)
             raster_tile(t, cluster_rows, cols, cluster_row, col);
-        row0 = (cluster_row * S::CM + (int)rank) * WS_BM, col0 = col * WS_BN;
+        row0 = (cluster_row * S::CM + (int)rank) * WS_BM, col0 = col * BN;
     };
     if (wg == 0) {
         setmaxnreg_dec<40>();
@@ -151,32 +165,32 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
                 int row0, col0;
                 tile_origin(t, row0, col0);
                 for (int k = 0; k < k_tiles; ++k, ++it) {
-                    const int s = it % WS_STAGES;
-                    mbar_wait(&empty[s], ((it / WS_STAGES) & 1) ^ 1);
-                    ws_issue<CLUSTER, TMA_STORE>(ring + s * S::STAGE_BYTES, &full[s], &map_m, &map_n, k, row0,
-                                                 col0, rank);
+                    const int s = it % S::STAGES;
+                    mbar_wait(&empty[s], ((it / S::STAGES) & 1) ^ 1);
+                    ws_issue<CLUSTER, TMA_STORE, BN>(ring + s * S::STAGE_BYTES, &full[s], &map_m, &map_n, k, row0,
+                                                     col0, rank);
                 }
             }
         }
     } else {
         setmaxnreg_inc<232>();
         const int c = wg - 1;
-        uint8_t *boxes = ring + WS_STAGES * S::STAGE_BYTES + c * (S::C_BYTES / 2);
+        uint8_t *boxes = ring + S::STAGES * S::STAGE_BYTES + c * (S::C_BYTES / 2);
         int it = 0;
         for (int t = first; t < count; t += step) {
             int row0, col0;
             tile_origin(t, row0, col0);
-            float d[128];
+            float d[BN / 2];
             int last = 0;
             for (int k = 0; k < k_tiles; ++k, ++it) {
-                const int s = it % WS_STAGES;
-                mbar_wait(&full[s], (it / WS_STAGES) & 1);
+                const int s = it % S::STAGES;
+                mbar_wait(&full[s], (it / S::STAGES) & 1);
                 const __nv_bfloat16 *a = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES) + c * 64 * WS_BK;
                 const __nv_bfloat16 *b = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES + S::A_BYTES);
                 wgmma_fence();
 #pragma unroll
                 for (int ks = 0; ks < WS_BK / 16; ++ks)
-                    wgmma_m64n256k16(d, a_desc(a, ks), b_desc(b, ks), k > 0 || ks > 0);
+                    wgmma_half_tile<BN>(d, a_desc(a, ks), b_desc(b, ks), k > 0 || ks > 0);
                 wgmma_commit();
                 wgmma_wait<1>(); /* k-tile k-1's wgmma are done: its slot may go */
                 if (k > 0)
@@ -186,9 +200,9 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
             wgmma_wait<0>();
             ws_release<CLUSTER>(&empty[last], tid_in_wg);
             if (TMA_STORE)
-                ws_store_tma(&map_p, boxes, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
+                ws_store_tma<BN>(&map_p, boxes, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
             else
-                store_wgmma_tile<WS_BN>(P, width, row0 + c * 64, col0, d);
+                store_wgmma_tile<BN>(P, width, row0 + c * 64, col0, d);
         }
         if (TMA_STORE && tid_in_wg == 0)
             asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
@@ -216,11 +230,21 @@ static const char *ws_resident_clusters(cudaLaunchConfig_t *config, int *cluster
     return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
 }
 
+/* The current device's SMs, or why not. */
+static inline const char *ws_device_sms(int *sms)
+{
+    int device;
+    cudaError_t rc = cudaGetDevice(&device);
+    if (rc == cudaSuccess)
+        rc = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
+    return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
+}
+
 /* The launch: a grid of tiles, or (persistent) one block per SM; with EVEN_WAVES the fewest blocks that take as
  * few rounds of tiles (tensor_tiles.h); with clusters, as many as can be resident at once: the tiles are dealt to
  * the blocks in advance, so a cluster that had to wait for a free GPC would run its whole share after the others,
- * doubling the time. */
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES>
+ * doubling the time. The registry's grid is of WS_BM x WS_BN tiles whatever BN the kernel takes. */
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN>
 static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
@@ -228,7 +252,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     (void)o, (void)grid, (void)block;
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
 #else
-    typedef ws_shape<CLUSTER, TMA_STORE> S;
+    typedef ws_shape<CLUSTER, TMA_STORE, BN> S;
     if (!tensor_shape_matches(grid, block, o->width, WS_BM, WS_BN, WS_THREADS))
         return TENSOR_SHAPE_MISMATCH;
     if (!tensor_rows_aligned(o))
@@ -237,16 +261,15 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     const char *why = tensor_maps_for(o, WS_BM, &maps);
     if (why)
         return why;
-    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE>;
+    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN>;
     cudaError_t rc = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM);
     if (rc != cudaSuccess)
         return cudaGetErrorString(rc);
     if (PERSISTENT) {
-        int device, sms;
-        if ((rc = cudaGetDevice(&device)) != cudaSuccess ||
-            (rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess)
-            return cudaGetErrorString(rc);
-        const int tiles = ((o->width + WS_BM - 1) / WS_BM) * ((o->width + WS_BN - 1) / WS_BN);
+        int sms;
+        if ((why = ws_device_sms(&sms)))
+            return why;
+        const int tiles = ((o->width + WS_BM - 1) / WS_BM) * ((o->width + BN - 1) / BN);
         grid = dim3(EVEN_WAVES ? even_waves_grid(tiles, sms) : sms / S::CM * S::CM, 1, 1);
     }
     if (CLUSTER) {

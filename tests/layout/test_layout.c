@@ -32,12 +32,13 @@
 /* Rooms whose one concept needs more files (a folder holds one concept, however many files that takes):
  * harness/results/ holds every on-disk format of a results folder, a header and a source per file family; run/ is
  * memscope's run from command line to trace; cupti/ wraps one CUPTI API per file pair; report/ is the report and
- * its pages, a file per page with tables of its own; kernels/ladder/ is the FP32 ladder, a file per rung. */
+ * its pages, a file per page with tables of its own; kernels/ladder/ is the FP32 ladder and kernels/tensor_ladder/
+ * the bf16 one, a file per rung. */
 static const struct {
     const char *folder;
     int max;
 } larger_rooms[] = {{"harness/inject", 18}, {"harness/results", 36}, {"harness/run", 24}, {"cupti", 24}, {"harness/report", 23},
-                   {"kernels/ladder", 24}};
+                   {"kernels/ladder", 24}, {"kernels/tensor_ladder", 20}};
 #define MAX_FILES 1024
 #define MAX_INCLUDES 64
 #define PATH_SIZE 512

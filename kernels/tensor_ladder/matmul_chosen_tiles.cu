@@ -1,0 +1,49 @@
+/*
+ * chosen_tiles: even_waves with the tile chosen by the shape (tensor_tiles.h, chosen_tile_n). A persistent kernel
+ * runs in rounds of one tile a block, so its time is its rounds times a tile's time; tiles of 128 x 256 leave most
+ * SMs idle where the product has few of them, and round up badly where their count sits just past a multiple of
+ * the SMs: at W = 1024, 32 tiles for 132 SMs (one round, 100 SMs idle); at 3072, 288 tiles take 3 rounds of which
+ * the last is 24 tiles. Tiles of 128 x 128 halve a tile's time and double the tiles: 64 at 1024 (one round of half
+ * the time), 576 at 3072 (5 rounds of half: 640 columns' time against 768). Where the rounds come out even (2048,
+ * 4096, 8192) the wide tile stays: each A k-tile feeds 256 columns, not 128, so a narrow tile moves a third more
+ * bytes from the L2 per operation. The narrow kernel is tensor_ws.cuh's with BN = 128: each consumer's wgmma is
+ * m64n128k16, its accumulators 64 registers, and its ring of 32 KB k-tiles takes 6 stages in the shared memory
+ * 4 stages of 48 KB took, so as many bytes are in flight.
+ *
+ * Counters that should move against even_waves where the narrow tile is chosen: SM busy and tensor pipe busy up
+ * (more SMs working, fewer idle rounds), time down by the rounds saved (1024: up to 2x; 3072: about a sixth);
+ * L2-to-SM bytes per operation up (a third more A traffic a column); nothing where the wide tile is chosen (the
+ * same kernel and grid as even_waves).
+ */
+#include "tensor_ws.cuh"
+
+/* The tile the launcher takes at this width on the current device: 0 and why where the device says nothing. */
+static const char *chosen_n(int width, int *bn)
+{
+    int sms;
+    const char *why = ws_device_sms(&sms);
+    *bn = why ? 0 : chosen_tile_n(width, width, sms);
+    return why;
+}
+
+extern "C" const char *matmul_chosen_tiles(const struct matmul_operands *o, dim3 grid, dim3 block)
+{
+    int bn;
+    const char *why = chosen_n(o->width, &bn);
+    if (why)
+        return why;
+    return bn == CT_NARROW_BN ? launch_ws_gemm<true, false, true, true, CT_NARROW_BN>(o, grid, block)
+                              : launch_ws_gemm<true, false, true, true>(o, grid, block);
+}
+
+/* The kernel of the tile chosen at this width; NULL where the device cannot be asked (the launch fails the same). */
+extern "C" const void *matmul_chosen_tiles_kernel(int width, size_t *dynamic_smem_bytes)
+{
+    int bn;
+    if (chosen_n(width, &bn))
+        return NULL;
+    const bool narrow = bn == CT_NARROW_BN;
+    *dynamic_smem_bytes = narrow ? ws_shape<false, true, CT_NARROW_BN>::SMEM : ws_shape<false, true>::SMEM;
+    return narrow ? (const void *)ws_gemm_kernel<true, false, true, CT_NARROW_BN>
+                  : (const void *)ws_gemm_kernel<true, false, true>;
+}
