@@ -32,18 +32,26 @@ extern "C" const char *matmul_chosen_tiles(const struct matmul_operands *o, dim3
     const char *why = chosen_n(o->width, &bn);
     if (why)
         return why;
-    return bn == CT_NARROW_BN ? launch_ws_gemm<true, false, true, true, CT_NARROW_BN>(o, grid, block)
-                              : launch_ws_gemm<true, false, true, true>(o, grid, block);
+    if (bn == 64)
+        return launch_ws_gemm<true, false, true, true, 64>(o, grid, block);
+    if (bn == 128)
+        return launch_ws_gemm<true, false, true, true, 128>(o, grid, block);
+    return launch_ws_gemm<true, false, true, true>(o, grid, block);
 }
 
-/* The kernel of the tile chosen at this width; NULL where the device cannot be asked (the launch fails the same). */
+/* The kernel of the tile chosen at this width, and its shared memory. */
+template <int BN> static const void *chosen_kernel(size_t *dynamic_smem_bytes)
+{
+    *dynamic_smem_bytes = ws_shape<false, true, BN>::SMEM;
+    return (const void *)ws_gemm_kernel<true, false, true, BN>;
+}
+
+/* NULL where the device cannot be asked (the launch fails the same). */
 extern "C" const void *matmul_chosen_tiles_kernel(int width, size_t *dynamic_smem_bytes)
 {
     int bn;
     if (chosen_n(width, &bn))
         return NULL;
-    const bool narrow = bn == CT_NARROW_BN;
-    *dynamic_smem_bytes = narrow ? ws_shape<false, true, CT_NARROW_BN>::SMEM : ws_shape<false, true>::SMEM;
-    return narrow ? (const void *)ws_gemm_kernel<true, false, true, CT_NARROW_BN>
-                  : (const void *)ws_gemm_kernel<true, false, true>;
+    return bn == 64 ? chosen_kernel<64>(dynamic_smem_bytes)
+                    : bn == 128 ? chosen_kernel<128>(dynamic_smem_bytes) : chosen_kernel<WS_BN>(dynamic_smem_bytes);
 }

@@ -239,6 +239,22 @@ __device__ __forceinline__ uint64_t b_desc(const __nv_bfloat16 *tile, int ks)
     return sw128_desc(tile + ks * 16 * 64, TL_BK * 128, 1024);
 }
 
+/* d (64 x 64, FP32, the warpgroup's fragment layout) += A (64 x 16, K-major, descriptor a) x B (16 x 64,
+ * N-major, so transposed: the last immediate, descriptor b); scale_d 0 overwrites d. One HGMMA.64x64x16.F32.BF16. */
+__device__ __forceinline__ void wgmma_m64n64k16(float d[32], uint64_t a, uint64_t b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+                 "}, %32, %33, p, 1, 1, 0, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "l"(a), "l"(b), "r"(scale_d));
+}
+
 /* d (64 x 128, FP32, the warpgroup's fragment layout) += A (64 x 16, K-major, descriptor a) x B (16 x 128,
  * N-major, so transposed: the last immediate, descriptor b); scale_d 0 overwrites d. One HGMMA.64x128x16.F32.BF16. */
 __device__ __forceinline__ void wgmma_m64n128k16(float d[64], uint64_t a, uint64_t b, int scale_d)

@@ -48,19 +48,34 @@ static inline int even_waves_grid(int tiles, int sms)
     return (tiles + rounds - 1) / rounds;
 }
 
-/* chosen_tiles' tile for an m x n product on `sms` SMs: 128 rows, and of WS_BN (256) and CT_NARROW_BN (128)
- * columns, the one whose rounds of tiles (one block per SM, tensor_ws.cuh's persistent order) take less time, a
- * round taking as long as one tile, and a tile in proportion to its columns; the wide tile, which reuses each A
- * tile over twice the columns, on a tie. Here, in C, so that tests/kernels checks it without a GPU. 1024 x 1024 on
- * 132 SMs: 32 wide tiles or 64 narrow, one round either way: narrow. 3072: 288 wide tiles take 3 rounds (768
- * columns' time), 576 narrow 5 (640): narrow. 4096: 4 rounds or 8, 1024 columns either way: wide. */
-#define CT_NARROW_BN 128
+/* chosen_tiles' tile for an m x n product on `sms` SMs: 128 rows, and of 256, 128 and 64 columns the width whose
+ * rounds of tiles (one tile a block a round, tensor_ws.cuh's persistent order) take least time, a round taking as
+ * long as one tile and a tile its columns times its width's cost a column against the widest's, in percent
+ * (ct_cost_pct); the wider tile on a tie, since each A k-tile it loads feeds more columns. Here, in C, so that
+ * tests/kernels checks it without a GPU. 1024 x 1024 on 132 SMs: 32 tiles of 256 columns or 128 of 64, one round
+ * either way: 64. 4096: 4 rounds of 256 against 8 of 128 and 16 of 64: 256. */
+#define CT_NARROWEST_BN 64
+/* A narrower tile's cost a column, percent of the widest's: measured on an H200 (docs/tensor-ladder.md,
+ * "chosen_tiles"), the ratio of the narrow tile's time to what its rounds alone predict. */
+#define CT_COST_128 107
+#define CT_COST_64 107
+static inline int ct_cost_pct(int bn)
+{
+    return bn == WS_BN ? 100 : bn == 128 ? CT_COST_128 : CT_COST_64;
+}
+
 static inline int chosen_tile_n(int m, int n, int sms)
 {
     const int rows = (m + WS_BM - 1) / WS_BM;
-    const int wide = rows * ((n + WS_BN - 1) / WS_BN), narrow = rows * ((n + CT_NARROW_BN - 1) / CT_NARROW_BN);
-    const int wide_rounds = (wide + sms - 1) / sms, narrow_rounds = (narrow + sms - 1) / sms;
-    return narrow_rounds * CT_NARROW_BN < wide_rounds * WS_BN ? CT_NARROW_BN : WS_BN;
+    int best = WS_BN;
+    long long best_time = -1;
+    for (int bn = WS_BN; bn >= CT_NARROWEST_BN; bn /= 2) {
+        const int tiles = rows * ((n + bn - 1) / bn), rounds = (tiles + sms - 1) / sms;
+        const long long time = (long long)rounds * bn * ct_cost_pct(bn);
+        if (best_time < 0 || time < best_time)
+            best = bn, best_time = time;
+    }
+    return best;
 }
 
 #endif

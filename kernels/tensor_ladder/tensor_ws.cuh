@@ -32,8 +32,8 @@
 
 #define WS_RASTER 8 /* cluster rows of tiles per band of the persistent order */
 
-/* BN: the tile's columns, WS_BN (256) but in chosen_tiles, which takes 128 where the shape asks for it
- * (tensor_tiles.h): a k-tile is then 32 KB, and the ring takes as many stages as 48 KB k-tiles would fill. */
+/* BN: the tile's columns, WS_BN (256) but in chosen_tiles, which takes 128 or 64 where the shape asks for it
+ * (tensor_tiles.h): a k-tile is then 32 or 24 KB, and the ring takes as many stages as 48 KB k-tiles would fill. */
 template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN> struct ws_shape {
     static const int CM = CLUSTER ? 2 : 1;                  /* CTAs of a cluster, stacked along m */
     static const int A_BYTES = WS_BM * WS_BK * 2, B_BYTES = WS_BK * BN * 2, STAGE_BYTES = A_BYTES + B_BYTES;
@@ -41,7 +41,7 @@ template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN> struct ws_shape {
     static const int C_BYTES = TMA_STORE ? 2 * WS_STORE_BOXES * WS_BOX_BYTES : 0; /* two consumers' boxes */
     static const size_t SMEM = (size_t)STAGES * STAGE_BYTES + C_BYTES + 1024; /* + 1024: the ring's alignment */
     static_assert(SMEM + 2 * STAGES * 8 <= 227 * 1024, "an H100 block has 227 KB of shared memory");
-    static_assert(BN == 128 || BN == 256, "a consumer's wgmma is m64n128k16 or m64n256k16");
+    static_assert(BN == 64 || BN == 128 || BN == 256, "a consumer's wgmma is m64n64k16, m64n128k16 or m64n256k16");
 };
 
 #ifdef MEMSCOPE_SM90A
@@ -117,8 +117,10 @@ template <int BN> __device__ __forceinline__ void wgmma_half_tile(float *d, uint
 {
     if (BN == 256)
         wgmma_m64n256k16(d, a, b, scale_d);
-    else
+    else if (BN == 128)
         wgmma_m64n128k16(d, a, b, scale_d);
+    else
+        wgmma_m64n64k16(d, a, b, scale_d);
 }
 
 #endif
