@@ -128,7 +128,7 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER, MATMUL_ON_TENSOR_LADDE
            "tma_store on the fewest blocks that take as few rounds of tiles: every round whole (128 blocks, not 132)") \
     KERNEL("chosen_tiles", matmul_chosen_tiles, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,             \
            WS_THREADS, 1, WS_BN, WS_BM,                                                                            \
-           "even_waves with its tile chosen by the shape: 128 x 128 where the rounds of 128 x 256 tiles leave SMs idle") \
+           "even_waves with its tile chosen by the shape: 128 x 128 or 128 x 64 where 128 x 256 tiles leave SMs idle") \
     LIBRARY("cublas_bf16", matmul_cublas_bf16, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                      \
             "cublasGemmEx, bf16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), default algorithm: the bf16 "      \
             "tensor-core anchor")                                                                                     \

@@ -3,17 +3,17 @@
  * runs in rounds of one tile a block, so its time is its rounds times a tile's time; tiles of 128 x 256 leave most
  * SMs idle where the product has few of them, and round up badly where their count sits just past a multiple of
  * the SMs: at W = 1024, 32 tiles for 132 SMs (one round, 100 SMs idle); at 3072, 288 tiles take 3 rounds of which
- * the last is 24 tiles. Tiles of 128 x 128 halve a tile's time and double the tiles: 64 at 1024 (one round of half
- * the time), 576 at 3072 (5 rounds of half: 640 columns' time against 768). Where the rounds come out even (2048,
- * 4096, 8192) the wide tile stays: each A k-tile feeds 256 columns, not 128, so a narrow tile moves a third more
- * bytes from the L2 per operation. The narrow kernel is tensor_ws.cuh's with BN = 128: each consumer's wgmma is
- * m64n128k16, its accumulators 64 registers, and its ring of 32 KB k-tiles takes 6 stages in the shared memory
- * 4 stages of 48 KB took, so as many bytes are in flight.
+ * the last is 24 tiles. Narrower tiles shorten a tile and multiply the tiles: at 1024, 128 tiles of 128 x 64 fill
+ * one round of a quarter of the time; at 3072, 576 of 128 x 128 take 5 rounds of half. But a narrower tile reuses
+ * each A k-tile over fewer columns: it moves more bytes from the L2 per operation, and costs more a column than its
+ * share of the wide tile's time, the more so the larger the product (the rule's costs are measured:
+ * docs/tensor-ladder.md). Where the rounds come out even (2048, 4096, 8192) the wide tile stays. The narrow kernels
+ * are tensor_ws.cuh's with BN = 128 or 64: each consumer's wgmma m64n128k16 or m64n64k16, its accumulators 64 or 32
+ * registers, its ring of 32 or 24 KB k-tiles 6 or 8 stages deep, as many bytes in flight as 4 stages of 48 KB.
  *
- * Counters that should move against even_waves where the narrow tile is chosen: SM busy and tensor pipe busy up
- * (more SMs working, fewer idle rounds), time down by the rounds saved (1024: up to 2x; 3072: about a sixth);
- * L2-to-SM bytes per operation up (a third more A traffic a column); nothing where the wide tile is chosen (the
- * same kernel and grid as even_waves).
+ * Counters that should move against even_waves where a narrow tile is chosen: SM busy and tensor pipe busy up
+ * (more SMs working, fewer idle rounds), time down by the rounds saved; L2-to-SM bytes per operation up (A is read
+ * once for every 128 or 64 columns, not 256); nothing where the wide tile is chosen (even_waves' kernel and grid).
  */
 #include "tensor_ws.cuh"
 

@@ -58,7 +58,7 @@ static inline int even_waves_grid(int tiles, int sms)
 /* A narrower tile's cost a column, percent of the widest's: measured on an H200 (docs/tensor-ladder.md,
  * "chosen_tiles"), the ratio of the narrow tile's time to what its rounds alone predict. */
 #define CT_COST_128 107
-#define CT_COST_64 107
+#define CT_COST_64 176
 static inline int ct_cost_pct(int bn)
 {
     return bn == WS_BN ? 100 : bn == 128 ? CT_COST_128 : CT_COST_64;
