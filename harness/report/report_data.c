@@ -296,38 +296,57 @@ static void list_item(char *list, size_t len, int index, int max, const char *it
         snprintf(list + used, len - used, ", ...");
 }
 
-/* The products that failed their check, at every width, and the ground-truth checks that failed, if any. */
-static void checks_finding(FILE *f, const struct report_model *m)
+/* The products that failed their check, at every width. */
+static void products_finding(FILE *f, const struct results_folder *r)
 {
-    const struct results_folder *r = m->r;
-    char failed[256] = "", failed_truth[256] = "", item[128], value[640];
-    int n_failed = 0, n_truth_failed = 0;
+    char failed[256] = "", item[128], value[400];
+    int n_failed = 0;
     for (int row = 0; row < r->summary.rows; ++row)
         if (strcmp(csv_table_text(&r->summary, row, r->col_status), "passed") != 0) {
             snprintf(item, sizeof item, "%s at W = %d", csv_table_text(&r->summary, row, r->col_variant),
                      r->summary_width[row]);
             list_item(failed, sizeof failed, n_failed++, 3, item);
         }
-    int status = r->has_validate ? schema_column_or_none(&r->validate, &validate_csv, VALIDATE_STATUS) : -1;
-    int kernel = schema_column_or_none(&r->validate, &validate_csv, VALIDATE_KERNEL);
-    int metric = schema_column_or_none(&r->validate, &validate_csv, VALIDATE_METRIC);
-    for (int row = 0; status >= 0 && kernel >= 0 && metric >= 0 && row < r->validate.rows; ++row)
-        if (strcmp(csv_table_text(&r->validate, row, status), "pass") != 0) {
-            snprintf(item, sizeof item, "%s %s", csv_table_text(&r->validate, row, kernel),
-                     csv_table_text(&r->validate, row, metric));
-            list_item(failed_truth, sizeof failed_truth, n_truth_failed++, 2, item);
-        }
-    int used = n_failed ? snprintf(value, sizeof value, "%d of %d products failed their check (%s)", n_failed,
-                                   r->summary.rows, failed)
-                        : snprintf(value, sizeof value, "all %d products matched the reference", r->summary.rows);
-    if (status < 0)
-        snprintf(value + used, sizeof value - used, "; no ground-truth run (memscope --validate)");
-    else if (n_truth_failed)
-        snprintf(value + used, sizeof value - used, "; %d of %d ground-truth checks failed (%s)", n_truth_failed,
-                 r->validate.rows, failed_truth);
+    if (n_failed)
+        snprintf(value, sizeof value, "%d of %d products failed their check (%s)", n_failed, r->summary.rows, failed);
     else
-        snprintf(value + used, sizeof value - used, "; all %d ground-truth checks passed", r->validate.rows);
+        snprintf(value, sizeof value, "all %d products matched the reference", r->summary.rows);
     report_put_pair(f, "checks", value);
+}
+
+/* Whether row's kernel failed a check in an earlier row: a kernel is named once, however many of its checks
+ * failed. */
+static bool failed_before(const struct csv_table *t, int row, int kernel, int status)
+{
+    for (int before = 0; before < row; ++before)
+        if (strcmp(csv_table_text(t, before, status), "pass") != 0 &&
+            strcmp(csv_table_text(t, before, kernel), csv_table_text(t, row, kernel)) == 0)
+            return true;
+    return false;
+}
+
+/* The ground-truth checks that failed, if any, by their kernels (the ground-truth pages give each check): a
+ * metric's name is as long as the page is wide. */
+static void truth_finding(FILE *f, const struct results_folder *r)
+{
+    const struct csv_table *t = &r->validate;
+    char kernels[256] = "", value[400];
+    int n_failed = 0, n_kernels = 0;
+    int status = r->has_validate ? schema_column_or_none(t, &validate_csv, VALIDATE_STATUS) : -1;
+    int kernel = schema_column_or_none(t, &validate_csv, VALIDATE_KERNEL);
+    for (int row = 0; status >= 0 && kernel >= 0 && row < t->rows; ++row)
+        if (strcmp(csv_table_text(t, row, status), "pass") != 0) {
+            ++n_failed;
+            if (!failed_before(t, row, kernel, status))
+                list_item(kernels, sizeof kernels, n_kernels++, 3, csv_table_text(t, row, kernel));
+        }
+    if (status < 0 || kernel < 0)
+        snprintf(value, sizeof value, "no ground-truth run (memscope --validate)");
+    else if (n_failed)
+        snprintf(value, sizeof value, "%d of %d checks failed (%s)", n_failed, t->rows, kernels);
+    else
+        snprintf(value, sizeof value, "all %d checks passed", t->rows);
+    report_put_pair(f, "ground truth", value);
 }
 
 static int write_findings(FILE *f, const struct report_model *m, struct error *e)
@@ -338,7 +357,8 @@ static int write_findings(FILE *f, const struct report_model *m, struct error *e
     ladder_finding(f, m, RESULTS_TENSOR_LADDER, width);
     if (lesson_findings(f, m, width, e))
         return e->code;
-    checks_finding(f, m);
+    products_finding(f, m->r);
+    truth_finding(f, m->r);
     return 0;
 }
 

@@ -2,7 +2,7 @@
 # which commit it was measured; for a program's profile, its busiest kernel, its kernel time and launches, then
 # the program and its GPU. title_heading, the writer's, names which.
 load scriptdir.'/common.gp'
-table_rows = 16
+table_rows = 17
 set label 1 title_heading at screen 0.5, screen 0.86 center font ",22"
 set label 2 gpu_name at screen 0.5, screen 0.79 center font ",16"
 set label 3 source_note at screen 0.5, screen 0.73 center font ",13" tc rgb "#b22222"
