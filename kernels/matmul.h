@@ -46,7 +46,8 @@ struct matmul_operands {
 #define MATMUL_REFUSED "refused: "
 typedef const char *(*matmul_launch_fn)(const struct matmul_operands *ops, dim3 grid, dim3 block);
 /* The __global__ function the launcher starts at a width and the dynamic shared memory it gives each block, so that
- * the harness can ask the device about the kernel's resources (a launcher may choose its kernel by the width). */
+ * the harness can ask the device about the kernel's resources (a launcher may choose its kernel by the width; NULL
+ * when it could not ask the device which). */
 typedef const void *(*matmul_kernel_fn)(int width, size_t *dynamic_smem_bytes);
 
 struct matmul_variant {

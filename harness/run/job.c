@@ -201,6 +201,9 @@ static int read_facts(const struct gpu *g, const struct matmul_variant *v, int w
     if (!v->kernel)
         return 0;
     const void *kernel = v->kernel(width, &dynamic_smem);
+    if (!kernel) /* a launcher that chooses its kernel by the width asks the device, which can fail */
+        return error_set(e, EXIT_RUNTIME, "%s at W = %d: the device could not be asked which kernel runs", v->name,
+                         width);
     return kernel_facts_read(g, kernel, (int)(v->block_x * v->block_y), dynamic_smem, f, e);
 }
 

@@ -6,8 +6,7 @@
  * the last is 24 tiles. Narrower tiles shorten a tile and multiply the tiles: at 1024, 128 tiles of 128 x 64 fill
  * one round of a quarter of the time; at 3072, 576 of 128 x 128 take 5 rounds of half. But a narrower tile reuses
  * each A k-tile over fewer columns: it moves more bytes from the L2 per operation, and costs more a column than its
- * share of the wide tile's time, the more so the larger the product (the rule's costs are measured:
- * docs/tensor-ladder.md). Where the rounds come out even (2048, 4096, 8192) the wide tile stays. The narrow kernels
+ * share of the wide tile's time (the rule's costs a column are measured: docs/tensor-ladder.md). Where the rounds come out even (2048, 4096, 8192) the wide tile stays. The narrow kernels
  * are tensor_ws.cuh's with BN = 128 or 64: each consumer's wgmma m64n128k16 or m64n64k16, its accumulators 64 or 32
  * registers, its ring of 32 or 24 KB k-tiles 6 or 8 stages deep, as many bytes in flight as 4 stages of 48 KB.
  *
@@ -46,7 +45,7 @@ template <int BN> static const void *chosen_kernel(size_t *dynamic_smem_bytes)
     return (const void *)ws_gemm_kernel<true, false, true, BN>;
 }
 
-/* NULL where the device cannot be asked (the launch fails the same). */
+/* NULL where the device cannot be asked (the harness then stops the job and says so). */
 extern "C" const void *matmul_chosen_tiles_kernel(int width, size_t *dynamic_smem_bytes)
 {
     int bn;

@@ -83,8 +83,10 @@ template <bool CLUSTER> __device__ __forceinline__ void ws_release(uint64_t *emp
  * shared boxes in turn (chunk c of row r at c ^ (r % 8), TMA's 128-byte swizzle). A box is written with
  * stmatrix.x4, which takes the accumulators as they lie (the wgmma fragment of an 8 x 8 block is stmatrix's: a
  * thread's bf16 pair of row lane / 4): a warp writes two 16 x 8 column blocks an instruction, its 8 row addresses
- * per matrix in 8 bank groups. A buffer is written again once the store that read it, WS_STORE_BOXES boxes back,
- * is done reading (wait_group.read leaves the later stores in flight). */
+ * per matrix in 8 bank groups. A buffer is written again once the store that read it is done reading: the store
+ * WS_STORE_BOXES boxes back, whose buffer it is (wait_group.read leaves the later stores in flight). A tile of 64
+ * columns is one box, so every tile's box is buffer 0 and the store before it, the last tile's, read that buffer:
+ * it waits for every store. */
 template <int BN>
 __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *boxes, int row0, int col0,
                                              const float *d, int tid_in_wg, unsigned barrier)
@@ -95,7 +97,7 @@ __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *
     for (int b = 0; b < BN / 64; ++b) {
         uint8_t *box = boxes + (b % WS_STORE_BOXES) * WS_BOX_BYTES;
         if (tid_in_wg == 0)
-            tma_store_wait_read<WS_STORE_BOXES - 1>();
+            tma_store_wait_read<(BN / 64 < WS_STORE_BOXES ? BN / 64 : WS_STORE_BOXES) - 1>();
         named_barrier(barrier, 128);
 #pragma unroll
         for (int j = 0; j < 8; j += 2) {
@@ -115,9 +117,9 @@ __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *
 /* One k-step of a consumer's half tile: d (64 x BN) += A (64 x 16) x B (16 x BN). */
 template <int BN> __device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, uint64_t b, int scale_d)
 {
-    if (BN == 256)
+    if constexpr (BN == 256)
         wgmma_m64n256k16(d, a, b, scale_d);
-    else if (BN == 128)
+    else if constexpr (BN == 128)
         wgmma_m64n128k16(d, a, b, scale_d);
     else
         wgmma_m64n64k16(d, a, b, scale_d);
@@ -250,6 +252,7 @@ template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN
 static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
+    static_assert(!CLUSTER || BN == WS_BN, "clusters: ws_resident_clusters asks about the 256-column kernel");
 #ifndef MEMSCOPE_SM90A
     (void)o, (void)grid, (void)block;
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
