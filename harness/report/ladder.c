@@ -11,14 +11,18 @@
 #include "ladder.h"
 #include "pages.h"
 
-static const struct report_ladder ladders[RESULTS_LADDERS] = {
-    [RESULTS_FP32_LADDER] = {RESULTS_FP32_LADDER, "FP32 ladder", "cublas", "cuBLAS"},
-    [RESULTS_TENSOR_LADDER] = {RESULTS_TENSOR_LADDER, "bf16 ladder", "cublas_bf16", "cuBLAS bf16"},
+/* Each ladder's name, precision and library's name. */
+static const struct {
+    const char *name, *precision, *reference_label;
+} ladders[RESULTS_LADDERS] = {
+    [RESULTS_FP32_LADDER] = {"FP32 ladder", "fp32", "cuBLAS"},
+    [RESULTS_TENSOR_LADDER] = {"bf16 ladder", "bf16", "cuBLAS bf16"},
 };
 
-const struct report_ladder *report_ladder_of(enum results_ladder ladder)
+struct report_ladder report_ladder_of(enum results_ladder ladder)
 {
-    return &ladders[ladder];
+    return (struct report_ladder){ladders[ladder].name, report_anchor(ladders[ladder].precision, 1),
+                                  ladders[ladder].reference_label};
 }
 
 int report_ladder_order(const struct report_model *m, enum results_ladder ladder, int order[MAX_VARIANTS])
@@ -42,6 +46,21 @@ int report_ladder_steps(const struct report_model *m, enum results_ladder ladder
 {
     int order[MAX_VARIANTS];
     return report_ladder_order(m, ladder, order);
+}
+
+int report_ladder_fastest(const struct report_model *m, enum results_ladder ladder, int width)
+{
+    const char *library = report_ladder_of(ladder).reference;
+    int best = -1;
+    for (int v = 0; v < m->variants; ++v) {
+        const char *name = m->variant[v];
+        if (results_ladder_step(m->r, ladder, name) > 0 && strcmp(name, library) != 0 &&
+            report_passed(m, name, width) &&
+            (best < 0 || report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) <
+                             report_summary_value(m, m->variant[best], width, SUMMARY_MEDIAN_MS)))
+            best = v;
+    }
+    return best;
 }
 
 struct step_counters {

@@ -10,13 +10,14 @@
 
 #include "model.h"
 
-/* A ladder as the title page names it: its name, and its last step, the library its rungs are measured against
- * (the variant and the library's name). */
+/* A ladder as the pages name it: its name, its last step, the library its rungs are measured against (the anchor
+ * of its precision, model.h), and the library's name. */
 struct report_ladder {
-    enum results_ladder ladder;
     const char *name, *reference, *reference_label;
 };
-const struct report_ladder *report_ladder_of(enum results_ladder ladder);
+struct report_ladder report_ladder_of(enum results_ladder ladder);
+/* The model's index of the ladder's fastest hand-written rung that passed at width (its library aside), or -1. */
+int report_ladder_fastest(const struct report_model *m, enum results_ladder ladder, int width);
 
 /* The model's indices of the run's variants on the ladder, in step order (a run may hold only some steps);
  * returns how many. */

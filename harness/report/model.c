@@ -169,7 +169,7 @@ int report_passed(const struct report_model *m, const char *variant, int width)
     return row >= 0 && results_row_ok(m->r, row);
 }
 
-static const char *anchor(const char *precision, int reference)
+const char *report_anchor(const char *precision, int reference)
 {
     for (size_t i = 0; i < sizeof precision_anchors / sizeof precision_anchors[0]; ++i)
         if (strcmp(precision_anchors[i].precision, precision) == 0)
@@ -180,6 +180,6 @@ static const char *anchor(const char *precision, int reference)
 /* Median time of the anchor variant of this precision at this width (NAN if it did not run or failed). */
 double report_anchor_ms(const struct report_model *m, int v, int width, int reference)
 {
-    const char *name = anchor(m->precision[v], reference);
+    const char *name = report_anchor(m->precision[v], reference);
     return report_passed(m, name, width) ? report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) : NAN;
 }

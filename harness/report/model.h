@@ -53,6 +53,8 @@ const char *report_row_text(const struct report_model *m, int row, enum summary_
 /* A value of environment.csv; fallback where the key is absent or empty. */
 const char *report_environment_or(const struct results_folder *r, const char *key, const char *fallback);
 int report_passed(const struct report_model *m, const char *variant, int width);
+/* The anchor of a precision: cuBLAS of it (reference 1) or its naive kernel (reference 0); "" for none. */
+const char *report_anchor(const char *precision, int reference);
 /* Median time of variant v's anchor at this width: cuBLAS of its precision (reference 1) or its naive kernel
  * (reference 0); NAN if that did not run or failed. */
 double report_anchor_ms(const struct report_model *m, int v, int width, int reference);

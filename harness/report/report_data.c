@@ -260,30 +260,22 @@ static int lesson_findings(FILE *f, const struct report_model *m, int width, str
 /* The fastest hand-written rung of a ladder against its library. */
 static void ladder_finding(FILE *f, const struct report_model *m, enum results_ladder ladder, int width)
 {
-    const struct report_ladder *l = report_ladder_of(ladder);
-    int best = -1;
+    const struct report_ladder l = report_ladder_of(ladder);
+    int best = report_ladder_fastest(m, ladder, width);
     char value[256];
-    for (int v = 0; v < m->variants; ++v) {
-        const char *name = m->variant[v];
-        if (results_ladder_step(m->r, ladder, name) > 0 && strcmp(name, l->reference) != 0 &&
-            report_passed(m, name, width) &&
-            (best < 0 || report_summary_value(m, name, width, SUMMARY_GFLOPS) >
-                             report_summary_value(m, m->variant[best], width, SUMMARY_GFLOPS)))
-            best = v;
-    }
     if (best < 0)
         return;
     const char *name = m->variant[best];
     double gflops = report_summary_value(m, name, width, SUMMARY_GFLOPS);
-    if (!report_passed(m, l->reference, width))
+    if (!report_passed(m, l.reference, width))
         snprintf(value, sizeof value, "best rung %s at %.1f TFLOP/s (%s did not pass at this width)", name,
-                 gflops / 1000, l->reference_label);
+                 gflops / 1000, l.reference_label);
     else
         snprintf(value, sizeof value, "best rung %s at %.1f %% of %s (%.1f of %.1f TFLOP/s)", name,
-                 100.0 * report_summary_value(m, l->reference, width, SUMMARY_MEDIAN_MS) /
+                 100.0 * report_summary_value(m, l.reference, width, SUMMARY_MEDIAN_MS) /
                      report_summary_value(m, name, width, SUMMARY_MEDIAN_MS),
-                 l->reference_label, gflops / 1000, report_summary_value(m, l->reference, width, SUMMARY_GFLOPS) / 1000);
-    report_put_pair(f, l->name, value);
+                 l.reference_label, gflops / 1000, report_summary_value(m, l.reference, width, SUMMARY_GFLOPS) / 1000);
+    report_put_pair(f, l.name, value);
 }
 
 /* Appends item to a list of at most max named items, then "..." once. */

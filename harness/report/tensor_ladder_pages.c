@@ -31,8 +31,8 @@ static void put_row(FILE *f, int linetype, const char *name, char cell[SWIZZLE_C
         report_put_cell(f, cell[i], i == SWIZZLE_CELLS - 1);
 }
 
-/* A rung that ran ldmatrix at the largest width: its counts, its exact conflicts and what they cost in time. Returns
- * whether it ran any. */
+/* A variant that ran ldmatrix at the largest width (the ladder's rungs from ldmatrix to cp_async): its counts, its
+ * exact conflicts and what they cost in time. Returns whether it ran any. */
 static int rung_row(FILE *f, const struct report_model *m, int v, struct error *e)
 {
     const char *name = m->variant[v];
@@ -130,21 +130,21 @@ static void truth_row(FILE *f, const struct truth_layout *l)
     put_row(f, 0, name, cell);
 }
 
-/* swizzle.tsv: the rungs that ran ldmatrix, then the ground truth's layouts; no page for a run with neither. */
+/* swizzle.tsv: the variants that ran ldmatrix, in the run's order (a run from before variants.csv had the tensor
+ * ladder's steps has them too), then the ground truth's layouts; no page for a run with neither. */
 int report_write_swizzle(const struct report_model *m, struct page_output *out, struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN];
     struct truth_layout layout[8];
-    int order[MAX_VARIANTS], steps = report_ladder_order(m, RESULTS_TENSOR_LADDER, order), rows = 0;
-    int layouts = truth_layouts(m->r, layout, 8, e);
+    int rows = 0, layouts = truth_layouts(m->r, layout, 8, e);
     if (layouts < 0)
         return e->code;
     FILE *f = report_open(out->dir, "swizzle.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
     fputs(swizzle_header, f);
-    for (int i = 0; i < steps && !e->code; ++i)
-        rows += rung_row(f, m, order[i], e);
+    for (int v = 0; v < m->variants && !e->code; ++v)
+        rows += rung_row(f, m, v, e);
     for (int i = 0; i < layouts; ++i)
         truth_row(f, &layout[i]);
     if (e->code)
@@ -179,29 +179,15 @@ static void share_cell(char *cell, size_t len, const struct report_model *m, con
         snprintf(cell, len, "-");
 }
 
-/* The fastest hand-written rung that passed at width, or -1. */
-static int fastest_rung(const struct report_model *m, const int *order, int steps, const char *library, int width)
+static void shape_row(FILE *f, const struct report_model *m, int top, int width)
 {
-    int best = -1;
-    for (int i = 0; i < steps; ++i) {
-        const char *name = m->variant[order[i]];
-        if (strcmp(name, library) != 0 && report_passed(m, name, width) &&
-            (best < 0 || report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) <
-                             report_summary_value(m, m->variant[best], width, SUMMARY_MEDIAN_MS)))
-            best = order[i];
-    }
-    return best;
-}
-
-static void shape_row(FILE *f, const struct report_model *m, const int *order, int steps, int top, int width)
-{
-    const char *library = report_ladder_of(RESULTS_TENSOR_LADDER)->reference, *name = m->variant[top];
+    const char *library = report_ladder_of(RESULTS_TENSOR_LADDER).reference, *name = m->variant[top];
     char shape[48], cell[6][48];
     snprintf(shape, sizeof shape, "%d x %d x %d", width, width, width);
     speed_cell(cell[0], sizeof cell[0], m, name, width);
     speed_cell(cell[1], sizeof cell[1], m, library, width);
     share_cell(cell[2], sizeof cell[2], m, name, library, width);
-    int fastest = fastest_rung(m, order, steps, library, width);
+    int fastest = report_ladder_fastest(m, RESULTS_TENSOR_LADDER, width);
     snprintf(cell[3], sizeof cell[3], "%s", fastest < 0 ? "-" : m->variant[fastest]);
     share_cell(cell[4], sizeof cell[4], m, fastest < 0 ? "" : m->variant[fastest], library, width);
     fputs("0\t", f);
@@ -215,7 +201,7 @@ static void shape_row(FILE *f, const struct report_model *m, const int *order, i
 int report_write_shapes(const struct report_model *m, struct page_output *out, struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN];
-    const char *library = report_ladder_of(RESULTS_TENSOR_LADDER)->reference;
+    const char *library = report_ladder_of(RESULTS_TENSOR_LADDER).reference;
     int order[MAX_VARIANTS], steps = report_ladder_order(m, RESULTS_TENSOR_LADDER, order), top = -1;
     for (int i = 0; i < steps; ++i)
         if (strcmp(m->variant[order[i]], library) != 0)
@@ -228,7 +214,7 @@ int report_write_shapes(const struct report_model *m, struct page_output *out, s
         return e->code;
     fputs("0\tM x N x K\ttop rung TFLOP/s\tcuBLAS bf16 TFLOP/s\ttop rung % cuBLAS\tfastest rung\tits % cuBLAS\n", f);
     for (int w = 0; w < m->widths; ++w)
-        shape_row(f, m, order, steps, top, m->width[w]);
+        shape_row(f, m, top, m->width[w]);
     report_put_variable(out->variables, "shapes_top_rung", m->variant[top]);
     fprintf(out->variables, "shapes_rows = %d\n", m->widths);
     return report_close(f, path, e);

@@ -58,7 +58,8 @@ static void each_shape_takes_the_tile_whose_rounds_take_least_time(void **state)
         {5120, 128}, /* 800, 7, 179,200; 1600, 13, 178,048; 3200, 25, 281,600 */
         {5632, 256}, /* 968, 8, 204,800; 1936, 15, 205,440 */
         {6656, 256}, /* 1352, 11, 281,600; 2704, 21, 287,616 */
-        /* the wide tile's rounds whole or nearly so: ties with 128 (2048: 1 round against 2) or less */
+        /* the wide tile's rounds whole or nearly so: 2048, 128 tiles in 1 round, 25,600, against 256 in 2, 27,392;
+         * the others likewise */
         {2048, 256}, {3584, 256}, {4096, 256}, {4608, 256}, {6144, 256}, {7168, 256}, {7680, 256}, {8192, 256},
     };
     for (size_t i = 0; i < sizeof chosen / sizeof *chosen; ++i)
