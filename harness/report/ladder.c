@@ -11,20 +11,6 @@
 #include "ladder.h"
 #include "pages.h"
 
-/* Each ladder's name, precision and library's name. */
-static const struct {
-    const char *name, *precision, *reference_label;
-} ladders[RESULTS_LADDERS] = {
-    [RESULTS_FP32_LADDER] = {"FP32 ladder", "fp32", "cuBLAS"},
-    [RESULTS_TENSOR_LADDER] = {"bf16 ladder", "bf16", "cuBLAS bf16"},
-};
-
-struct report_ladder report_ladder_of(enum results_ladder ladder)
-{
-    return (struct report_ladder){ladders[ladder].name, report_anchor(ladders[ladder].precision, 1),
-                                  ladders[ladder].reference_label};
-}
-
 int report_ladder_order(const struct report_model *m, enum results_ladder ladder, int order[MAX_VARIANTS])
 {
     int n = 0;
@@ -114,21 +100,32 @@ static void tensor_cells(char cell[LADDER_OWN_CELLS][64], const struct step_coun
     per_unit_cell(cell[1], sizeof cell[1], c->ldsm_wavefronts, c->ldsm_instructions, "no LDSM", "%.1f");
 }
 
-/* What sets a ladder's pages apart: their files, the header of its steps (after step and variant), the unit of its
- * speeds (GFLOP/s or TFLOP/s) and the roof they are a share of, its own columns. */
+/* What sets the ladders apart: the name, precision and library's name; their pages' files, the header of its steps
+ * (after step and variant), the unit of its speeds (GFLOP/s or TFLOP/s) and the roof they are a share of, its own
+ * columns, and whether its ideas say what the tensor pipe did (on the FP32 ladder it is idle, whatever rounding
+ * says). */
 static const struct ladder_pages {
+    const char *name, *precision, *reference_label;
     const char *steps_file, *ideas_file, *idea_rows_variable, *header;
     double gflops_per_unit;
     enum ceiling roof;
     void (*own_cells)(char cell[LADDER_OWN_CELLS][64], const struct step_counters *c);
+    bool says_tensor_pipe;
 } pages[RESULTS_LADDERS] = {
-    [RESULTS_FP32_LADDER] = {"ladder.tsv", "ladder-ideas.tsv", "ladder_idea_rows",
+    [RESULTS_FP32_LADDER] = {"FP32 ladder", "fp32", "cuBLAS", "ladder.tsv", "ladder-ideas.tsv", "ladder_idea_rows",
                              "GFLOP/s\t% cuBLAS\t% FP32 roof\tx step before\tFFMA/LDG sector\tFFMA/wavefront", 1,
-                             CEILING_FP32, fp32_cells},
-    [RESULTS_TENSOR_LADDER] = {"tensor-ladder.tsv", "tensor-ladder-ideas.tsv", "tensor_ladder_idea_rows",
+                             CEILING_FP32, fp32_cells, false},
+    [RESULTS_TENSOR_LADDER] = {"bf16 ladder", "bf16", "cuBLAS bf16", "tensor-ladder.tsv", "tensor-ladder-ideas.tsv",
+                               "tensor_ladder_idea_rows",
                                "TFLOP/s\t% cuBLAS bf16\t% bf16 roof\tx step before\ttensor pipe %\twavefr./LDSM",
-                               1000, CEILING_TENSOR_BF16, tensor_cells},
+                               1000, CEILING_TENSOR_BF16, tensor_cells, true},
 };
+
+struct report_ladder report_ladder_of(enum results_ladder ladder)
+{
+    const struct ladder_pages *p = &pages[ladder];
+    return (struct report_ladder){p->name, report_anchor(p->precision, 1), p->reference_label};
+}
 
 /* roof: the run's measured ceiling of the ladder's arithmetic (NAN: none), which "% roof" divides the FLOP/s by,
  * as summary.csv's fp32_roof_pct does; from the two, so that a run older than that column has the figure too. */
@@ -247,8 +244,7 @@ static void moved_counter(char *out, size_t len, const char *name, double before
     }
 }
 
-/* What the run measured for step v against the step before it: the time, and the counters that moved (the tensor
- * pipe on the tensor ladder alone: on the FP32 ladder it is idle, whatever rounding says). */
+/* What the run measured for step v against the step before it: the time, and the counters that moved. */
 static void measured_text(char *out, size_t len, const struct report_model *m, enum results_ladder ladder,
                           int previous, int v, int width, const struct step_counters *before,
                           const struct step_counters *after)
@@ -267,7 +263,7 @@ static void measured_text(char *out, size_t len, const struct report_model *m, e
                   report_summary_value(m, m->variant[previous], width, SUMMARY_SHARED_CONFLICTS_EXACT),
                   report_summary_value(m, m->variant[v], width, SUMMARY_SHARED_CONFLICTS_EXACT), false);
     moved_counter(moved, sizeof moved, "DRAM bytes", before->dram_bytes, after->dram_bytes, false);
-    if (ladder == RESULTS_TENSOR_LADDER)
+    if (pages[ladder].says_tensor_pipe)
         moved_counter(moved, sizeof moved, "tensor pipe busy", before->tensor_pipe_pct, after->tensor_pipe_pct, true);
     snprintf(out, len, "measured against %s: %s (%s → %s ms)%s%s", m->variant[previous], speed, from, to,
              *moved ? "; " : "; the counters within 5 %", moved);
