@@ -91,9 +91,11 @@ static bool before_the_split(const double *v)
 }
 
 /* A busier L2 can be the DRAM's shadow: an L2 that mostly misses (hit rate at most L2_MOSTLY_MISSES) carries the
- * DRAM's bytes, so a DRAM within SHADOW of it is the unit a change must relieve (a streaming copy on the H100: L2
- * 69 %, DRAM 62 %, hit rate 50 %; an L2-resident stream: L2 80 %, hit rate 98 %, stays the L2's). */
-#define SHADOW 0.85
+ * DRAM's bytes, so a DRAM within SHADOW of it is the unit a change must relieve. How far the DRAM's share sits
+ * below the L2's for the same bytes is the machine's: a faster DRAM beside the same L2 shows a smaller share, so
+ * SHADOW lies below the streams of both GH100 parts (docs/metrics.md gives their ratios); an L2-resident stream
+ * (hit rate 98 %) stays the L2's. */
+#define SHADOW 0.70
 #define L2_MOSTLY_MISSES 60.0
 
 static int unit_behind(const double *v, int best)
