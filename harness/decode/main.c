@@ -112,7 +112,10 @@ typedef int source_rows(struct csv *out, const struct source_capture *capture, s
 static int decode_source_capture(const char *path, source_rows *rows, struct csv *out, struct error *e)
 {
     static struct source_capture capture;
-    if (source_capture_read(path, &capture, e) == 0)
+    if (source_capture_read(path, &capture, e) == 0 && capture.metrics_named < SASS_METRIC_COUNT)
+        fprintf(stderr, "memscope-decode: %s was captured before the thread counts: its rows have no "
+                        "thread_inst_executed, predicated_off_lanes or conversions\n", path);
+    if (!e->code)
         rows(out, &capture, e);
     source_capture_free(&capture);
     return e->code;

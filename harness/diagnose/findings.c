@@ -406,6 +406,8 @@ static void say_predication(const struct judge *j, int unit, struct finding *f)
              "made into predicated instructions (%.0f divergent branch targets); %s at %.0f %% of peak",
              j->v[IN_ACTIVE_LANES], j->v[IN_PREDICATED_ON_LANES], j->v[IN_DIVERGENT_BRANCHES], unit_names[unit],
              100.0 * j->share[unit]);
+    if (j->lines)
+        name_line(j, &j->lines->predicated_off, f);
 }
 
 static bool applies_fp64_in_fp32(const struct judge *j, int unit);
@@ -440,6 +442,8 @@ static void say_conversions(const struct judge *j, int unit, struct finding *f)
              "integer division or modulo (I2F, MUFU.RCP, F2I) or mixed types; XU pipe at %.0f %% of peak",
              j->v[IN_CONVERSIONS], j->v[IN_XU_CONVERSION_SHARE], fp32 > 0 ? j->v[IN_CONVERSIONS] / fp32 : NAN,
              100.0 * j->share[unit]);
+    if (j->lines)
+        name_line(j, &j->lines->conversions, f);
 }
 
 /* The busiest L2 slice's atomic sectors beyond an even spread, in nanoseconds at one address's atomic rate. */
@@ -514,6 +518,8 @@ static void say_fp64_in_fp32(const struct judge *j, int unit, struct finding *f)
     if (!isnan(j->share[UNIT_XU]) && used > 0 && (size_t)used < sizeof f->evidence)
         snprintf(f->evidence + used, sizeof f->evidence - (size_t)used, "; the conversions keep the XU pipe at %.0f %%",
                  100.0 * j->share[UNIT_XU]);
+    if (j->lines)
+        name_line(j, &j->lines->conversions, f);
 }
 
 /* ---- the launch: occupancy, waves, its length ---- */
@@ -925,6 +931,8 @@ void finding_lines_add(struct finding_lines *w, const struct line_counts *l)
     note_worst(&w->shared_ld, l, shared_ld);
     note_worst(&w->shared_st, l,
                l->shared_ld_wavefronts + l->shared_st_wavefronts > 0 ? l->shared_excess_wavefronts - shared_ld : 0);
+    note_worst(&w->predicated_off, l, l->predicated_off_lanes);
+    note_worst(&w->conversions, l, l->conversions);
 }
 
 /* ---- the inputs a results folder and a run share ---- */

@@ -44,6 +44,7 @@ struct line_counts {
     int line;
     double global_ld_sectors, global_st_sectors, global_excess_sectors;
     double shared_ld_wavefronts, shared_st_wavefronts, shared_excess_wavefronts;
+    double predicated_off_lanes, conversions;
 };
 
 /* The line with the most excess of one kind, and the kernel's sum of that excess. */
@@ -53,11 +54,11 @@ struct worst_line {
 };
 
 /* A kernel's lines, summed as finding_lines_add sees them: global excess sectors of loads and of stores, shared
- * excess wavefronts of loads and of stores. A line that both loads and stores has its excess shared between the two
+ * excess wavefronts of loads and of stores, predicated-off lanes and conversions (thread instructions). A line that both loads and stores has its excess shared between the two
  * in proportion to their sectors (wavefronts): exact for the usual line that does one or the other. */
 struct finding_lines {
     bool any; /* the source group placed lines for the kernel */
-    struct worst_line global_ld, global_st, shared_ld, shared_st;
+    struct worst_line global_ld, global_st, shared_ld, shared_st, predicated_off, conversions;
 };
 
 void finding_lines_init(struct finding_lines *w);

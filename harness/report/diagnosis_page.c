@@ -111,7 +111,9 @@ static double *line_count_of(struct line_counts *l, const char *metric)
                   {"global_excess_sectors", offsetof(struct line_counts, global_excess_sectors)},
                   {"shared_ld_wavefronts", offsetof(struct line_counts, shared_ld_wavefronts)},
                   {"shared_st_wavefronts", offsetof(struct line_counts, shared_st_wavefronts)},
-                  {"shared_excess_wavefronts", offsetof(struct line_counts, shared_excess_wavefronts)}};
+                  {"shared_excess_wavefronts", offsetof(struct line_counts, shared_excess_wavefronts)},
+                  {"predicated_off_lanes", offsetof(struct line_counts, predicated_off_lanes)},
+                  {"conversions", offsetof(struct line_counts, conversions)}};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i)
         if (strcmp(metric, counts[i].name) == 0)
             return (double *)((char *)l + counts[i].offset);

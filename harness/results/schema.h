@@ -107,7 +107,10 @@
     X(INSTRUCTIONS_GLOBAL_ST_SECTORS, "global_st_sectors", COUNT)                                                     \
     X(INSTRUCTIONS_GLOBAL_SECTORS, "global_sectors", COUNT)                                                           \
     X(INSTRUCTIONS_GLOBAL_SECTORS_IDEAL, "global_sectors_ideal", COUNT)                                               \
-    X(INSTRUCTIONS_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", DIFFERENCE)
+    X(INSTRUCTIONS_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", DIFFERENCE)                                        \
+    X(INSTRUCTIONS_THREAD_INST_EXECUTED, "thread_inst_executed", COUNT)                                               \
+    X(INSTRUCTIONS_PREDICATED_OFF_LANES, "predicated_off_lanes", COUNT)                                               \
+    X(INSTRUCTIONS_CONVERSIONS, "conversions", COUNT)
 
 /* One row per variant, size, kernel, source line and stall reason (cupti/pc_sampling.h), zeros left out: the
  * warp samples PC sampling took there. A kernel's share of a reason is its rows' samples over all its rows'. */

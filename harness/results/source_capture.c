@@ -148,11 +148,13 @@ static int read_metric(struct reader *r, char **f, int n, struct error *e)
     return 0;
 }
 
+/* Every metric, or those of a capture from before the thread counts. */
 static int read_call(struct reader *r, struct source_capture *c, char **f, int n, struct error *e)
 {
     long long width;
-    if (r->metrics_seen != SASS_METRIC_COUNT)
+    if (r->metrics_seen != SASS_METRIC_COUNT && r->metrics_seen != SASS_METRICS_BEFORE_THREADS)
         return bad(r, e, "a call before every metric is named");
+    c->metrics_named = r->metrics_seen;
     if (n != 4 || parse_int(f[3], 0, 1 << 30, &width))
         return bad(r, e, "a call needs a variant, a precision and a width");
     if (c->n_calls == SOURCE_MAX_CALLS)
@@ -169,7 +171,7 @@ static int read_instruction(struct reader *r, struct source_capture *c, char **f
     long long pc, line;
     if (c->n_calls == 0)
         return bad(r, e, "an instruction before any call");
-    if (n != 6 + SASS_METRIC_COUNT || parse_int(f[2], 0, UINT32_MAX, &pc) || parse_int(f[5], 0, INT32_MAX, &line) ||
+    if (n != 6 + c->metrics_named || parse_int(f[2], 0, UINT32_MAX, &pc) || parse_int(f[5], 0, INT32_MAX, &line) ||
         !f[1][0] || !f[3][0])
         return bad(r, e, "an instruction needs a function, a PC, an opcode, a file, a line and every metric");
     struct source_instruction *in = source_add_instruction(&c->calls[c->n_calls - 1], e);
@@ -180,7 +182,7 @@ static int read_instruction(struct reader *r, struct source_capture *c, char **f
     snprintf(in->opcode, sizeof in->opcode, "%s", f[3]);
     snprintf(in->file, sizeof in->file, "%s", f[4]);
     in->line = (int)line;
-    for (int m = 0; m < SASS_METRIC_COUNT; ++m)
+    for (int m = 0; m < c->metrics_named; ++m)
         if (parse_count(f[6 + m], &in->values[m]))
             return bad(r, e, "a metric value is not a count");
     return 0;
@@ -228,6 +230,7 @@ int source_capture_read(const char *path, struct source_capture *c, struct error
             read_record(&r, c, text, e);
     }
     fclose(f);
+    c->metrics_named = r.metrics_seen;
     if (!e->code && !r.ended)
         error_set(e, EXIT_USAGE, "%s: no end record: the capture is truncated", path);
     if (e->code)

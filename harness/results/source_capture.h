@@ -14,7 +14,8 @@
  *   text    <file>  <line>  <source text>
  *   end
  * The metrics are SASS_METRICS below, the counters the source group collects per instruction, in their order:
- * a capture holds them and nothing else.
+ * a capture holds them and nothing else. A capture written before the thread counts were collected names the first
+ * SASS_METRICS_BEFORE_THREADS of them; it reads with those counts 0 and metrics_named saying so.
  */
 #ifndef MEMSCOPE_SOURCE_CAPTURE_H
 #define MEMSCOPE_SOURCE_CAPTURE_H
@@ -34,11 +35,15 @@
     X(SASS_GLOBAL_LD_INST, "smsp__sass_inst_executed_op_global_ld")                                                   \
     X(SASS_GLOBAL_ST_INST, "smsp__sass_inst_executed_op_global_st")                                                   \
     X(SASS_GLOBAL_SECTORS, "smsp__sass_sectors_mem_global")                                                           \
-    X(SASS_GLOBAL_SECTORS_IDEAL, "smsp__sass_sectors_mem_global_ideal")
+    X(SASS_GLOBAL_SECTORS_IDEAL, "smsp__sass_sectors_mem_global_ideal")                                               \
+    X(SASS_THREAD_INST_EXECUTED, "smsp__sass_thread_inst_executed")                                                   \
+    X(SASS_THREAD_INST_PRED_ON, "smsp__sass_thread_inst_executed_pred_on")
 
 #define SASS_ID(id, name) id,
 enum sass_metric { SASS_METRICS(SASS_ID) SASS_METRIC_COUNT };
 #undef SASS_ID
+
+#define SASS_METRICS_BEFORE_THREADS SASS_THREAD_INST_EXECUTED
 
 const char *sass_metric_name(enum sass_metric id);
 
@@ -73,6 +78,7 @@ struct source_text {
 
 struct source_capture {
     char chip[32];
+    int metrics_named; /* SASS_METRIC_COUNT, or SASS_METRICS_BEFORE_THREADS in an older capture */
     int n_calls;
     struct source_call calls[SOURCE_MAX_CALLS];
     size_t n_texts;

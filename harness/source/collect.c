@@ -142,6 +142,7 @@ int source_collect(struct source_collector *c, struct gpu *g, const struct profi
                    struct source_capture *capture, struct source_cost *cost, struct error *e)
 {
     snprintf(capture->chip, sizeof capture->chip, "%s", c->chip);
+    capture->metrics_named = SASS_METRIC_COUNT;
     source_start_listings(c);
     for (int i = 0; i < n && !e->code; ++i)
         collect_call(c, g, &calls[i], capture, &cost[i], e);

@@ -74,7 +74,8 @@ int source_finding_lines(const struct source_call *call, const char *function, s
             finding_lines_add(w, &(struct line_counts){lines[i].file, lines[i].line, v[LINE_GLOBAL_LD_SECTORS],
                                                        v[LINE_GLOBAL_ST_SECTORS], v[LINE_GLOBAL_EXCESS_SECTORS],
                                                        v[LINE_SHARED_LD_WAVEFRONTS], v[LINE_SHARED_ST_WAVEFRONTS],
-                                                       v[LINE_SHARED_EXCESS_WAVEFRONTS]});
+                                                       v[LINE_SHARED_EXCESS_WAVEFRONTS], v[LINE_PREDICATED_OFF_LANES],
+                                                       v[LINE_CONVERSIONS]});
     }
     free(lines);
     return 0;

@@ -28,6 +28,17 @@ static int reads_shared(const uint64_t sass[SASS_METRIC_COUNT], const char *opco
     return -1;
 }
 
+/* The opcodes that convert between types: to float (I2F, I2FP), to integer (F2I, F2IP), between float (F2F, F2FP)
+ * and integer widths (I2I, I2IP), and float rounding (FRND). */
+static int converts(const char *opcode)
+{
+    static const char *const kinds[] = {"I2F", "F2I", "F2F", "I2I", "FRND"};
+    for (size_t i = 0; opcode && i < sizeof kinds / sizeof *kinds; ++i)
+        if (strncmp(opcode, kinds[i], strlen(kinds[i])) == 0)
+            return 1;
+    return 0;
+}
+
 /* An instruction is a load or a store, never both, so its wavefronts and sectors belong to the kind it is. */
 void line_metrics_of_instruction(const uint64_t sass[SASS_METRIC_COUNT], const char *opcode,
                                  double out[LINE_METRIC_COUNT])
@@ -48,4 +59,7 @@ void line_metrics_of_instruction(const uint64_t sass[SASS_METRIC_COUNT], const c
     out[LINE_GLOBAL_SECTORS] = sectors;
     out[LINE_GLOBAL_SECTORS_IDEAL] = (double)sass[SASS_GLOBAL_SECTORS_IDEAL];
     out[LINE_GLOBAL_EXCESS_SECTORS] = excess(sass[SASS_GLOBAL_SECTORS], sass[SASS_GLOBAL_SECTORS_IDEAL]);
+    out[LINE_THREAD_INST_EXECUTED] = (double)sass[SASS_THREAD_INST_EXECUTED];
+    out[LINE_PREDICATED_OFF_LANES] = excess(sass[SASS_THREAD_INST_EXECUTED], sass[SASS_THREAD_INST_PRED_ON]);
+    out[LINE_CONVERSIONS] = converts(opcode) ? (double)sass[SASS_THREAD_INST_PRED_ON] : 0.0;
 }

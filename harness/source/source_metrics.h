@@ -5,7 +5,9 @@
  * gives the ideal count per instruction (the wavefronts or sectors the same
  * access would need without bank conflicts or wasted sectors; Nsight Compute's
  * source page shows the same as "Ideal"), so the excess of each instruction
- * is exact: its count minus its ideal, never below zero.
+ * is exact: its count minus its ideal, never below zero. Predicated-off lanes are the active lanes less those whose
+ * predicate held; conversions are the predicated-on lanes of the instructions whose opcode converts (the kernel
+ * counter smsp__sass_thread_inst_executed_op_conversion_pred_on counts the same, summed over the kernel).
  */
 #ifndef MEMSCOPE_SOURCE_METRICS_H
 #define MEMSCOPE_SOURCE_METRICS_H
@@ -29,7 +31,10 @@
     X(LINE_GLOBAL_ST_SECTORS, "global_st_sectors", "sectors of global stores")                                        \
     X(LINE_GLOBAL_SECTORS, "global_sectors", "sectors of global accesses of every kind (LDGSTS too)")                 \
     X(LINE_GLOBAL_SECTORS_IDEAL, "global_sectors_ideal", "sectors the same bytes would need, fully used")             \
-    X(LINE_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", "global sectors beyond the ideal")
+    X(LINE_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", "global sectors beyond the ideal")                         \
+    X(LINE_THREAD_INST_EXECUTED, "thread_inst_executed", "thread instructions executed: each instruction's active lanes") \
+    X(LINE_PREDICATED_OFF_LANES, "predicated_off_lanes", "active lanes whose predicate was false: issued for nothing")  \
+    X(LINE_CONVERSIONS, "conversions", "thread instructions that convert between types (I2F, F2I, F2F, I2I, FRND)")
 
 #define LINE_ID(id, ...) id,
 enum line_metric { LINE_METRICS(LINE_ID) LINE_METRIC_COUNT };

@@ -253,9 +253,9 @@ static void the_line_with_the_most_excess_is_named(void **state)
     struct finding f[FINDING_MAX];
     struct finding_lines lines;
     finding_lines_init(&lines);
-    finding_lines_add(&lines, &(struct line_counts){"/src/k.cu", 10, 4e6, 0, 0, 0, 0, 0});
-    finding_lines_add(&lines, &(struct line_counts){"/src/k.cu", 12, 0, 32e6, 28e6, 0, 0, 0});
-    finding_lines_add(&lines, &(struct line_counts){"/src/k.cu", 14, 1e6, 1e6, 1e6, 0, 0, 0}); /* half each */
+    finding_lines_add(&lines, &(struct line_counts){"/src/k.cu", 10, 4e6, 0, 0, 0, 0, 0, 0, 0});
+    finding_lines_add(&lines, &(struct line_counts){"/src/k.cu", 12, 0, 32e6, 28e6, 0, 0, 0, 0, 0});
+    finding_lines_add(&lines, &(struct line_counts){"/src/k.cu", 14, 1e6, 1e6, 1e6, 0, 0, 0, 0, 0}); /* half each */
     healthy(v);
     v[IN_SOL_L2] = 75.0;
     v[IN_STORE_EFFICIENCY] = 12.5;
@@ -483,6 +483,34 @@ static void predicated_lanes_are_seen_where_divergence_is_not(void **state)
     v[IN_PREDICATED_ON_LANES] = NAN; /* a run before the counter: not judged */
     n = findings_of(v, NULL, f);
     assert_null(find(f, n, "predicated_off_lanes"));
+}
+
+/* With the source group, predication and conversions name their lines: the modulo's line converts (I2F, F2I around a
+ * MUFU.RCP), the guarded add's line has the lanes predicated off. A line without a file (no line table) counts in
+ * the total only. */
+static void predication_and_conversions_name_their_lines(void **state)
+{
+    (void)state;
+    double v[DIAGNOSIS_INPUT_COUNT];
+    struct finding f[FINDING_MAX];
+    struct finding_lines lines;
+    finding_lines_init(&lines);
+    finding_lines_add(&lines, &(struct line_counts){.file = "/src/reduce.cu", .line = 21, .conversions = 2e6});
+    finding_lines_add(&lines, &(struct line_counts){.file = "/src/reduce.cu", .line = 22, .predicated_off_lanes = 8e6});
+    finding_lines_add(&lines, &(struct line_counts){.file = "", .line = 0, .predicated_off_lanes = 9e6});
+    healthy(v);
+    v[IN_ISSUE_SLOTS] = 77.0;
+    v[IN_ACTIVE_LANES] = 31.9;
+    v[IN_PREDICATED_ON_LANES] = 19.9;
+    v[IN_XU_PIPE] = 60.0;
+    v[IN_CONVERSIONS] = 2e6;
+    v[IN_XU_CONVERSION_SHARE] = 66.7;
+    int n = findings_of(v, &lines, f);
+    assert_string_equal(find(f, n, "predicated_off_lanes")->where, "reduce.cu:22");
+    assert_string_equal(find(f, n, "type_conversions")->where, "reduce.cu:21");
+    assert_float_equal(lines.predicated_off.total, 17e6, 0.0);
+    n = findings_of(v, NULL, f); /* no source group: no line */
+    assert_string_equal(find(f, n, "type_conversions")->where, "");
 }
 
 /* Integer modulo by a variable compiles to I2F, MUFU.RCP and F2I: conversions on the XU pipe. */
@@ -749,6 +777,7 @@ int main(void)
         cmocka_unit_test(a_short_kernel_is_launch_overhead_not_its_grid),
         cmocka_unit_test(a_memory_bound_tail_costs_the_bandwidth_it_leaves_idle),
         cmocka_unit_test(predicated_lanes_are_seen_where_divergence_is_not),
+        cmocka_unit_test(predication_and_conversions_name_their_lines),
         cmocka_unit_test(conversions_cost_the_xu_pipe_they_keep_busy),
         cmocka_unit_test(a_double_literal_s_conversions_are_the_fp64_path_s),
         cmocka_unit_test(a_partial_sol_group_is_held_to_the_steady_state),

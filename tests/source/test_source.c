@@ -111,6 +111,37 @@ static void ldmatrix_reads_and_cp_async_writes_shared_memory(void **state)
     assert_float_equal(out[LINE_SHARED_LD_WAVEFRONTS] + out[LINE_SHARED_ST_WAVEFRONTS], 0.0, 0.0);
 }
 
+/* The corpus's modulo_reduction by construction: `if (tid % (2 * s) == 0)` made predication and, for the modulo,
+ * I2F/F2I around a MUFU.RCP. A predicated FADD with 24 of its 32 active lanes' predicate true has 8 lanes issued for
+ * nothing; an I2F.U32.RP on all 32 lanes is 32 conversions; a MUFU.RCP is no conversion. */
+static void predicated_off_lanes_and_conversions_per_instruction(void **state)
+{
+    (void)state;
+    uint64_t sass[SASS_METRIC_COUNT] = {0};
+    double out[LINE_METRIC_COUNT];
+    sass[SASS_INST_EXECUTED] = 1;
+    sass[SASS_THREAD_INST_EXECUTED] = 32;
+    sass[SASS_THREAD_INST_PRED_ON] = 24;
+    line_metrics_of_instruction(sass, "FADD", out);
+    assert_float_equal(out[LINE_THREAD_INST_EXECUTED], 32.0, 0.0);
+    assert_float_equal(out[LINE_PREDICATED_OFF_LANES], 8.0, 0.0);
+    assert_float_equal(out[LINE_CONVERSIONS], 0.0, 0.0);
+    sass[SASS_THREAD_INST_PRED_ON] = 32;
+    for (const char *const *op = (const char *const[]){"I2F.U32.RP", "F2I.FTZ.U32.TRUNC.NTZ", "I2FP.F32.S32",
+                                                        "F2F.F64.F32", "I2I.U16.U32.SAT", "FRND.FLOOR", NULL};
+         *op; ++op) {
+        line_metrics_of_instruction(sass, *op, out);
+        if (out[LINE_CONVERSIONS] != 32.0)
+            fail_msg("%s: %g conversions, not 32", *op, out[LINE_CONVERSIONS]);
+        assert_float_equal(out[LINE_PREDICATED_OFF_LANES], 0.0, 0.0);
+    }
+    for (const char *const *op = (const char *const[]){"MUFU.RCP", "IMAD.HI.U32", "FADD", "?", NULL}; *op; ++op) {
+        line_metrics_of_instruction(sass, *op, out);
+        if (out[LINE_CONVERSIONS] != 0.0)
+            fail_msg("%s counted as a conversion", *op);
+    }
+}
+
 static void shared_excess_is_wavefronts_beyond_the_ideal(void **state)
 {
     (void)state;
@@ -333,6 +364,36 @@ static void the_malformed_captures_base_is_valid(void **state)
     assert_int_equal(c.calls[0].n, 1);
     assert_int_equal(c.calls[0].instructions[0].values[SASS_METRIC_COUNT - 1], 9);
     source_capture_free(&c);
+}
+
+/* A capture written before the thread counts were collected names the first SASS_METRICS_BEFORE_THREADS metrics and
+ * holds that many values an instruction: it reads, its thread counts 0 and metrics_named saying they were not taken. */
+static void a_capture_from_before_the_thread_counts_reads_without_them(void **state)
+{
+    struct temp *t = *state;
+    char text[4096], inst[512];
+    struct source_capture c;
+    struct error e = {0};
+    size_t used = (size_t)snprintf(text, sizeof text, "memscope-source\t1\nchip\tGH100\n");
+    for (int m = 0; m < SASS_METRICS_BEFORE_THREADS; ++m)
+        used += (size_t)snprintf(text + used, sizeof text - used, "metric\t%s\n", sass_metric_name(m));
+    instruction_record(inst, sizeof inst, SASS_METRICS_BEFORE_THREADS, "7");
+    strcat(text, "call\tv\tfp32\t64\n");
+    strcat(text, inst);
+    strcat(text, "end\n");
+    write_file(t->path, text);
+    if (source_capture_read(t->path, &c, &e) != 0)
+        fail_msg("%s", e.message);
+    assert_int_equal(c.metrics_named, SASS_METRICS_BEFORE_THREADS);
+    assert_int_equal(c.calls[0].instructions[0].values[SASS_METRICS_BEFORE_THREADS - 1], 7);
+    assert_int_equal(c.calls[0].instructions[0].values[SASS_THREAD_INST_EXECUTED], 0);
+    source_capture_free(&c);
+    /* with every metric named, the instruction must hold every value */
+    capture_head(text, sizeof text);
+    strcat(text, "call\tv\tfp32\t64\n");
+    strcat(text, inst);
+    strcat(text, "end\n");
+    expect_refused(t->path, text, FIRST_BODY_LINE + 1, "every metric");
 }
 
 static void a_file_without_the_magic_header_is_refused(void **state)
@@ -726,6 +787,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ldmatrix_reads_and_cp_async_writes_shared_memory),
+        cmocka_unit_test(predicated_off_lanes_and_conversions_per_instruction),
         cmocka_unit_test(shared_excess_is_wavefronts_beyond_the_ideal),
         cmocka_unit_test(an_ideal_above_the_count_gives_no_excess),
         cmocka_unit_test(a_loads_wavefronts_count_as_load_wavefronts_only),
@@ -735,6 +797,7 @@ int main(void)
         cmocka_unit_test(global_store_sectors_and_excess),
         WITH_TEMP(a_capture_reads_back_as_written),
         WITH_TEMP(the_malformed_captures_base_is_valid),
+        WITH_TEMP(a_capture_from_before_the_thread_counts_reads_without_them),
         WITH_TEMP(a_file_without_the_magic_header_is_refused),
         WITH_TEMP(a_missing_file_is_refused),
         WITH_TEMP(a_truncated_capture_is_refused),
