@@ -7,7 +7,9 @@
 #include "../common/paths.h"
 #include "../gpu/kernel_facts.h"
 #include "../gpu/nvtx.h"
+#include "../profile/metric_catalog.h"
 #include "../profile/metric_rows.h"
+#include "../profile/metric_set.h"
 #include "../profile/profile_summary.h"
 #include "../results/findings_csv.h"
 #include "../results/validate_csv.h"
@@ -38,6 +40,7 @@ struct case_result {
     bool sourced;
     struct exact_shared exact;
     struct finding_lines lines;
+    double conversions_on_lines; /* the source group's conversions summed over the kernel's lines; NAN without it */
     double duration_ms;
 };
 
@@ -65,6 +68,7 @@ static int source_of_case(struct gpu *g, struct source_collector *s, const struc
     double totals[LINE_METRIC_COUNT];
     if (case_source(g, s, call, path, totals, &r->lines, e) == 0) {
         r->exact = (struct exact_shared){totals[LINE_SHARED_EXCESS_WAVEFRONTS], totals[LINE_SHARED_WAVEFRONTS]};
+        r->conversions_on_lines = totals[LINE_CONVERSIONS];
         r->sourced = true;
     }
     return e->code;
@@ -79,6 +83,7 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, struct sourc
     struct profiled_call call = {launch_and_wait, &x, c->name, "fp32", 0, &r->profile};
     memset(r, 0, sizeof *r);
     r->exact = (struct exact_shared){NAN, NAN};
+    r->conversions_on_lines = NAN;
     snprintf(path, sizeof path, "%s/pathology-%02d-%s.capture", capture_dir, index, c->name);
     nvtx_job_begin(c->name, 0);
     nvtx_phase_begin(PHASE_METRICS, 0);
@@ -135,6 +140,25 @@ static void write_case(struct csv *out, const struct pathology_case *c, const st
                                                  c->expected, found, estimated, measured});
 }
 
+/* Where the kernel converted types, the source group must place every conversion on a line: the sum over its lines
+ * equals the kernel's counter exactly (both count predicated-on lanes of the converting instructions). */
+static void check_conversions_placed(struct csv *out, const struct pathology_case *c, const struct case_result *r,
+                                     int *checks, int *failures)
+{
+    const struct profile *p = &r->profile;
+    double kernel = metric_lookup(p->names, p->kernels[profile_main_kernel(p)].values, p->n_metrics,
+                                  COLLECTED(CONVERSIONS));
+    if (!r->sourced || isnan(kernel) || kernel == 0.0)
+        return;
+    bool pass = r->conversions_on_lines == kernel;
+    ++*checks;
+    *failures += !pass;
+    printf("%-24s conversions on its lines %.0f, the kernel's counter %.0f %s\n", c->name, r->conversions_on_lines,
+           kernel, pass ? "pass" : "FAIL");
+    validate_csv_row(out, &(struct validate_row){c->name, "", "conversions_on_lines", kernel, kernel, kernel,
+                                                 r->conversions_on_lines, pass, "", "", NAN, NAN});
+}
+
 /* Every case profiled first (a case's measured gain needs its sibling's time), then judged. */
 static int run_cases(struct gpu *g, struct metrics_collector *m, struct source_collector *s,
                      const struct pathology_buffers *b, const char *capture_dir, const struct environment *env,
@@ -161,6 +185,8 @@ static int run_cases(struct gpu *g, struct metrics_collector *m, struct source_c
     for (size_t i = 0; i < PATHOLOGY_CASE_COUNT && !e->code; ++i)
         write_case(out, &pathology_cases[i], found[i], n_found[i], measured_gain(&pathology_cases[i], duration_ms),
                    checks, failures);
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT && !e->code; ++i)
+        check_conversions_placed(out, &pathology_cases[i], &results[i], checks, failures);
     return e->code;
 }
 
