@@ -926,6 +926,7 @@ void finding_lines_add(struct finding_lines *w, const struct line_counts *l)
     double global_ld = loads_part(l->global_excess_sectors, l->global_ld_sectors, l->global_st_sectors);
     double shared_ld = loads_part(l->shared_excess_wavefronts, l->shared_ld_wavefronts, l->shared_st_wavefronts);
     w->any = true;
+    w->placed |= l->file[0] != '\0';
     note_worst(&w->global_ld, l, global_ld);
     note_worst(&w->global_st, l, l->global_ld_sectors + l->global_st_sectors > 0 ? l->global_excess_sectors - global_ld : 0);
     note_worst(&w->shared_ld, l, shared_ld);

@@ -57,7 +57,8 @@ struct worst_line {
  * excess wavefronts of loads and of stores, predicated-off lanes and conversions (thread instructions). A line that both loads and stores has its excess shared between the two
  * in proportion to their sectors (wavefronts): exact for the usual line that does one or the other. */
 struct finding_lines {
-    bool any; /* the source group placed lines for the kernel */
+    bool any;    /* the source group counted the kernel's instructions */
+    bool placed; /* and put some on a file and line (cuBLAS's carry no line table) */
     struct worst_line global_ld, global_st, shared_ld, shared_st, predicated_off, conversions;
 };
 

@@ -141,14 +141,15 @@ static void write_case(struct csv *out, const struct pathology_case *c, const st
 }
 
 /* Where the kernel converted types, the source group must place every conversion on a line: the sum over its lines
- * equals the kernel's counter exactly (both count predicated-on lanes of the converting instructions). */
+ * equals the kernel's counter exactly (both count predicated-on lanes of the converting instructions). A kernel
+ * without a line table (cuBLAS's) is not checked: its opcodes are not named either. */
 static void check_conversions_placed(struct csv *out, const struct pathology_case *c, const struct case_result *r,
                                      int *checks, int *failures)
 {
     const struct profile *p = &r->profile;
     double kernel = metric_lookup(p->names, p->kernels[profile_main_kernel(p)].values, p->n_metrics,
                                   COLLECTED(CONVERSIONS));
-    if (!r->sourced || isnan(kernel) || kernel == 0.0)
+    if (!r->sourced || !r->lines.placed || isnan(kernel) || kernel == 0.0)
         return;
     bool pass = r->conversions_on_lines == kernel;
     ++*checks;

@@ -495,6 +495,8 @@ static void predication_and_conversions_name_their_lines(void **state)
     struct finding f[FINDING_MAX];
     struct finding_lines lines;
     finding_lines_init(&lines);
+    finding_lines_add(&lines, &(struct line_counts){.file = "", .line = 0, .conversions = 1e6});
+    assert_false(lines.placed); /* counted, not placed: a kernel without a line table */
     finding_lines_add(&lines, &(struct line_counts){.file = "/src/reduce.cu", .line = 21, .conversions = 2e6});
     finding_lines_add(&lines, &(struct line_counts){.file = "/src/reduce.cu", .line = 22, .predicated_off_lanes = 8e6});
     finding_lines_add(&lines, &(struct line_counts){.file = "", .line = 0, .predicated_off_lanes = 9e6});
@@ -509,6 +511,7 @@ static void predication_and_conversions_name_their_lines(void **state)
     assert_string_equal(find(f, n, "predicated_off_lanes")->where, "reduce.cu:22");
     assert_string_equal(find(f, n, "type_conversions")->where, "reduce.cu:21");
     assert_float_equal(lines.predicated_off.total, 17e6, 0.0);
+    assert_true(lines.placed);
     n = findings_of(v, NULL, f); /* no source group: no line */
     assert_string_equal(find(f, n, "type_conversions")->where, "");
 }
