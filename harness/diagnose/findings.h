@@ -54,8 +54,9 @@ struct worst_line {
 };
 
 /* A kernel's lines, summed as finding_lines_add sees them: global excess sectors of loads and of stores, shared
- * excess wavefronts of loads and of stores, predicated-off lanes and conversions (thread instructions). A line that both loads and stores has its excess shared between the two
- * in proportion to their sectors (wavefronts): exact for the usual line that does one or the other. */
+ * excess wavefronts of loads and of stores, predicated-off lanes and conversions (thread instructions). A line that
+ * both loads and stores has its excess shared between the two in proportion to their sectors (wavefronts): exact
+ * for the usual line that does one or the other. */
 struct finding_lines {
     bool any;    /* the source group counted the kernel's instructions */
     bool placed; /* and put some on a file and line (cuBLAS's carry no line table) */

@@ -140,8 +140,10 @@ static int bad(const struct reader *r, struct error *e, const char *what)
     return error_set(e, EXIT_USAGE, "%s:%d: %s", r->path, r->line_no, what);
 }
 
-static int read_metric(struct reader *r, char **f, int n, struct error *e)
+static int read_metric(struct reader *r, const struct source_capture *c, char **f, int n, struct error *e)
 {
+    if (c->n_calls)
+        return bad(r, e, "a metric after a call (the metrics are named first)");
     if (n != 2 || r->metrics_seen == SASS_METRIC_COUNT || strcmp(f[1], sass_metric_name(r->metrics_seen)) != 0)
         return bad(r, e, "unexpected metric (this memscope reads the metrics it collects, in its order)");
     r->metrics_seen++;
@@ -154,7 +156,6 @@ static int read_call(struct reader *r, struct source_capture *c, char **f, int n
     long long width;
     if (r->metrics_seen != SASS_METRIC_COUNT && r->metrics_seen != SASS_METRICS_BEFORE_THREADS)
         return bad(r, e, "a call before every metric is named");
-    c->metrics_named = r->metrics_seen;
     if (n != 4 || parse_int(f[3], 0, 1 << 30, &width))
         return bad(r, e, "a call needs a variant, a precision and a width");
     if (c->n_calls == SOURCE_MAX_CALLS)
@@ -171,7 +172,7 @@ static int read_instruction(struct reader *r, struct source_capture *c, char **f
     long long pc, line;
     if (c->n_calls == 0)
         return bad(r, e, "an instruction before any call");
-    if (n != 6 + c->metrics_named || parse_int(f[2], 0, UINT32_MAX, &pc) || parse_int(f[5], 0, INT32_MAX, &line) ||
+    if (n != 6 + r->metrics_seen || parse_int(f[2], 0, UINT32_MAX, &pc) || parse_int(f[5], 0, INT32_MAX, &line) ||
         !f[1][0] || !f[3][0])
         return bad(r, e, "an instruction needs a function, a PC, an opcode, a file, a line and every metric");
     struct source_instruction *in = source_add_instruction(&c->calls[c->n_calls - 1], e);
@@ -182,7 +183,7 @@ static int read_instruction(struct reader *r, struct source_capture *c, char **f
     snprintf(in->opcode, sizeof in->opcode, "%s", f[3]);
     snprintf(in->file, sizeof in->file, "%s", f[4]);
     in->line = (int)line;
-    for (int m = 0; m < c->metrics_named; ++m)
+    for (int m = 0; m < r->metrics_seen; ++m)
         if (parse_count(f[6 + m], &in->values[m]))
             return bad(r, e, "a metric value is not a count");
     return 0;
@@ -198,7 +199,7 @@ static int read_record(struct reader *r, struct source_capture *c, char *text, s
     if (strcmp(f[0], "chip") == 0 && n == 2 && r->line_no == 2)
         snprintf(c->chip, sizeof c->chip, "%s", f[1]);
     else if (strcmp(f[0], "metric") == 0)
-        return read_metric(r, f, n, e);
+        return read_metric(r, c, f, n, e);
     else if (strcmp(f[0], "call") == 0)
         return read_call(r, c, f, n, e);
     else if (strcmp(f[0], "inst") == 0)
