@@ -28,8 +28,7 @@
 #include "../results/lines_csv.h"
 #include "../results/metrics_csv.h"
 #include "../results/partial_folder.h"
-#include "../source/instruction_rows.h"
-#include "../source/line_rows.h"
+#include "../source/source_rows.h"
 
 #define MAX_CAPTURES 1024
 

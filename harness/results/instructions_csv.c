@@ -1,6 +1,11 @@
 #include "instructions_csv.h"
 #include "schema.h"
 
+int instructions_csv_create(struct csv *c, const char *dir, struct error *e)
+{
+    return schema_create(c, dir, &instructions_csv, e);
+}
+
 void instructions_csv_on_stream(struct csv *c, FILE *stream, const char *name)
 {
     schema_on_stream(c, stream, name, &instructions_csv, 1);

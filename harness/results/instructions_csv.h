@@ -2,7 +2,7 @@
  * instructions.csv: the source group's counts per SASS instruction, as
  * memscope-decode --instructions writes them from a source capture, so that a
  * comparison can pair each instruction with another tool's by its offset.
- * source/instruction_rows.c builds the rows.
+ * source/source_rows.c builds the rows.
  */
 #ifndef MEMSCOPE_INSTRUCTIONS_CSV_H
 #define MEMSCOPE_INSTRUCTIONS_CSV_H
@@ -23,6 +23,7 @@ struct instruction_row {
     const double *values;
 };
 
+int instructions_csv_create(struct csv *c, const char *dir, struct error *e);
 void instructions_csv_on_stream(struct csv *c, FILE *stream, const char *name);
 void instructions_csv_row(struct csv *c, const struct instruction_row *r);
 

@@ -1,6 +1,6 @@
 /*
  * lines.csv: the source group's counts per source line (columns: schema.h). The live run and memscope-decode hand
- * their rows here (source/line_rows.c builds them from a source capture), so they agree.
+ * their rows here (source/source_rows.c builds them from a source capture), so they agree.
  */
 #ifndef MEMSCOPE_LINES_CSV_H
 #define MEMSCOPE_LINES_CSV_H

@@ -257,7 +257,8 @@ extern const struct csv_schema summary_csv, samples_csv, variants_csv, metrics_c
     timeline_csv, validate_csv, findings_csv, compare_csv, compare_metrics_csv, compare_lines_csv, history_csv;
 /* memscope-profile's injection library writes it into a program's profile; memscope-profile the other two. */
 extern const struct csv_schema launches_csv, kernels_csv, collectives_csv;
-/* memscope-decode --instructions writes it; a run does not (lines.csv is the sum of its rows per line). */
+/* memscope-decode --instructions writes it, and a program's profile with the source group; the suite's run does not
+ * (lines.csv is the sum of its rows per line). */
 extern const struct csv_schema instructions_csv;
 
 /* The schema of a results folder's file by its name ("metrics.csv"), or NULL. */

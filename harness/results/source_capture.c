@@ -20,6 +20,17 @@ const char *sass_metric_name(enum sass_metric id)
     return sass_names[id];
 }
 
+struct source_call *source_add_call(struct source_capture *c, struct error *e)
+{
+    if (grow_for_one_more((void **)&c->calls, (size_t)c->n_calls, sizeof *c->calls)) {
+        error_set(e, EXIT_RUNTIME, "out of host memory for %d calls", c->n_calls + 1);
+        return NULL;
+    }
+    struct source_call *call = &c->calls[c->n_calls++];
+    memset(call, 0, sizeof *call);
+    return call;
+}
+
 struct source_instruction *source_add_instruction(struct source_call *call, struct error *e)
 {
     if (grow_for_one_more((void **)&call->instructions, call->n, sizeof *call->instructions)) {
@@ -158,9 +169,9 @@ static int read_call(struct reader *r, struct source_capture *c, char **f, int n
         return bad(r, e, "a call before every metric is named");
     if (n != 4 || parse_int(f[3], 0, 1 << 30, &width))
         return bad(r, e, "a call needs a variant, a precision and a width");
-    if (c->n_calls == SOURCE_MAX_CALLS)
-        return bad(r, e, "too many calls");
-    struct source_call *call = &c->calls[c->n_calls++];
+    struct source_call *call = source_add_call(c, e);
+    if (!call)
+        return e->code;
     snprintf(call->variant, sizeof call->variant, "%s", f[1]);
     snprintf(call->precision, sizeof call->precision, "%s", f[2]);
     call->width = (int)width;
@@ -243,6 +254,7 @@ void source_capture_free(struct source_capture *c)
 {
     for (int k = 0; k < c->n_calls; ++k)
         free(c->calls[k].instructions);
+    free(c->calls);
     free(c->texts);
     memset(c, 0, sizeof *c);
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "../common/error.h"
+#include "job_name.h"
 
 /* CUPTI SASS metric names, validated on GH100. */
 #define SASS_METRICS(X)                                                                                               \
@@ -51,7 +52,6 @@ const char *sass_metric_name(enum sass_metric id);
 #define SOURCE_FILE_LEN 256
 #define SOURCE_TEXT_LEN 256
 #define SOURCE_OPCODE_LEN 32
-#define SOURCE_MAX_CALLS 64
 
 struct source_instruction {
     char function[SOURCE_FUNCTION_LEN]; /* mangled */
@@ -63,7 +63,7 @@ struct source_instruction {
 };
 
 struct source_call {
-    char variant[200];
+    char variant[JOB_NAME_LEN]; /* the suite's variant, or a program's job */
     char precision[16];
     int width;
     size_t n;
@@ -80,11 +80,13 @@ struct source_capture {
     char chip[32];
     int metrics_named; /* SASS_METRIC_COUNT, or SASS_METRICS_BEFORE_THREADS in an older capture */
     int n_calls;
-    struct source_call calls[SOURCE_MAX_CALLS];
+    struct source_call *calls; /* as many as were added: a program's part holds one per selected launch */
     size_t n_texts;
     struct source_text *texts;
 };
 
+/* Appends a zeroed call to the capture; the pointer stays valid until the next append. NULL: out of memory. */
+struct source_call *source_add_call(struct source_capture *c, struct error *e);
 /* Appends a zeroed instruction to the call; the pointer stays valid until the next append. NULL: out of memory. */
 struct source_instruction *source_add_instruction(struct source_call *call, struct error *e);
 /* The text of a file's line, or NULL when the capture has none; source_add_text adds it once. */

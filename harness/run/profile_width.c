@@ -4,7 +4,7 @@
 #include "../../cupti/metric_host.h"
 #include "../common/paths.h"
 #include "../gpu/nvtx.h"
-#include "../source/line_rows.h"
+#include "../source/source_rows.h"
 #include "../source/source_lines.h"
 #include "../stalls/stall_rows.h"
 #include "profile_width.h"
@@ -64,11 +64,11 @@ static int source_counters(struct job_context *ctx, struct job_result **sourced,
                            int width, int batch, struct error *e)
 {
     static struct source_capture capture;
-    struct source_cost costs[SOURCE_MAX_CALLS];
+    struct source_cost *costs = calloc((size_t)n + 1, sizeof *costs);
     char path[PATH_JOINED(PATH_JOINED(PATH_IN_FOLDER_LEN))];
     snprintf(path, sizeof path, "%s/%02d-W%d.source", ctx->capture_dir, batch, width);
-    if (n > SOURCE_MAX_CALLS)
-        return error_set(e, EXIT_RUNTIME, "%d calls for the source group; at most %d", n, SOURCE_MAX_CALLS);
+    if (!costs)
+        return error_set(e, EXIT_RUNTIME, "out of host memory");
     nvtx_phase_begin(PHASE_SOURCE, width);
     progress_phase(ctx->progress, phase_name(PHASE_SOURCE));
     source_collect(ctx->source, ctx->gpu, calls, n, &capture, costs, e);
@@ -77,6 +77,7 @@ static int source_counters(struct job_context *ctx, struct job_result **sourced,
         for (int i = 0; i < n && !e->code; ++i)
             keep_totals(sourced[i], &capture.calls[i], &costs[i], e);
     source_capture_free(&capture);
+    free(costs);
     return e->code;
 }
 

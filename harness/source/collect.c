@@ -14,9 +14,10 @@ int source_open(struct source_collector *c, struct gpu *g, struct error *e)
     memset(c, 0, sizeof *c);
     for (int m = 0; m < SASS_METRIC_COUNT; ++m)
         names[m] = sass_metric_name(m);
-    line_locator_init(&c->locator);
-    if (prof_chip_name(g->device, c->chip, sizeof c->chip, &pe) == 0)
-        prof_sass_open(&c->sass, g->device, c->chip, names, SASS_METRIC_COUNT, &pe);
+    source_placer_init(&c->placer);
+    struct CUctx_st *ctx;
+    if (prof_chip_name(g->device, c->chip, sizeof c->chip, &pe) == 0 && prof_current_context(&ctx, &pe) == 0)
+        prof_sass_open(&c->sass, ctx, g->device, c->chip, names, SASS_METRIC_COUNT, &pe);
     c->setup_ms = 1e3 * (host_seconds() - started);
     return error_from_profiler(e, &pe);
 }
@@ -26,76 +27,14 @@ int source_close(struct source_collector *c, struct error *e)
     struct prof_error pe = {0};
     if (c->sass.n_metrics)
         prof_sass_close(&c->sass, &pe);
-    for (int i = 0; i < c->n_modules; ++i) {
-        struct error ignored = {0}; /* a listing nothing asked for */
-        if (c->modules[i].started)
-            disassembly_finish(&c->modules[i].job, &c->modules[i].listing, &ignored);
-        disassembly_free(&c->modules[i].listing);
-    }
+    source_placer_free(&c->placer);
     memset(c, 0, sizeof *c);
     return error_from_profiler(e, &pe);
 }
 
 void source_start_listings(struct source_collector *c)
 {
-    for (size_t i = 0; i < prof_cubin_count() && c->n_modules < SOURCE_MAX_MODULES; ++i) {
-        const struct prof_cubin *cubin = prof_cubin_at(i);
-        struct error failed = {0}; /* said again when the listing is needed: disassembled then, alone */
-        bool known = false;
-        for (int m = 0; m < c->n_modules && !known; ++m)
-            known = c->modules[m].crc == cubin->crc;
-        if (known || !cubin_has_lines(cubin->image, cubin->size) ||
-            disassembly_start(cubin->image, cubin->size, &c->modules[c->n_modules].job, &failed))
-            continue;
-        c->modules[c->n_modules].crc = cubin->crc;
-        c->modules[c->n_modules++].started = true;
-    }
-}
-
-static const struct disassembly *listing_of(struct source_collector *c, const struct prof_cubin *cubin,
-                                            struct error *e)
-{
-    for (int i = 0; i < c->n_modules; ++i)
-        if (c->modules[i].crc == cubin->crc) {
-            if (c->modules[i].started) {
-                c->modules[i].started = false;
-                disassembly_finish(&c->modules[i].job, &c->modules[i].listing, e);
-            }
-            return e->code ? NULL : &c->modules[i].listing;
-        }
-    if (c->n_modules == SOURCE_MAX_MODULES) {
-        error_set(e, EXIT_RUNTIME, "more than %d modules ran under the source group", SOURCE_MAX_MODULES);
-        return NULL;
-    }
-    if (disassemble(cubin->image, cubin->size, &c->modules[c->n_modules].listing, e))
-        return NULL;
-    c->modules[c->n_modules].crc = cubin->crc;
-    return &c->modules[c->n_modules++].listing;
-}
-
-static int place(struct source_collector *c, const struct prof_sass_record *r, struct source_capture *capture,
-                 struct source_instruction *in, struct error *e)
-{
-    snprintf(in->function, sizeof in->function, "%s", r->function);
-    in->pc = r->pc;
-    memcpy(in->values, r->values, sizeof in->values);
-    snprintf(in->opcode, sizeof in->opcode, "?");
-    const struct prof_cubin *cubin = line_locate(&c->locator, r->cubin_crc, r->function, r->pc, in->file,
-                                                 &in->line, e);
-    if (!cubin || in->line == 0)
-        return e->code; /* no opcode without lines: disassembling cuBLAS's cubins would take 20 s */
-    const struct disassembly *listing = listing_of(c, cubin, e);
-    const char *opcode = listing ? disassembly_opcode(listing, r->function, r->pc) : NULL;
-    if (e->code)
-        return e->code;
-    if (opcode)
-        snprintf(in->opcode, sizeof in->opcode, "%s", opcode);
-    if (in->file[0] && !source_find_text(capture, in->file, in->line)) {
-        char text[SOURCE_TEXT_LEN];
-        source_line_text(in->file, in->line, text, sizeof text);
-        return source_add_text(capture, in->file, in->line, text, e);
-    }
-    return 0;
+    source_placer_start_listings(&c->placer);
 }
 
 static int patched_run(struct source_collector *c, struct gpu *g, const struct profiled_call *call,
@@ -109,6 +48,9 @@ static int patched_run(struct source_collector *c, struct gpu *g, const struct p
     prof_sass_end(&c->sass, records, n, &pe); /* even after a failed launch: patching must end */
     if (e->code || error_from_profiler(e, &pe))
         return e->code;
+    if (c->sass.long_named) /* a call may run several kernels: cut names could merge */
+        return error_set(e, EXIT_PROFILER, "a kernel name of %zu characters or more: memscope keeps %zu",
+                         sizeof (*records)->function, sizeof (*records)->function - 1);
     if (*n == 0) /* every call runs a kernel: no record means the collection failed, not an empty kernel */
         return error_set(e, EXIT_PROFILER, "CUPTI's SASS metrics recorded no instruction of %s W=%d", call->variant,
                          call->width);
@@ -121,18 +63,15 @@ static int collect_call(struct source_collector *c, struct gpu *g, const struct 
     struct prof_sass_record *records = NULL;
     size_t n = 0;
     double started = host_seconds();
-    if (capture->n_calls == SOURCE_MAX_CALLS)
-        return error_set(e, EXIT_RUNTIME, "more than %d calls in one source capture", SOURCE_MAX_CALLS);
-    struct source_call *out = &capture->calls[capture->n_calls++];
+    struct source_call *out = source_add_call(capture, e);
+    if (!out)
+        return e->code;
     snprintf(out->variant, sizeof out->variant, "%s", call->variant);
     snprintf(out->precision, sizeof out->precision, "%s", call->precision);
     out->width = call->width;
     if (patched_run(c, g, call, &records, &n, &cost->gpu_ms, e) == 0)
-        for (size_t i = 0; i < n && !e->code; ++i) {
-            struct source_instruction *in = source_add_instruction(out, e);
-            if (in)
-                place(c, &records[i], capture, in, e);
-        }
+        for (size_t i = 0; i < n && !e->code; ++i)
+            source_place(&c->placer, &records[i], capture, out, e);
     free(records);
     cost->wall_ms = 1e3 * (host_seconds() - started);
     return e->code;

@@ -14,11 +14,8 @@
 #include "../common/error.h"
 #include "../gpu/gpu.h"
 #include "../profile/collect.h"
-#include "disassembly.h"
-#include "locate.h"
 #include "../results/source_capture.h"
-
-#define SOURCE_MAX_MODULES 64
+#include "placement.h"
 
 struct source_cost {
     double gpu_ms;  /* the patched run, by CUDA events */
@@ -28,15 +25,8 @@ struct source_cost {
 struct source_collector {
     struct prof_sass_session sass;
     char chip[32];
-    struct line_locator locator;
     double setup_ms;
-    int n_modules;
-    struct {
-        uint32_t crc;
-        bool started; /* its disassembly runs: the listing is read when an instruction of it is named */
-        struct disassembly_job job;
-        struct disassembly listing;
-    } modules[SOURCE_MAX_MODULES];
+    struct source_placer placer;
 };
 
 /* The process's CUPTI subscriber must be started, before the kernels' modules load. */

@@ -263,7 +263,8 @@ static void a_capture_reads_back_as_written(void **state)
     struct source_capture c = {0}, back;
     struct error e = {0};
     snprintf(c.chip, sizeof c.chip, "GH100");
-    c.n_calls = 2;
+    assert_non_null(source_add_call(&c, &e));
+    assert_non_null(source_add_call(&c, &e));
     set_call(&c.calls[0], "tiled_transposed", "fp32", 1024);
     struct source_instruction *in = add_instruction(&c.calls[0], "_Z1kPf", 0x10, "LDS.128", "k.cu", 12);
     for (int m = 0; m < SASS_METRIC_COUNT; ++m)
