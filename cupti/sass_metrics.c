@@ -23,15 +23,14 @@ static int configure(struct prof_sass_session *s, struct prof_error *e)
     return PROF_OK;
 }
 
-int prof_sass_open(struct prof_sass_session *s, int device, const char *chip, const char *const *names, int n,
+int prof_sass_open(struct prof_sass_session *s, struct CUctx_st *ctx, int device, const char *chip, const char *const *names, int n,
                    struct prof_error *e)
 {
-    *s = (struct prof_sass_session){.device = device, .n_metrics = n};
+    *s = (struct prof_sass_session){.ctx = ctx, .device = device, .n_metrics = n};
     if (n < 1 || n > PROF_SASS_MAX_METRICS)
         return prof_fail(e, PROF_FAILED, "%d SASS metrics; from 1 to %d", n, PROF_SASS_MAX_METRICS);
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize") ||
-        prof_current_context(&s->ctx, e))
+    if (prof_check(e, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize"))
         return e->status;
     for (int i = 0; i < n; ++i) {
         CUpti_SassMetrics_GetProperties_Params p = {.structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
@@ -83,15 +82,15 @@ static int by_instruction(const void *a, const void *b)
 
 /* CUPTI may report an instruction's metrics in several records (one per metric on GH100): sorted, they merge
  * into one record per instruction. */
-static size_t merge(const struct prof_sass_session *s, CUpti_SassMetrics_Data *data, size_t n_data,
-                    size_t instances, struct prof_sass_record *out)
+static size_t merge(struct prof_sass_session *s, CUpti_SassMetrics_Data *data, size_t n_data, size_t instances,
+                    struct prof_sass_record *out)
 {
     size_t n = 0;
     qsort(data, n_data, sizeof *data, by_instruction);
     for (size_t i = 0; i < n_data; ++i) {
         const char *function = data[i].functionName ? data[i].functionName : "unknown";
-        if (strlen(function) >= sizeof out[0].function) /* truncated, it would neither merge nor be placed */
-            return (size_t)-1;
+        if (strlen(function) >= sizeof out[0].function) /* kept truncated: the caller decides */
+            s->long_named++;
         if (n == 0 || compare_instructions(out[n - 1].cubin_crc, out[n - 1].function, out[n - 1].pc,
                                            data[i].cubinCrc, function, data[i].pcOffset) != 0) {
             out[n] = (struct prof_sass_record){.cubin_crc = data[i].cubinCrc, .pc = data[i].pcOffset};
@@ -107,8 +106,10 @@ static size_t merge(const struct prof_sass_session *s, CUpti_SassMetrics_Data *d
     return n;
 }
 
-static int flush(struct prof_sass_session *s, struct prof_sass_record **records, size_t *n, struct prof_error *e)
+int prof_sass_flush(struct prof_sass_session *s, struct prof_sass_record **records, size_t *n, struct prof_error *e)
 {
+    *records = NULL;
+    *n = 0;
     CUpti_SassMetricsGetDataProperties_Params props = {
         .structSize = CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
     props.ctx = s->ctx;
@@ -130,28 +131,29 @@ static int flush(struct prof_sass_session *s, struct prof_sass_record **records,
     p.numOfPatchedInstructionRecords = count;
     p.numOfInstances = instances;
     p.pMetricsData = data;
+    s->long_named = 0;
     if (count == 0 || prof_check(e, cuptiSassMetricsFlushData(&p), "cuptiSassMetricsFlushData") == PROF_OK)
         *n = count ? merge(s, data, count, instances, *records) : 0;
-    if (*n == (size_t)-1)
-        prof_fail(e, PROF_FAILED, "a kernel name of %zu characters or more: memscope keeps %zu",
-                  sizeof (*records)->function, sizeof (*records)->function - 1);
     free(data);
     free(values);
+    if (e->status) {
+        free(*records);
+        *records = NULL;
+        *n = 0;
+    }
     return e->status;
 }
 
 int prof_sass_end(struct prof_sass_session *s, struct prof_sass_record **records, size_t *n, struct prof_error *e)
 {
-    *records = NULL;
-    *n = 0;
-    flush(s, records, n, e);
+    prof_sass_flush(s, records, n, e);
     CUpti_SassMetricsDisable_Params p = {.structSize = CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
     p.ctx = s->ctx;
     prof_check(e, cuptiSassMetricsDisable(&p), "cuptiSassMetricsDisable");
     s->enabled = 0;
     if (!e->status && p.numOfDroppedRecords)
         prof_fail(e, PROF_DROPPED_RANGES, "%zu SASS metric records dropped", p.numOfDroppedRecords);
-    if (e->status) {
+    if (e->status) { /* the flush went right, the disable did not */
         free(*records);
         *records = NULL;
         *n = 0;
