@@ -127,7 +127,11 @@ INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler
 	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/results/environment_csv.c \
 	harness/gpu/gpu_lock.c harness/common/host_clock.c cupti/pc_sampling.c cupti/source_line.c \
 	harness/stalls/stall_lines.c harness/stalls/stall_rows.c harness/stalls/sampling_period.c \
-	harness/source/locate.c harness/results/stalls_csv.c
+	harness/source/locate.c harness/results/stalls_csv.c cupti/sass_metrics.c harness/source/placement.c \
+	harness/source/disassembly.c harness/source/source_lines.c harness/source/source_metrics.c \
+	harness/source/source_rows.c harness/results/source_capture.c \
+	harness/results/lines_csv.c harness/results/instructions_csv.c \
+	harness/diagnose/findings.c harness/diagnose/diagnosis.c harness/diagnose/occupancy.c
 PIC_FLAGS := -fPIC -fvisibility=hidden
 $(BUILD)/pic/%.o: %.c | $(BUILD)/version.h
 	@mkdir -p $(@D)

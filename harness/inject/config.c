@@ -64,8 +64,8 @@ static int read_stall_ms(struct inject_config *c, struct error *e)
     return launches_csv_selected_ms(own, &c->stall_ms, &c->n_stall_ms, e);
 }
 
-/* The groups the range profiler collects, or the stalls group alone (its own run); the launcher refused the
- * source group already. */
+/* The groups the range profiler collects, or the stalls group alone, or the source group alone (each in a run of
+ * its own). */
 static int read_metrics(struct inject_config *c, struct error *e)
 {
     const char *groups = getenv(INJECT_ENV_METRIC_GROUPS);
@@ -77,9 +77,9 @@ static int read_metrics(struct inject_config *c, struct error *e)
         return e->code;
     c->run = (int)run;
     c->repeat = (int)repeat;
-    if (c->metrics.source)
-        return error_set(e, EXIT_USAGE, "%s: '%s': the source group is not collected in a program",
-                         INJECT_ENV_METRIC_GROUPS, groups);
+    if (c->metrics.source && (c->metrics.n || c->metrics.stalls))
+        return error_set(e, EXIT_USAGE, "%s: '%s': the source group is counted in a run of its own, without metrics "
+                         "or stalls", INJECT_ENV_METRIC_GROUPS, groups);
     if (c->metrics.stalls && c->metrics.n)
         return error_set(e, EXIT_USAGE, "%s: '%s': the stalls group is sampled in a run of its own, without metrics",
                          INJECT_ENV_METRIC_GROUPS, groups);

@@ -65,6 +65,7 @@ static void finish(void)
     r.replayed = replay_stop(&r.n_replayed, &profiling);
     r.kept = replay_kept_back(&r.n_kept);
     r.sampled = sampling_results(&r.n_sampled, &r.reasons);
+    r.patched = patching_results(&r.n_patched, &r.texts);
     r.ranges = nvtx_hook_stop(&r.n_ranges, &r.ranges_lost);
     if (stop_recording(&e) == 0) {
         r.ops = prof_activity_ops(&r.n_ops);

@@ -8,10 +8,13 @@
 #include "../common/args.h"
 #include "../results/environment_csv.h"
 #include "../results/job_name.h"
+#include "../results/instructions_csv.h"
 #include "../results/launches_csv.h"
+#include "../results/lines_csv.h"
 #include "../profile/metric_rows.h"
 #include "../results/metrics_csv.h"
 #include "../results/stalls_csv.h"
+#include "../source/source_rows.h"
 #include "../stalls/stall_rows.h"
 #include "../results/trace.h"
 #include "part.h"
@@ -142,16 +145,68 @@ static int write_stalls(const struct part_writing *t, struct error *e)
     return csv_close(&c, e);
 }
 
+/* The counts of a launch's record (made from its call: the activity was paused), or NULL when it was not patched. */
+static const struct patched_launch *patched(const struct part_writing *t, size_t op)
+{
+    for (size_t i = 0; op >= t->records->n_ops && i < t->records->n_patched; ++i)
+        if (t->records->patched[i].correlation == t->ops[op].correlation)
+            return &t->records->patched[i];
+    return NULL;
+}
+
+/* The source run's capture: a call per patched launch, named by its job, in launch order. */
+static int gather_calls(const struct part_writing *t, struct source_capture *capture, struct error *e)
+{
+    *capture = *t->records->texts;
+    capture->n_calls = 0;
+    capture->calls = calloc(t->records->n_patched + 1, sizeof *capture->calls);
+    if (!capture->calls)
+        return error_set(e, EXIT_RUNTIME, "out of host memory for %zu patched launches", t->records->n_patched);
+    for (size_t i = 0; i < t->launches.n; ++i) {
+        const struct patched_launch *p = patched(t, t->launches.rows[i].op);
+        if (!p || p->failure[0])
+            continue;
+        struct source_call *call = &capture->calls[capture->n_calls++];
+        *call = p->call; /* its instructions stay the patching's */
+        job_of(t, &t->launches.rows[i], call->variant, sizeof call->variant);
+        snprintf(call->precision, sizeof call->precision, "%s", PROGRAM_PRECISION);
+        call->width = 0;
+    }
+    return 0;
+}
+
+/* The source run's files: the capture (memscope-decode reads it offline), lines.csv and instructions.csv. */
+static int write_source(const struct part_writing *t, struct error *e)
+{
+    struct source_capture capture;
+    struct csv lines, instructions;
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    if (!t->config->metrics.source)
+        return 0;
+    snprintf(path, sizeof path, "%s/%s", t->config->part, INJECT_SOURCE_CAPTURE);
+    if (gather_calls(t, &capture, e) == 0 && source_capture_write(path, &capture, e) == 0 &&
+        lines_csv_create(&lines, t->config->part, e) == 0) {
+        source_write_rows(&lines, &capture, e);
+        if (csv_close(&lines, e) == 0 && instructions_csv_create(&instructions, t->config->part, e) == 0) {
+            source_write_instruction_rows(&instructions, &capture, e);
+            csv_close(&instructions, e);
+        }
+    }
+    free(capture.calls); /* the rest is the patching's */
+    return e->code;
+}
+
 static bool collected(const struct part_writing *t, size_t op)
 {
-    return t->config->metrics.stalls ? sampled(t, op) != NULL : replayed(t, op) != NULL;
+    const struct metric_set *m = &t->config->metrics;
+    return m->stalls ? sampled(t, op) != NULL : m->source ? patched(t, op) != NULL : replayed(t, op) != NULL;
 }
 
 /* With metrics or stalls, the launches selected are those profiled or sampled, and those kept back from replay: the
  * rule is the same, applied as the program ran. */
 static void mark_profiled(struct part_writing *t)
 {
-    if (t->config->metrics.n == 0 && !t->config->metrics.stalls)
+    if (t->config->metrics.n == 0 && !t->config->metrics.stalls && !t->config->metrics.source)
         return;
     t->launches.n_selected = 0;
     for (size_t i = 0; i < t->launches.n; ++i) {
@@ -159,6 +214,15 @@ static void mark_profiled(struct part_writing *t)
         row->selected = collected(t, row->op) || kept_back(t, row->op);
         t->launches.n_selected += (size_t)row->selected;
     }
+}
+
+static void describe_patching(const struct part_writing *t, struct environment *env)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < t->records->n_patched; ++i)
+        if (t->records->patched[i].failure[0] && failed++ == 0)
+            env_add(env, "first_patching_failure", "%s", t->records->patched[i].failure);
+    env_add(env, "patching_failures", "%zu", failed);
 }
 
 static void describe_failures(const struct part_writing *t, struct environment *env)
@@ -169,6 +233,8 @@ static void describe_failures(const struct part_writing *t, struct environment *
             env_add(env, "first_replay_failure", "%s", t->records->replayed[i].failure);
     env_add(env, "replay_failures", "%zu", failed);
     env_add(env, "kept_back_from_replay", "%zu", t->records->n_kept);
+    if (t->config->metrics.source)
+        describe_patching(t, env);
     if (!t->config->metrics.stalls)
         return;
     size_t unsampled = 0;
@@ -343,6 +409,7 @@ int part_write(const struct inject_config *c, const struct part_records *r, stru
         launches_build(t.ops, t.n_ops, &t.placement, &c->selection, &t.launches, e) == 0) {
         mark_profiled(&t);
         if (write_launches(&t, e) == 0 && write_metrics(&t, e) == 0 && write_stalls(&t, e) == 0 &&
+            write_source(&t, e) == 0 &&
             write_environment(&t, e) == 0 &&
             write_trace(&t, e) == 0)
             write_mark(&t, e);

@@ -1,7 +1,8 @@
 /*
  * One process's part of a program's profile, written at its exit from what
  * was recorded: launches.csv, metrics.csv (the launches profiled) or
- * stalls.csv (the launches sampled),
+ * stalls.csv (the launches sampled) or the source run's capture, lines.csv and
+ * instructions.csv (the launches patched),
  * environment.csv, trace.json (with timeline.csv), and last the completion
  * mark (protocol.h).
  */
@@ -14,6 +15,7 @@
 #include "../../cupti/activity.h"
 #include "config.h"
 #include "launches.h"
+#include "patching.h"
 #include "replay.h"
 #include "sampling.h"
 
@@ -34,6 +36,9 @@ struct part_records {
     const struct sampled_launch *sampled; /* the stall sampling's run: the launches sampled */
     size_t n_sampled;
     const struct stall_reasons *reasons; /* what their samples count */
+    const struct patched_launch *patched; /* the source run: the launches patched */
+    size_t n_patched;
+    const struct source_capture *texts; /* the text of every line they name */
 };
 
 int part_write(const struct inject_config *c, const struct part_records *r, struct error *e);

@@ -44,5 +44,7 @@
 /* Where the launcher moves the program's own part, when other processes left parts too and none of them took its
  * rank's name (rank-R): the folder's own files are then the parts merged (launcher/merge.h). */
 #define INJECT_PROGRAM_PART "program"
+/* The source run's capture in each part (results/source_capture.h): memscope-decode --lines reads it offline. */
+#define INJECT_SOURCE_CAPTURE "program.source"
 
 #endif

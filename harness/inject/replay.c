@@ -16,6 +16,7 @@
 #include "../stalls/sampling_period.h"
 #include "collectives.h"
 #include "nvtx_hook.h"
+#include "patching.h"
 #include "replay.h"
 #include "sampling.h"
 
@@ -36,6 +37,7 @@ struct in_flight {
     struct replayed_launch launch;
     uint32_t correlation;
     int sampling;    /* PC sampling started for it */
+    char function[PROF_OP_NAME_LEN]; /* mangled: its kernel's SASS records carry the name */
     int replay_turn; /* the GPU's replay turn held for it (a process that shares its GPU's lock); -1: none */
 };
 
@@ -387,20 +389,65 @@ static void begin_sampling(const struct prof_launch *l, struct prof_error *e)
     replay.n_sampled++;
 }
 
+static int synchronized(const char *what, struct prof_error *e)
+{
+    if (!replay.synchronize || replay.synchronize() != CUDA_SUCCESS)
+        return prof_fail(e, PROF_FAILED, "cannot wait for %s to finish (cuCtxSynchronize)", what);
+    return PROF_OK;
+}
+
 /* The kernel finishes before sampling stops: its samples are all in. */
 static void end_sampling(struct prof_error *e)
 {
     struct in_flight *f = &replay.current;
-    if (!e->status && (!replay.synchronize || replay.synchronize() != CUDA_SUCCESS))
-        prof_fail(e, PROF_FAILED, "cannot wait for the sampled kernel to finish (cuCtxSynchronize)");
+    if (!e->status)
+        synchronized("the sampled kernel", e);
     sampling_end(f->correlation, f->sampling, e);
     gpu_replay_turn_give(f->replay_turn);
+}
+
+/* The range profiler enabled on the context and configured (its duration, never collected): with it, CUPTI
+ * patches each selected launch's kernel again (patching.h). */
+static int arm_patching(CUcontext context, struct prof_error *e)
+{
+    struct context_session *s;
+    if (configure(context, e) || !(s = session_of(context, e)))
+        return e->status;
+    return prof_session_begin(&s->session, &s->data, e);
+}
+
+/* The kernel activity is paused (patching.h says why): the launch's record is made from its call, as a replayed
+ * launch's is, and ends when the patched kernel has. */
+static void begin_patched(const struct prof_launch *l, struct prof_error *e)
+{
+    struct in_flight *f = &replay.current;
+    *f = (struct in_flight){.correlation = l->correlation};
+    f->replay_turn = -1;
+    snprintf(f->function, sizeof f->function, "%s", l->symbol);
+    record_call(l, &f->launch.op);
+    if (prof_activity_pause(e) == PROF_OK && take_replay_turn(l->context, &f->replay_turn, e) == PROF_OK &&
+        synchronized("the kernels launched before", e) == PROF_OK && arm_patching(l->context, e) == PROF_OK)
+        patching_begin(l->context, e);
+}
+
+static void end_patched(struct prof_error *e)
+{
+    struct in_flight *f = &replay.current;
+    if (!e->status)
+        synchronized("the patched kernel", e);
+    f->launch.op.end_ns = prof_activity_now();
+    patching_end(f->correlation, f->function, e);
+    prof_activity_resume(&(struct prof_error){0});
+    gpu_replay_turn_give(f->replay_turn);
+    if (grow_for_one_more((void **)&replay.done, replay.n_done, sizeof *replay.done) == 0)
+        replay.done[replay.n_done++] = f->launch; /* no metrics: its counts are patching's */
 }
 
 /* A failure that would fail every later launch too stops profiling; the program runs on regardless. */
 static int breaks_everything(const struct prof_error *e)
 {
-    int ready = replay.config->metrics.stalls ? sampling_ready() : replay.configured;
+    const struct metric_set *m = &replay.config->metrics;
+    int ready = m->stalls ? sampling_ready() : replay.configured;
     return e->status == PROF_NO_PERMISSION || e->status == PROF_UNKNOWN_METRIC ||
            e->status == PROF_UNSUPPORTED_CHIP || e->status == PROF_BUSY || !ready;
 }
@@ -413,17 +460,19 @@ static void on_launch(void *context, const struct prof_launch *l)
     if (l->entering) {
         pthread_mutex_lock(&replay.lock);
         failed = (struct prof_error){0};
+        const struct metric_set *m = &replay.config->metrics;
         if (!replay.broken.status)
             take_turn(l->context, &replay.broken);
-        if (replay.broken.status || !(replay.config->metrics.n || replay.config->metrics.stalls) ||
-            !selected(l, &failed)) {
+        if (replay.broken.status || !(m->n || m->stalls || m->source) || !selected(l, &failed)) {
             if (failed.status)
                 replay.broken = failed;
             pthread_mutex_unlock(&replay.lock);
             return;
         }
-        if (replay.config->metrics.stalls)
+        if (m->stalls)
             begin_sampling(l, &failed);
+        else if (m->source)
+            begin_patched(l, &failed);
         else
             begin_launch(l, &failed);
         mine = 1;
@@ -431,6 +480,8 @@ static void on_launch(void *context, const struct prof_launch *l)
         mine = 0;
         if (replay.config->metrics.stalls)
             end_sampling(&failed);
+        else if (replay.config->metrics.source)
+            end_patched(&failed);
         else
             end_launch(&failed);
         if (failed.status && breaks_everything(&failed))
@@ -474,13 +525,13 @@ int replay_start(const struct inject_config *c, struct error *e)
     for (int i = 0; i < c->metrics.n; ++i)
         if (add_name(c->metrics.names[i]) != 0)
             return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
-    if (c->metrics.n && add_name(DURATION_METRIC) != 0)
+    if ((c->metrics.n || c->metrics.source) && add_name(DURATION_METRIC) != 0) /* the source run arms with it */
         return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);
     find_driver();
-    /* the stall samples are placed on source lines from the modules' cubins */
-    if (prof_subscriber_start(c->metrics.stalls, &pe) || prof_subscriber_listen(on_launch, NULL, &pe))
+    /* the stall samples and the patched instructions are placed on source lines from the modules' cubins */
+    if (prof_subscriber_start(c->metrics.stalls || c->metrics.source, &pe) || prof_subscriber_listen(on_launch, NULL, &pe))
         return error_from_profiler(e, &pe);
-    if (c->metrics.n && !c->metrics.stalls)
+    if ((c->metrics.n || c->metrics.source) && !c->metrics.stalls)
         prepare_early();
     return 0;
 }
@@ -499,6 +550,7 @@ const struct replayed_launch *replay_stop(size_t *count, struct error *e)
     }
     replay.n_contexts = 0;
     sampling_stop(&pe);
+    patching_stop(&pe);
     prof_subscriber_stop(&pe);
     if (replay.broken.status)
         error_from_profiler(e, &replay.broken);
@@ -525,7 +577,7 @@ const char *replay_gpu_name(void)
 
 const char *replay_chip(void)
 {
-    return replay.chip;
+    return replay.chip[0] ? replay.chip : patching_chip(); /* the source run configures no range profiler */
 }
 
 size_t replay_passes(void)
@@ -551,5 +603,6 @@ void replay_free(void)
     replay.n_done = 0;
     replay.n_sampled = 0;
     sampling_free();
+    patching_free();
     replay.configured = 0;
 }

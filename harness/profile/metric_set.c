@@ -64,11 +64,6 @@ int metric_set_build(const char *group_list, const char *extra, struct metric_se
     memset(out, 0, sizeof *out);
     if (for_each_item(group_list, out, e, add_group) == 0 && extra)
         for_each_item(extra, out, e, add_metric);
-    /* Measured on an H100 with CUDA 13.0: CUPTI's SASS patching records nothing for kernels that ran before
-     * it was enabled unless a range-profiler pass has run them since (cupti/sass_metrics.h). */
-    if (!e->code && out->source && out->n == 0)
-        error_set(e, EXIT_USAGE, "--metric-groups: source needs another metric group beside it (source,global "
-                                 "is the cheapest)");
     return e->code;
 }
 

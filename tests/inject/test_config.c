@@ -90,7 +90,19 @@ static void what_the_launcher_would_not_give_is_refused(void **state)
     expect_refused("stalls", NULL, EXIT_USAGE, INJECT_ENV_FIRST_RUN " is not set");
     expect_refused("stalls", "/nonexistent/memscope", EXIT_USAGE, "cannot read /nonexistent/memscope/launches.csv");
     expect_refused("global,stalls", first_run, EXIT_USAGE, "the stalls group is sampled in a run of its own");
-    expect_refused("global,source", NULL, EXIT_USAGE, "the source group is not collected in a program");
+    expect_refused("global,source", NULL, EXIT_USAGE, "the source group is counted in a run of its own");
+    expect_refused("source,stalls", first_run, EXIT_USAGE, "the source group is counted in a run of its own");
+}
+
+/* The source group's run counts instructions only: no metric, no stall, no first run needed. */
+static void the_source_run_counts_instructions_alone(void **state)
+{
+    (void)state;
+    assert_int_equal(read_with("source", NULL), 0);
+    assert_true(c.metrics.source);
+    assert_false(c.metrics.stalls);
+    assert_int_equal(c.metrics.n, 0);
+    inject_config_free(&c);
 }
 
 int main(void)
@@ -98,6 +110,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_stall_run_reads_the_first_runs_selected_durations),
         cmocka_unit_test(what_the_launcher_would_not_give_is_refused),
+        cmocka_unit_test(the_source_run_counts_instructions_alone),
     };
     return cmocka_run_group_tests_name("inject config", tests, setup, teardown);
 }

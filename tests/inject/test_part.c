@@ -1,7 +1,7 @@
 /*
  * A process's part of a program profile as the injection library writes it at exit, from records made up here
  * (no GPU): launches.csv row by row, environment.csv's counts and selection, trace.json's threads, names and NVTX
- * paths, the completion mark written last, and the metrics or stall samples of the launches collected.
+ * paths, the completion mark written last, and the metrics, stall samples or lines of the launches collected.
  *
  * Thread 100 opens "train" [50, 1000); thread 200 opens "load" [10, 90). Calls: kernelA at 100 and 700 on thread
  * 100 (correlations 1 and 5), a memcpy at 60 on thread 200 (3). The selection takes one launch of kernelA.
@@ -174,6 +174,56 @@ static void a_sampled_launch_has_its_stalls_under_its_job(void **state)
     expect_text("\nsampled_launches_without_samples,0\n");
 }
 
+/* In the source group's run each patched launch's instructions, placed as it ended, are written under its job: the
+ * capture (memscope-decode reads it), lines.csv summed per line, instructions.csv one row per instruction; a launch
+ * whose patching failed has none and is counted. */
+static void a_patched_launch_has_its_lines_under_its_job(void **state)
+{
+    (void)state;
+    struct inject_config c = {.run = 2, .metric_groups = "source"};
+    struct error e = {0};
+    static struct source_instruction instructions[2] = {
+        {.function = "_Z7kernelAPf", .pc = 0x10, .opcode = "LDG.E", .file = "k.cu", .line = 3},
+        {.function = "_Z7kernelAPf", .pc = 0x20, .opcode = "STG.E", .file = "k.cu", .line = 3}};
+    static struct source_text texts[1] = {{"k.cu", 3, "x[i * 32] = y[i];"}};
+    static struct patched_launch patched[2];
+    static struct replayed_launch recorded[2]; /* the activity paused: their records made from their calls */
+    const struct source_capture captured = {.chip = "GH100", .metrics_named = SASS_METRIC_COUNT, .n_texts = 1,
+                                            .texts = texts};
+    const struct prof_api_call calls[] = {{100, 110, 1, 100, 1}, {700, 710, 5, 100, 1}};
+    recorded[0].op = kernel_a(1, 120);
+    recorded[1].op = kernel_a(5, 720);
+    instructions[0].values[SASS_INST_EXECUTED] = instructions[0].values[SASS_GLOBAL_LD_INST] = 32;
+    instructions[0].values[SASS_GLOBAL_SECTORS] = instructions[0].values[SASS_GLOBAL_SECTORS_IDEAL] = 128;
+    instructions[1].values[SASS_INST_EXECUTED] = instructions[1].values[SASS_GLOBAL_ST_INST] = 32;
+    instructions[1].values[SASS_GLOBAL_SECTORS] = 1024;
+    instructions[1].values[SASS_GLOBAL_SECTORS_IDEAL] = 128;
+    patched[0] = (struct patched_launch){.correlation = 1, .failure = "SASS patching follows one CUDA context"};
+    patched[1] = (struct patched_launch){.correlation = 5, .call = {.n = 2, .instructions = instructions}};
+    const struct part_records records = {.calls = calls, .n_calls = 2, .exit_ns = 2000, .replayed = recorded,
+                                         .n_replayed = 2, .patched = patched, .n_patched = 2, .texts = &captured};
+    snprintf(c.part, sizeof c.part, "%s", scratch);
+    assert_int_equal(metric_set_build("source", NULL, &c.metrics, &e), 0);
+    c.selection = (struct selection){NULL, NULL, 0, -1, 0};
+    assert_int_equal(part_write(&c, &records, &e), 0);
+
+    read_part_file("lines.csv");
+    expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),k.cu,3,x[i * 32] = y[i];,LDG.E STG.E,"
+                "global_st_sectors,1024\n");
+    expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),k.cu,3,x[i * 32] = y[i];,LDG.E STG.E,"
+                "global_excess_sectors,896\n");
+    if (strstr(text, "#0"))
+        fail_msg("the launch whose patching failed has lines:\n%s", text);
+    read_part_file("instructions.csv");
+    expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),32,k.cu,3,STG.E,32,");
+    read_part_file(INJECT_SOURCE_CAPTURE);
+    expect_text("\ncall\tkernelA(float*) #1\tprogram\t0\ninst\t_Z7kernelAPf\t16\tLDG.E\tk.cu\t3\t32\t");
+    read_part_file("environment.csv");
+    expect_text("\nselected_launches,2\n");
+    expect_text("\nfirst_patching_failure,SASS patching follows one CUDA context\n");
+    expect_text("\npatching_failures,1\n");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -193,6 +243,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_part_holds_launches_environment_trace_and_mark, setup, teardown),
         cmocka_unit_test_setup_teardown(a_replayed_launch_has_its_metrics_under_its_job, setup, teardown),
         cmocka_unit_test_setup_teardown(a_sampled_launch_has_its_stalls_under_its_job, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_patched_launch_has_its_lines_under_its_job, setup, teardown),
     };
     return cmocka_run_group_tests_name("part", tests, NULL, NULL);
 }

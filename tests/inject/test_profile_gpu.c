@@ -39,7 +39,7 @@ static const char *build(void)
     return dir && *dir ? dir : "build";
 }
 
-static struct outcome sampled;
+static struct outcome sampled, counted, lined;
 
 /* file of the profile in folder (under the scratch folder) into text. */
 static void read_from(const char *folder, const char *file)
@@ -77,6 +77,10 @@ static int setup(void **state)
               "%s/tests/inject/program_increments", build(), scratch, build());
     shell(&sampled, "%s/memscope-profile --metric-groups global,stalls --launch-count-per-kernel 0 -o %s/stalls -- "
                     "%s/tests/inject/program_increments", build(), scratch, build());
+    shell(&counted, "%s/memscope-profile --metric-groups source --kernel increment --launch-skip 1 -o %s/counted -- "
+                    "%s/tests/inject/program_increments", build(), scratch, build());
+    shell(&lined, "%s/memscope-profile --metric-groups global,shared,sol,source -o %s/lines -- "
+                  "%s/tests/inject/program_lines", build(), scratch, build());
     return 0;
 }
 
@@ -152,6 +156,17 @@ static void increments_counts_equal_their_closed_form(void **state)
         }
 }
 
+static void skip_without_gpu_or_ncu(void)
+{
+    static struct outcome found; /* too large for the stack */
+    skip_without_gpu();
+    shell(&found, "command -v ncu");
+    if (found.exit_code != 0) {
+        print_message("ncu is not installed: nothing to compare with\n");
+        skip();
+    }
+}
+
 /* The same program under Nsight Compute, with the profile's metrics (both in CUPTI's kernel replay): compare-ncu
  * pairs its five launches with ncu's and finds every instrumented count equal, 4 a launch. The durations and DRAM
  * bytes of kernels of a few microseconds are not asserted. Skipped where ncu is not installed. */
@@ -159,12 +174,7 @@ static void counts_equal_nsight_computes_for_the_same_program(void **state)
 {
     (void)state;
     static struct outcome ncu;
-    skip_without_gpu();
-    shell(&ncu, "command -v ncu");
-    if (ncu.exit_code != 0) {
-        print_message("ncu is not installed: nothing to compare with\n");
-        skip();
-    }
+    skip_without_gpu_or_ncu();
     shell(&ncu,
           "metrics=$(python3 -c 'import csv, sys; print(\",\".join(dict.fromkeys(r[\"metric\"] for r in "
           "csv.DictReader(open(sys.argv[1])) if \"__\" in r[\"metric\"])))' %s/profile/metrics.csv) && "
@@ -255,6 +265,86 @@ static void the_stalls_group_samples_each_selected_launch_on_its_lines(void **st
     }
 }
 
+/* Whether a row of the file in text holds start and ends with end (its newline included). */
+static int has_row(const char *start, const char *end)
+{
+    for (const char *row = text; *row; row = strchr(row, '\n') + 1) {
+        const char *next = strchr(row, '\n'), *at = strstr(row, start);
+        size_t n = strlen(end);
+        if (!next)
+            return 0;
+        if (at && at < next && (size_t)(next + 1 - row) >= n && strncmp(next + 1 - n, end, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The source group, in a run of its own, over launches whose kernel ran unselected before them (#0): each selected
+ * launch's own counts (#1 and #2), placed on increment's one line, equal their closed form; #0 and count_blocks
+ * have none. */
+static void the_source_group_counts_each_selected_launch_on_its_line(void **state)
+{
+    (void)state;
+    skip_without_gpu();
+    if (counted.exit_code != 0 || !strstr(counted.output, "increments: correct"))
+        fail_msg("exit %d:\n%s", counted.exit_code, counted.output);
+    read_from("counted/source-counting", "environment.csv");
+    if (!strstr(text, "\npatching_failures,0\n") || !strstr(text, "\nselected_launches,2\n"))
+        fail_msg("the source group's run:\n%s", text);
+    read_from("counted", "lines.csv");
+    for (int k = 1; k <= 2; ++k)
+        for (int m = 0; m < 2; ++m) {
+            char line[200], count[64];
+            snprintf(line, sizeof line, "\"increments/increment(int*, int) #%d\",program,0,\"increment(int*, int)\","
+                     "tests/inject/program_increments.cu,26,x[i] += 1;,", k);
+            snprintf(count, sizeof count, ",global_%s_sectors,%d\n", m ? "st" : "ld", SECTORS_PER_LAUNCH);
+            if (!has_row(line, count))
+                fail_msg("launch #%d lacks %s on increment's line:\n%s", k, count, text);
+        }
+    if (strstr(text, "#0\"") || strstr(text, "count_blocks"))
+        fail_msg("a launch not selected has lines:\n%s", text);
+}
+
+/* A program's planted causes, counted exactly and named on their lines by the findings (program_lines.cu). */
+static void a_programs_planted_causes_are_named_on_their_lines(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line, *count;
+    } expected[] = {
+        {"program_lines.cu,25,out[(i % TILE) * (ELEMENTS / TILE) + i / TILE] = in[i];,", ",global_st_sectors,16777216\n"},
+        {"program_lines.cu,25,out[(i % TILE) * (ELEMENTS / TILE) + i / TILE] = in[i];,", ",global_excess_sectors,14680064\n"},
+        {"program_lines.cu,25,out[(i % TILE) * (ELEMENTS / TILE) + i / TILE] = in[i];,", ",global_ld_sectors,2097152\n"},
+        {"program_lines.cu,32,tile[threadIdx.x][threadIdx.y] = in[y * SIDE + x];,", ",shared_st_wavefronts,16777216\n"},
+        {"program_lines.cu,32,tile[threadIdx.x][threadIdx.y] = in[y * SIDE + x];,", ",shared_excess_wavefronts,16252928\n"}};
+    skip_without_gpu();
+    if (lined.exit_code != 0 || !strstr(lined.output, "lines: correct"))
+        fail_msg("exit %d:\n%s", lined.exit_code, lined.output);
+    read_from("lines", "lines.csv");
+    for (size_t i = 0; i < sizeof expected / sizeof *expected; ++i)
+        if (!has_row(expected[i].line, expected[i].count))
+            fail_msg("lines.csv lacks %s...%s:\n%s", expected[i].line, expected[i].count, text);
+    read_from("lines", "findings.csv");
+    if (!strstr(text, "uncoalesced_global_stores") || !strstr(text, "program_lines.cu:25") ||
+        !strstr(text, "shared_store_conflicts") || !strstr(text, "program_lines.cu:32"))
+        fail_msg("findings.csv does not name both planted lines:\n%s", text);
+}
+
+/* The same launches' source page in Nsight Compute: every instruction's counts equal (compare-ncu-lines). Skipped
+ * where ncu is not installed. */
+static void the_programs_lines_equal_nsight_computes_source_page(void **state)
+{
+    (void)state;
+    static struct outcome ncu;
+    skip_without_gpu_or_ncu();
+    shell(&ncu, "ncu --section SourceCounters --clock-control none -c 2 -o %s/lines-ncu %s/tests/inject/program_lines "
+                "&& ncu -i %s/lines-ncu.ncu-rep --page source --csv --print-source cuda,sass > %s/lines-ncu.csv && "
+                "scripts/compare-ncu-lines %s/lines/source-counting/program.source %s/lines-ncu.csv",
+          scratch, build(), scratch, scratch, scratch, scratch);
+    if (ncu.exit_code != 0)
+        fail_msg("compare-ncu-lines exit %d:\n%s", ncu.exit_code, ncu.output);
+}
+
 /* With metrics, and in a run that only records (as --repeat's later runs do), the turn is taken at the first
  * launch. */
 static void a_gpu_another_run_holds_is_waited_for_then_refused_with_7(void **state)
@@ -307,6 +397,9 @@ int main(void)
         cmocka_unit_test(counts_equal_nsight_computes_for_the_same_program),
         cmocka_unit_test(every_replayed_launch_has_its_registers),
         cmocka_unit_test(the_stalls_group_samples_each_selected_launch_on_its_lines),
+        cmocka_unit_test(the_source_group_counts_each_selected_launch_on_its_line),
+        cmocka_unit_test(a_programs_planted_causes_are_named_on_their_lines),
+        cmocka_unit_test(the_programs_lines_equal_nsight_computes_source_page),
         cmocka_unit_test(a_gpu_another_run_holds_is_waited_for_then_refused_with_7),
     };
     return cmocka_run_group_tests_name("memscope-profile on a GPU", tests, setup, teardown);

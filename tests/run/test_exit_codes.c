@@ -133,6 +133,7 @@ static void conflicting_or_empty_options_exit_two_before_the_gpu(void **state)
     expect((const char *[]){"--validate", "-s", "1024", NULL}, 1, EXIT_USAGE, "takes no --variants, --sizes");
     expect((const char *[]){"-s", "1024,", NULL}, 1, EXIT_USAGE, "has an empty item");
     expect((const char *[]){"-v", "naive,,tiled_32", NULL}, 1, EXIT_USAGE, "has an empty item");
+    expect((const char *[]){"--metric-groups", "source", NULL}, 1, EXIT_USAGE, "source needs another metric group");
 }
 
 static void unknown_option_is_usage_error(void **state)
