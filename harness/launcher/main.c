@@ -32,10 +32,11 @@
 #include "parts.h"
 #include "program.h"
 #include "roofs.h"
+#include "source_run.h"
 #include "summary.h"
 
-/* The suite's default groups less source lines, which a program cannot have, and stalls, which cost a run of the
- * program more (--metric-groups ...,stalls asks for them). */
+/* The suite's default groups less source lines and stalls, which cost a run of the program more each
+ * (--metric-groups ...,source,stalls asks for them). */
 #define PROFILE_DEFAULT_GROUPS "global,shared,dram,roofline,cache,sol,tensor,causes"
 
 static const char usage_text[] =
@@ -63,7 +64,11 @@ static const char usage_text[] =
     "                        sol, tensor, causes, or \"none\"\n"
     "                        (default: " PROFILE_DEFAULT_GROUPS ");\n"
     "                        stalls: warp stall reasons per kernel and source line, by PC\n"
-    "                        sampling in one more run of the program (DIR/" PROFILE_STALL_RUN "/)\n"
+    "                        sampling in one more run of the program (DIR/" PROFILE_STALL_RUN "/);\n"
+    "                        source: each selected launch's instructions counted exactly by\n"
+    "                        CUPTI's SASS patching and placed on their file, line and opcode\n"
+    "                        (kernels built with -lineinfo, Triton's), in one more run of the\n"
+    "                        program (DIR/" PROFILE_SOURCE_RUN "/): lines.csv, instructions.csv\n"
     "      --no-replay REGEX  a selected launch of a kernel whose demangled name matches is timed\n"
     "                        only, never replayed for metrics, as NCCL's kernels (ncclKernel*,\n"
     "                        ncclDevKernel*) always are: a collective replayed by one rank alone\n"
@@ -77,7 +82,9 @@ static const char usage_text[] =
     "\n"
     "The selection is recorded per launch (launches.csv: selected); each selected launch's\n"
     "metrics go to metrics.csv under its job (NVTX/PATH/KERNEL #K), its stall samples to\n"
-    "stalls.csv. The source group is not collected in a program.\n"
+    "stalls.csv, its lines to lines.csv; the findings name the lines where the source group\n"
+    "ran. The later runs' launches are paired with the first run's by job: the program must\n"
+    "make the same launches each time.\n"
     "\n"
     "Exit codes: 0 profiled, every process's part complete; 2 bad usage; 3 no GPU (the\n"
     "program failed before CUDA started in it, and the driver finds none), no process of the\n"
@@ -98,9 +105,11 @@ struct cli {
     char **program;                 /* PROGRAM ARGS..., NULL-terminated: argv's tail after "--" */
     bool help;
     bool stalls;                    /* the stalls group: one more run of the program samples them */
+    bool source;                    /* the source group: one more run of the program counts instructions */
     bool roofline;                  /* the roofline group: the GPU's ceilings too (roofs.h) */
-    char replayed[4096];            /* the groups of the first run: metric_groups less stalls, never longer than
-                                       metric_groups, which metric_set_build refuses past 4,095 characters */
+    char replayed[4096];            /* the groups of the first run: metric_groups less stalls and source, never
+                                       longer than metric_groups, which metric_set_build refuses past 4,095
+                                       characters */
 };
 
 /* Our options end at "--"; what follows is the program's, options and all. */
@@ -128,27 +137,31 @@ static int check_pattern(const char *option, const char *pattern, struct error *
     return 0;
 }
 
-static int check_groups(const char *groups, bool *stalls, bool *roofline, struct error *e)
+static int check_groups(struct cli *c, struct error *e)
 {
     struct metric_set set;
-    if (metric_set_build(groups, NULL, &set, e))
+    if (metric_set_build(c->metric_groups, NULL, &set, e))
         return error_set(e, EXIT_USAGE, "--metric-groups: %s", e->message);
-    if (set.source)
-        return error_set(e, EXIT_USAGE, "--metric-groups: '%s': the source group is not collected in a program "
-                                        "(the others are: " PROFILE_DEFAULT_GROUPS ",stalls)", groups);
-    *stalls = set.stalls;
-    *roofline = set.roofline;
+    c->stalls = set.stalls;
+    c->source = set.source;
+    c->roofline = set.roofline;
     return 0;
 }
 
-/* The groups of the first run: the list less "stalls", which its own run samples; "none" when nothing is left. */
+static bool is_group(const char *at, size_t n, const char *group)
+{
+    return n == strlen(group) && strncmp(at, group, n) == 0;
+}
+
+/* The groups of the first run: the list less "stalls" and "source", which runs of their own collect; "none" when
+ * nothing is left. */
 static void replayed_groups(const char *groups, char *out, size_t len)
 {
     size_t used = 0;
     out[0] = '\0';
     for (const char *at = groups; *at; at += *at == ',') {
         size_t n = strcspn(at, ",");
-        if (!(n == strlen("stalls") && strncmp(at, "stalls", n) == 0))
+        if (!is_group(at, n, "stalls") && !is_group(at, n, "source"))
             used += (size_t)snprintf(out + used, used < len ? len - used : 0, "%s%.*s", used ? "," : "", (int)n, at);
         at += n;
     }
@@ -197,7 +210,7 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
     c->program = argv + ours + 1;
     if ((c->kernel && check_pattern("--kernel", c->kernel, e)) ||
         (c->no_replay && check_pattern("--no-replay", c->no_replay, e)) ||
-        check_groups(c->metric_groups, &c->stalls, &c->roofline, e))
+        check_groups(c, e))
         return e->code;
     replayed_groups(c->metric_groups, c->replayed, sizeof c->replayed);
     choose_default_selection(c);
@@ -348,14 +361,37 @@ static int sample_stalls(const struct cli *c, const struct results_dir *d, const
     return run_again(c, d, dir, (int)c->repeat + 1, "stalls", absolute, e);
 }
 
-/* The first run collects; the later ones time, and with stalls one more samples them; then the summary, and the
- * folder is committed. */
+/* The source group's run, last, over the launches the first run selected. */
+static int count_instructions(const struct cli *c, const struct results_dir *d, const char *absolute, bool sampled,
+                              struct error *e)
+{
+    char dir[PATH_LEN + 32];
+    snprintf(dir, sizeof dir, "%s/%s", absolute, PROFILE_SOURCE_RUN);
+    return run_again(c, d, dir, (int)c->repeat + 1 + sampled, "source", NULL, e);
+}
+
+static void say_unmatched(const struct profile_unmatched *u)
+{
+    if (u->launches)
+        fprintf(stderr, "memscope-profile: %zu launches of the later runs were not made by the first run: they "
+                        "are in run-<i>/launches.csv, not in the summary\n", u->launches);
+    if (u->stall_rows)
+        fprintf(stderr, "memscope-profile: %zu rows of stall samples are of launches the first run did not make: "
+                        "they are in " PROFILE_STALL_RUN "/stalls.csv, not in stalls.csv\n", u->stall_rows);
+    if (u->source_rows)
+        fprintf(stderr, "memscope-profile: %zu rows of lines and instructions are of launches the first run did not "
+                        "make: they are in " PROFILE_SOURCE_RUN "/, not in lines.csv and instructions.csv\n",
+                u->source_rows);
+}
+
+/* The first run collects; the later ones time, with stalls one more samples them and with source one more counts
+ * their instructions; then the summary, and the folder is committed. */
 static int profile(const struct cli *c, struct results_dir *d, const char *absolute, struct error *e)
 {
     static struct environment roofs;
     struct program_end end;
     struct part p;
-    size_t unmatched = 0, unmatched_stalls = 0;
+    struct profile_unmatched unmatched;
     fflush(NULL); /* nothing of ours is written twice by the child */
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
     if (program_outcome(c, d, &end, e) || parts_check(d, &p, e) ||
@@ -364,22 +400,18 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
     for (int run = 2; run <= c->repeat; ++run)
         if (time_again(c, d, absolute, run, e))
             return e->code;
-    bool sampled = c->stalls && p.selected > 0; /* no launch selected, no stall run */
+    /* no launch selected, no stall or source run */
+    struct profile_runs runs = {(int)c->repeat, c->stalls && p.selected > 0, c->source && p.selected > 0};
     char command_line[4096];
     args_join((const char *const *)c->program, command_line, sizeof command_line);
-    if (c->stalls && !sampled)
-        fprintf(stderr, "memscope-profile: no launch was selected: no stalls to sample\n");
-    if ((sampled && sample_stalls(c, d, absolute, e)) ||
-        profile_summary_write(d->partial_path, (int)c->repeat, sampled, &roofs, command_line, &unmatched,
-                              &unmatched_stalls, e) ||
+    if ((c->stalls || c->source) && p.selected == 0)
+        fprintf(stderr, "memscope-profile: no launch was selected: no stalls to sample, no instructions to count\n");
+    if ((runs.stalls && sample_stalls(c, d, absolute, e)) ||
+        (runs.source && count_instructions(c, d, absolute, runs.stalls, e)) ||
+        profile_summary_write(d->partial_path, &runs, &roofs, command_line, &unmatched, e) ||
         program_files_write(d->partial_path, e))
         return e->code;
-    if (unmatched)
-        fprintf(stderr, "memscope-profile: %zu launches of the later runs were not made by the first run: they "
-                        "are in run-<i>/launches.csv, not in the summary\n", unmatched);
-    if (unmatched_stalls)
-        fprintf(stderr, "memscope-profile: %zu rows of stall samples are of launches the first run did not make: "
-                        "they are in " PROFILE_STALL_RUN "/stalls.csv, not in stalls.csv\n", unmatched_stalls);
+    say_unmatched(&unmatched);
     if (results_dir_commit(d, e))
         return e->code;
     printf("%zu kernel launches, %zu selected\n", p.launches, p.selected);

@@ -11,6 +11,7 @@
 #include "../results/environment_csv.h"
 #include "../results/folder_reader.h"
 #include "../results/schema.h"
+#include "../results/job_name.h"
 #include "merge.h"
 
 /* The order of parts without a rank, after the ranks: the program's own before the processes it started (a compile
@@ -128,6 +129,13 @@ static void program_part_dir(const char *folder, char *path, size_t len)
     }
     snprintf(path, len, "%s/%s", folder, INJECT_PROGRAM_PART);
     mkdir(path, 0777);
+}
+
+const char *merge_job_key(const char *label, const char *job, char *out, size_t size)
+{
+    if (!*label || job_name_with_part(out, size, label, job) != 0)
+        return job;
+    return out;
 }
 
 int merge_move_program_part(const char *folder, struct error *e)

@@ -26,6 +26,9 @@ struct part_names {
     size_t n;
 };
 
+/* A part's job's key in the folder's files: with the part's label where the profile has several (job_name.h); the
+ * job as the process named it where it has one part, or where the key would be too long. */
+const char *merge_job_key(const char *label, const char *job, char *out, size_t size);
 /* The parts of the processes other than the program in folder (one run's), ranks in order, then the rest by name. */
 int merge_list_children(const char *folder, struct part_names *p, struct error *e);
 /* The parts of a run: its children, or the folder itself alone (label "") where it has none. */

@@ -98,7 +98,8 @@ static int no_kernel(const struct results_dir *d, struct error *e)
 
 /* What the injection library writes into a part (part.c, protocol.h): all memscope removes of a part it drops. */
 static const char *const part_files[] = {INJECT_STARTED_MARK, INJECT_COMPLETE_MARK, "environment.csv", "launches.csv",
-                                         "metrics.csv", "stalls.csv", "trace.json", "timeline.csv"};
+                                         "metrics.csv", "stalls.csv", "trace.json", "timeline.csv", "lines.csv",
+                                         "instructions.csv", INJECT_SOURCE_CAPTURE};
 
 static void remove_part_files(const char *dir)
 {

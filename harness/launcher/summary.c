@@ -8,6 +8,7 @@
 #include "../csv/name_index.h"
 #include "../csv/reader.h"
 #include "../profile/profile_summary.h"
+#include "../program/line_findings.h"
 #include "../results/folder_reader.h"
 #include "../results/job_name.h"
 #include "../results/schema.h"
@@ -15,6 +16,7 @@
 #include "../results/stalls_csv.h"
 #include "merge.h"
 #include "parts.h"
+#include "source_run.h"
 #include "summary.h"
 
 #define MAX_STALL_REASONS 64
@@ -43,16 +45,10 @@ struct jobs {
     struct csv_table stall_runs[MERGE_MAX_PARTS]; /* stay open: the tallies' reasons point into them */
     size_t n_stall_runs;
     struct part_names parts;   /* of the run being read */
+    struct csv_table lines;    /* the folder's lines.csv, from the source run: the findings' lines */
+    int has_lines;
     struct csv merged_metrics; /* a multi-process profile's metrics.csv, every part's rows with the part in the key */
 };
-
-/* A part's job's key in the folder's files: with the part's label where the profile has several parts. */
-static const char *keyed(const char *label, const char *job, char *out, size_t size)
-{
-    if (!*label || job_name_with_part(out, size, label, job) != 0)
-        return job; /* too long to key with its part: left as the process named it */
-    return out;
-}
 
 void profile_run_folder(char *dir, size_t len, const char *folder, int run)
 {
@@ -122,7 +118,7 @@ static int read_run(struct jobs *j, const char *dir, const char *label, int run,
             schema_column(&t, &launches_csv, id, &col[id], e);
     for (int row = 0; row < t.rows && !e->code; ++row) {
         double duration_ns;
-        const char *key = keyed(label, csv_table_text(&t, row, col[LAUNCHES_JOB]), name, sizeof name);
+        const char *key = merge_job_key(label, csv_table_text(&t, row, col[LAUNCHES_JOB]), name, sizeof name);
         struct job *job = find_job(j, key);
         if (!job && run > 1) {
             ++*unmatched;
@@ -168,7 +164,7 @@ static int read_metrics(struct jobs *j, const char *folder, const char *label, s
     }
     for (int row = 0; row < t.rows && !e->code; ++row) {
         const char *name = csv_table_text(&t, row, metric);
-        struct job *job = find_job(j, keyed(label, csv_table_text(&t, row, variant), key, sizeof key));
+        struct job *job = find_job(j, merge_job_key(label, csv_table_text(&t, row, variant), key, sizeof key));
         if (*label)
             merge_metric_row(j, &t, row, key, variant, kernel, metric, value, unit, e);
         if (!job || !strstr(name, "__")) /* a derived metric: no Perfworks name holds "__" but the collected */
@@ -243,7 +239,7 @@ static int read_stalls(struct jobs *j, const char *dir, const char *label, struc
             return e->code;
     for (int row = 0; row < t->rows && !e->code; ++row) {
         double samples;
-        const char *name = keyed(label, csv_table_text(t, row, col[STALLS_VARIANT]), key, sizeof key);
+        const char *name = merge_job_key(label, csv_table_text(t, row, col[STALLS_VARIANT]), key, sizeof key);
         struct job *job = find_job(j, name);
         if (!job) {
             ++*unmatched;
@@ -308,20 +304,43 @@ static void fill_timing(const struct job *job, struct summary_row *row)
     row->ci95_rel = s.ci95_rel;
 }
 
-/* The job's findings: its metrics, its launch as launches.csv gives it, and the SM's limits where the profile has
- * its GPU's environment (the roofline group's memscope --measure-ceilings); no source group for a program. */
-static int job_findings(const struct job *job, const struct environment *roofs, struct finding *out)
+/* The job's lines as its findings name them, and the shared wavefronts they count exactly (NAN: the source
+ * group did not run, or did not reach the job's launch). */
+static int job_lines(const struct jobs *j, const struct job *job, struct finding_lines *lines,
+                     struct exact_shared *exact, struct error *e)
 {
-    struct launch_facts launch = {job->registers, job->static_smem + job->dynamic_smem, job->threads_per_block};
-    return profile_findings(job->profile, 0, NULL, roofs, &launch, NULL, out, FINDING_MAX);
+    if (finding_lines_read(j->has_lines ? &j->lines : NULL, job->name, 0, lines, &exact->wavefronts, e))
+        return e->code;
+    exact->excess_wavefronts = lines->shared_ld.total + lines->shared_st.total;
+    return 0;
 }
 
-static void fill_metrics(const struct job *job, const struct environment *roofs, struct summary_row *row)
+/* The job's findings: its metrics, its lines where the source group counted them, its launch as launches.csv gives
+ * it, and the SM's limits where the profile has its GPU's environment (the roofline group's memscope
+ * --measure-ceilings). */
+static int job_findings(const struct jobs *j, const struct job *job, const struct environment *roofs,
+                        struct finding *out, int *n, struct error *e)
+{
+    struct launch_facts launch = {job->registers, job->static_smem + job->dynamic_smem, job->threads_per_block};
+    struct finding_lines lines;
+    struct exact_shared exact;
+    *n = 0;
+    if (job_lines(j, job, &lines, &exact, e))
+        return e->code;
+    *n = profile_findings(job->profile, 0, &exact, roofs, &launch, &lines, out, FINDING_MAX);
+    return 0;
+}
+
+static int fill_metrics(const struct jobs *j, const struct job *job, const struct environment *roofs,
+                        struct summary_row *row, struct error *e)
 {
     struct diagnosis d;
     struct finding f[FINDING_MAX];
+    struct finding_lines lines;
+    struct exact_shared exact;
+    int n;
     if (!job->profile)
-        return;
+        return 0;
     struct tensor_work w;
     profile_headline(job->profile, 0, row->headline);
     profile_tensor_work(job->profile, 0, roofs, &w);
@@ -329,10 +348,13 @@ static void fill_metrics(const struct job *job, const struct environment *roofs,
     row->tensor_flop = w.flop;
     row->tensor_tflops = w.tflops;
     row->tensor_roof_pct = w.roof_pct;
-    profile_diagnose(job->profile, 0, NULL, roofs, &d);
+    if (job_lines(j, job, &lines, &exact, e) || job_findings(j, job, roofs, f, &n, e))
+        return e->code;
+    profile_diagnose(job->profile, 0, &exact, roofs, &d);
     snprintf(row->limiter, sizeof row->limiter, "%s", d.limiter);
     snprintf(row->evidence, sizeof row->evidence, "%s", d.evidence);
-    profile_first_finding(f, job_findings(job, roofs, f), row);
+    profile_first_finding(f, n, row);
+    return 0;
 }
 
 static int write_findings(const struct jobs *j, const char *folder, const struct environment *roofs, struct error *e)
@@ -340,13 +362,16 @@ static int write_findings(const struct jobs *j, const char *folder, const struct
     struct csv c;
     if (findings_csv_create(&c, folder, e))
         return e->code;
-    for (size_t i = 0; i < j->n; ++i) {
+    for (size_t i = 0; i < j->n && !e->code; ++i) {
         const struct job *job = &j->rows[i];
         struct finding f[FINDING_MAX];
-        if (job->profile)
-            profile_write_findings(&c, job->name, PROGRAM_PRECISION, 0, job->kernel, f, job_findings(job, roofs, f));
+        int n;
+        if (job->profile && job_findings(j, job, roofs, f, &n, e) == 0)
+            profile_write_findings(&c, job->name, PROGRAM_PRECISION, 0, job->kernel, f, n);
     }
-    return csv_close(&c, e);
+    struct error closing = {0};
+    csv_close(&c, &closing);
+    return e->code ? e->code : closing.code ? (*e = closing).code : 0;
 }
 
 static int write_summary(const struct jobs *j, const char *folder, const struct environment *roofs, struct error *e)
@@ -354,7 +379,7 @@ static int write_summary(const struct jobs *j, const char *folder, const struct 
     struct csv c;
     if (summary_csv_create(&c, folder, e))
         return e->code;
-    for (size_t i = 0; i < j->n; ++i) {
+    for (size_t i = 0; i < j->n && !e->code; ++i) {
         const struct job *job = &j->rows[i];
         struct summary_row row;
         summary_row_init(&row);
@@ -369,11 +394,14 @@ static int write_summary(const struct jobs *j, const char *folder, const struct 
         row.dynamic_smem_bytes = job->dynamic_smem;
         row.threads_per_block = job->threads_per_block;
         fill_timing(job, &row);
-        fill_metrics(job, roofs, &row);
-        fill_stalls(job, &row);
-        summary_csv_row(&c, &row);
+        if (fill_metrics(j, job, roofs, &row, e) == 0) {
+            fill_stalls(job, &row);
+            summary_csv_row(&c, &row);
+        }
     }
-    return csv_close(&c, e);
+    struct error closing = {0};
+    csv_close(&c, &closing);
+    return e->code ? e->code : closing.code ? (*e = closing).code : 0;
 }
 
 static int write_samples(const struct jobs *j, const char *folder, struct error *e)
@@ -402,6 +430,8 @@ static void free_jobs(struct jobs *j)
     name_index_free(&j->by_name);
     for (size_t i = 0; i < j->n_stall_runs; ++i)
         csv_table_free(&j->stall_runs[i]);
+    if (j->has_lines)
+        csv_table_free(&j->lines);
 }
 
 /* Every part of one run, its launches samples of their jobs; the first run's also gives the jobs' metrics. */
@@ -434,17 +464,28 @@ static int read_parts(struct jobs *j, const char *folder, int run, const char *c
     return e->code;
 }
 
-int profile_summary_write(const char *folder, int runs, bool stalls, const struct environment *roofs,
-                          const char *command_line, size_t *unmatched, size_t *unmatched_stalls, struct error *e)
+/* The source run's rows into the folder's lines.csv and instructions.csv, then lines.csv read back for the
+ * findings. */
+static int read_source_run(struct jobs *j, const char *folder, size_t *unmatched, struct error *e)
+{
+    if (source_run_merge(folder, &j->by_name, unmatched, e) ||
+        results_read_optional(folder, &lines_csv, &j->lines, &j->has_lines, e))
+        return e->code;
+    return 0;
+}
+
+int profile_summary_write(const char *folder, const struct profile_runs *runs, const struct environment *roofs,
+                          const char *command_line, struct profile_unmatched *unmatched, struct error *e)
 {
     static struct jobs j;
     j = (struct jobs){0};
-    *unmatched = *unmatched_stalls = 0;
+    *unmatched = (struct profile_unmatched){0};
     if (name_index_init(&j.by_name, 1024) != 0)
         return error_set(e, EXIT_RUNTIME, "out of memory");
-    for (int run = 1; run <= runs && !e->code; ++run)
-        read_parts(&j, folder, run, command_line, unmatched, e);
-    if (!e->code && (!stalls || read_stall_run(&j, folder, unmatched_stalls, e) == 0) &&
+    for (int run = 1; run <= runs->timed && !e->code; ++run)
+        read_parts(&j, folder, run, command_line, &unmatched->launches, e);
+    if (!e->code && (!runs->stalls || read_stall_run(&j, folder, &unmatched->stall_rows, e) == 0) &&
+        (!runs->source || read_source_run(&j, folder, &unmatched->source_rows, e) == 0) &&
         write_summary(&j, folder, roofs, e) == 0 && write_samples(&j, folder, e) == 0)
         write_findings(&j, folder, roofs, e);
     free_jobs(&j);

@@ -17,6 +17,7 @@
 #include "../profile/metric_catalog.h"
 #include "../profile/metric_set.h"
 #include "../diagnose/findings.h"
+#include "../program/line_findings.h"
 #include "../results/schema.h"
 #include "cells.h"
 #include "pages.h"
@@ -95,77 +96,6 @@ static double gmma_share(const struct report_model *m, const char *variant, int 
     return 100.0 * s.named / s.all;
 }
 
-/* One source line's counts, gathered from its rows of lines.csv. */
-struct line_gather {
-    struct line_counts counts;
-    char file[PATH_LEN];
-};
-
-static double *line_count_of(struct line_counts *l, const char *metric)
-{
-    static const struct {
-        const char *name;
-        size_t offset;
-    } counts[] = {{"global_ld_sectors", offsetof(struct line_counts, global_ld_sectors)},
-                  {"global_st_sectors", offsetof(struct line_counts, global_st_sectors)},
-                  {"global_excess_sectors", offsetof(struct line_counts, global_excess_sectors)},
-                  {"shared_ld_wavefronts", offsetof(struct line_counts, shared_ld_wavefronts)},
-                  {"shared_st_wavefronts", offsetof(struct line_counts, shared_st_wavefronts)},
-                  {"shared_excess_wavefronts", offsetof(struct line_counts, shared_excess_wavefronts)},
-                  {"predicated_off_lanes", offsetof(struct line_counts, predicated_off_lanes)},
-                  {"conversions", offsetof(struct line_counts, conversions)}};
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i)
-        if (strcmp(metric, counts[i].name) == 0)
-            return (double *)((char *)l + counts[i].offset);
-    return NULL;
-}
-
-/* The variant's lines at width as the findings name them (the source group's counts per file and line in
- * lines.csv), and the shared wavefronts they hold (NAN: lines.csv does not place the variant). */
-static int variant_lines(const struct csv_table *t, const char *variant, int width, struct finding_lines *out,
-                         double *wavefronts, struct error *e)
-{
-    static const int ids[] = {LINES_VARIANT, LINES_WIDTH, LINES_FILE, LINES_LINE, LINES_METRIC, LINES_VALUE};
-    int col[6], n = 0;
-    struct line_gather *gathered = NULL;
-    finding_lines_init(out);
-    *wavefronts = NAN;
-    for (int i = 0; t && i < 6; ++i)
-        if (schema_column(t, &lines_csv, ids[i], &col[i], e))
-            return e->code;
-    for (int row = 0; t && row < t->rows && !e->code; ++row) {
-        int w, line, g = 0;
-        double value, *count;
-        if (strcmp(csv_table_text(t, row, col[0]), variant) || csv_table_int(t, row, col[1], &w, e) || w != width ||
-            csv_table_int(t, row, col[3], &line, e) || csv_table_real(t, row, col[5], &value, e))
-            continue;
-        const char *file = csv_table_text(t, row, col[2]), *metric = csv_table_text(t, row, col[4]);
-        if (strcmp(metric, "shared_wavefronts") == 0) /* none such: not counted, NAN, not 0 */
-            *wavefronts = (isnan(*wavefronts) ? 0.0 : *wavefronts) + value;
-        while (g < n && (gathered[g].counts.line != line || strcmp(gathered[g].file, file)))
-            ++g;
-        if (g == n) {
-            struct line_gather *grown = realloc(gathered, (size_t)(n + 1) * sizeof *gathered);
-            if (!grown) {
-                error_set(e, EXIT_RUNTIME, "out of memory for the lines of %s", variant);
-                break;
-            }
-            gathered = grown;
-            memset(&gathered[n], 0, sizeof gathered[n]);
-            snprintf(gathered[n].file, sizeof gathered[n].file, "%s", file);
-            gathered[n++].counts.line = line;
-        }
-        if ((count = line_count_of(&gathered[g].counts, metric)) != NULL)
-            *count += value;
-    }
-    for (int g = 0; g < n && !e->code; ++g) {
-        gathered[g].counts.file = gathered[g].file; /* not before: the array moved as it grew */
-        finding_lines_add(out, &gathered[g].counts);
-    }
-    free(gathered);
-    return e->code;
-}
-
 /* An SM's limits as environment.csv keeps them (NAN where a key is missing). */
 static int sm_limits_of(const struct results_folder *r, struct sm_limits *sm, double *sm_count, struct error *e)
 {
@@ -218,7 +148,7 @@ static int variant_inputs(const struct report_model *m, const struct csv_table *
     struct sm_limits sm;
     double sm_count, exact_wavefronts;
     if (report_tensor_work(m, variant, width, t, e) || sm_limits_of(m->r, &sm, &sm_count, e) ||
-        variant_lines(lines, variant, width, placed, &exact_wavefronts, e) ||
+        finding_lines_read(lines, variant, width, placed, &exact_wavefronts, e) ||
         stored_metrics_read(m, variant, width, &s, e))
         return e->code;
     for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)

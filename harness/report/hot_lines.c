@@ -149,13 +149,16 @@ static int variant_rows(FILE *f, int linetype, const char *variant, const struct
     return rows;
 }
 
-static FILE *open_page(const char *dir, int page, char *path, size_t len, int width, struct error *e)
+static FILE *open_page(const struct report_model *m, const char *dir, int page, char *path, size_t len,
+                       struct error *e)
 {
     char name[64];
     snprintf(name, sizeof name, "hot-lines-%d.tsv", page);
     FILE *f = report_open(dir, name, path, len, e);
-    if (f)
-        fprintf(f, "0\tvariant (W = %d)\twhat\twhere\tsource\tmeasured on the line\n", width);
+    if (f && m->program) /* a program's kernels, each by its launch the source group counted */
+        fprintf(f, "0\tkernel\twhat\twhere\tsource\tmeasured on the line\n");
+    else if (f)
+        fprintf(f, "0\tvariant (W = %d)\twhat\twhere\tsource\tmeasured on the line\n", m->largest_width);
     return f;
 }
 
@@ -172,7 +175,7 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
         if (!f || rows + 3 > HOT_LINES_PER_PAGE) {
             if (f && report_close(f, path, e))
                 return e->code;
-            if (!(f = open_page(dir, ++*pages, path, sizeof path, width, e)))
+            if (!(f = open_page(m, dir, ++*pages, path, sizeof path, e)))
                 return e->code;
             rows = 0;
         }

@@ -352,6 +352,48 @@ static void the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_ow
     assert_non_null(strstr(summary, ",30,long_scoreboard,66.66666667,"));
 }
 
+/* With the source group, one more run, after the stall sampling's, into source-counting/: its lines.csv and
+ * instructions.csv rows of the first run's jobs go into the folder's, a row of a launch the first run did not make
+ * is left out and counted. */
+#define FAKE_SOURCE                                                                                                   \
+    "source() { { echo variant,precision,width,kernel,file,line,source,opcodes,metric,value; "                       \
+    "echo 'step/k() #0,program,0,k(),k.cu,7,x[i * 32] = y;,STG.E,global_st_sectors,1048576'; "                      \
+    "echo 'step/k() #0,program,0,k(),k.cu,7,x[i * 32] = y;,STG.E,global_excess_sectors,917504'; "                   \
+    "echo 'step/q() #0,program,0,q(),q.cu,3,z = 0;,STG.E,global_st_sectors,4'; } >\"$d/lines.csv\"; "             \
+    "{ echo variant,precision,width,kernel,offset,file,line,opcode,inst_executed,shared_instructions,"              \
+    "shared_ld_wavefronts,shared_st_wavefronts,shared_wavefronts,shared_wavefronts_ideal,shared_excess_wavefronts,"  \
+    "global_ld_requests,global_st_requests,global_ld_sectors,global_st_sectors,global_sectors,global_sectors_ideal,"  \
+    "global_excess_sectors,thread_inst_executed,predicated_off_lanes,conversions; "                                 \
+    "echo 'step/k() #0,program,0,k(),112,k.cu,7,STG.E,32768,0,0,0,0,0,0,0,32768,0,1048576,1048576,131072,917504,"   \
+    "1048576,0,0'; } >\"$d/instructions.csv\"; }; "
+
+static void the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own(void **state)
+{
+    (void)state;
+    char lines[4096], instructions[4096], env[4096];
+    write_script("source.sh",
+                 FAKE_LAUNCHES FAKE_STALLS FAKE_SOURCE "d=\"$" INJECT_ENV_DIR "\"; launches 1000 500; "
+                 "echo \"groups=$" INJECT_ENV_METRIC_GROUPS " run=$" INJECT_ENV_RUN " first=${" INJECT_ENV_FIRST_RUN
+                 "##*/}\" >\"$d/env.txt\"; "
+                 "if [ \"$" INJECT_ENV_METRIC_GROUPS "\" = stalls ]; then stalls; fi; "
+                 "if [ \"$" INJECT_ENV_METRIC_GROUPS "\" = source ]; then source; fi; "
+                 "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out --metric-groups global,source,stalls -- ./source.sh");
+    expect(EXIT_OK, "1 rows of lines and instructions are of launches the first run did not make");
+    read_scratch_file("out/env.txt", env, sizeof env);
+    assert_string_equal(env, "groups=global run= first=\n");
+    read_scratch_file("out/source-counting/env.txt", env, sizeof env);
+    assert_string_equal(env, "groups=source run=3 first=\n");
+    read_scratch_file("out/lines.csv", lines, sizeof lines);
+    assert_string_equal(lines, "variant,precision,width,kernel,file,line,source,opcodes,metric,value\n"
+                               "step/k() #0,program,0,k(),k.cu,7,x[i * 32] = y;,STG.E,global_st_sectors,1048576\n"
+                               "step/k() #0,program,0,k(),k.cu,7,x[i * 32] = y;,STG.E,global_excess_sectors,917504\n");
+    read_scratch_file("out/instructions.csv", instructions, sizeof instructions);
+    expect_line(instructions, "\nstep/k() #0,program,0,k(),112,k.cu,7,STG.E,32768,0,0,0,0,0,0,0,32768,0,1048576,"
+                              "1048576,131072,917504,1048576,0,0\n");
+}
+
 /* A metric CUPTI gave no finite value for (the library writes it empty, as the suite does) is a gap in one job's
  * figures, not a reason to lose the profile: the folder is committed and the job keeps its other metrics. */
 static void a_metric_without_a_value_leaves_the_profile_whole(void **state)
@@ -589,7 +631,6 @@ static void bad_usage_exits_2_before_anything_starts(void **state)
         {"-o out --launch-count 0 -- /bin/true", "--launch-count: '0' is too small (at least 1)"},
         {"-o out --launch-skip -1 -- /bin/true", "--launch-skip: '-1' is too small (at least 0)"},
         {"-o out --wait-gpu -1 -- /bin/true", "--wait-gpu: '-1' is too small (at least 0)"},
-        {"-o out --metric-groups global,source -- /bin/true", "the source group is not collected in a program"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         profile(cases[i].args);
@@ -668,6 +709,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_complete_part_with_launches_is_committed, setup, teardown),
         cmocka_unit_test_setup_teardown(repeated_runs_are_samples_of_the_first_runs_jobs, setup, teardown),
         cmocka_unit_test_setup_teardown(the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_own, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_metric_without_a_value_leaves_the_profile_whole, setup, teardown),
         cmocka_unit_test_setup_teardown(a_complete_part_without_launches_exits_3_and_stays_partial, setup, teardown),
