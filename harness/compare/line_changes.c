@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,9 +100,10 @@ static int grew(struct excess_table *t, const struct count *c)
 static void print_change(FILE *f, const struct count *k, double base, double head, int regression)
 {
     const char *what = base == 0 ? "new" : head == 0 ? "gone" : head > base ? "more" : "fewer";
-    fprintf(f, "  %s %s:%s %s W=%s: %s %.0f -> %.0f (%s)\n", regression ? "REGRESSION" : "changed",
-            k->field[FILE_NAME], k->field[LINE], k->field[VARIANT], k->field[WIDTH], k->field[METRIC], base, head,
-            what);
+    bool program = strcmp(k->field[WIDTH], "0") == 0; /* a program's job: no width to name */
+    fprintf(f, "  %s %s:%s %s%s%s: %s %.0f -> %.0f (%s)\n", regression ? "REGRESSION" : "changed",
+            k->field[FILE_NAME], k->field[LINE], k->field[VARIANT], program ? "" : " W=",
+            program ? "" : k->field[WIDTH], k->field[METRIC], base, head, what);
 }
 
 static void write_change(struct csv *out, const struct count *k, double base, double head, const char *kind)

@@ -6,7 +6,8 @@
  * (exit 1), as profiles compared before issue 48. A copy where every launch of the GEMM is 20 % slower is SLOWER by
  * kernel; a profile against itself has no SLOWER or FASTER. The softmax's changed global sector count is reported
  * under its kernel. A profile against a run of the suite is refused (exit 2); profiles of different commands
- * compare, with a note on stderr.
+ * compare, with a note on stderr. Two profiles with the source group's lines compare line by line: a job's line
+ * whose wasted sectors grew is a regression (exit 1), named by its file and line.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -209,6 +210,33 @@ static void different_commands_compare_with_a_note(void **state)
     assert_null(strstr(o.output, "different commands"));
 }
 
+/* A copy of the profile at fixture with a lines.csv: the softmax's store line wasting excess sectors. */
+static const char *with_lines(const char *fixture, const char *name, int excess)
+{
+    static char paths[2][256];
+    static struct outcome o;
+    char *path = paths[excess > 0];
+    snprintf(path, sizeof paths[0], "%s/%s", workdir, name);
+    shell(&o, "cp -r %s %s && { echo variant,precision,width,kernel,file,line,source,opcodes,metric,value; "
+              "echo 'step 1/softmax/k() #0,program,0,k(),softmax.cu,25,out[i * 32] = v;,STG.E,global_st_sectors,%d'; "
+              "echo 'step 1/softmax/k() #0,program,0,k(),softmax.cu,25,out[i * 32] = v;,STG.E,global_excess_sectors,"
+              "%d'; } > %s/lines.csv",
+          fixture, path, 131072 + excess, excess, path);
+    assert_int_equal(o.exit_code, 0);
+    return path;
+}
+
+static void two_profiles_compare_line_by_line(void **state)
+{
+    (void)state;
+    struct outcome o;
+    const char *base = with_lines(BEFORE, "lines-before", 0), *head = with_lines(AFTER, "lines-after", 917504);
+    compare(&o, "", base, head);
+    if (o.exit_code != 1 || !strstr(o.output, "REGRESSION softmax.cu:25 step 1/softmax/k() #0: global_excess_sectors "
+                                              "0 -> 917504 (new)"))
+        fail_msg("expected the line's regression and exit 1; got %d:\n%s", o.exit_code, o.output);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +249,7 @@ int main(void)
         cmocka_unit_test(compare_csv_names_kernels_whole),
         cmocka_unit_test(profile_against_a_suite_run_exits_two),
         cmocka_unit_test(different_commands_compare_with_a_note),
+        cmocka_unit_test(two_profiles_compare_line_by_line),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -328,6 +328,25 @@ static void lines_of_a_bool_template_kernel_are_matched_and_equal(void **state)
     expect(&o, 0, "every compared value is equal\n");
 }
 
+/* A page without the shared-memory columns (ncu leaves them out where no kernel on it has a shared instruction)
+ * counts 0 there: this kernel's shared wavefronts then differ, said as not on ncu's page. */
+static void a_page_without_shared_columns_counts_zero_there(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "python3 -c 'import csv, sys\n"
+              "out, drop = csv.writer(sys.stdout, quoting=csv.QUOTE_ALL), []\n"
+              "for r in csv.reader(open(sys.argv[1])):\n"
+              "    if r and r[0] == \"Line No\": drop = [i for i, c in enumerate(r) if c.startswith(\"L1 Wavefronts Shared\")]\n"
+              "    out.writerow([c for i, c in enumerate(r) if i not in drop] if r and len(r) > max(drop, default=-1) else r)\n"
+              "' %s > %s/unshared.csv && scripts/compare-ncu-lines %s %s/unshared.csv",
+          page, workdir, capture, workdir);
+    expect(&o, 1, ICACHE_FIT_KEY " shared_wavefronts         instructions     3 differ    3  lines    3 differ   3  "
+                  "kernel memscope    35,651,584 ncu             0  DIFFERENT (not on ncu's page: 0)\n");
+    expect(&o, 1, ICACHE_FIT_KEY " inst_executed             instructions     7 differ    0  lines    4 differ   0  "
+                  "kernel memscope     6,324,224 ncu     6,324,224  equal\n");
+}
+
 /* The LDS at 0x310, listed under two lines, differs once: named by its offset, opcode and memscope's line. */
 static void an_instruction_that_differs_is_named_with_its_offset_and_line(void **state)
 {
@@ -421,6 +440,7 @@ int main(void)
         cmocka_unit_test(offsets_that_do_not_line_up_are_said),
         cmocka_unit_test(lines_of_a_truncated_capture_are_refused_as_decode_refuses_them),
         cmocka_unit_test(lines_refuse_a_page_without_instructions),
+        cmocka_unit_test(a_page_without_shared_columns_counts_zero_there),
         cmocka_unit_test(stalls_of_a_bool_template_kernel_are_put_side_by_side),
     };
     return cmocka_run_group_tests_name("compare-ncu scripts", tests, setup, teardown);
