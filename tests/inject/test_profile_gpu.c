@@ -312,11 +312,11 @@ static void a_programs_planted_causes_are_named_on_their_lines(void **state)
     static const struct {
         const char *line, *count;
     } expected[] = {
-        {"program_lines.cu,25,out[(i % TILE) * (ELEMENTS / TILE) + i / TILE] = in[i];,", ",global_st_sectors,16777216\n"},
-        {"program_lines.cu,25,out[(i % TILE) * (ELEMENTS / TILE) + i / TILE] = in[i];,", ",global_excess_sectors,14680064\n"},
-        {"program_lines.cu,25,out[(i % TILE) * (ELEMENTS / TILE) + i / TILE] = in[i];,", ",global_ld_sectors,2097152\n"},
-        {"program_lines.cu,32,tile[threadIdx.x][threadIdx.y] = in[y * SIDE + x];,", ",shared_st_wavefronts,16777216\n"},
-        {"program_lines.cu,32,tile[threadIdx.x][threadIdx.y] = in[y * SIDE + x];,", ",shared_excess_wavefronts,16252928\n"}};
+        {"program_lines.cu,26,out[(i % TILE) * (ELEMENTS / TILE) + i / TILE] = in[i];,", ",global_st_sectors,16777216\n"},
+        {"program_lines.cu,26,out[(i % TILE) * (ELEMENTS / TILE) + i / TILE] = in[i];,", ",global_excess_sectors,14680064\n"},
+        {"program_lines.cu,26,out[(i % TILE) * (ELEMENTS / TILE) + i / TILE] = in[i];,", ",global_ld_sectors,2097152\n"},
+        {"program_lines.cu,33,tile[threadIdx.x][threadIdx.y] = in[y * SIDE + x];,", ",shared_st_wavefronts,16777216\n"},
+        {"program_lines.cu,33,tile[threadIdx.x][threadIdx.y] = in[y * SIDE + x];,", ",shared_excess_wavefronts,16252928\n"}};
     skip_without_gpu();
     if (lined.exit_code != 0 || !strstr(lined.output, "lines: correct"))
         fail_msg("exit %d:\n%s", lined.exit_code, lined.output);
@@ -325,8 +325,8 @@ static void a_programs_planted_causes_are_named_on_their_lines(void **state)
         if (!has_row(expected[i].line, expected[i].count))
             fail_msg("lines.csv lacks %s...%s:\n%s", expected[i].line, expected[i].count, text);
     read_from("lines", "findings.csv");
-    if (!strstr(text, "uncoalesced_global_stores") || !strstr(text, "program_lines.cu:25") ||
-        !strstr(text, "shared_store_conflicts") || !strstr(text, "program_lines.cu:32"))
+    if (!strstr(text, "uncoalesced_global_stores") || !strstr(text, "program_lines.cu:26") ||
+        !strstr(text, "shared_store_conflicts") || !strstr(text, "program_lines.cu:33"))
         fail_msg("findings.csv does not name both planted lines:\n%s", text);
 }
 
