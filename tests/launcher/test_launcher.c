@@ -355,15 +355,17 @@ static void the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_ow
 /* With the source group, one more run, after the stall sampling's, into source-counting/: its lines.csv and
  * instructions.csv rows of the first run's jobs go into the folder's, a row of a launch the first run did not make
  * is left out and counted. */
+#define INSTRUCTIONS_HEADER                                                                                           \
+    "variant,precision,width,kernel,offset,file,line,opcode,inst_executed,shared_instructions,shared_ld_wavefronts,"  \
+    "shared_st_wavefronts,shared_wavefronts,shared_wavefronts_ideal,shared_excess_wavefronts,global_ld_requests,"     \
+    "global_st_requests,global_ld_sectors,global_st_sectors,global_sectors,global_sectors_ideal,"                    \
+    "global_excess_sectors,thread_inst_executed,predicated_off_lanes,conversions"
 #define FAKE_SOURCE                                                                                                   \
     "source() { { echo variant,precision,width,kernel,file,line,source,opcodes,metric,value; "                       \
     "echo 'step/k() #0,program,0,k(),k.cu,7,x[i * 32] = y;,STG.E,global_st_sectors,1048576'; "                      \
     "echo 'step/k() #0,program,0,k(),k.cu,7,x[i * 32] = y;,STG.E,global_excess_sectors,917504'; "                   \
     "echo 'step/q() #0,program,0,q(),q.cu,3,z = 0;,STG.E,global_st_sectors,4'; } >\"$d/lines.csv\"; "             \
-    "{ echo variant,precision,width,kernel,offset,file,line,opcode,inst_executed,shared_instructions,"              \
-    "shared_ld_wavefronts,shared_st_wavefronts,shared_wavefronts,shared_wavefronts_ideal,shared_excess_wavefronts,"  \
-    "global_ld_requests,global_st_requests,global_ld_sectors,global_st_sectors,global_sectors,global_sectors_ideal,"  \
-    "global_excess_sectors,thread_inst_executed,predicated_off_lanes,conversions; "                                 \
+    "{ echo " INSTRUCTIONS_HEADER "; "                                                                             \
     "echo 'step/k() #0,program,0,k(),112,k.cu,7,STG.E,32768,0,0,0,0,0,0,0,32768,0,1048576,1048576,131072,917504,"   \
     "1048576,0,0'; } >\"$d/instructions.csv\"; }; "
 
@@ -392,6 +394,37 @@ static void the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own
     read_scratch_file("out/instructions.csv", instructions, sizeof instructions);
     expect_line(instructions, "\nstep/k() #0,program,0,k(),112,k.cu,7,STG.E,32768,0,0,0,0,0,0,0,32768,0,1048576,"
                               "1048576,131072,917504,1048576,0,0\n");
+}
+
+/* The findings name the line the source group counted, in a program as in the suite: the first run's metrics are
+ * those the H200 measured for the corpus's uncoalesced_stores case (reports/reference/validate/metrics.csv, made a
+ * program's job here), the source run's lines.csv puts the excess store sectors on k.cu:21. */
+static void the_findings_name_the_line_the_source_group_counted(void **state)
+{
+    (void)state;
+    char script[PATH_MAX + 2048], cwd[PATH_MAX], findings[8192], summary[8192];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(script, sizeof script,
+             FAKE_LAUNCHES "d=\"$" INJECT_ENV_DIR "\"; launches 1000 500; "
+             "if [ \"$" INJECT_ENV_METRIC_GROUPS "\" = source ]; then "
+             "{ echo variant,precision,width,kernel,file,line,source,opcodes,metric,value; "
+             "echo 'step/k() #0,program,0,k(),k.cu,21,out[i * 32] = in[i];,STG.E,global_st_sectors,33554432'; "
+             "echo 'step/k() #0,program,0,k(),k.cu,21,out[i * 32] = in[i];,STG.E,global_excess_sectors,29360128'; "
+             "} >\"$d/lines.csv\"; echo " INSTRUCTIONS_HEADER " >\"$d/instructions.csv\"; "
+             "else { echo variant,precision,width,kernel,metric,value,unit; "
+             "sed -n 's/^uncoalesced_stores,fp32,0,\"uncoalesced_stores_kernel(float const\\*, float\\*, int)\",/"
+             "step\\/k() #0,program,0,k(),/p' %s/reports/reference/validate/metrics.csv; } >\"$d/metrics.csv\"; fi; "
+             "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
+             cwd);
+    write_script("lines.sh", script, 1);
+    profile("-o out --metric-groups global,sol,source -- ./lines.sh");
+    expect(EXIT_OK, "results: out\n");
+    read_scratch_file("out/findings.csv", findings, sizeof findings);
+    expect_line(findings, "\nstep/k() #0,program,0,k(),1,uncoalesced_global_stores,global,");
+    if (!strstr(findings, ",k.cu:21\n"))
+        fail_msg("the finding does not name k.cu:21:\n%s", findings);
+    read_scratch_file("out/summary.csv", summary, sizeof summary);
+    assert_non_null(strstr(summary, ",uncoalesced_global_stores,"));
 }
 
 /* A metric CUPTI gave no finite value for (the library writes it empty, as the suite does) is a gap in one job's
@@ -712,6 +745,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(the_findings_name_the_line_the_source_group_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(a_metric_without_a_value_leaves_the_profile_whole, setup, teardown),
         cmocka_unit_test_setup_teardown(a_complete_part_without_launches_exits_3_and_stays_partial, setup, teardown),
         cmocka_unit_test_setup_teardown(the_librarys_error_is_said_with_its_code, setup, teardown),
