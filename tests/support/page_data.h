@@ -53,7 +53,7 @@ static void write_data(const char *results)
 }
 
 /* A copy of the fixture, changed by a shell command ($R names the copy). */
-static void copy_fixture_and(const char *change)
+static inline void copy_fixture_and(const char *change)
 {
     static struct outcome o;
     shell(&o, "rm -rf %s && cp -r %s %s && R=%s && %s", scratch, FIXTURE, scratch, scratch, change);
