@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,12 +117,16 @@ int prof_sass_flush(struct prof_sass_session *s, struct prof_sass_record **recor
     if (prof_check(e, cuptiSassMetricsGetDataProperties(&props), "cuptiSassMetricsGetDataProperties"))
         return e->status;
     size_t count = props.numOfPatchedInstructionRecords, instances = props.numOfInstances;
+    if (instances && count > (SIZE_MAX - 1) / instances)
+        return prof_fail(e, PROF_FAILED, "%zu SASS metric records of %zu instances: too many", count, instances);
     CUpti_SassMetrics_Data *data = calloc(count + 1, sizeof *data);
     CUpti_SassMetrics_InstanceValue *values = calloc(count * instances + 1, sizeof *values);
     *records = calloc(count + 1, sizeof **records);
     if (!data || !values || !*records) {
         free(data);
         free(values);
+        free(*records);
+        *records = NULL;
         return prof_fail(e, PROF_FAILED, "out of memory for %zu SASS metric records", count);
     }
     for (size_t i = 0; i < count; ++i)
@@ -149,8 +154,8 @@ int prof_sass_end(struct prof_sass_session *s, struct prof_sass_record **records
     prof_sass_flush(s, records, n, e);
     CUpti_SassMetricsDisable_Params p = {.structSize = CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
     p.ctx = s->ctx;
-    prof_check(e, cuptiSassMetricsDisable(&p), "cuptiSassMetricsDisable");
-    s->enabled = 0;
+    if (prof_check(e, cuptiSassMetricsDisable(&p), "cuptiSassMetricsDisable") == PROF_OK)
+        s->enabled = 0; /* else still on: prof_sass_close tries again */
     if (!e->status && p.numOfDroppedRecords)
         prof_fail(e, PROF_DROPPED_RANGES, "%zu SASS metric records dropped", p.numOfDroppedRecords);
     if (e->status) { /* the flush went right, the disable did not */

@@ -394,7 +394,8 @@ static int gather_ops(struct part_writing *t, struct error *e)
     t->ops = malloc((t->n_ops + 1) * sizeof *t->ops);
     if (!t->ops)
         return error_set(e, EXIT_RUNTIME, "out of host memory for %zu GPU records", t->n_ops);
-    memcpy(t->ops, r->ops, r->n_ops * sizeof *t->ops);
+    if (r->n_ops) /* none where every launch was collected with the activity paused */
+        memcpy(t->ops, r->ops, r->n_ops * sizeof *t->ops);
     for (size_t i = 0; i < r->n_replayed; ++i)
         t->ops[r->n_ops + i] = r->replayed[i].op;
     return 0;

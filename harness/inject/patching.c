@@ -55,7 +55,7 @@ static int keep_launch(struct patched_launch *p, const struct prof_sass_record *
      * would need the same first characters to be taken for this one. */
     for (size_t i = 0; i < n && !placed.code; ++i)
         if (strncmp(records[i].function, function, sizeof records[i].function - 1) == 0)
-            source_place(&patching.placer, &records[i], &patching.texts, &p->call, &placed);
+            source_place(&patching.placer, &records[i], function, &patching.texts, &p->call, &placed);
     if (placed.code)
         return prof_fail(e, PROF_FAILED, "%s", placed.message);
     if (p->call.n == 0) /* every launch runs an instruction: none means the patching missed the kernel */

@@ -330,6 +330,14 @@ static int begin_launch(const struct prof_launch *l, struct prof_error *e)
     return PROF_OK;
 }
 
+/* A resume that failed would leave every later launch unrecorded: profiling stops, and says why. */
+static void resume_activity(void)
+{
+    struct prof_error resumed = {0};
+    if (prof_activity_resume(&resumed) && !replay.broken.status)
+        replay.broken = resumed;
+}
+
 static void end_launch(struct prof_error *e)
 {
     struct in_flight *f = &replay.current;
@@ -348,7 +356,7 @@ static void end_launch(struct prof_error *e)
     double duration_ns = metric_lookup(f->launch.profile.names, f->launch.profile.kernels[0].values,
                                        f->launch.profile.n_metrics, DURATION_METRIC);
     f->launch.op.end_ns = f->launch.op.start_ns + (uint64_t)(duration_ns > 0 ? duration_ns : 0);
-    prof_activity_resume(&(struct prof_error){0});
+    resume_activity();
     gpu_replay_turn_give(f->replay_turn);
     if (e->status) {
         snprintf(f->launch.failure, sizeof f->launch.failure, "%.255s", e->message);
@@ -437,7 +445,7 @@ static void end_patched(struct prof_error *e)
         synchronized("the patched kernel", e);
     f->launch.op.end_ns = prof_activity_now();
     patching_end(f->correlation, f->function, e);
-    prof_activity_resume(&(struct prof_error){0});
+    resume_activity();
     gpu_replay_turn_give(f->replay_turn);
     if (grow_for_one_more((void **)&replay.done, replay.n_done, sizeof *replay.done) == 0)
         replay.done[replay.n_done++] = f->launch; /* no metrics: its counts are patching's */

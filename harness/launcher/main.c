@@ -382,6 +382,11 @@ static void say_unmatched(const struct profile_unmatched *u)
         fprintf(stderr, "memscope-profile: %zu rows of lines and instructions are of launches the first run did not "
                         "make: they are in " PROFILE_SOURCE_RUN "/, not in lines.csv and instructions.csv\n",
                 u->source_rows);
+    if (u->uncounted)
+        fprintf(stderr, "memscope-profile: the source group could not count %zu selected launches, which have no "
+                        "lines and whose findings name none (each part's environment.csv in " PROFILE_SOURCE_RUN "/); the "
+                        "first: %s\n",
+                u->uncounted, u->first_uncounted);
 }
 
 /* The first run collects; the later ones time, with stalls one more samples them and with source one more counts

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../common/paths.h"
+#include "../results/environment_csv.h"
 #include "../results/folder_reader.h"
 #include "../results/instructions_csv.h"
 #include "../results/job_name.h"
@@ -16,7 +17,7 @@
 struct merged {
     struct csv lines, instructions;
     const struct name_index *jobs;
-    size_t *unmatched;
+    struct source_run_outcome *out;
 };
 
 /* A part's row's job as the folder keys it, or NULL where the first run made no such launch. */
@@ -25,7 +26,7 @@ static const char *job_of(const struct merged *m, const char *label, const char 
     const char *name = merge_job_key(label, job, key, len);
     if (name_index_find(m->jobs, name, 0) >= 0)
         return name;
-    ++*m->unmatched;
+    ++m->out->unmatched;
     return NULL;
 }
 
@@ -95,11 +96,26 @@ static int copy_file(struct merged *m, const char *dir, const char *label, const
     return e->code;
 }
 
-int source_run_merge(const char *folder, const struct name_index *jobs, size_t *unmatched, struct error *e)
+/* The part's launches it could not count, from its environment.csv. */
+static int count_failures(struct merged *m, const char *dir, struct error *e)
+{
+    static struct environment env;
+    if (env_read(dir, &env, e))
+        return e->code;
+    double failed = env_number(&env, "patching_failures");
+    const char *first = env_value(&env, "first_patching_failure");
+    if (failed > 0 && m->out->failed == 0 && first)
+        snprintf(m->out->first_failure, sizeof m->out->first_failure, "%s", first);
+    m->out->failed += failed > 0 ? (size_t)failed : 0;
+    return 0;
+}
+
+int source_run_merge(const char *folder, const struct name_index *jobs, struct source_run_outcome *out,
+                     struct error *e)
 {
     static struct part_names parts;
     char dir[PATH_LEN + 32], part[PATH_LEN + 32 + MERGE_PART_NAME_LEN];
-    struct merged m = {.jobs = jobs, .unmatched = unmatched};
+    struct merged m = {.jobs = jobs, .out = out};
     struct error closing = {0};
     snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_SOURCE_RUN);
     parts_drop_idle(dir);
@@ -108,8 +124,9 @@ int source_run_merge(const char *folder, const struct name_index *jobs, size_t *
     if (instructions_csv_create(&m.instructions, folder, e) == 0) {
         for (size_t i = 0; i < parts.n && !e->code; ++i) {
             snprintf(part, sizeof part, "%s/%s", dir, parts.at[i].dir);
-            if (copy_file(&m, part, parts.at[i].label, &lines_csv, e) == 0)
-                copy_file(&m, part, parts.at[i].label, &instructions_csv, e);
+            if (copy_file(&m, part, parts.at[i].label, &lines_csv, e) == 0 &&
+                copy_file(&m, part, parts.at[i].label, &instructions_csv, e) == 0)
+                count_failures(&m, part, e);
         }
         csv_close(&m.instructions, &closing);
     }

@@ -15,7 +15,15 @@
 /* The source run's folder inside the profile's. */
 #define PROFILE_SOURCE_RUN "source-counting"
 
-/* jobs: the first run's, by key; *unmatched: rows of launches the first run did not make (left out). */
-int source_run_merge(const char *folder, const struct name_index *jobs, size_t *unmatched, struct error *e);
+/* What the merge saw beside the rows it took. */
+struct source_run_outcome {
+    size_t unmatched;       /* rows of launches the first run did not make (left out) */
+    size_t failed;          /* selected launches the parts could not count (their environment.csv: patching_failures) */
+    char first_failure[512]; /* the first part's first_patching_failure where failed */
+};
+
+/* jobs: the first run's, by key. */
+int source_run_merge(const char *folder, const struct name_index *jobs, struct source_run_outcome *out,
+                     struct error *e);
 
 #endif

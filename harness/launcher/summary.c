@@ -36,6 +36,8 @@ struct job {
     struct profile *profile; /* NULL: not profiled (a profile is some 11 KB: most of a program's jobs have none) */
     bool not_replayed;      /* selected, and kept back from replay: a collective (launches.csv: not_replayed) */
     struct stall_tally stalls;
+    struct finding_lines *lines; /* a profiled job's lines as its findings name them (none without the source run) */
+    struct exact_shared exact;   /* the shared wavefronts its lines count exactly (NAN: none) */
 };
 
 struct jobs {
@@ -304,43 +306,38 @@ static void fill_timing(const struct job *job, struct summary_row *row)
     row->ci95_rel = s.ci95_rel;
 }
 
-/* The job's lines as its findings name them, and the shared wavefronts they count exactly (NAN: the source
- * group did not run, or did not reach the job's launch). */
-static int job_lines(const struct jobs *j, const struct job *job, struct finding_lines *lines,
-                     struct exact_shared *exact, struct error *e)
+/* Each profiled job's lines as its findings name them, and the shared wavefronts they count exactly (NAN: the
+ * source group did not run, or did not reach the job's launch), read once: lines.csv is scanned for each. */
+static int read_job_lines(struct jobs *j, struct error *e)
 {
-    if (finding_lines_read(j->has_lines ? &j->lines : NULL, job->name, 0, lines, &exact->wavefronts, e))
-        return e->code;
-    exact->excess_wavefronts = lines->shared_ld.total + lines->shared_st.total;
-    return 0;
+    for (size_t i = 0; i < j->n && !e->code; ++i) {
+        struct job *job = &j->rows[i];
+        if (!job->profile)
+            continue;
+        if (!(job->lines = malloc(sizeof *job->lines)))
+            return error_set(e, EXIT_RUNTIME, "out of memory");
+        if (finding_lines_read(j->has_lines ? &j->lines : NULL, job->name, 0, job->lines, &job->exact.wavefronts,
+                               e) == 0)
+            job->exact.excess_wavefronts = job->lines->shared_ld.total + job->lines->shared_st.total;
+    }
+    return e->code;
 }
 
 /* The job's findings: its metrics, its lines where the source group counted them, its launch as launches.csv gives
  * it, and the SM's limits where the profile has its GPU's environment (the roofline group's memscope
  * --measure-ceilings). */
-static int job_findings(const struct jobs *j, const struct job *job, const struct environment *roofs,
-                        struct finding *out, int *n, struct error *e)
+static int job_findings(const struct job *job, const struct environment *roofs, struct finding *out)
 {
     struct launch_facts launch = {job->registers, job->static_smem + job->dynamic_smem, job->threads_per_block};
-    struct finding_lines lines;
-    struct exact_shared exact;
-    *n = 0;
-    if (job_lines(j, job, &lines, &exact, e))
-        return e->code;
-    *n = profile_findings(job->profile, 0, &exact, roofs, &launch, &lines, out, FINDING_MAX);
-    return 0;
+    return profile_findings(job->profile, 0, &job->exact, roofs, &launch, job->lines, out, FINDING_MAX);
 }
 
-static int fill_metrics(const struct jobs *j, const struct job *job, const struct environment *roofs,
-                        struct summary_row *row, struct error *e)
+static void fill_metrics(const struct job *job, const struct environment *roofs, struct summary_row *row)
 {
     struct diagnosis d;
     struct finding f[FINDING_MAX];
-    struct finding_lines lines;
-    struct exact_shared exact;
-    int n;
     if (!job->profile)
-        return 0;
+        return;
     struct tensor_work w;
     profile_headline(job->profile, 0, row->headline);
     profile_tensor_work(job->profile, 0, roofs, &w);
@@ -348,13 +345,10 @@ static int fill_metrics(const struct jobs *j, const struct job *job, const struc
     row->tensor_flop = w.flop;
     row->tensor_tflops = w.tflops;
     row->tensor_roof_pct = w.roof_pct;
-    if (job_lines(j, job, &lines, &exact, e) || job_findings(j, job, roofs, f, &n, e))
-        return e->code;
-    profile_diagnose(job->profile, 0, &exact, roofs, &d);
+    profile_diagnose(job->profile, 0, &job->exact, roofs, &d);
     snprintf(row->limiter, sizeof row->limiter, "%s", d.limiter);
     snprintf(row->evidence, sizeof row->evidence, "%s", d.evidence);
-    profile_first_finding(f, n, row);
-    return 0;
+    profile_first_finding(f, job_findings(job, roofs, f), row);
 }
 
 static int write_findings(const struct jobs *j, const char *folder, const struct environment *roofs, struct error *e)
@@ -362,16 +356,13 @@ static int write_findings(const struct jobs *j, const char *folder, const struct
     struct csv c;
     if (findings_csv_create(&c, folder, e))
         return e->code;
-    for (size_t i = 0; i < j->n && !e->code; ++i) {
+    for (size_t i = 0; i < j->n; ++i) {
         const struct job *job = &j->rows[i];
         struct finding f[FINDING_MAX];
-        int n;
-        if (job->profile && job_findings(j, job, roofs, f, &n, e) == 0)
-            profile_write_findings(&c, job->name, PROGRAM_PRECISION, 0, job->kernel, f, n);
+        if (job->profile)
+            profile_write_findings(&c, job->name, PROGRAM_PRECISION, 0, job->kernel, f, job_findings(job, roofs, f));
     }
-    struct error closing = {0};
-    csv_close(&c, &closing);
-    return e->code ? e->code : closing.code ? (*e = closing).code : 0;
+    return csv_close(&c, e);
 }
 
 static int write_summary(const struct jobs *j, const char *folder, const struct environment *roofs, struct error *e)
@@ -379,7 +370,7 @@ static int write_summary(const struct jobs *j, const char *folder, const struct 
     struct csv c;
     if (summary_csv_create(&c, folder, e))
         return e->code;
-    for (size_t i = 0; i < j->n && !e->code; ++i) {
+    for (size_t i = 0; i < j->n; ++i) {
         const struct job *job = &j->rows[i];
         struct summary_row row;
         summary_row_init(&row);
@@ -394,14 +385,11 @@ static int write_summary(const struct jobs *j, const char *folder, const struct 
         row.dynamic_smem_bytes = job->dynamic_smem;
         row.threads_per_block = job->threads_per_block;
         fill_timing(job, &row);
-        if (fill_metrics(j, job, roofs, &row, e) == 0) {
-            fill_stalls(job, &row);
-            summary_csv_row(&c, &row);
-        }
+        fill_metrics(job, roofs, &row);
+        fill_stalls(job, &row);
+        summary_csv_row(&c, &row);
     }
-    struct error closing = {0};
-    csv_close(&c, &closing);
-    return e->code ? e->code : closing.code ? (*e = closing).code : 0;
+    return csv_close(&c, e);
 }
 
 static int write_samples(const struct jobs *j, const char *folder, struct error *e)
@@ -425,6 +413,7 @@ static void free_jobs(struct jobs *j)
         for (int m = 0; j->rows[i].profile && m < j->rows[i].profile->n_metrics; ++m)
             free((char *)j->rows[i].profile->names[m]);
         free(j->rows[i].profile);
+        free(j->rows[i].lines);
     }
     free(j->rows);
     name_index_free(&j->by_name);
@@ -466,11 +455,15 @@ static int read_parts(struct jobs *j, const char *folder, int run, const char *c
 
 /* The source run's rows into the folder's lines.csv and instructions.csv, then lines.csv read back for the
  * findings. */
-static int read_source_run(struct jobs *j, const char *folder, size_t *unmatched, struct error *e)
+static int read_source_run(struct jobs *j, const char *folder, struct profile_unmatched *unmatched, struct error *e)
 {
-    if (source_run_merge(folder, &j->by_name, unmatched, e) ||
+    struct source_run_outcome out = {0};
+    if (source_run_merge(folder, &j->by_name, &out, e) ||
         results_read_optional(folder, &lines_csv, &j->lines, &j->has_lines, e))
         return e->code;
+    unmatched->source_rows = out.unmatched;
+    unmatched->uncounted = out.failed;
+    snprintf(unmatched->first_uncounted, sizeof unmatched->first_uncounted, "%s", out.first_failure);
     return 0;
 }
 
@@ -485,7 +478,7 @@ int profile_summary_write(const char *folder, const struct profile_runs *runs, c
     for (int run = 1; run <= runs->timed && !e->code; ++run)
         read_parts(&j, folder, run, command_line, &unmatched->launches, e);
     if (!e->code && (!runs->stalls || read_stall_run(&j, folder, &unmatched->stall_rows, e) == 0) &&
-        (!runs->source || read_source_run(&j, folder, &unmatched->source_rows, e) == 0) &&
+        (!runs->source || read_source_run(&j, folder, unmatched, e) == 0) && read_job_lines(&j, e) == 0 &&
         write_summary(&j, folder, roofs, e) == 0 && write_samples(&j, folder, e) == 0)
         write_findings(&j, folder, roofs, e);
     free_jobs(&j);

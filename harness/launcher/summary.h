@@ -35,6 +35,8 @@ struct profile_runs {
  * of the timed runs, rows of stall samples, rows of lines and instructions. */
 struct profile_unmatched {
     size_t launches, stall_rows, source_rows;
+    size_t uncounted;            /* selected launches the source run could not count: no lines of theirs */
+    char first_uncounted[512];   /* why the first was not */
 };
 
 /* roofs: the GPU's measured ceilings (roofs.h; empty without them), for each tensor kernel's share of its type's

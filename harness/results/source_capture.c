@@ -74,7 +74,9 @@ int source_add_text(struct source_capture *c, const char *file, int line, const 
 
 static void write_call(FILE *f, const struct source_call *call)
 {
-    fprintf(f, "call\t%s\t%s\t%d\n", call->variant, call->precision, call->width);
+    char variant[sizeof call->variant];
+    copy_flat(variant, sizeof variant, call->variant); /* a program's job: NVTX names may hold tabs */
+    fprintf(f, "call\t%s\t%s\t%d\n", variant, call->precision, call->width);
     for (size_t i = 0; i < call->n; ++i) {
         const struct source_instruction *in = &call->instructions[i];
         fprintf(f, "inst\t%s\t%" PRIu32 "\t%s\t%s\t%d", in->function, in->pc, in->opcode, in->file, in->line);

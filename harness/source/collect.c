@@ -71,7 +71,7 @@ static int collect_call(struct source_collector *c, struct gpu *g, const struct 
     out->width = call->width;
     if (patched_run(c, g, call, &records, &n, &cost->gpu_ms, e) == 0)
         for (size_t i = 0; i < n && !e->code; ++i)
-            source_place(&c->placer, &records[i], capture, out, e);
+            source_place(&c->placer, &records[i], records[i].function, capture, out, e);
     free(records);
     cost->wall_ms = 1e3 * (host_seconds() - started);
     return e->code;

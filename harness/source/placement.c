@@ -46,8 +46,8 @@ static const struct disassembly *listing_of(struct source_placer *p, const struc
     return &p->modules[p->n_modules++].listing;
 }
 
-int source_place(struct source_placer *p, const struct prof_sass_record *r, struct source_capture *capture,
-                 struct source_call *call, struct error *e)
+int source_place(struct source_placer *p, const struct prof_sass_record *r, const char *function,
+                 struct source_capture *capture, struct source_call *call, struct error *e)
 {
     struct source_instruction *in = source_add_instruction(call, e);
     if (!in)
@@ -56,12 +56,12 @@ int source_place(struct source_placer *p, const struct prof_sass_record *r, stru
     in->pc = r->pc;
     memcpy(in->values, r->values, sizeof in->values);
     snprintf(in->opcode, sizeof in->opcode, "?");
-    const struct prof_cubin *cubin = line_locate(&p->locator, r->cubin_crc, r->function, r->pc, in->file,
-                                                 &in->line, e);
+    const struct prof_cubin *cubin = line_locate(&p->locator, r->cubin_crc, function, r->pc, in->file, &in->line,
+                                                 e);
     if (!cubin || in->line == 0)
         return e->code;
     const struct disassembly *listing = listing_of(p, cubin, e);
-    const char *opcode = listing ? disassembly_opcode(listing, r->function, r->pc) : NULL;
+    const char *opcode = listing ? disassembly_opcode(listing, function, r->pc) : NULL;
     if (e->code)
         return e->code;
     if (opcode)

@@ -32,10 +32,12 @@ void source_placer_init(struct source_placer *p);
 /* Every module loaded so far whose instructions can be placed (they have lines) starts its disassembly, side by
  * side: each costs the disassembler's start-up (about half a second), paid once for them all. */
 void source_placer_start_listings(struct source_placer *p);
-/* The record as an instruction of call, its line's text added to capture. An instruction of a module without lines
- * (cuBLAS's) keeps file "", line 0 and opcode "?": disassembling those cubins would take many seconds. */
-int source_place(struct source_placer *p, const struct prof_sass_record *r, struct source_capture *capture,
-                 struct source_call *call, struct error *e);
+/* The record as an instruction of call, its line's text added to capture; function: the kernel's mangled name
+ * whole (the record's may be cut short: sass_metrics.h), by which its cubin names it. An instruction of a module
+ * without lines (cuBLAS's) keeps file "", line 0 and opcode "?": disassembling those cubins would take many
+ * seconds. */
+int source_place(struct source_placer *p, const struct prof_sass_record *r, const char *function,
+                 struct source_capture *capture, struct source_call *call, struct error *e);
 void source_placer_free(struct source_placer *p);
 
 #endif
