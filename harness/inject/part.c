@@ -171,6 +171,7 @@ static int gather_calls(const struct part_writing *t, struct source_capture *cap
         job_of(t, &t->launches.rows[i], call->variant, sizeof call->variant);
         snprintf(call->precision, sizeof call->precision, "%s", PROGRAM_PRECISION);
         call->width = 0;
+        snprintf(call->kernel, sizeof call->kernel, "%s", t->launches.kernels[t->launches.rows[i].kernel]);
     }
     return 0;
 }

@@ -76,7 +76,13 @@ static void write_call(FILE *f, const struct source_call *call)
 {
     char variant[sizeof call->variant];
     copy_flat(variant, sizeof variant, call->variant); /* a program's job: NVTX names may hold tabs */
-    fprintf(f, "call\t%s\t%s\t%d\n", variant, call->precision, call->width);
+    fprintf(f, "call\t%s\t%s\t%d", variant, call->precision, call->width);
+    if (call->kernel[0]) {
+        char kernel[sizeof call->kernel];
+        copy_flat(kernel, sizeof kernel, call->kernel);
+        fprintf(f, "\t%s", kernel);
+    }
+    fputc('\n', f);
     for (size_t i = 0; i < call->n; ++i) {
         const struct source_instruction *in = &call->instructions[i];
         fprintf(f, "inst\t%s\t%" PRIu32 "\t%s\t%s\t%d", in->function, in->pc, in->opcode, in->file, in->line);
@@ -169,14 +175,16 @@ static int read_call(struct reader *r, struct source_capture *c, char **f, int n
     long long width;
     if (r->metrics_seen != SASS_METRIC_COUNT && r->metrics_seen != SASS_METRICS_BEFORE_THREADS)
         return bad(r, e, "a call before every metric is named");
-    if (n != 4 || parse_int(f[3], 0, 1 << 30, &width))
-        return bad(r, e, "a call needs a variant, a precision and a width");
+    if ((n != 4 && n != 5) || parse_int(f[3], 0, 1 << 30, &width))
+        return bad(r, e, "a call needs a variant, a precision and a width (and may name its kernel)");
     struct source_call *call = source_add_call(c, e);
     if (!call)
         return e->code;
     snprintf(call->variant, sizeof call->variant, "%s", f[1]);
     snprintf(call->precision, sizeof call->precision, "%s", f[2]);
     call->width = (int)width;
+    if (n == 5)
+        snprintf(call->kernel, sizeof call->kernel, "%s", f[4]);
     return 0;
 }
 

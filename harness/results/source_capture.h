@@ -9,7 +9,7 @@
  *   memscope-source  1
  *   chip    GH100
  *   metric  <CUPTI SASS metric name>                 (one per metric, in order)
- *   call    <variant>  <precision>  <width>
+ *   call    <variant>  <precision>  <width>  [<kernel>]     (kernel: as call.kernel says)
  *   inst    <function>  <pc>  <opcode>  <file>  <line>  <value>...   (of the call before)
  *   text    <file>  <line>  <source text>
  *   end
@@ -66,6 +66,8 @@ struct source_call {
     char variant[JOB_NAME_LEN]; /* the suite's variant, or a program's job */
     char precision[16];
     int width;
+    char kernel[JOB_NAME_LEN]; /* demangled and whole, where the caller knows it (a program's launch: its
+                                  instructions' name may be cut short); "": the instructions' name, demangled */
     size_t n;
     struct source_instruction *instructions;
 };

@@ -8,12 +8,21 @@
 #include "source_metrics.h"
 #include "source_rows.h"
 
+/* The kernel's name in the rows: the call's where it names one, else the instructions', demangled. */
+static const char *kernel_of(const struct source_call *call, const char *function, char *out, size_t len)
+{
+    if (call->kernel[0])
+        return call->kernel;
+    prof_demangle(function, out, len);
+    return out;
+}
+
 static void write_line(struct csv *c, const struct source_capture *capture, const struct source_call *call,
                       const struct source_line *l)
 {
-    char kernel[SOURCE_FUNCTION_LEN];
+    char demangled[SOURCE_FUNCTION_LEN];
+    const char *kernel = kernel_of(call, l->function, demangled, sizeof demangled);
     const struct source_text *text = source_find_text(capture, l->file, l->line);
-    prof_demangle(l->function, kernel, sizeof kernel);
     for (int m = 0; m < LINE_METRIC_COUNT; ++m)
         if (l->values[m] != 0.0)
             lines_csv_row(c, &(struct line_row){call->variant, call->precision, call->width, kernel, l->file, l->line,
@@ -41,9 +50,9 @@ _Static_assert(INSTRUCTIONS_COLUMNS - INSTRUCTIONS_INST_EXECUTED == LINE_METRIC_
 
 static void write_instruction(struct csv *c, const struct source_call *call, const struct source_instruction *in)
 {
-    char kernel[SOURCE_FUNCTION_LEN];
+    char demangled[SOURCE_FUNCTION_LEN];
+    const char *kernel = kernel_of(call, in->function, demangled, sizeof demangled);
     double values[LINE_METRIC_COUNT];
-    prof_demangle(in->function, kernel, sizeof kernel);
     line_metrics_of_instruction(in->values, in->opcode, values);
     instructions_csv_row(c, &(struct instruction_row){call->variant, call->precision, call->width, kernel, in->pc,
                                                       in->file, in->line, in->opcode, values});

@@ -273,6 +273,7 @@ static void a_capture_reads_back_as_written(void **state)
     in->values[SASS_SHARED_WAVEFRONTS] = UINT64_MAX;
     add_instruction(&c.calls[0], "_Z1kPf", 0x30, "EXIT", "k.cu", 14);
     set_call(&c.calls[1], "cublas", "fp16", 33);
+    snprintf(c.calls[1].kernel, sizeof c.calls[1].kernel, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64");
     in = add_instruction(&c.calls[1], "sm90_xmma_gemm", 0x40, "?", "", 0);
     in->values[SASS_INST_EXECUTED] = 7;
     assert_int_equal(source_add_text(&c, "k.cu", 12, "\tv = tile[tx][ty];\t// conflicts", &e), 0);
@@ -287,6 +288,7 @@ static void a_capture_reads_back_as_written(void **state)
         assert_string_equal(back.calls[k].variant, c.calls[k].variant);
         assert_string_equal(back.calls[k].precision, c.calls[k].precision);
         assert_int_equal(back.calls[k].width, c.calls[k].width);
+        assert_string_equal(back.calls[k].kernel, c.calls[k].kernel); /* named by the caller, or "" */
         assert_int_equal(back.calls[k].n, c.calls[k].n);
         for (size_t i = 0; i < c.calls[k].n; ++i)
             assert_same_instruction(&back.calls[k].instructions[i], &c.calls[k].instructions[i]);
