@@ -213,6 +213,10 @@ static int parse(int argc, char **argv, struct cli *c, struct error *e)
         check_groups(c, e))
         return e->code;
     replayed_groups(c->metric_groups, c->replayed, sizeof c->replayed);
+    if (c->source && strcmp(c->replayed, "none") == 0)
+        fprintf(stderr, "memscope-profile: the source group alone counts lines (lines.csv, instructions.csv) but no "
+                        "metrics: the findings and the report's kernel pages need a metric group beside it "
+                        "(global,source is the cheapest)\n");
     choose_default_selection(c);
     return 0;
 }
