@@ -11,7 +11,6 @@
 static struct {
     struct prof_sass_session sass;
     int configured;
-    char chip[32];
     struct source_placer placer;
     struct source_capture texts; /* its calls stay empty: each launch keeps its own */
     struct patched_launch *done;
@@ -21,16 +20,17 @@ static struct {
 static int configure(struct CUctx_st *context, struct prof_error *e)
 {
     const char *names[SASS_METRIC_COUNT];
+    char chip[sizeof patching.texts.chip];
     uint32_t device;
     for (int m = 0; m < SASS_METRIC_COUNT; ++m)
         names[m] = sass_metric_name(m);
     if (prof_check(e, cuptiGetDeviceId(context, &device), "cuptiGetDeviceId") ||
-        prof_chip_name((int)device, patching.chip, sizeof patching.chip, e) ||
-        prof_sass_open(&patching.sass, context, (int)device, patching.chip, names, SASS_METRIC_COUNT, e))
+        prof_chip_name((int)device, chip, sizeof chip, e) ||
+        prof_sass_open(&patching.sass, context, (int)device, chip, names, SASS_METRIC_COUNT, e))
         return e->status;
     if (!patching.texts.chip[0]) {
         source_placer_init(&patching.placer);
-        snprintf(patching.texts.chip, sizeof patching.texts.chip, "%s", patching.chip);
+        snprintf(patching.texts.chip, sizeof patching.texts.chip, "%s", chip);
         patching.texts.metrics_named = SASS_METRIC_COUNT;
     }
     patching.configured = 1;
@@ -84,11 +84,6 @@ void patching_end(uint32_t correlation, const char *function, struct prof_error 
         free(p.call.instructions);
 }
 
-const char *patching_chip(void)
-{
-    return patching.chip;
-}
-
 const struct patched_launch *patching_results(size_t *count, const struct source_capture **texts)
 {
     *count = patching.n_done;
@@ -98,7 +93,6 @@ const struct patched_launch *patching_results(size_t *count, const struct source
 
 void patching_stop(struct prof_error *e)
 {
-
     if (patching.configured)
         prof_sass_close(&patching.sass, e);
     patching.configured = 0;

@@ -26,7 +26,8 @@
 struct patched_launch {
     uint32_t correlation;   /* the driver call's, as its activity record carries it */
     struct source_call call; /* its kernel's instructions, placed (placement.h) as it ended, while its module's
-                                cubin is kept; variant, precision and width are the writer's to set */
+                                cubin is kept; variant, precision, width and kernel are the writer's
+                                to set */
     char failure[PATCHING_FAILURE_LEN]; /* why it has no counts, or "" */
 };
 
@@ -36,8 +37,6 @@ int patching_begin(struct CUctx_st *context, struct prof_error *e);
 /* After the launch's kernel (function, mangled) finished: flushes, disables patching, and keeps the kernel's
  * counts as the launch's, placed on their lines, or its failure (e's included). */
 void patching_end(uint32_t correlation, const char *function, struct prof_error *e);
-/* The chip patching was configured for ("" before the first launch). */
-const char *patching_chip(void);
 /* The launches patched, in launch order, and the capture that holds the text of every line they name. */
 const struct patched_launch *patching_results(size_t *count, const struct source_capture **texts);
 /* Disables patching; the first failure in e. */

@@ -37,7 +37,6 @@ struct in_flight {
     struct replayed_launch launch;
     uint32_t correlation;
     int sampling;    /* PC sampling started for it */
-    char function[PROF_OP_NAME_LEN]; /* mangled: its kernel's SASS records carry the name */
     int replay_turn; /* the GPU's replay turn held for it (a process that shares its GPU's lock); -1: none */
 };
 
@@ -431,8 +430,7 @@ static void begin_patched(const struct prof_launch *l, struct prof_error *e)
     struct in_flight *f = &replay.current;
     *f = (struct in_flight){.correlation = l->correlation};
     f->replay_turn = -1;
-    snprintf(f->function, sizeof f->function, "%s", l->symbol);
-    record_call(l, &f->launch.op);
+    record_call(l, &f->launch.op); /* its name the mangled symbol, as the kernel's SASS records carry it */
     if (prof_activity_pause(e) == PROF_OK && take_replay_turn(l->context, &f->replay_turn, e) == PROF_OK &&
         synchronized("the kernels launched before", e) == PROF_OK && arm_patching(l->context, e) == PROF_OK)
         patching_begin(l->context, e);
@@ -444,7 +442,7 @@ static void end_patched(struct prof_error *e)
     if (!e->status)
         synchronized("the patched kernel", e);
     f->launch.op.end_ns = prof_activity_now();
-    patching_end(f->correlation, f->function, e);
+    patching_end(f->correlation, f->launch.op.name, e);
     resume_activity();
     gpu_replay_turn_give(f->replay_turn);
     if (grow_for_one_more((void **)&replay.done, replay.n_done, sizeof *replay.done) == 0)
@@ -454,8 +452,7 @@ static void end_patched(struct prof_error *e)
 /* A failure that would fail every later launch too stops profiling; the program runs on regardless. */
 static int breaks_everything(const struct prof_error *e)
 {
-    const struct metric_set *m = &replay.config->metrics;
-    int ready = m->stalls ? sampling_ready() : replay.configured;
+    int ready = replay.config->metrics.stalls ? sampling_ready() : replay.configured;
     return e->status == PROF_NO_PERMISSION || e->status == PROF_UNKNOWN_METRIC ||
            e->status == PROF_UNSUPPORTED_CHIP || e->status == PROF_BUSY || !ready;
 }
@@ -585,7 +582,7 @@ const char *replay_gpu_name(void)
 
 const char *replay_chip(void)
 {
-    return replay.chip[0] ? replay.chip : patching_chip(); /* the source run configures no range profiler */
+    return replay.chip;
 }
 
 size_t replay_passes(void)
