@@ -105,17 +105,33 @@ static void cut(char *name, size_t max)
     snprintf(name + keep, strlen(ELLIPSIS) + 1, "%s", ELLIPSIS);
 }
 
+/* The byte where name's character-th character starts (an ellipsis is one character of three bytes). */
+static size_t byte_of(const char *name, size_t character)
+{
+    size_t b = 0;
+    for (size_t c = 0; name[b] && c < character; ++c)
+        while ((name[++b] & 0xC0) == 0x80)
+            ;
+    return b;
+}
+
 /* A name without template arguments (a Triton kernel's: triton_per_fused_..._backward_5) cut in its middle instead:
- * the kernels Inductor generates differ at their end. */
+ * the kernels Inductor generates differ at their end. A name cut in its middle before is cut there again. */
 #define KEPT_END 12
 static void cut_middle(char *name, size_t max)
 {
-    size_t length = strlen(name);
-    if (characters(name) <= max || strchr(name, '<') || length != characters(name))
+    size_t count = characters(name);
+    if (count <= max || strchr(name, '<'))
         return;
-    size_t head = max - 1 - KEPT_END;
-    memmove(name + head + strlen(ELLIPSIS), name + length - KEPT_END, KEPT_END + 1);
+    size_t head = byte_of(name, max - 1 - KEPT_END), tail = byte_of(name, count - KEPT_END);
+    memmove(name + head + strlen(ELLIPSIS), name + tail, strlen(name + tail) + 1);
     memcpy(name + head, ELLIPSIS, strlen(ELLIPSIS));
+}
+
+void program_label_shorten(char *name, size_t max)
+{
+    cut_middle(name, max);
+    cut(name, max);
 }
 
 void program_kernel_label(const char *kernel, char *out, size_t size)
@@ -132,8 +148,7 @@ void program_kernel_label(const char *kernel, char *out, size_t size)
         if (characters(shorter) <= KERNEL_LABEL_MAX || depth == least)
             snprintf(plain, sizeof plain, "%s", shorter);
     }
-    cut_middle(plain, KERNEL_LABEL_MAX);
-    cut(plain, KERNEL_LABEL_MAX);
+    program_label_shorten(plain, KERNEL_LABEL_MAX);
     snprintf(out, size, "%s", plain);
 }
 

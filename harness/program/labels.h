@@ -16,6 +16,11 @@
 /* A job's label: its kernel's, its ordinal and its NVTX path. */
 #define JOB_LABEL_LEN 256
 
+/* name cut to max characters where it has more: in its middle where it is plain ASCII without template arguments
+ * (names that differ at their end: Inductor's kernels and generated files), else at its end, the last character an
+ * ellipsis. name's buffer holds two bytes beyond its terminating null at least (an ellipsis is three). */
+void program_label_shorten(char *name, size_t max);
+
 /* kernel shortened into out (JOB_LABEL_LEN bytes hold any). */
 void program_kernel_label(const char *kernel, char *out, size_t size);
 

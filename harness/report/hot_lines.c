@@ -3,7 +3,9 @@
  * (the source group's counts per source line), the line with the most bank
  * conflicts, the line with the most global sectors beyond the ideal, and the
  * line that executed the most instructions, each with its text and what it
- * cost, so that the report points at the code.
+ * cost, so that the report points at the code. A kernel without line
+ * information (cuBLAS's, PyTorch's own) has no row: its caption counts them.
+ * The columns are laid out from the widths their cells take.
  */
 #include <math.h>
 #include <stddef.h>
@@ -12,12 +14,15 @@
 #include <string.h>
 
 #include "../common/paths.h"
+#include "../program/labels.h"
 #include "../results/schema.h"
 #include "cells.h"
 #include "pages.h"
 
 #define MAX_LINES 4096 /* of one variant */
 #define HOT_LINES_PER_PAGE 28
+#define KERNEL_CELL_MAX 48 /* characters of a kernel's label: summary.csv has it whole */
+#define WHERE_CELL_MAX 44  /* characters of file:line; lines.csv has the whole path */
 
 /* One source line of one variant's kernel, its line metrics gathered from lines.csv's rows. */
 struct hot_line {
@@ -94,17 +99,34 @@ static const struct hot_line *most(const struct hot_line *lines, int n, size_t o
     return best;
 }
 
+/* file:line as lines.csv holds it where that fits its cell, else the file's last component, cut in its middle
+ * where even that does not fit (Inductor names its generated files by a 52-character hash). */
+static void format_where(char *out, size_t size, const struct hot_line *h)
+{
+    char file[PATH_LEN + 8];
+    if (!h->file[0]) {
+        snprintf(out, size, "(no line information)");
+        return;
+    }
+    snprintf(out, size, "%s:%d", h->file, h->line);
+    if (strlen(out) <= WHERE_CELL_MAX)
+        return;
+    const char *slash = strrchr(h->file, '/');
+    snprintf(file, sizeof file, "%s", slash ? slash + 1 : h->file);
+    program_label_shorten(file, WHERE_CELL_MAX - 8); /* room for ":" and the line */
+    snprintf(out, size, "%s:%d", file, h->line);
+}
+
 static void put_row(FILE *f, int linetype, const char *variant, const char *what, const struct hot_line *h,
                     const char *figure)
 {
-    char where[PATH_LEN + 16], text[64];
-    if (h->file[0])
-        snprintf(where, sizeof where, "%s:%d", h->file, h->line);
-    else
-        snprintf(where, sizeof where, "(no line information)");
+    char where[PATH_LEN + 24], text[64], kernel[JOB_LABEL_LEN + 8];
+    format_where(where, sizeof where, h);
     snprintf(text, sizeof text, "%.42s%s", h->text, strlen(h->text) > 42 ? "..." : "");
+    snprintf(kernel, sizeof kernel, "%s", variant);
+    program_label_shorten(kernel, KERNEL_CELL_MAX);
     fprintf(f, "%d\t", linetype);
-    report_put_cell(f, variant, 0);
+    report_put_cell(f, kernel, 0);
     report_put_cell(f, what, 0);
     report_put_cell(f, where, 0);
     report_put_cell(f, text, 0);
@@ -162,8 +184,26 @@ static FILE *open_page(const struct report_model *m, const char *dir, int page, 
     return f;
 }
 
+/* A page's columns from the widths its cells take: hot_lines_<page>_table_x and _font_size. */
+static int close_page(FILE *f, const char *path, int page, FILE *variables, struct error *e)
+{
+    char name[64];
+    if (report_close(f, path, e))
+        return e->code;
+    snprintf(name, sizeof name, "hot_lines_%d_table", page);
+    return report_table_layout(variables, name, path, 2, 5, 0.02, 1.0, 11.0, 5.0, e);
+}
+
+static int placed(const struct hot_line *lines, int n)
+{
+    for (int i = 0; i < n; ++i)
+        if (lines[i].file[0])
+            return 1;
+    return 0;
+}
+
 static int write_pages(const struct report_model *m, const struct csv_table *t, const struct lines_columns *c,
-                       const char *dir, int *pages, struct error *e)
+                       struct page_output *out, int *pages, int *unplaced, struct error *e)
 {
     static struct hot_line lines[MAX_LINES];
     char path[PATH_IN_FOLDER_LEN];
@@ -172,28 +212,32 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
     for (int v = 0; v < m->variants && !e->code; ++v) {
         if (gather(t, c, m->variant[v], width, lines, &n, e) || n == 0)
             continue;
+        if (!placed(lines, n)) {
+            ++*unplaced;
+            continue;
+        }
         if (!f || rows + 3 > HOT_LINES_PER_PAGE) {
-            if (f && report_close(f, path, e))
+            if (f && close_page(f, path, *pages, out->variables, e))
                 return e->code;
-            if (!(f = open_page(m, dir, ++*pages, path, sizeof path, e)))
+            if (!(f = open_page(m, out->dir, ++*pages, path, sizeof path, e)))
                 return e->code;
             rows = 0;
         }
         rows += variant_rows(f, v + 1, m->label[v], lines, n);
     }
-    return f ? (e->code ? (fclose(f), e->code) : report_close(f, path, e)) : e->code;
+    return f ? (e->code ? (fclose(f), e->code) : close_page(f, path, *pages, out->variables, e)) : e->code;
 }
 
 /* hot-lines-<page>.tsv from the results folder's lines.csv; no page when the run has no lines.csv, or none at the
- * largest width (a page at another width would not say what every other page says). */
+ * largest width (a page at another width would not say what every other page says), or none placed on a line. */
 int report_write_hot_lines(const struct report_model *m, struct page_output *out, struct error *e)
 {
     struct lines_columns c;
-    int pages = 0;
+    int pages = 0, unplaced = 0;
     out->copies = 0;
-    if (!m->has_lines || find_columns(&m->lines, &c, e) || write_pages(m, &m->lines, &c, out->dir, &pages, e) ||
+    if (!m->has_lines || find_columns(&m->lines, &c, e) || write_pages(m, &m->lines, &c, out, &pages, &unplaced, e) ||
         pages == 0)
         return e->code;
-    fprintf(out->variables, "hot_line_pages = %d\n", pages);
+    fprintf(out->variables, "hot_line_pages = %d\nhot_lines_unplaced = %d\n", pages, unplaced);
     return report_page_numbered(out, "hot_lines_page", pages, e);
 }

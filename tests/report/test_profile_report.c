@@ -165,6 +165,16 @@ static void job_labels_drop_signature_namespaces_and_deep_templates(void **state
     name[99] = '\0';
     program_kernel_label(name, label, sizeof label);
     assert_int_equal(strlen(label), KERNEL_LABEL_MAX - 1 + strlen("…"));
+    /* Inductor's names differ at their end: cut in the middle, the last 12 characters kept, and again to fewer */
+    char triton[JOB_LABEL_LEN + 8];
+    program_kernel_label("triton_red_fused__to_copy_native_layer_norm_native_layer_norm_backward_view_4", triton,
+                         sizeof triton);
+    assert_string_equal(triton, "triton_red_fused__to_copy_native_layer_norm_native_layer_no…kward_view_4");
+    program_label_shorten(triton, 48);
+    assert_string_equal(triton, "triton_red_fused__to_copy_native_la…kward_view_4");
+    char file[JOB_LABEL_LEN + 8] = "cxtu6hie3ghdjkpfnyplpwl2xhvigaigus4ttdkazrrz4gzc7qcu.py";
+    program_label_shorten(file, 36);
+    assert_string_equal(file, "cxtu6hie3ghdjkpfnyplpwl…z4gzc7qcu.py");
 }
 
 /* make report RESULTS=results as CI runs it, into reports/<its name>-report/ (removed after): a PDF of pages pages,

@@ -5,6 +5,11 @@
  * scatter's line: 2,097,152 load and 16,777,216 store sectors over 524,288 requests each, 18.0 a request where 4.0
  * would do; the tile's store line: 32 wavefronts an instruction, 1 ideal), and the part's saved capture decodes
  * offline into the very rows the profile holds.
+ *
+ * A training script's (tests/fixtures/profile-train-lines-h200: the rows of rank 0's Triton and cuBLAS kernels of
+ * memscope-profile --metric-groups global,shared,sol,source over torchrun --nproc_per_node=2
+ * tests/inject/program_train_ddp.py on two H200s, 2026-11-28): Inductor's kernels run to 77 characters and its
+ * generated files are named by a 52-character hash, which ran the page's columns into each other.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -33,6 +38,42 @@ static void the_hot_lines_page_names_each_kernels_planted_line(void **state)
     expect_in(page, "\t32.0 wavefronts per instr., ideal 1.0\n");
 }
 
+#define TRAIN "tests/fixtures/profile-train-lines-h200"
+
+static void a_training_scripts_long_names_are_shortened_to_their_cells(void **state)
+{
+    (void)state;
+    write_data(TRAIN);
+    const char *page = data_file("hot-lines-1.tsv");
+    /* lines.csv: /tmp/torchinductor_root/xt/cxtu6hie3ghdjkpfnyplpwl2xhvigaigus4ttdkazrrz4gzc7qcu.py, line 30 */
+    expect_in(page, "\tcxtu6hie3ghdjkpfnyplpwl…z4gzc7qcu.py:30\ttmp6 = libdevice.erf(tmp5)\t");
+    /* triton_red_fused__to_copy_native_layer_norm_native_layer_norm_backward_view_4, cut in its middle twice */
+    expect_in(page, "\ttriton_red_fused__to_copy_native_la…kward_view_4\tmost bank conflicts\tstandard.py:293\t");
+    /* cuBLAS's three nvjet kernels have no line information: counted in the caption, not drawn */
+    file_holds("variables.gp", "hot_lines_unplaced = 3\n");
+    file_lacks("hot-lines-1.tsv", "nvjet");
+    file_lacks("hot-lines-2.tsv", "nvjet");
+}
+
+/* Drawn by gnuplot, no cell of either hot-lines page runs into the next column (tests/support/png_columns.py reads
+ * the page's pixels at the positions memscope-report-data laid out). */
+static void a_training_scripts_hot_lines_do_not_run_into_each_other(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    if (system("command -v gnuplot >/dev/null && command -v python3 >/dev/null") != 0)
+        skip();
+    shell(&o, "scripts/report-render %s %s/train >/dev/null", TRAIN, workdir);
+    assert_int_equal(o.exit_code, 0);
+    for (int page = 1; page <= 2; ++page) {
+        shell(&o, "x=$(sed -n 's/^hot_lines_%d_table_x = \"\\(.*\\)\"$/\\1/p' %s/train/data/variables.gp) && "
+                  "test -n \"$x\" && python3 tests/support/png_columns.py %s/train/0%d-hot-lines-%d.png \"$x\"",
+              page, workdir, workdir, page + 4, page);
+        if (o.exit_code != 0)
+            fail_msg("hot-lines page %d:\n%s", page, o.output);
+    }
+}
+
 static void the_saved_capture_decodes_into_the_profiles_rows(void **state)
 {
     (void)state;
@@ -49,6 +90,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_hot_lines_page_names_each_kernels_planted_line),
         cmocka_unit_test(the_saved_capture_decodes_into_the_profiles_rows),
+        cmocka_unit_test(a_training_scripts_long_names_are_shortened_to_their_cells),
+        cmocka_unit_test(a_training_scripts_hot_lines_do_not_run_into_each_other),
     };
     return cmocka_run_group_tests_name("a program's lines in the report", tests, setup, teardown);
 }

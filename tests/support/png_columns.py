@@ -5,13 +5,15 @@
 
 X1 ... are table.gp's column positions (table_x: shares of its plot, which spans the page from 0.04 to 0.98). The
 table's rows are the bands of dark pixels whose text starts at the first column; in each, the GAP pixels before
-every later column must be blank, or a cell ran into the next one. Prints each collision (row band, column) and
+every later column (but the OVERHANG pixel next to it, which a glyph's edge may reach) must be blank, or a cell ran
+into the next one. Prints each collision (row band, column) and
 exits 1 when there is one, 0 when none, 2 when the PNG cannot be read. The standard library only (zlib)."""
 import struct
 import sys
 import zlib
 
 GAP = 3  # pixels that must be blank before a column
+OVERHANG = 1  # pixels just before a column that a glyph may reach: "t" starts a pixel left of its anchor
 DARK = 600  # red + green + blue below this: ink (the page is white, the text dark or coloured)
 
 
@@ -86,7 +88,7 @@ def main():
         if abs(left - columns[0]) > GAP:
             continue  # not a row of the table: the title, the caption
         for number, x in enumerate(columns[1:], start=2):
-            if any(ink(rows[y], c, step) for y in range(top, bottom + 1) for c in range(x - GAP, x)):
+            if any(ink(rows[y], c, step) for y in range(top, bottom + 1) for c in range(x - OVERHANG - GAP, x - OVERHANG)):
                 print("rows %d-%d: a cell runs into column %d at x = %d" % (top, bottom, number, x))
                 collisions += 1
     return 1 if collisions else 0
