@@ -14,9 +14,9 @@ static inline const char *launch_status(void)
 /* The accessor a registry row names beside its launcher: the __global__ function it starts (at every width) and the
  * dynamic shared memory it gives each block. */
 #define MATMUL_KERNEL(accessor, kernel, dynamic_smem)                                                          \
-    extern "C" const void *accessor(int width, size_t *dynamic_smem_bytes)                                     \
+    extern "C" const void *accessor(int width, size_t *dynamic_smem_bytes, unsigned *threads)                  \
     {                                                                                                          \
-        (void)width;                                                                                           \
+        (void)width, (void)threads;                                                                            \
         *dynamic_smem_bytes = (dynamic_smem);                                                                  \
         return (const void *)(kernel);                                                                         \
     }

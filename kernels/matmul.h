@@ -47,8 +47,9 @@ struct matmul_operands {
 typedef const char *(*matmul_launch_fn)(const struct matmul_operands *ops, dim3 grid, dim3 block);
 /* The __global__ function the launcher starts at a width and the dynamic shared memory it gives each block, so that
  * the harness can ask the device about the kernel's resources (a launcher may choose its kernel by the width; NULL
- * when it could not ask the device which). */
-typedef const void *(*matmul_kernel_fn)(int width, size_t *dynamic_smem_bytes);
+ * when it could not ask the device which). threads holds the row's block_x x block_y when called; a launcher that
+ * chooses its block by the width too sets the threads of the block it launches. */
+typedef const void *(*matmul_kernel_fn)(int width, size_t *dynamic_smem_bytes, unsigned *threads);
 
 struct matmul_variant {
     const char *name;
@@ -84,7 +85,7 @@ double matmul_min_bytes(const struct matmul_variant *v, int width);
 #define MATMUL_DECLARE_LAUNCHER(launcher)                                                                            \
     const char *launcher(const struct matmul_operands *ops, dim3 grid, dim3 block);
 #define MATMUL_DECLARE_KERNEL_ROW(name, launcher, ...)                                                               \
-    MATMUL_DECLARE_LAUNCHER(launcher) const void *launcher##_kernel(int width, size_t *dynamic_smem_bytes);
+    MATMUL_DECLARE_LAUNCHER(launcher) const void *launcher##_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads);
 #define MATMUL_DECLARE_LIBRARY_ROW(name, launcher, ...) MATMUL_DECLARE_LAUNCHER(launcher)
 MATMUL_VARIANTS(MATMUL_DECLARE_KERNEL_ROW, MATMUL_DECLARE_LIBRARY_ROW)
 #undef MATMUL_DECLARE_LIBRARY_ROW

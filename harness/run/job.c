@@ -197,14 +197,15 @@ static int read_facts(const struct gpu *g, const struct matmul_variant *v, int w
                       struct error *e)
 {
     size_t dynamic_smem = 0;
+    unsigned threads = v->block_x * v->block_y;
     *f = (struct kernel_facts){0};
     if (!v->kernel)
         return 0;
-    const void *kernel = v->kernel(width, &dynamic_smem);
+    const void *kernel = v->kernel(width, &dynamic_smem, &threads);
     if (!kernel) /* a launcher that chooses its kernel by the width asks the device, which can fail */
         return error_set(e, EXIT_RUNTIME, "%s at W = %d: the device could not be asked which kernel runs", v->name,
                          width);
-    return kernel_facts_read(g, kernel, (int)(v->block_x * v->block_y), dynamic_smem, f, e);
+    return kernel_facts_read(g, kernel, (int)threads, dynamic_smem, f, e);
 }
 
 int job_run(const struct job_context *ctx, const struct matmul_variant *v, int width, uint64_t seed,

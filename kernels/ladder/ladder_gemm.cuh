@@ -343,9 +343,9 @@ static const void *pipelined_gemm_kernel_of(size_t *dynamic_smem_bytes)
     {                                                                                                          \
         return launch_staged_gemm<__VA_ARGS__>(o, grid, block);                                                \
     }                                                                                                          \
-    extern "C" const void *name##_kernel(int width, size_t *dynamic_smem_bytes)                                \
+    extern "C" const void *name##_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)             \
     {                                                                                                          \
-        (void)width;                                                                                           \
+        (void)width, (void)threads;                                                                            \
         return staged_gemm_kernel_of<__VA_ARGS__>(dynamic_smem_bytes);                                         \
     }
 
@@ -354,9 +354,9 @@ static const void *pipelined_gemm_kernel_of(size_t *dynamic_smem_bytes)
     {                                                                                                          \
         return launch_pipelined_gemm<__VA_ARGS__>(o, grid, block);                                             \
     }                                                                                                          \
-    extern "C" const void *name##_kernel(int width, size_t *dynamic_smem_bytes)                                \
+    extern "C" const void *name##_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)             \
     {                                                                                                          \
-        (void)width;                                                                                           \
+        (void)width, (void)threads;                                                                            \
         return pipelined_gemm_kernel_of<__VA_ARGS__>(dynamic_smem_bytes);                                      \
     }
 

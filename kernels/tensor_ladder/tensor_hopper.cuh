@@ -34,13 +34,15 @@ struct tensor_maps {
 };
 
 /* Maps for M and N (128B swizzle, boxes of 64 x a_rows and 64 x 64) and P (boxes of 64 x 64, 128B swizzle),
- * kept for the last operands seen: a timed loop launches with the same buffers again and again. NULL, or why not. */
+ * kept for the last operands and A box seen: a timed loop launches with the same buffers again and again (and a
+ * buffer freed may come back at the same address to a kernel of other tiles). NULL, or why not. */
 static inline const char *tensor_maps_for(const struct matmul_operands *o, unsigned a_rows, struct tensor_maps **out)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode;
     static struct tensor_maps maps;
     static const void *m, *n, *p;
     static int width;
+    static unsigned rows;
     if (!encode) {
         cudaDriverEntryPointQueryResult found;
         cudaError_t rc = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
@@ -51,7 +53,7 @@ static inline const char *tensor_maps_for(const struct matmul_operands *o, unsig
         }
     }
     *out = &maps;
-    if (m == o->m && n == o->n && p == o->p && width == o->width)
+    if (m == o->m && n == o->n && p == o->p && width == o->width && rows == a_rows)
         return NULL;
     const cuuint64_t dims[2] = {(cuuint64_t)o->width, (cuuint64_t)o->width};
     const cuuint64_t strides[1] = {(cuuint64_t)o->width * 2};
@@ -66,7 +68,7 @@ static inline const char *tensor_maps_for(const struct matmul_operands *o, unsig
             m = NULL;
             return "cuTensorMapEncodeTiled refused a tensor map";
         }
-    m = o->m, n = o->n, p = o->p, width = o->width;
+    m = o->m, n = o->n, p = o->p, width = o->width, rows = a_rows;
     return NULL;
 }
 

@@ -50,31 +50,55 @@ static inline int even_waves_grid(int tiles, int sms)
 
 /* chosen_tiles' tile for an m x n product on `sms` SMs: 128 rows, and of 256, 128 and 64 columns the width whose
  * rounds of tiles (one tile a block a round, tensor_ws.cuh's persistent order) take least time, a round taking as
- * long as one tile and a tile its columns times its width's cost a column against the widest's, in percent
+ * long as one tile and a tile its outputs times its shape's cost an output against 128 x 256's, in percent
  * (ct_cost_pct); the wider tile on a tie, since each A k-tile it loads feeds more columns. Here, in C, so that
  * tests/kernels checks it without a GPU. 1024 x 1024 on 132 SMs: 32 tiles of 256 columns or 128 of 64, one round
  * either way: 64. 4096: 4 rounds of 256 against 8 of 128 and 16 of 64: 256. */
 #define CT_NARROWEST_BN 64
-/* A narrower tile's cost a column, percent of the widest's: measured on an H200 (docs/tensor-ladder.md,
- * "chosen_tiles"), the ratio of the narrow tile's time to what its rounds alone predict. */
+/* A tile's cost an output, percent of 128 x 256's: measured on an H200 (docs/tensor-ladder.md, "chosen_tiles" and
+ * "taller_tiles"), the ratio of the tile's time to what its rounds alone predict. */
 #define CT_COST_128 107
 #define CT_COST_64 176
-static inline int ct_cost_pct(int bn)
+#define CT_COST_192_128 106
+#define TT_TALL_BM 192 /* taller_tiles' tall tiles: three consumer warpgroups of 64 rows */
+#define TT_THREADS 512 /* taller_tiles' row: the block of its tall tiles, a producer and three consumers */
+static inline int ct_cost_pct(int bm, int bn)
 {
+    if (bm == TT_TALL_BM)
+        return CT_COST_192_128;
     return bn == WS_BN ? 100 : bn == 128 ? CT_COST_128 : CT_COST_64;
+}
+
+/* The time of an m x n product's rounds of bm x bn tiles on sms SMs, in units of a 128 x 256 tile's output, %. */
+static inline long long ct_rounds_time(int m, int n, int sms, int bm, int bn)
+{
+    const long long tiles = (long long)((m + bm - 1) / bm) * ((n + bn - 1) / bn), rounds = (tiles + sms - 1) / sms;
+    return rounds * bm * bn * ct_cost_pct(bm, bn);
 }
 
 static inline int chosen_tile_n(int m, int n, int sms)
 {
-    const int rows = (m + WS_BM - 1) / WS_BM;
     int best = WS_BN;
-    long long best_time = -1;
-    for (int bn = WS_BN; bn >= CT_NARROWEST_BN; bn /= 2) {
-        const int tiles = rows * ((n + bn - 1) / bn), rounds = (tiles + sms - 1) / sms;
-        const long long time = (long long)rounds * bn * ct_cost_pct(bn);
-        if (best_time < 0 || time < best_time)
-            best = bn, best_time = time;
-    }
+    for (int bn = WS_BN / 2; bn >= CT_NARROWEST_BN; bn /= 2)
+        if (ct_rounds_time(m, n, sms, WS_BM, bn) < ct_rounds_time(m, n, sms, WS_BM, best))
+            best = bn;
+    return best;
+}
+
+/* taller_tiles' tile: of chosen_tiles' three and 192 x 128 (tensor_ws.cuh with a third consumer warpgroup, whose
+ * registers do not hold 64 x 256 accumulators), the one whose rounds take least time by the same costs; the larger
+ * tile on a tie. (192 x 64 would be chosen at no square width on 132 SMs: it is not offered.) 3072 x 3072 on 132 SMs: 288 tiles of 128 x 256 take 3 rounds with 24 tiles in
+ * the last, 384 of 192 x 128 take 3 rounds of three quarters the time. */
+struct ws_tile {
+    int bm, bn;
+};
+static inline struct ws_tile taller_tile(int m, int n, int sms)
+{
+    static const struct ws_tile by_size[] = {{WS_BM, WS_BN}, {TT_TALL_BM, 128}, {WS_BM, 128}, {WS_BM, 64}};
+    struct ws_tile best = by_size[0];
+    for (size_t i = 1; i < sizeof by_size / sizeof *by_size; ++i)
+        if (ct_rounds_time(m, n, sms, by_size[i].bm, by_size[i].bn) < ct_rounds_time(m, n, sms, best.bm, best.bn))
+            best = by_size[i];
     return best;
 }
 

@@ -32,16 +32,24 @@
 
 #define WS_RASTER 8 /* cluster rows of tiles per band of the persistent order */
 
-/* BN: the tile's columns, WS_BN (256) but in chosen_tiles, which takes 128 or 64 where the shape asks for it
- * (tensor_tiles.h): a k-tile is then 32 or 24 KB, and the ring takes as many stages as 48 KB k-tiles would fill. */
-template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN> struct ws_shape {
-    static const int CM = CLUSTER ? 2 : 1;                  /* CTAs of a cluster, stacked along m */
-    static const int A_BYTES = WS_BM * WS_BK * 2, B_BYTES = WS_BK * BN * 2, STAGE_BYTES = A_BYTES + B_BYTES;
-    static const int STAGES = WS_STAGES * (WS_BM * WS_BK * 2 + WS_BK * WS_BN * 2) / STAGE_BYTES;
-    static const int C_BYTES = TMA_STORE ? 2 * WS_STORE_BOXES * WS_BOX_BYTES : 0; /* two consumers' boxes */
+/* BN: the tile's columns, WS_BN (256) but in chosen_tiles and taller_tiles, which take 128 or 64 where the shape
+ * asks for it (tensor_tiles.h): a k-tile is then 32 or 24 KB, and the ring takes as many stages as 48 KB k-tiles
+ * would fill. CONSUMERS: the consumer warpgroups, 2 but in taller_tiles' 192 x 128 tiles, whose third consumer takes
+ * rows 128 to 191: the ring then takes the stages that fit beside three consumers' boxes (4 of 40 KB), and the 64K
+ * registers of the SM leave each consumer 152 (40 x 128 + 152 x 384), too few for 64 x 256 accumulators. */
+template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2> struct ws_shape {
+    static const int CM = CLUSTER ? 2 : 1; /* CTAs of a cluster, stacked along m */
+    static const int BM = 64 * CONSUMERS, THREADS = 128 * (CONSUMERS + 1);
+    static const int A_BYTES = BM * WS_BK * 2, B_BYTES = WS_BK * BN * 2, STAGE_BYTES = A_BYTES + B_BYTES;
+    static const int C_BYTES = TMA_STORE ? CONSUMERS * WS_STORE_BOXES * WS_BOX_BYTES : 0; /* the consumers' boxes */
+    static const int RING_BYTES = WS_STAGES * (WS_BM * WS_BK * 2 + WS_BK * WS_BN * 2), FIT_BYTES = 225 * 1024 - C_BYTES;
+    static const int STAGES = (RING_BYTES < FIT_BYTES ? RING_BYTES : FIT_BYTES) / STAGE_BYTES;
     static const size_t SMEM = (size_t)STAGES * STAGE_BYTES + C_BYTES + 1024; /* + 1024: the ring's alignment */
+    static const int CONSUMER_REGS = CONSUMERS == 2 ? 232 : 152;
     static_assert(SMEM + 2 * STAGES * 8 <= 227 * 1024, "an H100 block has 227 KB of shared memory");
     static_assert(BN == 64 || BN == 128 || BN == 256, "a consumer's wgmma is m64n64k16, m64n128k16 or m64n256k16");
+    static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && BN == 128 && !CLUSTER),
+                  "three consumers: 64 x 128 accumulators each, no clusters");
 };
 
 #ifdef MEMSCOPE_SM90A
@@ -55,11 +63,11 @@ __device__ __forceinline__ void raster_tile(int t, int cluster_rows, int cols, i
 }
 
 /* The producer's copies of k-tile k of the tile at (row0, col0) into its slot, counted on full. */
-template <bool CLUSTER, bool TMA_STORE, int BN>
+template <bool CLUSTER, bool TMA_STORE, int BN, int CONSUMERS>
 __device__ __forceinline__ void ws_issue(uint8_t *slot, uint64_t *full, const CUtensorMap *map_m,
                                          const CUtensorMap *map_n, int k, int row0, int col0, unsigned rank)
 {
-    typedef ws_shape<CLUSTER, TMA_STORE, BN> S;
+    typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
     mbar_expect_bytes(full, S::STAGE_BYTES);
     tma_load(slot, map_m, full, k * WS_BK, row0);
     for (int j = 0; j < BN / 64; ++j)
@@ -127,27 +135,27 @@ template <int BN> __device__ __forceinline__ void wgmma_half_tile(float *d, uint
 
 #endif
 
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN>
-__global__ void __launch_bounds__(WS_THREADS, 1)
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2>
+__global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
                    const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P, int width)
 {
 #ifdef MEMSCOPE_SM90A
-    typedef ws_shape<CLUSTER, TMA_STORE, BN> S;
+    typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
     extern __shared__ uint8_t raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     uint8_t *ring = (uint8_t *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
     const int tid = threadIdx.x, wg = tid / 128, tid_in_wg = tid % 128;
     const unsigned rank = CLUSTER ? cluster_rank() : 0;
     const int k_tiles = (width + WS_BK - 1) / WS_BK, cols = (width + BN - 1) / BN;
-    const int cluster_rows = ((width + WS_BM - 1) / WS_BM + S::CM - 1) / S::CM;
+    const int cluster_rows = ((width + S::BM - 1) / S::BM + S::CM - 1) / S::CM;
     /* this block's tiles: first, first + step, ... below count (one, at its grid place, unless persistent) */
     const int first = PERSISTENT ? blockIdx.x / S::CM : 0, step = PERSISTENT ? gridDim.x / S::CM : 1;
     const int count = PERSISTENT ? cluster_rows * cols : 1;
     if (tid == 0) {
         for (int s = 0; s < S::STAGES; ++s) {
             mbar_init(&full[s], 1);
-            mbar_init(&empty[s], 2 * S::CM);
+            mbar_init(&empty[s], CONSUMERS * S::CM);
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
@@ -159,7 +167,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
         int cluster_row = blockIdx.y, col = blockIdx.x;
         if (PERSISTENT)
             raster_tile(t, cluster_rows, cols, cluster_row, col);
-        row0 = (cluster_row * S::CM + (int)rank) * WS_BM, col0 = col * BN;
+        row0 = (cluster_row * S::CM + (int)rank) * S::BM, col0 = col * BN;
     };
     if (wg == 0) {
         setmaxnreg_dec<40>();
@@ -171,15 +179,15 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
                 for (int k = 0; k < k_tiles; ++k, ++it) {
                     const int s = it % S::STAGES;
                     mbar_wait(&empty[s], ((it / S::STAGES) & 1) ^ 1);
-                    ws_issue<CLUSTER, TMA_STORE, BN>(ring + s * S::STAGE_BYTES, &full[s], &map_m, &map_n, k, row0,
-                                                     col0, rank);
+                    ws_issue<CLUSTER, TMA_STORE, BN, CONSUMERS>(ring + s * S::STAGE_BYTES, &full[s], &map_m, &map_n,
+                                                                k, row0, col0, rank);
                 }
             }
         }
     } else {
-        setmaxnreg_inc<232>();
+        setmaxnreg_inc<S::CONSUMER_REGS>();
         const int c = wg - 1;
-        uint8_t *boxes = ring + S::STAGES * S::STAGE_BYTES + c * (S::C_BYTES / 2);
+        uint8_t *boxes = ring + S::STAGES * S::STAGE_BYTES + c * (S::C_BYTES / CONSUMERS);
         int it = 0;
         for (int t = first; t < count; t += step) {
             int row0, col0;
@@ -247,8 +255,9 @@ static inline const char *ws_device_sms(int *sms)
 /* The launch: a grid of tiles, or (persistent) one block per SM; with EVEN_WAVES the fewest blocks that take as
  * few rounds of tiles (tensor_tiles.h); with clusters, as many as can be resident at once: the tiles are dealt to
  * the blocks in advance, so a cluster that had to wait for a free GPC would run its whole share after the others,
- * doubling the time. The registry's grid is of WS_BM x WS_BN tiles whatever BN the kernel takes. */
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN>
+ * doubling the time. The registry's grid is of WS_BM x WS_BN tiles whatever tile the kernel takes; the block is
+ * the kernel's (taller_tiles gives the one its tile needs, checked against its row's). */
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN, int CONSUMERS = 2>
 static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
@@ -257,16 +266,16 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     (void)o, (void)grid, (void)block;
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
 #else
-    typedef ws_shape<CLUSTER, TMA_STORE, BN> S;
-    if (!tensor_shape_matches(grid, block, o->width, WS_BM, WS_BN, WS_THREADS))
+    typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
+    if (!tensor_shape_matches(grid, block, o->width, WS_BM, WS_BN, S::THREADS))
         return TENSOR_SHAPE_MISMATCH;
     if (!tensor_rows_aligned(o))
         return TENSOR_REFUSED_ALIGNMENT;
     struct tensor_maps *maps;
-    const char *why = tensor_maps_for(o, WS_BM, &maps);
+    const char *why = tensor_maps_for(o, S::BM, &maps);
     if (why)
         return why;
-    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN>;
+    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS>;
     cudaError_t rc = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM);
     if (rc != cudaSuccess)
         return cudaGetErrorString(rc);
@@ -274,7 +283,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
         int sms;
         if ((why = ws_device_sms(&sms)))
             return why;
-        const int tiles = ((o->width + WS_BM - 1) / WS_BM) * ((o->width + BN - 1) / BN);
+        const int tiles = ((o->width + S::BM - 1) / S::BM) * ((o->width + BN - 1) / BN);
         grid = dim3(EVEN_WAVES ? even_waves_grid(tiles, sms) : sms / S::CM * S::CM, 1, 1);
     }
     if (CLUSTER) {

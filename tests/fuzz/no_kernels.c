@@ -13,9 +13,9 @@
     }
 #define NO_KERNEL_ROW(name, launcher, ...)                                                                           \
     NO_LAUNCHER(launcher)                                                                                            \
-    const void *launcher##_kernel(int width, size_t *dynamic_smem_bytes)                                             \
+    const void *launcher##_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)                          \
     {                                                                                                                \
-        (void)width;                                                                                                 \
+        (void)width, (void)threads;                                                                                  \
         *dynamic_smem_bytes = 0;                                                                                     \
         return NULL;                                                                                                 \
     }

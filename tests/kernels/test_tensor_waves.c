@@ -72,10 +72,51 @@ static void each_shape_takes_the_tile_whose_rounds_take_least_time(void **state)
     assert_int_equal(chosen_tile_n(128, 128, 132), 64);
 }
 
+/* taller_tiles' tile by the same reckoning, 192 x 128 (cost 106 %, measured on an H200) beside chosen_tiles' three,
+ * worked out by hand at every multiple of 512 from 1024 to 8192: each tile's count, rounds and time (rounds x rows
+ * x columns x cost / 128, the units above); the least time wins, the larger tile on a tie. */
+static void a_tall_tile_is_taken_where_its_rounds_take_least_time(void **state)
+{
+    (void)state;
+    static const struct {
+        int width, bm, bn;
+    } chosen[] = {
+        /* 128 x 256: 72 tiles, 1 round, 25,600; 192 x 128: 96, 1, 20,352; 128 x 128: 144, 2, 27,392 */
+        {1536, 192, 128},
+        /* 288, 3, 76,800; 384, 3, 61,056; 576, 5, 68,480 */
+        {3072, 192, 128},
+        /* 968, 8, 204,800; 1320, 10, 203,520; 1936, 15, 205,440 */
+        {5632, 192, 128},
+        /* 800, 7, 179,200; 1080, 9, 183,168; 1600, 13, 178,048: chosen_tiles' 128 x 128 */
+        {5120, 128, 128},
+        /* 1352, 11, 281,600; 1820, 14, 284,928 */
+        {6656, 128, 256},
+        /* 2048, 16, 409,600; 2752, 21, 427,392 */
+        {8192, 128, 256},
+        /* 32, 1, 25,600; 48, 1, 20,352; 64, 1, 13,696; 128 x 64: 128, 1, 11,264 */
+        {1024, 128, 64},
+        /* whole rounds of the wide tile: 2048, 128 tiles in 1 round, 25,600, against 176 of 192 x 128 in 2, 40,704;
+         * the others likewise */
+        {2048, 128, 256}, {2560, 128, 256}, {3584, 128, 256}, {4096, 128, 256}, {4608, 128, 256}, {6144, 128, 256},
+        {7168, 128, 256}, {7680, 128, 256},
+    };
+    for (size_t i = 0; i < sizeof chosen / sizeof *chosen; ++i) {
+        const struct ws_tile t = taller_tile(chosen[i].width, chosen[i].width, 132);
+        if (t.bm != chosen[i].bm || t.bn != chosen[i].bn)
+            fail_msg("W = %d: %d x %d, not %d x %d", chosen[i].width, t.bm, t.bn, chosen[i].bm, chosen[i].bn);
+    }
+    /* where a tile of 128 rows is taken, it is chosen_tiles' */
+    for (int w = 8; w <= 8192; w += 8) {
+        const struct ws_tile t = taller_tile(w, w, 132);
+        assert_true(t.bm == TT_TALL_BM || t.bn == chosen_tile_n(w, w, 132));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_shape_takes_the_tile_whose_rounds_take_least_time),
+        cmocka_unit_test(a_tall_tile_is_taken_where_its_rounds_take_least_time),
         cmocka_unit_test(the_ladder_widths_on_an_h100),
         cmocka_unit_test(never_a_round_more_than_one_block_per_sm),
     };
