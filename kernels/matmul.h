@@ -85,7 +85,8 @@ double matmul_min_bytes(const struct matmul_variant *v, int width);
 #define MATMUL_DECLARE_LAUNCHER(launcher)                                                                            \
     const char *launcher(const struct matmul_operands *ops, dim3 grid, dim3 block);
 #define MATMUL_DECLARE_KERNEL_ROW(name, launcher, ...)                                                               \
-    MATMUL_DECLARE_LAUNCHER(launcher) const void *launcher##_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads);
+    MATMUL_DECLARE_LAUNCHER(launcher)                                                                                \
+    const void *launcher##_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads);
 #define MATMUL_DECLARE_LIBRARY_ROW(name, launcher, ...) MATMUL_DECLARE_LAUNCHER(launcher)
 MATMUL_VARIANTS(MATMUL_DECLARE_KERNEL_ROW, MATMUL_DECLARE_LIBRARY_ROW)
 #undef MATMUL_DECLARE_LIBRARY_ROW

@@ -1,11 +1,12 @@
 /*
- * taller_tiles: chosen_tiles with one more tile to choose from, 192 x 128 (tensor_tiles.h, taller_tile). A third consumer warpgroup takes rows 128 to 191 of the tile, so a block is four warpgroups: the
- * producer's TMA copies of each k-tile of A are half as large again and feed three consumers, each B k-tile feeds
- * 192 rows instead of 128. The rounds are what the tile changes: at W = 3072, 288 tiles of 128 x 256 take 3 rounds,
- * the last of 24 tiles; 576 of 128 x 128 take 5 rounds of half the time; 384 of 192 x 128 take 3 rounds of three
- * quarters, every SM busy but in the last. Taller tiles than 128 x 256 cannot be had the same way: the 64K
- * registers of an SM leave each of three consumers 152, too few for 64 x 256 FP32 accumulators (128 a thread). Where
- * the rule keeps a tile of 128 rows, this rung is chosen_tiles.
+ * taller_tiles: chosen_tiles with one more tile to choose from, 192 x 128 (tensor_tiles.h, taller_tile). A third
+ * consumer warpgroup takes rows 128 to 191 of the tile, so a block is four warpgroups: the producer's TMA copies of
+ * each k-tile of A are half as large again and feed three consumers, each B k-tile feeds 192 rows instead of 128. The
+ * rounds are what the tile changes: at W = 3072, 288 tiles of 128 x 256 take 3 rounds, the last of 24 tiles; 576 of 128
+ * x 128 take 5 rounds of half the time; 384 of 192 x 128 take 3 rounds of three quarters, every SM busy but in the
+ * last. Taller tiles than 128 x 256 cannot be had the same way: the 64K registers of an SM leave each of three
+ * consumers 152, too few for 64 x 256 FP32 accumulators (128 a thread). Where the rule keeps a tile of 128 rows, this
+ * rung is chosen_tiles.
  *
  * Counters that should move against chosen_tiles where a tall tile is chosen: SM busy up where the last round
  * emptied SMs, time down by the rounds saved; L2-to-SM bytes per operation down against 128 x 128 (each B k-tile

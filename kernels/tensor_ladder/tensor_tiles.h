@@ -86,9 +86,10 @@ static inline int chosen_tile_n(int m, int n, int sms)
 }
 
 /* taller_tiles' tile: of chosen_tiles' three and 192 x 128 (tensor_ws.cuh with a third consumer warpgroup, whose
- * registers do not hold 64 x 256 accumulators), the one whose rounds take least time by the same costs; the larger
- * tile on a tie. (192 x 64 would be chosen at no square width on 132 SMs: it is not offered.) 3072 x 3072 on 132 SMs: 288 tiles of 128 x 256 take 3 rounds with 24 tiles in
- * the last, 384 of 192 x 128 take 3 rounds of three quarters the time. */
+ * registers do not hold 64 x 256 accumulators), the one whose rounds take least time by the same costs; the larger tile
+ * on a tie. (192 x 64 would be chosen at no square width on 132 SMs: it is not offered.) 3072 x 3072 on 132 SMs: 288
+ * tiles of 128 x 256 take 3 rounds with 24 tiles in the last, 384 of 192 x 128 take 3 rounds of three quarters the
+ * time. */
 struct ws_tile {
     int bm, bn;
 };
