@@ -106,17 +106,17 @@ static void tensor_cells(char cell[LADDER_OWN_CELLS][64], const struct step_coun
  * says). */
 static const struct ladder_pages {
     const char *name, *precision, *reference_label;
-    const char *steps_file, *ideas_file, *idea_rows_variable, *header;
+    const char *steps_file, *ideas_file, *idea_rows_variable, *table_variable, *header;
     double gflops_per_unit;
     enum ceiling roof;
     void (*own_cells)(char cell[LADDER_OWN_CELLS][64], const struct step_counters *c);
     bool says_tensor_pipe;
 } pages[RESULTS_LADDERS] = {
     [RESULTS_FP32_LADDER] = {"FP32 ladder", "fp32", "cuBLAS", "ladder.tsv", "ladder-ideas.tsv", "ladder_idea_rows",
-                             "GFLOP/s\t% cuBLAS\t% FP32 roof\tx step before\tFFMA/LDG sector\tFFMA/wavefront", 1,
+                             "ladder_table", "GFLOP/s\t% cuBLAS\t% FP32 roof\tx step before\tFFMA/LDG sector\tFFMA/wavefront", 1,
                              CEILING_FP32, fp32_cells, false},
     [RESULTS_TENSOR_LADDER] = {"bf16 ladder", "bf16", "cuBLAS bf16", "tensor-ladder.tsv", "tensor-ladder-ideas.tsv",
-                               "tensor_ladder_idea_rows",
+                               "tensor_ladder_idea_rows", "tensor_ladder_table",
                                "TFLOP/s\t% cuBLAS bf16\t% bf16 roof\tx step before\ttensor pipe %\twavefr./LDSM",
                                1000, CEILING_TENSOR_BF16, tensor_cells, true},
 };
@@ -161,8 +161,10 @@ static void step_row(FILE *f, const struct report_model *m, enum results_ladder 
         report_put_cell(f, cell[i], i == cells - 1);
 }
 
+/* The table's 14 columns laid out from the widths their cells take (a run without metrics fills six of them with "not
+ * collected", which ran into each other at fixed places). */
 static int write_steps(const struct report_model *m, enum results_ladder ladder, const int *order, int n,
-                       const char *dir, struct error *e)
+                       const struct page_output *out, struct error *e)
 {
     const struct ladder_pages *p = &pages[ladder];
     char path[PATH_IN_FOLDER_LEN];
@@ -170,7 +172,7 @@ static int write_steps(const struct report_model *m, enum results_ladder ladder,
     double roof;
     if (results_environment_number(m->r, ceiling_key(p->roof), &roof, e))
         return e->code;
-    FILE *f = report_open(dir, p->steps_file, path, sizeof path, e);
+    FILE *f = report_open(out->dir, p->steps_file, path, sizeof path, e);
     if (!f)
         return e->code;
     fprintf(f, "0\tstep\tvariant\t%s\texcess wavefr.\tregs\toccup. %% th/ach\tissue %%\tL2 hit %%\tDRAM MB\n",
@@ -184,7 +186,9 @@ static int write_steps(const struct report_model *m, enum results_ladder ladder,
         step_row(f, m, ladder, order[i], previous_ms, width, roof, &c);
         previous_ms = report_passed(m, name, width) ? report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) : NAN;
     }
-    return e->code ? (fclose(f), e->code) : report_close(f, path, e);
+    if (e->code ? (fclose(f), e->code) : report_close(f, path, e))
+        return e->code;
+    return report_table_layout(out->variables, p->table_variable, path, 2, 14, 0.02, 1.0, 11.0, 6.0, e);
 }
 
 /* An idea longer than a line of the page goes on over rows of its own, broken at spaces. */
@@ -305,7 +309,7 @@ static int write_ladder(const struct report_model *m, enum results_ladder ladder
     int order[MAX_VARIANTS];
     int n = report_ladder_order(m, ladder, order);
     out->copies = n > 0;
-    return n > 0 ? write_steps(m, ladder, order, n, out->dir, e) : 0;
+    return n > 0 ? write_steps(m, ladder, order, n, out, e) : 0;
 }
 
 /* Its ideas, likewise. */

@@ -12,7 +12,8 @@ load scriptdir.'/page.gp'
 set label 91 at screen 0.09, screen 0.12
 table_rows = ladder_steps + 1
 table_file = datadir.'/ladder.tsv'
-table_x = "0.02 0.05 0.16 0.215 0.278 0.35 0.428 0.525 0.616 0.70 0.733 0.825 0.875 0.928"
+table_x = ladder_table_x
+table_font_size = ladder_table_font_size
 table_first = 2
 table_colour_column = 1
 load scriptdir.'/table.gp'

@@ -11,7 +11,8 @@ load scriptdir.'/page.gp'
 set label 91 at screen 0.09, screen 0.12
 table_rows = tensor_ladder_steps + 1
 table_file = datadir.'/tensor-ladder.tsv'
-table_x = "0.02 0.05 0.165 0.215 0.295 0.37 0.445 0.52 0.595 0.68 0.72 0.815 0.865 0.925"
+table_x = tensor_ladder_table_x
+table_font_size = tensor_ladder_table_font_size
 table_first = 2
 table_colour_column = 1
 load scriptdir.'/table.gp'
