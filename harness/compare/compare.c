@@ -43,7 +43,7 @@ static void label_pair(const struct compare_side *side, struct compared_pair *p)
 {
     const struct program_kernel *k = side->program ? program_kernels_find(&side->kernels[0], p->variant) : NULL;
     if (k)
-        program_kernel_name(&side->kernels[0], k, p->label, sizeof p->label);
+        program_kernel_name(&side->kernels[0], k, KERNEL_LABEL_MAX, p->label, sizeof p->label);
     else
         snprintf(p->label, sizeof p->label, "%s", p->variant);
 }

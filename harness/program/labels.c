@@ -121,7 +121,7 @@ static size_t byte_of(const char *name, size_t character)
 static void cut_middle(char *name, size_t max)
 {
     size_t count = characters(name);
-    if (count <= max || strchr(name, '<'))
+    if (count <= max || max < KEPT_END + 2 || strchr(name, '<'))
         return;
     size_t head = byte_of(name, max - 1 - KEPT_END), tail = byte_of(name, count - KEPT_END);
     memmove(name + head + strlen(ELLIPSIS), name + tail, strlen(name + tail) + 1);
@@ -134,7 +134,7 @@ void program_label_shorten(char *name, size_t max)
     cut(name, max);
 }
 
-void program_kernel_label(const char *kernel, char *out, size_t size)
+void program_kernel_label(const char *kernel, size_t max, char *out, size_t size)
 {
     char plain[LABEL_WORK], shorter[LABEL_WORK];
     drop_qualifiers(kernel, plain, sizeof plain);
@@ -143,40 +143,41 @@ void program_kernel_label(const char *kernel, char *out, size_t size)
      * multi_tensor_apply_kernel<TensorListMetadata<1>, BinaryOpScalarFunctor<...>...> and ...<3>, ...) would read
      * alike as "multi_tensor_apply_kernel<…>". */
     int least = deepest(plain) > 0 ? 1 : 0;
-    for (int depth = deepest(plain); depth >= least && characters(plain) > KERNEL_LABEL_MAX; --depth) {
+    for (int depth = deepest(plain); depth >= least && characters(plain) > max; --depth) {
         collapse(plain, depth, shorter, sizeof shorter);
-        if (characters(shorter) <= KERNEL_LABEL_MAX || depth == least)
+        if (characters(shorter) <= max || depth == least)
             snprintf(plain, sizeof plain, "%s", shorter);
     }
-    program_label_shorten(plain, KERNEL_LABEL_MAX);
+    program_label_shorten(plain, max);
     snprintf(out, size, "%s", plain);
 }
 
-void program_job_label(const char *job, const char *kernel, char *out, size_t size)
+void program_job_label(const char *job, const char *kernel, size_t max, char *out, size_t size)
 {
     struct job_parts parts;
     char label[JOB_LABEL_LEN];
     if (job_name_split(job, kernel, &parts) != 0) {
         snprintf(label, sizeof label, "%s", job);
-        cut(label, KERNEL_LABEL_MAX);
+        cut(label, max);
         snprintf(out, size, "%s", label);
         return;
     }
-    program_kernel_label(kernel, label, sizeof label);
+    program_kernel_label(kernel, max, label, sizeof label);
     if (parts.path_len)
         snprintf(out, size, "%s #%ld (%.*s)", label, parts.ordinal, (int)parts.path_len, parts.path);
     else
         snprintf(out, size, "%s #%ld", label, parts.ordinal);
 }
 
-void program_kernel_name(const struct program_kernels *k, const struct program_kernel *kernel, char *out, size_t size)
+void program_kernel_name(const struct program_kernels *k, const struct program_kernel *kernel, size_t max, char *out,
+                         size_t size)
 {
     char label[JOB_LABEL_LEN];
     if (k->grouping == GROUP_BY_LAUNCH) {
-        program_job_label(kernel->key, kernel->kernel, out, size);
+        program_job_label(kernel->key, kernel->kernel, max, out, size);
         return;
     }
-    program_kernel_label(kernel->kernel, label, sizeof label);
+    program_kernel_label(kernel->kernel, max, label, sizeof label);
     if (*kernel->nvtx_range)
         snprintf(out, size, "%s (%s)", label, kernel->nvtx_range);
     else

@@ -21,7 +21,7 @@
 
 #define MAX_LINES 4096 /* of one variant */
 #define HOT_LINES_PER_PAGE 28
-#define KERNEL_CELL_MAX 48 /* characters of a kernel's label: summary.csv has it whole */
+#define KERNEL_CELL_MAX 48 /* characters of a program's kernel label: summary.csv has it whole */
 #define WHERE_CELL_MAX 44  /* characters of file:line; lines.csv has the whole path */
 
 /* One source line of one variant's kernel, its line metrics gathered from lines.csv's rows. */
@@ -117,14 +117,12 @@ static void format_where(char *out, size_t size, const struct hot_line *h)
     snprintf(out, size, "%s:%d", file, h->line);
 }
 
-static void put_row(FILE *f, int linetype, const char *variant, const char *what, const struct hot_line *h,
+static void put_row(FILE *f, int linetype, const char *kernel, const char *what, const struct hot_line *h,
                     const char *figure)
 {
-    char where[PATH_LEN + 24], text[64], kernel[JOB_LABEL_LEN + 8];
+    char where[PATH_LEN + 24], text[64];
     format_where(where, sizeof where, h);
     snprintf(text, sizeof text, "%.42s%s", h->text, strlen(h->text) > 42 ? "..." : "");
-    snprintf(kernel, sizeof kernel, "%s", variant);
-    program_label_shorten(kernel, KERNEL_CELL_MAX);
     fprintf(f, "%d\t", linetype);
     report_put_cell(f, kernel, 0);
     report_put_cell(f, what, 0);
@@ -133,8 +131,8 @@ static void put_row(FILE *f, int linetype, const char *variant, const char *what
     report_put_cell(f, figure, 1);
 }
 
-/* Up to three rows for a variant; returns how many it wrote. */
-static int variant_rows(FILE *f, int linetype, const char *variant, const struct hot_line *lines, int n)
+/* Up to three rows for a variant, named kernel; returns how many it wrote. */
+static int variant_rows(FILE *f, int linetype, const char *kernel, const struct hot_line *lines, int n)
 {
     char figure[128];
     int rows = 0;
@@ -151,7 +149,7 @@ static int variant_rows(FILE *f, int linetype, const char *variant, const struct
             report_format_count(count, sizeof count, h->shared_excess);
             snprintf(figure, sizeof figure, "%s wavefronts beyond the ideal", count);
         }
-        put_row(f, linetype, variant, "most bank conflicts", h, figure), ++rows;
+        put_row(f, linetype, kernel, "most bank conflicts", h, figure), ++rows;
     }
     if ((h = most(lines, n, offsetof(struct hot_line, global_excess)))) {
         if (h->global_requests > 0)
@@ -162,11 +160,11 @@ static int variant_rows(FILE *f, int linetype, const char *variant, const struct
             report_format_count(count, sizeof count, h->global_excess);
             snprintf(figure, sizeof figure, "%s sectors beyond the ideal", count);
         }
-        put_row(f, linetype, variant, "most wasted sectors", h, figure), ++rows;
+        put_row(f, linetype, kernel, "most wasted sectors", h, figure), ++rows;
     }
     if ((h = most(lines, n, offsetof(struct hot_line, inst)))) {
         snprintf(figure, sizeof figure, "%.0f %% of the kernel's instructions", 100.0 * h->inst / total);
-        put_row(f, linetype, variant, "most instructions", h, figure), ++rows;
+        put_row(f, linetype, kernel, "most instructions", h, figure), ++rows;
     }
     return rows;
 }
@@ -194,6 +192,16 @@ static int close_page(FILE *f, const char *path, int page, FILE *variables, stru
     return report_table_layout(variables, name, path, 2, 5, 0.02, 1.0, 11.0, 5.0, e);
 }
 
+/* A variant's name in the first column: a program's kernel by a label of its own width, its NVTX range or ordinal
+ * after it (Inductor's kernels differ at their end, which a cut of the whole name would lose). */
+static void kernel_cell(const struct report_model *m, int v, char *out, size_t size)
+{
+    if (m->program)
+        program_kernel_name(&m->kernels, &m->kernels.at[m->kernel_of[v]], KERNEL_CELL_MAX, out, size);
+    else
+        snprintf(out, size, "%s", m->label[v]);
+}
+
 static int placed(const struct hot_line *lines, int n)
 {
     for (int i = 0; i < n; ++i)
@@ -206,7 +214,7 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
                        struct page_output *out, int *pages, int *unplaced, struct error *e)
 {
     static struct hot_line lines[MAX_LINES];
-    char path[PATH_IN_FOLDER_LEN];
+    char path[PATH_IN_FOLDER_LEN], kernel[JOB_LABEL_LEN];
     int width = m->largest_width, rows = 0, n;
     FILE *f = NULL;
     for (int v = 0; v < m->variants && !e->code; ++v) {
@@ -223,7 +231,8 @@ static int write_pages(const struct report_model *m, const struct csv_table *t, 
                 return e->code;
             rows = 0;
         }
-        rows += variant_rows(f, v + 1, m->label[v], lines, n);
+        kernel_cell(m, v, kernel, sizeof kernel);
+        rows += variant_rows(f, v + 1, kernel, lines, n);
     }
     return f ? (e->code ? (fclose(f), e->code) : close_page(f, path, *pages, out->variables, e)) : e->code;
 }

@@ -75,7 +75,7 @@ static void add_program_variants(struct report_model *m)
         m->variant[v] = csv_table_text(&r->summary, k->profiled_row, r->col_variant);
         m->precision[v] = csv_table_text(&r->summary, k->profiled_row, r->col_precision);
         m->kernel_of[v] = (int)i;
-        program_kernel_name(&m->kernels, k, m->job_label[v], sizeof m->job_label[v]);
+        program_kernel_name(&m->kernels, k, KERNEL_LABEL_MAX, m->job_label[v], sizeof m->job_label[v]);
         m->label[v] = m->job_label[v];
     }
 }

@@ -28,7 +28,7 @@ static void share_of(const struct report_model *m, size_t i, char *value, size_t
 {
     const struct program_kernel *k = &m->kernels.at[i];
     char name[JOB_LABEL_LEN];
-    program_kernel_name(&m->kernels, k, name, sizeof name);
+    program_kernel_name(&m->kernels, k, KERNEL_LABEL_MAX, name, sizeof name);
     snprintf(value, size, "%s takes %.1f %% of the kernels' GPU time (%zu launches, %.3f ms)", name,
              m->kernels.total_ms > 0 ? k->share_pct : NAN, k->launches, k->total_ms);
 }
@@ -149,7 +149,7 @@ static int kernel_rows(FILE *f, const struct report_model *m, const struct progr
     struct tensor_work tensor;
     if (diagnose_kernel(m, k, &d, &tensor, below, sizeof below, e))
         return e->code;
-    program_kernel_name(&m->kernels, k, name, sizeof name);
+    program_kernel_name(&m->kernels, k, KERNEL_LABEL_MAX, name, sizeof name);
     snprintf(cell[0], sizeof cell[0], "%zu", k->launches);
     report_format_significant(cell[1], sizeof cell[1], k->total_ms, 4);
     report_format_number(cell[2], sizeof cell[2], k->share_pct, "%.1f");

@@ -192,7 +192,7 @@ static void across_row(FILE *f, const struct report_model *m, const struct parts
 {
     char name[JOB_LABEL_LEN], cell[1024], slowest[64], gap[32], ms[32];
     size_t used = 0;
-    program_kernel_name(&m->kernels, &m->kernels.at[a->kernel], name, sizeof name);
+    program_kernel_name(&m->kernels, &m->kernels.at[a->kernel], KERNEL_LABEL_MAX, name, sizeof name);
     report_put_cell(f, name, 0);
     cell[0] = '\0';
     for (int i = 0; i < a->n && used < sizeof cell; ++i) {
@@ -314,7 +314,7 @@ static void collective_row(FILE *f, const struct program_collectives *c, size_t 
     char name[JOB_LABEL_LEN], cell[256];
     size_t waiter = longest_waiter(c, i);
     const struct collective_arrival *last = collective_at(c, i, (size_t)c->last[i]);
-    program_kernel_label(c->kernel[i], name, sizeof name);
+    program_kernel_label(c->kernel[i], KERNEL_LABEL_MAX, name, sizeof name);
     fprintf(f, "%zu\t", i);
     report_put_cell(f, name, 0);
     snprintf(cell, sizeof cell, "%s (+%.3g ms)", c->part[c->last[i]], (last->start_ns - first_start(c, i)) / 1e6);

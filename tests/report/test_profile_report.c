@@ -152,26 +152,33 @@ static void job_labels_drop_signature_namespaces_and_deep_templates(void **state
     char label[JOB_LABEL_LEN];
     program_kernel_label("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
                         "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)",
-                        label, sizeof label);
+                        KERNEL_LABEL_MAX, label, sizeof label);
     assert_string_equal(label, "vectorized_elementwise_kernel<4, CUDAFunctor_add<…>, array<…> >");
-    program_kernel_label("void foo<int>::bar<3>(int)", label, sizeof label);
+    program_kernel_label("void foo<int>::bar<3>(int)", KERNEL_LABEL_MAX, label, sizeof label);
     assert_string_equal(label, "bar<3>");
-    program_job_label("a/b/k(int) #3", "k(int)", label, sizeof label);
+    program_job_label("a/b/k(int) #3", "k(int)", KERNEL_LABEL_MAX, label, sizeof label);
     assert_string_equal(label, "k #3 (a/b)");
-    program_job_label("k(int) #0", "k(int)", label, sizeof label);
+    program_job_label("k(int) #0", "k(int)", KERNEL_LABEL_MAX, label, sizeof label);
     assert_string_equal(label, "k #0");
     char name[100];
     memset(name, 'z', 99);
     name[99] = '\0';
-    program_kernel_label(name, label, sizeof label);
+    program_kernel_label(name, KERNEL_LABEL_MAX, label, sizeof label);
     assert_int_equal(strlen(label), KERNEL_LABEL_MAX - 1 + strlen("…"));
     /* Inductor's names differ at their end: cut in the middle, the last 12 characters kept, and again to fewer */
     char triton[JOB_LABEL_LEN + 8];
-    program_kernel_label("triton_red_fused__to_copy_native_layer_norm_native_layer_norm_backward_view_4", triton,
-                         sizeof triton);
+    static const char *const inductor = "triton_red_fused__to_copy_native_layer_norm_native_layer_norm_backward_view_4";
+    program_kernel_label(inductor, KERNEL_LABEL_MAX, triton, sizeof triton);
     assert_string_equal(triton, "triton_red_fused__to_copy_native_layer_norm_native_layer_no…kward_view_4");
     program_label_shorten(triton, 48);
     assert_string_equal(triton, "triton_red_fused__to_copy_native_la…kward_view_4");
+    /* a narrower label of the same kernel: its NVTX range or ordinal comes after it, never into its cut */
+    program_job_label("fwd/step/triton_red_fused__to_copy_native_layer_norm_native_layer_norm_backward_view_4 #0",
+                      inductor, 48, triton, sizeof triton);
+    assert_string_equal(triton, "triton_red_fused__to_copy_native_la…kward_view_4 #0 (fwd/step)");
+    /* too short a cut for a middle: at the end */
+    program_label_shorten(triton, 10);
+    assert_string_equal(triton, "triton_re…");
     char file[JOB_LABEL_LEN + 8] = "cxtu6hie3ghdjkpfnyplpwl2xhvigaigus4ttdkazrrz4gzc7qcu.py";
     program_label_shorten(file, 36);
     assert_string_equal(file, "cxtu6hie3ghdjkpfnyplpwl…z4gzc7qcu.py");

@@ -53,6 +53,10 @@ static void a_training_scripts_long_names_are_shortened_to_their_cells(void **st
     file_holds("variables.gp", "hot_lines_unplaced = 3\n");
     file_lacks("hot-lines-1.tsv", "nvjet");
     file_lacks("hot-lines-2.tsv", "nvjet");
+    /* by NVTX range, the range follows the kernel's label whole: a cut of the whole would have kept its end */
+    write_data_by(TRAIN, GROUP_BY_NVTX);
+    expect_in(data_file("hot-lines-1.tsv"),
+              "\ttriton_per_fused__to_copy_native_layer_norm_0 (step 0)\tmost wasted sectors\tc5hsm5w7plqydfdjhz6fgog…");
 }
 
 /* Drawn by gnuplot, no cell of either hot-lines page runs into the next column (tests/support/png_columns.py reads
