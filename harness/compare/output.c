@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,11 +60,18 @@ static void put_name(FILE *out, const char *name, int width)
     fprintf(out, "%s%*s", name, width - characters(name) + 1, "");
 }
 
-static void print_pair(FILE *out, const struct compared_pair *p, int width)
+/* A program's kernels have no width (0 in every row): their table leaves the column out. */
+static bool of_program(const struct comparison *c)
+{
+    return c->pairs && strcmp(c->pair[0].precision, PROGRAM_PRECISION) == 0;
+}
+
+static void print_pair(FILE *out, const struct compared_pair *p, int width, bool sized)
 {
     const struct timing_comparison *t = &p->timing;
     put_name(out, p->label, width);
-    fprintf(out, "%6d ", p->width);
+    if (sized)
+        fprintf(out, "%6d ", p->width);
     if (p->state != PAIR_COMPARED) {
         fprintf(out, "%11s %11s %8s %19s %-7s %s\n", "-", "-", "-", "-", pair_verdict(p), pair_reason(p));
         return;
@@ -82,7 +90,7 @@ static void put_ranges(FILE *out, const struct metric_change *m)
             m->head_low, m->head_high, m->base_collections, m->head_collections);
 }
 
-static void print_changes(FILE *out, const struct comparison *c, int width)
+static void print_changes(FILE *out, const struct comparison *c, int width, bool sized)
 {
     if (c->changes == 0)
         return;
@@ -90,8 +98,10 @@ static void print_changes(FILE *out, const struct comparison *c, int width)
     for (int i = 0; i < c->changes; ++i) {
         const struct metric_change *m = &c->change[i];
         put_name(out, c->pair[m->pair].label, width);
-        fprintf(out, "%6d %-64s %14.6g -> %-14.6g %+8.2f%% %s", m->width, m->metric, m->base, m->head,
-                100 * (m->head / m->base - 1), change_kind[m->kind]);
+        if (sized)
+            fprintf(out, "%6d ", m->width);
+        fprintf(out, "%-64s %14.6g -> %-14.6g %+8.2f%% %s", m->metric, m->base, m->head, 100 * (m->head / m->base - 1),
+                change_kind[m->kind]);
         if (m->kind == METRIC_SCHEDULING || m->kind == METRIC_SCHEDULING_BEYOND)
             put_ranges(out, m);
         fputc('\n', out);
@@ -125,16 +135,18 @@ static void print_collections(FILE *out, const struct comparison *c)
 void compare_print(FILE *out, const struct comparison *c, const struct compare_options *o)
 {
     int count[5] = {0}, width = name_width(c);
-    put_name(out, c->pairs && strcmp(c->pair[0].precision, PROGRAM_PRECISION) == 0 ? "kernel" : "variant", width);
-    fprintf(out, "%6s %11s %11s %8s %19s %-7s %s\n", "width", "base_ms", "head_ms", "change", "95% interval (%)",
-            "verdict", "why");
+    bool program = of_program(c);
+    put_name(out, program ? "kernel" : "variant", width);
+    if (!program)
+        fprintf(out, "%6s ", "width");
+    fprintf(out, "%11s %11s %8s %19s %-7s %s\n", "base_ms", "head_ms", "change", "95% interval (%)", "verdict", "why");
     for (int i = 0; i < c->pairs; ++i) {
-        print_pair(out, &c->pair[i], width);
+        print_pair(out, &c->pair[i], width, !program);
         const char *v = pair_verdict(&c->pair[i]);
         count[strcmp(v, "SAME") == 0 ? 0 : strcmp(v, "SLOWER") == 0 ? 1 : strcmp(v, "FASTER") == 0 ? 2
                                       : strcmp(v, "UNSURE") == 0 ? 3 : 4]++;
     }
-    print_changes(out, c, width);
+    print_changes(out, c, width, !program);
     int regressions = changes_of(c, METRIC_REGRESSION);
     fprintf(out, "\ngeometric mean of head/base medians: %.4f (%+.2f %%); %d SAME, %d SLOWER, %d FASTER, %d UNSURE, "
                  "%d FAILED; %s%d metric regressions%s\n",

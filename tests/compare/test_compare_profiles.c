@@ -95,6 +95,15 @@ static void a_kernel_made_slower_in_every_launch_is_slower_and_exits_one(void **
     expect_on_line(line_of(o.output, GEMM " "), "+20.00%");
     assert_non_null(strstr(o.output, "1 SLOWER"));
     assert_int_equal(strncmp(o.output, "kernel ", strlen("kernel ")), 0); /* the table's first column's heading */
+    /* a program's kernels have no width: no column of zeros; the first figure after the GEMM's name is its base
+     * median */
+    char heading[256], row[512];
+    double first;
+    const char *gemm = line_of(o.output, GEMM " ");
+    snprintf(heading, sizeof heading, "%.*s", (int)strcspn(o.output, "\n"), o.output);
+    snprintf(row, sizeof row, "%.*s", (int)strcspn(gemm, "\n"), gemm);
+    if (strstr(heading, "width") || sscanf(row + strlen(GEMM), "%lf", &first) != 1 || first == 0)
+        fail_msg("a program's table has a width column:\n%s", o.output);
 }
 
 static void a_profile_against_itself_has_no_slower_or_faster(void **state)
