@@ -100,4 +100,19 @@ static inline void file_lacks(const char *name, const char *text)
         fail_msg("%s holds \"%s\":\n%s", name, text, t);
 }
 
+/* A page drawn by scripts/report-render into rendered (its PNG a shell pattern names) whose cells run into no next
+ * column at the positions variables.gp gives as <table>_x (tests/support/png_columns.py reads the pixels); skipped
+ * without gnuplot or python3. */
+static inline void expect_columns_apart(const char *rendered, const char *table, const char *png)
+{
+    static struct outcome o;
+    if (system("command -v gnuplot >/dev/null && command -v python3 >/dev/null") != 0)
+        skip();
+    shell(&o, "x=$(sed -n 's/^%s_x = \"\\(.*\\)\"$/\\1/p' %s/data/variables.gp) && test -n \"$x\" && "
+              "python3 tests/support/png_columns.py %s/%s \"$x\"",
+          table, rendered, rendered, png);
+    if (o.exit_code != 0)
+        fail_msg("%s, columns of %s:\n%s", png, table, o.output);
+}
+
 #endif
