@@ -159,9 +159,14 @@ static int compare_pair(const struct compare_side *base, const struct compare_si
         return 0;
     }
     struct side_samples a = {0}, b = {0};
-    int failed = pool_samples(base, p, &a) || pool_samples(head, p, &b) ||
-                 compare_timings(a.pooled, a.n, b.pooled, b.n, &o->rules,
-                                 round_noise_floor(a.median, a.rounds, b.median, b.rounds, o->rules.alpha), &p->timing);
+    int failed = pool_samples(base, p, &a) || pool_samples(head, p, &b);
+    if (!failed) {
+        double floor = round_noise_floor(a.median, a.rounds, b.median, b.rounds, o->rules.alpha);
+        /* a program's kernel launched alike on both sides: launch against launch (verdict.h, paired) */
+        failed = compare_sides_launch_alike(base, head, p->variant)
+                     ? compare_timings_paired(a.pooled, b.pooled, a.n, &o->rules, floor, &p->timing)
+                     : compare_timings(a.pooled, a.n, b.pooled, b.n, &o->rules, floor, &p->timing);
+    }
     if (!failed)
         refuse_disturbed(base, head, p);
     free(a.pooled);

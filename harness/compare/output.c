@@ -132,6 +132,15 @@ static void print_collections(FILE *out, const struct comparison *c)
                      "round)\n");
 }
 
+/* How many pairs were judged launch by launch. */
+static int paired_pairs(const struct comparison *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->pairs; ++i)
+        n += c->pair[i].state == PAIR_COMPARED && c->pair[i].timing.paired;
+    return n;
+}
+
 void compare_print(FILE *out, const struct comparison *c, const struct compare_options *o)
 {
     int count[5] = {0}, width = name_width(c);
@@ -154,9 +163,11 @@ void compare_print(FILE *out, const struct comparison *c, const struct compare_o
             count[3], count[4], c->base_collections ? "" : "metrics not compared (a side has none), ", regressions,
             o->ignore_metrics && regressions ? " (ignored)" : "");
     print_collections(out, c);
-    fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians; "
+    fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians%s; "
                  "floor %.3g %%, or a unit's rounds' noise where larger\n",
-            o->rules.alpha, 100 * o->rules.floor);
+            o->rules.alpha,
+            paired_pairs(c) ? "; launches paired: Wilcoxon signed-rank on their ratios, an interval of their median" : "",
+            100 * o->rules.floor);
 }
 
 static void write_pair(struct csv *f, const struct compared_pair *p)

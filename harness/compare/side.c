@@ -192,6 +192,33 @@ int compare_side_round_samples(const struct compare_side *side, int round, const
                          : append_round(&side->round[round], variant, width, samples, count);
 }
 
+/* The job of a side's n-th launch of a kernel, counted over its rounds in order; NULL past its last. */
+static const char *nth_launch_job(const struct compare_side *side, const char *key, size_t n)
+{
+    for (int i = 0; i < side->rounds; ++i) {
+        const struct program_kernel *k = program_kernels_find(&side->kernels[i], key);
+        size_t here = k ? k->launches : 0;
+        if (n < here)
+            return csv_table_text(&side->round[i].summary, k->sample_rows[n], side->round[i].col_variant);
+        n -= here;
+    }
+    return NULL;
+}
+
+bool compare_sides_launch_alike(const struct compare_side *base, const struct compare_side *head, const char *key)
+{
+    if (!base->program || !head->program)
+        return false;
+    size_t n = 0;
+    const char *a, *b, *first = nth_launch_job(base, key, 0);
+    bool several = false;
+    while ((a = nth_launch_job(base, key, n)) && (b = nth_launch_job(head, key, n)) && strcmp(a, b) == 0) {
+        several = several || strcmp(a, first) != 0;
+        ++n;
+    }
+    return several && !nth_launch_job(base, key, n) && !nth_launch_job(head, key, n);
+}
+
 int compare_side_metric_rounds(const struct compare_side *side, int rounds[COMPARE_MAX_ROUNDS])
 {
     int n = 0;

@@ -36,6 +36,12 @@ int compare_sides_match(const struct compare_side *base, const struct compare_si
 int compare_side_round_samples(const struct compare_side *side, int round, const char *variant, int width,
                                double **samples, int *count);
 
+/* Whether both sides launched a program's kernel (by its key) as the same jobs, two or more, in the same order over
+ * their rounds in order: a program that makes the same launches each time, profiled the same way. Its samples
+ * (compare_side_round_samples, round after round) then pair launch by launch. A kernel of one job (a launch alone,
+ * --group-by launch) is its runs' samples, which no order pairs. */
+bool compare_sides_launch_alike(const struct compare_side *base, const struct compare_side *head, const char *key);
+
 /* The rounds that collected metrics, in order; returns how many. */
 int compare_side_metric_rounds(const struct compare_side *side, int rounds[COMPARE_MAX_ROUNDS]);
 

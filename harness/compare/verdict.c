@@ -30,6 +30,36 @@ static int by_ranked_value(const void *a, const void *b)
     return by_value(&((const struct ranked *)a)->value, &((const struct ranked *)b)->value);
 }
 
+/* all sorted by value, ties given their mid rank: the sum of the ranks of those from_a, and sum(t^3 - t) over the
+ * groups of t ties (the tie correction of both rank tests). */
+static double flagged_rank_sum(struct ranked *all, int n, double *ties)
+{
+    double sum = 0;
+    *ties = 0;
+    qsort(all, (size_t)n, sizeof *all, by_ranked_value);
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j < n && all[j].value == all[i].value)
+            ++j;
+        double mid_rank = (i + 1 + j) / 2.0, t = j - i;
+        for (int k = i; k < j; ++k)
+            if (all[k].from_a)
+                sum += mid_rank;
+        *ties += t * t * t - t;
+        i = j;
+    }
+    return sum;
+}
+
+/* Two-sided p-value of a rank statistic's normal approximation, with the continuity correction. */
+static double normal_p(double statistic, double mean, double variance)
+{
+    if (variance <= 0)
+        return 1.0; /* every sample equal: no evidence of a difference */
+    double z = (fabs(statistic - mean) - 0.5) / sqrt(variance);
+    return z <= 0 ? 1.0 : erfc(z / sqrt(2.0));
+}
+
 double mann_whitney_p(const double *a, int na, const double *b, int nb)
 {
     int n = na + nb;
@@ -40,26 +70,27 @@ double mann_whitney_p(const double *a, int na, const double *b, int nb)
         all[i] = (struct ranked){a[i], 1};
     for (int i = 0; i < nb; ++i)
         all[na + i] = (struct ranked){b[i], 0};
-    qsort(all, (size_t)n, sizeof *all, by_ranked_value);
-    double rank_sum_a = 0, ties = 0;
-    for (int i = 0; i < n;) {
-        int j = i;
-        while (j < n && all[j].value == all[i].value)
-            ++j;
-        double mid_rank = (i + 1 + j) / 2.0, t = j - i;
-        for (int k = i; k < j; ++k)
-            if (all[k].from_a)
-                rank_sum_a += mid_rank;
-        ties += t * t * t - t;
-        i = j;
-    }
+    double ties, rank_sum_a = flagged_rank_sum(all, n, &ties);
     free(all);
     double u = rank_sum_a - na * (na + 1) / 2.0, mean = na * (double)nb / 2.0;
     double variance = na * (double)nb / 12.0 * ((n + 1) - ties / ((double)n * (n - 1)));
-    if (variance <= 0)
-        return 1.0; /* every sample equal: no evidence of a difference */
-    double z = (fabs(u - mean) - 0.5) / sqrt(variance);
-    return z <= 0 ? 1.0 : erfc(z / sqrt(2.0));
+    return normal_p(u, mean, variance);
+}
+
+double wilcoxon_signed_rank_p(const double *d, int n)
+{
+    struct ranked *all = malloc((size_t)(n + 1) * sizeof *all);
+    int m = 0;
+    if (!all)
+        return NAN;
+    for (int i = 0; i < n; ++i)
+        if (d[i] != 0)
+            all[m++] = (struct ranked){fabs(d[i]), d[i] > 0};
+    double ties, positive_ranks = m ? flagged_rank_sum(all, m, &ties) : 0;
+    free(all);
+    if (m == 0)
+        return 1.0;
+    return normal_p(positive_ranks, m * (m + 1.0) / 4.0, m * (m + 1.0) * (2.0 * m + 1) / 24.0 - ties / 48.0);
 }
 
 /* splitmix64: small, fast, and the same sequence on every machine. */
@@ -112,27 +143,40 @@ static double resampled_median(const double *x, int n, double *scratch, unsigned
     return 0.5 * (below + scratch[n / 2]);
 }
 
-int bootstrap_median_ratio(const double *a, int na, const double *b, int nb, int resamples, unsigned long long seed,
-                           double *low, double *high)
+/* The percentile 95 % interval of a bootstrap's resampled statistics (sorted here). */
+static void percentile_interval(double *resampled, int resamples, double *low, double *high)
 {
-    double *ratios = malloc((size_t)resamples * sizeof *ratios);
+    qsort(resampled, (size_t)resamples, sizeof *resampled, by_value);
+    *low = resampled[(int)floor(0.025 * (resamples - 1))];
+    *high = resampled[(int)ceil(0.975 * (resamples - 1))];
+}
+
+/* b is NULL for the median of a alone (paired launches' ratios), else the ratio of b's median to a's. */
+static int bootstrap(const double *a, int na, const double *b, int nb, int resamples, unsigned long long seed,
+                     double *low, double *high)
+{
+    double *resampled = malloc((size_t)resamples * sizeof *resampled);
     double *scratch = malloc((size_t)(na > nb ? na : nb) * sizeof *scratch);
-    if (!ratios || !scratch) {
-        free(ratios);
+    if (!resampled || !scratch) {
+        free(resampled);
         free(scratch);
         return -1;
     }
     unsigned long long state = seed;
     for (int r = 0; r < resamples; ++r) {
         double median_a = resampled_median(a, na, scratch, &state);
-        ratios[r] = resampled_median(b, nb, scratch, &state) / median_a;
+        resampled[r] = b ? resampled_median(b, nb, scratch, &state) / median_a : median_a;
     }
-    qsort(ratios, (size_t)resamples, sizeof *ratios, by_value);
-    *low = ratios[(int)floor(0.025 * (resamples - 1))];
-    *high = ratios[(int)ceil(0.975 * (resamples - 1))];
-    free(ratios);
+    percentile_interval(resampled, resamples, low, high);
+    free(resampled);
     free(scratch);
     return 0;
+}
+
+int bootstrap_median_ratio(const double *a, int na, const double *b, int nb, int resamples, unsigned long long seed,
+                           double *low, double *high)
+{
+    return bootstrap(a, na, b, nb, resamples, seed, low, high);
 }
 
 /* "the 2 % floor", or "the 3.1 % floor of its rounds' noise". */
@@ -152,8 +196,8 @@ static void judge(const struct verdict_rules *rules, struct timing_comparison *c
     int significant = c->p_value < rules->alpha && (c->interval_low > 0 || c->interval_high < 0);
     if (significant && size > c->floor && size > spread) {
         c->verdict = c->change > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
-        snprintf(c->reason, sizeof c->reason, "U test p = %.2g; change beyond %s and the spread", c->p_value,
-                 floor_words(c));
+        snprintf(c->reason, sizeof c->reason, "%s p = %.2g; change beyond %s and the spread",
+                 c->paired ? "signed-rank test" : "U test", c->p_value, floor_words(c));
     } else if (c->interval_low >= -rules->floor && c->interval_high <= rules->floor) {
         c->verdict = VERDICT_SAME;
         snprintf(c->reason, sizeof c->reason, "interval within the %.3g %% floor", 100 * rules->floor);
@@ -164,34 +208,50 @@ static void judge(const struct verdict_rules *rules, struct timing_comparison *c
     } else if (significant && size > rules->floor) {
         c->verdict = VERDICT_UNSURE;
         snprintf(c->reason, sizeof c->reason, "change %.2f %% is within %s", 100 * c->change, floor_words(c));
+    } else if ((c->interval_low > 0 || c->interval_high < 0) && size > c->floor) {
+        c->verdict = VERDICT_UNSURE; /* few samples: a rank test's p cannot fall below alpha */
+        snprintf(c->reason, sizeof c->reason, "%s p = %.2g, not below alpha %.3g", c->paired ? "signed-rank test" : "U test",
+                 c->p_value, rules->alpha);
     } else {
         c->verdict = VERDICT_UNSURE;
         snprintf(c->reason, sizeof c->reason, "interval reaches past the %.3g %% floor (spread %.2f %%)",
                  100 * rules->floor, 100 * spread);
     }
+    if (c->paired)
+        snprintf(c->reason + strlen(c->reason), sizeof c->reason - strlen(c->reason), "; %d launches paired",
+                 c->base_n);
+}
+
+/* The floor and the sample counts; UNSURE when a side has too few samples (returns 1 then). */
+static int begin(int base_n, int head_n, const struct verdict_rules *rules, double round_floor,
+                 struct timing_comparison *out)
+{
+    memset(out, 0, sizeof *out);
+    out->floor = fmax(rules->floor, round_floor);
+    out->floor_from_rounds = round_floor > rules->floor;
+    out->base_n = base_n;
+    out->head_n = head_n;
+    out->interval_low = out->interval_high = out->p_value = NAN;
+    if (base_n >= rules->min_samples && head_n >= rules->min_samples)
+        return 0;
+    out->verdict = VERDICT_UNSURE;
+    snprintf(out->reason, sizeof out->reason, "too few samples (base %d, head %d; %d needed)", base_n, head_n,
+             rules->min_samples);
+    return 1;
 }
 
 int compare_timings(const double *base, int base_n, const double *head, int head_n, const struct verdict_rules *rules,
                     double round_floor, struct timing_comparison *out)
 {
     struct sample_stats b, h;
-    memset(out, 0, sizeof *out);
-    out->floor = fmax(rules->floor, round_floor);
-    out->floor_from_rounds = round_floor > rules->floor;
-    out->base_n = base_n;
-    out->head_n = head_n;
+    int too_few = begin(base_n, head_n, rules, round_floor, out);
     if (stats_compute(base, base_n, &b) || stats_compute(head, head_n, &h))
         return -1;
     out->base_median = b.median;
     out->head_median = h.median;
     out->change = base_n && head_n ? h.median / b.median - 1 : NAN;
-    out->interval_low = out->interval_high = out->p_value = NAN;
-    if (base_n < rules->min_samples || head_n < rules->min_samples) {
-        out->verdict = VERDICT_UNSURE;
-        snprintf(out->reason, sizeof out->reason, "too few samples (base %d, head %d; %d needed)", base_n, head_n,
-                 rules->min_samples);
+    if (too_few)
         return 0;
-    }
     out->base_spread = (b.q3 - b.q1) / b.median;
     out->head_spread = (h.q3 - h.q1) / h.median;
     out->p_value = mann_whitney_p(base, base_n, head, head_n);
@@ -202,4 +262,50 @@ int compare_timings(const double *base, int base_n, const double *head, int head
     out->interval_high = high - 1;
     judge(rules, out);
     return 0;
+}
+
+/* Each launch's ratio head / base and its logarithm; the ratios' statistics. Returns 0, or -1 (memory). */
+static int launch_ratios(const double *base, const double *head, int n, double *ratios, double *logs,
+                         struct sample_stats *r)
+{
+    for (int i = 0; i < n; ++i) {
+        ratios[i] = head[i] / base[i];
+        logs[i] = log(ratios[i]);
+    }
+    return stats_compute(ratios, n, r);
+}
+
+/* The paired verdict of n launches' ratios: their spread, the signed-rank test and the interval of their median. */
+static int judge_paired(const struct verdict_rules *rules, const double *ratios, const double *logs, int n,
+                        const struct sample_stats *r, struct timing_comparison *out)
+{
+    double low, high;
+    out->base_spread = out->head_spread = (r->q3 - r->q1) / r->median;
+    out->p_value = wilcoxon_signed_rank_p(logs, n);
+    if (isnan(out->p_value) || bootstrap(ratios, n, NULL, 0, rules->resamples, 1, &low, &high))
+        return -1;
+    out->interval_low = low - 1;
+    out->interval_high = high - 1;
+    judge(rules, out);
+    return 0;
+}
+
+int compare_timings_paired(const double *base, const double *head, int n, const struct verdict_rules *rules,
+                           double round_floor, struct timing_comparison *out)
+{
+    struct sample_stats b, h, r;
+    int too_few = begin(n, n, rules, round_floor, out);
+    double *ratios = malloc((size_t)(n + 1) * sizeof *ratios), *logs = malloc((size_t)(n + 1) * sizeof *logs);
+    int failed = !ratios || !logs || stats_compute(base, n, &b) || stats_compute(head, n, &h) ||
+                 launch_ratios(base, head, n, ratios, logs, &r);
+    out->paired = 1;
+    if (!failed) {
+        out->base_median = b.median;
+        out->head_median = h.median;
+        out->change = r.median - 1;
+        failed = !too_few && judge_paired(rules, ratios, logs, n, &r, out);
+    }
+    free(ratios);
+    free(logs);
+    return failed ? -1 : 0;
 }

@@ -13,6 +13,14 @@
  * SAME when the whole interval lies within the floor. UNSURE otherwise, with
  * the reason: too few samples, a spread wider than the change, or an interval
  * that reaches past the floor.
+ *
+ * Paired (compare_timings_paired): where the two sides' samples are the same
+ * launches in the same order (a program's kernel, each launch of it on both
+ * sides), each launch's ratio head / base is the measure: the Wilcoxon
+ * signed-rank test on their logarithms, the bootstrap interval of their median
+ * (the change), and their spread. A kernel launched at several shapes spreads
+ * widely as a whole, so unpaired its verdict could only be UNSURE; launch by
+ * launch each ratio compares one shape with itself.
  */
 #ifndef MEMSCOPE_COMPARE_STATS_H
 #define MEMSCOPE_COMPARE_STATS_H
@@ -33,6 +41,7 @@ struct timing_comparison {
     double change;                   /* head_median / base_median - 1 */
     double interval_low, interval_high; /* of head_median / base_median - 1, 95 % */
     double p_value;
+    int paired;             /* 1 where launches were paired: change, interval and spreads are of their ratios */
     double floor;           /* the floor applied: the rules', or the rounds' noise floor where larger */
     int floor_from_rounds;  /* 1 where the rounds' noise set it */
     enum verdict verdict;
@@ -49,6 +58,13 @@ double mann_whitney_p(const double *a, int na, const double *b, int nb);
 /* Percentile bootstrap 95 % interval of median(b) / median(a); deterministic for a seed. */
 int bootstrap_median_ratio(const double *a, int na, const double *b, int nb, int resamples, unsigned long long seed,
                            double *low, double *high);
+
+/* Two-sided p-value of the Wilcoxon signed-rank test on d (zeros dropped; normal approximation, tie corrected). */
+double wilcoxon_signed_rank_p(const double *d, int n);
+
+/* The same verdict on n launches paired: base[i] and head[i] are one launch's time on each side. */
+int compare_timings_paired(const double *base, const double *head, int n, const struct verdict_rules *rules,
+                           double round_floor, struct timing_comparison *out);
 
 /* round_floor: the unit's noise floor from its rounds (round_noise.h; 0 where unmeasured). Returns 0, or -1 when
  * memory cannot be had. */

@@ -144,15 +144,20 @@ static int gather_samples(struct building *b)
     if (!filled)
         return -1;
     for (size_t i = 0; i < k->n; ++i)
-        if (!(k->at[i].samples_ms = malloc((k->at[i].launches + 1) * sizeof *k->at[i].samples_ms))) {
+        if (!(k->at[i].samples_ms = malloc((k->at[i].launches + 1) * sizeof *k->at[i].samples_ms)) ||
+            !(k->at[i].sample_rows = malloc((k->at[i].launches + 1) * sizeof *k->at[i].sample_rows))) {
             free(filled);
             return -1;
         }
     for (int s = 0; s < r->samples.rows; ++s) {
         int i = b->kernel_of_row[r->sample_summary_row[s]];
-        if (filled[i] < k->at[i].launches)
+        if (filled[i] < k->at[i].launches) {
+            k->at[i].sample_rows[filled[i]] = r->sample_summary_row[s];
             k->at[i].samples_ms[filled[i]++] = r->sample_ms[s];
+        }
     }
+    for (size_t i = 0; i < k->n; ++i) /* a samples.csv with fewer rows than summary.csv counts: those it has */
+        k->at[i].launches = filled[i];
     free(filled);
     return 0;
 }
@@ -238,6 +243,7 @@ void program_kernels_free(struct program_kernels *k)
         free(k->at[i].key);
         free(k->at[i].nvtx_range);
         free(k->at[i].samples_ms);
+        free(k->at[i].sample_rows);
     }
     free(k->at);
     free(k->kernel_of_row);

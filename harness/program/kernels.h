@@ -28,6 +28,7 @@ struct program_kernel {
     const char *kernel;     /* its demangled name (summary.csv's metrics_kernel; the job's name where that is empty) */
     char *nvtx_range;       /* by NVTX range, the innermost one ("" none); "" otherwise */
     double *samples_ms;     /* every timed launch's duration, over every process and run */
+    int *sample_rows;       /* each sample's job: its summary.csv row (samples.csv's order) */
     size_t launches;        /* how many: samples_ms's length */
     double total_ms, share_pct, mean_ms, median_ms, min_ms, max_ms, stdev_ms;
     int processes;          /* the parts (results/job_name.h) that launched it; 1 for a profile of one process */

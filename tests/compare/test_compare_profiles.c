@@ -4,7 +4,8 @@
  * step 1/matmul); in the "after" profile its #1 launch is 20 % slower: as one kernel of 12 launches, half of them
  * slower, it is UNSURE (its spread wider than the floor), and with --group-by launch the #1 launch alone is SLOWER
  * (exit 1), as profiles compared before issue 48. A copy where every launch of the GEMM is 20 % slower is SLOWER by
- * kernel; a profile against itself has no SLOWER or FASTER. The softmax's changed global sector count is reported
+ * kernel, its launches paired one by one with the base's (verdict.h); launches of other jobs are not paired; a
+ * profile against itself has no SLOWER or FASTER. The softmax's changed global sector count is reported
  * under its kernel. A profile against a run of the suite is refused (exit 2); profiles of different commands
  * compare, with a note on stderr. Two profiles with the source group's lines compare line by line: a job's line
  * whose wasted sectors grew is a regression (exit 1), named by its file and line.
@@ -95,6 +96,7 @@ static void a_kernel_made_slower_in_every_launch_is_slower_and_exits_one(void **
     expect_on_line(line_of(o.output, GEMM " "), "+20.00%");
     assert_non_null(strstr(o.output, "1 SLOWER"));
     assert_int_equal(strncmp(o.output, "kernel ", strlen("kernel ")), 0); /* the table's first column's heading */
+    expect_on_line(line_of(o.output, GEMM " "), "12 launches paired"); /* #0 and #1 alike on both sides */
     /* a program's kernels have no width: no column of zeros; the first figure after the GEMM's name is its base
      * median */
     char heading[256], row[512];
@@ -113,6 +115,25 @@ static void a_profile_against_itself_has_no_slower_or_faster(void **state)
     compare(&o, "", BEFORE, BEFORE);
     assert_int_equal(o.exit_code, 0);
     assert_non_null(strstr(o.output, "5 SAME, 0 SLOWER, 0 FASTER, 0 UNSURE"));
+}
+
+/* Launches that are not alike on both sides do not pair: the copy's GEMM #1 runs in another NVTX range, so the
+ * kernel's sides list other jobs, and its samples compare as two samples (their spread, unpaired). */
+static void launches_unlike_compare_unpaired(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char path[256];
+    snprintf(path, sizeof path, "%s/moved", workdir);
+    shell(&o, "rm -rf %s && cp -r %s %s && sed -i 's|step 1/matmul/void cutlass::Kernel2<\\(.*\\) #1|step 1/moved/void "
+              "cutlass::Kernel2<\\1 #1|' %s/summary.csv %s/samples.csv %s/metrics.csv",
+          path, BEFORE, path, path, path, path);
+    assert_int_equal(o.exit_code, 0);
+    compare(&o, "", BEFORE, path);
+    const char *gemm = line_of(o.output, GEMM " ");
+    assert_non_null(gemm);
+    if (strstr(gemm, "paired") && strstr(gemm, "paired") < gemm + strcspn(gemm, "\n"))
+        fail_msg("launches of other jobs were paired:\n%s", o.output);
 }
 
 /* Half the GEMM's launches 20 % slower: no verdict on the kernel, whose launches now spread 18 %; by launch, the #1
@@ -165,14 +186,17 @@ static void a_count_that_moved_between_a_sides_profiles_is_not_gated(void **stat
 }
 
 /* Profiles written before kernels were the unit (reports/profile-torch-h100, at 25a8748) compare by kernel too: its
- * five kernels against themselves, no SLOWER or FASTER (the two whose launches spread over 2 % UNSURE), exit 0. */
+ * five kernels against themselves, no SLOWER or FASTER, exit 0. Four of them are launched as 12 or 18 jobs alike on
+ * both sides, paired launch by launch: every ratio 1, SAME; reduce_kernel is one job of 6 samples spread 2.4 %,
+ * unpaired: its interval reaches past the floor, UNSURE. */
 static void an_older_profile_compares_by_kernel(void **state)
 {
     (void)state;
     static struct outcome o;
     compare(&o, "", "reports/profile-torch-h100", "reports/profile-torch-h100");
     assert_int_equal(o.exit_code, 0);
-    assert_non_null(strstr(o.output, "3 SAME, 0 SLOWER, 0 FASTER, 2 UNSURE"));
+    assert_non_null(strstr(o.output, "4 SAME, 0 SLOWER, 0 FASTER, 1 UNSURE"));
+    assert_non_null(strstr(o.output, "18 launches paired"));
 }
 
 /* compare.csv keeps each kernel's whole demangled name; the table its shortened one. */
@@ -251,6 +275,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_kernel_made_slower_in_every_launch_is_slower_and_exits_one),
         cmocka_unit_test(a_profile_against_itself_has_no_slower_or_faster),
+        cmocka_unit_test(launches_unlike_compare_unpaired),
         cmocka_unit_test(one_launch_made_slower_is_found_by_launch),
         cmocka_unit_test(changed_count_of_a_profiled_kernel_is_reported),
         cmocka_unit_test(a_count_that_moved_between_a_sides_profiles_is_not_gated),

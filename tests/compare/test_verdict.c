@@ -113,6 +113,53 @@ static void mann_whitney_matches_the_normal_approximation(void **state)
     assert_float_equal(mann_whitney_p(b, 5, a, 5), 0.01219, 2e-5);
 }
 
+/* Ten differences 1..10, all positive: W+ = 55, mean 10 x 11 / 4 = 27.5, variance 10 x 11 x 21 / 24 = 96.25,
+ * z = (27.5 - 0.5) / 9.811, p = 0.005922; a difference of 0 is dropped; -1, 1, -2, 2 balance: p = 1. */
+static void signed_rank_matches_the_normal_approximation(void **state)
+{
+    (void)state;
+    const double d[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0}, balanced[] = {-1, 1, -2, 2};
+    assert_float_equal(wilcoxon_signed_rank_p(d, 10), 0.005922, 2e-6);
+    assert_float_equal(wilcoxon_signed_rank_p(d, 11), 0.005922, 2e-6);
+    assert_float_equal(wilcoxon_signed_rank_p(balanced, 4), 1.0, 0);
+}
+
+/* A kernel launched at two shapes, six launches of 1 ms and six of 10 ms, each 5 % slower in the head. Unpaired its
+ * samples spread over 160 % of their median, and no change can show. Launch by launch every ratio is 1.05: twelve
+ * equal positive differences, W+ = 78, mean 39, variance 12 x 13 x 25 / 24 - (12^3 - 12) / 48 = 126.75, p = 0.00063;
+ * SLOWER by 5 %. The same launches unchanged: SAME. */
+static void paired_launches_see_through_a_kernels_shapes(void **state)
+{
+    (void)state;
+    double base[12], head[12];
+    struct timing_comparison c;
+    for (int i = 0; i < 12; ++i)
+        base[i] = i % 2 ? 10 : 1, head[i] = 1.05 * base[i];
+    assert_int_equal(compare_timings(base, 12, head, 12, &VERDICT_RULES_DEFAULT, 0, &c), 0);
+    assert_int_equal(c.verdict, VERDICT_UNSURE);
+    assert_int_equal(compare_timings_paired(base, head, 12, &VERDICT_RULES_DEFAULT, 0, &c), 0);
+    assert_int_equal(c.verdict, VERDICT_SLOWER);
+    assert_float_equal(c.change, 0.05, 1e-12);
+    assert_float_equal(c.p_value, 0.000627, 1e-6);
+    assert_non_null(strstr(c.reason, "12 launches paired"));
+    assert_int_equal(compare_timings_paired(base, base, 12, &VERDICT_RULES_DEFAULT, 0, &c), 0);
+    assert_int_equal(c.verdict, VERDICT_SAME);
+}
+
+/* Six launches each 20 % slower: the signed-rank test's p cannot fall below 0.01 with six pairs (0.0197 here), and
+ * the reason says so rather than that the interval, [+20 %, +20 %], reaches past the floor. */
+static void too_few_pairs_for_alpha_say_so(void **state)
+{
+    (void)state;
+    double base[6], head[6];
+    struct timing_comparison c;
+    for (int i = 0; i < 6; ++i)
+        base[i] = 1 + i, head[i] = 1.2 * base[i];
+    assert_int_equal(compare_timings_paired(base, head, 6, &VERDICT_RULES_DEFAULT, 0, &c), 0);
+    assert_int_equal(c.verdict, VERDICT_UNSURE);
+    assert_non_null(strstr(c.reason, "not below alpha"));
+}
+
 static void all_equal_samples_give_p_one(void **state)
 {
     (void)state;
@@ -252,6 +299,9 @@ int main(void)
         cmocka_unit_test(change_within_the_spread_is_unsure),
         cmocka_unit_test(mann_whitney_matches_the_normal_approximation),
         cmocka_unit_test(all_equal_samples_give_p_one),
+        cmocka_unit_test(signed_rank_matches_the_normal_approximation),
+        cmocka_unit_test(paired_launches_see_through_a_kernels_shapes),
+        cmocka_unit_test(too_few_pairs_for_alpha_say_so),
         cmocka_unit_test(bootstrap_is_deterministic_and_brackets_the_ratio),
     };
     return cmocka_run_group_tests_name("compare statistics", tests, NULL, NULL);
