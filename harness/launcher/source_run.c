@@ -30,14 +30,6 @@ static const char *job_of(const struct merged *m, const char *label, const char 
     return NULL;
 }
 
-static int columns(const struct csv_table *t, const struct csv_schema *s, int *col, struct error *e)
-{
-    for (int id = 0; id < s->n; ++id)
-        if (schema_column(t, s, id, &col[id], e))
-            return e->code;
-    return 0;
-}
-
 static int copy_line(struct merged *m, const struct csv_table *t, const int *col, int row, const char *job,
                      struct error *e)
 {
@@ -86,7 +78,7 @@ static int copy_file(struct merged *m, const char *dir, const char *label, const
         return e->code;
     if (!present)
         return error_set(e, EXIT_RUNTIME, "%s/%s is missing, though the part is marked complete", dir, s->file);
-    columns(&t, s, col, e);
+    schema_columns(&t, s, col, e);
     for (int row = 0; row < t.rows && !e->code; ++row) {
         const char *job = job_of(m, label, csv_table_text(&t, row, col[0]), key, sizeof key);
         if (job)

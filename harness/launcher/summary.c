@@ -236,9 +236,8 @@ static int read_stalls(struct jobs *j, const char *dir, const char *label, struc
         return error_set(e, EXIT_RUNTIME, "%s/%s is missing, though the part is marked complete", dir,
                          stalls_csv.file);
     j->n_stall_runs++;
-    for (int id = 0; id < STALLS_COLUMNS; ++id)
-        if (schema_column(t, &stalls_csv, id, &col[id], e))
-            return e->code;
+    if (schema_columns(t, &stalls_csv, col, e))
+        return e->code;
     for (int row = 0; row < t->rows && !e->code; ++row) {
         double samples;
         const char *name = merge_job_key(label, csv_table_text(t, row, col[STALLS_VARIANT]), key, sizeof key);

@@ -26,9 +26,8 @@ void findings_csv_row(struct csv *c, const struct finding_row *r)
 int findings_csv_read_row(const struct csv_table *t, int row, struct finding_row *out, struct error *e)
 {
     int col[FINDINGS_COLUMNS];
-    for (int id = 0; id < FINDINGS_COLUMNS; ++id)
-        if (schema_column(t, &findings_csv, id, &col[id], e))
-            return e->code;
+    if (schema_columns(t, &findings_csv, col, e))
+        return e->code;
     memset(out, 0, sizeof *out);
     out->variant = csv_table_text(t, row, col[FINDINGS_VARIANT]);
     out->precision = csv_table_text(t, row, col[FINDINGS_PRECISION]);

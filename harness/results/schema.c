@@ -107,6 +107,14 @@ int schema_column(const struct csv_table *t, const struct csv_schema *s, int id,
     return csv_table_column(t, s->columns[id], column, e);
 }
 
+int schema_columns(const struct csv_table *t, const struct csv_schema *s, int *column, struct error *e)
+{
+    for (int id = 0; id < s->n; ++id)
+        if (schema_column(t, s, id, &column[id], e))
+            return e->code;
+    return 0;
+}
+
 int schema_column_or_none(const struct csv_table *t, const struct csv_schema *s, int id)
 {
     return csv_table_column_or_none(t, s->columns[id]);

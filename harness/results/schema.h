@@ -270,6 +270,8 @@ int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, st
 void schema_on_stream(struct csv *c, FILE *stream, const char *name, const struct csv_schema *s, int with_header);
 /* The index in t of the schema's column id, or an error that names the file and the column. */
 int schema_column(const struct csv_table *t, const struct csv_schema *s, int id, int *column, struct error *e);
+/* The same for every column of the schema: column[id] for id from 0 to s->n - 1. */
+int schema_columns(const struct csv_table *t, const struct csv_schema *s, int *column, struct error *e);
 /* The same, or -1 for a column an older file may lack. */
 int schema_column_or_none(const struct csv_table *t, const struct csv_schema *s, int id);
 /* Whether t's header is exactly the schema's columns, in order. */
