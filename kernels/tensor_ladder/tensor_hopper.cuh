@@ -136,34 +136,6 @@ __device__ __forceinline__ void tma_load_multicast(void *dst, const CUtensorMap 
                  : "memory");
 }
 
-/* `bytes` (a multiple of 16) of global memory into shared memory, both 16-byte aligned, completing on bar. */
-__device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned bytes, uint64_t *bar)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
-                     smem(dst)),
-                 "l"(src), "r"(bytes), "r"(smem(bar))
-                 : "memory");
-}
-
-/* 16 bytes of shared memory, in program order with the other loads and stores written in asm (so that a loop of
- * them adding into many live registers is not turned into all the loads first and their registers spilled). */
-__device__ __forceinline__ float4 lds128(const float4 *p)
-{
-    float4 v;
-    asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
-                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                 : "r"(smem(p))
-                 : "memory");
-    return v;
-}
-
-/* What this thread has seen through the generic proxy (a flag another block raised) ordered before the async
- * proxy's accesses it makes next (a bulk copy of what that block wrote). */
-__device__ __forceinline__ void fence_proxy_async_all(void)
-{
-    asm volatile("fence.proxy.async;\n" ::: "memory");
-}
-
 /* One box from shared memory to the tensor at (x, y), clipped at its edges; completion by bulk group. */
 __device__ __forceinline__ void tma_store(const CUtensorMap *map, const void *src, int x, int y)
 {
@@ -216,20 +188,6 @@ __device__ __forceinline__ unsigned cluster_rank(void)
     unsigned r;
     asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
     return r;
-}
-
-/* A flag between blocks: set with release semantics at GPU scope (the writes before it, and those a barrier ordered
- * before it, are seen by a block that acquires it), read with acquire semantics. */
-__device__ __forceinline__ void flag_release(unsigned *flag, unsigned value)
-{
-    asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(value) : "memory");
-}
-
-__device__ __forceinline__ unsigned flag_acquire(const unsigned *flag)
-{
-    unsigned value;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(value) : "l"(flag) : "memory");
-    return value;
 }
 
 /* A barrier among the `threads` threads (whole warps) that name barrier `id` (0 is __syncthreads'). */

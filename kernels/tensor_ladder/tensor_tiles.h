@@ -103,37 +103,4 @@ static inline struct ws_tile taller_tile(int m, int n, int sms)
     return best;
 }
 
-/* stream_k's split (tensor_ws.cuh, STREAM_K): one block per SM; the tiles of every round but the last two dealt whole,
- * the k-steps of the rest (between one and two rounds' tiles, or all of them where there are fewer) cut into one
- * equal run a block. Its time, in the units above times k-steps: the whole rounds' k-steps, a block's run, and
- * SK_FIXUP_STEPS for the partial tile a run leaves and its owner adds (128 KB written and read through the L2), in
- * k-steps of 128 x 256 outputs. The rung takes it (stream_k_chosen) where that is less than taller_tile's rounds
- * take. 1536 x 1536 x 1536 on 132 SMs: 72 tiles of 24 k-steps, 1,728 k-steps, 14 a block and the fixup: 18 steps
- * of 128 x 256 outputs against one round of 192 x 128 tiles, 24 steps of 3/4 of the outputs at cost 106 %. Where the
- * rounds are whole (2048: 128 tiles) it never is. */
-#define SK_FIXUP_STEPS 4
-static inline int stream_k_first(int tiles, int sms)
-{
-    const int whole = tiles / sms;
-    return whole >= 2 ? (whole - 1) * sms : 0;
-}
-
-static inline long long ws_k_steps(int k)
-{
-    return (k + WS_BK - 1) / WS_BK;
-}
-
-static inline long long stream_k_time(int m, int n, int k, int sms)
-{
-    const int tiles = ((m + WS_BM - 1) / WS_BM) * ((n + WS_BN - 1) / WS_BN), first = stream_k_first(tiles, sms);
-    const long long steps = ws_k_steps(k), split = (tiles - first) * steps;
-    return (first / sms * steps + (split + sms - 1) / sms + SK_FIXUP_STEPS) * WS_BM * WS_BN * 100;
-}
-
-static inline int stream_k_chosen(int m, int n, int k, int sms)
-{
-    const struct ws_tile t = taller_tile(m, n, sms);
-    return stream_k_time(m, n, k, sms) < ct_rounds_time(m, n, sms, t.bm, t.bn) * ws_k_steps(k);
-}
-
 #endif

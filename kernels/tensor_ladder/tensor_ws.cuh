@@ -22,12 +22,6 @@
  *   TMA_STORE: each consumer writes its bf16 outputs with stmatrix, a 64 x 64 box at a time, into two swizzled
  *     8 KB boxes that one thread stores with TMA (UTMASTG) in turn, the stores overlapping the next box's writes
  *     and the next tile's k-loop; 32 KB of boxes keep the ring at 4 stages.
- *   STREAM_K (stream_k, persistent): the tiles below split.sk_first are dealt whole as above; the k-steps of the
- *     tiles from there on are cut into one equal run a block (ws_walk), so the last rounds end together on every
- *     SM. A run that begins inside a tile leaves its FP32 accumulators in split.partials and raises its flag; the
- *     block whose run holds the tile's first k-step adds the partials of the blocks after it and stores the tile.
- *     Those blocks are one each side of a run's start, so a partial is written at the start of its block's runs and
- *     read at the end of another's: the wait is short.
  *
  * Bounds: width % 8 == 0 (TMA), else refused; TMA zero-fills loads past the edge and clips stores; the direct
  * stores are guarded.
@@ -38,7 +32,6 @@
 #include "tensor_hopper.cuh"
 
 #define WS_RASTER 8 /* cluster rows of tiles per band of the persistent order */
-#define WS_CONSUMERS_BARRIER 4 /* stream-K: the consumers' named barrier (1 to 3 are each one's own) */
 
 /* BN: the tile's columns, WS_BN (256) but in chosen_tiles and taller_tiles, which take 128 or 64 where the shape
  * asks for it (tensor_tiles.h): a k-tile is then 32 or 24 KB, and the ring takes as many stages as 48 KB k-tiles
@@ -60,17 +53,6 @@ template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2> struc
                   "three consumers: 64 x 128 accumulators each, no clusters");
 };
 
-/* stream_k's split of the work (STREAM_K; the other rungs' launches pass an empty one). partials hold a block's
- * consumers' accumulators (WS_BM x WS_BN floats a block, each consumer's in its fragment order: values 4q to 4q + 3
- * of thread j at float4 q x 128 + j, so that a warp's access is four whole lines); flags, one a consumer of each block, hold the number
- * of the launch that raised them (epoch), so that no launch has to clear them. */
-struct ws_split {
-    float *partials;
-    unsigned *flags;
-    int sk_first; /* the tiles below it are dealt whole */
-    unsigned epoch;
-};
-
 #ifdef MEMSCOPE_SM90A
 
 /* Tile t of the persistent order (cluster rows of CM tiles, banded) as a cluster row and a column of tiles. */
@@ -79,89 +61,6 @@ __device__ __forceinline__ void raster_tile(int t, int cluster_rows, int cols, i
     const int band = t / (WS_RASTER * cols), first = band * WS_RASTER;
     const int height = min(cluster_rows - first, WS_RASTER), r = t % (WS_RASTER * cols);
     cluster_row = first + r % height, col = r / height;
-}
-
-/* A block's work as runs of k-steps of a tile: tiles first, first + step, ... below dp_end whole, then (STREAM_K) the
- * block's share of the k-steps of the tiles from dp_end on, T of them on G blocks: block b's from b T / G. */
-struct ws_run {
-    int t, k0, k1; /* tile t of the order, its k-steps k0 to k1 - 1 */
-};
-template <bool STREAM_K> struct ws_walk {
-    int k_tiles, t, step, dp_end;
-    int pos, end, T; /* stream-K: this block's next and end k-step, and all of them */
-
-    __device__ ws_walk(int k_tiles_, int first, int step_, int count, int sk_first)
-        : k_tiles(k_tiles_), t(first), step(step_), dp_end(STREAM_K ? sk_first : count), pos(0), end(0), T(0)
-    {
-        if (STREAM_K) {
-            T = (count - sk_first) * k_tiles;
-            pos = start(blockIdx.x), end = start(blockIdx.x + 1);
-        }
-    }
-    __device__ int start(unsigned block) const { return (int)((long long)block * T / gridDim.x); }
-    __device__ bool next(ws_run &r)
-    {
-        if (t < dp_end) {
-            r = {t, 0, k_tiles}, t += step;
-            return true;
-        }
-        if (!STREAM_K || pos >= end)
-            return false;
-        const int k0 = pos % k_tiles;
-        r = {dp_end + pos / k_tiles, k0, min(k_tiles, k0 + end - pos)};
-        pos += r.k1 - r.k0;
-        return true;
-    }
-};
-
-/* Stream-K: a consumer's run that began inside its tile leaves its accumulators for the tile's owner. */
-template <int BN, int CONSUMERS>
-__device__ __forceinline__ void ws_give_partial(const ws_split &split, int c, const float *d, int tid_in_wg)
-{
-    float4 *mine = (float4 *)(split.partials + ((size_t)blockIdx.x * CONSUMERS + c) * (BN / 2) * 128);
-#pragma unroll
-    for (int q = 0; q < BN / 8; ++q)
-        __stcg(mine + q * 128 + tid_in_wg, make_float4(d[4 * q], d[4 * q + 1], d[4 * q + 2], d[4 * q + 3]));
-    __threadfence();
-    named_barrier(1 + c, 128);
-    if (tid_in_wg == 0)
-        flag_release(&split.flags[blockIdx.x * CONSUMERS + c], split.epoch);
-}
-
-/* Stream-K: the owner of tile r.t (its run holds k-step 0 but not the last) adds the partials of the blocks whose
- * runs begin inside the tile, waiting for each one's flag. Its run is its block's last, so the ring is idle once
- * every consumer is past its last wgmma: each partial comes in by one bulk copy into this consumer's part of it and is
- * added from there (loads from the L2 straight into registers would come a few at a time, as the 168 registers of the
- * kernel's launch bound leave room for, each few a round trip). */
-template <int BN, int CONSUMERS, bool STREAM_K>
-__device__ __forceinline__ void ws_take_partials(const ws_split &split, const ws_walk<STREAM_K> &w, const ws_run &r,
-                                                 int c, float *d, int tid_in_wg, uint8_t *ring, uint64_t *landed_bar)
-{
-    constexpr unsigned BYTES = BN / 2 * 128 * sizeof(float);
-    const float4 *landed = (const float4 *)(ring + c * BYTES);
-    const int tile_end = (r.t - w.dp_end + 1) * w.k_tiles;
-    unsigned parity = 0;
-    named_barrier(WS_CONSUMERS_BARRIER, 128 * CONSUMERS); /* no consumer's wgmma still reads the ring */
-    for (unsigned j = blockIdx.x + 1; j < gridDim.x && w.start(j) < tile_end; ++j) {
-        if (w.start(j) == w.start(j + 1))
-            continue; /* no k-step: nothing to give */
-        if (tid_in_wg == 0) {
-            while (flag_acquire(&split.flags[j * CONSUMERS + c]) != split.epoch)
-                ;
-            fence_proxy_async_all();
-            mbar_expect_bytes(landed_bar, BYTES);
-            bulk_load((void *)landed, split.partials + ((size_t)j * CONSUMERS + c) * (BN / 2) * 128, BYTES,
-                      landed_bar);
-        }
-        mbar_wait(landed_bar, parity);
-        parity ^= 1;
-#pragma unroll
-        for (int q = 0; q < BN / 8; ++q) {
-            const float4 v = lds128(landed + q * 128 + tid_in_wg);
-            d[4 * q] += v.x, d[4 * q + 1] += v.y, d[4 * q + 2] += v.z, d[4 * q + 3] += v.w;
-        }
-        named_barrier(1 + c, 128); /* all of it read before the next partial lands */
-    }
 }
 
 /* The producer's copies of k-tile k of the tile at (row0, col0) into its slot, counted on full. */
@@ -237,34 +136,28 @@ template <int BN> __device__ __forceinline__ void wgmma_half_tile(float *d, uint
 
 #endif
 
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool STREAM_K = false>
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2>
 __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
-                   const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P, int width,
-                   const ws_split split)
+                   const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P, int width)
 {
 #ifdef MEMSCOPE_SM90A
     typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
     extern __shared__ uint8_t raw[];
-    __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES], landed[CONSUMERS]; /* landed: stream-K */
+    __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     uint8_t *ring = (uint8_t *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
     const int tid = threadIdx.x, wg = tid / 128, tid_in_wg = tid % 128;
     const unsigned rank = CLUSTER ? cluster_rank() : 0;
     const int k_tiles = (width + WS_BK - 1) / WS_BK, cols = (width + BN - 1) / BN;
     const int cluster_rows = ((width + S::BM - 1) / S::BM + S::CM - 1) / S::CM;
-    static_assert(!STREAM_K || (PERSISTENT && !CLUSTER), "stream-K: a persistent grid of single blocks");
     /* this block's tiles: first, first + step, ... below count (one, at its grid place, unless persistent) */
     const int first = PERSISTENT ? blockIdx.x / S::CM : 0, step = PERSISTENT ? gridDim.x / S::CM : 1;
     const int count = PERSISTENT ? cluster_rows * cols : 1;
-    ws_walk<STREAM_K> walk(k_tiles, first, step, count, split.sk_first);
-    ws_run run;
     if (tid == 0) {
         for (int s = 0; s < S::STAGES; ++s) {
             mbar_init(&full[s], 1);
             mbar_init(&empty[s], CONSUMERS * S::CM);
         }
-        for (int c = 0; c < CONSUMERS; ++c)
-            mbar_init(&landed[c], 1);
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
     if (CLUSTER)
@@ -281,10 +174,10 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
         setmaxnreg_dec<40>();
         if (tid == 0) {
             int it = 0;
-            while (walk.next(run)) {
+            for (int t = first; t < count; t += step) {
                 int row0, col0;
-                tile_origin(run.t, row0, col0);
-                for (int k = run.k0; k < run.k1; ++k, ++it) {
+                tile_origin(t, row0, col0);
+                for (int k = 0; k < k_tiles; ++k, ++it) {
                     const int s = it % S::STAGES;
                     mbar_wait(&empty[s], ((it / S::STAGES) & 1) ^ 1);
                     ws_issue<CLUSTER, TMA_STORE, BN, CONSUMERS>(ring + s * S::STAGE_BYTES, &full[s], &map_m, &map_n,
@@ -297,12 +190,12 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
         const int c = wg - 1;
         uint8_t *boxes = ring + S::STAGES * S::STAGE_BYTES + c * (S::C_BYTES / CONSUMERS);
         int it = 0;
-        while (walk.next(run)) {
+        for (int t = first; t < count; t += step) {
             int row0, col0;
-            tile_origin(run.t, row0, col0);
+            tile_origin(t, row0, col0);
             float d[BN / 2];
             int last = 0;
-            for (int k = run.k0; k < run.k1; ++k, ++it) {
+            for (int k = 0; k < k_tiles; ++k, ++it) {
                 const int s = it % S::STAGES;
                 mbar_wait(&full[s], (it / S::STAGES) & 1);
                 const __nv_bfloat16 *a = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES) + c * 64 * WS_BK;
@@ -310,23 +203,15 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                 wgmma_fence();
 #pragma unroll
                 for (int ks = 0; ks < WS_BK / 16; ++ks)
-                    wgmma_half_tile<BN>(d, a_desc(a, ks), b_desc(b, ks), k > run.k0 || ks > 0);
+                    wgmma_half_tile<BN>(d, a_desc(a, ks), b_desc(b, ks), k > 0 || ks > 0);
                 wgmma_commit();
                 wgmma_wait<1>(); /* k-tile k-1's wgmma are done: its slot may go */
-                if (k > run.k0)
+                if (k > 0)
                     ws_release<CLUSTER>(&empty[last], tid_in_wg);
                 last = s;
             }
             wgmma_wait<0>();
             ws_release<CLUSTER>(&empty[last], tid_in_wg);
-            if constexpr (STREAM_K) {
-                if (run.k0 > 0) {
-                    ws_give_partial<BN, CONSUMERS>(split, c, d, tid_in_wg);
-                    continue;
-                }
-                if (run.k1 < k_tiles)
-                    ws_take_partials<BN, CONSUMERS>(split, walk, run, c, d, tid_in_wg, ring, &landed[c]);
-            }
             if (TMA_STORE)
                 ws_store_tma<BN>(&map_p, boxes, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
             else
@@ -338,7 +223,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     if (CLUSTER)
         cluster_sync(); /* no CTA leaves while its partner may still write into it or arrive on its barriers */
 #else
-    (void)map_m, (void)map_n, (void)map_p, (void)P, (void)width, (void)split;
+    (void)map_m, (void)map_n, (void)map_p, (void)P, (void)width;
 #endif
 }
 
@@ -371,16 +256,12 @@ static inline const char *ws_device_sms(int *sms)
 /* The launch: a grid of tiles, or (persistent) one block per SM; with EVEN_WAVES the fewest blocks that take as
  * few rounds of tiles (tensor_tiles.h); with clusters, as many as can be resident at once: the tiles are dealt to
  * the blocks in advance, so a cluster that had to wait for a free GPC would run its whole share after the others,
- * doubling the time; with STREAM_K one block per SM, the tiles of the rounds before the last two dealt whole
- * (tensor_tiles.h, stream_k_first) and the rest split in k-steps, through the partials and flags of `split`, whose
- * epoch the caller numbers. The registry's grid is of WS_BM x WS_BN tiles whatever tile the kernel takes; the block
- * is the kernel's (taller_tiles gives the one its tile needs, checked against its row's). */
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN, int CONSUMERS = 2,
-          bool STREAM_K = false>
-static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block, ws_split split = {})
+ * doubling the time. The registry's grid is of WS_BM x WS_BN tiles whatever tile the kernel takes; the block is
+ * the kernel's (taller_tiles gives the one its tile needs, checked against its row's). */
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN, int CONSUMERS = 2>
+static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
-    static_assert(!STREAM_K || (PERSISTENT && !CLUSTER && !EVEN_WAVES), "stream-K: one single block per SM");
     static_assert(!CLUSTER || BN == WS_BN, "clusters: ws_resident_clusters asks about the 256-column kernel");
 #ifndef MEMSCOPE_SM90A
     (void)o, (void)grid, (void)block;
@@ -395,7 +276,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     const char *why = tensor_maps_for(o, S::BM, &maps);
     if (why)
         return why;
-    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS, STREAM_K>;
+    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS>;
     cudaError_t rc = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM);
     if (rc != cudaSuccess)
         return cudaGetErrorString(rc);
@@ -405,8 +286,6 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
             return why;
         const int tiles = ((o->width + S::BM - 1) / S::BM) * ((o->width + BN - 1) / BN);
         grid = dim3(EVEN_WAVES ? even_waves_grid(tiles, sms) : sms / S::CM * S::CM, 1, 1);
-        if (STREAM_K)
-            split.sk_first = stream_k_first(tiles, sms);
     }
     if (CLUSTER) {
         cudaLaunchConfig_t config = {grid, block, S::SMEM, o->stream, NULL, 0};
@@ -423,10 +302,10 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
             if ((unsigned)(clusters * S::CM) < config.gridDim.x)
                 config.gridDim.x = clusters * S::CM;
         }
-        rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->width, split);
+        rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->width);
         return rc == cudaSuccess ? launch_status() : cudaGetErrorString(rc);
     }
-    kernel<<<grid, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->width, split);
+    kernel<<<grid, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->width);
     return launch_status();
 #endif
 }
