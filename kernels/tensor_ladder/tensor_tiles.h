@@ -6,6 +6,8 @@
 #ifndef MEMSCOPE_TENSOR_TILES_H
 #define MEMSCOPE_TENSOR_TILES_H
 
+#include <stddef.h>
+
 /* mma_global: 4 warps of 32 x 32 outputs, fragments read from global memory. */
 #define TG_BM 64
 #define TG_BN 64
@@ -60,12 +62,16 @@ static inline int even_waves_grid(int tiles, int sms)
 #define CT_COST_128 107
 #define CT_COST_64 176
 #define CT_COST_192_128 106
+#define CT_COST_128_320 100
 #define TT_TALL_BM 192 /* taller_tiles' tall tiles: three consumer warpgroups of 64 rows */
 #define TT_THREADS 512 /* taller_tiles' row: the block of its tall tiles, a producer and three consumers */
+#define WT_WIDE_BN 320 /* wider_tiles' wide tiles: five 64-column boxes of N */
 static inline int ct_cost_pct(int bm, int bn)
 {
     if (bm == TT_TALL_BM)
         return CT_COST_192_128;
+    if (bn == WT_WIDE_BN)
+        return CT_COST_128_320;
     return bn == WS_BN ? 100 : bn == 128 ? CT_COST_128 : CT_COST_64;
 }
 
@@ -85,22 +91,39 @@ static inline int chosen_tile_n(int m, int n, int sms)
     return best;
 }
 
+struct ws_tile {
+    int bm, bn;
+};
+/* The tile of least time by the rounds: of `count` candidates, larger first, the first on a tie. */
+static inline struct ws_tile least_time_tile(int m, int n, int sms, const struct ws_tile *by_size, size_t count)
+{
+    struct ws_tile best = by_size[0];
+    for (size_t i = 1; i < count; ++i)
+        if (ct_rounds_time(m, n, sms, by_size[i].bm, by_size[i].bn) < ct_rounds_time(m, n, sms, best.bm, best.bn))
+            best = by_size[i];
+    return best;
+}
+
 /* taller_tiles' tile: of chosen_tiles' three and 192 x 128 (tensor_ws.cuh with a third consumer warpgroup, whose
  * registers do not hold 64 x 256 accumulators), the one whose rounds take least time by the same costs; the larger tile
  * on a tie. (192 x 64 would be chosen at no square width on 132 SMs: it is not offered.) 3072 x 3072 on 132 SMs: 288
  * tiles of 128 x 256 take 3 rounds with 24 tiles in the last, 384 of 192 x 128 take 3 rounds of three quarters the
  * time. */
-struct ws_tile {
-    int bm, bn;
-};
 static inline struct ws_tile taller_tile(int m, int n, int sms)
 {
     static const struct ws_tile by_size[] = {{WS_BM, WS_BN}, {TT_TALL_BM, 128}, {WS_BM, 128}, {WS_BM, 64}};
-    struct ws_tile best = by_size[0];
-    for (size_t i = 1; i < sizeof by_size / sizeof *by_size; ++i)
-        if (ct_rounds_time(m, n, sms, by_size[i].bm, by_size[i].bn) < ct_rounds_time(m, n, sms, best.bm, best.bn))
-            best = by_size[i];
-    return best;
+    return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
+}
+
+/* wider_tiles' tile: taller_tiles' four and 128 x 320 (tensor_ws.cuh: each consumer a wgmma m64n256k16 and an
+ * m64n64k16 a k-step), by the same rounds and costs; the wide tile on a tie. 5120 x 5120 on 132 SMs: 640 tiles of
+ * 128 x 320 take 5 rounds of 1.25 times a 128 x 256 tile's outputs, against 7 rounds of 128 x 256 (800 tiles) and 13
+ * of 128 x 128, half the outputs at cost 107 %. */
+static inline struct ws_tile wider_tile(int m, int n, int sms)
+{
+    static const struct ws_tile by_size[] = {
+        {WS_BM, WT_WIDE_BN}, {WS_BM, WS_BN}, {TT_TALL_BM, 128}, {WS_BM, 128}, {WS_BM, 64}};
+    return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
 }
 
 #endif

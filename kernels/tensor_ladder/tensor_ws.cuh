@@ -35,8 +35,10 @@
 
 /* BN: the tile's columns, WS_BN (256) but in chosen_tiles and taller_tiles, which take 128 or 64 where the shape
  * asks for it (tensor_tiles.h): a k-tile is then 32 or 24 KB, and the ring takes as many stages as 48 KB k-tiles
- * would fill. CONSUMERS: the consumer warpgroups, 2 but in taller_tiles' 192 x 128 tiles, whose third consumer takes
- * rows 128 to 191: the ring then takes the stages that fit beside three consumers' boxes (4 of 40 KB), and the 64K
+ * would fill; and in wider_tiles' 128 x 320 tiles, whose k-tiles of 56 KB fill 3 stages, and whose consumers each
+ * take their 64 x 320 outputs in two wgmma a k-step (m64n256k16 and m64n64k16: 160 accumulators a thread).
+ * CONSUMERS: the consumer warpgroups, 2 but in taller_tiles' 192 x 128 tiles, whose third consumer takes rows 128 to
+ * 191: the ring then takes the stages that fit beside three consumers' boxes (4 of 40 KB), and the 64K
  * registers of the SM leave each consumer 152 (40 x 128 + 152 x 384), too few for 64 x 256 accumulators. */
 template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2> struct ws_shape {
     static const int CM = CLUSTER ? 2 : 1; /* CTAs of a cluster, stacked along m */
@@ -48,7 +50,8 @@ template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2> struc
     static const size_t SMEM = (size_t)STAGES * STAGE_BYTES + C_BYTES + 1024; /* + 1024: the ring's alignment */
     static const int CONSUMER_REGS = CONSUMERS == 2 ? 232 : 152;
     static_assert(SMEM + 2 * STAGES * 8 <= 227 * 1024, "an H100 block has 227 KB of shared memory");
-    static_assert(BN == 64 || BN == 128 || BN == 256, "a consumer's wgmma is m64n64k16, m64n128k16 or m64n256k16");
+    static_assert(BN == 64 || BN == 128 || BN == 256 || BN == 320,
+                  "a consumer's wgmma is m64n64k16, m64n128k16 or m64n256k16, or the last two for 320 columns");
     static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && BN == 128 && !CLUSTER),
                   "three consumers: 64 x 128 accumulators each, no clusters");
 };
@@ -93,9 +96,9 @@ template <bool CLUSTER> __device__ __forceinline__ void ws_release(uint64_t *emp
  * stmatrix.x4, which takes the accumulators as they lie (the wgmma fragment of an 8 x 8 block is stmatrix's: a
  * thread's bf16 pair of row lane / 4): a warp writes two 16 x 8 column blocks an instruction, its 8 row addresses
  * per matrix in 8 bank groups. A buffer is written again once the store that read it is done reading: the store
- * WS_STORE_BOXES boxes back, whose buffer it is (wait_group.read leaves the later stores in flight). A tile of 64
- * columns is one box, so every tile's box is buffer 0 and the store before it, the last tile's, read that buffer:
- * it waits for every store. */
+ * WS_STORE_BOXES boxes back, whose buffer it is (wait_group.read leaves the later stores in flight). A tile's first
+ * box is buffer 0; where its boxes are not a multiple of the buffers (64 columns: one box; 320: five), the last
+ * tile's last box was buffer 0 too, the store just before: the first box waits for every store. */
 template <int BN>
 __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *boxes, int row0, int col0,
                                              const float *d, int tid_in_wg, unsigned barrier)
@@ -105,8 +108,12 @@ __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *
 #pragma unroll
     for (int b = 0; b < BN / 64; ++b) {
         uint8_t *box = boxes + (b % WS_STORE_BOXES) * WS_BOX_BYTES;
-        if (tid_in_wg == 0)
-            tma_store_wait_read<(BN / 64 < WS_STORE_BOXES ? BN / 64 : WS_STORE_BOXES) - 1>();
+        if (tid_in_wg == 0) {
+            if (b == 0 && BN / 64 % WS_STORE_BOXES != 0)
+                tma_store_wait_read<0>();
+            else
+                tma_store_wait_read<WS_STORE_BOXES - 1>();
+        }
         named_barrier(barrier, 128);
 #pragma unroll
         for (int j = 0; j < 8; j += 2) {
@@ -123,15 +130,21 @@ __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *
     }
 }
 
-/* One k-step of a consumer's half tile: d (64 x BN) += A (64 x 16) x B (16 x BN). */
-template <int BN> __device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, uint64_t b, int scale_d)
+/* One k-step ks of a consumer's half tile: d (64 x BN) += A (64 x 16) x B (16 x BN), B's k-tile at b. 320 columns
+ * are 256 and the 64 of the fifth box, whose accumulators follow the first 256 columns' in the fragment layout of
+ * one m64n320 (4 a group of 8 columns), so that the store takes them as one. */
+template <int BN>
+__device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, const __nv_bfloat16 *b, int ks, int scale_d)
 {
-    if constexpr (BN == 256)
-        wgmma_m64n256k16(d, a, b, scale_d);
+    if constexpr (BN == 320) {
+        wgmma_m64n256k16(d, a, b_desc(b, ks), scale_d);
+        wgmma_m64n64k16(d + 128, a, b_desc(b + 4 * 64 * WS_BK, ks), scale_d);
+    } else if constexpr (BN == 256)
+        wgmma_m64n256k16(d, a, b_desc(b, ks), scale_d);
     else if constexpr (BN == 128)
-        wgmma_m64n128k16(d, a, b, scale_d);
+        wgmma_m64n128k16(d, a, b_desc(b, ks), scale_d);
     else
-        wgmma_m64n64k16(d, a, b, scale_d);
+        wgmma_m64n64k16(d, a, b_desc(b, ks), scale_d);
 }
 
 #endif
@@ -203,7 +216,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                 wgmma_fence();
 #pragma unroll
                 for (int ks = 0; ks < WS_BK / 16; ++ks)
-                    wgmma_half_tile<BN>(d, a_desc(a, ks), b_desc(b, ks), k > 0 || ks > 0);
+                    wgmma_half_tile<BN>(d, a_desc(a, ks), b, ks, k > 0 || ks > 0);
                 wgmma_commit();
                 wgmma_wait<1>(); /* k-tile k-1's wgmma are done: its slot may go */
                 if (k > 0)

@@ -112,11 +112,51 @@ static void a_tall_tile_is_taken_where_its_rounds_take_least_time(void **state)
     }
 }
 
+/* wider_tiles' tile by the same reckoning, 128 x 320 (cost 100 %, measured on an H200) beside taller_tiles' four,
+ * worked out by hand at every multiple of 512 from 1024 to 8192: the wide tile's count, rounds and time in the
+ * units above (rounds x 320 x 100) against the best of the others'; the least time wins, the wide tile on a tie. */
+static void a_wide_tile_is_taken_where_its_rounds_take_least_time(void **state)
+{
+    (void)state;
+    static const int wide[] = {
+        5120, /* 640 tiles, 5 rounds, 160,000; 128 x 128: 1600, 13, 178,048 */
+        5632, /* 792, 6, 192,000; 192 x 128: 1320, 10, 203,520 */
+        7680, /* 1440, 11, 352,000; 128 x 256: 1800, 14, 358,400 */
+    };
+    static const int not_wide[] = {
+        1024, /* 32, 1, 32,000; 128 x 64: 128, 1, 11,264 */
+        1536, /* 60, 1, 32,000; 192 x 128: 96, 1, 20,352 */
+        2048, /* 112, 1, 32,000; 128 x 256: 128, 1, 25,600 */
+        3072, /* 240, 2, 64,000; 192 x 128: 384, 3, 61,056 */
+        6144, /* 960, 8, 256,000; 128 x 256: 1152, 9, 230,400 */
+        6656, /* 1092, 9, 288,000; 1352, 11, 281,600 */
+        7168, /* 1288, 10, 320,000; 1568, 12, 307,200 */
+        8192, /* 1664, 13, 416,000; 2048, 16, 409,600 */
+        2560, 3584, 4096, 4608, /* the same rounds as 128 x 256's: 2, 3, 4 and 5 */
+    };
+    for (size_t i = 0; i < sizeof wide / sizeof *wide; ++i) {
+        const struct ws_tile t = wider_tile(wide[i], wide[i], 132);
+        if (t.bm != WS_BM || t.bn != WT_WIDE_BN)
+            fail_msg("W = %d: %d x %d, not 128 x 320", wide[i], t.bm, t.bn);
+    }
+    for (size_t i = 0; i < sizeof not_wide / sizeof *not_wide; ++i)
+        assert_int_not_equal(wider_tile(not_wide[i], not_wide[i], 132).bn, WT_WIDE_BN);
+    /* where another tile is taken, it is taller_tiles' */
+    for (int w = 8; w <= 8192; w += 8) {
+        const struct ws_tile t = wider_tile(w, w, 132), u = taller_tile(w, w, 132);
+        assert_true(t.bn == WT_WIDE_BN || (t.bm == u.bm && t.bn == u.bn));
+    }
+    /* one SM, W = 3840 (12 x 320): every tile a round of its own, 360 of 128 x 320 and 450 of 128 x 256 cover the
+     * same outputs at the same cost, 11,520,000 either way: the wide tile on the tie */
+    assert_int_equal(wider_tile(3840, 3840, 1).bn, WT_WIDE_BN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_shape_takes_the_tile_whose_rounds_take_least_time),
         cmocka_unit_test(a_tall_tile_is_taken_where_its_rounds_take_least_time),
+        cmocka_unit_test(a_wide_tile_is_taken_where_its_rounds_take_least_time),
         cmocka_unit_test(the_ladder_widths_on_an_h100),
         cmocka_unit_test(never_a_round_more_than_one_block_per_sm),
     };

@@ -19,7 +19,7 @@
 #include "../support/broken_matmul.h"
 #include "../support/gpu_fixture.h"
 
-static const int widths[] = {1, 2, 8, 33, 64, 100, 1000, 1024, 4097, 4104};
+static const int widths[] = {1, 2, 8, 33, 64, 100, 1000, 1024, 2056, 4097, 4104};
 #define N_WIDTHS (sizeof widths / sizeof widths[0])
 
 struct variant_case {
