@@ -16,24 +16,15 @@
  */
 #include "tensor_ws.cuh"
 
-/* The tile the launcher takes at this width on the current device: 0 and why where the device says nothing. */
-static const char *chosen_n(int width, int *bn)
-{
-    int sms;
-    const char *why = ws_device_sms(&sms);
-    *bn = why ? 0 : chosen_tile_n(width, width, sms);
-    return why;
-}
-
 extern "C" const char *matmul_chosen_tiles(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    int bn;
-    const char *why = chosen_n(o->width, &bn);
+    struct ws_tile tile;
+    const char *why = ws_tile_on_device(o->width, chosen_tile, &tile);
     if (why)
         return why;
-    if (bn == 64)
+    if (tile.bn == 64)
         return launch_ws_gemm<true, false, true, true, 64>(o, grid, block);
-    if (bn == 128)
+    if (tile.bn == 128)
         return launch_ws_gemm<true, false, true, true, 128>(o, grid, block);
     return launch_ws_gemm<true, false, true, true>(o, grid, block);
 }
@@ -49,9 +40,10 @@ template <int BN> static const void *chosen_kernel(size_t *dynamic_smem_bytes)
 extern "C" const void *matmul_chosen_tiles_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)
 {
     (void)threads; /* the registry's: three warpgroups whatever the tile */
-    int bn;
-    if (chosen_n(width, &bn))
+    struct ws_tile tile;
+    if (ws_tile_on_device(width, chosen_tile, &tile))
         return NULL;
-    return bn == 64 ? chosen_kernel<64>(dynamic_smem_bytes)
-                    : bn == 128 ? chosen_kernel<128>(dynamic_smem_bytes) : chosen_kernel<WS_BN>(dynamic_smem_bytes);
+    return tile.bn == 64    ? chosen_kernel<64>(dynamic_smem_bytes)
+           : tile.bn == 128 ? chosen_kernel<128>(dynamic_smem_bytes)
+                            : chosen_kernel<WS_BN>(dynamic_smem_bytes);
 }

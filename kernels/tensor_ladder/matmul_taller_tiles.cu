@@ -15,15 +15,6 @@
  */
 #include "tensor_ws.cuh"
 
-/* The tile at this width on the current device: 0 rows and why where the device says nothing. */
-static const char *taller_choice(int width, struct ws_tile *tile)
-{
-    int sms;
-    const char *why = ws_device_sms(&sms);
-    *tile = why ? (struct ws_tile){0, 0} : taller_tile(width, width, sms);
-    return why;
-}
-
 /* The block is the chosen kernel's: four warpgroups for a tall tile, three for a tile of 128 rows. */
 template <int BN, int CONSUMERS> static const char *launch_taller(const struct matmul_operands *o, dim3 grid)
 {
@@ -36,7 +27,7 @@ extern "C" const char *matmul_taller_tiles(const struct matmul_operands *o, dim3
     if (!tensor_shape_matches(grid, block, o->width, WS_BM, WS_BN, TT_THREADS))
         return TENSOR_SHAPE_MISMATCH;
     struct ws_tile tile;
-    const char *why = taller_choice(o->width, &tile);
+    const char *why = ws_tile_on_device(o->width, taller_tile, &tile);
     if (why)
         return why;
     if (tile.bm == TT_TALL_BM)
@@ -57,7 +48,7 @@ template <int BN, int CONSUMERS> static const void *taller_kernel(size_t *dynami
 extern "C" const void *matmul_taller_tiles_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)
 {
     struct ws_tile tile;
-    if (taller_choice(width, &tile))
+    if (ws_tile_on_device(width, taller_tile, &tile))
         return NULL;
     if (tile.bm == TT_TALL_BM)
         return taller_kernel<128, 3>(dynamic_smem_bytes, threads);

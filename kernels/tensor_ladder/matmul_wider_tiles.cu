@@ -13,22 +13,13 @@
  */
 #include "tensor_ws.cuh"
 
-/* Whether the wide tile is taken at this width on the current device; why not where the device says nothing. */
-static const char *wide_choice(int width, int *wide)
-{
-    int sms;
-    const char *why = ws_device_sms(&sms);
-    *wide = why ? 0 : wider_tile(width, width, sms).bn == WT_WIDE_BN;
-    return why;
-}
-
 extern "C" const char *matmul_wider_tiles(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    int wide;
-    const char *why = wide_choice(o->width, &wide);
+    struct ws_tile tile;
+    const char *why = ws_tile_on_device(o->width, wider_tile, &tile);
     if (why)
         return why;
-    if (!wide)
+    if (tile.bn != WT_WIDE_BN)
         return matmul_taller_tiles(o, grid, block);
     if (!tensor_shape_matches(grid, block, o->width, WS_BM, WS_BN, TT_THREADS))
         return TENSOR_SHAPE_MISMATCH;
@@ -38,10 +29,10 @@ extern "C" const char *matmul_wider_tiles(const struct matmul_operands *o, dim3 
 /* The wide tile's kernel where it is taken, else taller_tiles' choice; NULL where the device cannot be asked. */
 extern "C" const void *matmul_wider_tiles_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)
 {
-    int wide;
-    if (wide_choice(width, &wide))
+    struct ws_tile tile;
+    if (ws_tile_on_device(width, wider_tile, &tile))
         return NULL;
-    if (!wide)
+    if (tile.bn != WT_WIDE_BN)
         return matmul_taller_tiles_kernel(width, dynamic_smem_bytes, threads);
     *dynamic_smem_bytes = ws_shape<false, true, WT_WIDE_BN>::SMEM, *threads = WS_THREADS;
     return (const void *)ws_gemm_kernel<true, false, true, WT_WIDE_BN>;

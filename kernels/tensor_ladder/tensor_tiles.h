@@ -94,6 +94,14 @@ static inline int chosen_tile_n(int m, int n, int sms)
 struct ws_tile {
     int bm, bn;
 };
+
+/* chosen_tiles' tile as a tile. */
+static inline struct ws_tile chosen_tile(int m, int n, int sms)
+{
+    const struct ws_tile t = {WS_BM, chosen_tile_n(m, n, sms)};
+    return t;
+}
+
 /* The tile of least time by the rounds: of `count` candidates, larger first, the first on a tie. */
 static inline struct ws_tile least_time_tile(int m, int n, int sms, const struct ws_tile *by_size, size_t count)
 {

@@ -266,6 +266,17 @@ static inline const char *ws_device_sms(int *sms)
     return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
 }
 
+/* The tile a rule of tensor_tiles.h takes for a width x width product on the current device; 0 x 0 and why where the
+ * device says nothing. */
+static inline const char *ws_tile_on_device(int width, struct ws_tile (*rule)(int m, int n, int sms),
+                                            struct ws_tile *tile)
+{
+    int sms;
+    const char *why = ws_device_sms(&sms);
+    *tile = why ? ws_tile{0, 0} : rule(width, width, sms);
+    return why;
+}
+
 /* The launch: a grid of tiles, or (persistent) one block per SM; with EVEN_WAVES the fewest blocks that take as
  * few rounds of tiles (tensor_tiles.h); with clusters, as many as can be resident at once: the tiles are dealt to
  * the blocks in advance, so a cluster that had to wait for a free GPC would run its whole share after the others,
