@@ -131,10 +131,12 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER, MATMUL_ON_TENSOR_LADDE
            "even_waves with its tile chosen by the shape: 128 x 128 or 128 x 64 where 128 x 256 tiles leave SMs idle") \
     KERNEL("taller_tiles", matmul_taller_tiles, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,             \
            TT_THREADS, 1, WS_BN, WS_BM,                                                                            \
-           "chosen_tiles choosing 192 x 128 tiles too (a third consumer warpgroup) where they take fewer rounds") \
+           "chosen_tiles choosing 192 x 128 tiles too (a third consumer warpgroup) where their rounds take least "   \
+           "time")                                                                                                  \
     KERNEL("wider_tiles", matmul_wider_tiles, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,             \
            TT_THREADS, 1, WS_BN, WS_BM,                                                                            \
-           "taller_tiles choosing 128 x 320 tiles too (two wgmma a consumer a k-step) where they take fewer rounds") \
+           "taller_tiles choosing 128 x 320 tiles too (two wgmma a consumer a k-step) where their rounds take least " \
+           "time")                                                                                                  \
     LIBRARY("cublas_bf16", matmul_cublas_bf16, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                      \
             "cublasGemmEx, bf16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), default algorithm: the bf16 "      \
             "tensor-core anchor")                                                                                     \

@@ -4,9 +4,10 @@
  * 64 x 320 outputs: a wgmma m64n256k16 over the first four 64-column boxes of the B k-tile and an m64n64k16 over the
  * fifth, 160 FP32 accumulators a thread under the 232 registers a consumer takes. A k-tile is 16 KB of A and 40 KB of
  * B, so the ring holds 3 stages; the store is five TMA boxes a consumer. The rounds are what the tile changes: at
- * W = 5120, 800 tiles of 128 x 256 take 7 rounds, the last of 8 tiles; 640 of 128 x 320 take 5 rounds, the last 112
- * tiles full. Each A k-tile feeds 320 columns, not 256: fewer bytes from the L2 an operation. Where the rule keeps
- * another tile, this rung is taller_tiles.
+ * W = 5120, 640 tiles of 128 x 320 take 5 whole rounds of 128 blocks, against taller_tiles' 13 rounds of 128 x 128
+ * (1600 tiles, half the outputs at cost 107 %) or 7 of 128 x 256, the last of 8 tiles. Each A k-tile feeds 320
+ * columns, not 256 or 128: fewer bytes from the L2 an operation. Where the rule keeps another tile, this rung is
+ * taller_tiles.
  *
  * Counters that should move against taller_tiles where the wide tile is chosen: time down by the rounds saved; SM
  * busy up where the last round emptied SMs; L2-to-SM bytes per operation down (A read once for every 320 columns).

@@ -57,8 +57,8 @@ static inline int even_waves_grid(int tiles, int sms)
  * tests/kernels checks it without a GPU. 1024 x 1024 on 132 SMs: 32 tiles of 256 columns or 128 of 64, one round
  * either way: 64. 4096: 4 rounds of 256 against 8 of 128 and 16 of 64: 256. */
 #define CT_NARROWEST_BN 64
-/* A tile's cost an output, percent of 128 x 256's: measured on an H200 (docs/tensor-ladder.md, "chosen_tiles" and
- * "taller_tiles"), the ratio of the tile's time to what its rounds alone predict. */
+/* A tile's cost an output, percent of 128 x 256's: measured on an H200 (docs/tensor-ladder.md, "chosen_tiles",
+ * "taller_tiles" and "wider_tiles"), the ratio of the tile's time to what its rounds alone predict. */
 #define CT_COST_128 107
 #define CT_COST_64 176
 #define CT_COST_192_128 106

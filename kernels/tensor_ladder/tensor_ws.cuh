@@ -9,8 +9,8 @@
  * ring of stages, waiting on each slot's "empty" mbarrier before refilling it. Warpgroups 1 and 2 are consumers (1 to
  * 3, at 152 registers, in a 192-row tile): they take registers (setmaxnreg.inc to 232), wait on each slot's "full"
  * mbarrier, multiply their 64 x 256 half of the 128 x 256 tile with four wgmma.m64n256k16 a k-tile (128 FP32
- * accumulators a thread), keep one k-tile's wgmma in flight and release the slot of the one before, then write their
- * outputs.
+ * accumulators a thread; other tiles' wgmma below, ws_shape), keep one k-tile's wgmma in flight and release the slot
+ * of the one before, then write their outputs.
  *   PERSISTENT: one block per SM (a cluster of them), each walking the tiles c, c + C, c + 2C, ... in a rasterized
  *     order: bands of RASTER cluster rows, down each column of tiles, so the blocks working at once share the
  *     columns of N and rows of M they read in the L2; the producer runs ahead into the next tile while the
