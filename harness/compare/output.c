@@ -166,7 +166,8 @@ void compare_print(FILE *out, const struct comparison *c, const struct compare_o
     fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians%s; "
                  "floor %.3g %%, or a unit's rounds' noise where larger\n",
             o->rules.alpha,
-            paired_pairs(c) ? "; launches paired: Wilcoxon signed-rank on their ratios, an interval of their median" : "",
+            paired_pairs(c) ? "; launches paired: Wilcoxon signed-rank on their ratios, an interval of their median"
+                            : "",
             100 * o->rules.floor);
 }
 

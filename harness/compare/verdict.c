@@ -179,6 +179,12 @@ int bootstrap_median_ratio(const double *a, int na, const double *b, int nb, int
     return bootstrap(a, na, b, nb, resamples, seed, low, high);
 }
 
+/* The rank test a comparison ran: on two sides' samples, or on paired launches' ratios. */
+static const char *test_name(const struct timing_comparison *c)
+{
+    return c->paired ? "signed-rank test" : "U test";
+}
+
 /* "the 2 % floor", or "the 3.1 % floor of its rounds' noise". */
 static const char *floor_words(const struct timing_comparison *c)
 {
@@ -196,8 +202,8 @@ static void judge(const struct verdict_rules *rules, struct timing_comparison *c
     int significant = c->p_value < rules->alpha && (c->interval_low > 0 || c->interval_high < 0);
     if (significant && size > c->floor && size > spread) {
         c->verdict = c->change > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
-        snprintf(c->reason, sizeof c->reason, "%s p = %.2g; change beyond %s and the spread",
-                 c->paired ? "signed-rank test" : "U test", c->p_value, floor_words(c));
+        snprintf(c->reason, sizeof c->reason, "%s p = %.2g; change beyond %s and the spread", test_name(c),
+                 c->p_value, floor_words(c));
     } else if (c->interval_low >= -rules->floor && c->interval_high <= rules->floor) {
         c->verdict = VERDICT_SAME;
         snprintf(c->reason, sizeof c->reason, "interval within the %.3g %% floor", 100 * rules->floor);
@@ -210,8 +216,8 @@ static void judge(const struct verdict_rules *rules, struct timing_comparison *c
         snprintf(c->reason, sizeof c->reason, "change %.2f %% is within %s", 100 * c->change, floor_words(c));
     } else if ((c->interval_low > 0 || c->interval_high < 0) && size > c->floor) {
         c->verdict = VERDICT_UNSURE; /* few samples: a rank test's p cannot fall below alpha */
-        snprintf(c->reason, sizeof c->reason, "%s p = %.2g, not below alpha %.3g", c->paired ? "signed-rank test" : "U test",
-                 c->p_value, rules->alpha);
+        snprintf(c->reason, sizeof c->reason, "%s p = %.2g, not below alpha %.3g", test_name(c), c->p_value,
+                 rules->alpha);
     } else {
         c->verdict = VERDICT_UNSURE;
         snprintf(c->reason, sizeof c->reason, "interval reaches past the %.3g %% floor (spread %.2f %%)",

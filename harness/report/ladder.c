@@ -113,7 +113,8 @@ static const struct ladder_pages {
     bool says_tensor_pipe;
 } pages[RESULTS_LADDERS] = {
     [RESULTS_FP32_LADDER] = {"FP32 ladder", "fp32", "cuBLAS", "ladder.tsv", "ladder-ideas.tsv", "ladder_idea_rows",
-                             "ladder_table", "GFLOP/s\t% cuBLAS\t% FP32 roof\tx step before\tFFMA/LDG sector\tFFMA/wavefront", 1,
+                             "ladder_table",
+                             "GFLOP/s\t% cuBLAS\t% FP32 roof\tx step before\tFFMA/LDG sector\tFFMA/wavefront", 1,
                              CEILING_FP32, fp32_cells, false},
     [RESULTS_TENSOR_LADDER] = {"bf16 ladder", "bf16", "cuBLAS bf16", "tensor-ladder.tsv", "tensor-ladder-ideas.tsv",
                                "tensor_ladder_idea_rows", "tensor_ladder_table",
