@@ -11,12 +11,12 @@ static inline const char *launch_status(void)
     return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
 }
 
-/* The accessor a registry row names beside its launcher: the __global__ function it starts (at every width) and the
+/* The accessor a registry row names beside its launcher: the __global__ function it starts (at every shape) and the
  * dynamic shared memory it gives each block. */
 #define MATMUL_KERNEL(accessor, kernel, dynamic_smem)                                                          \
-    extern "C" const void *accessor(int width, size_t *dynamic_smem_bytes, unsigned *threads)                  \
+    extern "C" const void *accessor(struct matmul_shape shape, size_t *dynamic_smem_bytes, unsigned *threads)  \
     {                                                                                                          \
-        (void)width, (void)threads;                                                                            \
+        (void)shape, (void)threads;                                                                            \
         *dynamic_smem_bytes = (dynamic_smem);                                                                  \
         return (const void *)(kernel);                                                                         \
     }

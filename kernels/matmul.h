@@ -1,5 +1,5 @@
 /*
- * Matrix-multiplication variants: P = M x N for square Width x Width matrices.
+ * Matrix-multiplication variants: P = M x N, P rows x cols, M rows x inner, N inner x cols (struct matmul_shape).
  *
  * The registry (matmul_registry.c) is the one list the harness reads, built
  * from the table in matmul_registry.h. Adding a variant is one kernel file and
@@ -30,26 +30,51 @@ enum matmul_layout {
     MATMUL_COL_MAJOR,   /* M, N and P column-major */
 };
 
+/* A product's shape: P (rows x cols) = M (rows x inner) x N (inner x cols), BLAS's M x N x K. A square product of
+ * width W is W x W x W. */
+struct matmul_shape {
+    int rows, cols, inner;
+};
+
+static inline struct matmul_shape matmul_square(int width)
+{
+    struct matmul_shape s = {width, width, width};
+    return s;
+}
+
+static inline int matmul_is_square(struct matmul_shape s)
+{
+    return s.rows == s.cols && s.cols == s.inner;
+}
+
+/* The width of a square product, 0 for any other shape. */
+static inline int matmul_square_width(struct matmul_shape s)
+{
+    return matmul_is_square(s) ? s.rows : 0;
+}
+
 struct matmul_operands {
     const void *m;
     const void *n;
     void *p;
-    int width;
+    struct matmul_shape shape;
     cudaStream_t stream;
     cublasHandle_t cublas; /* used by the library variants only */
 };
 
 /* Returns NULL when the work was enqueued, else a static description of why not. A launcher that cannot take the
- * width at all (an alignment the hardware needs, a tile the width does not fill) says so before touching the GPU,
- * with a reason that starts with MATMUL_REFUSED: the run records the variant as refused at that width, with the
+ * shape at all (an alignment the hardware needs, a tile the shape does not fill) says so before touching the GPU,
+ * with a reason that starts with MATMUL_REFUSED: the run records the variant as refused at that shape, with the
  * reason, and goes on; any other reason is an error. */
 #define MATMUL_REFUSED "refused: "
+/* The reason of a kernel written for square matrices: it indexes all three by one width. */
+#define MATMUL_REFUSED_NOT_SQUARE MATMUL_REFUSED "square products only (the kernel indexes M, N and P by one width)"
 typedef const char *(*matmul_launch_fn)(const struct matmul_operands *ops, dim3 grid, dim3 block);
-/* The __global__ function the launcher starts at a width and the dynamic shared memory it gives each block, so that
- * the harness can ask the device about the kernel's resources (a launcher may choose its kernel by the width; NULL
+/* The __global__ function the launcher starts at a shape and the dynamic shared memory it gives each block, so that
+ * the harness can ask the device about the kernel's resources (a launcher may choose its kernel by the shape; NULL
  * when it could not ask the device which). threads holds the row's block_x x block_y when called; a launcher that
- * chooses its block by the width too sets the threads of the block it launches. */
-typedef const void *(*matmul_kernel_fn)(int width, size_t *dynamic_smem_bytes, unsigned *threads);
+ * chooses its block by the shape too sets the threads of the block it launches. */
+typedef const void *(*matmul_kernel_fn)(struct matmul_shape shape, size_t *dynamic_smem_bytes, unsigned *threads);
 
 struct matmul_variant {
     const char *name;
@@ -69,16 +94,21 @@ int matmul_ladder_step(const char *name);
 /* Its step on the bf16 tensor-core ladder likewise (kernels/tensor_ladder/ to cublas_bf16), or 0. */
 int matmul_tensor_ladder_step(const char *name);
 
-dim3 matmul_grid(const struct matmul_variant *v, int width);
+/* Blocks of tile_x x tile_y covering P: tile_x along its columns (grid x), tile_y along its rows (grid y). */
+dim3 matmul_grid(const struct matmul_variant *v, struct matmul_shape shape);
 dim3 matmul_block(const struct matmul_variant *v);
 
 size_t matmul_element_size(enum matmul_precision precision);
 const char *matmul_precision_name(enum matmul_precision precision);
 const char *matmul_layout_name(enum matmul_layout layout);
+/* A shape as messages and ranges name it: "W=4096" for a square product, else rows x cols x inner,
+ * "8192x3072x1024" (BLAS's M x N x K); text holds MATMUL_SHAPE_LABEL bytes. */
+#define MATMUL_SHAPE_LABEL 48
+const char *matmul_shape_label(struct matmul_shape shape, char *text);
 
-/* Work model: 2*W^3 floating-point operations; at least M and N read once and P written once. */
-double matmul_flop(int width);
-double matmul_min_bytes(const struct matmul_variant *v, int width);
+/* Work model: 2 x rows x cols x inner floating-point operations; at least M and N read once and P written once. */
+double matmul_flop(struct matmul_shape shape);
+double matmul_min_bytes(const struct matmul_variant *v, struct matmul_shape shape);
 
 /* Each row's launcher and, for a kernel row, the accessor of the kernel it starts (MATMUL_KERNEL in
  * launch_status.cuh), declared from the table so that a kernel file's definitions are checked against it. */
@@ -86,7 +116,7 @@ double matmul_min_bytes(const struct matmul_variant *v, int width);
     const char *launcher(const struct matmul_operands *ops, dim3 grid, dim3 block);
 #define MATMUL_DECLARE_KERNEL_ROW(name, launcher, ...)                                                               \
     MATMUL_DECLARE_LAUNCHER(launcher)                                                                                \
-    const void *launcher##_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads);
+    const void *launcher##_kernel(struct matmul_shape shape, size_t *dynamic_smem_bytes, unsigned *threads);
 #define MATMUL_DECLARE_LIBRARY_ROW(name, launcher, ...) MATMUL_DECLARE_LAUNCHER(launcher)
 MATMUL_VARIANTS(MATMUL_DECLARE_KERNEL_ROW, MATMUL_DECLARE_LIBRARY_ROW)
 #undef MATMUL_DECLARE_LIBRARY_ROW

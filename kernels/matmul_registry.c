@@ -1,4 +1,5 @@
 /* The registry of matrix-multiplication variants, built from the table in matmul_registry.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "matmul.h"
@@ -55,14 +56,14 @@ const struct matmul_variant *matmul_find(const char *name)
     return NULL;
 }
 
-static unsigned blocks_to_cover(int width, unsigned per_block)
+static unsigned blocks_to_cover(int extent, unsigned per_block)
 {
-    return per_block == 0 ? 1 : ((unsigned)width + per_block - 1) / per_block;
+    return per_block == 0 ? 1 : ((unsigned)extent + per_block - 1) / per_block;
 }
 
-dim3 matmul_grid(const struct matmul_variant *v, int width)
+dim3 matmul_grid(const struct matmul_variant *v, struct matmul_shape shape)
 {
-    dim3 grid = {blocks_to_cover(width, v->tile_x), blocks_to_cover(width, v->tile_y), 1};
+    dim3 grid = {blocks_to_cover(shape.cols, v->tile_x), blocks_to_cover(shape.rows, v->tile_y), 1};
     return grid;
 }
 
@@ -108,14 +109,22 @@ const char *matmul_layout_name(enum matmul_layout layout)
     return "unknown";
 }
 
-double matmul_flop(int width)
+const char *matmul_shape_label(struct matmul_shape shape, char *text)
 {
-    double w = width;
-    return 2.0 * w * w * w;
+    if (matmul_is_square(shape))
+        snprintf(text, MATMUL_SHAPE_LABEL, "W=%d", shape.rows);
+    else
+        snprintf(text, MATMUL_SHAPE_LABEL, "%dx%dx%d", shape.rows, shape.cols, shape.inner);
+    return text;
 }
 
-double matmul_min_bytes(const struct matmul_variant *v, int width)
+double matmul_flop(struct matmul_shape shape)
 {
-    double w = width;
-    return 3.0 * w * w * (double)matmul_element_size(v->precision);
+    return 2.0 * shape.rows * (double)shape.cols * shape.inner;
+}
+
+double matmul_min_bytes(const struct matmul_variant *v, struct matmul_shape shape)
+{
+    double rows = shape.rows, cols = shape.cols, inner = shape.inner;
+    return (rows * inner + inner * cols + rows * cols) * (double)matmul_element_size(v->precision);
 }

@@ -45,9 +45,9 @@ bool operands_column_major(enum matmul_layout layout, enum operand which)
     return false;
 }
 
-static size_t stored_index(int row, int col, int width, bool column_major)
+static size_t stored_index(int row, int col, int rows, int cols, bool column_major)
 {
-    return column_major ? (size_t)col * width + row : (size_t)row * width + col;
+    return column_major ? (size_t)col * rows + row : (size_t)row * cols + col;
 }
 
 static uint32_t float_bits(float f)
@@ -141,18 +141,18 @@ static double load(const void *stored, size_t i, enum matmul_precision precision
     return ((const float *)stored)[i];
 }
 
-void operands_pack(const double *logical, void *stored, int width, enum matmul_precision precision,
+void operands_pack(const double *logical, void *stored, int rows, int cols, enum matmul_precision precision,
                    bool column_major)
 {
-    for (int r = 0; r < width; ++r)
-        for (int c = 0; c < width; ++c)
-            store(stored, stored_index(r, c, width, column_major), precision, logical[(size_t)r * width + c]);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            store(stored, stored_index(r, c, rows, cols, column_major), precision, logical[(size_t)r * cols + c]);
 }
 
-void operands_unpack(const void *stored, double *logical, int width, enum matmul_precision precision,
+void operands_unpack(const void *stored, double *logical, int rows, int cols, enum matmul_precision precision,
                      bool column_major)
 {
-    for (int r = 0; r < width; ++r)
-        for (int c = 0; c < width; ++c)
-            logical[(size_t)r * width + c] = load(stored, stored_index(r, c, width, column_major), precision);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            logical[(size_t)r * cols + c] = load(stored, stored_index(r, c, rows, cols, column_major), precision);
 }

@@ -21,9 +21,10 @@ int operands_significand_bits(enum matmul_precision precision);
 void operands_fill_random(double *x, size_t count, uint64_t seed, enum matmul_precision precision);
 
 bool operands_column_major(enum matmul_layout layout, enum operand which);
-void operands_pack(const double *logical, void *stored, int width, enum matmul_precision precision,
+/* A rows x cols matrix between its logical row-major doubles and its stored form. */
+void operands_pack(const double *logical, void *stored, int rows, int cols, enum matmul_precision precision,
                    bool column_major);
-void operands_unpack(const void *stored, double *logical, int width, enum matmul_precision precision,
+void operands_unpack(const void *stored, double *logical, int rows, int cols, enum matmul_precision precision,
                      bool column_major);
 
 /* The 16-bit types' encodings, rounded to nearest (ties to even) through the float nearest x; exact both ways for

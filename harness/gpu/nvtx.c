@@ -127,8 +127,15 @@ void nvtx_run_begin(void)
 
 void nvtx_job_begin(const char *variant, int width)
 {
+    char label[32];
+    snprintf(label, sizeof label, "W=%d", width);
+    nvtx_job_begin_labelled(variant, label, width);
+}
+
+void nvtx_job_begin_labelled(const char *variant, const char *size_label, int width)
+{
     char name[128];
-    snprintf(name, sizeof name, "%s W=%d", variant, width);
+    snprintf(name, sizeof name, "%s %s", variant, size_label);
     push(name, CATEGORY_JOB, 0xFF00897B, (uint64_t)width);
 }
 

@@ -4,7 +4,7 @@
  * except the metric passes of a width, which profile all its variants at once
  * and sit directly inside the run's range.
  * Each phase has its own category and colour; every range carries the width
- * as its payload.
+ * as its payload (0 for a size that is not one width).
  */
 #ifndef MEMSCOPE_TRACE_H
 #define MEMSCOPE_TRACE_H
@@ -34,6 +34,8 @@ enum phase {
 const char *phase_name(enum phase p);
 void nvtx_run_begin(void);
 void nvtx_job_begin(const char *variant, int width);
+/* A job whose size is not one width: named "<variant> <size_label>", width 0 where it has none. */
+void nvtx_job_begin_labelled(const char *variant, const char *size_label, int width);
 void nvtx_phase_begin(enum phase p, int width);
 void nvtx_end(void);
 

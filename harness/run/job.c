@@ -8,39 +8,60 @@
 #include "../gpu/nvml_probe.h"
 #include "../gpu/nvtx.h"
 
-/* Host matrices are logical row-major doubles; staging and device buffers are in the variant's own form. */
+/* Host matrices are logical row-major doubles; staging and device buffers are in the variant's own form. count and
+ * bytes are per operand (enum operand: M rows x inner, N inner x cols, P rows x cols); staging holds the largest. */
 struct buffers {
-    size_t count;
-    size_t bytes;
+    struct matmul_shape shape;
+    size_t count[3], bytes[3];
     double *m, *n, *ref, *out;
     void *staging;
     void *dm, *dn, *dp;
 };
 
-size_t job_kept_bytes(const struct matmul_variant *v, int width)
+static void operand_extents(struct matmul_shape s, enum operand which, int *rows, int *cols)
 {
-    return 3 * (size_t)width * width * matmul_element_size(v->precision);
+    *rows = which == OPERAND_N ? s.inner : s.rows;
+    *cols = which == OPERAND_M ? s.inner : s.cols;
 }
 
-size_t job_device_bytes(const struct matmul_variant *v, int width)
+static size_t operand_count(struct matmul_shape s, enum operand which)
 {
-    return job_kept_bytes(v, width) + reference_device_bytes(width);
+    int rows, cols;
+    operand_extents(s, which, &rows, &cols);
+    return (size_t)rows * cols;
 }
 
-static int allocate(struct buffers *b, const struct matmul_variant *v, int width, struct error *e)
+size_t job_kept_bytes(const struct matmul_variant *v, struct matmul_shape shape)
 {
-    b->count = (size_t)width * width;
-    b->bytes = b->count * matmul_element_size(v->precision);
-    b->m = malloc(b->count * sizeof(double));
-    b->n = malloc(b->count * sizeof(double));
-    b->ref = malloc(b->count * sizeof(double));
-    b->out = malloc(b->count * sizeof(double));
-    b->staging = malloc(b->bytes);
+    size_t count = operand_count(shape, OPERAND_M) + operand_count(shape, OPERAND_N) + operand_count(shape, OPERAND_P);
+    return count * matmul_element_size(v->precision);
+}
+
+size_t job_device_bytes(const struct matmul_variant *v, struct matmul_shape shape)
+{
+    return job_kept_bytes(v, shape) + reference_device_bytes(shape);
+}
+
+static int allocate(struct buffers *b, const struct matmul_variant *v, struct matmul_shape shape, struct error *e)
+{
+    b->shape = shape;
+    size_t largest = 0;
+    for (int i = OPERAND_M; i <= OPERAND_P; ++i) {
+        b->count[i] = operand_count(shape, (enum operand)i);
+        b->bytes[i] = b->count[i] * matmul_element_size(v->precision);
+        largest = b->bytes[i] > largest ? b->bytes[i] : largest;
+    }
+    b->m = malloc(b->count[OPERAND_M] * sizeof(double));
+    b->n = malloc(b->count[OPERAND_N] * sizeof(double));
+    b->ref = malloc(b->count[OPERAND_P] * sizeof(double));
+    b->out = malloc(b->count[OPERAND_P] * sizeof(double));
+    b->staging = malloc(largest);
+    char label[MATMUL_SHAPE_LABEL];
     if (!b->m || !b->n || !b->ref || !b->out || !b->staging)
-        return error_set(e, EXIT_RUNTIME, "out of host memory for W=%d", width);
-    CUDA_TRY(e, cudaMalloc(&b->dm, b->bytes));
-    CUDA_TRY(e, cudaMalloc(&b->dn, b->bytes));
-    CUDA_TRY(e, cudaMalloc(&b->dp, b->bytes));
+        return error_set(e, EXIT_RUNTIME, "out of host memory for %s", matmul_shape_label(shape, label));
+    CUDA_TRY(e, cudaMalloc(&b->dm, b->bytes[OPERAND_M]));
+    CUDA_TRY(e, cudaMalloc(&b->dn, b->bytes[OPERAND_N]));
+    CUDA_TRY(e, cudaMalloc(&b->dp, b->bytes[OPERAND_P]));
     return 0;
 }
 
@@ -58,76 +79,79 @@ static void release(struct buffers *b, struct error *e)
     *b = (struct buffers){0};
 }
 
-static int upload(struct gpu *g, const struct matmul_variant *v, int width, struct buffers *b, const double *logical,
+static int upload(struct gpu *g, const struct matmul_variant *v, struct buffers *b, const double *logical,
                   void *device, enum operand which, struct error *e)
 {
-    operands_pack(logical, b->staging, width, v->precision, operands_column_major(v->layout, which));
-    CUDA_TRY(e, cudaMemcpyAsync(device, b->staging, b->bytes, cudaMemcpyHostToDevice, g->stream));
+    int rows, cols;
+    operand_extents(b->shape, which, &rows, &cols);
+    operands_pack(logical, b->staging, rows, cols, v->precision, operands_column_major(v->layout, which));
+    CUDA_TRY(e, cudaMemcpyAsync(device, b->staging, b->bytes[which], cudaMemcpyHostToDevice, g->stream));
     CUDA_TRY(e, cudaStreamSynchronize(g->stream)); /* the staging buffer is reused next */
     return 0;
 }
 
-static int copy_in(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct buffers *b,
-                   struct error *e)
+static int copy_in(struct gpu *g, const struct matmul_variant *v, uint64_t seed, struct buffers *b, struct error *e)
 {
-    operands_fill_random(b->m, b->count, seed, v->precision);
-    operands_fill_random(b->n, b->count, seed ^ 0xA5A5A5A5A5A5A5A5ull, v->precision);
-    if (upload(g, v, width, b, b->m, b->dm, OPERAND_M, e) || upload(g, v, width, b, b->n, b->dn, OPERAND_N, e))
+    operands_fill_random(b->m, b->count[OPERAND_M], seed, v->precision);
+    operands_fill_random(b->n, b->count[OPERAND_N], seed ^ 0xA5A5A5A5A5A5A5A5ull, v->precision);
+    if (upload(g, v, b, b->m, b->dm, OPERAND_M, e) || upload(g, v, b, b->n, b->dn, OPERAND_N, e))
         return e->code;
     return 0;
 }
 
-static int copy_out_and_check(struct gpu *g, const struct matmul_variant *v, int width, struct buffers *b,
+static int copy_out_and_check(struct gpu *g, const struct matmul_variant *v, struct buffers *b,
                               struct check_result *check, struct error *e)
 {
-    CUDA_TRY(e, cudaMemcpyAsync(b->staging, b->dp, b->bytes, cudaMemcpyDeviceToHost, g->stream));
+    CUDA_TRY(e, cudaMemcpyAsync(b->staging, b->dp, b->bytes[OPERAND_P], cudaMemcpyDeviceToHost, g->stream));
     CUDA_TRY(e, cudaStreamSynchronize(g->stream));
-    operands_unpack(b->staging, b->out, width, v->precision, operands_column_major(v->layout, OPERAND_P));
-    check_against_reference(b->out, b->ref, b->count, check_tolerance(v->precision), check);
+    operands_unpack(b->staging, b->out, b->shape.rows, b->shape.cols, v->precision,
+                    operands_column_major(v->layout, OPERAND_P));
+    check_against_reference(b->out, b->ref, b->count[OPERAND_P], check_tolerance(v->precision), check);
     return 0;
 }
 
 static int verify(struct gpu *g, const struct matmul_variant *v, const struct matmul_operands *ops, struct buffers *b,
                   struct check_result *check, struct error *e)
 {
-    CUDA_TRY(e, cudaMemsetAsync(b->dp, 0xFF, b->bytes, g->stream)); /* all-ones bytes are NaN in FP32 and FP64 */
+    /* all-ones bytes are NaN in FP32 and FP64 */
+    CUDA_TRY(e, cudaMemsetAsync(b->dp, 0xFF, b->bytes[OPERAND_P], g->stream));
     *check = (struct check_result){0};
     if (launch_or_refuse(v, ops, &check->refused, e))
         return e->code;
     if (check->refused) /* a result: recorded with its reason, neither timed nor counted as a failure */
         return 0;
     CUDA_TRY(e, cudaStreamSynchronize(g->stream));
-    return copy_out_and_check(g, v, ops->width, b, check, e);
+    return copy_out_and_check(g, v, b, check, e);
 }
 
-static void phase_begin(struct progress *p, enum phase phase, int width)
+static void phase_begin(struct progress *p, enum phase phase, struct matmul_shape shape)
 {
-    nvtx_phase_begin(phase, width);
+    nvtx_phase_begin(phase, matmul_square_width(shape));
     progress_phase(p, phase_name(phase));
 }
 
 /* Allocate, copy in and verify: the part shared by a full job and a bare check. */
-static int prepare_and_verify(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed,
+static int prepare_and_verify(struct gpu *g, const struct matmul_variant *v, struct matmul_shape shape, uint64_t seed,
                               struct progress *p, struct buffers *b, struct matmul_operands *ops,
                               struct check_result *check, struct error *e)
 {
-    phase_begin(p, PHASE_ALLOCATE, width);
-    int rc = allocate(b, v, width, e);
+    phase_begin(p, PHASE_ALLOCATE, shape);
+    int rc = allocate(b, v, shape, e);
     nvtx_end();
     if (rc)
         return rc;
-    *ops = (struct matmul_operands){b->dm, b->dn, b->dp, width, g->stream, g->cublas};
-    phase_begin(p, PHASE_COPY_IN, width);
-    rc = copy_in(g, v, width, seed, b, e);
+    *ops = (struct matmul_operands){b->dm, b->dn, b->dp, shape, g->stream, g->cublas};
+    phase_begin(p, PHASE_COPY_IN, shape);
+    rc = copy_in(g, v, seed, b, e);
     nvtx_end();
     if (rc)
         return rc;
-    phase_begin(p, PHASE_REFERENCE, width);
-    rc = reference_compute(g, b->m, b->n, b->ref, width, e);
+    phase_begin(p, PHASE_REFERENCE, shape);
+    rc = reference_compute(g, b->m, b->n, b->ref, shape, e);
     nvtx_end();
     if (rc)
         return rc;
-    phase_begin(p, PHASE_VERIFY, width);
+    phase_begin(p, PHASE_VERIFY, shape);
     rc = verify(g, v, ops, b, check, e);
     nvtx_end();
     return rc;
@@ -169,61 +193,70 @@ static int time_and_recheck(struct gpu *g, const struct matmul_variant *v, const
                             struct job_result *r, struct error *e)
 {
     r->timed_from_us = gpu_watch_now_us();
-    phase_begin(p, PHASE_WARMUP, ops->width);
+    phase_begin(p, PHASE_WARMUP, ops->shape);
     int rc = timing_warm_up(g, v, ops, policy->warmup, e);
     nvtx_end();
     if (rc)
         return rc;
-    phase_begin(p, PHASE_TIMED_RUNS, ops->width);
+    phase_begin(p, PHASE_TIMED_RUNS, ops->shape);
     rc = timing_sample(g, v, ops, policy, p, &r->timing, e);
     nvtx_end();
     if (rc)
         return rc;
     r->timed_until_us = gpu_watch_now_us();
-    phase_begin(p, PHASE_COPY_OUT, ops->width);
-    rc = copy_out_and_check(g, v, ops->width, b, &r->recheck, e);
+    phase_begin(p, PHASE_COPY_OUT, ops->shape);
+    rc = copy_out_and_check(g, v, b, &r->recheck, e);
     nvtx_end();
     return rc;
 }
 
-static void release_phase(struct progress *p, int width, struct buffers *b, struct error *e)
+static void release_phase(struct progress *p, struct matmul_shape shape, struct buffers *b, struct error *e)
 {
-    phase_begin(p, PHASE_RELEASE, width);
+    phase_begin(p, PHASE_RELEASE, shape);
     release(b, e);
     nvtx_end();
 }
 
-static int read_facts(const struct gpu *g, const struct matmul_variant *v, int width, struct kernel_facts *f,
-                      struct error *e)
+static int read_facts(const struct gpu *g, const struct matmul_variant *v, struct matmul_shape shape,
+                      struct kernel_facts *f, struct error *e)
 {
     size_t dynamic_smem = 0;
     unsigned threads = v->block_x * v->block_y;
     *f = (struct kernel_facts){0};
     if (!v->kernel)
         return 0;
-    const void *kernel = v->kernel(width, &dynamic_smem, &threads);
-    if (!kernel) /* a launcher that chooses its kernel by the width asks the device, which can fail */
-        return error_set(e, EXIT_RUNTIME, "%s at W = %d: the device could not be asked which kernel runs", v->name,
-                         width);
+    const void *kernel = v->kernel(shape, &dynamic_smem, &threads);
+    char label[MATMUL_SHAPE_LABEL];
+    if (!kernel) /* a launcher that chooses its kernel by the shape asks the device, which can fail */
+        return error_set(e, EXIT_RUNTIME, "%s at %s: the device could not be asked which kernel runs", v->name,
+                         matmul_shape_label(shape, label));
     return kernel_facts_read(g, kernel, (int)threads, dynamic_smem, f, e);
 }
 
-int job_run(const struct job_context *ctx, const struct matmul_variant *v, int width, uint64_t seed,
+/* A job's range, named by its variant and size. */
+static void job_range_begin(const struct matmul_variant *v, struct matmul_shape shape)
+{
+    char label[MATMUL_SHAPE_LABEL];
+    nvtx_job_begin_labelled(v->name, matmul_shape_label(shape, label), matmul_square_width(shape));
+}
+
+int job_run(const struct job_context *ctx, const struct matmul_variant *v, struct matmul_shape shape, uint64_t seed,
             struct job_result *r, struct error *e)
 {
-    *r = (struct job_result){.variant = v, .width = width, .seed = seed, .reference = reference_name(width)};
+    *r = (struct job_result){.variant = v, .shape = shape, .width = matmul_square_width(shape), .seed = seed,
+                             .reference = reference_name(shape)};
     struct buffers b = {0};
     struct matmul_operands ops;
-    if (read_facts(ctx->gpu, v, width, &r->facts, e))
+    if (read_facts(ctx->gpu, v, shape, &r->facts, e))
         return e->code;
-    nvtx_job_begin(v->name, width);
-    if (prepare_and_verify(ctx->gpu, v, width, seed, ctx->progress, &b, &ops, &r->check, e) == 0 && r->check.passed &&
+    job_range_begin(v, shape);
+    if (prepare_and_verify(ctx->gpu, v, shape, seed, ctx->progress, &b, &ops, &r->check, e) == 0 && r->check.passed &&
         time_and_recheck(ctx->gpu, v, &ops, ctx->policy, ctx->progress, &b, r, e) == 0) {
         r->passed = r->recheck.passed;
         if (r->passed && ctx->keep_operands)
             keep_operands(r, &ops, &b);
     }
-    release_phase(ctx->progress, width, &b, e);
+    release_phase(ctx->progress, shape, &b, e);
     nvtx_end();
     return e->code;
 }
@@ -246,21 +279,21 @@ void job_judge_disturbance(struct job_result *r)
 int job_restore_operands(struct gpu *g, struct job_result *r, struct error *e)
 {
     struct buffers b = {0};
-    if (allocate(&b, r->variant, r->width, e) == 0 && copy_in(g, r->variant, r->width, r->seed, &b, e) == 0)
-        keep_operands(r, &(struct matmul_operands){b.dm, b.dn, b.dp, r->width, g->stream, g->cublas}, &b);
+    if (allocate(&b, r->variant, r->shape, e) == 0 && copy_in(g, r->variant, r->seed, &b, e) == 0)
+        keep_operands(r, &(struct matmul_operands){b.dm, b.dn, b.dp, r->shape, g->stream, g->cublas}, &b);
     release(&b, e);
     return e->code;
 }
 
-int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct check_result *check,
-              struct error *e)
+int job_check(struct gpu *g, const struct matmul_variant *v, struct matmul_shape shape, uint64_t seed,
+              struct check_result *check, struct error *e)
 {
     struct buffers b = {0};
     struct matmul_operands ops;
     struct progress silent = {0};
-    nvtx_job_begin(v->name, width);
-    prepare_and_verify(g, v, width, seed, &silent, &b, &ops, check, e);
-    release_phase(&silent, width, &b, e);
+    job_range_begin(v, shape);
+    prepare_and_verify(g, v, shape, seed, &silent, &b, &ops, check, e);
+    release_phase(&silent, shape, &b, e);
     nvtx_end();
     return e->code;
 }

@@ -45,7 +45,8 @@ struct job_context {
 
 struct job_result {
     const struct matmul_variant *variant;
-    int width;
+    struct matmul_shape shape;
+    int width;                     /* the shape's square width, the key of the run's files */
     uint64_t seed;
     const char *reference;
     struct check_result check;     /* the first, poisoned-output run */
@@ -66,18 +67,18 @@ struct job_result {
     struct stall_summary stalls;
 };
 
-/* Device memory one job needs at this width, for the check before anything is allocated, and what it keeps
+/* Device memory one job needs at this shape, for the check before anything is allocated, and what it keeps
  * until its width is done. */
-size_t job_device_bytes(const struct matmul_variant *v, int width);
-size_t job_kept_bytes(const struct matmul_variant *v, int width);
+size_t job_device_bytes(const struct matmul_variant *v, struct matmul_shape shape);
+size_t job_kept_bytes(const struct matmul_variant *v, struct matmul_shape shape);
 
 /* Only errors that stop the run return non-zero; a failed check is a result. */
-int job_run(const struct job_context *ctx, const struct matmul_variant *v, int width, uint64_t seed,
+int job_run(const struct job_context *ctx, const struct matmul_variant *v, struct matmul_shape shape, uint64_t seed,
             struct job_result *r, struct error *e);
 
 /* The check alone: poisoned output, one launch, compared with the reference (the GPU tests use this). */
-int job_check(struct gpu *g, const struct matmul_variant *v, int width, uint64_t seed, struct check_result *check,
-              struct error *e);
+int job_check(struct gpu *g, const struct matmul_variant *v, struct matmul_shape shape, uint64_t seed,
+              struct check_result *check, struct error *e);
 
 /* Who else used the GPU while the job was timed, into other_gpu_work. NVML publishes a sample at the end of its
  * period, so this waits until a period has passed since the timing ended, unless it has (job_disturbance_settled). */

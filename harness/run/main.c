@@ -50,14 +50,15 @@ _Static_assert(MAX_VARIANTS <= MAX_BATCH, "every variant of a width must fit in 
 static int check_memory(const struct gpu *g, const struct options *o, struct error *e)
 {
     for (int s = 0; s < o->n_sizes; ++s) {
+        const struct matmul_shape shape = matmul_square(o->sizes[s]);
         size_t kept = 0;
         for (int v = 0; v < o->n_variants; ++v) {
             char purpose[128];
             snprintf(purpose, sizeof purpose, "%s at W=%d%s", o->variants[v]->name, o->sizes[s],
                      o->keep_operands && v > 0 ? ", with the operands of the variants before it" : "");
-            if (gpu_require_free_memory(g, kept + job_device_bytes(o->variants[v], o->sizes[s]), purpose, e))
+            if (gpu_require_free_memory(g, kept + job_device_bytes(o->variants[v], shape), purpose, e))
                 return e->code;
-            kept += o->keep_operands ? job_kept_bytes(o->variants[v], o->sizes[s]) : 0;
+            kept += o->keep_operands ? job_kept_bytes(o->variants[v], shape) : 0;
         }
     }
     return 0;
@@ -70,9 +71,9 @@ static int sampled_operands_fit(const struct options *o, bool *fit, struct error
     size_t kept = 0, most = 0;
     for (int s = 0; s < o->n_sizes; ++s)
         for (int v = 0; v < o->n_variants; ++v) {
-            size_t need = kept + job_device_bytes(o->variants[v], o->sizes[s]);
+            size_t need = kept + job_device_bytes(o->variants[v], matmul_square(o->sizes[s]));
             most = need > most ? need : most;
-            kept += job_kept_bytes(o->variants[v], o->sizes[s]);
+            kept += job_kept_bytes(o->variants[v], matmul_square(o->sizes[s]));
         }
     return gpu_has_free_memory(most, fit, e);
 }
@@ -108,7 +109,7 @@ static int run_width(const struct options *o, struct job_context *ctx, int s, st
         const struct matmul_variant *variant = o->variants[v];
         progress_job(ctx->progress, *done + 1, variant->name, o->sizes[s]);
         uint64_t seed = job_seed(o->seed, variant->name, o->sizes[s]);
-        if (job_run(ctx, variant, o->sizes[s], seed, &jobs[*done], e) == 0)
+        if (job_run(ctx, variant, matmul_square(o->sizes[s]), seed, &jobs[*done], e) == 0)
             ++*done;
         else
             job_free(&jobs[*done]); /* not counted, so not freed with the others */

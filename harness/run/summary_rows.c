@@ -37,8 +37,8 @@ static void fill_timing(const struct job_result *r, struct summary_row *row)
 {
     const struct sample_stats *s = &r->timing.stats;
     row->samples = r->timing.n;
-    row->flop = matmul_flop(r->width);
-    row->min_bytes = matmul_min_bytes(r->variant, r->width);
+    row->flop = matmul_flop(r->shape);
+    row->min_bytes = matmul_min_bytes(r->variant, r->shape);
     if (r->timing.n == 0)
         return;
     row->stop_reason = r->timing.stop_reason;
@@ -247,7 +247,7 @@ void run_print_table(FILE *f, const struct job_result *jobs, int count)
             continue;
         }
         fprintf(f, "%-24s %6d %-8s %11.4f %9.1f %9.1f %8d %6.2f%%\n", r->variant->name, r->width, status_of(r),
-                s->median, matmul_flop(r->width) / (s->median * 1e-3) / 1e9,
-                matmul_min_bytes(r->variant, r->width) / (s->median * 1e-3) / 1e9, r->timing.n, s->ci95_rel * 100);
+                s->median, matmul_flop(r->shape) / (s->median * 1e-3) / 1e9,
+                matmul_min_bytes(r->variant, r->shape) / (s->median * 1e-3) / 1e9, r->timing.n, s->ci95_rel * 100);
     }
 }

@@ -12,7 +12,7 @@
  *                      (mma_tile_between: with a call between its steps)
  *   store_tile         the epilogue: a thread's register tile to P, every store guarded
  *   block_tile_coords  which tile of P a block computes (plain, or rasterized in bands)
- *   shape_matches, rows_are_16b_aligned: the launchers' checks
+ *   ladder_refusal, rows_are_16b_aligned: the launchers' checks
  *
  * Matrices are row-major, width x width; "A" is M (rows of P), "B" is N (columns of P).
  */
@@ -370,10 +370,21 @@ static inline bool shape_matches(dim3 grid, dim3 block, int width, int bm, int b
 
 #define LADDER_SHAPE_MISMATCH "launch shape does not match the kernel's tile parameters (kernels/ladder/ladder_tiles.h)"
 
-/* 16-byte global accesses need every row to start 16-byte aligned: width % 4 == 0 and aligned buffers. */
+/* Why a ladder kernel cannot take this launch, or NULL: it is written for square products, and its launcher passes
+ * it P's rows as the one width. */
+static inline const char *ladder_refusal(const struct matmul_operands *o, dim3 grid, dim3 block, int bm, int bn,
+                                         int threads)
+{
+    if (!matmul_is_square(o->shape))
+        return MATMUL_REFUSED_NOT_SQUARE;
+    return shape_matches(grid, block, o->shape.rows, bm, bn, threads) ? NULL : LADDER_SHAPE_MISMATCH;
+}
+
+/* 16-byte global accesses need every row to start 16-byte aligned: inner and cols multiples of 4, aligned buffers. */
 static inline bool rows_are_16b_aligned(const struct matmul_operands *o)
 {
-    return o->width % 4 == 0 && ((uintptr_t)o->m | (uintptr_t)o->n | (uintptr_t)o->p) % 16 == 0;
+    return o->shape.cols % 4 == 0 && o->shape.inner % 4 == 0 &&
+           ((uintptr_t)o->m | (uintptr_t)o->n | (uintptr_t)o->p) % 16 == 0;
 }
 
 #endif

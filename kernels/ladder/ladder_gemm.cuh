@@ -58,16 +58,16 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int A_PAD, boo
 static const char *launch_staged_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     const int THREADS = gemm_threads<BM, BN, WM, WN, TM, TN, WARP_TILED>::value;
-    if (!shape_matches(grid, block, o->width, BM, BN, THREADS))
-        return LADDER_SHAPE_MISMATCH;
+    if (const char *why = ladder_refusal(o, grid, block, BM, BN, THREADS))
+        return why;
     const float *m = (const float *)o->m, *n = (const float *)o->n;
     float *p = (float *)o->p;
     if (rows_are_16b_aligned(o))
         staged_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, A_PAD, WARP_TILED, true>
-            <<<grid, block, 0, o->stream>>>(m, n, p, o->width);
+            <<<grid, block, 0, o->stream>>>(m, n, p, o->shape.rows);
     else
         staged_gemm_kernel<BM, BN, BK, WM, WN, TM, TN, A_PAD, WARP_TILED, false>
-            <<<grid, block, 0, o->stream>>>(m, n, p, o->width);
+            <<<grid, block, 0, o->stream>>>(m, n, p, o->shape.rows);
     return launch_status();
 }
 
@@ -287,7 +287,7 @@ static const char *split_k_ways(const struct matmul_operands *o, int tiles_of_p,
     *ways = (unsigned)max(1, min(sms / tiles_of_p, k_tiles));
     if (*ways == 1)
         return NULL;
-    rc = cudaMemsetAsync(o->p, 0, (size_t)o->width * o->width * sizeof(float), o->stream);
+    rc = cudaMemsetAsync(o->p, 0, (size_t)o->shape.rows * o->shape.cols * sizeof(float), o->stream);
     return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
 }
 
@@ -303,8 +303,8 @@ static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 g
     static bool raised[2];
     const int THREADS = (BM / WM) * (BN / WN) * 32;
     const int BK_EDGE = BK > 16 ? 16 : BK;
-    if (!shape_matches(grid, block, o->width, BM, BN, THREADS))
-        return LADDER_SHAPE_MISMATCH;
+    if (const char *why = ladder_refusal(o, grid, block, BM, BN, THREADS))
+        return why;
     const float *m = (const float *)o->m, *n = (const float *)o->n;
     float *p = (float *)o->p;
     const bool vec = rows_are_16b_aligned(o);
@@ -316,11 +316,11 @@ static const char *launch_pipelined_gemm(const struct matmul_operands *o, dim3 g
     const size_t smem = vec ? pipe_smem<BM, BN, BK, STAGES>::bytes : pipe_smem<BM, BN, BK_EDGE, STAGES>::bytes;
     const char *why = allow_shared_bytes(kernel, smem, &raised[vec]);
     if (!why && SPLIT_K)
-        why = split_k_ways(o, (int)(grid.x * grid.y), (o->width + (vec ? BK : BK_EDGE) - 1) / (vec ? BK : BK_EDGE),
-                           &grid.z);
+        why = split_k_ways(o, (int)(grid.x * grid.y),
+                           (o->shape.inner + (vec ? BK : BK_EDGE) - 1) / (vec ? BK : BK_EDGE), &grid.z);
     if (why)
         return why;
-    kernel<<<grid, block, smem, o->stream>>>(m, n, p, o->width);
+    kernel<<<grid, block, smem, o->stream>>>(m, n, p, o->shape.rows);
     return launch_status();
 }
 
@@ -343,9 +343,10 @@ static const void *pipelined_gemm_kernel_of(size_t *dynamic_smem_bytes)
     {                                                                                                          \
         return launch_staged_gemm<__VA_ARGS__>(o, grid, block);                                                \
     }                                                                                                          \
-    extern "C" const void *name##_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)             \
+    extern "C" const void *name##_kernel(struct matmul_shape shape, size_t *dynamic_smem_bytes,              \
+                                         unsigned *threads)                                                    \
     {                                                                                                          \
-        (void)width, (void)threads;                                                                            \
+        (void)shape, (void)threads;                                                                            \
         return staged_gemm_kernel_of<__VA_ARGS__>(dynamic_smem_bytes);                                         \
     }
 
@@ -354,9 +355,10 @@ static const void *pipelined_gemm_kernel_of(size_t *dynamic_smem_bytes)
     {                                                                                                          \
         return launch_pipelined_gemm<__VA_ARGS__>(o, grid, block);                                             \
     }                                                                                                          \
-    extern "C" const void *name##_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)             \
+    extern "C" const void *name##_kernel(struct matmul_shape shape, size_t *dynamic_smem_bytes,              \
+                                         unsigned *threads)                                                    \
     {                                                                                                          \
-        (void)width, (void)threads;                                                                            \
+        (void)shape, (void)threads;                                                                            \
         return pipelined_gemm_kernel_of<__VA_ARGS__>(dynamic_smem_bytes);                                      \
     }
 

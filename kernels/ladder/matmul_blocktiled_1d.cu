@@ -59,10 +59,10 @@ __global__ void __launch_bounds__(THREADS) blocktiled_1d_kernel(const float *M, 
 
 extern "C" const char *matmul_blocktiled_1d(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    if (!shape_matches(grid, block, o->width, BM, BN, THREADS))
-        return LADDER_SHAPE_MISMATCH;
+    if (const char *why = ladder_refusal(o, grid, block, BM, BN, THREADS))
+        return why;
     blocktiled_1d_kernel<<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n, (float *)o->p,
-                                                         o->width);
+                                                         o->shape.rows);
     return launch_status();
 }
 

@@ -76,10 +76,10 @@ __global__ void __launch_bounds__(THREADS) blocktiled_2d_kernel(const float *M, 
 
 extern "C" const char *matmul_blocktiled_2d(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    if (!shape_matches(grid, block, o->width, BM, BN, THREADS))
-        return LADDER_SHAPE_MISMATCH;
+    if (const char *why = ladder_refusal(o, grid, block, BM, BN, THREADS))
+        return why;
     blocktiled_2d_kernel<<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n, (float *)o->p,
-                                                         o->width);
+                                                         o->shape.rows);
     return launch_status();
 }
 

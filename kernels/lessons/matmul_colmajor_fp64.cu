@@ -12,8 +12,7 @@
  *
  * Bounds: zero-padded tiles, as in the tiled kernel.
  */
-#include "../launch_status.cuh"
-#include "../matmul.h"
+#include "lesson_launch.cuh"
 
 #define TILE 32
 
@@ -41,9 +40,7 @@ __global__ void colmajor_padded_kernel(const double *M, const double *N, double 
 
 extern "C" const char *matmul_colmajor_padded_fp64(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    colmajor_padded_kernel<<<grid, block, 0, o->stream>>>((const double *)o->m, (const double *)o->n,
-                                                           (double *)o->p, o->width);
-    return launch_status();
+    return launch_lesson<double>(colmajor_padded_kernel, o, grid, block);
 }
 
 MATMUL_KERNEL(matmul_colmajor_padded_fp64_kernel, colmajor_padded_kernel, 0)

@@ -12,8 +12,7 @@
  *
  * Bounds: zero-padded tiles, as in the tiled kernel.
  */
-#include "../launch_status.cuh"
-#include "../matmul.h"
+#include "lesson_launch.cuh"
 
 #define TILE 32
 
@@ -42,9 +41,7 @@ __global__ void corner_turning_kernel(const float *M, const float *N_colmajor, f
 
 extern "C" const char *matmul_tiled_corner_turning(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    corner_turning_kernel<<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n,
-                                                          (float *)o->p, o->width);
-    return launch_status();
+    return launch_lesson<float>(corner_turning_kernel, o, grid, block);
 }
 
 MATMUL_KERNEL(matmul_tiled_corner_turning_kernel, corner_turning_kernel, 0)

@@ -3,7 +3,8 @@
  * measured against; cublas_bf16, cublas_fp16, cublas_tf32: the tensor-core
  * anchors. cuBLAS is column-major; a row-major P = M x N is the
  * column-major P^T = N^T x M^T, so the operands are passed swapped and no
- * transpose is needed. The handle is pinned to CUBLAS_DEFAULT_MATH so that
+ * transpose is needed: a cols x rows product over inner, N^T's leading
+ * dimension cols, M^T's inner. The handle is pinned to CUBLAS_DEFAULT_MATH so that
  * SGEMM stays true FP32 (no TF32 tensor-core shortcut); the tensor rows ask
  * for tensor cores by their compute type, with the default algorithm.
  */
@@ -24,9 +25,10 @@ const char *matmul_cublas_sgemm(const struct matmul_operands *o, dim3 grid, dim3
     (void)grid;
     (void)block;
     const float one = 1.0f, zero = 0.0f;
-    int w = o->width;
-    return cublas_status(cublasSgemm(o->cublas, CUBLAS_OP_N, CUBLAS_OP_N, w, w, w, &one,
-                                     (const float *)o->n, w, (const float *)o->m, w, &zero, (float *)o->p, w));
+    const struct matmul_shape s = o->shape;
+    return cublas_status(cublasSgemm(o->cublas, CUBLAS_OP_N, CUBLAS_OP_N, s.cols, s.rows, s.inner, &one,
+                                     (const float *)o->n, s.cols, (const float *)o->m, s.inner, &zero,
+                                     (float *)o->p, s.cols));
 }
 
 const char *matmul_cublas_dgemm(const struct matmul_operands *o, dim3 grid, dim3 block)
@@ -34,9 +36,10 @@ const char *matmul_cublas_dgemm(const struct matmul_operands *o, dim3 grid, dim3
     (void)grid;
     (void)block;
     const double one = 1.0, zero = 0.0;
-    int w = o->width;
-    return cublas_status(cublasDgemm(o->cublas, CUBLAS_OP_N, CUBLAS_OP_N, w, w, w, &one,
-                                     (const double *)o->n, w, (const double *)o->m, w, &zero, (double *)o->p, w));
+    const struct matmul_shape s = o->shape;
+    return cublas_status(cublasDgemm(o->cublas, CUBLAS_OP_N, CUBLAS_OP_N, s.cols, s.rows, s.inner, &one,
+                                     (const double *)o->n, s.cols, (const double *)o->m, s.inner, &zero,
+                                     (double *)o->p, s.cols));
 }
 
 /* P = M x N with cublasGemmEx: inputs and output of one type, FP32 scaling factors (the compute types here are
@@ -44,9 +47,10 @@ const char *matmul_cublas_dgemm(const struct matmul_operands *o, dim3 grid, dim3
 static const char *gemm_ex(const struct matmul_operands *o, cudaDataType type, cublasComputeType_t compute)
 {
     const float one = 1.0f, zero = 0.0f;
-    int w = o->width;
-    return cublas_status(cublasGemmEx(o->cublas, CUBLAS_OP_N, CUBLAS_OP_N, w, w, w, &one, o->n, type, w, o->m, type,
-                                      w, &zero, o->p, type, w, compute, CUBLAS_GEMM_DEFAULT));
+    const struct matmul_shape s = o->shape;
+    return cublas_status(cublasGemmEx(o->cublas, CUBLAS_OP_N, CUBLAS_OP_N, s.cols, s.rows, s.inner, &one, o->n, type,
+                                      s.cols, o->m, type, s.inner, &zero, o->p, type, s.cols, compute,
+                                      CUBLAS_GEMM_DEFAULT));
 }
 
 const char *matmul_cublas_bf16(const struct matmul_operands *o, dim3 grid, dim3 block)

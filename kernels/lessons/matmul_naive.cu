@@ -12,8 +12,7 @@
  *
  * Bounds: threads outside the Width x Width square do nothing, so any Width works.
  */
-#include "../launch_status.cuh"
-#include "../matmul.h"
+#include "lesson_launch.cuh"
 
 /* One template for both precisions: the lesson is identical, only the element type differs. */
 template <typename T>
@@ -43,23 +42,17 @@ __global__ void naive_uncoalesced_kernel(const float *M, const float *N, float *
 
 extern "C" const char *matmul_naive_fp32(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    naive_kernel<float><<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n,
-                                                       (float *)o->p, o->width);
-    return launch_status();
+    return launch_lesson<float>(naive_kernel<float>, o, grid, block);
 }
 
 extern "C" const char *matmul_naive_fp64(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    naive_kernel<double><<<grid, block, 0, o->stream>>>((const double *)o->m, (const double *)o->n,
-                                                        (double *)o->p, o->width);
-    return launch_status();
+    return launch_lesson<double>(naive_kernel<double>, o, grid, block);
 }
 
 extern "C" const char *matmul_naive_uncoalesced(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    naive_uncoalesced_kernel<<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n,
-                                                             (float *)o->p, o->width);
-    return launch_status();
+    return launch_lesson<float>(naive_uncoalesced_kernel, o, grid, block);
 }
 
 MATMUL_KERNEL(matmul_naive_fp32_kernel, naive_kernel<float>, 0)

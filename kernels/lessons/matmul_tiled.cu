@@ -7,8 +7,7 @@
  * Bounds: tile elements outside the matrix are loaded as zeros (zero padding),
  * so partial tiles at the edges contribute nothing and any Width works.
  */
-#include "../launch_status.cuh"
-#include "../matmul.h"
+#include "lesson_launch.cuh"
 
 /* Templated on the tile width (two registered tile sizes) and element type (FP32 and FP64). */
 template <typename T, int TILE>
@@ -36,23 +35,17 @@ __global__ void tiled_kernel(const T *M, const T *N, T *P, int width)
 
 extern "C" const char *matmul_tiled_16(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    tiled_kernel<float, 16><<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n,
-                                                           (float *)o->p, o->width);
-    return launch_status();
+    return launch_lesson<float>(tiled_kernel<float, 16>, o, grid, block);
 }
 
 extern "C" const char *matmul_tiled_32(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    tiled_kernel<float, 32><<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n,
-                                                           (float *)o->p, o->width);
-    return launch_status();
+    return launch_lesson<float>(tiled_kernel<float, 32>, o, grid, block);
 }
 
 extern "C" const char *matmul_tiled_32_fp64(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    tiled_kernel<double, 32><<<grid, block, 0, o->stream>>>((const double *)o->m, (const double *)o->n,
-                                                            (double *)o->p, o->width);
-    return launch_status();
+    return launch_lesson<double>(tiled_kernel<double, 32>, o, grid, block);
 }
 
 MATMUL_KERNEL(matmul_tiled_16_kernel, (tiled_kernel<float, 16>), 0)

@@ -11,8 +11,7 @@
  *
  * Bounds: zero-padded tiles, as in the tiled kernel.
  */
-#include "../launch_status.cuh"
-#include "../matmul.h"
+#include "lesson_launch.cuh"
 
 #define TILE 32
 
@@ -42,16 +41,12 @@ __global__ void transposed_tile_kernel(const float *M, const float *N, float *P,
 
 extern "C" const char *matmul_tiled_transposed(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    transposed_tile_kernel<0><<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n,
-                                                             (float *)o->p, o->width);
-    return launch_status();
+    return launch_lesson<float>(transposed_tile_kernel<0>, o, grid, block);
 }
 
 extern "C" const char *matmul_tiled_transposed_padded(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    transposed_tile_kernel<1><<<grid, block, 0, o->stream>>>((const float *)o->m, (const float *)o->n,
-                                                             (float *)o->p, o->width);
-    return launch_status();
+    return launch_lesson<float>(transposed_tile_kernel<1>, o, grid, block);
 }
 
 MATMUL_KERNEL(matmul_tiled_transposed_kernel, transposed_tile_kernel<0>, 0)

@@ -19,7 +19,7 @@
 extern "C" const char *matmul_chosen_tiles(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     struct ws_tile tile;
-    const char *why = ws_tile_on_device(o->width, chosen_tile, &tile);
+    const char *why = ws_tile_on_device(o->shape, chosen_tile, &tile);
     if (why)
         return why;
     if (tile.bn == 64)
@@ -29,7 +29,7 @@ extern "C" const char *matmul_chosen_tiles(const struct matmul_operands *o, dim3
     return launch_ws_gemm<true, false, true, true>(o, grid, block);
 }
 
-/* The kernel of the tile chosen at this width, and its shared memory. */
+/* The kernel of the tile chosen at this shape, and its shared memory. */
 template <int BN> static const void *chosen_kernel(size_t *dynamic_smem_bytes)
 {
     *dynamic_smem_bytes = ws_shape<false, true, BN>::SMEM;
@@ -37,11 +37,12 @@ template <int BN> static const void *chosen_kernel(size_t *dynamic_smem_bytes)
 }
 
 /* NULL where the device cannot be asked (the harness then stops the job and says so). */
-extern "C" const void *matmul_chosen_tiles_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)
+extern "C" const void *matmul_chosen_tiles_kernel(struct matmul_shape shape, size_t *dynamic_smem_bytes,
+                                                  unsigned *threads)
 {
     (void)threads; /* the registry's: three warpgroups whatever the tile */
     struct ws_tile tile;
-    if (ws_tile_on_device(width, chosen_tile, &tile))
+    if (ws_tile_on_device(shape, chosen_tile, &tile))
         return NULL;
     return tile.bn == 64    ? chosen_kernel<64>(dynamic_smem_bytes)
            : tile.bn == 128 ? chosen_kernel<128>(dynamic_smem_bytes)

@@ -13,8 +13,8 @@
  * (LDGSTS instead), barriers per k-tile 2 -> 1, long-scoreboard and barrier stalls down, tensor pipe busy up;
  * shared memory 32 KB -> 128 KB a block (occupancy one block of 8 warps per SM, from several).
  *
- * Bounds: width % 8 == 0, else refused; a chunk past the edge is a cp.async with a source size of 0, which writes
- * 16 zero bytes (its source address clamped to the matrix's start, never read).
+ * Bounds: inner and cols multiples of 8, else refused; a chunk past the edge is a cp.async with a source size of
+ * 0, which writes 16 zero bytes (its source address clamped to the matrix's start, never read).
  */
 #include "tensor_common.cuh"
 
@@ -29,56 +29,56 @@ __device__ __forceinline__ void cp_async16(__nv_bfloat16 *dst, const __nv_bfloat
 }
 
 template <int ROWS, int COLS>
-__device__ __forceinline__ void copy_tile(const __nv_bfloat16 *G, int width, int row0, int col0, __nv_bfloat16 *S,
-                                          int tid)
+__device__ __forceinline__ void copy_tile(const __nv_bfloat16 *G, int g_rows, int g_cols, int row0, int col0,
+                                          __nv_bfloat16 *S, int tid)
 {
 #pragma unroll
     for (int i = 0; i < ROWS * COLS / 8 / TS_THREADS; ++i) {
         int r, c;
-        bool inside = chunk_of<COLS>(i * TS_THREADS + tid, row0, col0, width, r, c);
-        cp_async16(&S[swizzled_layout::at<COLS>(r, c)], inside ? &G[(size_t)(row0 + r) * width + col0 + c] : G,
+        bool inside = chunk_of<COLS>(i * TS_THREADS + tid, row0, col0, g_rows, g_cols, r, c);
+        cp_async16(&S[swizzled_layout::at<COLS>(r, c)], inside ? &G[(size_t)(row0 + r) * g_cols + col0 + c] : G,
                    inside);
     }
 }
 
 /* k-tile t into its slot of the ring (nothing past the last: an empty commit group keeps the count). */
-__device__ __forceinline__ void copy_k_tile(const __nv_bfloat16 *M, const __nv_bfloat16 *N, int width, int t,
-                                            int k_tiles, int row0, int col0, __nv_bfloat16 *ring, int tid)
+__device__ __forceinline__ void copy_k_tile(const __nv_bfloat16 *M, const __nv_bfloat16 *N, struct matmul_shape s,
+                                            int t, int k_tiles, int row0, int col0, __nv_bfloat16 *ring, int tid)
 {
     if (t < k_tiles) {
         __nv_bfloat16 *As = ring + (t % TS_STAGES) * STAGE_ELEMS, *Bs = As + tile_layout<swizzled_layout>::A_ELEMS;
-        copy_tile<TS_BM, TS_BK>(M, width, row0, t * TS_BK, As, tid);
-        copy_tile<TS_BK, TS_BN>(N, width, t * TS_BK, col0, Bs, tid);
+        copy_tile<TS_BM, TS_BK>(M, s.rows, s.inner, row0, t * TS_BK, As, tid);
+        copy_tile<TS_BK, TS_BN>(N, s.inner, s.cols, t * TS_BK, col0, Bs, tid);
     }
     asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
 
 __global__ void __launch_bounds__(TS_THREADS, 1)
     cp_async_kernel(const __nv_bfloat16 *__restrict__ M, const __nv_bfloat16 *__restrict__ N,
-                    __nv_bfloat16 *__restrict__ P, int width)
+                    __nv_bfloat16 *__restrict__ P, struct matmul_shape s)
 {
     extern __shared__ __align__(128) __nv_bfloat16 ring[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 2, wn = warp & 3;
-    const int row0 = blockIdx.y * TS_BM, col0 = blockIdx.x * TS_BN, k_tiles = (width + TS_BK - 1) / TS_BK;
+    const int row0 = blockIdx.y * TS_BM, col0 = blockIdx.x * TS_BN, k_tiles = (s.inner + TS_BK - 1) / TS_BK;
     float acc[4][4][4] = {};
     for (int t = 0; t < TS_STAGES - 1; ++t)
-        copy_k_tile(M, N, width, t, k_tiles, row0, col0, ring, tid);
+        copy_k_tile(M, N, s, t, k_tiles, row0, col0, ring, tid);
     for (int t = 0; t < k_tiles; ++t) {
         asm volatile("cp.async.wait_group %0;\n" ::"n"(TS_STAGES - 2) : "memory");
         __syncthreads();
-        copy_k_tile(M, N, width, t + TS_STAGES - 1, k_tiles, row0, col0, ring, tid);
+        copy_k_tile(M, N, s, t + TS_STAGES - 1, k_tiles, row0, col0, ring, tid);
         const __nv_bfloat16 *As = ring + (t % TS_STAGES) * STAGE_ELEMS, *Bs = As + tile_layout<swizzled_layout>::A_ELEMS;
 #pragma unroll
         for (int kk = 0; kk < TS_BK; kk += 16)
             warp_tile_mma<swizzled_layout>(As, Bs, kk, wm, wn, lane, acc);
     }
     asm volatile("cp.async.wait_group 0;\n" ::: "memory");
-    store_warp_tile(P, width, row0 + wm * 64, col0 + wn * 32, lane, acc);
+    store_warp_tile(P, s, row0 + wm * 64, col0 + wn * 32, lane, acc);
 }
 
 extern "C" const char *matmul_cp_async(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    if (!tensor_shape_matches(grid, block, o->width, TS_BM, TS_BN, TS_THREADS))
+    if (!tensor_shape_matches(grid, block, o->shape, TS_BM, TS_BN, TS_THREADS))
         return TENSOR_SHAPE_MISMATCH;
     if (!tensor_rows_aligned(o))
         return TENSOR_REFUSED_ALIGNMENT;
@@ -86,7 +86,7 @@ extern "C" const char *matmul_cp_async(const struct matmul_operands *o, dim3 gri
     if (rc != cudaSuccess)
         return cudaGetErrorString(rc);
     cp_async_kernel<<<grid, block, SMEM_BYTES, o->stream>>>((const __nv_bfloat16 *)o->m, (const __nv_bfloat16 *)o->n,
-                                                            (__nv_bfloat16 *)o->p, o->width);
+                                                            (__nv_bfloat16 *)o->p, o->shape);
     return launch_status();
 }
 

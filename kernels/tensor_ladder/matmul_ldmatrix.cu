@@ -22,8 +22,8 @@
  * from global once per block instead of once per warp fragment), shared load wavefronts up from 0 to 32 per LDSM,
  * l1tex bank conflicts high (28 of 32 wavefronts excess), tensor pipe still mostly idle waiting on shared memory.
  *
- * Bounds: rows must start 16-byte aligned (width % 8 == 0), else refused; chunks past the edge load as zeros and
- * stores past the edge are left out, so any such width is computed exactly.
+ * Bounds: rows must start 16-byte aligned (inner and cols multiples of 8), else refused; chunks past the edge load as
+ * zeros and stores past the edge are left out, so any such shape is computed exactly.
  */
 #include "tensor_common.cuh"
 

@@ -10,7 +10,7 @@
  * -> 0, time down by what the excess wavefronts cost (the shared pipe, not the tensor pipe, was the limit).
  * Instructions, global traffic and registers unchanged.
  *
- * Bounds: as ldmatrix (width % 8 == 0, else refused).
+ * Bounds: as ldmatrix (inner and cols multiples of 8, else refused).
  */
 #include "tensor_common.cuh"
 

@@ -11,7 +11,7 @@
  * padded; against ldmatrix_padded: shared memory per block 35 KiB -> 32 KiB, a few integer instructions more
  * (the XOR), time the same within noise.
  *
- * Bounds: as ldmatrix (width % 8 == 0, else refused).
+ * Bounds: as ldmatrix (inner and cols multiples of 8, else refused).
  */
 #include "tensor_common.cuh"
 

@@ -24,10 +24,10 @@ template <int BN, int CONSUMERS> static const char *launch_taller(const struct m
 
 extern "C" const char *matmul_taller_tiles(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    if (!tensor_shape_matches(grid, block, o->width, WS_BM, WS_BN, TT_THREADS))
+    if (!tensor_shape_matches(grid, block, o->shape, WS_BM, WS_BN, TT_THREADS))
         return TENSOR_SHAPE_MISMATCH;
     struct ws_tile tile;
-    const char *why = ws_tile_on_device(o->width, taller_tile, &tile);
+    const char *why = ws_tile_on_device(o->shape, taller_tile, &tile);
     if (why)
         return why;
     if (tile.bm == TT_TALL_BM)
@@ -36,7 +36,7 @@ extern "C" const char *matmul_taller_tiles(const struct matmul_operands *o, dim3
                          : tile.bn == 128 ? launch_taller<128, 2>(o, grid) : launch_taller<WS_BN, 2>(o, grid);
 }
 
-/* The kernel of the tile chosen at this width, its shared memory and its block. */
+/* The kernel of the tile chosen at this shape, its shared memory and its block. */
 template <int BN, int CONSUMERS> static const void *taller_kernel(size_t *dynamic_smem_bytes, unsigned *threads)
 {
     typedef ws_shape<false, true, BN, CONSUMERS> S;
@@ -45,10 +45,11 @@ template <int BN, int CONSUMERS> static const void *taller_kernel(size_t *dynami
 }
 
 /* NULL where the device cannot be asked (the harness then stops the job and says so). */
-extern "C" const void *matmul_taller_tiles_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)
+extern "C" const void *matmul_taller_tiles_kernel(struct matmul_shape shape, size_t *dynamic_smem_bytes,
+                                                  unsigned *threads)
 {
     struct ws_tile tile;
-    if (ws_tile_on_device(width, taller_tile, &tile))
+    if (ws_tile_on_device(shape, taller_tile, &tile))
         return NULL;
     if (tile.bm == TT_TALL_BM)
         return taller_kernel<128, 3>(dynamic_smem_bytes, threads);

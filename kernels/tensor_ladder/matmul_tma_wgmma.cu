@@ -16,8 +16,8 @@
  * LSU ~0 (wgmma reads shared memory outside the LSU pipe), tensor operations by family: hmma -> hgmma (sm__ops_
  * path_tensor_op_hgmma_src_bf16_dst_fp32), issue slots per tensor operation down about 8x, tensor pipe busy up.
  *
- * Bounds: width % 8 == 0 (TMA's 16-byte global strides), else refused; TMA zero-fills tiles past the edge and the
- * stores are guarded, so any such width is computed exactly.
+ * Bounds: inner and cols multiples of 8 (TMA's 16-byte global strides), else refused; TMA zero-fills tiles past
+ * the edge and the stores are guarded, so any such shape is computed exactly.
  */
 #include "tensor_hopper.cuh"
 
@@ -26,14 +26,14 @@ static const size_t SMEM_BYTES = (size_t)TW_STAGES * STAGE_BYTES + 1024; /* + 10
 
 __global__ void __launch_bounds__(TW_THREADS, 1)
     tma_wgmma_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
-                     __nv_bfloat16 *__restrict__ P, int width)
+                     __nv_bfloat16 *__restrict__ P, struct matmul_shape shape)
 {
 #ifdef MEMSCOPE_SM90A
     extern __shared__ uint8_t raw[];
     __shared__ __align__(8) uint64_t full[TW_STAGES];
     uint8_t *ring = (uint8_t *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
     const int tid = threadIdx.x, wg = tid / 128, row0 = blockIdx.y * TW_BM, col0 = blockIdx.x * TW_BN;
-    const int k_tiles = (width + TW_BK - 1) / TW_BK;
+    const int k_tiles = (shape.inner + TW_BK - 1) / TW_BK;
     if (tid == 0) {
         for (int s = 0; s < TW_STAGES; ++s)
             mbar_init(&full[s], 1);
@@ -67,9 +67,9 @@ __global__ void __launch_bounds__(TW_THREADS, 1)
         wgmma_commit();
         wgmma_wait<0>();
     }
-    store_wgmma_tile<TW_BN>(P, width, row0 + wg * 64, col0, d);
+    store_wgmma_tile<TW_BN>(P, shape, row0 + wg * 64, col0, d);
 #else
-    (void)map_m, (void)map_n, (void)P, (void)width;
+    (void)map_m, (void)map_n, (void)P, (void)shape;
 #endif
 }
 
@@ -79,7 +79,7 @@ extern "C" const char *matmul_tma_wgmma(const struct matmul_operands *o, dim3 gr
     (void)o, (void)grid, (void)block;
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
 #else
-    if (!tensor_shape_matches(grid, block, o->width, TW_BM, TW_BN, TW_THREADS))
+    if (!tensor_shape_matches(grid, block, o->shape, TW_BM, TW_BN, TW_THREADS))
         return TENSOR_SHAPE_MISMATCH;
     if (!tensor_rows_aligned(o))
         return TENSOR_REFUSED_ALIGNMENT;
@@ -90,7 +90,7 @@ extern "C" const char *matmul_tma_wgmma(const struct matmul_operands *o, dim3 gr
     cudaError_t rc = cudaFuncSetAttribute(tma_wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SMEM_BYTES);
     if (rc != cudaSuccess)
         return cudaGetErrorString(rc);
-    tma_wgmma_kernel<<<grid, block, SMEM_BYTES, o->stream>>>(maps->m, maps->n, (__nv_bfloat16 *)o->p, o->width);
+    tma_wgmma_kernel<<<grid, block, SMEM_BYTES, o->stream>>>(maps->m, maps->n, (__nv_bfloat16 *)o->p, o->shape);
     return launch_status();
 #endif
 }

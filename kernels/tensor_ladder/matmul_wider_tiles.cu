@@ -17,24 +17,25 @@
 extern "C" const char *matmul_wider_tiles(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
     struct ws_tile tile;
-    const char *why = ws_tile_on_device(o->width, wider_tile, &tile);
+    const char *why = ws_tile_on_device(o->shape, wider_tile, &tile);
     if (why)
         return why;
     if (tile.bn != WT_WIDE_BN)
         return matmul_taller_tiles(o, grid, block);
-    if (!tensor_shape_matches(grid, block, o->width, WS_BM, WS_BN, TT_THREADS))
+    if (!tensor_shape_matches(grid, block, o->shape, WS_BM, WS_BN, TT_THREADS))
         return TENSOR_SHAPE_MISMATCH;
     return launch_ws_gemm<true, false, true, true, WT_WIDE_BN>(o, grid, dim3(WS_THREADS));
 }
 
 /* The wide tile's kernel where it is taken, else taller_tiles' choice; NULL where the device cannot be asked. */
-extern "C" const void *matmul_wider_tiles_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)
+extern "C" const void *matmul_wider_tiles_kernel(struct matmul_shape shape, size_t *dynamic_smem_bytes,
+                                                  unsigned *threads)
 {
     struct ws_tile tile;
-    if (ws_tile_on_device(width, wider_tile, &tile))
+    if (ws_tile_on_device(shape, wider_tile, &tile))
         return NULL;
     if (tile.bn != WT_WIDE_BN)
-        return matmul_taller_tiles_kernel(width, dynamic_smem_bytes, threads);
+        return matmul_taller_tiles_kernel(shape, dynamic_smem_bytes, threads);
     *dynamic_smem_bytes = ws_shape<false, true, WT_WIDE_BN>::SMEM, *threads = WS_THREADS;
     return (const void *)ws_gemm_kernel<true, false, true, WT_WIDE_BN>;
 }

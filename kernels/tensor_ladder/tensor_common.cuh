@@ -1,9 +1,10 @@
 /*
- * What the rungs of the bf16 tensor-core ladder share (kernels/tensor_ladder/): the refusal of widths a rung cannot
+ * What the rungs of the bf16 tensor-core ladder share (kernels/tensor_ladder/): the refusal of shapes a rung cannot
  * take, mma.sync.m16n8k16 and ldmatrix in inline PTX, the epilogue that rounds a warp's FP32 accumulators to bf16,
  * and the block-tiled mma.sync kernel of the ldmatrix rungs, whose shared-memory layout is each rung's idea.
  *
- * Matrices are row-major, width x width, bf16 ("A" is M, "B" is N); accumulation is FP32.
+ * Matrices are row-major, bf16 ("A" is M, rows x inner; "B" is N, inner x cols; P rows x cols); accumulation is
+ * FP32.
  *
  * Fragments of mma.sync.m16n8k16 (PTX ISA, "Matrix Fragments for mma.m16n8k16"), g = lane / 4, q = lane % 4:
  *   A (16 x 16, row-major): a0a1 (g, 2q..2q+1), a2a3 (g+8, 2q..), a4a5 (g, 2q+8..), a6a7 (g+8, 2q+8..)
@@ -23,18 +24,22 @@
 #include "../matmul.h"
 
 /* 16-byte loads, cp.async and TMA need every row of M, N and P to start 16-byte aligned: 8 bf16. */
-#define TENSOR_REFUSED_ALIGNMENT MATMUL_REFUSED "rows must be 16-byte aligned (width a multiple of 8 bf16)"
+#define TENSOR_REFUSED_ALIGNMENT                                                                                   \
+    MATMUL_REFUSED "rows must be 16-byte aligned (inner and cols multiples of 8 bf16)"
 #define TENSOR_SHAPE_MISMATCH "launch shape does not match the kernel's tile parameters (kernels/tensor_ladder/tensor_tiles.h)"
 
 static inline bool tensor_rows_aligned(const struct matmul_operands *o)
 {
-    return o->width % 8 == 0 && ((uintptr_t)o->m | (uintptr_t)o->n | (uintptr_t)o->p) % 16 == 0;
+    return o->shape.inner % 8 == 0 && o->shape.cols % 8 == 0 &&
+           ((uintptr_t)o->m | (uintptr_t)o->n | (uintptr_t)o->p) % 16 == 0;
 }
 
-static inline bool tensor_shape_matches(dim3 grid, dim3 block, int width, int bm, int bn, int threads)
+static inline bool tensor_shape_matches(dim3 grid, dim3 block, struct matmul_shape shape, int bm, int bn,
+                                        int threads)
 {
     return block.x == (unsigned)threads && block.y == 1 && block.z == 1 &&
-           grid.x == (unsigned)((width + bn - 1) / bn) && grid.y == (unsigned)((width + bm - 1) / bm) && grid.z == 1;
+           grid.x == (unsigned)((shape.cols + bn - 1) / bn) && grid.y == (unsigned)((shape.rows + bm - 1) / bm) &&
+           grid.z == 1;
 }
 
 /* d += a b on one m16n8k16 tile: one HMMA.16816.F32.BF16 in SASS. */
@@ -64,12 +69,13 @@ __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t r[4], const __nv_bflo
                  : "r"(s));
 }
 
-/* One accumulator tile's row pair (row, col..col+1), rounded to bf16; width is a multiple of 8 and col even, so
- * col < width means col + 1 < width too. */
-__device__ __forceinline__ void store_bf16_pair(__nv_bfloat16 *P, int width, int row, int col, float x, float y)
+/* One accumulator tile's row pair (row, col..col+1), rounded to bf16; P's cols are a multiple of 8 and col even,
+ * so col < cols means col + 1 < cols too. */
+__device__ __forceinline__ void store_bf16_pair(__nv_bfloat16 *P, struct matmul_shape s, int row, int col, float x,
+                                                float y)
 {
-    if (row < width && col < width)
-        *(__nv_bfloat162 *)&P[(size_t)row * width + col] = __floats2bfloat162_rn(x, y);
+    if (row < s.rows && col < s.cols)
+        *(__nv_bfloat162 *)&P[(size_t)row * s.cols + col] = __floats2bfloat162_rn(x, y);
 }
 
 /*
@@ -122,8 +128,8 @@ __device__ __forceinline__ void warp_tile_mma(const __nv_bfloat16 *As, const __n
 }
 
 /* A warp's 64 x 32 outputs to P. */
-__device__ __forceinline__ void store_warp_tile(__nv_bfloat16 *P, int width, int row0, int col0, int lane,
-                                                const float acc[4][4][4])
+__device__ __forceinline__ void store_warp_tile(__nv_bfloat16 *P, struct matmul_shape s, int row0, int col0,
+                                                int lane, const float acc[4][4][4])
 {
     const int g = lane >> 2, q = lane & 3;
 #pragma unroll
@@ -131,31 +137,33 @@ __device__ __forceinline__ void store_warp_tile(__nv_bfloat16 *P, int width, int
 #pragma unroll
         for (int ni = 0; ni < 4; ++ni) {
             const int row = row0 + mi * 16 + g, col = col0 + ni * 8 + 2 * q;
-            store_bf16_pair(P, width, row, col, acc[mi][ni][0], acc[mi][ni][1]);
-            store_bf16_pair(P, width, row + 8, col, acc[mi][ni][2], acc[mi][ni][3]);
+            store_bf16_pair(P, s, row, col, acc[mi][ni][0], acc[mi][ni][1]);
+            store_bf16_pair(P, s, row + 8, col, acc[mi][ni][2], acc[mi][ni][3]);
         }
 }
 
-/* The 16-byte chunk `chunk` of a ROWS x COLS tile whose top-left element of the matrix is (row0, col0): its row
- * and column in the tile, and whether it lies inside the matrix (whole or not at all: width % 8 == 0). */
+/* The 16-byte chunk `chunk` of a ROWS x COLS tile whose top-left element of the g_rows x g_cols matrix is
+ * (row0, col0): its row and column in the tile, and whether it lies inside the matrix (whole or not at all:
+ * g_cols % 8 == 0). */
 template <int COLS>
-__device__ __forceinline__ bool chunk_of(int chunk, int row0, int col0, int width, int &r, int &c)
+__device__ __forceinline__ bool chunk_of(int chunk, int row0, int col0, int g_rows, int g_cols, int &r, int &c)
 {
     r = chunk / (COLS / 8), c = (chunk % (COLS / 8)) * 8;
-    return row0 + r < width && col0 + c < width;
+    return row0 + r < g_rows && col0 + c < g_cols;
 }
 
-/* Global -> registers -> shared: each thread's 16-byte chunks of a ROWS x COLS tile, zeros past the edge. */
+/* Global -> registers -> shared: each thread's 16-byte chunks of a ROWS x COLS tile of the g_rows x g_cols matrix
+ * G, zeros past the edge. */
 template <class LAYOUT, int ROWS, int COLS>
-__device__ __forceinline__ void load_tile(const __nv_bfloat16 *G, int width, int row0, int col0,
+__device__ __forceinline__ void load_tile(const __nv_bfloat16 *G, int g_rows, int g_cols, int row0, int col0,
                                           __nv_bfloat16 *S, int tid)
 {
 #pragma unroll
     for (int i = 0; i < ROWS * COLS / 8 / TS_THREADS; ++i) {
         int r, c;
         uint4 v = make_uint4(0, 0, 0, 0);
-        if (chunk_of<COLS>(i * TS_THREADS + tid, row0, col0, width, r, c))
-            v = *(const uint4 *)&G[(size_t)(row0 + r) * width + col0 + c];
+        if (chunk_of<COLS>(i * TS_THREADS + tid, row0, col0, g_rows, g_cols, r, c))
+            v = *(const uint4 *)&G[(size_t)(row0 + r) * g_cols + col0 + c];
         *(uint4 *)&S[LAYOUT::template at<COLS>(r, c)] = v;
     }
 }
@@ -163,34 +171,34 @@ __device__ __forceinline__ void load_tile(const __nv_bfloat16 *G, int width, int
 template <class LAYOUT>
 __global__ void __launch_bounds__(TS_THREADS)
     ldmatrix_gemm_kernel(const __nv_bfloat16 *__restrict__ M, const __nv_bfloat16 *__restrict__ N,
-                         __nv_bfloat16 *__restrict__ P, int width)
+                         __nv_bfloat16 *__restrict__ P, struct matmul_shape s)
 {
     __shared__ __align__(128) __nv_bfloat16 As[tile_layout<LAYOUT>::A_ELEMS];
     __shared__ __align__(128) __nv_bfloat16 Bs[tile_layout<LAYOUT>::B_ELEMS];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 2, wn = warp & 3;
     const int row0 = blockIdx.y * TS_BM, col0 = blockIdx.x * TS_BN;
     float acc[4][4][4] = {};
-    for (int k0 = 0; k0 < width; k0 += TS_BK) {
-        load_tile<LAYOUT, TS_BM, TS_BK>(M, width, row0, k0, As, tid);
-        load_tile<LAYOUT, TS_BK, TS_BN>(N, width, k0, col0, Bs, tid);
+    for (int k0 = 0; k0 < s.inner; k0 += TS_BK) {
+        load_tile<LAYOUT, TS_BM, TS_BK>(M, s.rows, s.inner, row0, k0, As, tid);
+        load_tile<LAYOUT, TS_BK, TS_BN>(N, s.inner, s.cols, k0, col0, Bs, tid);
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < TS_BK; kk += 16)
             warp_tile_mma<LAYOUT>(As, Bs, kk, wm, wn, lane, acc);
         __syncthreads();
     }
-    store_warp_tile(P, width, row0 + wm * 64, col0 + wn * 32, lane, acc);
+    store_warp_tile(P, s, row0 + wm * 64, col0 + wn * 32, lane, acc);
 }
 
 template <class LAYOUT> static const char *launch_ldmatrix_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
 {
-    if (!tensor_shape_matches(grid, block, o->width, TS_BM, TS_BN, TS_THREADS))
+    if (!tensor_shape_matches(grid, block, o->shape, TS_BM, TS_BN, TS_THREADS))
         return TENSOR_SHAPE_MISMATCH;
     if (!tensor_rows_aligned(o))
         return TENSOR_REFUSED_ALIGNMENT;
     ldmatrix_gemm_kernel<LAYOUT><<<grid, block, 0, o->stream>>>((const __nv_bfloat16 *)o->m,
                                                                 (const __nv_bfloat16 *)o->n, (__nv_bfloat16 *)o->p,
-                                                                o->width);
+                                                                o->shape);
     return launch_status();
 }
 

@@ -13,8 +13,8 @@
  *   B (N, row-major: N-major for wgmma, so imm-trans-b = 1): BN / 64 boxes of 64 k x 64 n, box j at j x 8192
  *     bytes; descriptor: 128B swizzle, 64-column blocks 8192 bytes apart (leading byte offset), 8-row groups of k
  *     1024 bytes apart (stride byte offset), a k-step of 16 = 16 rows = 2048 bytes further.
- * Out-of-bounds boxes are zero-filled by TMA on load and clipped on store, so any width whose rows are 16-byte
- * aligned (width % 8 == 0: TMA's global strides must be multiples of 16 bytes) is computed exactly.
+ * Out-of-bounds boxes are zero-filled by TMA on load and clipped on store, so any shape whose rows are 16-byte
+ * aligned (inner and cols multiples of 8: TMA's global strides must be multiples of 16 bytes) is computed exactly.
  */
 #ifndef MEMSCOPE_TENSOR_HOPPER_CUH
 #define MEMSCOPE_TENSOR_HOPPER_CUH
@@ -33,7 +33,8 @@ struct tensor_maps {
     CUtensorMap m, n, p;
 };
 
-/* Maps for M and N (128B swizzle, boxes of 64 x a_rows and 64 x 64) and P (boxes of 64 x 64, 128B swizzle),
+/* Maps for M (rows x inner) and N (inner x cols) (128B swizzle, boxes of 64 x a_rows and 64 x 64) and P (rows x
+ * cols, boxes of 64 x 64, 128B swizzle),
  * kept for the last operands and A box seen: a timed loop launches with the same buffers again and again (and a
  * buffer freed may come back at the same address to a kernel of other tiles). NULL, or why not. */
 static inline const char *tensor_maps_for(const struct matmul_operands *o, unsigned a_rows, struct tensor_maps **out)
@@ -41,7 +42,7 @@ static inline const char *tensor_maps_for(const struct matmul_operands *o, unsig
     static PFN_cuTensorMapEncodeTiled_v12000 encode;
     static struct tensor_maps maps;
     static const void *m, *n, *p;
-    static int width;
+    static struct matmul_shape shape;
     static unsigned rows;
     if (!encode) {
         cudaDriverEntryPointQueryResult found;
@@ -53,22 +54,27 @@ static inline const char *tensor_maps_for(const struct matmul_operands *o, unsig
         }
     }
     *out = &maps;
-    if (m == o->m && n == o->n && p == o->p && width == o->width && rows == a_rows)
+    const struct matmul_shape s = o->shape;
+    if (m == o->m && n == o->n && p == o->p && shape.rows == s.rows && shape.cols == s.cols &&
+        shape.inner == s.inner && rows == a_rows)
         return NULL;
-    const cuuint64_t dims[2] = {(cuuint64_t)o->width, (cuuint64_t)o->width};
-    const cuuint64_t strides[1] = {(cuuint64_t)o->width * 2};
+    /* each matrix's extents, its columns (the contiguous dimension) first, and its row stride in bytes */
+    const cuuint64_t dims[3][2] = {{(cuuint64_t)s.inner, (cuuint64_t)s.rows},
+                                   {(cuuint64_t)s.cols, (cuuint64_t)s.inner},
+                                   {(cuuint64_t)s.cols, (cuuint64_t)s.rows}};
+    const cuuint64_t strides[3][1] = {{(cuuint64_t)s.inner * 2}, {(cuuint64_t)s.cols * 2}, {(cuuint64_t)s.cols * 2}};
     const cuuint32_t a_box[2] = {64, a_rows}, box[2] = {64, 64}, unit[2] = {1, 1};
     const CUtensorMapDataType bf16 = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
     const void *operand[3] = {o->m, o->n, o->p};
     CUtensorMap *map[3] = {&maps.m, &maps.n, &maps.p};
     for (int i = 0; i < 3; ++i)
-        if (encode(map[i], bf16, 2, (void *)operand[i], dims, strides, i == 0 ? a_box : box, unit,
+        if (encode(map[i], bf16, 2, (void *)operand[i], dims[i], strides[i], i == 0 ? a_box : box, unit,
                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
             m = NULL;
             return "cuTensorMapEncodeTiled refused a tensor map";
         }
-    m = o->m, n = o->n, p = o->p, width = o->width, rows = a_rows;
+    m = o->m, n = o->n, p = o->p, shape = s, rows = a_rows;
     return NULL;
 }
 
@@ -317,14 +323,15 @@ __device__ __forceinline__ void wgmma_m64n256k16(float d[128], uint64_t a, uint6
  * the warpgroup holds rows 16 w + lane / 4 and + 8; register 4 j + {0, 1} is (row, 8 j + 2 (lane % 4) + {0, 1}),
  * 4 j + {2, 3} the same columns 8 rows down. A warpgroup's 64 x N outputs straight to P, rounded to bf16. */
 template <int N>
-__device__ __forceinline__ void store_wgmma_tile(__nv_bfloat16 *P, int width, int row0, int col0, const float *d)
+__device__ __forceinline__ void store_wgmma_tile(__nv_bfloat16 *P, struct matmul_shape shape, int row0, int col0,
+                                                 const float *d)
 {
     const int lane = threadIdx.x & 31, row = row0 + ((threadIdx.x >> 5) & 3) * 16 + (lane >> 2);
 #pragma unroll
     for (int j = 0; j < N / 8; ++j) {
         const int col = col0 + 8 * j + 2 * (lane & 3);
-        store_bf16_pair(P, width, row, col, d[4 * j], d[4 * j + 1]);
-        store_bf16_pair(P, width, row + 8, col, d[4 * j + 2], d[4 * j + 3]);
+        store_bf16_pair(P, shape, row, col, d[4 * j], d[4 * j + 1]);
+        store_bf16_pair(P, shape, row + 8, col, d[4 * j + 2], d[4 * j + 3]);
     }
 }
 

@@ -23,8 +23,8 @@
  *     8 KB boxes that one thread stores with TMA (UTMASTG) in turn, the stores overlapping the next box's writes
  *     and the next tile's k-loop; 32 KB of boxes keep the ring at 4 stages.
  *
- * Bounds: width % 8 == 0 (TMA), else refused; TMA zero-fills loads past the edge and clips stores; the direct
- * stores are guarded.
+ * Bounds: inner and cols multiples of 8 (TMA), else refused; TMA zero-fills loads past the edge and clips stores;
+ * the direct stores are guarded.
  */
 #ifndef MEMSCOPE_TENSOR_WS_CUH
 #define MEMSCOPE_TENSOR_WS_CUH
@@ -152,7 +152,8 @@ __device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, const __nv
 template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2>
 __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
-                   const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P, int width)
+                   const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P,
+                   struct matmul_shape shape)
 {
 #ifdef MEMSCOPE_SM90A
     typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
@@ -161,8 +162,8 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     uint8_t *ring = (uint8_t *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
     const int tid = threadIdx.x, wg = tid / 128, tid_in_wg = tid % 128;
     const unsigned rank = CLUSTER ? cluster_rank() : 0;
-    const int k_tiles = (width + WS_BK - 1) / WS_BK, cols = (width + BN - 1) / BN;
-    const int cluster_rows = ((width + S::BM - 1) / S::BM + S::CM - 1) / S::CM;
+    const int k_tiles = (shape.inner + WS_BK - 1) / WS_BK, cols = (shape.cols + BN - 1) / BN;
+    const int cluster_rows = ((shape.rows + S::BM - 1) / S::BM + S::CM - 1) / S::CM;
     /* this block's tiles: first, first + step, ... below count (one, at its grid place, unless persistent) */
     const int first = PERSISTENT ? blockIdx.x / S::CM : 0, step = PERSISTENT ? gridDim.x / S::CM : 1;
     const int count = PERSISTENT ? cluster_rows * cols : 1;
@@ -228,7 +229,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
             if (TMA_STORE)
                 ws_store_tma<BN>(&map_p, boxes, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
             else
-                store_wgmma_tile<BN>(P, width, row0 + c * 64, col0, d);
+                store_wgmma_tile<BN>(P, shape, row0 + c * 64, col0, d);
         }
         if (TMA_STORE && tid_in_wg == 0)
             asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
@@ -236,7 +237,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     if (CLUSTER)
         cluster_sync(); /* no CTA leaves while its partner may still write into it or arrive on its barriers */
 #else
-    (void)map_m, (void)map_n, (void)map_p, (void)P, (void)width;
+    (void)map_m, (void)map_n, (void)map_p, (void)P, (void)shape;
 #endif
 }
 
@@ -266,14 +267,14 @@ static inline const char *ws_device_sms(int *sms)
     return rc == cudaSuccess ? NULL : cudaGetErrorString(rc);
 }
 
-/* The tile a rule of tensor_tiles.h takes for a width x width product on the current device; 0 x 0 and why where the
- * device says nothing. */
-static inline const char *ws_tile_on_device(int width, struct ws_tile (*rule)(int m, int n, int sms),
+/* The tile a rule of tensor_tiles.h takes for a product of this shape on the current device (its P's rows and
+ * columns); 0 x 0 and why where the device says nothing. */
+static inline const char *ws_tile_on_device(struct matmul_shape shape, struct ws_tile (*rule)(int m, int n, int sms),
                                             struct ws_tile *tile)
 {
     int sms;
     const char *why = ws_device_sms(&sms);
-    *tile = why ? ws_tile{0, 0} : rule(width, width, sms);
+    *tile = why ? ws_tile{0, 0} : rule(shape.rows, shape.cols, sms);
     return why;
 }
 
@@ -292,7 +293,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
 #else
     typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
-    if (!tensor_shape_matches(grid, block, o->width, WS_BM, WS_BN, S::THREADS))
+    if (!tensor_shape_matches(grid, block, o->shape, WS_BM, WS_BN, S::THREADS))
         return TENSOR_SHAPE_MISMATCH;
     if (!tensor_rows_aligned(o))
         return TENSOR_REFUSED_ALIGNMENT;
@@ -308,7 +309,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
         int sms;
         if ((why = ws_device_sms(&sms)))
             return why;
-        const int tiles = ((o->width + S::BM - 1) / S::BM) * ((o->width + BN - 1) / BN);
+        const int tiles = ((o->shape.rows + S::BM - 1) / S::BM) * ((o->shape.cols + BN - 1) / BN);
         grid = dim3(EVEN_WAVES ? even_waves_grid(tiles, sms) : sms / S::CM * S::CM, 1, 1);
     }
     if (CLUSTER) {
@@ -326,10 +327,10 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
             if ((unsigned)(clusters * S::CM) < config.gridDim.x)
                 config.gridDim.x = clusters * S::CM;
         }
-        rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->width);
+        rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape);
         return rc == cudaSuccess ? launch_status() : cudaGetErrorString(rc);
     }
-    kernel<<<grid, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->width);
+    kernel<<<grid, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape);
     return launch_status();
 #endif
 }

@@ -106,9 +106,9 @@ static void tensor_types_round_trip_exactly(void **state)
         void *stored = types[t] == MATMUL_TF32 ? (void *)floats : (void *)halves;
         operands_fill_random(a, WIDTH * WIDTH, 11, types[t]);
         halves[WIDTH * WIDTH] = 0xABCD;
-        operands_pack(a, stored, WIDTH, types[t], t == 1);
+        operands_pack(a, stored, WIDTH, WIDTH, types[t], t == 1);
         assert_int_equal(halves[WIDTH * WIDTH], 0xABCD); /* nothing written past 2 bytes an element */
-        operands_unpack(stored, b, WIDTH, types[t], t == 1);
+        operands_unpack(stored, b, WIDTH, WIDTH, types[t], t == 1);
         assert_memory_equal(a, b, WIDTH * WIDTH * sizeof(double));
     }
     assert_int_equal(matmul_element_size(MATMUL_BF16), 2);
@@ -191,10 +191,24 @@ static void pack_column_major_transposes(void **state)
     const double logical[] = {1, 2, 3, 4};
     double stored64[4];
     float stored32[4];
-    operands_pack(logical, stored64, 2, MATMUL_FP64, true);
+    operands_pack(logical, stored64, 2, 2, MATMUL_FP64, true);
     assert_memory_equal(stored64, ((const double[]){1, 3, 2, 4}), sizeof stored64);
-    operands_pack(logical, stored32, 2, MATMUL_FP32, true);
+    operands_pack(logical, stored32, 2, 2, MATMUL_FP32, true);
     assert_memory_equal(stored32, ((const float[]){1, 3, 2, 4}), sizeof stored32);
+}
+
+/* A 2 x 3 matrix [1 2 3; 4 5 6]: column-major, its columns one after another (leading dimension 2 rows). */
+static void pack_column_major_of_a_wide_matrix_walks_its_columns(void **state)
+{
+    (void)state;
+    const double logical[] = {1, 2, 3, 4, 5, 6};
+    double stored[6], back[6];
+    operands_pack(logical, stored, 2, 3, MATMUL_FP64, true);
+    assert_memory_equal(stored, ((const double[]){1, 4, 2, 5, 3, 6}), sizeof stored);
+    operands_unpack(stored, back, 2, 3, MATMUL_FP64, true);
+    assert_memory_equal(back, logical, sizeof back);
+    operands_pack(logical, stored, 2, 3, MATMUL_FP64, false);
+    assert_memory_equal(stored, logical, sizeof stored);
 }
 
 static void pack_row_major_keeps_order(void **state)
@@ -202,7 +216,7 @@ static void pack_row_major_keeps_order(void **state)
     (void)state;
     const double logical[] = {1, 2, 3, 4};
     float stored[4];
-    operands_pack(logical, stored, 2, MATMUL_FP32, false);
+    operands_pack(logical, stored, 2, 2, MATMUL_FP32, false);
     assert_memory_equal(stored, ((const float[]){1, 2, 3, 4}), sizeof stored);
 }
 
@@ -211,8 +225,8 @@ static void assert_round_trip(enum matmul_precision precision, bool column_major
     double stored[WIDTH * WIDTH]; /* large enough for either precision */
     operands_fill_random(a, WIDTH * WIDTH, 3, precision);
     memset(b, 0, sizeof b);
-    operands_pack(a, stored, WIDTH, precision, column_major);
-    operands_unpack(stored, b, WIDTH, precision, column_major);
+    operands_pack(a, stored, WIDTH, WIDTH, precision, column_major);
+    operands_unpack(stored, b, WIDTH, WIDTH, precision, column_major);
     assert_memory_equal(a, b, WIDTH * WIDTH * sizeof a[0]);
 }
 
@@ -245,7 +259,7 @@ static void column_major_element_lands_at_transposed_index(void **state)
     (void)state;
     operands_fill_random(a, WIDTH * WIDTH, 5, MATMUL_FP64);
     double stored[WIDTH * WIDTH];
-    operands_pack(a, stored, WIDTH, MATMUL_FP64, true);
+    operands_pack(a, stored, WIDTH, WIDTH, MATMUL_FP64, true);
     for (int r = 0; r < WIDTH; ++r)
         for (int c = 0; c < WIDTH; ++c)
             assert_true(stored[c * WIDTH + r] == a[r * WIDTH + c]);
@@ -264,6 +278,7 @@ int main(void)
         cmocka_unit_test(column_major_per_layout_and_operand),
         cmocka_unit_test(pack_column_major_transposes),
         cmocka_unit_test(pack_row_major_keeps_order),
+        cmocka_unit_test(pack_column_major_of_a_wide_matrix_walks_its_columns),
         cmocka_unit_test(round_trip_fp32_row_major),
         cmocka_unit_test(round_trip_fp32_column_major),
         cmocka_unit_test(round_trip_fp64_row_major),

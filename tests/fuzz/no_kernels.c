@@ -13,9 +13,9 @@
     }
 #define NO_KERNEL_ROW(name, launcher, ...)                                                                           \
     NO_LAUNCHER(launcher)                                                                                            \
-    const void *launcher##_kernel(int width, size_t *dynamic_smem_bytes, unsigned *threads)                          \
+    const void *launcher##_kernel(struct matmul_shape shape, size_t *dynamic_smem_bytes, unsigned *threads)          \
     {                                                                                                                \
-        (void)width, (void)threads;                                                                                  \
+        (void)shape, (void)threads;                                                                                  \
         *dynamic_smem_bytes = 0;                                                                                     \
         return NULL;                                                                                                 \
     }

@@ -149,7 +149,8 @@ static void the_rungs_after_icache_fit_come_in_order_before_cublas(void **state)
 static void small_tiles_fill_the_sms_at_1024(void **state)
 {
     (void)state;
-    dim3 small = matmul_grid(must_find("small_tiles"), 1024), large = matmul_grid(must_find("icache_fit"), 1024);
+    dim3 small = matmul_grid(must_find("small_tiles"), matmul_square(1024));
+    dim3 large = matmul_grid(must_find("icache_fit"), matmul_square(1024));
     assert_true(small.x * small.y >= 128);
     assert_int_equal(large.x * large.y, 32);
 }
@@ -166,8 +167,8 @@ static void cublas_variants_have_their_precision(void **state)
     assert_string_equal(matmul_precision_name(MATMUL_FP16), "fp16");
     assert_string_equal(matmul_precision_name(MATMUL_TF32), "tf32");
     /* 3 x W^2 elements of 2 bytes (bf16, fp16) or 4 (tf32, stored as float) */
-    assert_true(matmul_min_bytes(must_find("cublas_bf16"), 10) == 600.0);
-    assert_true(matmul_min_bytes(must_find("cublas_tf32"), 10) == 1200.0);
+    assert_true(matmul_min_bytes(must_find("cublas_bf16"), matmul_square(10)) == 600.0);
+    assert_true(matmul_min_bytes(must_find("cublas_tf32"), matmul_square(10)) == 1200.0);
 }
 
 static void layouts_of_special_variants(void **state)
@@ -188,7 +189,7 @@ static void grid_covers_width_with_tiles_of_32(void **state)
     const int widths[] = {1, 32, 33, 64, 65};
     const unsigned blocks[] = {1, 1, 2, 2, 3};
     for (size_t i = 0; i < sizeof widths / sizeof widths[0]; ++i) {
-        dim3 grid = matmul_grid(v, widths[i]);
+        dim3 grid = matmul_grid(v, matmul_square(widths[i]));
         assert_int_equal(grid.x, blocks[i]);
         assert_int_equal(grid.y, blocks[i]);
         assert_int_equal(grid.z, 1);
@@ -198,9 +199,19 @@ static void grid_covers_width_with_tiles_of_32(void **state)
 static void grid_covers_width_with_tiles_of_16(void **state)
 {
     (void)state;
-    dim3 grid = matmul_grid(must_find("tiled_16"), 33); /* ceil(33 / 16) = 3 */
+    dim3 grid = matmul_grid(must_find("tiled_16"), matmul_square(33)); /* ceil(33 / 16) = 3 */
     assert_int_equal(grid.x, 3);
     assert_int_equal(grid.y, 3);
+}
+
+/* A grid covers P: grid x its 33 columns (3 blocks of 16), grid y its 100 rows (7); the inner 5 takes no block. */
+static void grid_covers_the_columns_along_x_and_the_rows_along_y(void **state)
+{
+    (void)state;
+    dim3 grid = matmul_grid(must_find("tiled_16"), (struct matmul_shape){.rows = 100, .cols = 33, .inner = 5});
+    assert_int_equal(grid.x, 3);
+    assert_int_equal(grid.y, 7);
+    assert_int_equal(grid.z, 1);
 }
 
 static void tiled_16_block_is_16_by_16(void **state)
@@ -216,23 +227,39 @@ static void tiled_16_block_is_16_by_16(void **state)
 static void flop_is_two_width_cubed(void **state)
 {
     (void)state;
-    assert_true(matmul_flop(3) == 54.0); /* 2 * 3^3 */
-    assert_true(matmul_flop(1) == 2.0);
-    assert_true(matmul_flop(46340) == 2.0 * 46340.0 * 46340.0 * 46340.0);
+    assert_true(matmul_flop(matmul_square(3)) == 54.0); /* 2 * 3^3 */
+    assert_true(matmul_flop(matmul_square(1)) == 2.0);
+    assert_true(matmul_flop(matmul_square(46340)) == 2.0 * 46340.0 * 46340.0 * 46340.0);
+    /* a transformer's projection, 8192 x 3072 x 1024: 2 * 8192 * 3072 * 1024 = 51,539,607,552 */
+    assert_true(matmul_flop((struct matmul_shape){8192, 3072, 1024}) == 51539607552.0);
 }
 
 static void min_bytes_counts_three_matrices(void **state)
 {
     (void)state;
     /* 3 matrices * 10 * 10 elements * 4 or 8 bytes */
-    assert_true(matmul_min_bytes(must_find("naive"), 10) == 1200.0);
-    assert_true(matmul_min_bytes(must_find("naive_fp64"), 10) == 2400.0);
+    assert_true(matmul_min_bytes(must_find("naive"), matmul_square(10)) == 1200.0);
+    assert_true(matmul_min_bytes(must_find("naive_fp64"), matmul_square(10)) == 2400.0);
+    /* M 2 x 3, N 3 x 5, P 2 x 5: 6 + 15 + 10 = 31 bf16 elements */
+    assert_true(matmul_min_bytes(must_find("cublas_bf16"), (struct matmul_shape){2, 5, 3}) == 62.0);
+}
+
+static void a_shape_is_labelled_by_its_width_or_its_three_extents(void **state)
+{
+    (void)state;
+    char text[MATMUL_SHAPE_LABEL];
+    assert_string_equal(matmul_shape_label(matmul_square(4096), text), "W=4096");
+    assert_string_equal(matmul_shape_label((struct matmul_shape){8192, 3072, 1024}, text), "8192x3072x1024");
+    assert_int_equal(matmul_square_width((struct matmul_shape){8192, 3072, 1024}), 0);
+    assert_int_equal(matmul_square_width(matmul_square(33)), 33);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_are_lowercase_identifiers),
+        cmocka_unit_test(grid_covers_the_columns_along_x_and_the_rows_along_y),
+        cmocka_unit_test(a_shape_is_labelled_by_its_width_or_its_three_extents),
         cmocka_unit_test(names_are_unique),
         cmocka_unit_test(every_variant_has_description_and_launcher),
         cmocka_unit_test(kernel_variants_have_valid_launch_shape),

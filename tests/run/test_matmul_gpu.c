@@ -1,7 +1,10 @@
 /*
- * GPU tests: every registered variant is correct at odd and even widths; the
- * check catches broken kernels; the two references agree; timing honours its
- * policy. Each test skips where no GPU can be used.
+ * GPU tests: every registered variant is correct at odd and even widths, and
+ * at rectangular shapes or refuses them with its reason; the check catches
+ * broken kernels; the two references agree; timing honours its policy. Each
+ * test skips where no GPU can be used. MEMSCOPE_TEST_FILTER runs only the
+ * tests whose names match it (cmocka's wildcards * and ?), as
+ * '*_correct_at_8192x*' runs the transformer's GEMMs alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,11 +25,41 @@
 static const int widths[] = {1, 2, 8, 33, 64, 100, 1000, 1024, 2056, 4097, 4104};
 #define N_WIDTHS (sizeof widths / sizeof widths[0])
 
+/* Rectangular products (rows x cols x inner): odd extents; multiples of 8 that fill no tile (1000 rows, 136 columns,
+ * 520 deep; wide and shallow; tall); then the four GEMMs of a transformer block's forward pass at 8192 tokens, for
+ * the variants that take other shapes than squares (the others refuse the small ones already). */
+static const struct matmul_shape small_shapes[] = {
+    {100, 33, 65}, {1000, 136, 520}, {264, 2056, 72}, {2056, 264, 1032}};
+static const struct matmul_shape large_shapes[] = {
+    {8192, 3072, 1024}, {8192, 1024, 1024}, {8192, 4096, 1024}, {8192, 1024, 4096}};
+#define N_SMALL_SHAPES (sizeof small_shapes / sizeof small_shapes[0])
+#define N_LARGE_SHAPES (sizeof large_shapes / sizeof large_shapes[0])
+
 struct variant_case {
     const struct matmul_variant *variant;
-    int width;
+    struct matmul_shape shape;
     char name[96];
 };
+
+/* The lessons and the FP32 ladder are written for square products; the tensor ladder's kernels and the libraries
+ * take any shape. */
+static bool square_only(const struct matmul_variant *v)
+{
+    return v->kernel != NULL && matmul_tensor_ladder_step(v->name) == 0;
+}
+
+/* What a variant must say when it refuses a shape, or NULL where it must compute it. The tensor ladder's rungs from
+ * ldmatrix on copy 16-byte rows of M, N and P: they refuse exactly the shapes whose inner extent or columns are not
+ * a multiple of 8 bf16 (mma_global and the libraries take every shape). */
+static const char *expected_refusal(const struct matmul_variant *v, struct matmul_shape s)
+{
+    if (square_only(v) && !matmul_is_square(s))
+        return "square products only";
+    bool aligned_rows_only = matmul_tensor_ladder_step(v->name) > 1 && v->kernel != NULL;
+    if (aligned_rows_only && (s.inner % 8 != 0 || s.cols % 8 != 0))
+        return "16-byte aligned";
+    return NULL;
+}
 
 static void variant_is_correct(void **state)
 {
@@ -35,13 +68,14 @@ static void variant_is_correct(void **state)
         skip();
     struct error e = {0};
     struct check_result r;
-    assert_int_equal(job_check(&gpu, c->variant, c->width, 1000003u * c->width, &r, &e), 0);
-    /* The tensor ladder's rungs from ldmatrix on copy 16-byte rows: they refuse exactly the widths that are not a
-     * multiple of 8 bf16 (mma_global and the libraries take every width); every other variant refuses none. */
-    bool aligned_rows_only = matmul_tensor_ladder_step(c->variant->name) > 1 && c->variant->kernel != NULL;
-    if (aligned_rows_only && c->width % 8 != 0) {
+    uint64_t seed = 1000003u * (uint64_t)c->shape.rows + 1009u * (uint64_t)c->shape.cols + (uint64_t)c->shape.inner;
+    assert_int_equal(job_check(&gpu, c->variant, c->shape, seed, &r, &e), 0);
+    const char *refusal = expected_refusal(c->variant, c->shape);
+    if (refusal) {
+        if (!r.refused)
+            print_error("%s: computed, expected a refusal (%s)\n", c->name, refusal);
         assert_non_null(r.refused);
-        assert_non_null(strstr(r.refused, "16-byte aligned"));
+        assert_non_null(strstr(r.refused, refusal));
         return;
     }
     if (r.refused)
@@ -65,7 +99,7 @@ static void check_catches_unwritten_row(void **state)
         skip();
     struct error e = {0};
     struct check_result r;
-    assert_int_equal(job_check(&gpu, &skips_last_row, 100, 7, &r, &e), 0);
+    assert_int_equal(job_check(&gpu, &skips_last_row, matmul_square(100), 7, &r, &e), 0);
     assert_false(r.passed);
     assert_int_equal(r.non_finite, 100);
 }
@@ -77,31 +111,38 @@ static void check_catches_one_wrong_element(void **state)
         skip();
     struct error e = {0};
     struct check_result r;
-    assert_int_equal(job_check(&gpu, &one_wrong_element, 1000, 7, &r, &e), 0);
+    assert_int_equal(job_check(&gpu, &one_wrong_element, matmul_square(1000), 7, &r, &e), 0);
     assert_false(r.passed);
     assert_int_equal(r.non_finite, 0);
     assert_int_equal(r.worst_index, 500 * 1000 + 333);
 }
 
+static void cublas_reference_agrees_with_cpu_at(struct matmul_shape s)
+{
+    assert_string_equal(reference_name(s), "cublas_fp64");
+    size_t m_count = (size_t)s.rows * s.inner, n_count = (size_t)s.inner * s.cols, p_count = (size_t)s.rows * s.cols;
+    double *m = malloc(m_count * sizeof *m), *n = malloc(n_count * sizeof *n);
+    double *cpu = malloc(p_count * sizeof *cpu), *gpu_ref = malloc(p_count * sizeof *gpu_ref);
+    assert_non_null(m && n && cpu && gpu_ref);
+    operands_fill_random(m, m_count, 1, MATMUL_FP64);
+    operands_fill_random(n, n_count, 2, MATMUL_FP64);
+    reference_cpu(m, n, cpu, s);
+    struct error e = {0};
+    assert_int_equal(reference_compute(&gpu, m, n, gpu_ref, s, &e), 0);
+    struct check_result r;
+    check_against_reference(gpu_ref, cpu, p_count, 1e-13, &r);
+    assert_true(r.passed);
+    free(m), free(n), free(cpu), free(gpu_ref);
+}
+
+/* A square past the CPU's limit, and a rectangle whose three extents differ (cuBLAS's leading dimensions). */
 static void cublas_reference_agrees_with_cpu(void **state)
 {
     (void)state;
     if (!have_gpu)
         skip();
-    const int w = CPU_REFERENCE_MAX_WIDTH + 88;
-    size_t count = (size_t)w * w;
-    double *m = malloc(count * sizeof *m), *n = malloc(count * sizeof *n);
-    double *cpu = malloc(count * sizeof *cpu), *gpu_ref = malloc(count * sizeof *gpu_ref);
-    assert_non_null(m && n && cpu && gpu_ref);
-    operands_fill_random(m, count, 1, MATMUL_FP64);
-    operands_fill_random(n, count, 2, MATMUL_FP64);
-    reference_cpu(m, n, cpu, w);
-    struct error e = {0};
-    assert_int_equal(reference_compute(&gpu, m, n, gpu_ref, w, &e), 0);
-    struct check_result r;
-    check_against_reference(gpu_ref, cpu, count, 1e-13, &r);
-    assert_true(r.passed);
-    free(m), free(n), free(cpu), free(gpu_ref);
+    cublas_reference_agrees_with_cpu_at(matmul_square(CPU_REFERENCE_MAX_WIDTH + 88));
+    cublas_reference_agrees_with_cpu_at((struct matmul_shape){.rows = 600, .cols = 520, .inner = 700});
 }
 
 static void time_with(const struct timing_policy *policy, struct timing *t)
@@ -112,7 +153,7 @@ static void time_with(const struct timing_policy *policy, struct timing *t)
     void *buf[3];
     for (int i = 0; i < 3; ++i)
         assert_int_equal(cudaMalloc(&buf[i], bytes), cudaSuccess);
-    struct matmul_operands ops = {buf[0], buf[1], buf[2], w, gpu.stream, gpu.cublas};
+    struct matmul_operands ops = {buf[0], buf[1], buf[2], matmul_square(w), gpu.stream, gpu.cublas};
     struct progress quiet = {0};
     struct error e = {0};
     assert_int_equal(timing_sample(&gpu, v, &ops, policy, &quiet, t, &e), 0);
@@ -165,16 +206,28 @@ int main(void)
 {
     size_t count;
     const struct matmul_variant *variants = matmul_variants(&count);
-    size_t n_cases = count * N_WIDTHS;
-    struct variant_case *cases = calloc(n_cases, sizeof *cases);
-    struct CMUnitTest *tests = calloc(n_cases + 7, sizeof *tests);
+    size_t most = count * (N_WIDTHS + N_SMALL_SHAPES + N_LARGE_SHAPES), n_cases = 0;
+    struct variant_case *cases = calloc(most, sizeof *cases);
+    struct CMUnitTest *tests = calloc(most + 7, sizeof *tests);
     if (!cases || !tests)
         return 1;
-    for (size_t i = 0; i < n_cases; ++i) {
-        cases[i].variant = &variants[i / N_WIDTHS];
-        cases[i].width = widths[i % N_WIDTHS];
-        snprintf(cases[i].name, sizeof cases[i].name, "%s_correct_at_W%d", cases[i].variant->name, cases[i].width);
-        tests[i] = (struct CMUnitTest){cases[i].name, variant_is_correct, NULL, NULL, &cases[i]};
+    for (size_t v = 0; v < count; ++v) {
+        struct matmul_shape shapes[N_WIDTHS + N_SMALL_SHAPES + N_LARGE_SHAPES];
+        size_t n = 0;
+        for (size_t i = 0; i < N_WIDTHS; ++i)
+            shapes[n++] = matmul_square(widths[i]);
+        for (size_t i = 0; i < N_SMALL_SHAPES; ++i)
+            shapes[n++] = small_shapes[i];
+        for (size_t i = 0; i < N_LARGE_SHAPES && !square_only(&variants[v]); ++i)
+            shapes[n++] = large_shapes[i];
+        for (size_t i = 0; i < n; ++i, ++n_cases) {
+            struct variant_case *c = &cases[n_cases];
+            char label[MATMUL_SHAPE_LABEL];
+            *c = (struct variant_case){.variant = &variants[v], .shape = shapes[i]};
+            snprintf(c->name, sizeof c->name, "%s_correct_at_%s", c->variant->name,
+                     matmul_shape_label(c->shape, label));
+            tests[n_cases] = (struct CMUnitTest){c->name, variant_is_correct, NULL, NULL, c};
+        }
     }
     const struct CMUnitTest fixed[] = {
         cmocka_unit_test(check_catches_unwritten_row),
@@ -185,6 +238,8 @@ int main(void)
         cmocka_unit_test(memory_check_refuses_what_cannot_fit),
     };
     memcpy(tests + n_cases, fixed, sizeof fixed);
+    if (getenv("MEMSCOPE_TEST_FILTER"))
+        cmocka_set_test_filter(getenv("MEMSCOPE_TEST_FILTER"));
     int failed = _cmocka_run_group_tests("matmul_gpu", tests, n_cases + sizeof fixed / sizeof fixed[0], open_gpu,
                                          close_gpu);
     free(tests);
