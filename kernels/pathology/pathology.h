@@ -44,7 +44,8 @@ struct pathology_buffers {
     float *src;        /* PATHOLOGY_BUFFER_FLOATS floats, src[i] = PATHOLOGY_SOURCE_VALUE(i); only read */
     float *dst;        /* PATHOLOGY_BUFFER_FLOATS floats, every case's output (zeroed by pathology_allocate) */
     unsigned *chase;   /* PATHOLOGY_CHASE_ROWS x 32 words, the chase's cycle; only read */
-    unsigned *counter; /* one word every thread of atomic_one_address adds its 1s to (never reset by a launcher) */
+    unsigned *counter; /* one word every thread of atomic_one_address adds its 1s to, and each block of
+                        * scheduled_wgmma_gemm its ticket (never reset by a launcher) */
     cublasHandle_t blas; /* cublas_bf16_gemm's, its math mode the suite's */
 };
 
@@ -63,7 +64,8 @@ struct pathology_buffers {
 /* vector_tail: dst[i] = 2 src[i] + 1 for i below this, on a GPU of sms SMs (5.17 waves of 8 blocks of 256 threads,
  * 16 floats each) */
 #define PATHOLOGY_TAIL_FLOATS(sms) ((size_t)(8 * (sms) * 517 / 100) * 256 * 16)
-/* cublas_bf16_gemm: P (dst) = M (src) x N (src past M), bf16, this width square; src's floats read as bf16 pairs */
+/* cublas_bf16_gemm, scheduled_wgmma_gemm: P (dst) = M (src) x N (src past M), bf16, this width square; src's floats
+ * read as bf16 pairs */
 #define PATHOLOGY_GEMM_WIDTH 4096
 
 /* NULL when every buffer is allocated and filled (the filling is complete when it returns), else a static reason
@@ -107,7 +109,8 @@ const char *pathology_release(struct pathology_buffers *b);
     X(sequential_reduction, "l1_bound", "", pathology_sequential_reduction)                                        \
     X(vector_tail, "dram_bound", "", pathology_vector_tail)                                                        \
     X(layernorm_rows, "dram_bound", "", pathology_layernorm_rows)                                                  \
-    X(cublas_bf16_gemm, "tensor_bound", "", pathology_cublas_bf16_gemm)
+    X(cublas_bf16_gemm, "tensor_bound", "", pathology_cublas_bf16_gemm)                                            \
+    X(scheduled_wgmma_gemm, "tensor_bound", "", pathology_scheduled_wgmma_gemm)
 
 #define PATHOLOGY_DECLARE_LAUNCHER(name, expected, sibling, launcher)                                              \
     const char *launcher(const struct pathology_buffers *b, cudaStream_t stream);

@@ -149,16 +149,21 @@ __device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, const __nv
 
 #endif
 
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2>
+/* TICKETED (no rung's; the diagnosis corpus's scheduled_wgmma_gemm, kernels/pathology/): a block of the plain grid
+ * takes its tile from a ticket, one atomicAdd on tickets a block, in the order the blocks arrive, as the dynamic tile
+ * schedulers of framework GEMMs do; tickets is NULL elsewhere. */
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool TICKETED = false>
 __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
                    const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P,
-                   struct matmul_shape shape)
+                   struct matmul_shape shape, unsigned *tickets)
 {
 #ifdef MEMSCOPE_SM90A
+    static_assert(!TICKETED || (!PERSISTENT && !CLUSTER), "a ticket a block of the plain grid");
     typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
     extern __shared__ uint8_t raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
+    __shared__ unsigned ticket;
     uint8_t *ring = (uint8_t *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
     const int tid = threadIdx.x, wg = tid / 128, tid_in_wg = tid % 128;
     const unsigned rank = CLUSTER ? cluster_rank() : 0;
@@ -168,6 +173,8 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     const int first = PERSISTENT ? blockIdx.x / S::CM : 0, step = PERSISTENT ? gridDim.x / S::CM : 1;
     const int count = PERSISTENT ? cluster_rows * cols : 1;
     if (tid == 0) {
+        if (TICKETED)
+            ticket = atomicAdd(tickets, 1u) % (gridDim.x * gridDim.y);
         for (int s = 0; s < S::STAGES; ++s) {
             mbar_init(&full[s], 1);
             mbar_init(&empty[s], CONSUMERS * S::CM);
@@ -179,7 +186,8 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     else
         __syncthreads();
     auto tile_origin = [&](int t, int &row0, int &col0) {
-        int cluster_row = blockIdx.y, col = blockIdx.x;
+        int cluster_row = TICKETED ? (int)(ticket / gridDim.x) : (int)blockIdx.y;
+        int col = TICKETED ? (int)(ticket % gridDim.x) : (int)blockIdx.x;
         if (PERSISTENT)
             raster_tile(t, cluster_rows, cols, cluster_row, col);
         row0 = (cluster_row * S::CM + (int)rank) * S::BM, col0 = col * BN;
@@ -237,7 +245,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     if (CLUSTER)
         cluster_sync(); /* no CTA leaves while its partner may still write into it or arrive on its barriers */
 #else
-    (void)map_m, (void)map_n, (void)map_p, (void)P, (void)shape;
+    (void)map_m, (void)map_n, (void)map_p, (void)P, (void)shape, (void)tickets;
 #endif
 }
 
@@ -283,13 +291,14 @@ static inline const char *ws_tile_on_device(struct matmul_shape shape, struct ws
  * the blocks in advance, so a cluster that had to wait for a free GPC would run its whole share after the others,
  * doubling the time. The registry's grid is of WS_BM x WS_BN tiles whatever tile the kernel takes; the block is
  * the kernel's (taller_tiles gives the one its tile needs, checked against its row's). */
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN, int CONSUMERS = 2>
-static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block)
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN, int CONSUMERS = 2,
+          bool TICKETED = false>
+static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block, unsigned *tickets = nullptr)
 {
     static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
     static_assert(!CLUSTER || BN == WS_BN, "clusters: ws_resident_clusters asks about the 256-column kernel");
 #ifndef MEMSCOPE_SM90A
-    (void)o, (void)grid, (void)block;
+    (void)o, (void)grid, (void)block, (void)tickets;
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
 #else
     typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
@@ -301,7 +310,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     const char *why = tensor_maps_for(o, S::BM, &maps);
     if (why)
         return why;
-    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS>;
+    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS, TICKETED>;
     cudaError_t rc = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM);
     if (rc != cudaSuccess)
         return cudaGetErrorString(rc);
@@ -327,10 +336,11 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
             if ((unsigned)(clusters * S::CM) < config.gridDim.x)
                 config.gridDim.x = clusters * S::CM;
         }
-        rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape);
+        rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape,
+                                tickets);
         return rc == cudaSuccess ? launch_status() : cudaGetErrorString(rc);
     }
-    kernel<<<grid, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape);
+    kernel<<<grid, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape, tickets);
     return launch_status();
 #endif
 }
