@@ -32,11 +32,12 @@ $(BUILD)/harness/source/disassembly.o: CFLAGS += -DMEMSCOPE_NVDISASM='"$(CUDA)/b
 CXXFLAGS := -std=c++20 -O2 -g -Wall -Wextra -fno-exceptions -I$(CUDA)/include -MMD -MP $(SANITIZERS)
 NVCCFLAGS := -O3 -g -lineinfo -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -I$(CUDA)/include -MMD -MP $(KERNEL_DEFS)
 # wgmma and setmaxnreg (the tensor ceilings, the tensor ladder's rungs from tma_wgmma on, the corpus's
-# scheduled_wgmma_gemm) need the sm_90a
-# target: the files named in SM90A are built for it alone where the build is for 9.0, and told so (MEMSCOPE_SM90A);
-# elsewhere they build empty kernels for CUDA_ARCH and their launchers return why not.
+# scheduled_wgmma_gemm) need the sm_90a target: the files named in SM90A are built for it alone where the build is
+# for 9.0, and told so (MEMSCOPE_SM90A); elsewhere they build empty kernels for CUDA_ARCH and their launchers return
+# why not.
 TENSOR_SM90A := tma_wgmma warp_specialized persistent tma_store cluster_multicast even_waves chosen_tiles taller_tiles wider_tiles
-SM90A := kernels/ceilings/ceiling_tensor kernels/pathology/pathology_tensor $(TENSOR_SM90A:%=kernels/tensor_ladder/matmul_%)
+SM90A := kernels/ceilings/ceiling_tensor kernels/pathology/pathology_tensor \
+	$(TENSOR_SM90A:%=kernels/tensor_ladder/matmul_%)
 $(SM90A:%=$(BUILD)/%.o): NVCCFLAGS := $(subst $(GENCODE),$(if $(filter 90,$(CUDA_ARCH)),\
 	-gencode=arch=compute_90a$(comma)code=sm_90a -DMEMSCOPE_SM90A,$(GENCODE)),$(NVCCFLAGS))
 CUDA_LINK := $(NVCC) $(GENCODE) -L$(CUDA)/lib64 -Xlinker -rpath=$(CUDA)/lib64 $(addprefix -Xcompiler ,$(SANITIZERS))

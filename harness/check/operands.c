@@ -32,6 +32,24 @@ void operands_fill_random(double *x, size_t count, uint64_t seed, enum matmul_pr
     }
 }
 
+void operands_extents(struct matmul_shape shape, enum operand which, int *rows, int *cols)
+{
+    *rows = which == OPERAND_N ? shape.inner : shape.rows;
+    *cols = which == OPERAND_M ? shape.inner : shape.cols;
+}
+
+size_t operands_count(struct matmul_shape shape, enum operand which)
+{
+    int rows, cols;
+    operands_extents(shape, which, &rows, &cols);
+    return (size_t)rows * cols;
+}
+
+size_t operands_total(struct matmul_shape shape)
+{
+    return operands_count(shape, OPERAND_M) + operands_count(shape, OPERAND_N) + operands_count(shape, OPERAND_P);
+}
+
 bool operands_column_major(enum matmul_layout layout, enum operand which)
 {
     switch (layout) {

@@ -13,6 +13,12 @@
 
 enum operand { OPERAND_M, OPERAND_N, OPERAND_P };
 
+/* An operand's extents in a product of this shape (M rows x inner, N inner x cols, P rows x cols), its elements, and
+ * the three operands' together. */
+void operands_extents(struct matmul_shape shape, enum operand which, int *rows, int *cols);
+size_t operands_count(struct matmul_shape shape, enum operand which);
+size_t operands_total(struct matmul_shape shape);
+
 /* Significant bits of a precision's values, the implicit one included: fp32 24, fp64 53, bf16 8, fp16 11, tf32 11. */
 int operands_significand_bits(enum matmul_precision precision);
 

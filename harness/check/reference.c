@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "operands.h"
 #include "reference.h"
 
 static bool on_cpu(struct matmul_shape s)
@@ -13,15 +14,9 @@ const char *reference_name(struct matmul_shape shape)
     return on_cpu(shape) ? "cpu_fp64" : "cublas_fp64";
 }
 
-/* Elements of M, N and P. */
-static size_t elements(struct matmul_shape s)
-{
-    return (size_t)s.rows * s.inner + (size_t)s.inner * s.cols + (size_t)s.rows * s.cols;
-}
-
 size_t reference_device_bytes(struct matmul_shape shape)
 {
-    return on_cpu(shape) ? 0 : elements(shape) * sizeof(double);
+    return on_cpu(shape) ? 0 : operands_total(shape) * sizeof(double);
 }
 
 void reference_cpu(const double *m, const double *n, double *p, struct matmul_shape s)
@@ -50,10 +45,11 @@ static int dgemm_row_major(struct gpu *g, const double *dm, const double *dn, do
 static int reference_gpu(struct gpu *g, const double *m, const double *n, double *p, double *dev[3],
                          struct matmul_shape s, struct error *e)
 {
-    const size_t bytes[3] = {(size_t)s.rows * s.inner * sizeof(double), (size_t)s.inner * s.cols * sizeof(double),
-                             (size_t)s.rows * s.cols * sizeof(double)};
-    for (int i = 0; i < 3; ++i)
+    size_t bytes[3];
+    for (int i = OPERAND_M; i <= OPERAND_P; ++i) {
+        bytes[i] = operands_count(s, (enum operand)i) * sizeof(double);
         CUDA_TRY(e, cudaMalloc((void **)&dev[i], bytes[i]));
+    }
     CUDA_TRY(e, cudaMemcpyAsync(dev[0], m, bytes[0], cudaMemcpyHostToDevice, g->stream));
     CUDA_TRY(e, cudaMemcpyAsync(dev[1], n, bytes[1], cudaMemcpyHostToDevice, g->stream));
     if (dgemm_row_major(g, dev[0], dev[1], dev[2], s, e))

@@ -18,23 +18,9 @@ struct buffers {
     void *dm, *dn, *dp;
 };
 
-static void operand_extents(struct matmul_shape s, enum operand which, int *rows, int *cols)
-{
-    *rows = which == OPERAND_N ? s.inner : s.rows;
-    *cols = which == OPERAND_M ? s.inner : s.cols;
-}
-
-static size_t operand_count(struct matmul_shape s, enum operand which)
-{
-    int rows, cols;
-    operand_extents(s, which, &rows, &cols);
-    return (size_t)rows * cols;
-}
-
 size_t job_kept_bytes(const struct matmul_variant *v, struct matmul_shape shape)
 {
-    size_t count = operand_count(shape, OPERAND_M) + operand_count(shape, OPERAND_N) + operand_count(shape, OPERAND_P);
-    return count * matmul_element_size(v->precision);
+    return operands_total(shape) * matmul_element_size(v->precision);
 }
 
 size_t job_device_bytes(const struct matmul_variant *v, struct matmul_shape shape)
@@ -47,7 +33,7 @@ static int allocate(struct buffers *b, const struct matmul_variant *v, struct ma
     b->shape = shape;
     size_t largest = 0;
     for (int i = OPERAND_M; i <= OPERAND_P; ++i) {
-        b->count[i] = operand_count(shape, (enum operand)i);
+        b->count[i] = operands_count(shape, (enum operand)i);
         b->bytes[i] = b->count[i] * matmul_element_size(v->precision);
         largest = b->bytes[i] > largest ? b->bytes[i] : largest;
     }
@@ -83,7 +69,7 @@ static int upload(struct gpu *g, const struct matmul_variant *v, struct buffers 
                   void *device, enum operand which, struct error *e)
 {
     int rows, cols;
-    operand_extents(b->shape, which, &rows, &cols);
+    operands_extents(b->shape, which, &rows, &cols);
     operands_pack(logical, b->staging, rows, cols, v->precision, operands_column_major(v->layout, which));
     CUDA_TRY(e, cudaMemcpyAsync(device, b->staging, b->bytes[which], cudaMemcpyHostToDevice, g->stream));
     CUDA_TRY(e, cudaStreamSynchronize(g->stream)); /* the staging buffer is reused next */

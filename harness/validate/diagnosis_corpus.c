@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../cupti/subscriber.h"
+#include "../../kernels/matmul.h"
 #include "../../kernels/pathology/pathology.h"
 #include "../common/paths.h"
 #include "../gpu/kernel_facts.h"
@@ -160,6 +161,25 @@ static void check_conversions_placed(struct csv *out, const struct pathology_cas
                                                  r->conversions_on_lines, pass, "", "", NAN, NAN});
 }
 
+/* A case this build cannot launch (a kernel that needs sm_90a in a build for another architecture) says so before
+ * anything is profiled: it is left out of the judging, and said so. Launching it once here is harmless: every case
+ * may run any number of times. *refused: its reason, or NULL where it ran. */
+static int case_refused(const struct pathology_case *c, const struct pathology_buffers *b, cudaStream_t stream,
+                        const char **refused, struct error *e)
+{
+    const char *why = c->launch(b, stream);
+    *refused = NULL;
+    if (why == NULL) {
+        CUDA_TRY(e, cudaStreamSynchronize(stream));
+        return 0;
+    }
+    if (strncmp(why, MATMUL_REFUSED, strlen(MATMUL_REFUSED)) != 0)
+        return error_set(e, EXIT_RUNTIME, "launching the pathology case %s: %s", c->name, why);
+    printf("%-24s not run: this build %s\n", c->name, why);
+    *refused = why;
+    return 0;
+}
+
 /* Every case profiled first (a case's measured gain needs its sibling's time), then judged. */
 static int run_cases(struct gpu *g, struct metrics_collector *m, struct source_collector *s,
                      const struct pathology_buffers *b, const char *capture_dir, const struct environment *env,
@@ -170,9 +190,13 @@ static int run_cases(struct gpu *g, struct metrics_collector *m, struct source_c
     static struct finding found[PATHOLOGY_CASE_COUNT][FINDING_MAX];
     int n_found[PATHOLOGY_CASE_COUNT];
     double duration_ms[PATHOLOGY_CASE_COUNT];
+    const char *refused[PATHOLOGY_CASE_COUNT];
     for (size_t i = 0; i < PATHOLOGY_CASE_COUNT && !e->code; ++i) {
         struct case_result *r = &results[i];
         const struct profile *p = &r->profile;
+        duration_ms[i] = NAN;
+        if (case_refused(&pathology_cases[i], b, g->stream, &refused[i], e) || refused[i])
+            continue;
         if (profile_case(g, m, s, &pathology_cases[i], b, (int)i + 1, capture_dir, r, e))
             break;
         profile_write_rows(metrics, pathology_cases[i].name, "fp32", 0, p);
@@ -184,10 +208,12 @@ static int run_cases(struct gpu *g, struct metrics_collector *m, struct source_c
         duration_ms[i] = r->duration_ms;
     }
     for (size_t i = 0; i < PATHOLOGY_CASE_COUNT && !e->code; ++i)
-        write_case(out, &pathology_cases[i], found[i], n_found[i], measured_gain(&pathology_cases[i], duration_ms),
-                   checks, failures);
+        if (!refused[i])
+            write_case(out, &pathology_cases[i], found[i], n_found[i],
+                       measured_gain(&pathology_cases[i], duration_ms), checks, failures);
     for (size_t i = 0; i < PATHOLOGY_CASE_COUNT && !e->code; ++i)
-        check_conversions_placed(out, &pathology_cases[i], &results[i], checks, failures);
+        if (!refused[i])
+            check_conversions_placed(out, &pathology_cases[i], &results[i], checks, failures);
     return e->code;
 }
 

@@ -34,9 +34,9 @@ struct tensor_maps {
 };
 
 /* Maps for M (rows x inner) and N (inner x cols) (128B swizzle, boxes of 64 x a_rows and 64 x 64) and P (rows x
- * cols, boxes of 64 x 64, 128B swizzle),
- * kept for the last operands and A box seen: a timed loop launches with the same buffers again and again (and a
- * buffer freed may come back at the same address to a kernel of other tiles). NULL, or why not. */
+ * cols, boxes of 64 x 64, 128B swizzle), kept for the last operands, shape and A box seen: a timed loop launches
+ * with the same buffers again and again (and a buffer freed may come back at the same address to a kernel of other
+ * tiles). NULL, or why not. */
 static inline const char *tensor_maps_for(const struct matmul_operands *o, unsigned a_rows, struct tensor_maps **out)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode;

@@ -151,7 +151,9 @@ __device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, const __nv
 
 /* TICKETED (no rung's; the diagnosis corpus's scheduled_wgmma_gemm, kernels/pathology/): a block of the plain grid
  * takes its tile from a ticket, one atomicAdd on tickets a block, in the order the blocks arrive, as the dynamic tile
- * schedulers of framework GEMMs do; tickets is NULL elsewhere. */
+ * schedulers of framework GEMMs do; tickets is NULL elsewhere. The ticket is the count modulo the grid's blocks, so
+ * each launch deals every tile once while the counter runs on, also past its wrap at 2^32 where the grid is a power
+ * of two blocks (the corpus's 512). */
 template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool TICKETED = false>
 __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
