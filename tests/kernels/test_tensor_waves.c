@@ -151,12 +151,40 @@ static void a_wide_tile_is_taken_where_its_rounds_take_least_time(void **state)
     assert_int_equal(wider_tile(3840, 3840, 1).bn, WT_WIDE_BN);
 }
 
+/* The rules take P's rows and columns (m x n): rectangles by the same reckoning, worked out by hand in the units
+ * above (rounds x rows x columns x cost / 128). A transformer block's GEMMs at 8192 tokens take 128 x 256; and a
+ * rectangle is not its transpose, since the tall tile's rows are not its columns. */
+static void a_rectangle_takes_the_tile_of_its_rows_and_columns(void **state)
+{
+    (void)state;
+    static const struct {
+        int m, n, bm, bn;
+    } cases[] = {
+        /* 128 x 256: 768 tiles, 6 rounds, 153,600; 128 x 320: 640, 5, 160,000; 192 x 128: 1032, 8, 162,816 */
+        {8192, 3072, 128, 256},
+        /* 256, 2, 51,200; 128 x 128: 512, 4, 54,784; 192 x 128: 344, 3, 61,056 */
+        {8192, 1024, 128, 256},
+        /* 1024, 8, 204,800; 128 x 128: 2048, 16, 219,136; 192 x 128: 1376, 11, 223,872 */
+        {8192, 4096, 128, 256},
+        /* 192 x 128: 16 x 8 = 128 tiles, 1 round, 20,352; 128 x 256: 96, 1, 25,600 */
+        {3072, 1024, 192, 128},
+        /* its transpose: 192 x 128 is 6 x 24 = 144 tiles, 2 rounds, 40,704; 128 x 256: 96, 1, 25,600 */
+        {1024, 3072, 128, 256},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        const struct ws_tile t = wider_tile(cases[i].m, cases[i].n, 132);
+        if (t.bm != cases[i].bm || t.bn != cases[i].bn)
+            fail_msg("%d x %d: %d x %d, not %d x %d", cases[i].m, cases[i].n, t.bm, t.bn, cases[i].bm, cases[i].bn);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_shape_takes_the_tile_whose_rounds_take_least_time),
         cmocka_unit_test(a_tall_tile_is_taken_where_its_rounds_take_least_time),
         cmocka_unit_test(a_wide_tile_is_taken_where_its_rounds_take_least_time),
+        cmocka_unit_test(a_rectangle_takes_the_tile_of_its_rows_and_columns),
         cmocka_unit_test(the_ladder_widths_on_an_h100),
         cmocka_unit_test(never_a_round_more_than_one_block_per_sm),
     };
