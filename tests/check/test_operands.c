@@ -265,10 +265,35 @@ static void column_major_element_lands_at_transposed_index(void **state)
             assert_true(stored[c * WIDTH + r] == a[r * WIDTH + c]);
 }
 
+/* A 100 x 33 product over 65: M is 100 x 65 (6,500 elements), N 65 x 33 (2,145), P 100 x 33 (3,300); 11,945 in
+ * all. */
+static void each_operand_has_the_extents_of_its_place_in_the_product(void **state)
+{
+    (void)state;
+    const struct matmul_shape shape = {.rows = 100, .cols = 33, .inner = 65};
+    int rows, cols;
+    operands_extents(shape, OPERAND_M, &rows, &cols);
+    assert_int_equal(rows, 100);
+    assert_int_equal(cols, 65);
+    operands_extents(shape, OPERAND_N, &rows, &cols);
+    assert_int_equal(rows, 65);
+    assert_int_equal(cols, 33);
+    operands_extents(shape, OPERAND_P, &rows, &cols);
+    assert_int_equal(rows, 100);
+    assert_int_equal(cols, 33);
+    assert_int_equal(operands_count(shape, OPERAND_M), 6500);
+    assert_int_equal(operands_count(shape, OPERAND_N), 2145);
+    assert_int_equal(operands_count(shape, OPERAND_P), 3300);
+    assert_int_equal(operands_total(shape), 11945);
+    /* 8192 x 4096 over 1024: P alone is 2^25 elements, the three 2^23 + 2^22 + 2^25 */
+    assert_true(operands_total((struct matmul_shape){8192, 4096, 1024}) == (1u << 23) + (1u << 22) + (1u << 25));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_values_lie_in_unit_range),
+        cmocka_unit_test(each_operand_has_the_extents_of_its_place_in_the_product),
         cmocka_unit_test(largest_draw_stays_below_one_after_rounding),
         cmocka_unit_test(random_values_are_spread),
         cmocka_unit_test(same_seed_reproduces_values),
