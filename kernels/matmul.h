@@ -67,6 +67,8 @@ struct matmul_operands {
  * with a reason that starts with MATMUL_REFUSED: the run records the variant as refused at that shape, with the
  * reason, and goes on; any other reason is an error. */
 #define MATMUL_REFUSED "refused: "
+/* A launcher's reason past MATMUL_REFUSED where it refused, NULL where it enqueued the work or failed. */
+const char *matmul_refusal(const char *why);
 /* The reason of a kernel written for square matrices: it indexes all three by one width. */
 #define MATMUL_REFUSED_NOT_SQUARE MATMUL_REFUSED "square products only (the kernel indexes M, N and P by one width)"
 typedef const char *(*matmul_launch_fn)(const struct matmul_operands *ops, dim3 grid, dim3 block);

@@ -109,6 +109,12 @@ const char *matmul_layout_name(enum matmul_layout layout)
     return "unknown";
 }
 
+const char *matmul_refusal(const char *why)
+{
+    const size_t prefix = strlen(MATMUL_REFUSED);
+    return why && strncmp(why, MATMUL_REFUSED, prefix) == 0 ? why + prefix : NULL;
+}
+
 const char *matmul_shape_label(struct matmul_shape shape, char *text)
 {
     if (matmul_is_square(shape))

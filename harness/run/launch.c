@@ -1,13 +1,10 @@
-#include <string.h>
-
 #include "launch.h"
 
 int launch_or_refuse(const struct matmul_variant *v, const struct matmul_operands *ops, const char **refused,
                      struct error *e)
 {
     const char *why = v->launch(ops, matmul_grid(v, ops->shape), matmul_block(v));
-    const size_t prefix = strlen(MATMUL_REFUSED);
-    *refused = why && strncmp(why, MATMUL_REFUSED, prefix) == 0 ? why + prefix : NULL;
+    *refused = matmul_refusal(why);
     char label[MATMUL_SHAPE_LABEL];
     if (why && !*refused)
         return error_set(e, EXIT_RUNTIME, "launching %s at %s: %s", v->name, matmul_shape_label(ops->shape, label),

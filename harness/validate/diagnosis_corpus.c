@@ -173,7 +173,7 @@ static int case_refused(const struct pathology_case *c, const struct pathology_b
         CUDA_TRY(e, cudaStreamSynchronize(stream));
         return 0;
     }
-    if (strncmp(why, MATMUL_REFUSED, strlen(MATMUL_REFUSED)) != 0)
+    if (!matmul_refusal(why))
         return error_set(e, EXIT_RUNTIME, "launching the pathology case %s: %s", c->name, why);
     printf("%-24s not run: this build %s\n", c->name, why);
     *refused = why;

@@ -244,6 +244,16 @@ static void min_bytes_counts_three_matrices(void **state)
     assert_true(matmul_min_bytes(must_find("cublas_bf16"), (struct matmul_shape){2, 5, 3}) == 62.0);
 }
 
+/* A refusal is read past its prefix; an error or NULL (enqueued) is none. */
+static void a_refusal_is_the_reason_past_its_prefix(void **state)
+{
+    (void)state;
+    assert_string_equal(matmul_refusal(MATMUL_REFUSED_NOT_SQUARE),
+                        "square products only (the kernel indexes M, N and P by one width)");
+    assert_null(matmul_refusal("invalid argument"));
+    assert_null(matmul_refusal(NULL));
+}
+
 static void a_shape_is_labelled_by_its_width_or_its_three_extents(void **state)
 {
     (void)state;
@@ -260,6 +270,7 @@ int main(void)
         cmocka_unit_test(names_are_lowercase_identifiers),
         cmocka_unit_test(grid_covers_the_columns_along_x_and_the_rows_along_y),
         cmocka_unit_test(a_shape_is_labelled_by_its_width_or_its_three_extents),
+        cmocka_unit_test(a_refusal_is_the_reason_past_its_prefix),
         cmocka_unit_test(names_are_unique),
         cmocka_unit_test(every_variant_has_description_and_launcher),
         cmocka_unit_test(kernel_variants_have_valid_launch_shape),
