@@ -132,7 +132,7 @@ INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler
 	harness/source/locate.c harness/results/stalls_csv.c cupti/sass_metrics.c harness/source/placement.c \
 	harness/source/disassembly.c harness/source/source_lines.c harness/source/source_metrics.c \
 	harness/source/source_rows.c harness/results/source_capture.c \
-	harness/results/lines_csv.c harness/results/instructions_csv.c \
+	harness/results/lines_csv.c harness/results/instructions_csv.c harness/results/product_shape.c \
 	harness/diagnose/findings.c harness/diagnose/diagnosis.c harness/diagnose/occupancy.c
 PIC_FLAGS := -fPIC -fvisibility=hidden
 $(BUILD)/pic/%.o: %.c | $(BUILD)/version.h

@@ -12,10 +12,11 @@
 #include "compare.h"
 #include "round_noise.h"
 
-/* One side's units in its order: a run's variants at each width, a program's kernels, the busiest first. */
+/* One side's units in its order: a run's variants at each shape, a program's kernels (0 x 0 x 0), the busiest
+ * first. */
 struct unit {
     const char *name, *precision;
-    int width;
+    struct product_shape shape;
 };
 
 static int unit_count(const struct compare_side *side)
@@ -27,15 +28,15 @@ static struct unit unit_at(const struct compare_side *side, int i)
 {
     const struct results_folder *r = &side->round[0];
     if (side->program)
-        return (struct unit){side->kernels[0].at[i].key, PROGRAM_PRECISION, 0};
+        return (struct unit){side->kernels[0].at[i].key, PROGRAM_PRECISION, PRODUCT_SHAPE_NONE};
     return (struct unit){csv_table_text(&r->summary, i, r->col_variant), csv_table_text(&r->summary, i, r->col_precision),
-                         r->summary_width[i]};
+                         r->summary_shape[i]};
 }
 
 static bool has_unit(const struct compare_side *side, const struct unit *u)
 {
     return side->program ? program_kernels_find(&side->kernels[0], u->name) != NULL
-                         : results_summary_row(&side->round[0], u->name, u->width) >= 0;
+                         : results_summary_row(&side->round[0], u->name, u->shape) >= 0;
 }
 
 /* The pair's label: a program's kernel by its shortened name, as the report names it. */
@@ -61,10 +62,29 @@ static int add_pair(const struct compare_side *side, const struct compare_side *
     memset(p, 0, sizeof *p);
     snprintf(p->variant, sizeof p->variant, "%s", u->name);
     snprintf(p->precision, sizeof p->precision, "%s", u->precision);
-    p->width = u->width;
+    p->shape = u->shape;
     label_pair(side, p);
     p->state = !has_unit(head, u) ? PAIR_ONLY_BASE : !has_unit(base, u) ? PAIR_ONLY_HEAD : PAIR_COMPARED;
     return 0;
+}
+
+/* The shapes both sides hold, each once: the index of the units seen keys a unit by its name and a number, its
+ * shape's place here. */
+struct shape_list {
+    struct product_shape *at;
+    int n;
+};
+
+/* The place of s in the list, added there when new; -1 when memory ran out. */
+static int shape_place(struct shape_list *l, struct product_shape s)
+{
+    for (int i = 0; i < l->n; ++i)
+        if (product_shape_equal(l->at[i], s))
+            return i;
+    if (grow_for_one_more((void **)&l->at, (size_t)l->n, sizeof *l->at) != 0)
+        return -1;
+    l->at[l->n] = s;
+    return l->n++;
 }
 
 /* The pairs in the base's order, then those only the head has. */
@@ -72,39 +92,42 @@ static int list_pairs(const struct compare_side *base, const struct compare_side
                       struct error *e)
 {
     const struct compare_side *sides[2] = {base, head};
+    struct shape_list shapes = {0};
     struct name_index seen;
     if (name_index_init(&seen, (size_t)unit_count(base) + (size_t)unit_count(head)) != 0)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     for (int s = 0; s < 2 && !e->code; ++s)
         for (int i = 0; i < unit_count(sides[s]) && !e->code; ++i) {
             struct unit u = unit_at(sides[s], i);
-            int added = name_index_add(&seen, u.name, u.width, c->pairs);
+            int place = shape_place(&shapes, u.shape);
+            int added = place < 0 ? -2 : name_index_add(&seen, u.name, place, c->pairs);
             if (added < -1)
                 error_set(e, EXIT_RUNTIME, "out of memory");
             else if (added == c->pairs)
                 add_pair(sides[s], base, head, &u, c, e);
         }
     name_index_free(&seen);
+    free(shapes.at);
     return e->code;
 }
 
 /* A variant that fails its check in any round of a side is not timed there. */
-static int failed_in(const struct compare_side *side, const char *variant, int width)
+static int failed_in(const struct compare_side *side, const char *variant, struct product_shape shape)
 {
     for (int i = 0; i < side->rounds; ++i) {
-        int row = results_summary_row(&side->round[i], variant, width);
+        int row = results_summary_row(&side->round[i], variant, shape);
         if (row >= 0 && !results_row_ok(&side->round[i], row))
             return 1;
     }
     return 0;
 }
 
-/* Who disturbed the timing of variant at width in the first round of a side where another process did; NULL
+/* Who disturbed the timing of variant at shape in the first round of a side where another process did; NULL
  * when none was seen. */
-static const char *disturbed_in(const struct compare_side *side, const char *variant, int width)
+static const char *disturbed_in(const struct compare_side *side, const char *variant, struct product_shape shape)
 {
     for (int i = 0; i < side->rounds; ++i) {
-        int row = results_summary_row(&side->round[i], variant, width);
+        int row = results_summary_row(&side->round[i], variant, shape);
         if (row >= 0 && results_disturbed(&side->round[i], row))
             return results_other_gpu_work(&side->round[i], row);
     }
@@ -115,7 +138,7 @@ static const char *disturbed_in(const struct compare_side *side, const char *var
 static void refuse_disturbed(const struct compare_side *base, const struct compare_side *head,
                              struct compared_pair *p)
 {
-    const char *in_base = disturbed_in(base, p->variant, p->width), *in_head = disturbed_in(head, p->variant, p->width);
+    const char *in_base = disturbed_in(base, p->variant, p->shape), *in_head = disturbed_in(head, p->variant, p->shape);
     if (!in_base && !in_head)
         return;
     p->timing.verdict = VERDICT_UNSURE;
@@ -136,7 +159,7 @@ static int pool_samples(const struct compare_side *side, const struct compared_p
     for (int i = 0; i < side->rounds; ++i) {
         int before = s->n;
         struct sample_stats round;
-        if (compare_side_round_samples(side, i, p->variant, p->width, &s->pooled, &s->n) ||
+        if (compare_side_round_samples(side, i, p->variant, p->shape, &s->pooled, &s->n) ||
             stats_compute(s->pooled + before, s->n - before, &round))
             return -1;
         if (s->n > before)
@@ -150,11 +173,11 @@ static int compare_pair(const struct compare_side *base, const struct compare_si
 {
     if (p->state != PAIR_COMPARED)
         return 0;
-    if (failed_in(head, p->variant, p->width)) {
+    if (failed_in(head, p->variant, p->shape)) {
         p->state = PAIR_HEAD_FAILED;
         return 0;
     }
-    if (failed_in(base, p->variant, p->width)) {
+    if (failed_in(base, p->variant, p->shape)) {
         p->state = PAIR_BASE_FAILED;
         return 0;
     }
@@ -190,7 +213,7 @@ static int add_change(struct comparison *c, const struct compared_pair *p, const
     snprintf(m->variant, sizeof m->variant, "%s", p->variant);
     snprintf(m->metric, sizeof m->metric, "%s", metric);
     m->pair = (int)(p - c->pair);
-    m->width = p->width;
+    m->shape = p->shape;
     m->base = base->median;
     m->head = head->median;
     m->base_low = base->low;
@@ -215,7 +238,7 @@ static int collect(const struct compare_side *side, const int *rounds, int n_rou
         const char *here = compare_side_metrics_job(side, rounds[i], p->variant);
         double x;
         if (!here || strcmp(here, job) != 0 ||
-            results_metric_sum(&side->round[rounds[i]], here, p->width, metric, &x, e) || isnan(x))
+            results_metric_sum(&side->round[rounds[i]], here, p->shape, metric, &x, e) || isnan(x))
             continue;
         out->value[out->n++] = x;
     }

@@ -1,6 +1,6 @@
 /*
  * memscope-compare's judgement of two sides: a timing verdict per variant x
- * width (a program's profile: per kernel, program/kernels.h), and every change in
+ * shape (a program's profile: per kernel, program/kernels.h), and every change in
  * the metrics that do not depend on timing.
  */
 #ifndef MEMSCOPE_COMPARE_H
@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "../results/job_name.h"
+#include "../results/product_shape.h"
 #include "side.h"
 #include "verdict.h"
 
@@ -21,7 +22,7 @@ enum pair_state { PAIR_COMPARED, PAIR_ONLY_BASE, PAIR_ONLY_HEAD, PAIR_HEAD_FAILE
  * shortened name, program/labels.h; the variant itself otherwise). */
 struct compared_pair {
     char variant[JOB_NAME_LEN], precision[16], label[JOB_NAME_LEN];
-    int width;
+    struct product_shape shape; /* a program's kernel: 0 x 0 x 0 */
     enum pair_state state;
     struct timing_comparison timing;
 };
@@ -40,7 +41,7 @@ enum metric_change_kind {
 struct metric_change {
     char variant[JOB_NAME_LEN], metric[96];
     int pair; /* its pair in the comparison, which names it */
-    int width;
+    struct product_shape shape;
     double base, head;                          /* medians over the side's collections */
     double base_low, base_high, head_low, head_high; /* the least and most a side's collections read */
     int base_collections, head_collections;

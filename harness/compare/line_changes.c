@@ -3,50 +3,62 @@
 #include <string.h>
 
 #include "../results/folder_reader.h"
+#include "../results/product_shape.h"
 #include "../results/schema.h"
 #include "line_changes.h"
 
 #define SHOWN 12
 #define MAX_KERNELS 4096
 
-/* One count of one side: its key (variant, width, kernel, file, line, metric) and value. */
+enum key_text { VARIANT, KERNEL, FILE_NAME, LINE, METRIC, KEY_TEXTS };
+
+/* One count of one side: its key (variant, shape, kernel, file, line, metric) and value. */
 struct count {
-    const char *field[6];
+    const char *field[KEY_TEXTS]; /* the key but its shape */
+    struct product_shape shape;
     double value;
 };
 
-enum { VARIANT, WIDTH, KERNEL, FILE_NAME, LINE, METRIC };
+static const enum lines_column key_columns[KEY_TEXTS] = {LINES_VARIANT, LINES_KERNEL, LINES_FILE, LINES_LINE,
+                                                         LINES_METRIC};
 
-static const enum lines_column key_columns[6] = {LINES_VARIANT, LINES_WIDTH, LINES_KERNEL,
-                                                 LINES_FILE,    LINES_LINE,  LINES_METRIC};
-
+/* By variant, then shape, then the rest of the key. */
 static int by_key(const void *a, const void *b)
 {
     const struct count *x = a, *y = b;
-    for (int i = 0; i < 6; ++i) {
-        int c = strcmp(x->field[i], y->field[i]);
-        if (c)
-            return c;
-    }
-    return 0;
+    int c = strcmp(x->field[VARIANT], y->field[VARIANT]);
+    if (!c)
+        c = product_shape_compare(x->shape, y->shape);
+    for (int i = KERNEL; !c && i < KEY_TEXTS; ++i)
+        c = strcmp(x->field[i], y->field[i]);
+    return c;
+}
+
+/* A row's key and value; its shape as product_shape.h reads it (an older lines.csv has squares of its widths). */
+static int read_count(const struct csv_table *t, int row, const int *columns, const struct shape_columns *shape,
+                      int value, struct count *c, struct error *e)
+{
+    for (int i = 0; i < KEY_TEXTS; ++i)
+        c->field[i] = csv_table_text(t, row, columns[i]);
+    if (shape_columns_read(t, row, shape, &c->shape, e))
+        return e->code;
+    return csv_table_required_real(t, row, value, &c->value, e);
 }
 
 static int read_counts(const struct csv_table *t, struct count **out, struct error *e)
 {
-    int columns[6], value;
-    for (int i = 0; i < 6; ++i)
+    int columns[KEY_TEXTS], value;
+    struct shape_columns shape;
+    for (int i = 0; i < KEY_TEXTS; ++i)
         if (csv_table_column(t, lines_csv.columns[key_columns[i]], &columns[i], e))
             return e->code;
-    if (csv_table_column(t, lines_csv.columns[LINES_VALUE], &value, e))
+    if (csv_table_column(t, lines_csv.columns[LINES_VALUE], &value, e) || shape_columns_find(t, &shape, e))
         return e->code;
     if (!(*out = calloc((size_t)t->rows + 1, sizeof **out)))
         return error_set(e, EXIT_RUNTIME, "out of host memory");
-    for (int row = 0; row < t->rows; ++row) {
-        for (int i = 0; i < 6; ++i)
-            (*out)[row].field[i] = csv_table_text(t, row, columns[i]);
-        if (csv_table_required_real(t, row, value, &(*out)[row].value, e))
+    for (int row = 0; row < t->rows; ++row)
+        if (read_count(t, row, columns, &shape, value, &(*out)[row], e))
             return e->code; /* before sorting: the rows after this one are not filled in */
-    }
     qsort(*out, (size_t)t->rows, sizeof **out, by_key);
     return 0;
 }
@@ -59,7 +71,8 @@ static int is_excess(const char *metric)
 /* A kernel's excess wavefronts or sectors on each side, summed over its lines: what decides a regression, since
  * an edit that moves a line moves its counts to another line number without changing the kernel. */
 struct kernel_excess {
-    const char *variant, *width, *kernel, *metric;
+    const char *variant, *kernel, *metric;
+    struct product_shape shape;
     double base, head;
 };
 
@@ -72,11 +85,11 @@ static struct kernel_excess *kernel_of(struct excess_table *t, const struct coun
 {
     for (int i = 0; i < t->n; ++i)
         if (strcmp(t->k[i].kernel, c->field[KERNEL]) == 0 && strcmp(t->k[i].metric, c->field[METRIC]) == 0 &&
-            strcmp(t->k[i].width, c->field[WIDTH]) == 0 && strcmp(t->k[i].variant, c->field[VARIANT]) == 0)
+            product_shape_equal(t->k[i].shape, c->shape) && strcmp(t->k[i].variant, c->field[VARIANT]) == 0)
             return &t->k[i];
     if (t->n == MAX_KERNELS)
         return NULL;
-    t->k[t->n] = (struct kernel_excess){c->field[VARIANT], c->field[WIDTH], c->field[KERNEL], c->field[METRIC], 0, 0};
+    t->k[t->n] = (struct kernel_excess){c->field[VARIANT], c->field[KERNEL], c->field[METRIC], c->shape, 0, 0};
     return &t->k[t->n++];
 }
 
@@ -100,19 +113,23 @@ static int grew(struct excess_table *t, const struct count *c)
 static void print_change(FILE *f, const struct count *k, double base, double head, int regression)
 {
     const char *what = base == 0 ? "new" : head == 0 ? "gone" : head > base ? "more" : "fewer";
-    bool program = strcmp(k->field[WIDTH], "0") == 0; /* a program's job: no width to name */
+    bool program = product_shape_equal(k->shape, PRODUCT_SHAPE_NONE); /* a program's job: no size to name */
+    char label[PRODUCT_SHAPE_LEN];
     fprintf(f, "  %s %s:%s %s%s%s: %s %.0f -> %.0f (%s)\n", regression ? "REGRESSION" : "changed",
-            k->field[FILE_NAME], k->field[LINE], k->field[VARIANT], program ? "" : " W=",
-            program ? "" : k->field[WIDTH], k->field[METRIC], base, head, what);
+            k->field[FILE_NAME], k->field[LINE], k->field[VARIANT], program ? "" : " ",
+            program ? "" : product_shape_label(k->shape, label), k->field[METRIC], base, head, what);
 }
 
 static void write_change(struct csv *out, const struct count *k, double base, double head, const char *kind)
 {
-    for (int i = 0; i < 6; ++i)
+    csv_text(out, k->field[VARIANT]);
+    csv_int(out, product_shape_width(k->shape));
+    for (int i = KERNEL; i < KEY_TEXTS; ++i)
         csv_text(out, k->field[i]);
     csv_real(out, base);
     csv_real(out, head);
     csv_text(out, kind);
+    csv_shape(out, k->shape);
     csv_end_row(out);
 }
 

@@ -1,6 +1,6 @@
 /*
  * Per-line changes between two runs of the same source: every count of the
- * source group (lines.csv) that differs, by variant, width, kernel, file, line
+ * source group (lines.csv) that differs, by variant, shape, kernel, file, line
  * and metric. They are deterministic, so any difference is a change in the
  * code or the compiler. A kernel whose bank conflicts or wasted sectors grew
  * (summed over its lines, so that a line that only moved is no regression)

@@ -60,18 +60,43 @@ static void put_name(FILE *out, const char *name, int width)
     fprintf(out, "%s%*s", name, width - characters(name) + 1, "");
 }
 
-/* A program's kernels have no width (0 in every row): their table leaves the column out. */
+/* A program's kernels have no shape (0 x 0 x 0 in every row): their table leaves the column out. */
 static bool of_program(const struct comparison *c)
 {
     return c->pairs && strcmp(c->pair[0].precision, PROGRAM_PRECISION) == 0;
 }
 
-static void print_pair(FILE *out, const struct compared_pair *p, int width, bool sized)
+/* The size column of a suite's table: its title and characters, 0 for a program's. Squares by width, as ever; a
+ * table with a rectangle names shapes, each as -s takes it (8192x3072x1024), its column as wide as the longest. */
+struct size_column {
+    const char *title;
+    int chars;
+};
+
+static struct size_column size_column(const struct comparison *c)
+{
+    struct size_column column = {"width", of_program(c) ? 0 : 6};
+    for (int i = 0; column.chars && i < c->pairs; ++i) {
+        char text[PRODUCT_SHAPE_LEN];
+        int chars = (int)strlen(product_shape_text(c->pair[i].shape, text));
+        column.title = product_shape_width(c->pair[i].shape) ? column.title : "shape";
+        column.chars = chars > column.chars ? chars : column.chars;
+    }
+    return column;
+}
+
+static void put_size(FILE *out, struct product_shape shape, struct size_column column)
+{
+    char text[PRODUCT_SHAPE_LEN];
+    if (column.chars)
+        fprintf(out, "%*s ", column.chars, product_shape_text(shape, text));
+}
+
+static void print_pair(FILE *out, const struct compared_pair *p, int width, struct size_column size)
 {
     const struct timing_comparison *t = &p->timing;
     put_name(out, p->label, width);
-    if (sized)
-        fprintf(out, "%6d ", p->width);
+    put_size(out, p->shape, size);
     if (p->state != PAIR_COMPARED) {
         fprintf(out, "%11s %11s %8s %19s %-7s %s\n", "-", "-", "-", "-", pair_verdict(p), pair_reason(p));
         return;
@@ -90,7 +115,7 @@ static void put_ranges(FILE *out, const struct metric_change *m)
             m->head_low, m->head_high, m->base_collections, m->head_collections);
 }
 
-static void print_changes(FILE *out, const struct comparison *c, int width, bool sized)
+static void print_changes(FILE *out, const struct comparison *c, int width, struct size_column size)
 {
     if (c->changes == 0)
         return;
@@ -98,8 +123,7 @@ static void print_changes(FILE *out, const struct comparison *c, int width, bool
     for (int i = 0; i < c->changes; ++i) {
         const struct metric_change *m = &c->change[i];
         put_name(out, c->pair[m->pair].label, width);
-        if (sized)
-            fprintf(out, "%6d ", m->width);
+        put_size(out, m->shape, size);
         fprintf(out, "%-64s %14.6g -> %-14.6g %+8.2f%% %s", m->metric, m->base, m->head, 100 * (m->head / m->base - 1),
                 change_kind[m->kind]);
         if (m->kind == METRIC_SCHEDULING || m->kind == METRIC_SCHEDULING_BEYOND)
@@ -144,18 +168,18 @@ static int paired_pairs(const struct comparison *c)
 void compare_print(FILE *out, const struct comparison *c, const struct compare_options *o)
 {
     int count[5] = {0}, width = name_width(c);
-    bool program = of_program(c);
-    put_name(out, program ? "kernel" : "variant", width);
-    if (!program)
-        fprintf(out, "%6s ", "width");
+    struct size_column size = size_column(c);
+    put_name(out, of_program(c) ? "kernel" : "variant", width);
+    if (size.chars)
+        fprintf(out, "%*s ", size.chars, size.title);
     fprintf(out, "%11s %11s %8s %19s %-7s %s\n", "base_ms", "head_ms", "change", "95% interval (%)", "verdict", "why");
     for (int i = 0; i < c->pairs; ++i) {
-        print_pair(out, &c->pair[i], width, !program);
+        print_pair(out, &c->pair[i], width, size);
         const char *v = pair_verdict(&c->pair[i]);
         count[strcmp(v, "SAME") == 0 ? 0 : strcmp(v, "SLOWER") == 0 ? 1 : strcmp(v, "FASTER") == 0 ? 2
                                       : strcmp(v, "UNSURE") == 0 ? 3 : 4]++;
     }
-    print_changes(out, c, width, !program);
+    print_changes(out, c, width, size);
     int regressions = changes_of(c, METRIC_REGRESSION);
     fprintf(out, "\ngeometric mean of head/base medians: %.4f (%+.2f %%); %d SAME, %d SLOWER, %d FASTER, %d UNSURE, "
                  "%d FAILED; %s%d metric regressions%s\n",
@@ -177,7 +201,7 @@ static void write_pair(struct csv *f, const struct compared_pair *p)
     int compared = p->state == PAIR_COMPARED;
     csv_text(f, p->variant);
     csv_text(f, p->precision);
-    csv_int(f, p->width);
+    csv_int(f, product_shape_width(p->shape));
     csv_int(f, compared ? t->base_n : 0);
     csv_int(f, compared ? t->head_n : 0);
     csv_real(f, compared ? t->base_median : NAN);
@@ -189,6 +213,26 @@ static void write_pair(struct csv *f, const struct compared_pair *p)
     csv_text(f, pair_verdict(p));
     csv_text(f, pair_reason(p));
     csv_real(f, compared ? 100 * t->floor : NAN);
+    csv_shape(f, p->shape);
+    csv_end_row(f);
+}
+
+static void write_change(struct csv *f, const struct metric_change *m)
+{
+    csv_text(f, m->variant);
+    csv_int(f, product_shape_width(m->shape));
+    csv_text(f, m->metric);
+    csv_real(f, m->base);
+    csv_real(f, m->head);
+    csv_real(f, 100 * (m->head / m->base - 1));
+    csv_text(f, change_kind[m->kind]);
+    csv_real(f, m->base_low);
+    csv_real(f, m->base_high);
+    csv_real(f, m->head_low);
+    csv_real(f, m->head_high);
+    csv_int(f, m->base_collections);
+    csv_int(f, m->head_collections);
+    csv_shape(f, m->shape);
     csv_end_row(f);
 }
 
@@ -199,25 +243,9 @@ int compare_write_csv(const char *dir, const struct comparison *c, struct error 
         return e->code;
     for (int i = 0; i < c->pairs; ++i)
         write_pair(&f, &c->pair[i]);
-    if (csv_close(&f, e) ||
-        schema_create(&f, dir, &compare_metrics_csv, e))
+    if (csv_close(&f, e) || schema_create(&f, dir, &compare_metrics_csv, e))
         return e->code;
-    for (int i = 0; i < c->changes; ++i) {
-        const struct metric_change *m = &c->change[i];
-        csv_text(&f, m->variant);
-        csv_int(&f, m->width);
-        csv_text(&f, m->metric);
-        csv_real(&f, m->base);
-        csv_real(&f, m->head);
-        csv_real(&f, 100 * (m->head / m->base - 1));
-        csv_text(&f, change_kind[m->kind]);
-        csv_real(&f, m->base_low);
-        csv_real(&f, m->base_high);
-        csv_real(&f, m->head_low);
-        csv_real(&f, m->head_high);
-        csv_int(&f, m->base_collections);
-        csv_int(&f, m->head_collections);
-        csv_end_row(&f);
-    }
+    for (int i = 0; i < c->changes; ++i)
+        write_change(&f, &c->change[i]);
     return csv_close(&f, e);
 }

@@ -166,9 +166,10 @@ static int append(double **samples, int *count, double ms)
     return 0;
 }
 
-static int append_round(const struct results_folder *r, const char *variant, int width, double **samples, int *count)
+static int append_round(const struct results_folder *r, const char *variant, struct product_shape shape,
+                        double **samples, int *count)
 {
-    int row = results_summary_row(r, variant, width);
+    int row = results_summary_row(r, variant, shape);
     for (int s = 0; row >= 0 && s < r->samples.rows; ++s)
         if (r->sample_summary_row[s] == row && append(samples, count, r->sample_ms[s]))
             return -1;
@@ -185,11 +186,11 @@ static int append_kernel(const struct program_kernels *k, const char *key, doubl
     return 0;
 }
 
-int compare_side_round_samples(const struct compare_side *side, int round, const char *variant, int width,
-                               double **samples, int *count)
+int compare_side_round_samples(const struct compare_side *side, int round, const char *variant,
+                               struct product_shape shape, double **samples, int *count)
 {
     return side->program ? append_kernel(&side->kernels[round], variant, samples, count)
-                         : append_round(&side->round[round], variant, width, samples, count);
+                         : append_round(&side->round[round], variant, shape, samples, count);
 }
 
 /* The job of a side's n-th launch of a kernel, counted over its rounds in order; NULL past its last. */

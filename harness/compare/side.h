@@ -31,10 +31,10 @@ void compare_side_close(struct compare_side *side);
  * two folders, naming the field and both values; with force, only warns on stderr. */
 int compare_sides_match(const struct compare_side *base, const struct compare_side *head, int force, struct error *e);
 
-/* The samples of variant at width in one round (a program's kernel, by its key, at width 0: every launch of it),
- * appended to *samples (grown; *count counts them). Returns 0 or -1 (memory). */
-int compare_side_round_samples(const struct compare_side *side, int round, const char *variant, int width,
-                               double **samples, int *count);
+/* The samples of variant at shape in one round (a program's kernel, by its key, at 0 x 0 x 0: every launch of
+ * it), appended to *samples (grown; *count counts them). Returns 0 or -1 (memory). */
+int compare_side_round_samples(const struct compare_side *side, int round, const char *variant,
+                               struct product_shape shape, double **samples, int *count);
 
 /* Whether both sides launched a program's kernel (by its key) as the same jobs, two or more, in the same order over
  * their rounds in order: a program that makes the same launches each time, profiled the same way. Its samples

@@ -81,7 +81,7 @@ static int decode_call(struct prof_host *host, const struct prof_capture *c, con
     }
     if (metrics_evaluate(host, c->counter_data, c->counter_data_size, tagged.first_range, (int)tagged.ranges,
                          tagged.kernels, &c->config, &profile, e) == 0)
-        profile_write_rows(out, tagged.variant, tagged.precision, tagged.width, &profile);
+        profile_write_rows(out, tagged.variant, tagged.precision, tagged.shape, &profile);
     return e->code;
 }
 

@@ -1,4 +1,4 @@
-/* The data of the history chart (scripts/report/history.gp): one GPU at one width, every run on the x axis. */
+/* The data of the history chart (scripts/report/history.gp): one GPU at one shape, every run on the x axis. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -12,48 +12,52 @@
 
 #define MOST_STEPS 256
 
-static void add_width(int *widths, int *n, int most, int w)
+/* Keeps shapes[0..*n) in product_shape_compare's order, each once, at most `most` of them. */
+static void add_shape(struct product_shape *shapes, int *n, int most, struct product_shape s)
 {
     int at = 0;
-    while (at < *n && widths[at] < w)
+    while (at < *n && product_shape_compare(shapes[at], s) < 0)
         ++at;
-    if ((at < *n && widths[at] == w) || *n == most)
+    if ((at < *n && product_shape_equal(shapes[at], s)) || *n == most)
         return;
-    memmove(widths + at + 1, widths + at, (size_t)(*n - at) * sizeof *widths);
-    widths[at] = w;
+    memmove(shapes + at + 1, shapes + at, (size_t)(*n - at) * sizeof *shapes);
+    shapes[at] = s;
     ++*n;
 }
 
-/* By default the largest width the latest run measured: the one its chart can show (or, where every variant of
+/* By default the largest shape the latest run measured: the one its chart can show (or, where every variant of
  * the latest run failed its check, the largest of any run). */
-static int default_width(const struct series_set *set)
+static struct product_shape default_shape(const struct series_set *set)
 {
-    int latest = 0, any = 0;
+    struct product_shape latest = {0}, any = {0};
     for (int j = 0; j < set->jobs; ++j) {
         const struct job_series *job = &set->job[j];
-        if (job->n && job->run[job->n - 1] == set->runs - 1 && job->width > latest)
-            latest = job->width;
-        if (job->width > any)
-            any = job->width;
+        if (job->n && job->run[job->n - 1] == set->runs - 1 && product_shape_compare(job->shape, latest) > 0)
+            latest = job->shape;
+        if (product_shape_compare(job->shape, any) > 0)
+            any = job->shape;
     }
-    return latest ? latest : any;
+    return latest.rows ? latest : any;
 }
 
-/* A width no run measured would chart nothing but NaN, on which gnuplot fails: refused at once, naming the
- * widths there are. */
-static int check_width(const struct store *s, const struct series_set *set, int width, struct error *e)
+/* A shape no run measured would chart nothing but NaN, on which gnuplot fails: refused at once, naming the
+ * widths (and shapes) there are, as --width takes them. */
+static int check_shape(const struct store *s, const struct series_set *set, struct product_shape shape,
+                       struct error *e)
 {
-    int widths[64], n = 0;
-    char list[512] = "";
+    struct product_shape shapes[64];
+    int n = 0;
+    char list[512] = "", text[PRODUCT_SHAPE_LEN];
     for (int j = 0; j < set->jobs; ++j) {
-        if (set->job[j].width == width)
+        if (product_shape_equal(set->job[j].shape, shape))
             return 0;
-        add_width(widths, &n, (int)(sizeof widths / sizeof *widths), set->job[j].width);
+        add_shape(shapes, &n, (int)(sizeof shapes / sizeof *shapes), set->job[j].shape);
     }
     for (int i = 0, used = 0; i < n && used < (int)sizeof list; ++i)
-        used += snprintf(list + used, sizeof list - (size_t)used, "%s%d", i ? ", " : "", widths[i]);
-    return error_set(e, EXIT_USAGE, "--width %d: no run on %s in %s measured it; widths recorded: %s", width, set->gpu,
-                     store_name(s), list);
+        used += snprintf(list + used, sizeof list - (size_t)used, "%s%s", i ? ", " : "",
+                         product_shape_text(shapes[i], text));
+    return error_set(e, EXIT_USAGE, "--width %s: no run on %s in %s measured it; widths recorded: %s",
+                     product_shape_text(shape, text), set->gpu, store_name(s), list);
 }
 
 /* Text from the history inside a gnuplot string: a quote, a backslash or a line break would end the string or the
@@ -75,7 +79,9 @@ static int closed(FILE *f, const char *path, struct error *e)
     return 0;
 }
 
-static int write_variables(const char *dir, const struct series_set *set, int width, struct error *e)
+/* history_width is the square's width (0 for a rectangle), history_label the shape as a title names it. */
+static int write_variables(const char *dir, const struct series_set *set, struct product_shape shape,
+                           struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(path, sizeof path, "%s/variables.gp", dir);
@@ -83,15 +89,17 @@ static int write_variables(const char *dir, const struct series_set *set, int wi
     if (!f)
         return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
     int series = 0;
+    char label[PRODUCT_SHAPE_LEN];
     fputs("gpu_name = \"", f);
     put_gnuplot_text(f, set->gpu, SIZE_MAX);
     fputs("\"\nseries_names = \"", f);
     for (int j = 0; j < set->jobs; ++j)
-        if (set->job[j].width == width) {
+        if (product_shape_equal(set->job[j].shape, shape)) {
             fputs(series++ ? " " : "", f);
             put_gnuplot_text(f, set->job[j].variant, SIZE_MAX);
         }
-    fprintf(f, "\"\nhistory_width = %d\nrun_count = %d\nseries_count = %d\nset xtics (", width, set->runs, series);
+    fprintf(f, "\"\nhistory_width = %d\nhistory_label = \"%s\"\nrun_count = %d\nseries_count = %d\nset xtics (",
+            product_shape_width(shape), product_shape_label(shape, label), set->runs, series);
     for (int run = 0; run < set->runs; ++run) {
         fputs(run ? ", \"" : "\"", f);
         put_gnuplot_text(f, set->run[run].commit, 7);
@@ -157,8 +165,8 @@ static int write_job(FILE *f, struct store *s, const struct series_set *set, con
     return e->code;
 }
 
-static int write_series(const char *dir, struct store *s, const struct series_set *set, int width, double floor,
-                        struct error *e)
+static int write_series(const char *dir, struct store *s, const struct series_set *set, struct product_shape shape,
+                        double floor, struct error *e)
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     struct step_rules rules = {floor, STEPS_DEFAULT_PENALTY};
@@ -167,24 +175,24 @@ static int write_series(const char *dir, struct store *s, const struct series_se
     if (!f)
         return error_set(e, EXIT_OUTPUT, "cannot create %s: %s", path, strerror(errno));
     for (int j = 0; j < set->jobs && !e->code; ++j)
-        if (set->job[j].width == width)
+        if (product_shape_equal(set->job[j].shape, shape))
             write_job(f, s, set, &set->job[j], &rules, e);
     closed(f, path, e);
     return e->code;
 }
 
-int history_chart_data(const char *target, const char *gpu, int width, double floor, const char *out_dir,
-                       struct error *e)
+int history_chart_data(const char *target, const char *gpu, struct product_shape shape, double floor,
+                       const char *out_dir, struct error *e)
 {
     struct store *s;
     struct series_set set;
     if (history_open(target, 0, &s, e))
         return e->code;
-    if (!series_load(s, gpu, 0, &set, e)) {
-        if (!width)
-            width = default_width(&set);
-        if (!check_width(s, &set, width, e) && !write_variables(out_dir, &set, width, e))
-            write_series(out_dir, s, &set, width, floor, e);
+    if (!series_load(s, gpu, (struct product_shape){0}, &set, e)) {
+        if (!shape.rows)
+            shape = default_shape(&set);
+        if (!check_shape(s, &set, shape, e) && !write_variables(out_dir, &set, shape, e))
+            write_series(out_dir, s, &set, shape, floor, e);
         series_free(&set);
     }
     store_close(s);

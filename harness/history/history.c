@@ -54,7 +54,7 @@ static const char export_sql[] =
     " (SELECT value FROM figure WHERE result_id = res.id AND name = 'gflops'),"
     " (SELECT value FROM figure WHERE result_id = res.id AND name = 'global_load_efficiency_pct'),"
     " (SELECT value FROM figure WHERE result_id = res.id AND name = 'shared_conflicts_exact'),"
-    " (SELECT value FROM figure WHERE result_id = res.id AND name = 'dram_gbs') "
+    " (SELECT value FROM figure WHERE result_id = res.id AND name = 'dram_gbs'), j.rows, j.cols, j.\"inner\" "
     "FROM result res JOIN run r ON r.id = res.run_id JOIN job j ON j.id = res.job_id "
     "ORDER BY r.time_utc, r.id, res.id";
 
@@ -68,8 +68,9 @@ int history_export(struct store *s, FILE *out, struct error *e)
     for (int row = 0; row < r.rows; ++row) {
         for (int c = 0; c < HISTORY_MEDIAN_MS; ++c)
             csv_text(&csv, store_cell(&r, row, c));
-        for (int c = HISTORY_MEDIAN_MS; c < HISTORY_COLUMNS; ++c)
+        for (int c = HISTORY_MEDIAN_MS; c < HISTORY_ROWS; ++c)
             csv_real(&csv, store_real(&r, row, c));
+        csv_shape(&csv, series_job_shape(&r, row, HISTORY_ROWS));
         csv_end_row(&csv);
     }
     store_rows_free(&r);
@@ -78,9 +79,11 @@ int history_export(struct store *s, FILE *out, struct error *e)
 
 /* ---- series, steps and noise ---- */
 
+/* A query's shape of all zeros is every shape. */
 static int wanted(const struct job_series *job, const struct history_query *q)
 {
-    return (!q->width || job->width == q->width) && (!q->variant || !strcmp(job->variant, q->variant));
+    return (!q->shape.rows || product_shape_equal(job->shape, q->shape)) &&
+           (!q->variant || !strcmp(job->variant, q->variant));
 }
 
 static struct step_rules rules_of(const struct history_query *q)
@@ -105,9 +108,10 @@ static int print_job(FILE *out, const struct series_set *set, const struct job_s
     if (!level)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     struct step_rules rules = rules_of(q);
+    char label[PRODUCT_SHAPE_LEN];
     if (!series_noise(job, &noise, e) && !series_steps(job, &rules, steps, MOST_STEPS, level, &found, e)) {
-        fprintf(out, "# %s %s W=%d on %s: %d runs, between-run noise %.2f %%\n", job->variant, job->precision,
-                job->width, set->gpu, job->n, 100 * noise);
+        fprintf(out, "# %s %s %s on %s: %d runs, between-run noise %.2f %%\n", job->variant, job->precision,
+                product_shape_label(job->shape, label), set->gpu, job->n, 100 * noise);
         fputs("time_utc\tcommit\tmedian_ms\tq1_ms\tq3_ms\tlevel_ms\tstep_pct\n", out);
         for (int i = 0, k = 0; i < job->n; ++i) {
             const struct series_run *r = &set->run[job->run[i]];
@@ -132,14 +136,14 @@ int history_print_series(struct store *s, const struct history_query *q, FILE *o
 {
     struct series_set set;
     int shown = 0;
-    if (series_load(s, q->gpu, q->width, &set, e))
+    if (series_load(s, q->gpu, q->shape, &set, e))
         return e->code;
     for (int j = 0; j < set.jobs && !e->code; ++j)
         if (wanted(&set.job[j], q) && !print_job(out, &set, &set.job[j], q, e))
             ++shown;
     if (!e->code && !shown)
         error_set(e, EXIT_USAGE, "%s: no run on %s timed %s%s", store_name(s), set.gpu,
-                  q->variant ? q->variant : "a variant", q->width ? " at that width" : "");
+                  q->variant ? q->variant : "a variant", q->shape.rows ? " at that width" : "");
     series_free(&set);
     return e->code ? e->code : written(out, e);
 }
@@ -190,7 +194,7 @@ static int print_step(struct store *s, const struct series_set *set, const struc
 {
     const struct job_series *job = f->job;
     const struct series_run *r = &set->run[job->run[f->step.at]];
-    char commit[16], counters[1024], noise[64];
+    char commit[16], counters[1024], noise[64], label[PRODUCT_SHAPE_LEN];
     if (series_moved_counters(s, job->result_id[f->step.at - 1], job->result_id[f->step.at], counters,
                               (int)sizeof counters, e))
         return e->code;
@@ -199,9 +203,9 @@ static int print_step(struct store *s, const struct series_set *set, const struc
         snprintf(noise, sizeof noise, "noise not measured in %d runs", job->n);
     else
         snprintf(noise, sizeof noise, "noise %.2f %%", 100 * f->noise);
-    fprintf(out, "%s %s  %s %s W=%d  %+.1f %% (95 %%: %+.1f to %+.1f %%; %s)  counters: %s\n", r->time_utc, commit,
-            job->variant, job->precision, job->width, 100 * f->step.change, 100 * f->step.low, 100 * f->step.high,
-            noise, counters);
+    fprintf(out, "%s %s  %s %s %s  %+.1f %% (95 %%: %+.1f to %+.1f %%; %s)  counters: %s\n", r->time_utc, commit,
+            job->variant, job->precision, product_shape_label(job->shape, label), 100 * f->step.change,
+            100 * f->step.low, 100 * f->step.high, noise, counters);
     return 0;
 }
 
@@ -210,7 +214,7 @@ int history_print_steps(struct store *s, const struct history_query *q, FILE *ou
     struct series_set set;
     struct found_step *all;
     int n;
-    if (series_load(s, q->gpu, q->width, &set, e))
+    if (series_load(s, q->gpu, q->shape, &set, e))
         return e->code;
     if (!collect_steps(&set, q, &all, &n, e)) {
         fprintf(out,
@@ -228,14 +232,16 @@ int history_print_steps(struct store *s, const struct history_query *q, FILE *ou
 int history_print_noise(struct store *s, const struct history_query *q, FILE *out, struct error *e)
 {
     struct series_set set;
-    if (series_load(s, q->gpu, q->width, &set, e))
+    if (series_load(s, q->gpu, q->shape, &set, e))
         return e->code;
+    /* The width column holds a rectangle's shape, as --width takes it. */
     fputs("variant\tprecision\twidth\truns\tnoise_pct\n", out);
     for (int j = 0; j < set.jobs && !e->code; ++j) {
         double noise;
+        char size[PRODUCT_SHAPE_LEN];
         if (wanted(&set.job[j], q) && !series_noise(&set.job[j], &noise, e))
-            fprintf(out, "%s\t%s\t%d\t%d\t%.3f\n", set.job[j].variant, set.job[j].precision, set.job[j].width,
-                    set.job[j].n, 100 * noise);
+            fprintf(out, "%s\t%s\t%s\t%d\t%.3f\n", set.job[j].variant, set.job[j].precision,
+                    product_shape_text(set.job[j].shape, size), set.job[j].n, 100 * noise);
     }
     series_free(&set);
     return e->code ? e->code : written(out, e);

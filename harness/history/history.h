@@ -9,10 +9,11 @@
 
 #include "../csv/reader.h"
 #include "../results/folder_reader.h"
+#include "../results/product_shape.h"
 #include "store.h"
 
 /* The schema this program writes; a database of an older one is brought up to it when opened. */
-#define HISTORY_SCHEMA_VERSION 1
+#define HISTORY_SCHEMA_VERSION 2
 
 /* Opens the history named by target (store.h) and brings its schema up to date; writing: a SQLite file that is
  * not there is created. A SQLite target ending in .sql is a dump (history_dump), read into memory: for reading
@@ -35,11 +36,11 @@ int history_read_csv(const char *csv_path, struct csv_table *t, struct error *e)
  * as they are. */
 int history_migrate_csv(struct store *s, const struct csv_table *t, int *added, int *present, struct error *e);
 
-/* What the queries show: one GPU (NULL: the latest run's), one width (0: every width), one variant (NULL:
- * every variant), and the smallest step (relative). */
+/* What the queries show: one GPU (NULL: the latest run's), one product's shape (a square's for a width; all zero:
+ * every shape), one variant (NULL: every variant), and the smallest step (relative). */
 struct history_query {
     const char *gpu, *variant;
-    int width;
+    struct product_shape shape;
     double floor;
 };
 
@@ -50,10 +51,10 @@ int history_print_series(struct store *s, const struct history_query *q, FILE *o
 int history_print_steps(struct store *s, const struct history_query *q, FILE *out, struct error *e);
 int history_print_noise(struct store *s, const struct history_query *q, FILE *out, struct error *e);
 
-/* For one GPU (NULL: the latest run's) and one width (0: the largest the latest run measured): per variant, one
- * block of rows in run order with the steps marked (history.tsv), the labels and names (variables.gp), written
+/* For one GPU (NULL: the latest run's) and one shape (all zero: the largest the latest run measured): per variant,
+ * one block of rows in run order with the steps marked (history.tsv), the labels and names (variables.gp), written
  * into out_dir. */
-int history_chart_data(const char *target, const char *gpu, int width, double floor, const char *out_dir,
-                       struct error *e);
+int history_chart_data(const char *target, const char *gpu, struct product_shape shape, double floor,
+                       const char *out_dir, struct error *e);
 
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../csv/name_index.h"
+#include "../results/product_shape.h"
 #include "../results/schema.h"
 #include "history.h"
 
@@ -55,14 +57,22 @@ static int machine_id(struct store *s, const char *host, const char *gpu, const 
                  "SELECT id FROM machine WHERE host = $1 AND gpu_name = $2 AND gpu_uuid = $3", 3, 3, params, id, e);
 }
 
-static int job_id(struct store *s, const char *variant, const char *precision, const char *width, char *id,
+/* A job is known by its variant, precision and shape; its width (the square's, 0 for a rectangle) goes beside. */
+static int job_id(struct store *s, const char *variant, const char *precision, struct product_shape shape, char *id,
                   struct error *e)
 {
-    const char *params[] = {variant, precision, width};
+    char extents[4][16];
+    snprintf(extents[0], sizeof extents[0], "%d", shape.rows);
+    snprintf(extents[1], sizeof extents[1], "%d", shape.cols);
+    snprintf(extents[2], sizeof extents[2], "%d", shape.inner);
+    snprintf(extents[3], sizeof extents[3], "%d", product_shape_width(shape));
+    const char *params[] = {variant, precision, extents[0], extents[1], extents[2], extents[3]};
     return id_of(s,
-                 "INSERT INTO job (kind, name, precision, width) VALUES ('variant', $1, $2, $3) ON CONFLICT DO NOTHING",
-                 "SELECT id FROM job WHERE kind = 'variant' AND name = $1 AND precision = $2 AND width = $3", 3, 3,
-                 params, id, e);
+                 "INSERT INTO job (kind, name, precision, rows, cols, \"inner\", width)"
+                 " VALUES ('variant', $1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                 "SELECT id FROM job WHERE kind = 'variant' AND name = $1 AND precision = $2 AND rows = $3"
+                 " AND cols = $4 AND \"inner\" = $5",
+                 6, 5, params, id, e);
 }
 
 /* The run's id, or "" when a run of the same key is recorded already. */
@@ -134,7 +144,8 @@ static int is_result_column(int id)
     for (int c = 0; c < RESULT_COLUMNS; ++c)
         if ((int)result_columns[c] == id)
             return 1;
-    return id == SUMMARY_VARIANT || id == SUMMARY_PRECISION || id == SUMMARY_WIDTH;
+    return id == SUMMARY_VARIANT || id == SUMMARY_PRECISION || id == SUMMARY_WIDTH || id == SUMMARY_ROWS ||
+           id == SUMMARY_COLS || id == SUMMARY_INNER;
 }
 
 static int add_figures(struct store *s, const struct results_folder *run, int row, const char *result, struct error *e)
@@ -149,30 +160,34 @@ static int add_figures(struct store *s, const struct results_folder *run, int ro
 static int add_samples(struct store *s, const struct results_folder *run, int row, const char *result, struct error *e)
 {
     const struct csv_table *t = &run->samples;
-    const char *variant = csv_table_text(&run->summary, row, run->col_variant);
-    int v, n, time;
-    if (schema_column(t, &samples_csv, SAMPLES_VARIANT, &v, e) ||
-        schema_column(t, &samples_csv, SAMPLES_SAMPLE, &n, e) ||
+    int n, time;
+    if (schema_column(t, &samples_csv, SAMPLES_SAMPLE, &n, e) ||
         schema_column(t, &samples_csv, SAMPLES_TIME_MS, &time, e))
         return e->code;
     for (int i = 0; i < t->rows && !e->code; ++i)
-        if (run->sample_width[i] == run->summary_width[row] && !strcmp(csv_table_text(t, i, v), variant)) {
+        if (run->sample_summary_row[i] == row) {
             const char *params[] = {result, csv_table_text(t, i, n), csv_table_text(t, i, time)};
             store_run(s, "INSERT INTO sample (result_id, sample, time_ms) VALUES ($1, $2, $3)", 3, params, NULL, e);
         }
     return e->code;
 }
 
+/* The first metrics row of a summary row's job, or -1: the folder reader chains each job's rows, its first found by
+ * the variant and the shape's place among the summary's shapes (folder_reader.h, metric_rows). */
+static int first_metric_row(const struct results_folder *run, int row)
+{
+    for (int k = 0; run->has_metrics && k < run->n_shapes; ++k)
+        if (product_shape_equal(run->shapes[k], run->summary_shape[row]))
+            return name_index_find(&run->metric_rows, csv_table_text(&run->summary, row, run->col_variant), k);
+    return -1;
+}
+
 static int add_metrics(struct store *s, const struct results_folder *run, int row, const char *result, struct error *e)
 {
     const struct csv_table *t = &run->metrics;
-    const char *variant = csv_table_text(&run->summary, row, run->col_variant);
     int unit = run->has_metrics ? schema_column_or_none(t, &metrics_csv, METRICS_UNIT) : -1;
-    for (int i = 0; run->has_metrics && i < t->rows && !e->code; ++i) {
+    for (int i = first_metric_row(run, row); i >= 0 && !e->code; i = run->metric_next[i]) {
         double value;
-        if (run->metric_width[i] != run->summary_width[row] ||
-            strcmp(csv_table_text(t, i, run->metric_col_variant), variant))
-            continue;
         if (csv_table_real(t, i, run->metric_col_value, &value, e))
             return e->code;
         const char *params[] = {result, csv_table_text(t, i, run->metric_col_kernel),
@@ -190,7 +205,7 @@ static int add_results(struct store *s, const struct results_folder *run, const 
     for (int row = 0; row < t->rows && !e->code; ++row) {
         char job[ID_SIZE], result[ID_SIZE];
         if (job_id(s, csv_table_text(t, row, run->col_variant), csv_table_text(t, row, run->col_precision),
-                   csv_table_text(t, row, run->col_width), job, e) ||
+                   run->summary_shape[row], job, e) ||
             insert_result(s, run, row, run_id, job, result, e) || add_figures(s, run, row, result, e) ||
             add_samples(s, run, row, result, e))
             return e->code;
@@ -241,15 +256,21 @@ int history_add(const char *target, const struct results_folder *run, struct err
 
 /* ---- a history CSV ---- */
 
-/* Every number checked before anything is written, so that a bad line leaves the database as it was. */
+/* Every number checked before anything is written, so that a bad line leaves the database as it was: the shape
+ * (an export from before rows, cols and inner holds squares of its widths), the samples and the figures. */
 static int check_csv_numbers(const struct csv_table *t, struct error *e)
 {
+    struct shape_columns shape_columns;
+    if (shape_columns_find(t, &shape_columns, e))
+        return e->code;
     for (int row = 0; row < t->rows; ++row) {
-        int whole;
+        struct product_shape shape;
+        int samples;
         double real;
-        if (csv_table_int(t, row, HISTORY_WIDTH, &whole, e) || csv_table_int(t, row, HISTORY_SAMPLES, &whole, e))
+        if (shape_columns_read(t, row, &shape_columns, &shape, e) ||
+            csv_table_int(t, row, HISTORY_SAMPLES, &samples, e))
             return e->code;
-        for (int c = HISTORY_MEDIAN_MS; c < HISTORY_COLUMNS; ++c)
+        for (int c = HISTORY_MEDIAN_MS; c < HISTORY_ROWS; ++c)
             if (csv_table_real(t, row, c, &real, e))
                 return e->code;
     }
@@ -273,11 +294,13 @@ static int add_csv_run(struct store *s, const struct csv_table *t, int row, char
     return e->code;
 }
 
-static int add_csv_result(struct store *s, const struct csv_table *t, int row, const char *run, struct error *e)
+static int add_csv_result(struct store *s, const struct csv_table *t, int row, const struct shape_columns *columns,
+                          const char *run, struct error *e)
 {
     char job[ID_SIZE], result[ID_SIZE];
-    if (job_id(s, csv_table_text(t, row, HISTORY_VARIANT), csv_table_text(t, row, HISTORY_PRECISION),
-               csv_table_text(t, row, HISTORY_WIDTH), job, e))
+    struct product_shape shape;
+    if (shape_columns_read(t, row, columns, &shape, e) ||
+        job_id(s, csv_table_text(t, row, HISTORY_VARIANT), csv_table_text(t, row, HISTORY_PRECISION), shape, job, e))
         return e->code;
     const char *params[] = {run,
                             job,
@@ -289,7 +312,7 @@ static int add_csv_result(struct store *s, const struct csv_table *t, int row, c
               "INSERT INTO result (run_id, job_id, samples, median_ms, q1_ms, q3_ms) VALUES ($1, $2, $3, $4, $5, $6)",
               "SELECT id FROM result WHERE run_id = $1 AND job_id = $2", 6, 2, params, result, e))
         return e->code;
-    for (int c = HISTORY_GFLOPS; c < HISTORY_COLUMNS && !e->code; ++c)
+    for (int c = HISTORY_GFLOPS; c < HISTORY_ROWS && !e->code; ++c)
         add_figure(s, result, history_csv.columns[c], field(t, row, c), e);
     return e->code;
 }
@@ -315,6 +338,9 @@ static int at_line(const struct csv_table *t, int row, struct error *e)
 static int migrate_rows(struct store *s, const struct csv_table *t, int *added, int *present, struct error *e)
 {
     char run[ID_SIZE] = "";
+    struct shape_columns shape_columns;
+    if (shape_columns_find(t, &shape_columns, e))
+        return e->code;
     for (int row = 0; row < t->rows; ++row) {
         bool first = row == 0 || !same_key(t, row, row - 1);
         if (first && add_csv_run(s, t, row, run, e))
@@ -323,7 +349,7 @@ static int migrate_rows(struct store *s, const struct csv_table *t, int *added, 
             ++*added;
         else if (first)
             ++*present;
-        if (*run && add_csv_result(s, t, row, run, e))
+        if (*run && add_csv_result(s, t, row, &shape_columns, run, e))
             return at_line(t, row, e);
     }
     return 0;
@@ -333,7 +359,8 @@ int history_read_csv(const char *csv_path, struct csv_table *t, struct error *e)
 {
     if (csv_table_read(csv_path, t, e))
         return e->code;
-    if (!schema_header_matches(t, &history_csv))
+    /* An export from before rows, cols and inner lacks them: its rows are squares. */
+    if (!schema_header_starts(t, &history_csv, HISTORY_ROWS))
         error_set(e, EXIT_USAGE, "%s:1: not a memscope history CSV (the header differs)", csv_path);
     else
         check_csv_numbers(t, e);

@@ -17,10 +17,13 @@
 #include <sys/stat.h>
 
 #include "../common/args.h"
+#include "../results/product_shape.h"
 #include "history.h"
 #include "steps.h"
 
 #define DEFAULT_DATABASE "memscope-results/history.db"
+/* The largest width, rows, cols or inner --width takes. */
+#define MOST_EXTENT 1000000
 /* As many arguments as the command line holds (add takes any number of folders). */
 #define ANY INT_MAX
 
@@ -40,7 +43,7 @@ static const char help_text[] =
     "                        in .db, .sqlite, .sqlite3, .sql or .csv)\n"
     "  migrate HISTORY_CSV   records the runs of a history CSV (the history before it was a database)\n"
     "  runs                  lists the runs: start time, commit (* uncommitted changes), GPU, host, results\n"
-    "  series VARIANT        the variant's median times across the runs, per width, with the fitted level\n"
+    "  series VARIANT        the variant's median times across the runs, per size, with the fitted level\n"
     "                        and the steps\n"
     "  steps                 the steps found, in run order: commit, job, change with its 95 % interval, and\n"
     "                        the deterministic counts that changed at the same commit\n"
@@ -53,8 +56,9 @@ static const char help_text[] =
     "\n"
     "  --db DATABASE         the history (every command)\n"
     "  --gpu NAME            the runs on this GPU (default: the latest run's)\n"
-    "  --width W             this width only (chart-data: default the largest the latest run measured;\n"
-    "                        one no run measured is refused, naming those recorded)\n"
+    "  --width SIZE          this size only: a width W, or a product's shape RxCxI (rows x cols x inner,\n"
+    "                        as memscope -s takes it); chart-data: default the largest the latest run\n"
+    "                        measured; one no run measured is refused, naming those recorded\n"
     "  --variant NAME        steps of this variant only\n"
     "  --floor PCT           the smallest step shown, in % (default: 2)\n"
     "  -h, --help            this text\n"
@@ -72,7 +76,7 @@ struct invocation {
     const char **args; /* room for every argument of the command line */
     int n;
     double floor_pct;
-    long width;
+    const char *size; /* --width: a width or a shape */
     struct history_query q;
 };
 
@@ -202,7 +206,7 @@ static int print_dump(struct store *s, const struct history_query *q, FILE *out,
 static int chart_data(struct invocation *in, struct error *e)
 {
     const char *db = in->n == 2 ? in->args[0] : in->db;
-    return history_chart_data(db, in->q.gpu, in->q.width, in->q.floor, in->args[in->n - 1], e);
+    return history_chart_data(db, in->q.gpu, in->q.shape, in->q.floor, in->args[in->n - 1], e);
 }
 
 /* A command writes or draws (run), or reads (print: series' one argument is the variant). */
@@ -226,13 +230,30 @@ static const struct command commands[] = {
     {"chart-data", chart_data, NULL, OPT_DB | OPT_GPU | OPT_WIDTH | OPT_FLOOR, 1, 2},
 };
 
+/* --width's size: a width W, refused as ever when it is no whole number from 1 to MOST_EXTENT, or a shape RxCxI
+ * of such numbers. */
+static int parse_size(const char *text, struct product_shape *shape, struct error *e)
+{
+    long width;
+    if (!strchr(text, 'x')) {
+        if (args_whole_number("--width", text, 1, MOST_EXTENT, NULL, &width, e))
+            return e->code;
+        *shape = product_shape_square((int)width);
+        return 0;
+    }
+    if (product_shape_parse(text, MOST_EXTENT, shape) || !shape->rows || !shape->cols || !shape->inner)
+        return error_set(e, EXIT_USAGE, "--width: '%s' is neither a width W nor a product's shape RxCxI (whole "
+                                        "numbers from 1 to %d)", text, MOST_EXTENT);
+    return 0;
+}
+
 /* The command's options, taken from one table so that each means the same in every command. */
 static int parse(const struct command *c, int argc, char **argv, struct invocation *in, bool *help, struct error *e)
 {
     const struct arg_option all[] = {
         {"db", 0, ARG_TEXT, &in->db, 0, 0, NULL},
         {"gpu", 0, ARG_TEXT, &in->q.gpu, 0, 0, NULL},
-        {"width", 0, ARG_LONG, &in->width, 1, 1000000, NULL},
+        {"width", 0, ARG_TEXT, &in->size, 0, 0, NULL},
         {"variant", 0, ARG_TEXT, &in->q.variant, 0, 0, NULL},
         {"floor", 0, ARG_REAL, &in->floor_pct, 0, 100, NULL},
     };
@@ -246,9 +267,8 @@ static int parse(const struct command *c, int argc, char **argv, struct invocati
         return e->code;
     if (!*help && in->n < c->least)
         return usage(e);
-    in->q.width = (int)in->width;
     in->q.floor = in->floor_pct / 100;
-    return 0;
+    return in->size ? parse_size(in->size, &in->q.shape, e) : 0;
 }
 
 static int run_command(int argc, char **argv, struct error *e)

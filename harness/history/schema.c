@@ -10,8 +10,8 @@
  * machine, environment and job hold what runs share or carry beside; a result is a job in a run, with the
  * summary's timing statistics and texts as columns, its other numbers as figures (named as the summary's
  * columns), its raw samples, and the metrics of metrics.csv per kernel. A job's kind is "variant" (a suite
- * variant at a width); programs profiled by other tools would be another kind. Key columns are the engine's
- * (store_engine.serial_key), hence the %s. */
+ * variant at a width; version 2 makes it a shape); programs profiled by other tools would be another kind. Key
+ * columns are the engine's (store_engine.serial_key), hence the %s. */
 static const char schema_1[] =
     "CREATE TABLE schema_version (version INTEGER NOT NULL);"
     "INSERT INTO schema_version VALUES (0);"
@@ -47,9 +47,42 @@ static int migrate_to_1(struct store *s, struct error *e)
     return store_script(s, sql, e);
 }
 
+/* Version 2. A job is a variant at a product's shape (results/product_shape.h), no longer at a width alone: job
+ * gains rows, cols and inner, filled from width for the squares recorded before, and is known by its shape (width,
+ * 0 for every rectangle, can no longer tell jobs apart). "inner" is quoted: PostgreSQL reserves the word.
+ *
+ * SQLite cannot drop a table's constraint, so there job is made again: its rows wait in a copy while it is dropped
+ * and made anew, and the results' foreign keys to it are checked at the commit, when every id is back. */
+static const char job_by_shape_sqlite[] =
+    "PRAGMA defer_foreign_keys = ON;"
+    "CREATE TEMP TABLE job_by_width AS SELECT * FROM job;"
+    "DROP TABLE job;"
+    "CREATE TABLE job (id %s, kind TEXT NOT NULL, name TEXT NOT NULL, precision TEXT NOT NULL,"
+    " width INTEGER NOT NULL, rows INTEGER NOT NULL, cols INTEGER NOT NULL, \"inner\" INTEGER NOT NULL,"
+    " UNIQUE (kind, name, precision, rows, cols, \"inner\"));"
+    "INSERT INTO job SELECT id, kind, name, precision, width, width, width, width FROM job_by_width;"
+    "DROP TABLE job_by_width;";
+
+/* PostgreSQL alters job in place: its key constraint has the name PostgreSQL gave it at version 1. */
+static const char job_by_shape_postgres[] =
+    "ALTER TABLE job ADD COLUMN rows INTEGER, ADD COLUMN cols INTEGER, ADD COLUMN \"inner\" INTEGER;"
+    "UPDATE job SET rows = width, cols = width, \"inner\" = width;"
+    "ALTER TABLE job ALTER COLUMN rows SET NOT NULL, ALTER COLUMN cols SET NOT NULL,"
+    " ALTER COLUMN \"inner\" SET NOT NULL, DROP CONSTRAINT job_kind_name_precision_width_key,"
+    " ADD UNIQUE (kind, name, precision, rows, cols, \"inner\");";
+
+static int migrate_to_2(struct store *s, struct error *e)
+{
+    if (store_engine_of(s) == &store_postgres)
+        return store_script(s, job_by_shape_postgres, e);
+    char sql[sizeof job_by_shape_sqlite + 64];
+    snprintf(sql, sizeof sql, job_by_shape_sqlite, store_engine_of(s)->serial_key);
+    return store_script(s, sql, e);
+}
+
 /* migrations[v - 1] brings a database from version v - 1 to v; a new version appends one and raises
  * HISTORY_SCHEMA_VERSION. */
-static int (*const migrations[HISTORY_SCHEMA_VERSION])(struct store *, struct error *) = {migrate_to_1};
+static int (*const migrations[HISTORY_SCHEMA_VERSION])(struct store *, struct error *) = {migrate_to_1, migrate_to_2};
 
 /* The tables in the order a dump writes them (each after those it refers to), with the order of their rows. */
 static const char *const dumped_tables[][2] = {

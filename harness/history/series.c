@@ -60,14 +60,20 @@ static int load_runs(struct store *s, struct series_set *set, struct error *e)
     return 0;
 }
 
+struct product_shape series_job_shape(const struct store_rows *r, int row, int rows_column)
+{
+    return (struct product_shape){atoi(store_cell(r, row, rows_column)), atoi(store_cell(r, row, rows_column + 1)),
+                                  atoi(store_cell(r, row, rows_column + 2))};
+}
+
 static bool clean(const struct series_run *r)
 {
     return !strcmp(r->dirty, "0");
 }
 
 /* Points come ordered by job (first recorded first), then by run; a point without a median (a variant that
- * failed its check) is no point of the series. */
-enum point_column { P_JOB, P_VARIANT, P_PRECISION, P_WIDTH, P_RUN, P_RESULT, P_MEDIAN, P_Q1, P_Q3 };
+ * failed its check) is no point of the series. The job's shape takes three columns from P_SHAPE: rows, cols, inner. */
+enum point_column { P_JOB, P_VARIANT, P_PRECISION, P_SHAPE, P_RUN = P_SHAPE + 3, P_RESULT, P_MEDIAN, P_Q1, P_Q3 };
 
 static int start_job(struct series_set *set, int row, struct error *e)
 {
@@ -78,7 +84,7 @@ static int start_job(struct series_set *set, int row, struct error *e)
     set->job[set->jobs++] = (struct job_series){
         .variant = store_cell(p, row, P_VARIANT),
         .precision = store_cell(p, row, P_PRECISION),
-        .width = atoi(store_cell(p, row, P_WIDTH)),
+        .shape = series_job_shape(p, row, P_SHAPE),
         .run = set->point_run + at,
         .result_id = set->point_result + at,
         .median_ms = set->point_median + at,
@@ -109,20 +115,24 @@ static int add_point(struct series_set *set, int row, struct error *e)
     return 0;
 }
 
-/* Each point names its run by its place in the runs' order (load_runs'). */
+/* Each point names its run by its place in the runs' order (load_runs'); $2..$4 are the shape's rows, cols and
+ * inner, rows 0 for every shape. */
 static const char points_sql[] =
-    "SELECT j.id, j.name, j.precision, j.width, r.position, res.id, res.median_ms, res.q1_ms, res.q3_ms "
+    "SELECT j.id, j.name, j.precision, j.rows, j.cols, j.\"inner\", r.position, res.id, res.median_ms, res.q1_ms,"
+    " res.q3_ms "
     "FROM result res JOIN job j ON j.id = res.job_id "
     "JOIN (SELECT id, ROW_NUMBER() OVER (ORDER BY time_utc, id) - 1 AS position FROM run WHERE gpu_name = $1) r "
     "ON r.id = res.run_id "
-    "WHERE CAST($2 AS INTEGER) = 0 OR j.width = $2 ORDER BY j.id, r.position";
+    "WHERE CAST($2 AS INTEGER) = 0 OR (j.rows = $2 AND j.cols = $3 AND j.\"inner\" = $4) ORDER BY j.id, r.position";
 
-static int load_points(struct store *s, int width, struct series_set *set, struct error *e)
+static int load_points(struct store *s, struct product_shape shape, struct series_set *set, struct error *e)
 {
-    char width_text[16];
-    snprintf(width_text, sizeof width_text, "%d", width);
-    const char *params[] = {set->gpu, width_text};
-    if (store_run(s, points_sql, 2, params, &set->point_rows, e))
+    char extents[3][16];
+    snprintf(extents[0], sizeof extents[0], "%d", shape.rows);
+    snprintf(extents[1], sizeof extents[1], "%d", shape.cols);
+    snprintf(extents[2], sizeof extents[2], "%d", shape.inner);
+    const char *params[] = {set->gpu, extents[0], extents[1], extents[2]};
+    if (store_run(s, points_sql, 4, params, &set->point_rows, e))
         return e->code;
     size_t n = (size_t)set->point_rows.rows + 1;
     set->point_run = malloc(n * sizeof *set->point_run);
@@ -140,10 +150,11 @@ static int load_points(struct store *s, int width, struct series_set *set, struc
     return 0;
 }
 
-int series_load(struct store *s, const char *gpu, int width, struct series_set *set, struct error *e)
+int series_load(struct store *s, const char *gpu, struct product_shape shape, struct series_set *set,
+                struct error *e)
 {
     memset(set, 0, sizeof *set);
-    if (pick_gpu(s, gpu, set, e) || load_runs(s, set, e) || load_points(s, width, set, e))
+    if (pick_gpu(s, gpu, set, e) || load_runs(s, set, e) || load_points(s, shape, set, e))
         series_free(set);
     return e->code;
 }

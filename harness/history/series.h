@@ -1,5 +1,5 @@
 /*
- * A GPU's history read back as series: its runs in the order they started, and per job (a variant at a width)
+ * A GPU's history read back as series: its runs in the order they started, and per job (a variant at a shape)
  * the median times of the runs that timed it, with the steps found in them (steps.h) and, at each step, the
  * deterministic counts that changed at the same commit.
  */
@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "../results/product_shape.h"
 #include "steps.h"
 #include "store.h"
 
@@ -19,7 +20,7 @@ struct series_run {
 /* One job's points: the runs (indices into the set's runs) where it has a median time, in run order. */
 struct job_series {
     const char *variant, *precision;
-    int width;
+    struct product_shape shape;
     int n;
     int *run;
     const char **result_id;
@@ -42,10 +43,14 @@ struct series_set {
     bool *point_may_step;
 };
 
-/* The runs on gpu (NULL: the GPU of the latest run) and the series of every job there, at width (0: every
- * width). Refuses a history without runs, and a GPU it has none of, naming those it has. */
-int series_load(struct store *s, const char *gpu, int width, struct series_set *set, struct error *e);
+/* The runs on gpu (NULL: the GPU of the latest run) and the series of every job there, at shape (all zero: every
+ * shape). Refuses a history without runs, and a GPU it has none of, naming those it has. */
+int series_load(struct store *s, const char *gpu, struct product_shape shape, struct series_set *set,
+                struct error *e);
 void series_free(struct series_set *set);
+
+/* A job's shape, from a query's row that selects its rows, cols and inner one after another from rows_column on. */
+struct product_shape series_job_shape(const struct store_rows *r, int row, int rows_column);
 
 /* A job's steps (at most max) and, where level is given, the fitted level of each point (in ms). */
 int series_steps(const struct job_series *job, const struct step_rules *rules, struct step *steps, int max,

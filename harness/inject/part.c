@@ -109,8 +109,8 @@ static int write_metrics(const struct part_writing *t, struct error *e)
         if (!r || r->profile.n_metrics == 0)
             continue;
         job_of(t, &t->launches.rows[i], job, sizeof job);
-        profile_write_kernel_rows(&c, job, PROGRAM_PRECISION, 0, t->launches.kernels[t->launches.rows[i].kernel],
-                                  &r->profile, 0);
+        profile_write_kernel_rows(&c, job, PROGRAM_PRECISION, PRODUCT_SHAPE_NONE,
+                                  t->launches.kernels[t->launches.rows[i].kernel], &r->profile, 0);
     }
     return csv_close(&c, e);
 }
@@ -139,7 +139,7 @@ static int write_stalls(const struct part_writing *t, struct error *e)
         struct stall_call call = s->call;
         job_of(t, &t->launches.rows[i], call.variant, sizeof call.variant);
         snprintf(call.precision, sizeof call.precision, "%s", PROGRAM_PRECISION);
-        call.width = 0;
+        call.shape = PRODUCT_SHAPE_NONE;
         stalls_write_rows(&c, &call, t->records->reasons);
     }
     return csv_close(&c, e);
@@ -170,7 +170,7 @@ static int gather_calls(const struct part_writing *t, struct source_capture *cap
         *call = p->call; /* its instructions stay the patching's */
         job_of(t, &t->launches.rows[i], call->variant, sizeof call->variant);
         snprintf(call->precision, sizeof call->precision, "%s", PROGRAM_PRECISION);
-        call->width = 0;
+        call->shape = PRODUCT_SHAPE_NONE;
         snprintf(call->kernel, sizeof call->kernel, "%s", t->launches.kernels[t->launches.rows[i].kernel]);
     }
     return 0;

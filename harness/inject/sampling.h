@@ -1,7 +1,7 @@
 /*
  * Warp stall reasons for the launches the selection takes (the stalls group),
  * by CUPTI's PC sampling, in a run of the program of its own: PC sampling
- * cannot share a process with the range profiler (harness/run/profile_width.h
+ * cannot share a process with the range profiler (harness/run/profile_size.h
  * says what failed), so memscope-profile runs the program once more for it.
  *
  * On entry to a selected launch sampling starts on its context, one sample per

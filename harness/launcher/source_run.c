@@ -33,35 +33,34 @@ static const char *job_of(const struct merged *m, const char *label, const char 
 static int copy_line(struct merged *m, const struct csv_table *t, const int *col, int row, const char *job,
                      struct error *e)
 {
-    int width, line;
+    int line;
     double value;
-    if (csv_table_int(t, row, col[LINES_WIDTH], &width, e) || csv_table_int(t, row, col[LINES_LINE], &line, e) ||
+    if (csv_table_int(t, row, col[LINES_LINE], &line, e) ||
         csv_table_required_real(t, row, col[LINES_VALUE], &value, e))
         return e->code;
-    lines_csv_row(&m->lines, &(struct line_row){job, csv_table_text(t, row, col[LINES_PRECISION]), width,
-                                                csv_table_text(t, row, col[LINES_KERNEL]),
-                                                csv_table_text(t, row, col[LINES_FILE]), line,
-                                                csv_table_text(t, row, col[LINES_SOURCE]),
-                                                csv_table_text(t, row, col[LINES_OPCODES]),
-                                                csv_table_text(t, row, col[LINES_METRIC]), value});
+    lines_csv_row(&m->lines,
+                  &(struct line_row){job, csv_table_text(t, row, col[LINES_PRECISION]), PRODUCT_SHAPE_NONE,
+                                     csv_table_text(t, row, col[LINES_KERNEL]), csv_table_text(t, row, col[LINES_FILE]),
+                                     line, csv_table_text(t, row, col[LINES_SOURCE]),
+                                     csv_table_text(t, row, col[LINES_OPCODES]),
+                                     csv_table_text(t, row, col[LINES_METRIC]), value});
     return 0;
 }
 
 static int copy_instruction(struct merged *m, const struct csv_table *t, const int *col, int row, const char *job,
                             struct error *e)
 {
-    int width, line;
-    double offset, values[INSTRUCTIONS_COLUMNS - INSTRUCTIONS_INST_EXECUTED];
-    if (csv_table_int(t, row, col[INSTRUCTIONS_WIDTH], &width, e) ||
-        csv_table_int(t, row, col[INSTRUCTIONS_LINE], &line, e) ||
+    int line;
+    double offset, values[INSTRUCTIONS_ROWS - INSTRUCTIONS_INST_EXECUTED];
+    if (csv_table_int(t, row, col[INSTRUCTIONS_LINE], &line, e) ||
         csv_table_required_real(t, row, col[INSTRUCTIONS_OFFSET], &offset, e))
         return e->code;
-    for (int v = INSTRUCTIONS_INST_EXECUTED; v < INSTRUCTIONS_COLUMNS; ++v)
+    for (int v = INSTRUCTIONS_INST_EXECUTED; v < INSTRUCTIONS_ROWS; ++v)
         if (csv_table_required_real(t, row, col[v], &values[v - INSTRUCTIONS_INST_EXECUTED], e))
             return e->code;
     instructions_csv_row(&m->instructions,
-                         &(struct instruction_row){job, csv_table_text(t, row, col[INSTRUCTIONS_PRECISION]), width,
-                                                   csv_table_text(t, row, col[INSTRUCTIONS_KERNEL]),
+                         &(struct instruction_row){job, csv_table_text(t, row, col[INSTRUCTIONS_PRECISION]),
+                                                   PRODUCT_SHAPE_NONE, csv_table_text(t, row, col[INSTRUCTIONS_KERNEL]),
                                                    (uint64_t)offset, csv_table_text(t, row, col[INSTRUCTIONS_FILE]),
                                                    line, csv_table_text(t, row, col[INSTRUCTIONS_OPCODE]), values});
     return 0;
@@ -78,7 +77,8 @@ static int copy_file(struct merged *m, const char *dir, const char *label, const
         return e->code;
     if (!present)
         return error_set(e, EXIT_RUNTIME, "%s/%s is missing, though the part is marked complete", dir, s->file);
-    schema_columns(&t, s, col, e);
+    /* a program's job has no product's shape: the columns before it */
+    schema_columns_before(&t, s, s == &lines_csv ? LINES_ROWS : INSTRUCTIONS_ROWS, col, e);
     for (int row = 0; row < t.rows && !e->code; ++row) {
         const char *job = job_of(m, label, csv_table_text(&t, row, col[0]), key, sizeof key);
         if (job)

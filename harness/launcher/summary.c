@@ -144,7 +144,7 @@ static void merge_metric_row(struct jobs *j, const struct csv_table *t, int row,
     (void)variant;
     if (csv_table_real(t, row, value, &number, e) == 0)
         metrics_csv_row(&j->merged_metrics,
-                        &(struct metric_row){key, PROGRAM_PRECISION, 0, csv_table_text(t, row, kernel),
+                        &(struct metric_row){key, PROGRAM_PRECISION, PRODUCT_SHAPE_NONE, csv_table_text(t, row, kernel),
                                              csv_table_text(t, row, metric), number, csv_table_text(t, row, unit)});
 }
 
@@ -206,15 +206,14 @@ static int tally(struct stall_tally *t, const char *reason, double samples, stru
     return 0;
 }
 
-/* One row of the stall run's stalls.csv into the folder's, as it is. */
+/* One row of the stall run's stalls.csv into the folder's, as it is (a program's job: no product's shape). */
 static void copy_stall_row(struct csv *c, const struct csv_table *t, int row, const int *col, const char *job,
                            double samples, struct error *e)
 {
-    int width = 0, line = 0;
-    if (csv_table_int(t, row, col[STALLS_WIDTH], &width, e) || csv_table_int(t, row, col[STALLS_LINE], &line, e))
+    int line = 0;
+    if (csv_table_int(t, row, col[STALLS_LINE], &line, e))
         return;
-    stalls_csv_row(c, &(struct stall_row){job,
-                                          csv_table_text(t, row, col[STALLS_PRECISION]), width,
+    stalls_csv_row(c, &(struct stall_row){job, csv_table_text(t, row, col[STALLS_PRECISION]), PRODUCT_SHAPE_NONE,
                                           csv_table_text(t, row, col[STALLS_KERNEL]),
                                           csv_table_text(t, row, col[STALLS_FILE]), line,
                                           csv_table_text(t, row, col[STALLS_SOURCE]),
@@ -236,7 +235,7 @@ static int read_stalls(struct jobs *j, const char *dir, const char *label, struc
         return error_set(e, EXIT_RUNTIME, "%s/%s is missing, though the part is marked complete", dir,
                          stalls_csv.file);
     j->n_stall_runs++;
-    if (schema_columns(t, &stalls_csv, col, e))
+    if (schema_columns_before(t, &stalls_csv, STALLS_ROWS, col, e)) /* a program's job has no product's shape */
         return e->code;
     for (int row = 0; row < t->rows && !e->code; ++row) {
         double samples;
@@ -315,8 +314,8 @@ static int read_job_lines(struct jobs *j, struct error *e)
             continue;
         if (!(job->lines = malloc(sizeof *job->lines)))
             return error_set(e, EXIT_RUNTIME, "out of memory");
-        if (finding_lines_read(j->has_lines ? &j->lines : NULL, job->name, 0, job->lines, &job->exact.wavefronts,
-                               e) == 0)
+        if (finding_lines_read(j->has_lines ? &j->lines : NULL, job->name, PRODUCT_SHAPE_NONE, job->lines,
+                               &job->exact.wavefronts, e) == 0)
             job->exact.excess_wavefronts = job->lines->shared_ld.total + job->lines->shared_st.total;
     }
     return e->code;
@@ -359,7 +358,8 @@ static int write_findings(const struct jobs *j, const char *folder, const struct
         const struct job *job = &j->rows[i];
         struct finding f[FINDING_MAX];
         if (job->profile)
-            profile_write_findings(&c, job->name, PROGRAM_PRECISION, 0, job->kernel, f, job_findings(job, roofs, f));
+            profile_write_findings(&c, job->name, PROGRAM_PRECISION, PRODUCT_SHAPE_NONE, job->kernel, f,
+                                   job_findings(job, roofs, f));
     }
     return csv_close(&c, e);
 }
@@ -398,7 +398,7 @@ static int write_samples(const struct jobs *j, const char *folder, struct error 
         return e->code;
     for (size_t i = 0; i < j->n; ++i)
         for (int s = 0; s < j->rows[i].n_samples; ++s)
-            samples_csv_row(&c, &(struct sample_row){j->rows[i].name, PROGRAM_PRECISION, 0, s + 1,
+            samples_csv_row(&c, &(struct sample_row){j->rows[i].name, PROGRAM_PRECISION, PRODUCT_SHAPE_NONE, s + 1,
                                                      j->rows[i].samples_ms[s]});
     return csv_close(&c, e);
 }

@@ -28,7 +28,7 @@ static int warm_up(struct metrics_collector *m, struct gpu *g, struct error *e)
 {
     static struct profile discarded;
     struct warm_up_copy w = {NULL, g->stream};
-    struct profiled_call call = {launch_warm_up, &w, "warm-up", "fp32", 0, &discarded};
+    struct profiled_call call = {launch_warm_up, &w, "warm-up", "fp32", PRODUCT_SHAPE_NONE, &discarded};
     CUDA_TRY(e, cudaMalloc((void **)&w.buffer, 2 * WARM_UP_FLOATS * sizeof(float)));
     cudaError_t rc = cudaMemsetAsync(w.buffer, 0, 2 * WARM_UP_FLOATS * sizeof(float), g->stream);
     if (rc != cudaSuccess)
@@ -100,8 +100,8 @@ static int save_capture(const struct metrics_collector *m, const struct profiled
     capture = (struct prof_capture){.config = m->config, .counter_data = m->data.image,
                                     .counter_data_size = m->data.size};
     for (int i = 0; i < n_calls; ++i) {
-        tagged[i] = (struct tagged_call){.width = calls[i].width, .first_range = spans[i].first,
-                                         .ranges = spans[i].count};
+        tagged[i] =
+            (struct tagged_call){.shape = calls[i].shape, .first_range = spans[i].first, .ranges = spans[i].count};
         snprintf(tagged[i].precision, sizeof tagged[i].precision, "%s", calls[i].precision);
         snprintf(tagged[i].variant, sizeof tagged[i].variant, "%s", calls[i].variant);
         for (int k = 0; k < calls[i].out->n_kernels; ++k)
@@ -136,8 +136,10 @@ static int profile_call(struct metrics_collector *m, struct gpu *g, const struct
         return e->code;
     size_t count = m->session.launches - first;
     if (pass > 0 && (first != span->first || count != span->count))
-        return error_set(e, EXIT_RUNTIME, "%s W=%d launched %zu kernel(s) from range %zu in pass %zu, %zu from %zu before",
-                         call->variant, call->width, count, first, pass + 1, span->count, span->first);
+        return error_set(e, EXIT_RUNTIME,
+                         "%s %s launched %zu kernel(s) from range %zu in pass %zu, %zu from %zu before", call->variant,
+                         product_shape_label(call->shape, (char[PRODUCT_SHAPE_LEN]){0}), count, first, pass + 1,
+                         span->count, span->first);
     *span = (struct call_span){first, count, span->replay_ms + ms};
     return 0;
 }

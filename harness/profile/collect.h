@@ -24,6 +24,7 @@
 #include "../../cupti/range_profiler.h"
 #include "../common/error.h"
 #include "../gpu/gpu.h"
+#include "../results/product_shape.h"
 #include "metric_set.h"
 #include "profile.h"
 
@@ -52,7 +53,7 @@ struct profiled_call {
     profiled_launch launch;
     void *context;
     const char *variant, *precision; /* recorded in the capture */
-    int width;
+    struct product_shape shape;
     struct profile *out;
 };
 

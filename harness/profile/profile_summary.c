@@ -131,11 +131,11 @@ int profile_findings(const struct profile *p, int kernel, const struct exact_sha
     return diagnose_findings(inputs, tensor.type, lines, out, max);
 }
 
-void profile_write_findings(struct csv *c, const char *variant, const char *precision, int width, const char *kernel,
-                            const struct finding *f, int n)
+void profile_write_findings(struct csv *c, const char *variant, const char *precision, struct product_shape shape,
+                            const char *kernel, const struct finding *f, int n)
 {
     for (int i = 0; i < n; ++i)
-        findings_csv_row(c, &(struct finding_row){variant, precision, width, kernel, i + 1, f[i].cause,
+        findings_csv_row(c, &(struct finding_row){variant, precision, shape, kernel, i + 1, f[i].cause,
                                                   f[i].global ? "global" : "local", f[i].gain_pct, f[i].evidence,
                                                   f[i].where});
 }

@@ -51,8 +51,8 @@ int profile_findings(const struct profile *p, int kernel, const struct exact_sha
                      const struct finding_lines *lines, struct finding out[], int max);
 
 /* A kernel's findings as findings.csv's rows, ranked from 1; and the first into a summary row (empty without one). */
-void profile_write_findings(struct csv *c, const char *variant, const char *precision, int width, const char *kernel,
-                            const struct finding *f, int n);
+void profile_write_findings(struct csv *c, const char *variant, const char *precision, struct product_shape shape,
+                            const char *kernel, const struct finding *f, int n);
 void profile_first_finding(const struct finding *f, int n, struct summary_row *row);
 
 #endif

@@ -33,24 +33,29 @@ static double *line_count_of(struct line_counts *l, const char *metric)
     return NULL;
 }
 
-int finding_lines_read(const struct csv_table *t, const char *variant, int width, struct finding_lines *out,
-                       double *wavefronts, struct error *e)
+int finding_lines_read(const struct csv_table *t, const char *variant, struct product_shape shape,
+                       struct finding_lines *out, double *wavefronts, struct error *e)
 {
-    static const int ids[] = {LINES_VARIANT, LINES_WIDTH, LINES_FILE, LINES_LINE, LINES_METRIC, LINES_VALUE};
+    static const int ids[] = {LINES_VARIANT, LINES_FILE, LINES_LINE, LINES_METRIC, LINES_VALUE};
     int col[6], n = 0;
+    struct shape_columns shape_at;
     struct line_gather *gathered = NULL;
     finding_lines_init(out);
     *wavefronts = NAN;
-    for (int i = 0; t && i < 6; ++i)
+    for (int i = 0; t && i < 5; ++i)
         if (schema_column(t, &lines_csv, ids[i], &col[i], e))
             return e->code;
+    if (t && shape_columns_find(t, &shape_at, e))
+        return e->code;
     for (int row = 0; t && row < t->rows && !e->code; ++row) {
-        int w, line, g = 0;
+        int line, g = 0;
+        struct product_shape at;
         double value, *count;
-        if (strcmp(csv_table_text(t, row, col[0]), variant) || csv_table_int(t, row, col[1], &w, e) || w != width ||
-            csv_table_int(t, row, col[3], &line, e) || csv_table_real(t, row, col[5], &value, e))
+        if (strcmp(csv_table_text(t, row, col[0]), variant) || shape_columns_read(t, row, &shape_at, &at, e) ||
+            !product_shape_equal(at, shape) || csv_table_int(t, row, col[2], &line, e) ||
+            csv_table_real(t, row, col[4], &value, e))
             continue;
-        const char *file = csv_table_text(t, row, col[2]), *metric = csv_table_text(t, row, col[4]);
+        const char *file = csv_table_text(t, row, col[1]), *metric = csv_table_text(t, row, col[3]);
         if (strcmp(metric, "shared_wavefronts") == 0) /* none such: not counted, NAN, not 0 */
             *wavefronts = (isnan(*wavefronts) ? 0.0 : *wavefronts) + value;
         while (g < n && (gathered[g].counts.line != line || strcmp(gathered[g].file, file)))

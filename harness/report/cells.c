@@ -233,3 +233,12 @@ int report_table_layout(FILE *variables, const char *name, const char *path, int
     fprintf(variables, "\"\n%s_font_size = %.1f\n", name, pt);
     return 0;
 }
+
+void report_format_size(char *out, size_t size, struct product_shape shape)
+{
+    int width = product_shape_width(shape);
+    if (width || shape.rows == 0)
+        snprintf(out, size, "W = %d", width);
+    else
+        snprintf(out, size, "%d x %d x %d", shape.rows, shape.cols, shape.inner);
+}

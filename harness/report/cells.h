@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../common/error.h"
+#include "../results/product_shape.h"
 
 FILE *report_open(const char *dir, const char *name, char *path, size_t size, struct error *e);
 int report_close(FILE *f, const char *path, struct error *e);
@@ -49,5 +50,7 @@ int report_table_layout(FILE *variables, const char *name, const char *path, int
                         double right, double max_pt, double min_pt, struct error *e);
 /* Counts with thousands separators: 32,505,856. */
 void report_format_count(char *out, size_t size, double value);
+/* A size as the pages say it: "W = 4096" for a square, "8192 x 3072 x 1024" (M x N x K) otherwise. */
+void report_format_size(char *out, size_t size, struct product_shape shape);
 
 #endif

@@ -60,7 +60,7 @@ static double main_metric(const struct report_model *m, const char *variant, int
                           struct error *e)
 {
     double value = NAN;
-    results_main_kernel_metric(m->r, variant, width, metric, &value, e);
+    results_main_kernel_metric(m->r, variant, product_shape_square(width), metric, &value, e);
     return value;
 }
 
@@ -121,7 +121,8 @@ struct stored_metrics {
 static int stored_metrics_read(const struct report_model *m, const char *variant, int width,
                                struct stored_metrics *s, struct error *e)
 {
-    if (results_main_kernel_metrics(m->r, variant, width, s->names, s->values, MAX_STORED, &s->n, e))
+    if (results_main_kernel_metrics(m->r, variant, product_shape_square(width), s->names, s->values, MAX_STORED, &s->n,
+                                    e))
         return e->code;
     metrics_derive(s->names, s->values, s->n, s->derived);
     return 0;
@@ -148,7 +149,7 @@ static int variant_inputs(const struct report_model *m, const struct csv_table *
     struct sm_limits sm;
     double sm_count, exact_wavefronts;
     if (report_tensor_work(m, variant, width, t, e) || sm_limits_of(m->r, &sm, &sm_count, e) ||
-        finding_lines_read(lines, variant, width, placed, &exact_wavefronts, e) ||
+        finding_lines_read(lines, variant, product_shape_square(width), placed, &exact_wavefronts, e) ||
         stored_metrics_read(m, variant, width, &s, e))
         return e->code;
     for (int i = 0; i < DIAGNOSIS_INPUT_COUNT; ++i)
@@ -205,7 +206,7 @@ static int diagnose_variant(const struct report_model *m, const struct csv_table
     if (variant_inputs(m, lines, variant, width, values, &placed, &t, e))
         return e->code;
     diagnose(values, tensor_type_of(&t), d);
-    int row = results_summary_row(m->r, variant, width);
+    int row = results_summary_row(m->r, variant, product_shape_square(width));
     int reason = schema_column_or_none(&m->r->summary, &summary_csv, SUMMARY_STALL_TOP_REASON);
     double gmma = gmma_share(m, variant, width, &t, e);
     if (reason >= 0 && !e->code)
@@ -223,7 +224,7 @@ int report_diagnose(const struct report_model *m, const char *variant, int width
 /* The variants the run diagnosed at width (a limiter in the summary: it collected metrics for them). */
 static int diagnosed(const struct report_model *m, int v, int width, int limiter)
 {
-    int row = results_summary_row(m->r, m->variant[v], width);
+    int row = results_summary_row(m->r, m->variant[v], product_shape_square(width));
     return row >= 0 && csv_table_text(&m->r->summary, row, limiter)[0] != '\0';
 }
 

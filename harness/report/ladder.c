@@ -34,16 +34,16 @@ int report_ladder_steps(const struct report_model *m, enum results_ladder ladder
     return report_ladder_order(m, ladder, order);
 }
 
-int report_ladder_fastest(const struct report_model *m, enum results_ladder ladder, int width)
+int report_ladder_fastest(const struct report_model *m, enum results_ladder ladder, struct product_shape size)
 {
     const char *library = report_ladder_of(ladder).reference;
     int best = -1;
     for (int v = 0; v < m->variants; ++v) {
         const char *name = m->variant[v];
         if (results_ladder_step(m->r, ladder, name) > 0 && strcmp(name, library) != 0 &&
-            report_passed(m, name, width) &&
-            (best < 0 || report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) <
-                             report_summary_value(m, m->variant[best], width, SUMMARY_MEDIAN_MS)))
+            report_passed_at(m, name, size) &&
+            (best < 0 || report_value_at(m, name, size, SUMMARY_MEDIAN_MS) <
+                             report_value_at(m, m->variant[best], size, SUMMARY_MEDIAN_MS)))
             best = v;
     }
     return best;
@@ -59,14 +59,15 @@ static int read_counters(const struct report_model *m, const char *name, int wid
 {
     double shared_ld, shared_st;
     const struct results_folder *r = m->r;
-    if (results_metric_sum(r, name, width, COLLECTED(FFMA), &c->ffma, e) ||
-        results_metric_sum(r, name, width, COLLECTED(GLOBAL_LD_SECTORS), &c->load_sectors, e) ||
-        results_metric_sum(r, name, width, COLLECTED(SHARED_LD_WAVEFRONTS), &shared_ld, e) ||
-        results_metric_sum(r, name, width, COLLECTED(SHARED_ST_WAVEFRONTS), &shared_st, e) ||
-        results_metric_sum(r, name, width, COLLECTED(LDSM_INSTRUCTIONS), &c->ldsm_instructions, e) ||
-        results_metric_sum(r, name, width, COLLECTED(LDSM_WAVEFRONTS), &c->ldsm_wavefronts, e) ||
-        results_metric_sum(r, name, width, DERIVED(DRAM_BYTES), &c->dram_bytes, e) ||
-        results_main_kernel_metric(r, name, width, DERIVED(L2_HIT_RATE_PCT), &c->l2_hit_pct, e))
+    const struct product_shape size = product_shape_square(width);
+    if (results_metric_sum(r, name, size, COLLECTED(FFMA), &c->ffma, e) ||
+        results_metric_sum(r, name, size, COLLECTED(GLOBAL_LD_SECTORS), &c->load_sectors, e) ||
+        results_metric_sum(r, name, size, COLLECTED(SHARED_LD_WAVEFRONTS), &shared_ld, e) ||
+        results_metric_sum(r, name, size, COLLECTED(SHARED_ST_WAVEFRONTS), &shared_st, e) ||
+        results_metric_sum(r, name, size, COLLECTED(LDSM_INSTRUCTIONS), &c->ldsm_instructions, e) ||
+        results_metric_sum(r, name, size, COLLECTED(LDSM_WAVEFRONTS), &c->ldsm_wavefronts, e) ||
+        results_metric_sum(r, name, size, DERIVED(DRAM_BYTES), &c->dram_bytes, e) ||
+        results_main_kernel_metric(r, name, size, DERIVED(L2_HIT_RATE_PCT), &c->l2_hit_pct, e))
         return e->code;
     c->shared_wavefronts = shared_ld + shared_st;
     c->tensor_pipe_pct = report_summary_value(m, name, width, SUMMARY_TENSOR_PIPE_PCT);
@@ -139,7 +140,7 @@ static void step_row(FILE *f, const struct report_model *m, enum results_ladder 
     double median = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS);
     double gflops = report_summary_value(m, name, width, SUMMARY_GFLOPS);
     report_format_number(cell[0], sizeof cell[0], gflops / p->gflops_per_unit, p->gflops_per_unit > 1 ? "%.1f" : "%.0f");
-    report_format_number(cell[1], sizeof cell[1], 100.0 * report_anchor_ms(m, v, width, 1) / median, "%.1f");
+    report_format_number(cell[1], sizeof cell[1], 100.0 * report_anchor_ms(m, v, product_shape_square(width), 1) / median, "%.1f");
     double roof_pct = ceiling_share_pct(gflops, roof);
     snprintf(cell[2], sizeof cell[2], isnan(roof_pct) ? "-" : "%.1f", roof_pct); /* "-": no ceiling measured */
     report_format_number(cell[3], sizeof cell[3], previous_ms / median, "%.2fx");
@@ -182,7 +183,7 @@ static int write_steps(const struct report_model *m, enum results_ladder ladder,
     for (int i = 0; i < n && !e->code; ++i) {
         struct step_counters c;
         const char *name = m->variant[order[i]];
-        if (results_summary_row(m->r, name, width) < 0 || read_counters(m, name, width, &c, e))
+        if (results_summary_row(m->r, name, product_shape_square(width)) < 0 || read_counters(m, name, width, &c, e))
             continue;
         step_row(f, m, ladder, order[i], previous_ms, width, roof, &c);
         previous_ms = report_passed(m, name, width) ? report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) : NAN;

@@ -16,8 +16,8 @@ struct report_ladder {
     const char *name, *reference, *reference_label;
 };
 struct report_ladder report_ladder_of(enum results_ladder ladder);
-/* The model's index of the ladder's fastest hand-written rung that passed at width (its library aside), or -1. */
-int report_ladder_fastest(const struct report_model *m, enum results_ladder ladder, int width);
+/* The model's index of the ladder's fastest hand-written rung that passed at size (its library aside), or -1. */
+int report_ladder_fastest(const struct report_model *m, enum results_ladder ladder, struct product_shape size);
 
 /* The model's indices of the run's variants on the ladder, in step order (a run may hold only some steps);
  * returns how many. */

@@ -17,6 +17,22 @@ static const struct {
     {"tf32", "", "cublas_tf32"},
 };
 
+/* Each size once, in product_shape_compare's order. */
+static int add_shape(struct report_model *m, struct product_shape size, struct error *e)
+{
+    int at = 0;
+    while (at < m->shapes && product_shape_compare(m->shape[at], size) < 0)
+        ++at;
+    if (at < m->shapes && product_shape_equal(m->shape[at], size))
+        return 0;
+    if (m->shapes == MAX_WIDTHS)
+        return error_set(e, EXIT_USAGE, "%s: more than %d sizes", m->r->summary.path, MAX_WIDTHS);
+    memmove(&m->shape[at + 1], &m->shape[at], (size_t)(m->shapes - at) * sizeof m->shape[0]);
+    m->shape[at] = size;
+    ++m->shapes;
+    return 0;
+}
+
 static int add_width(struct report_model *m, int width, struct error *e)
 {
     int at = 0;
@@ -94,9 +110,11 @@ static int add_variants_and_widths(struct report_model *m, struct error *e)
             m->label[m->variants] = name;
             m->variant[m->variants++] = name;
         }
-        add_width(m, r->summary_width[row], e);
+        const struct product_shape size = r->summary_shape[row];
+        if (add_shape(m, size, e) == 0 && product_shape_equal(size, product_shape_square(product_shape_width(size))))
+            add_width(m, product_shape_width(size), e);
     }
-    m->largest_width = m->width[m->widths - 1];
+    m->largest_width = m->widths ? m->width[m->widths - 1] : 0;
     return e->code;
 }
 
@@ -146,9 +164,15 @@ double report_row_value(const struct report_model *m, int row, enum summary_colu
     return value;
 }
 
+double report_value_at(const struct report_model *m, const char *variant, struct product_shape size,
+                       enum summary_column id)
+{
+    return report_row_value(m, results_summary_row(m->r, variant, size), id);
+}
+
 double report_summary_value(const struct report_model *m, const char *variant, int width, enum summary_column id)
 {
-    return report_row_value(m, results_summary_row(m->r, variant, width), id);
+    return report_value_at(m, variant, product_shape_square(width), id);
 }
 
 const char *report_row_text(const struct report_model *m, int row, enum summary_column id)
@@ -163,10 +187,15 @@ const char *report_environment_or(const struct results_folder *r, const char *ke
     return value && *value ? value : fallback;
 }
 
+int report_passed_at(const struct report_model *m, const char *variant, struct product_shape size)
+{
+    int row = results_summary_row(m->r, variant, size);
+    return row >= 0 && results_row_ok(m->r, row);
+}
+
 int report_passed(const struct report_model *m, const char *variant, int width)
 {
-    int row = results_summary_row(m->r, variant, width);
-    return row >= 0 && results_row_ok(m->r, row);
+    return report_passed_at(m, variant, product_shape_square(width));
 }
 
 const char *report_anchor(const char *precision, int reference)
@@ -177,9 +206,9 @@ const char *report_anchor(const char *precision, int reference)
     return "";
 }
 
-/* Median time of the anchor variant of this precision at this width (NAN if it did not run or failed). */
-double report_anchor_ms(const struct report_model *m, int v, int width, int reference)
+/* Median time of the anchor variant of this precision at this size (NAN if it did not run or failed). */
+double report_anchor_ms(const struct report_model *m, int v, struct product_shape size, int reference)
 {
     const char *name = report_anchor(m->precision[v], reference);
-    return report_passed(m, name, width) ? report_summary_value(m, name, width, SUMMARY_MEDIAN_MS) : NAN;
+    return report_passed_at(m, name, size) ? report_value_at(m, name, size, SUMMARY_MEDIAN_MS) : NAN;
 }

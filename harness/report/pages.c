@@ -1,4 +1,6 @@
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../common/paths.h"
 #include "cells.h"
@@ -33,7 +35,7 @@ int report_page_numbered(struct page_output *out, const char *variable, int copi
     out->copies = copies;
     out->numbered_by = variable;
     for (int i = 0; i < copies; ++i)
-        out->number[i] = i + 1;
+        snprintf(out->number[i], sizeof out->number[i], "%d", i + 1);
     return 0;
 }
 
@@ -45,19 +47,31 @@ static void list_page(FILE *tsv, FILE *gp, const char *name, const char *script,
     fprintf(gp, "%s%sload scriptdir.'/%s.gp'\n", setup, *setup ? "; " : "", script);
 }
 
-/* Each copy of a page the writer drew. */
+/* Each copy of a page the writer drew; a number that is not a whole one is given to gnuplot as text. */
 static void list_copies(FILE *tsv, FILE *gp, const struct report_page *p, const struct page_output *out)
 {
-    char name[64], setup[96];
+    char name[96], setup[128];
     for (int i = 0; i < out->copies; ++i) {
         if (!out->numbered_by) {
             list_page(tsv, gp, p->name, p->script, "");
             continue;
         }
-        snprintf(name, sizeof name, "%s-%d", p->name, out->number[i]);
-        snprintf(setup, sizeof setup, "%s=%d", out->numbered_by, out->number[i]);
+        const char *number = out->number[i];
+        bool whole = number[strspn(number, "0123456789")] == '\0';
+        snprintf(name, sizeof name, "%s-%s", p->name, number);
+        snprintf(setup, sizeof setup, whole ? "%s=%s" : "%s='%s'", out->numbered_by, number);
         list_page(tsv, gp, name, p->script, setup);
     }
+}
+
+/* A run of no square product (memscope -s 8192x3072x1024) has no largest width: only these pages draw it. */
+static bool drawn_without_a_square(const struct report_page *p)
+{
+    static const char *const pages[] = {"title", "summary", "shapes", "timeline", "validate", "compare"};
+    for (size_t i = 0; i < sizeof pages / sizeof *pages; ++i)
+        if (strcmp(p->name, pages[i]) == 0)
+            return true;
+    return false;
 }
 
 int report_write_pages(const struct report_model *m, const char *dir, FILE *variables, struct error *e)
@@ -70,6 +84,8 @@ int report_write_pages(const struct report_model *m, const char *dir, FILE *vari
         drawn[i] = (struct page_output){.dir = dir, .variables = variables, .copies = 1};
         if (pages[i].write(m, &drawn[i], e))
             return e->code;
+        if (!m->program && m->widths == 0 && !drawn_without_a_square(&pages[i]))
+            drawn[i].copies = 0;
     }
     FILE *tsv = report_open(dir, "pages.tsv", tsv_path, sizeof tsv_path, e);
     FILE *gp = tsv ? report_open(dir, "pages.gp", gp_path, sizeof gp_path, e) : NULL;

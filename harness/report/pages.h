@@ -13,7 +13,7 @@
 #include "../diagnose/findings.h"
 #include "model.h"
 
-/* A page is drawn at most this often: once per width (the summary). */
+/* A page is drawn at most this often: once per size (the summary). */
 #define REPORT_MAX_COPIES MAX_WIDTHS
 
 /* What a page's writer is given, and what it tells the list of pages. */
@@ -22,9 +22,10 @@ struct page_output {
     FILE *variables; /* variables.gp, which every script loads: where the page's own gnuplot variables go */
     int copies;      /* how often the page is drawn: 1 unless the writer says otherwise; 0 leaves it out */
     /* A page drawn more than once: the gnuplot variable that tells its copies apart, and its value in each, which
-     * also names the copy (summary_width = 4096 draws summary-4096). */
+     * also names the copy: a whole number, or a product's shape, which gnuplot is given as text (summary_size = 4096
+     * draws summary-4096, summary_size = '8192x3072x1024' summary-8192x3072x1024). */
     const char *numbered_by;
-    int number[REPORT_MAX_COPIES];
+    char number[REPORT_MAX_COPIES][PRODUCT_SHAPE_LEN];
 };
 
 /* A page's table writer: its tables into out->dir, from the model. */

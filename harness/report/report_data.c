@@ -128,44 +128,49 @@ static double l2_bytes(const struct report_model *m)
     return bytes;
 }
 
-/* M, N and P together (summary.csv's min_bytes, 3 W^2 elements) fit in the L2: the kernel's reuse is served there,
- * and its DRAM traffic says little of its accesses. */
-static bool operands_fit_l2(const struct report_model *m, const char *variant, int width)
+/* M, N and P together (summary.csv's min_bytes, 3 W^2 elements of a square) fit in the L2: the kernel's reuse is
+ * served there, and its DRAM traffic says little of its accesses. */
+static bool operands_fit_l2(const struct report_model *m, const char *variant, struct product_shape size)
 {
-    return report_summary_value(m, variant, width, SUMMARY_MIN_BYTES) < l2_bytes(m);
+    return report_value_at(m, variant, size, SUMMARY_MIN_BYTES) < l2_bytes(m);
 }
 
-/* The footnotes of the marks a width's tables show, each empty where none shows: "no LDG" (summary, ladder and
- * load efficiency pages), † on DRAM GB/s and "-" for registers (summary). */
-static void write_width_notes(FILE *f, const struct report_model *m, int width)
+/* The footnotes of the marks a size's tables show, each empty where none shows: "no LDG" (summary, ladder and
+ * load efficiency pages), † on DRAM GB/s and "-" for registers (summary); and the size as a page's title says it.
+ * Each is named by the size as -s takes it: no_ldg_note_4096, no_ldg_note_8192x3072x1024. */
+static void write_size_notes(FILE *f, const struct report_model *m, struct product_shape size)
 {
-    char name[64], fits[256] = "", note[512];
+    char name[96], fits[256] = "", note[512], text[PRODUCT_SHAPE_LEN], title[PRODUCT_SHAPE_LEN];
     bool no_ldg = false, library = false;
+    product_shape_text(size, text);
     for (int v = 0; v < m->variants; ++v) {
         const char *variant = m->variant[v];
         size_t used = strlen(fits);
-        if (results_summary_row(m->r, variant, width) < 0)
+        if (results_summary_row(m->r, variant, size) < 0)
             continue;
-        no_ldg |= strcmp(load_efficiency_note(report_summary_value(m, variant, width,
-                                                                   SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT)), "no LDG") == 0;
-        library |= isnan(report_summary_value(m, variant, width, SUMMARY_REGISTERS_PER_THREAD)) &&
+        no_ldg |= strcmp(load_efficiency_note(report_value_at(m, variant, size, SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT)),
+                         "no LDG") == 0;
+        library |= isnan(report_value_at(m, variant, size, SUMMARY_REGISTERS_PER_THREAD)) &&
                    schema_column_or_none(&m->r->summary, &summary_csv, SUMMARY_REGISTERS_PER_THREAD) >= 0;
-        double bytes = report_summary_value(m, variant, width, SUMMARY_MIN_BYTES);
+        double bytes = report_value_at(m, variant, size, SUMMARY_MIN_BYTES);
         char item[64];
         snprintf(item, sizeof item, "%s %.1f MB", m->precision[v], bytes / 1e6);
-        if (operands_fit_l2(m, variant, width) && !strstr(fits, item))
+        if (operands_fit_l2(m, variant, size) && !strstr(fits, item))
             snprintf(fits + used, sizeof fits - used, "%s%s", used ? ", " : "", item);
     }
-    snprintf(name, sizeof name, "no_ldg_note_%d", width);
+    snprintf(name, sizeof name, "size_title_%s", text);
+    report_format_size(title, sizeof title, size);
+    report_put_variable(f, name, title);
+    snprintf(name, sizeof name, "no_ldg_note_%s", text);
     report_put_variable(f, name, no_ldg ? "no LDG: the kernel loads global memory only through cp.async (LDGSTS) "
                                           "or TMA, which the LDG counters behind load efficiency and sectors per "
                                           "request leave out."
                                         : "");
     snprintf(note, sizeof note, "†: M, N and P (%s) fit in the %.1f MB L2 (l2_cache_bytes): the kernel's reuse is "
                                 "served there, and its DRAM GB/s says little of its accesses.", fits, l2_bytes(m) / 1e6);
-    snprintf(name, sizeof name, "l2_fit_note_%d", width);
+    snprintf(name, sizeof name, "l2_fit_note_%s", text);
     report_put_variable(f, name, *fits ? note : "");
-    snprintf(name, sizeof name, "library_note_%d", width);
+    snprintf(name, sizeof name, "library_note_%s", text);
     report_put_variable(f, name, library ? "-: a library call (cuBLAS): memscope does not read its kernels' "
                                            "registers, so it has no theoretical occupancy either."
                                          : "");
@@ -195,8 +200,8 @@ static int write_run_variables(FILE *f, const struct report_model *m, const char
         fprintf(f, "%d", m->largest_width);
     fputs("'\n", f);
     write_sizes_and_variants(f, m);
-    for (int w = 0; w < m->widths; ++w)
-        write_width_notes(f, m, m->width[w]);
+    for (int s = 0; s < m->shapes; ++s)
+        write_size_notes(f, m, m->shape[s]);
     return 0;
 }
 
@@ -222,7 +227,7 @@ static double lesson_counter(const struct report_model *m, const struct lesson *
     double value = NAN;
     if (l->column != SUMMARY_COLUMNS)
         return report_summary_value(m, variant, width, l->column);
-    results_metric_sum(m->r, variant, width, collected_metric_name(l->metric), &value, e);
+    results_metric_sum(m->r, variant, product_shape_square(width), collected_metric_name(l->metric), &value, e);
     return value;
 }
 
@@ -261,7 +266,7 @@ static int lesson_findings(FILE *f, const struct report_model *m, int width, str
 static void ladder_finding(FILE *f, const struct report_model *m, enum results_ladder ladder, int width)
 {
     const struct report_ladder l = report_ladder_of(ladder);
-    int best = report_ladder_fastest(m, ladder, width);
+    int best = report_ladder_fastest(m, ladder, product_shape_square(width));
     char value[256];
     if (best < 0)
         return;
@@ -295,8 +300,9 @@ static void products_finding(FILE *f, const struct results_folder *r)
     int n_failed = 0;
     for (int row = 0; row < r->summary.rows; ++row)
         if (strcmp(csv_table_text(&r->summary, row, r->col_status), "passed") != 0) {
-            snprintf(item, sizeof item, "%s at W = %d", csv_table_text(&r->summary, row, r->col_variant),
-                     r->summary_width[row]);
+            char size[PRODUCT_SHAPE_LEN];
+            report_format_size(size, sizeof size, r->summary_shape[row]);
+            snprintf(item, sizeof item, "%s at %s", csv_table_text(&r->summary, row, r->col_variant), size);
             list_item(failed, sizeof failed, n_failed++, 3, item);
         }
     if (n_failed)
@@ -344,7 +350,13 @@ static void truth_finding(FILE *f, const struct results_folder *r)
 static int write_findings(FILE *f, const struct report_model *m, struct error *e)
 {
     int width = m->largest_width;
-    fprintf(f, "found\tat W = %d, the largest width (the checks: at every width)\n", width);
+    if (m->widths == 0) {
+        fputs("found\tno square product in the run: its pages at the largest width are left out\n", f);
+        products_finding(f, m->r);
+        truth_finding(f, m->r);
+        return 0;
+    }
+    fprintf(f, "found\tat W = %d, the largest width (the checks: at every size)\n", width);
     ladder_finding(f, m, RESULTS_FP32_LADDER, width);
     ladder_finding(f, m, RESULTS_TENSOR_LADDER, width);
     if (lesson_findings(f, m, width, e))
@@ -391,36 +403,36 @@ int report_write_title(const struct report_model *m, struct page_output *out, st
     return report_close(f, path, e);
 }
 
-static void summary_row(FILE *f, const struct report_model *m, int v, int width)
+static void summary_row(FILE *f, const struct report_model *m, int v, struct product_shape size)
 {
     const char *name = m->variant[v];
-    int row = results_summary_row(m->r, name, width);
+    int row = results_summary_row(m->r, name, size);
     char cell[9][64];
-    double median = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS);
-    double reference = report_anchor_ms(m, v, width, 1);
+    double median = report_value_at(m, name, size, SUMMARY_MEDIAN_MS);
+    double reference = report_anchor_ms(m, v, size, 1);
     report_format_significant(cell[0], sizeof cell[0], median, 4);
-    report_format_number(cell[1], sizeof cell[1], report_summary_value(m, name, width, SUMMARY_GFLOPS), "%.0f");
+    report_format_number(cell[1], sizeof cell[1], report_value_at(m, name, size, SUMMARY_GFLOPS), "%.0f");
     report_format_number(cell[2], sizeof cell[2], 100.0 * reference / median, "%.1f");
-    double efficiency = report_summary_value(m, name, width, SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT);
+    double efficiency = report_value_at(m, name, size, SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT);
     const char *note = load_efficiency_note(efficiency);
     report_format_number(cell[3], sizeof cell[3], efficiency, "%.1f");
     if (*note != '-')
         snprintf(cell[3], sizeof cell[3], "%s", note);
-    report_format_count(cell[4], sizeof cell[4], report_summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT));
-    report_format_number(cell[5], sizeof cell[5], report_summary_value(m, name, width, SUMMARY_DRAM_GBS), "%.0f");
-    if (!isnan(report_summary_value(m, name, width, SUMMARY_DRAM_GBS)) && operands_fit_l2(m, name, width))
+    report_format_count(cell[4], sizeof cell[4], report_value_at(m, name, size, SUMMARY_SHARED_CONFLICTS_EXACT));
+    report_format_number(cell[5], sizeof cell[5], report_value_at(m, name, size, SUMMARY_DRAM_GBS), "%.0f");
+    if (!isnan(report_value_at(m, name, size, SUMMARY_DRAM_GBS)) && operands_fit_l2(m, name, size))
         strncat(cell[5], " †", sizeof cell[5] - strlen(cell[5]) - 1);
     if (isnan(median))
         snprintf(cell[0], sizeof cell[0], "not timed");
     if (isnan(reference) || isnan(median))
         snprintf(cell[2], sizeof cell[2], "-");
-    double registers = report_summary_value(m, name, width, SUMMARY_REGISTERS_PER_THREAD);
+    double registers = report_value_at(m, name, size, SUMMARY_REGISTERS_PER_THREAD);
     report_format_number(cell[6], sizeof cell[6], registers, "%.0f");
     if (isnan(registers)) /* a library call, or a run from before the column */
         snprintf(cell[6], sizeof cell[6], "-");
     report_format_occupancy(cell[7], sizeof cell[7],
-                            report_summary_value(m, name, width, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
-                            report_summary_value(m, name, width, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
+                            report_value_at(m, name, size, SUMMARY_THEORETICAL_OCCUPANCY_PCT),
+                            report_value_at(m, name, size, SUMMARY_ACHIEVED_OCCUPANCY_PCT));
     snprintf(cell[8], sizeof cell[8], "%s", csv_table_text(&m->r->summary, row, m->r->col_status));
     if (results_disturbed(m->r, row))
         snprintf(cell[8] + strlen(cell[8]), sizeof cell[8] - strlen(cell[8]), ", disturbed");
@@ -431,15 +443,15 @@ static void summary_row(FILE *f, const struct report_model *m, int v, int width)
         report_put_cell(f, cell[c], c == 8);
 }
 
-/* A page per width. */
+/* A page per size, squares and products of other shapes, the least work first. */
 int report_write_summaries(const struct report_model *m, struct page_output *out, struct error *e)
 {
-    out->copies = m->widths;
-    out->numbered_by = "summary_width";
-    for (int w = 0; w < m->widths && !e->code; ++w) {
-        char name[64], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-        out->number[w] = m->width[w];
-        snprintf(name, sizeof name, "summary-%d.tsv", m->width[w]);
+    out->copies = m->shapes;
+    out->numbered_by = "summary_size";
+    for (int s = 0; s < m->shapes && !e->code; ++s) {
+        char name[96], path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+        product_shape_text(m->shape[s], out->number[s]);
+        snprintf(name, sizeof name, "summary-%s.tsv", out->number[s]);
         FILE *f = report_open(out->dir, name, path, sizeof path, e);
         if (!f)
             return e->code;
@@ -447,8 +459,8 @@ int report_write_summaries(const struct report_model *m, struct page_output *out
                    "\tregs\toccupancy %% th./ach.\tcheck\n",
                 conflicts_are_exact(m->r) ? "exact" : "estimate");
         for (int v = 0; v < m->variants; ++v)
-            if (results_summary_row(m->r, m->variant[v], m->width[w]) >= 0)
-                summary_row(f, m, v, m->width[w]);
+            if (results_summary_row(m->r, m->variant[v], m->shape[s]) >= 0)
+                summary_row(f, m, v, m->shape[s]);
         report_close(f, path, e);
     }
     return e->code;
@@ -526,8 +538,8 @@ static int write_bars(const struct report_model *m, const char *dir, struct erro
         report_put_value(f, report_summary_value(m, name, width, SUMMARY_SHARED_CONFLICTS_EXACT), 0);
         report_put_value(f, report_summary_value(m, name, width, SUMMARY_DRAM_GBS), 0);
         report_put_value(f, report_summary_value(m, name, width, SUMMARY_DRAM_PCT_OF_PEAK), 0);
-        report_put_value(f, report_anchor_ms(m, v, width, 0) / median, 0);
-        report_put_value(f, 100.0 * report_anchor_ms(m, v, width, 1) / median, 0);
+        report_put_value(f, report_anchor_ms(m, v, product_shape_square(width), 0) / median, 0);
+        report_put_value(f, 100.0 * report_anchor_ms(m, v, product_shape_square(width), 1) / median, 0);
         report_put_cell(f, note, 1);
     }
     return report_close(f, path, e);

@@ -111,12 +111,13 @@ static int read_point(const struct report_model *m, int v, const struct page_roo
     *found = false;
     if (!report_passed(m, name, width))
         return 0;
+    const struct product_shape size = product_shape_square(width);
     if (report_tensor_work(m, name, width, &tensor, e) ||
-        results_metric_sum(m->r, name, width, DERIVED(FLOP_FP32), &fp32, e) ||
-        results_metric_sum(m->r, name, width, DERIVED(FLOP_FP64), &fp64, e))
+        results_metric_sum(m->r, name, size, DERIVED(FLOP_FP32), &fp32, e) ||
+        results_metric_sum(m->r, name, size, DERIVED(FLOP_FP64), &fp64, e))
         return e->code;
     for (int l = 0; l < ROOF_LEVELS; ++l)
-        if (results_metric_sum(m->r, name, width, derived_metric_name(level_bytes[l]), &bytes[l], e))
+        if (results_metric_sum(m->r, name, size, derived_metric_name(level_bytes[l]), &bytes[l], e))
             return e->code;
     bool counted_any = !isnan(fp32) || !isnan(fp64);
     double counted = (isnan(fp32) ? 0 : fp32) + (isnan(fp64) ? 0 : fp64);
@@ -615,7 +616,7 @@ static int tensor_note(const struct report_model *m, const struct point *points,
             continue;
         uncounted |= p->uncounted_tensor;
         const char *pipe_metric = diagnosis_input_name(p->uncounted_tensor ? IN_FP64_TENSOR_PIPE : IN_TENSOR_PIPE);
-        if (results_main_kernel_metric(m->r, m->variant[p->v], width, pipe_metric, &pipe, e))
+        if (results_main_kernel_metric(m->r, m->variant[p->v], product_shape_square(width), pipe_metric, &pipe, e))
             return e->code;
         used += snprintf(note + used, len - used, "%s%d (%s", listed++ ? ", " : "No bound for ", i + 1,
                          m->label[p->v]);
@@ -668,7 +669,8 @@ static int l2_note(const struct report_model *m, const struct point *points, int
         if (isfinite(share) && share > top_share)
             top = i, top_share = share;
     }
-    if (top < 0 || results_main_kernel_metric(m->r, m->variant[points[top].v], width, DERIVED(SOL_L2_PCT), &sol_l2, e))
+    if (top < 0 || results_main_kernel_metric(m->r, m->variant[points[top].v], product_shape_square(width),
+                                              DERIVED(SOL_L2_PCT), &sol_l2, e))
         return e->code;
     if (sol_l2 < top_share)
         snprintf(note, len,

@@ -37,7 +37,8 @@ int report_tensor_work(const struct report_model *m, const char *variant, int wi
     *t = (struct tensor_work){-1, NAN, NAN, NAN, NAN, false};
     for (int i = 0; i < REPORT_TENSOR_TYPE_COUNT; ++i) {
         double flop;
-        if (results_metric_sum(m->r, variant, width, derived_metric_name(types[i].flop), &flop, e))
+        if (results_metric_sum(m->r, variant, product_shape_square(width), derived_metric_name(types[i].flop), &flop,
+                               e))
             return e->code;
         t->counted |= !isnan(flop);
         if (flop > 0 && (t->type < 0 || flop > t->flop))

@@ -37,11 +37,12 @@ static int rung_row(FILE *f, const struct report_model *m, int v, struct error *
 {
     const char *name = m->variant[v];
     int width = m->largest_width;
+    const struct product_shape size = product_shape_square(width);
     double ldsm, wavefronts;
     char cell[SWIZZLE_CELLS][48];
     if (!report_passed(m, name, width) ||
-        results_metric_sum(m->r, name, width, COLLECTED(LDSM_INSTRUCTIONS), &ldsm, e) ||
-        results_metric_sum(m->r, name, width, COLLECTED(LDSM_WAVEFRONTS), &wavefronts, e) || !(ldsm > 0))
+        results_metric_sum(m->r, name, size, COLLECTED(LDSM_INSTRUCTIONS), &ldsm, e) ||
+        results_metric_sum(m->r, name, size, COLLECTED(LDSM_WAVEFRONTS), &wavefronts, e) || !(ldsm > 0))
         return 0;
     report_format_count(cell[0], sizeof cell[0], ldsm);
     report_format_count(cell[1], sizeof cell[1], wavefronts);
@@ -156,48 +157,50 @@ int report_write_swizzle(const struct report_model *m, struct page_output *out, 
 
 /* ---- The shapes page ---- */
 
-/* A rung's TFLOP/s at width where it passed, else its status ("refused", "failed") or "-" where it did not run. */
-static void speed_cell(char *cell, size_t len, const struct report_model *m, const char *name, int width)
+/* A rung's TFLOP/s at size where it passed, else its status ("refused", "failed") or "-" where it did not run. */
+static void speed_cell(char *cell, size_t len, const struct report_model *m, const char *name,
+                       struct product_shape size)
 {
-    int row = results_summary_row(m->r, name, width);
-    if (report_passed(m, name, width))
-        report_format_number(cell, len, report_summary_value(m, name, width, SUMMARY_GFLOPS) / 1000, "%.1f");
+    int row = results_summary_row(m->r, name, size);
+    if (report_passed_at(m, name, size))
+        report_format_number(cell, len, report_value_at(m, name, size, SUMMARY_GFLOPS) / 1000, "%.1f");
     else
         snprintf(cell, len, "%s", row < 0 ? "-" : report_row_text(m, row, SUMMARY_STATUS));
 }
 
-/* name's share of the library's speed at width: the library's median time over name's; "-" unless both passed. */
+/* name's share of the library's speed at size: the library's median time over name's; "-" unless both passed. */
 static void share_cell(char *cell, size_t len, const struct report_model *m, const char *name, const char *library,
-                       int width)
+                       struct product_shape size)
 {
-    if (report_passed(m, name, width) && report_passed(m, library, width))
+    if (report_passed_at(m, name, size) && report_passed_at(m, library, size))
         report_format_number(cell, len,
-                             100.0 * report_summary_value(m, library, width, SUMMARY_MEDIAN_MS) /
-                                 report_summary_value(m, name, width, SUMMARY_MEDIAN_MS),
+                             100.0 * report_value_at(m, library, size, SUMMARY_MEDIAN_MS) /
+                                 report_value_at(m, name, size, SUMMARY_MEDIAN_MS),
                              "%.1f");
     else
         snprintf(cell, len, "-");
 }
 
-static void shape_row(FILE *f, const struct report_model *m, int top, int width)
+static void shape_row(FILE *f, const struct report_model *m, int top, struct product_shape size)
 {
     const char *library = report_ladder_of(RESULTS_TENSOR_LADDER).reference, *name = m->variant[top];
     char shape[48], cell[6][48];
-    snprintf(shape, sizeof shape, "%d x %d x %d", width, width, width);
-    speed_cell(cell[0], sizeof cell[0], m, name, width);
-    speed_cell(cell[1], sizeof cell[1], m, library, width);
-    share_cell(cell[2], sizeof cell[2], m, name, library, width);
-    int fastest = report_ladder_fastest(m, RESULTS_TENSOR_LADDER, width);
+    snprintf(shape, sizeof shape, "%d x %d x %d", size.rows, size.cols, size.inner);
+    speed_cell(cell[0], sizeof cell[0], m, name, size);
+    speed_cell(cell[1], sizeof cell[1], m, library, size);
+    share_cell(cell[2], sizeof cell[2], m, name, library, size);
+    int fastest = report_ladder_fastest(m, RESULTS_TENSOR_LADDER, size);
     snprintf(cell[3], sizeof cell[3], "%s", fastest < 0 ? "-" : m->variant[fastest]);
-    share_cell(cell[4], sizeof cell[4], m, fastest < 0 ? "" : m->variant[fastest], library, width);
+    share_cell(cell[4], sizeof cell[4], m, fastest < 0 ? "" : m->variant[fastest], library, size);
     fputs("0\t", f);
     report_put_cell(f, shape, 0);
     for (int i = 0; i < 5; ++i)
         report_put_cell(f, cell[i], i == 4);
 }
 
-/* shapes.tsv: at every size the run measured (M x N x K), the tensor ladder's top rung (its last hand-written step)
- * against cuBLAS bf16, and the fastest rung there; no page for a run without both, or of one size. */
+/* shapes.tsv: at every size the run measured (M x N x K: squares and products of other shapes, the least work first),
+ * the tensor ladder's top rung (its last hand-written step) against cuBLAS bf16, and the fastest rung there; no page
+ * for a run without both, or of one size. */
 int report_write_shapes(const struct report_model *m, struct page_output *out, struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN];
@@ -206,16 +209,16 @@ int report_write_shapes(const struct report_model *m, struct page_output *out, s
     for (int i = 0; i < steps; ++i)
         if (strcmp(m->variant[order[i]], library) != 0)
             top = order[i];
-    out->copies = top >= 0 && report_variant_index(m, library) >= 0 && m->widths > 1;
+    out->copies = top >= 0 && report_variant_index(m, library) >= 0 && m->shapes > 1;
     if (!out->copies)
         return 0;
     FILE *f = report_open(out->dir, "shapes.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
     fputs("0\tM x N x K\ttop rung TFLOP/s\tcuBLAS bf16 TFLOP/s\ttop rung % cuBLAS\tfastest rung\tits % cuBLAS\n", f);
-    for (int w = 0; w < m->widths; ++w)
-        shape_row(f, m, top, m->width[w]);
+    for (int s = 0; s < m->shapes; ++s)
+        shape_row(f, m, top, m->shape[s]);
     report_put_variable(out->variables, "shapes_top_rung", m->variant[top]);
-    fprintf(out->variables, "shapes_rows = %d\n", m->widths);
+    fprintf(out->variables, "shapes_rows = %d\n", m->shapes);
     return report_close(f, path, e);
 }

@@ -33,8 +33,9 @@ int capture_tags_write(struct prof_capture *c, const struct tagged_call *calls, 
     int full = add_tag(c, "calls", value);
     for (int i = 0; i < n && !full; ++i) {
         call_key(key, sizeof key, i);
-        snprintf(value, sizeof value, "%s %d %zu %zu %s", calls[i].precision, calls[i].width, calls[i].first_range,
-                 calls[i].ranges, calls[i].variant);
+        char shape[PRODUCT_SHAPE_LEN];
+        snprintf(value, sizeof value, "%s %s %zu %zu %s", calls[i].precision, product_shape_text(calls[i].shape, shape),
+                 calls[i].first_range, calls[i].ranges, calls[i].variant);
         full = add_tag(c, key, value);
         for (size_t k = 0; k < calls[i].ranges && !full; ++k) {
             range_key(key, sizeof key, calls[i].first_range + k);
@@ -71,33 +72,44 @@ int capture_tags_calls(const struct prof_capture *c, int max)
     return parse_count(prof_capture_tag(c, "calls"), 1, max, &calls) ? -1 : (int)calls;
 }
 
-/* "precision width first_range ranges variant": three numbers, none negative or out of range, between words;
- * the variant is the rest of the line. */
+/* The word at *p (up to a space or the end) into out, *p left after it; -1 when it is empty or too long. */
+static int take_word(const char **p, char *out, size_t len)
+{
+    size_t n = strcspn(*p, " ");
+    if (n == 0 || n >= len)
+        return -1;
+    memcpy(out, *p, n);
+    out[n] = '\0';
+    *p += n;
+    return 0;
+}
+
+/* " <number>" at *p, a whole number from 0 to INT_MAX, *p left after it. */
+static int take_number(const char **p, long *value)
+{
+    char word[24];
+    if (**p != ' ')
+        return -1;
+    ++*p;
+    return take_word(p, word, sizeof word) || parse_count(word, 0, INT_MAX, value) ? -1 : 0;
+}
+
+/* "precision shape first_range ranges variant": a shape and two numbers, none negative or out of range, between
+ * words; the variant is the rest of the line. */
 static int parse_call(const char *tag, struct tagged_call *out)
 {
-    size_t word = tag ? strcspn(tag, " ") : 0;
-    long numbers[3];
-    if (word == 0 || word >= sizeof out->precision)
+    char shape[PRODUCT_SHAPE_LEN];
+    long first_range, ranges;
+    const char *p = tag;
+    if (!p || take_word(&p, out->precision, sizeof out->precision) || *p++ != ' ' ||
+        take_word(&p, shape, sizeof shape) || product_shape_parse(shape, INT_MAX, &out->shape) ||
+        take_number(&p, &first_range) || take_number(&p, &ranges))
         return -1;
-    memcpy(out->precision, tag, word);
-    out->precision[word] = '\0';
-    const char *p = tag + word;
-    for (int i = 0; i < 3; ++i) {
-        char *end;
-        if (*p != ' ' || p[1] < '0' || p[1] > '9')
-            return -1;
-        errno = 0;
-        numbers[i] = strtol(p + 1, &end, 10);
-        if (errno || numbers[i] > INT_MAX)
-            return -1;
-        p = end;
-    }
     if (*p != ' ' || !p[1] || strlen(p + 1) >= sizeof out->variant)
         return -1;
     strcpy(out->variant, p + 1);
-    out->width = (int)numbers[0];
-    out->first_range = (size_t)numbers[1];
-    out->ranges = (size_t)numbers[2];
+    out->first_range = (size_t)first_range;
+    out->ranges = (size_t)ranges;
     return out->ranges >= 1 && out->ranges <= TAGGED_CALL_MAX_KERNELS ? 0 : -1;
 }
 

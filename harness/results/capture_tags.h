@@ -3,7 +3,8 @@
  * hands its calls here) and read by memscope-decode, here in one place; the
  * capture's container, CUPTI's images and the tags as text, is cupti/capture_file.c:
  *   "calls"     how many calls the batch profiled;
- *   "call<i>"   "precision width first_range ranges variant", the variant last,
+ *   "call<i>"   "precision shape first_range ranges variant", the variant last (shape as
+ *               product_shape_text writes it: "4096", "8192x3072x1024"),
  *               since a ground-truth case's name holds spaces;
  *   "range<r>"  the kernel name of each range that belongs to a call (the L2
  *               sweeps between calls have none, so a call cannot claim them).
@@ -15,6 +16,7 @@
 
 #include "../../cupti/capture_file.h"
 #include "../common/error.h"
+#include "product_shape.h"
 
 /* The kernels of one call a capture can name (profile.h's MAX_PROFILED_KERNELS). */
 #define TAGGED_CALL_MAX_KERNELS 8
@@ -22,7 +24,7 @@
 struct tagged_call {
     char precision[16];
     char variant[200];
-    int width;
+    struct product_shape shape;
     size_t first_range, ranges;
     const char *kernels[TAGGED_CALL_MAX_KERNELS]; /* range first_range + k is kernels[k] */
 };

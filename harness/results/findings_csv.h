@@ -8,12 +8,13 @@
 
 #include "../csv/reader.h"
 #include "../csv/writer.h"
+#include "product_shape.h"
 
 /* One finding of one kernel. scope "global" or "local"; estimated_gain_pct an estimate (the rule's formula); line ""
  * where no line is known. Read back, the texts point into the table. */
 struct finding_row {
     const char *variant, *precision;
-    int width;
+    struct product_shape shape;
     const char *kernel;
     int rank; /* from 1 */
     const char *cause, *scope;
@@ -26,8 +27,8 @@ void findings_csv_row(struct csv *c, const struct finding_row *r);
 
 /* Row row of a findings.csv read as a table (its columns looked up by name). */
 int findings_csv_read_row(const struct csv_table *t, int row, struct finding_row *out, struct error *e);
-/* The first finding (rank 1) of variant at width: *found 0 where the table has none for it. */
-int findings_csv_first(const struct csv_table *t, const char *variant, int width, struct finding_row *out, int *found,
-                       struct error *e);
+/* The first finding (rank 1) of variant at shape: *found 0 where the table has none for it. */
+int findings_csv_first(const struct csv_table *t, const char *variant, struct product_shape shape,
+                       struct finding_row *out, int *found, struct error *e);
 
 #endif

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "../common/paths.h"
 #include "folder_reader.h"
 #include "job_name.h"
@@ -113,6 +114,53 @@ static int read_ints(const struct csv_table *t, int column, int **values, struct
     return 0;
 }
 
+/* Every row's shape (product_shape.h: an older file's rows are squares of their widths). */
+static int read_shapes(const struct csv_table *t, struct product_shape **shapes, struct error *e)
+{
+    struct shape_columns columns;
+    if (shape_columns_find(t, &columns, e))
+        return e->code;
+    *shapes = calloc((size_t)t->rows + 1, sizeof **shapes);
+    if (!*shapes)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    for (int row = 0; row < t->rows; ++row)
+        if (shape_columns_read(t, row, &columns, &(*shapes)[row], e))
+            return e->code;
+    return 0;
+}
+
+/* The index of a shape among the summary's, or -1. */
+static int shape_ordinal(const struct results_folder *r, struct product_shape s)
+{
+    for (int i = 0; i < r->n_shapes; ++i)
+        if (product_shape_equal(r->shapes[i], s))
+            return i;
+    return -1;
+}
+
+static int add_shape(struct results_folder *r, struct product_shape s, int *ordinal, struct error *e)
+{
+    *ordinal = shape_ordinal(r, s);
+    if (*ordinal >= 0)
+        return 0;
+    if (grow_for_one_more((void **)&r->shapes, (size_t)r->n_shapes, sizeof *r->shapes))
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    r->shapes[ *ordinal = r->n_shapes++] = s;
+    return 0;
+}
+
+static int index_summary_rows(struct results_folder *r, struct error *e)
+{
+    const struct csv_table *s = &r->summary;
+    if (name_index_init(&r->summary_rows, (size_t)s->rows) != 0)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    for (int row = 0, ordinal; row < s->rows; ++row)
+        if (add_shape(r, r->summary_shape[row], &ordinal, e) ||
+            name_index_add(&r->summary_rows, csv_table_text(s, row, r->col_variant), ordinal, row) < -1)
+            return e->code ? e->code : error_set(e, EXIT_RUNTIME, "out of memory");
+    return 0;
+}
+
 static int find_summary_columns(struct results_folder *r, struct error *e)
 {
     const struct csv_table *s = &r->summary;
@@ -125,59 +173,54 @@ static int find_summary_columns(struct results_folder *r, struct error *e)
         return e->code;
     if (s->rows == 0)
         return error_set(e, EXIT_USAGE, "%s: no rows (the run measured nothing)", s->path);
-    if (read_ints(s, r->col_width, &r->summary_width, e) || read_ints(s, r->col_samples, &r->summary_samples, e))
+    if (read_shapes(s, &r->summary_shape, e) || read_ints(s, r->col_samples, &r->summary_samples, e))
         return e->code;
-    if (name_index_init(&r->summary_rows, (size_t)s->rows) != 0)
-        return error_set(e, EXIT_RUNTIME, "out of memory");
-    for (int row = 0; row < s->rows; ++row)
-        if (name_index_add(&r->summary_rows, csv_table_text(s, row, r->col_variant), r->summary_width[row], row) < -1)
-            return error_set(e, EXIT_RUNTIME, "out of memory");
-    return 0;
+    return index_summary_rows(r, e);
 }
 
 /* A samples file cut short at a line boundary still parses; its counts give it away. */
 static int check_sample_counts(struct results_folder *r, struct error *e)
 {
     const struct csv_table *s = &r->samples;
-    int variant, width, time;
+    struct product_shape *shape = NULL;
+    char label[PRODUCT_SHAPE_LEN];
+    int variant, time;
     if (schema_column(s, &samples_csv, SAMPLES_VARIANT, &variant, e) ||
-        schema_column(s, &samples_csv, SAMPLES_WIDTH, &width, e) ||
-        schema_column(s, &samples_csv, SAMPLES_TIME_MS, &time, e))
+        schema_column(s, &samples_csv, SAMPLES_TIME_MS, &time, e) || read_shapes(s, &shape, e)) {
+        free(shape);
         return e->code;
-    r->sample_width = calloc((size_t)s->rows + 1, sizeof *r->sample_width);
+    }
     r->sample_summary_row = calloc((size_t)s->rows + 1, sizeof *r->sample_summary_row);
     r->sample_ms = calloc((size_t)s->rows + 1, sizeof *r->sample_ms);
-    if (!r->sample_width || !r->sample_summary_row || !r->sample_ms)
-        return error_set(e, EXIT_RUNTIME, "out of memory");
-    for (int row = 0; row < s->rows; ++row)
-        if (csv_table_required_real(s, row, time, &r->sample_ms[row], e) ||
-            csv_table_int(s, row, width, &r->sample_width[row], e))
-            return e->code;
     int *counted = calloc((size_t)r->summary.rows, sizeof *counted);
-    if (!counted)
-        return error_set(e, EXIT_RUNTIME, "out of memory");
+    if (!r->sample_summary_row || !r->sample_ms || !counted)
+        error_set(e, EXIT_RUNTIME, "out of memory");
     for (int row = 0; row < s->rows && !e->code; ++row) {
-        int at = r->sample_summary_row[row] = results_summary_row(r, csv_table_text(s, row, variant),
-                                                                  r->sample_width[row]);
+        int at = r->sample_summary_row[row] = results_summary_row(r, csv_table_text(s, row, variant), shape[row]);
+        if (csv_table_required_real(s, row, time, &r->sample_ms[row], e))
+            break;
         if (at < 0)
-            error_set(e, EXIT_USAGE, "%s:%d: %s at width %s is not in summary.csv", s->path, s->line[row],
-                      csv_table_text(s, row, variant), csv_table_text(s, row, width));
+            error_set(e, EXIT_USAGE, "%s:%d: %s at %s is not in summary.csv", s->path, s->line[row],
+                      csv_table_text(s, row, variant), product_shape_label(shape[row], label));
         else
             ++counted[at];
     }
     for (int row = 0; row < r->summary.rows && !e->code; ++row) {
         int expected = r->summary_samples[row];
         if (counted[row] != expected)
-            error_set(e, EXIT_USAGE, "%s: %d samples of %s at width %s, but %s:%d says %d (file truncated?)", s->path,
+            error_set(e, EXIT_USAGE, "%s: %d samples of %s at %s, but %s:%d says %d (file truncated?)", s->path,
                       counted[row], csv_table_text(&r->summary, row, r->col_variant),
-                      csv_table_text(&r->summary, row, r->col_width), r->summary.path, r->summary.line[row], expected);
+                      product_shape_label(r->summary_shape[row], label), r->summary.path, r->summary.line[row],
+                      expected);
     }
     free(counted);
+    free(shape);
     return e->code;
 }
 
-/* Each (variant, width)'s rows chained, in the file's order: its first in the index, the others linked after it. */
-static int index_metric_rows(struct results_folder *r, struct error *e)
+/* Each (variant, shape)'s rows chained, in the file's order: its first in the index, the others linked after it. A
+ * row of a shape the summary lacks is in no chain: no job's. */
+static int index_metric_rows(struct results_folder *r, const struct product_shape *shape, struct error *e)
 {
     const struct csv_table *t = &r->metrics;
     int *last = malloc(((size_t)t->rows + 1) * sizeof *last); /* per row that heads a chain: the chain's last row */
@@ -187,9 +230,11 @@ static int index_metric_rows(struct results_folder *r, struct error *e)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     }
     for (int row = 0; row < t->rows && !e->code; ++row) {
-        int first = name_index_add(&r->metric_rows, csv_table_text(t, row, r->metric_col_variant),
-                                   r->metric_width[row], row);
+        int ordinal = shape_ordinal(r, shape[row]);
         r->metric_next[row] = -1;
+        if (ordinal < 0)
+            continue;
+        int first = name_index_add(&r->metric_rows, csv_table_text(t, row, r->metric_col_variant), ordinal, row);
         if (first < -1)
             error_set(e, EXIT_RUNTIME, "out of memory");
         else if (first != row)
@@ -204,16 +249,16 @@ static int index_metric_rows(struct results_folder *r, struct error *e)
 static int find_metric_columns(struct results_folder *r, struct error *e)
 {
     const struct csv_table *t = &r->metrics;
+    struct product_shape *shape = NULL;
     if (!r->has_metrics)
         return 0;
     if (schema_column(t, &metrics_csv, METRICS_VARIANT, &r->metric_col_variant, e) ||
-        schema_column(t, &metrics_csv, METRICS_WIDTH, &r->metric_col_width, e) ||
         schema_column(t, &metrics_csv, METRICS_METRIC, &r->metric_col_metric, e) ||
         schema_column(t, &metrics_csv, METRICS_VALUE, &r->metric_col_value, e) ||
-        schema_column(t, &metrics_csv, METRICS_KERNEL, &r->metric_col_kernel, e) ||
-        read_ints(t, r->metric_col_width, &r->metric_width, e))
-        return e->code;
-    return index_metric_rows(r, e);
+        schema_column(t, &metrics_csv, METRICS_KERNEL, &r->metric_col_kernel, e) || read_shapes(t, &shape, e) == 0)
+        index_metric_rows(r, shape, e);
+    free(shape);
+    return e->code;
 }
 
 static int check_environment(const struct results_folder *r, struct error *e)
@@ -301,13 +346,12 @@ int results_folder_open_being_written(const char *dir, struct results_folder *r,
 
 void results_folder_close(struct results_folder *r)
 {
-    free(r->summary_width);
+    free(r->summary_shape);
     free(r->summary_samples);
+    free(r->shapes);
     name_index_free(&r->summary_rows);
-    free(r->metric_width);
     free(r->metric_next);
     name_index_free(&r->metric_rows);
-    free(r->sample_width);
     free(r->sample_summary_row);
     free(r->sample_ms);
     for (int ladder = 0; ladder < RESULTS_LADDERS; ++ladder)
@@ -353,20 +397,27 @@ int results_row_ok(const struct results_folder *r, int row)
     return strcmp(status, "passed") == 0;
 }
 
-int results_summary_row(const struct results_folder *r, const char *variant, int width)
+int results_summary_row(const struct results_folder *r, const char *variant, struct product_shape shape)
 {
-    return name_index_find(&r->summary_rows, variant, width);
+    int ordinal = shape_ordinal(r, shape);
+    return ordinal < 0 ? -1 : name_index_find(&r->summary_rows, variant, ordinal);
+}
+
+/* The first metrics row of (variant, shape), or -1. */
+static int first_metric_row(const struct results_folder *r, const char *variant, struct product_shape shape)
+{
+    int ordinal = shape_ordinal(r, shape);
+    return !r->has_metrics || ordinal < 0 ? -1 : name_index_find(&r->metric_rows, variant, ordinal);
 }
 
 /* kernel NULL: every kernel of the call, summed; NAN when no row has the metric, or one has no value. */
-static int metric_value(const struct results_folder *r, const char *variant, int width, const char *kernel,
-                        const char *metric, double *sum, struct error *e)
+static int metric_value(const struct results_folder *r, const char *variant, struct product_shape shape,
+                        const char *kernel, const char *metric, double *sum, struct error *e)
 {
     const struct csv_table *t = &r->metrics;
     int rows = 0;
     *sum = 0.0;
-    for (int row = r->has_metrics ? name_index_find(&r->metric_rows, variant, width) : -1; row >= 0;
-         row = r->metric_next[row]) {
+    for (int row = first_metric_row(r, variant, shape); row >= 0; row = r->metric_next[row]) {
         double value;
         if (strcmp(csv_table_text(t, row, r->metric_col_metric), metric) ||
             (kernel && strcmp(csv_table_text(t, row, r->metric_col_kernel), kernel)))
@@ -381,34 +432,34 @@ static int metric_value(const struct results_folder *r, const char *variant, int
     return 0;
 }
 
-int results_metric_sum(const struct results_folder *r, const char *variant, int width, const char *metric,
-                       double *sum, struct error *e)
+int results_metric_sum(const struct results_folder *r, const char *variant, struct product_shape shape,
+                       const char *metric, double *sum, struct error *e)
 {
-    return metric_value(r, variant, width, NULL, metric, sum, e);
+    return metric_value(r, variant, shape, NULL, metric, sum, e);
 }
 
-int results_main_kernel_metric(const struct results_folder *r, const char *variant, int width, const char *metric,
-                               double *value, struct error *e)
+int results_main_kernel_metric(const struct results_folder *r, const char *variant, struct product_shape shape,
+                               const char *metric, double *value, struct error *e)
 {
-    int row = results_summary_row(r, variant, width);
+    int row = results_summary_row(r, variant, shape);
     int column = schema_column_or_none(&r->summary, &summary_csv, SUMMARY_METRICS_KERNEL);
     *value = NAN;
     if (row < 0 || column < 0 || !*csv_table_text(&r->summary, row, column))
         return 0;
-    return metric_value(r, variant, width, csv_table_text(&r->summary, row, column), metric, value, e);
+    return metric_value(r, variant, shape, csv_table_text(&r->summary, row, column), metric, value, e);
 }
 
-int results_main_kernel_metrics(const struct results_folder *r, const char *variant, int width, const char *names[],
-                                double values[], int max, int *n, struct error *e)
+int results_main_kernel_metrics(const struct results_folder *r, const char *variant, struct product_shape shape,
+                                const char *names[], double values[], int max, int *n, struct error *e)
 {
-    int row = results_summary_row(r, variant, width);
+    int row = results_summary_row(r, variant, shape);
     int column = schema_column_or_none(&r->summary, &summary_csv, SUMMARY_METRICS_KERNEL);
     const struct csv_table *t = &r->metrics;
     *n = 0;
     if (row < 0 || column < 0 || !*csv_table_text(&r->summary, row, column) || !r->has_metrics)
         return 0;
     const char *kernel = csv_table_text(&r->summary, row, column);
-    for (int m = name_index_find(&r->metric_rows, variant, width); m >= 0 && *n < max; m = r->metric_next[m]) {
+    for (int m = first_metric_row(r, variant, shape); m >= 0 && *n < max; m = r->metric_next[m]) {
         if (strcmp(csv_table_text(t, m, r->metric_col_kernel), kernel))
             continue;
         if (csv_table_real(t, m, r->metric_col_value, &values[*n], e))

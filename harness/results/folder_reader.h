@@ -9,6 +9,7 @@
 #include "../csv/name_index.h"
 #include "../common/paths.h"
 #include "../csv/reader.h"
+#include "product_shape.h"
 
 /* The registry's two ladders (variants.csv's ladder_step and tensor_ladder_step): FP32 from the first lesson to
  * cuBLAS, and bf16 tensor cores to cuBLAS bf16. */
@@ -21,15 +22,17 @@ struct results_folder {
     int has_findings;                            /* findings.csv: runs since issue 40 that collected metrics */
     /* Columns of the summary every reader needs. */
     int col_variant, col_precision, col_width, col_status, col_samples, col_median_ms;
-    int *summary_width, *summary_samples; /* per summary row, parsed when the folder is opened */
-    struct name_index summary_rows;        /* (variant, width) -> its summary row */
-    int *sample_width;                     /* per samples row, likewise */
+    struct product_shape *summary_shape; /* per summary row, parsed when the folder is opened */
+    int *summary_samples;                /* likewise */
+    /* The summary's shapes, each once, in the order they first appear: the rows' keys hold their index. */
+    struct product_shape *shapes;
+    int n_shapes;
+    struct name_index summary_rows;        /* (variant, shape) -> its summary row */
     int *sample_summary_row;               /* per samples row: the summary row it is a sample of */
     double *sample_ms;
     /* Columns of metrics.csv, when it is there. */
-    int metric_col_variant, metric_col_width, metric_col_metric, metric_col_value, metric_col_kernel;
-    int *metric_width; /* per metrics row */
-    /* The rows of each (variant, width): the first by metric_rows, each one's next in metric_next (-1 after the
+    int metric_col_variant, metric_col_metric, metric_col_value, metric_col_kernel;
+    /* The rows of each (variant, shape): the first by metric_rows, each one's next in metric_next (-1 after the
      * last), so that a metric of a job is found among its own rows alone. */
     struct name_index metric_rows;
     int *metric_next;
@@ -69,21 +72,21 @@ const char *results_environment(const struct results_folder *r, const char *key)
 /* A number of environment.csv; NAN when the key is absent, an error naming the line when it is not a number. */
 int results_environment_number(const struct results_folder *r, const char *key, double *value, struct error *e);
 
-/* A metric of variant at width, summed over the kernels of its profiled call
+/* A metric of variant at shape, summed over the kernels of its profiled call
  * (cuBLAS may launch several); NAN when the run did not collect it. Fails on a
  * value that is not a number, naming the file and line. */
-int results_metric_sum(const struct results_folder *r, const char *variant, int width, const char *metric,
-                       double *sum, struct error *e);
+int results_metric_sum(const struct results_folder *r, const char *variant, struct product_shape shape,
+                       const char *metric, double *sum, struct error *e);
 
 /* A metric of the kernel that heads the summary (the call's longest, metrics_kernel): for rates and
  * percentages, which do not add up over kernels. NAN when not collected. */
-int results_main_kernel_metric(const struct results_folder *r, const char *variant, int width, const char *metric,
-                               double *value, struct error *e);
+int results_main_kernel_metric(const struct results_folder *r, const char *variant, struct product_shape shape,
+                               const char *metric, double *value, struct error *e);
 
 /* Every metric row of the kernel that heads the summary (as above), collected and derived, in the file's order:
  * names (pointing into r) and values into the arrays (at most max), *n of them; none where the run collected none. */
-int results_main_kernel_metrics(const struct results_folder *r, const char *variant, int width, const char *names[],
-                                double values[], int max, int *n, struct error *e);
+int results_main_kernel_metrics(const struct results_folder *r, const char *variant, struct product_shape shape,
+                                const char *names[], double values[], int max, int *n, struct error *e);
 
 /* A variant's step on a ladder from variants.csv (0: not on it, or a run without the file or, for the tensor ladder,
  * without its column), and its description ("" without the file). */
@@ -97,8 +100,8 @@ int results_is_program(const struct results_folder *r);
  * which has no check to fail ("profiled" with hardware metrics, "timed" without). */
 int results_row_ok(const struct results_folder *r, int row);
 
-/* The summary row of a variant at a width, or -1. */
-int results_summary_row(const struct results_folder *r, const char *variant, int width);
+/* The summary row of a variant at a shape, or -1. */
+int results_summary_row(const struct results_folder *r, const char *variant, struct product_shape shape);
 
 /* Who else used the GPU while a summary row was timed (other_gpu_work): "" when nobody was seen or the run
  * predates the column; "unknown: ..." when NVML could not tell. */

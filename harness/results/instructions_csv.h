@@ -10,11 +10,12 @@
 #include <stdint.h>
 
 #include "../csv/writer.h"
+#include "product_shape.h"
 
 /* One instruction: where it lies, then its line metrics, in the schema's order (INSTRUCTIONS_INST_EXECUTED on). */
 struct instruction_row {
     const char *variant, *precision;
-    int width;
+    struct product_shape shape;
     const char *kernel;
     uint64_t offset;
     const char *file;

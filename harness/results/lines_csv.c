@@ -15,7 +15,7 @@ void lines_csv_row(struct csv *c, const struct line_row *r)
 {
     csv_text(c, r->variant);
     csv_text(c, r->precision);
-    csv_int(c, r->width);
+    csv_int(c, product_shape_width(r->shape));
     csv_text(c, r->kernel);
     csv_text(c, r->file);
     csv_int(c, r->line);
@@ -23,5 +23,6 @@ void lines_csv_row(struct csv *c, const struct line_row *r)
     csv_text(c, r->opcodes);
     csv_text(c, r->metric);
     csv_real(c, r->value);
+    csv_shape(c, r->shape);
     csv_end_row(c);
 }

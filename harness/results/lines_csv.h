@@ -6,11 +6,12 @@
 #define MEMSCOPE_LINES_CSV_H
 
 #include "../csv/writer.h"
+#include "product_shape.h"
 
 /* One line metric of one source line of a kernel; file "" and line 0: a kernel built without line information. */
 struct line_row {
     const char *variant, *precision;
-    int width;
+    struct product_shape shape;
     const char *kernel, *file;
     int line;
     const char *source, *opcodes, *metric;

@@ -15,10 +15,11 @@ void metrics_csv_row(struct csv *c, const struct metric_row *r)
 {
     csv_text(c, r->variant);
     csv_text(c, r->precision);
-    csv_int(c, r->width);
+    csv_int(c, product_shape_width(r->shape));
     csv_text(c, r->kernel);
     csv_text(c, r->metric);
     csv_real(c, r->value);
     csv_text(c, r->unit);
+    csv_shape(c, r->shape);
     csv_end_row(c);
 }

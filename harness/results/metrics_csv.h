@@ -7,10 +7,11 @@
 #define MEMSCOPE_METRICS_CSV_H
 
 #include "../csv/writer.h"
+#include "product_shape.h"
 
 struct metric_row {
     const char *variant, *precision;
-    int width;
+    struct product_shape shape;
     const char *kernel, *metric;
     double value; /* NAN: not measured (an empty field) */
     const char *unit;

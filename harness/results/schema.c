@@ -107,12 +107,18 @@ int schema_column(const struct csv_table *t, const struct csv_schema *s, int id,
     return csv_table_column(t, s->columns[id], column, e);
 }
 
-int schema_columns(const struct csv_table *t, const struct csv_schema *s, int *column, struct error *e)
+int schema_columns_before(const struct csv_table *t, const struct csv_schema *s, int end, int *column,
+                          struct error *e)
 {
-    for (int id = 0; id < s->n; ++id)
+    for (int id = 0; id < end; ++id)
         if (schema_column(t, s, id, &column[id], e))
             return e->code;
     return 0;
+}
+
+int schema_columns(const struct csv_table *t, const struct csv_schema *s, int *column, struct error *e)
+{
+    return schema_columns_before(t, s, s->n, column, e);
 }
 
 int schema_column_or_none(const struct csv_table *t, const struct csv_schema *s, int id)

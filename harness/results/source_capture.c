@@ -76,7 +76,8 @@ static void write_call(FILE *f, const struct source_call *call)
 {
     char variant[sizeof call->variant];
     copy_flat(variant, sizeof variant, call->variant); /* a program's job: NVTX names may hold tabs */
-    fprintf(f, "call\t%s\t%s\t%d", variant, call->precision, call->width);
+    char shape[PRODUCT_SHAPE_LEN];
+    fprintf(f, "call\t%s\t%s\t%s", variant, call->precision, product_shape_text(call->shape, shape));
     if (call->kernel[0]) {
         char kernel[sizeof call->kernel];
         copy_flat(kernel, sizeof kernel, call->kernel);
@@ -172,17 +173,17 @@ static int read_metric(struct reader *r, const struct source_capture *c, char **
 /* Every metric, or those of a capture from before the thread counts. */
 static int read_call(struct reader *r, struct source_capture *c, char **f, int n, struct error *e)
 {
-    long long width;
     if (r->metrics_seen != SASS_METRIC_COUNT && r->metrics_seen != SASS_METRICS_BEFORE_THREADS)
         return bad(r, e, "a call before every metric is named");
-    if ((n != 4 && n != 5) || parse_int(f[3], 0, 1 << 30, &width))
-        return bad(r, e, "a call needs a variant, a precision and a width (and may name its kernel)");
+    struct product_shape shape;
+    if ((n != 4 && n != 5) || product_shape_parse(f[3], 1 << 30, &shape))
+        return bad(r, e, "a call needs a variant, a precision and a shape (and may name its kernel)");
     struct source_call *call = source_add_call(c, e);
     if (!call)
         return e->code;
     snprintf(call->variant, sizeof call->variant, "%s", f[1]);
     snprintf(call->precision, sizeof call->precision, "%s", f[2]);
-    call->width = (int)width;
+    call->shape = shape;
     if (n == 5)
         snprintf(call->kernel, sizeof call->kernel, "%s", f[4]);
     return 0;

@@ -9,7 +9,8 @@
  *   memscope-source  1
  *   chip    GH100
  *   metric  <CUPTI SASS metric name>                 (one per metric, in order)
- *   call    <variant>  <precision>  <width>  [<kernel>]     (kernel: as call.kernel says)
+ *   call    <variant>  <precision>  <shape>  [<kernel>]     (kernel: as call.kernel says; shape: a square's width,
+ *                                                         or rows x cols x inner as product_shape_text writes it)
  *   inst    <function>  <pc>  <opcode>  <file>  <line>  <value>...   (of the call before)
  *   text    <file>  <line>  <source text>
  *   end
@@ -25,6 +26,7 @@
 
 #include "../common/error.h"
 #include "job_name.h"
+#include "product_shape.h"
 
 /* CUPTI SASS metric names, validated on GH100. */
 #define SASS_METRICS(X)                                                                                               \
@@ -65,7 +67,7 @@ struct source_instruction {
 struct source_call {
     char variant[JOB_NAME_LEN]; /* the suite's variant, or a program's job */
     char precision[16];
-    int width;
+    struct product_shape shape;
     char kernel[JOB_NAME_LEN]; /* demangled and whole, where the caller knows it (a program's launch: its
                                   instructions' name may be cut short); "": the instructions' name, demangled */
     size_t n;

@@ -6,12 +6,13 @@
 #include <stdint.h>
 
 #include "../csv/writer.h"
+#include "product_shape.h"
 
 /* The warp samples of one reason on one source line of a kernel; file "" and line 0: a kernel built without line
  * information. */
 struct stall_row {
     const char *variant, *precision;
-    int width;
+    struct product_shape shape;
     const char *kernel, *file;
     int line;
     const char *source, *reason;

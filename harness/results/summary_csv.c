@@ -34,7 +34,7 @@ static void write_check(struct csv *c, const struct summary_row *r)
     csv_text(c, r->variant);
     csv_text(c, r->precision);
     csv_text(c, r->layout);
-    csv_int(c, r->width);
+    csv_int(c, product_shape_width(r->shape));
     csv_text(c, r->status);
     csv_text(c, r->reference);
     csv_uint(c, r->seed);
@@ -97,6 +97,7 @@ void summary_csv_row(struct csv *c, const struct summary_row *r)
     write_reals(c, tensor, 3);
     csv_text(c, r->first_finding);
     csv_real(c, r->first_finding_gain_pct);
+    csv_shape(c, r->shape);
     csv_end_row(c);
 }
 
@@ -109,9 +110,10 @@ void samples_csv_row(struct csv *c, const struct sample_row *r)
 {
     csv_text(c, r->variant);
     csv_text(c, r->precision);
-    csv_int(c, r->width);
+    csv_int(c, product_shape_width(r->shape));
     csv_int(c, r->sample);
     csv_real(c, r->time_ms);
+    csv_shape(c, r->shape);
     csv_end_row(c);
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "../csv/writer.h"
+#include "product_shape.h"
 #include "schema.h"
 
 /* The summary's columns of derived metrics, from global_load_efficiency_pct to fp64_pipe_pct. */
@@ -17,10 +18,10 @@
 #define SUMMARY_EVIDENCE_LEN 256
 #define SUMMARY_FINDING_LEN 32
 
-/* One variant at one width. */
+/* One variant at one shape. */
 struct summary_row {
     const char *variant, *precision, *layout;
-    int width;
+    struct product_shape shape;
     const char *status, *reference;
     uint64_t seed;
     double max_error, rel_l2_error, tolerance;
@@ -55,10 +56,11 @@ struct summary_row {
     double first_finding_gain_pct;
 };
 
-/* One timed run of a variant at a width. */
+/* One timed run of a variant at a shape. */
 struct sample_row {
     const char *variant, *precision;
-    int width, sample;
+    struct product_shape shape;
+    int sample;
     double time_ms;
 };
 

@@ -6,64 +6,66 @@
 
 #include "../common/args.h"
 #include "../common/numbers.h"
+#include "../results/product_shape.h"
 #include "cli.h"
 
 #define DEFAULT_SIZES "1024,2048,4096"
 
 void cli_print_help(FILE *f)
 {
-    fprintf(f,
-            "usage: memscope [options]\n"
-            "\n"
-            "Checks every selected matrix-multiplication variant against a reference, times it\n"
-            "and writes a results folder (summary.csv, samples.csv, environment.csv).\n"
-            "\n"
-            "  -v, --variants LIST     names or shell patterns, comma-separated (default: all);\n"
-            "                          see --list\n"
-            "  -s, --sizes LIST        widths, comma-separated; an item may be a range\n"
-            "                          A:B (doubling), A:B:xF (times F) or A:B:+S (plus S)\n"
-            "                          (default: " DEFAULT_SIZES ")\n"
-            "  -p, --precision P       fp32, fp64, bf16, fp16, tf32 or all (default: all)\n"
-            "  -d, --device N          CUDA device index (default: 0)\n"
-            "  -o, --out DIR           results folder; must not exist yet\n"
-            "                          (default: memscope-results/<UTC time>)\n"
-            "      --warmup N          untimed launches before sampling (default: 3)\n"
-            "      --min-samples N     timed samples always taken (default: 10)\n"
-            "      --max-samples N     timed samples at most (default: 1000)\n"
-            "      --target-spread PCT stop when the 95%% interval of the mean is within PCT %%\n"
-            "                          of the mean (default: 0.5)\n"
-            "      --budget SECONDS    time for the timed runs of one variant x size\n"
-            "                          (default: 2)\n"
-            "      --seed N            seed of the random inputs (default: 1)\n"
-            "      --wait-gpu SECONDS  wait at most this long while another memscope run uses\n"
-            "                          the GPU, then exit 7 (default: 600; 0 refuses at once)\n"
-            "      --metric-groups LIST  hardware metric groups: global, shared, dram, roofline,\n"
-            "                          cache, sol, tensor, causes, stalls, source, all or none\n"
-            "                          (default: all but source, which roughly doubles the run\n"
-            "                          and needs another group\n"
-            "                          beside it; --validate: all but stalls)\n"
-            "      --metrics LIST      further metric names (Nsight Compute / Perfworks names)\n"
-            "      --no-metrics        time only; collect no hardware metrics\n"
-            "      --keep-operands     keep every variant's device buffers until all variants\n"
-            "                          of its width have run, as a run with metrics does, so\n"
-            "                          that another profiler sees the same buffer placement\n"
-            "      --trace             write the run's timeline: trace.json (Perfetto, chrome://tracing,\n"
-            "                          speedscope) and timeline.csv, from CUPTI's activity records\n"
-            "      --validate          check the metrics against ground-truth kernels instead\n"
-            "                          (writes validate.csv; exit 1 when a check fails); with\n"
-            "                          --no-metrics, only launches them, for another profiler;\n"
-            "                          takes no --variants, --sizes or --precision\n"
-            "      --measure-ceilings  measure the GPU's ceilings (the roofline's roofs) alone into\n"
-            "                          DIR/environment.csv, or reuse the figures cached for this\n"
-            "                          GPU, driver and memscope commit (memscope-profile runs it)\n"
-            "      --list              list the variants and exit (needs no GPU)\n"
-            "      --list-metric-groups  list the metric groups and exit (needs no GPU)\n"
-            "  -h, --help              this text\n"
-            "\n"
-            "Exit codes: 0 all variants correct; 1 a variant failed its check; 2 bad usage;\n"
-            "3 no GPU or driver; 4 results folder not writable; 5 CUDA or cuBLAS error;\n"
-            "6 hardware counters unavailable (no permission, unsupported chip); 7 the GPU or its\n"
-            "profiler stayed busy with another process past the wait.\n");
+    fprintf(f, "usage: memscope [options]\n"
+               "\n"
+               "Checks every selected matrix-multiplication variant against a reference, times it\n"
+               "and writes a results folder (summary.csv, samples.csv, environment.csv).\n"
+               "\n"
+               "  -v, --variants LIST     names or shell patterns, comma-separated (default: all);\n"
+               "                          see --list\n"
+               "  -s, --sizes LIST        sizes, comma-separated: a width W (a W x W x W product),\n"
+               "                          a range of widths A:B (doubling), A:B:xF (times F)\n"
+               "                          or A:B:+S (plus S), or a product's shape RxCxI: P (R x C)\n"
+               "                          = M (R x I) x N (I x C), BLAS's M x N x K\n"
+               "                          (default: " DEFAULT_SIZES ")\n"
+               "  -p, --precision P       fp32, fp64, bf16, fp16, tf32 or all (default: all)\n"
+               "  -d, --device N          CUDA device index (default: 0)\n"
+               "  -o, --out DIR           results folder; must not exist yet\n"
+               "                          (default: memscope-results/<UTC time>)\n"
+               "      --warmup N          untimed launches before sampling (default: 3)\n"
+               "      --min-samples N     timed samples always taken (default: 10)\n"
+               "      --max-samples N     timed samples at most (default: 1000)\n"
+               "      --target-spread PCT stop when the 95%% interval of the mean is within PCT %%\n"
+               "                          of the mean (default: 0.5)\n"
+               "      --budget SECONDS    time for the timed runs of one variant x size\n"
+               "                          (default: 2)\n"
+               "      --seed N            seed of the random inputs (default: 1)\n"
+               "      --wait-gpu SECONDS  wait at most this long while another memscope run uses\n"
+               "                          the GPU, then exit 7 (default: 600; 0 refuses at once)\n"
+               "      --metric-groups LIST  hardware metric groups: global, shared, dram, roofline,\n"
+               "                          cache, sol, tensor, causes, stalls, source, all or none\n"
+               "                          (default: all but source, which roughly doubles the run\n"
+               "                          and needs another group\n"
+               "                          beside it; --validate: all but stalls)\n"
+               "      --metrics LIST      further metric names (Nsight Compute / Perfworks names)\n"
+               "      --no-metrics        time only; collect no hardware metrics\n"
+               "      --keep-operands     keep every variant's device buffers until all variants\n"
+               "                          of its width have run, as a run with metrics does, so\n"
+               "                          that another profiler sees the same buffer placement\n"
+               "      --trace             write the run's timeline: trace.json (Perfetto, chrome://tracing,\n"
+               "                          speedscope) and timeline.csv, from CUPTI's activity records\n"
+               "      --validate          check the metrics against ground-truth kernels instead\n"
+               "                          (writes validate.csv; exit 1 when a check fails); with\n"
+               "                          --no-metrics, only launches them, for another profiler;\n"
+               "                          takes no --variants, --sizes or --precision\n"
+               "      --measure-ceilings  measure the GPU's ceilings (the roofline's roofs) alone into\n"
+               "                          DIR/environment.csv, or reuse the figures cached for this\n"
+               "                          GPU, driver and memscope commit (memscope-profile runs it)\n"
+               "      --list              list the variants and exit (needs no GPU)\n"
+               "      --list-metric-groups  list the metric groups and exit (needs no GPU)\n"
+               "  -h, --help              this text\n"
+               "\n"
+               "Exit codes: 0 all variants correct; 1 a variant failed its check; 2 bad usage;\n"
+               "3 no GPU or driver; 4 results folder not writable; 5 CUDA or cuBLAS error;\n"
+               "6 hardware counters unavailable (no permission, unsupported chip); 7 the GPU or its\n"
+               "profiler stayed busy with another process past the wait.\n");
 }
 
 void cli_print_variants(FILE *f)
@@ -89,15 +91,37 @@ static int parse_width(const char *text, long *out, struct error *e)
                              out, e);
 }
 
-static int add_size(struct options *o, long width, struct error *e)
+static int add_size(struct options *o, struct matmul_shape shape, struct error *e)
 {
     for (int i = 0; i < o->n_sizes; ++i)
-        if (o->sizes[i] == width)
+        if (o->sizes[i].rows == shape.rows && o->sizes[i].cols == shape.cols && o->sizes[i].inner == shape.inner)
             return 0;
     if (o->n_sizes == MAX_SIZES)
         return error_set(e, EXIT_USAGE, "--sizes: more than %d sizes", MAX_SIZES);
-    o->sizes[o->n_sizes++] = (int)width;
+    o->sizes[o->n_sizes++] = shape;
     return 0;
+}
+
+/* RxCxI: each extent at least 1, and each matrix's elements a 32-bit index, as the kernels index them. */
+static int add_shape(struct options *o, const char *item, struct error *e)
+{
+    struct product_shape s;
+    if (product_shape_parse(item, INT_MAX, &s))
+        return error_set(e, EXIT_USAGE,
+                         "--sizes: '%s' is not a size (a width W, a range A:B, or a product's shape "
+                         "RxCxI: three whole numbers joined by x)",
+                         item);
+    if (s.rows < 1 || s.cols < 1 || s.inner < 1)
+        return error_set(e, EXIT_USAGE, "--sizes: %s has an extent below 1", item);
+    const long long elements[] = {(long long)s.rows * s.inner, (long long)s.inner * s.cols, (long long)s.rows * s.cols};
+    const char *const matrix[] = {"M (rows x inner)", "N (inner x cols)", "P (rows x cols)"};
+    for (int i = 0; i < 3; ++i)
+        if (elements[i] > MAX_ELEMENTS)
+            return error_set(e, EXIT_USAGE,
+                             "--sizes: %s: %s has %lld elements, more than a 32-bit index reaches "
+                             "(%lld)",
+                             item, matrix[i], elements[i], MAX_ELEMENTS);
+    return add_size(o, (struct matmul_shape){s.rows, s.cols, s.inner}, e);
 }
 
 /* A:B, A:B:xF or A:B:+S, inclusive of A and of B when a step lands on it. */
@@ -122,7 +146,7 @@ static int add_size_range(struct options *o, char *item, struct error *e)
             return e->code;
     }
     for (long w = a; w <= b; w = multiply ? w * by : w + by)
-        if (add_size(o, w, e))
+        if (add_size(o, matmul_square((int)w), e))
             return e->code;
     return 0;
 }
@@ -137,8 +161,10 @@ static int parse_sizes(struct options *o, const char *text, struct error *e)
         long width;
         if (strchr(item, ':'))
             add_size_range(o, item, e);
+        else if (strchr(item, 'x'))
+            add_shape(o, item, e);
         else if (parse_width(item, &width, e) == 0)
-            add_size(o, width, e);
+            add_size(o, matmul_square((int)width), e);
     }
     free(copy);
     if (!e->code && o->n_sizes == 0)

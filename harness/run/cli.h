@@ -11,15 +11,17 @@
 #include "timing.h"
 
 #define MAX_SIZES 64
-/* Kernels index with 32-bit ints: Width^2 must stay below 2^31. */
+/* Kernels index with 32-bit ints: Width^2 must stay below 2^31, and so must each matrix's elements of a product of
+ * any shape. */
 #define MAX_WIDTH 46340
+#define MAX_ELEMENTS 2147483647LL
 
 struct options {
     bool help;
     bool list;
     const struct matmul_variant *variants[MAX_VARIANTS];
     int n_variants;
-    int sizes[MAX_SIZES];
+    struct matmul_shape sizes[MAX_SIZES]; /* squares (-s W) and products of any shape (-s RxCxI) */
     int n_sizes;
     int device;
     struct timing_policy timing;

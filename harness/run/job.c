@@ -18,6 +18,11 @@ struct buffers {
     void *dm, *dn, *dp;
 };
 
+struct product_shape job_key(struct matmul_shape shape)
+{
+    return (struct product_shape){shape.rows, shape.cols, shape.inner};
+}
+
 size_t job_kept_bytes(const struct matmul_variant *v, struct matmul_shape shape)
 {
     return operands_total(shape) * matmul_element_size(v->precision);
@@ -154,8 +159,8 @@ static int launch_kept(void *context, struct error *e)
 
 void job_profiled_call(struct job_result *r, struct profiled_call *call)
 {
-    *call = (struct profiled_call){launch_kept, r, r->variant->name, matmul_precision_name(r->variant->precision),
-                                   r->width, &r->profile};
+    *call = (struct profiled_call){
+        launch_kept, r, r->variant->name, matmul_precision_name(r->variant->precision), r->key, &r->profile};
 }
 
 /* The device operands move to the result, so that releasing the buffers leaves them alone. */
@@ -229,8 +234,8 @@ static void job_range_begin(const struct matmul_variant *v, struct matmul_shape 
 int job_run(const struct job_context *ctx, const struct matmul_variant *v, struct matmul_shape shape, uint64_t seed,
             struct job_result *r, struct error *e)
 {
-    *r = (struct job_result){.variant = v, .shape = shape, .width = matmul_square_width(shape), .seed = seed,
-                             .reference = reference_name(shape)};
+    *r = (struct job_result){
+        .variant = v, .shape = shape, .key = job_key(shape), .seed = seed, .reference = reference_name(shape)};
     struct buffers b = {0};
     struct matmul_operands ops;
     if (read_facts(ctx->gpu, v, shape, &r->facts, e))

@@ -46,7 +46,7 @@ struct job_context {
 struct job_result {
     const struct matmul_variant *variant;
     struct matmul_shape shape;
-    int width;                     /* the shape's square width, the key of the run's files */
+    struct product_shape key; /* the shape as the run's files key it */
     uint64_t seed;
     const char *reference;
     struct check_result check;     /* the first, poisoned-output run */
@@ -69,6 +69,8 @@ struct job_result {
 
 /* Device memory one job needs at this shape, for the check before anything is allocated, and what it keeps
  * until its width is done. */
+/* The key of the results rows of a product of this shape (harness/results/ knows no kernel's types). */
+struct product_shape job_key(struct matmul_shape shape);
 size_t job_device_bytes(const struct matmul_variant *v, struct matmul_shape shape);
 size_t job_kept_bytes(const struct matmul_variant *v, struct matmul_shape shape);
 

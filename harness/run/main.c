@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "../gpu/environment.h"
 #include "job.h"
-#include "profile_width.h"
+#include "profile_size.h"
 #include "../profile/metric_set.h"
 #include "../../cupti/subscriber.h"
 #include "../results/lines_csv.h"
@@ -35,26 +35,31 @@ struct collectors {
     struct stall_collector *stalls;
 };
 
-/* A fresh input set for every variant x size, reproducible from the run's seed (recorded per row). */
-static uint64_t job_seed(unsigned long long base, const char *variant, int width)
+/* A fresh input set for every variant x size, reproducible from the run's seed (recorded per row); a square's the
+ * same as before products of other shapes were run. */
+static uint64_t job_seed(unsigned long long base, const char *variant, struct matmul_shape shape)
 {
     uint64_t h = 1469598103934665603ull ^ base;
     for (const char *c = variant; *c; ++c)
         h = (h ^ (unsigned char)*c) * 1099511628211ull;
-    return (h ^ (uint64_t)width) * 1099511628211ull;
+    h = (h ^ (uint64_t)shape.rows) * 1099511628211ull;
+    if (matmul_is_square(shape))
+        return h;
+    h = (h ^ (uint64_t)shape.cols) * 1099511628211ull;
+    return (h ^ (uint64_t)shape.inner) * 1099511628211ull;
 }
 
-_Static_assert(MAX_VARIANTS <= MAX_BATCH, "every variant of a width must fit in one batch of metric passes");
+_Static_assert(MAX_VARIANTS <= MAX_BATCH, "every variant of a size must fit in one batch of metric passes");
 
-/* With o->keep_operands, every variant of a width keeps its operands until the width is done. */
+/* With o->keep_operands, every variant of a size keeps its operands until the size is done. */
 static int check_memory(const struct gpu *g, const struct options *o, struct error *e)
 {
     for (int s = 0; s < o->n_sizes; ++s) {
-        const struct matmul_shape shape = matmul_square(o->sizes[s]);
+        const struct matmul_shape shape = o->sizes[s];
         size_t kept = 0;
         for (int v = 0; v < o->n_variants; ++v) {
-            char purpose[128];
-            snprintf(purpose, sizeof purpose, "%s at W=%d%s", o->variants[v]->name, o->sizes[s],
+            char purpose[160], label[MATMUL_SHAPE_LABEL];
+            snprintf(purpose, sizeof purpose, "%s at %s%s", o->variants[v]->name, matmul_shape_label(shape, label),
                      o->keep_operands && v > 0 ? ", with the operands of the variants before it" : "");
             if (gpu_require_free_memory(g, kept + job_device_bytes(o->variants[v], shape), purpose, e))
                 return e->code;
@@ -64,16 +69,16 @@ static int check_memory(const struct gpu *g, const struct options *o, struct err
     return 0;
 }
 
-/* With the stalls group the widths are profiled once all are sampled: the sampled jobs keep their operands meanwhile
- * if every width's fit beside each job's own needs, and have them made again otherwise (job_restore_operands). */
+/* With the stalls group the sizes are profiled once all are sampled: the sampled jobs keep their operands meanwhile
+ * if every size's fit beside each job's own needs, and have them made again otherwise (job_restore_operands). */
 static int sampled_operands_fit(const struct options *o, bool *fit, struct error *e)
 {
     size_t kept = 0, most = 0;
     for (int s = 0; s < o->n_sizes; ++s)
         for (int v = 0; v < o->n_variants; ++v) {
-            size_t need = kept + job_device_bytes(o->variants[v], matmul_square(o->sizes[s]));
+            size_t need = kept + job_device_bytes(o->variants[v], o->sizes[s]);
             most = need > most ? need : most;
-            kept += job_kept_bytes(o->variants[v], matmul_square(o->sizes[s]));
+            kept += job_kept_bytes(o->variants[v], o->sizes[s]);
         }
     return gpu_has_free_memory(most, fit, e);
 }
@@ -90,7 +95,7 @@ static void record_profiler(struct environment *env, const struct collectors *c)
     env_add(env, "stalls_group", "%s", c->stalls ? "on" : "off");
 }
 
-/* The range profiler; with the stalls group, opened only once every width is sampled (profile_width.h). */
+/* The range profiler; with the stalls group, opened only once every size is sampled (profile_size.h). */
 static int open_metrics(struct gpu *g, const struct options *o, const struct metric_set *set, struct collectors *c,
                         struct error *e)
 {
@@ -101,15 +106,17 @@ static int open_metrics(struct gpu *g, const struct options *o, const struct met
     return metrics_open(&metrics, g, set, o->validate ? 1 : o->n_variants, e);
 }
 
-static int run_width(const struct options *o, struct job_context *ctx, int s, struct job_result *jobs, int *done,
-                     struct error *e)
+static int run_size(const struct options *o, struct job_context *ctx, int s, struct job_result *jobs, int *done,
+                    struct error *e)
 {
     int first = *done, judged = first;
+    const struct matmul_shape shape = o->sizes[s];
+    char label[MATMUL_SHAPE_LABEL];
     for (int v = 0; v < o->n_variants && !e->code; ++v) {
         const struct matmul_variant *variant = o->variants[v];
-        progress_job(ctx->progress, *done + 1, variant->name, o->sizes[s]);
-        uint64_t seed = job_seed(o->seed, variant->name, o->sizes[s]);
-        if (job_run(ctx, variant, matmul_square(o->sizes[s]), seed, &jobs[*done], e) == 0)
+        progress_job(ctx->progress, *done + 1, variant->name, matmul_shape_label(shape, label));
+        uint64_t seed = job_seed(o->seed, variant->name, shape);
+        if (job_run(ctx, variant, shape, seed, &jobs[*done], e) == 0)
             ++*done;
         else
             job_free(&jobs[*done]); /* not counted, so not freed with the others */
@@ -117,12 +124,12 @@ static int run_width(const struct options *o, struct job_context *ctx, int s, st
         while (judged < *done && job_disturbance_settled(&jobs[judged]))
             job_judge_disturbance(&jobs[judged++]);
     }
-    while (judged < *done) /* the period waited out once for the width, not once a job */
+    while (judged < *done) /* the period waited out once for the size, not once a job */
         job_judge_disturbance(&jobs[judged++]);
     if (ctx->stalls && !e->code)
-        sample_stalls_width(ctx, jobs + first, *done - first, o->sizes[s], e);
+        sample_stalls_size(ctx, jobs + first, *done - first, job_key(shape), e);
     else if ((ctx->metrics || ctx->source) && !e->code)
-        profile_width(ctx, jobs + first, *done - first, o->sizes[s], s + 1, e);
+        profile_size(ctx, jobs + first, *done - first, job_key(shape), s + 1, e);
     for (int i = first; i < *done && !ctx->keep_sampled; ++i)
         job_release_kept(&jobs[i], e);
     return e->code;
@@ -136,24 +143,25 @@ static bool operands_released(const struct job_result *jobs, int count)
     return false;
 }
 
-/* With the stalls group, the widths are profiled once all are sampled (profile_width.h), each passed job's
+/* With the stalls group, the sizes are profiled once all are sampled (profile_size.h), each passed job's
  * operands made again unless they were kept. */
 static int profile_after_sampling(const struct options *o, struct job_context *ctx, struct job_result *jobs,
                                   int done, struct error *e)
 {
     for (int s = 0, first = 0; s < o->n_sizes && !e->code; ++s) {
+        const struct product_shape size = job_key(o->sizes[s]);
         int count = 0;
-        while (first + count < done && jobs[first + count].width == o->sizes[s])
+        while (first + count < done && product_shape_equal(jobs[first + count].key, size))
             ++count;
         if (operands_released(jobs + first, count)) {
-            nvtx_phase_begin(PHASE_COPY_IN, o->sizes[s]); /* the operands again, as the timing had them */
+            nvtx_phase_begin(PHASE_COPY_IN, product_shape_width(size)); /* the operands again, as the timing had them */
             for (int i = first; i < first + count && !e->code; ++i)
                 if (jobs[i].passed && !jobs[i].kept.p)
                     job_restore_operands(ctx->gpu, &jobs[i], e);
             nvtx_end();
         }
         if (!e->code)
-            profile_width(ctx, jobs + first, count, o->sizes[s], s + 1, e);
+            profile_size(ctx, jobs + first, count, size, s + 1, e);
         for (int i = first; i < first + count; ++i)
             job_release_kept(&jobs[i], e);
         first += count;
@@ -161,7 +169,7 @@ static int profile_after_sampling(const struct options *o, struct job_context *c
     return e->code;
 }
 
-/* PC sampling off for good, then the range profiler on (profile_width.h says why not both). */
+/* PC sampling off for good, then the range profiler on (profile_size.h says why not both). */
 static int switch_to_range_profiler(const struct options *o, const struct metric_set *set, struct collectors *c,
                                     struct job_context *ctx, struct error *e)
 {
@@ -176,7 +184,7 @@ static int run_jobs(const struct options *o, const struct metric_set *set, struc
 {
     nvtx_run_begin();
     for (int s = 0; s < o->n_sizes && !e->code; ++s)
-        run_width(o, ctx, s, jobs, done, e);
+        run_size(o, ctx, s, jobs, done, e);
     if (ctx->stalls && (set->n > 0 || set->source) && !e->code && switch_to_range_profiler(o, set, c, ctx, e) == 0)
         profile_after_sampling(o, ctx, jobs, *done, e);
     for (int i = 0; i < *done; ++i) /* what a failure left kept */
@@ -194,7 +202,7 @@ static int write_metrics(const char *dir, const struct job_result *jobs, int cou
     for (int i = 0; i < count; ++i)
         if (jobs[i].profiled)
             profile_write_rows(&c, jobs[i].variant->name, matmul_precision_name(jobs[i].variant->precision),
-                               jobs[i].width, &jobs[i].profile);
+                               jobs[i].key, &jobs[i].profile);
     return csv_close(&c, e);
 }
 
@@ -394,7 +402,7 @@ static int run(int argc, char **argv, struct error *e)
     if (set.source && set.n == 0)
         return error_set(e, EXIT_USAGE, "--metric-groups: source needs another metric group beside it (source,global "
                                         "is the cheapest)");
-    /* the metric passes, the source group and the stall sampling profile the width's variants together */
+    /* the metric passes, the source group and the stall sampling profile the size's variants together */
     /* the ground-truth checks read no stall reason */
     if (o.validate && set.stalls && set.n == 0 && !set.source)
         return error_set(e, EXIT_USAGE, "--validate: the stalls group has no ground truth to check; name another group");

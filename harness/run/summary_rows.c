@@ -22,7 +22,7 @@ static void fill_check(const struct job_result *r, struct summary_row *row)
     row->variant = r->variant->name;
     row->precision = matmul_precision_name(r->variant->precision);
     row->layout = matmul_layout_name(r->variant->layout);
-    row->width = r->width;
+    row->shape = r->key;
     row->status = status_of(r);
     row->reference = r->reference;
     row->seed = r->seed;
@@ -199,7 +199,7 @@ int run_write_findings(const char *dir, const struct job_result *jobs, int count
         const struct job_result *r = &jobs[i];
         struct finding f[FINDING_MAX];
         if (r->profiled)
-            profile_write_findings(&c, r->variant->name, matmul_precision_name(r->variant->precision), r->width,
+            profile_write_findings(&c, r->variant->name, matmul_precision_name(r->variant->precision), r->key,
                                    r->profile.kernels[profile_main_kernel(&r->profile)].kernel, f,
                                    job_findings(r, env, f, FINDING_MAX));
     }
@@ -214,8 +214,8 @@ int run_write_samples(const char *dir, const struct job_result *jobs, int count,
     for (int i = 0; i < count; ++i)
         for (int s = 0; s < jobs[i].timing.n; ++s)
             samples_csv_row(&c, &(struct sample_row){jobs[i].variant->name,
-                                                      matmul_precision_name(jobs[i].variant->precision),
-                                                      jobs[i].width, s, jobs[i].timing.samples_ms[s]});
+                                                     matmul_precision_name(jobs[i].variant->precision), jobs[i].key, s,
+                                                     jobs[i].timing.samples_ms[s]});
     return csv_close(&c, e);
 }
 
@@ -236,18 +236,20 @@ int run_write_variants(const char *dir, const struct matmul_variant *const *vari
 
 void run_print_table(FILE *f, const struct job_result *jobs, int count)
 {
-    fprintf(f, "%-24s %6s %-8s %11s %9s %9s %8s %7s\n", "variant", "width", "status", "median_ms", "GFLOP/s",
-            "GB/s", "samples", "spread");
+    fprintf(f, "%-24s %14s %-8s %11s %9s %9s %8s %7s\n", "variant", "size", "status", "median_ms", "GFLOP/s", "GB/s",
+            "samples", "spread");
     for (int i = 0; i < count; ++i) {
         const struct job_result *r = &jobs[i];
         const struct sample_stats *s = &r->timing.stats;
+        char size[PRODUCT_SHAPE_LEN];
+        product_shape_text(r->key, size);
         if (r->timing.n == 0) {
-            fprintf(f, "%-24s %6d %-8s (max error %.3g, %zu non-finite)\n", r->variant->name, r->width, status_of(r),
+            fprintf(f, "%-24s %14s %-8s (max error %.3g, %zu non-finite)\n", r->variant->name, size, status_of(r),
                     r->check.max_error, r->check.non_finite);
             continue;
         }
-        fprintf(f, "%-24s %6d %-8s %11.4f %9.1f %9.1f %8d %6.2f%%\n", r->variant->name, r->width, status_of(r),
-                s->median, matmul_flop(r->shape) / (s->median * 1e-3) / 1e9,
+        fprintf(f, "%-24s %14s %-8s %11.4f %9.1f %9.1f %8d %6.2f%%\n", r->variant->name, size, status_of(r), s->median,
+                matmul_flop(r->shape) / (s->median * 1e-3) / 1e9,
                 matmul_min_bytes(r->variant, r->shape) / (s->median * 1e-3) / 1e9, r->timing.n, s->ci95_rel * 100);
     }
 }

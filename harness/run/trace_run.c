@@ -103,7 +103,8 @@ static void job_facts(const struct job_result *r, const struct environment *env,
                       struct diagnosis *d, struct trace_job_facts *out)
 {
     struct derived_metric derived[MAX_DERIVED];
-    snprintf(job, len, "%s W=%d", r->variant->name, r->width);
+    char size[PRODUCT_SHAPE_LEN];
+    snprintf(job, len, "%s %s", r->variant->name, product_shape_label(r->key, size));
     *out = (struct trace_job_facts){job, "", r->sampled ? r->stalls.top_reason : "",
                                     r->sourced ? r->source_totals[LINE_SHARED_EXCESS_WAVEFRONTS] : NAN, NAN};
     if (r->profiled) {

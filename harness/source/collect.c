@@ -52,8 +52,8 @@ static int patched_run(struct source_collector *c, struct gpu *g, const struct p
         return error_set(e, EXIT_PROFILER, "a kernel name of %zu characters or more: memscope keeps %zu",
                          sizeof (*records)->function, sizeof (*records)->function - 1);
     if (*n == 0) /* every call runs a kernel: no record means the collection failed, not an empty kernel */
-        return error_set(e, EXIT_PROFILER, "CUPTI's SASS metrics recorded no instruction of %s W=%d", call->variant,
-                         call->width);
+        return error_set(e, EXIT_PROFILER, "CUPTI's SASS metrics recorded no instruction of %s %s", call->variant,
+                         product_shape_label(call->shape, (char[PRODUCT_SHAPE_LEN]){0}));
     return 0;
 }
 
@@ -68,7 +68,7 @@ static int collect_call(struct source_collector *c, struct gpu *g, const struct 
         return e->code;
     snprintf(out->variant, sizeof out->variant, "%s", call->variant);
     snprintf(out->precision, sizeof out->precision, "%s", call->precision);
-    out->width = call->width;
+    out->shape = call->shape;
     if (patched_run(c, g, call, &records, &n, &cost->gpu_ms, e) == 0)
         for (size_t i = 0; i < n && !e->code; ++i)
             source_place(&c->placer, &records[i], records[i].function, capture, out, e);

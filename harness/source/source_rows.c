@@ -25,9 +25,8 @@ static void write_line(struct csv *c, const struct source_capture *capture, cons
     const struct source_text *text = source_find_text(capture, l->file, l->line);
     for (int m = 0; m < LINE_METRIC_COUNT; ++m)
         if (l->values[m] != 0.0)
-            lines_csv_row(c, &(struct line_row){call->variant, call->precision, call->width, kernel, l->file, l->line,
-                                                text ? text->text : "", l->opcodes, line_metric_name(m),
-                                                l->values[m]});
+            lines_csv_row(c, &(struct line_row){call->variant, call->precision, call->shape, kernel, l->file, l->line,
+                                                text ? text->text : "", l->opcodes, line_metric_name(m), l->values[m]});
 }
 
 int source_write_rows(struct csv *c, const struct source_capture *capture, struct error *e)
@@ -45,7 +44,7 @@ int source_write_rows(struct csv *c, const struct source_capture *capture, struc
 }
 
 /* The schema names the line metrics' columns one by one; they must be the line metrics, in their order. */
-_Static_assert(INSTRUCTIONS_COLUMNS - INSTRUCTIONS_INST_EXECUTED == LINE_METRIC_COUNT,
+_Static_assert(INSTRUCTIONS_ROWS - INSTRUCTIONS_INST_EXECUTED == LINE_METRIC_COUNT,
                "instructions.csv's metric columns are not the line metrics (source_metrics.h)");
 
 static void write_instruction(struct csv *c, const struct source_call *call, const struct source_instruction *in)
@@ -54,7 +53,7 @@ static void write_instruction(struct csv *c, const struct source_call *call, con
     const char *kernel = kernel_of(call, in->function, demangled, sizeof demangled);
     double values[LINE_METRIC_COUNT];
     line_metrics_of_instruction(in->values, in->opcode, values);
-    instructions_csv_row(c, &(struct instruction_row){call->variant, call->precision, call->width, kernel, in->pc,
+    instructions_csv_row(c, &(struct instruction_row){call->variant, call->precision, call->shape, kernel, in->pc,
                                                       in->file, in->line, in->opcode, values});
 }
 

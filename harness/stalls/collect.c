@@ -49,13 +49,14 @@ static int sampled_run(struct prof_pcs_session *s, struct gpu *g, const struct p
         return e->code;
     /* shares from part of the samples would read as the kernel's */
     if (totals->dropped > 0)
-        return error_set(e, EXIT_PROFILER, "PC sampling dropped %llu of %llu samples of %s W=%d",
+        return error_set(e, EXIT_PROFILER, "PC sampling dropped %llu of %llu samples of %s %s",
                          (unsigned long long)totals->dropped, (unsigned long long)totals->samples, call->variant,
-                         call->width);
+                         product_shape_label(call->shape, (char[PRODUCT_SHAPE_LEN]){0}));
     /* every call runs a kernel long enough to be sampled at the period chosen for it */
     if (*n == 0 && totals->non_user == 0)
-        return error_set(e, EXIT_PROFILER, "PC sampling recorded no instruction of %s W=%d (%llu samples)",
-                         call->variant, call->width, (unsigned long long)totals->samples);
+        return error_set(e, EXIT_PROFILER, "PC sampling recorded no instruction of %s %s (%llu samples)", call->variant,
+                         product_shape_label(call->shape, (char[PRODUCT_SHAPE_LEN]){0}),
+                         (unsigned long long)totals->samples);
     return 0;
 }
 
@@ -92,7 +93,7 @@ static int collect_call(struct stall_collector *c, struct gpu *g, const struct p
     double started = host_seconds();
     snprintf(out->variant, sizeof out->variant, "%s", call->variant);
     snprintf(out->precision, sizeof out->precision, "%s", call->precision);
-    out->width = call->width;
+    out->shape = call->shape;
     if (prof_pcs_set_period(&c->pcs, period, &pe))
         return error_from_profiler(e, &pe);
     out->period_log2 = c->pcs.period_log2;

@@ -7,7 +7,7 @@
  *
  * PC sampling is enabled once, when the run opens, and disabled once every
  * width is sampled, before the range profiler is enabled (see
- * run/profile_width.h for why). It samples only between begin and end. A
+ * run/profile_size.h for why). It samples only between begin and end. A
  * kernel built without line information (cuBLAS's) has its samples on file
  * "" and line 0. Samples the hardware dropped fail the call: shares from part
  * of them would read as the kernel's.

@@ -25,7 +25,7 @@ struct stall_line {
 struct stall_call {
     char variant[JOB_NAME_LEN]; /* or a program's job */
     char precision[16];
-    int width;
+    struct product_shape shape;
     struct stall_line *lines;
     size_t n;
     struct prof_pcs_totals totals;

@@ -12,7 +12,7 @@ void stalls_write_rows(struct csv *c, const struct stall_call *call, const struc
         source_line_text(l->file, l->line, text, sizeof text);
         for (int r = 0; r < reasons->n; ++r)
             if (l->samples[r] != 0)
-                stalls_csv_row(c, &(struct stall_row){call->variant, call->precision, call->width, kernel, l->file,
+                stalls_csv_row(c, &(struct stall_row){call->variant, call->precision, call->shape, kernel, l->file,
                                                       l->line, text, reasons->name[r], l->samples[r]});
     }
 }

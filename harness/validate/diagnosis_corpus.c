@@ -81,7 +81,7 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, struct sourc
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     struct case_context x = {c, b, g->stream};
-    struct profiled_call call = {launch_and_wait, &x, c->name, "fp32", 0, &r->profile};
+    struct profiled_call call = {launch_and_wait, &x, c->name, "fp32", PRODUCT_SHAPE_NONE, &r->profile};
     memset(r, 0, sizeof *r);
     r->exact = (struct exact_shared){NAN, NAN};
     r->conversions_on_lines = NAN;
@@ -199,12 +199,12 @@ static int run_cases(struct gpu *g, struct metrics_collector *m, struct source_c
             continue;
         if (profile_case(g, m, s, &pathology_cases[i], b, (int)i + 1, capture_dir, r, e))
             break;
-        profile_write_rows(metrics, pathology_cases[i].name, "fp32", 0, p);
+        profile_write_rows(metrics, pathology_cases[i].name, "fp32", PRODUCT_SHAPE_NONE, p);
         n_found[i] = profile_findings(p, profile_main_kernel(p), &r->exact, env, &r->launch,
                                       r->sourced ? &r->lines : NULL, found[i], FINDING_MAX);
         const struct pathology_case *c = &pathology_cases[i];
-        profile_write_findings(findings, c->name, "fp32", 0, p->kernels[profile_main_kernel(p)].kernel, found[i],
-                               n_found[i]);
+        profile_write_findings(findings, c->name, "fp32", PRODUCT_SHAPE_NONE, p->kernels[profile_main_kernel(p)].kernel,
+                               found[i], n_found[i]);
         duration_ms[i] = r->duration_ms;
     }
     for (size_t i = 0; i < PATHOLOGY_CASE_COUNT && !e->code; ++i)

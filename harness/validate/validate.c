@@ -467,7 +467,7 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, struct sourc
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     snprintf(path, sizeof path, "%s/%02d-%s.capture", capture_dir, index, c->kernel);
     struct launch_context x = {c, b, g->stream, g->cublas};
-    struct profiled_call call = {launch_and_wait, &x, name, case_precision(c), 0, &out->profile};
+    struct profiled_call call = {launch_and_wait, &x, name, case_precision(c), PRODUCT_SHAPE_NONE, &out->profile};
     nvtx_job_begin(name, 0);
     nvtx_phase_begin(PHASE_METRICS, 0);
     metrics_collect(m, g, &call, 1, path, e);
@@ -525,7 +525,7 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
         if (profile_case(g, m, s, &cases[i], &b, i + 1, name, capture_dir, &measured, e) == 0) {
             expect_kernel_tile(&cases[i], &measured.profile);
             report(&out, &cases[i], &measured, checks, failures);
-            profile_write_rows(&metrics, name, case_precision(&cases[i]), 0, &measured.profile);
+            profile_write_rows(&metrics, name, case_precision(&cases[i]), PRODUCT_SHAPE_NONE, &measured.profile);
         }
     }
     if (!e->code)

@@ -1,4 +1,4 @@
-# The changes of a comparison (compare.csv): each variant x width's change of the
+# The changes of a comparison (compare.csv): each variant x shape's change of the
 # median with its 95 % interval, coloured by verdict. Draws compare_file (compare-chart's),
 # else datadir's compare.csv, which memscope-report-data checked and copied there.
 reset
@@ -23,7 +23,15 @@ set style fill solid 0.8 border -1
 set boxwidth 0.7
 set key top left
 verdict_colour(v) = v eq "SLOWER" ? 0xd62728 : v eq "FASTER" ? 0x2ca02c : v eq "SAME" ? 0x7f7f7f : v eq "FAILED" ? 0x000000 : 0xff7f0e
-label(v, w) = sprintf("%s W=%d", v, w)
+# A rectangle's bar (width 0, rows above 0) is named by its shape, from rows, cols and inner: compare.csv's last
+# columns since rectangular products. A file written before them names every bar by its width, as a program's kernels
+# (0 x 0 x 0) still are; has_shape, whether the header names rows, keeps column("rows") from being read there (gnuplot
+# warns of a column the header lacks).
+has_shape = 0
+stats compare_file using (has_shape = sum [i=1:64] (columnhead(i) eq "rows"), 0) nooutput
+size(w) = w == 0 && has_shape && column("rows") > 0 ? \
+    sprintf("%dx%dx%d", column("rows"), column("cols"), column("inner")) : sprintf("W=%d", w)
+label(v, w) = sprintf("%s %s", v, size(w))
 plot compare_file using 0:"change_pct":(verdict_colour(strcol("verdict"))):xtic(label(strcol("variant"), column("width"))) with boxes lc rgb variable notitle, \
      compare_file using 0:"change_pct":"interval_low_pct":"interval_high_pct" with yerrorbars lc rgb "black" pt -1 notitle, \
      compare_file using 0:(column("interval_high_pct") > 0 ? column("interval_high_pct") : 0):(strcol("verdict") eq "SAME" ? "" : strcol("verdict")) with labels offset 0, 0.8 font ",8" notitle, \

@@ -1,4 +1,4 @@
-# The history of one GPU at one width: median time per variant across the
+# The history of one GPU at one size (a width, or a shape): median time per variant across the
 # recorded runs (top), load efficiency and exact bank conflicts (below).
 # Circles mark the steps memscope-history found. Expects datadir.
 reset
@@ -7,7 +7,7 @@ set datafile columnheaders
 set termoption noenhanced
 load datadir.'/variables.gp'
 file = datadir.'/history.tsv'
-set label 90 sprintf("History on %s at W = %d", gpu_name, history_width) at screen 0.5, screen 0.965 center font ",18"
+set label 90 sprintf("History on %s at %s", gpu_name, history_label) at screen 0.5, screen 0.965 center font ",18"
 set label 91 "Runs in the order they started, labelled by commit (* uncommitted changes). A circle marks a step: the level of the median time\n".\
     "changed beyond the floor (a penalised piecewise-constant fit, PELT); steps.txt beside this file lists each step with its interval and the\n".\
     "deterministic counters that changed at the same commit. Bars: interquartile range." \

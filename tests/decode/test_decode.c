@@ -192,16 +192,17 @@ static const char *decode_bin(void)
 }
 
 /* The command line gives the rows a run writes: one per metric, tagged with its call's variant, precision and
- * width. */
+ * size (a capture from before shapes names its width: a square). */
 static void the_command_writes_the_metric_rows(void **state)
 {
     (void)state;
     static struct outcome o;
     shell(&o, "%s %stiled_transposed-W1024.capture", decode_bin(), FIXTURES);
     assert_int_equal(o.exit_code, 0);
-    assert_non_null(strstr(o.output, "variant,precision,width,kernel,metric,value,unit\n"));
+    assert_non_null(strstr(o.output, "variant,precision,width,kernel,metric,value,unit,rows,cols,inner\n"));
     assert_non_null(strstr(o.output, "tiled_transposed,fp32,1024,\"void transposed_tile_kernel<0>"));
-    assert_non_null(strstr(o.output, ",smsp__sass_inst_executed_op_shared_st.sum,2097152,"));
+    assert_non_null(strstr(o.output, ",smsp__sass_inst_executed_op_shared_st.sum,2097152,instruction,1024,1024,"
+                                     "1024\n"));
 }
 
 static void the_command_refuses_a_file_that_is_not_a_capture(void **state)

@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[PATH_LEN];
     uint8_t options = size ? data[0] : 0;
     struct history_query query = {.gpu = options & 1 ? "NVIDIA H100 80GB HBM3" : NULL,
-                                  .width = options & 2 ? 1024 : 0,
+                                  .shape = options & 2 ? product_shape_square(1024) : PRODUCT_SHAPE_NONE,
                                   .floor = 0.02};
     if (size) {
         ++data;

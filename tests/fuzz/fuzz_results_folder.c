@@ -42,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int row = 0; row < r.summary.rows; ++row) {
         const char *variant = csv_table_text(&r.summary, row, r.col_variant);
         struct error metric = {0};
-        results_summary_row(&r, variant, r.summary_width[row]);
-        results_metric_sum(&r, variant, r.summary_width[row], "dram__bytes_read.sum", &value, &metric);
+        results_summary_row(&r, variant, r.summary_shape[row]);
+        results_metric_sum(&r, variant, r.summary_shape[row], "dram__bytes_read.sum", &value, &metric);
     }
     results_folder_close(&r);
     return 0;

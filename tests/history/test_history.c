@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "../../harness/history/history.h"
 #include "../../harness/history/store.h"
 #include "../support/remove_tree.h"
 #include "../support/rewrite_csv.h"
@@ -206,7 +207,10 @@ static void a_schema_newer_than_the_program_is_refused(void **state)
     assert_int_equal(store_open(path, 0, &s, &e), 0);
     assert_int_equal(store_script(s, "UPDATE schema_version SET version = 99", &e), 0);
     store_close(s);
-    expect_refused_and_unchanged(path, "newer.db: schema version 99 is newer than this memscope-history knows (1)");
+    char message[128];
+    snprintf(message, sizeof message, "newer.db: schema version 99 is newer than this memscope-history knows (%d)",
+             HISTORY_SCHEMA_VERSION);
+    expect_refused_and_unchanged(path, message);
 }
 
 /* The dump is what the repository commits: read back, it is the database it was written from. */

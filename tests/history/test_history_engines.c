@@ -3,10 +3,11 @@
  * the test starts itself (tests/history/postgres_server.h): the same folder twice adds nothing; a half-written,
  * truncated or malformed folder is refused and leaves the database as it was (SQLite: byte for byte;
  * PostgreSQL: every table's row count); eight ingests of different runs at once, as separate processes, lose
- * and duplicate nothing, and eight more of the same runs add nothing. PostgreSQL also names an unreachable
- * server and a refused login, exit 4, and where libpq cannot be loaded SQLite still works and PostgreSQL is
- * refused, exit 3. Without libpq or PostgreSQL's server installed (scripts/setup test installs postgresql) the
- * tests that need them show as skipped, saying which is missing.
+ * and duplicate nothing, and eight more of the same runs add nothing; a rectangle is a job apart from the square of
+ * its variant, a history of schema version 1 and a history CSV from before rows, cols and inner read as squares of
+ * their widths. PostgreSQL also names an unreachable server and a refused login, exit 4, and where libpq cannot be
+ * loaded SQLite still works and PostgreSQL is refused, exit 3. Without libpq or PostgreSQL's server installed
+ * (scripts/setup test installs postgresql) the tests that need them show as skipped, saying which is missing.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -25,6 +26,9 @@
 #include "postgres_server.h"
 
 #define FIXTURE "tests/fixtures/report-run"
+/* A run of cublas_bf16 at 1024 and at 8192x3072x1024 (width 0), with its samples and metrics. */
+#define SHAPES "tests/fixtures/history-shapes"
+#define COMMITTED "reports/history-h100.sql"
 #define CONCURRENT 8
 #define OPENING_ROUNDS 16
 
@@ -116,7 +120,8 @@ static void expect(const struct outcome *o, int code, const char *text)
         fail_msg("expected exit %d and \"%s\"; got %d:\n%s", code, text, o->exit_code, o->output);
 }
 
-/* Runs 0..CONCURRENT-1: the fixture at other start times, so other runs. */
+/* Runs 0..CONCURRENT-1: the fixture at other start times, so other runs. And shapes-later: the shapes' run at a
+ * later commit, its rectangle 10 % slower (min_ms, q1_ms, median_ms and q3_ms are summary.csv's columns 13 to 16). */
 static int make_runs(const char *workdir)
 {
     static struct outcome o;
@@ -124,7 +129,46 @@ static int make_runs(const char *workdir)
           "for i in $(seq 0 %d); do cp -r %s %s/run$i && sed -i \"s/^time_utc,.*/time_utc,2026-12-0${i}T12:00:00Z/\" "
           "%s/run$i/environment.csv || exit 1; done",
           CONCURRENT - 1, FIXTURE, workdir, workdir);
+    if (o.exit_code)
+        return o.exit_code;
+    shell(&o,
+          "d=%s/shapes-later && cp -r %s $d && sed -i 's/^git_commit,.*/git_commit,7e57ab1e/; "
+          "s/^time_utc,.*/time_utc,2026-12-11T08:00:00Z/' $d/environment.csv && "
+          "awk -F, -v OFS=, 'NR > 1 && $4 == 0 {for (c = 13; c <= 16; ++c) $c = sprintf(\"%%.10g\", $c * 1.1)} 1' "
+          "$d/summary.csv >$d/slower.csv && mv $d/slower.csv $d/summary.csv",
+          workdir, SHAPES);
     return o.exit_code;
+}
+
+/* The rows of a query as text: cells joined by spaces, each row ending in a line break. */
+static void query(const char *target, const char *sql, char *text, size_t size)
+{
+    struct store *s;
+    struct store_rows rows;
+    struct error e = {0};
+    if (store_open(target, 0, &s, &e) || store_run(s, sql, 0, NULL, &rows, &e))
+        fail_msg("%s: %s", sql, e.message);
+    size_t used = 0;
+    text[0] = '\0';
+    for (int row = 0; row < rows.rows; ++row)
+        for (int c = 0; c < rows.columns && used < size; ++c) {
+            const char *cell = store_cell(&rows, row, c);
+            used += (size_t)snprintf(text + used, size - used, "%s%s", cell ? cell : "NULL",
+                                     c + 1 < rows.columns ? " " : "\n");
+        }
+    store_rows_free(&rows);
+    store_close(s);
+}
+
+/* Each job, its size and its samples over every run. */
+static const char jobs_and_samples[] =
+    "SELECT j.name, j.width, j.rows, j.cols, j.\"inner\", count(*) FROM job j JOIN result r ON r.job_id = j.id "
+    "JOIN sample s ON s.result_id = r.id GROUP BY j.id, j.name, j.width, j.rows, j.cols, j.\"inner\" ORDER BY j.id";
+
+static void expect_absent(const struct outcome *o, const char *text)
+{
+    if (strstr(o->output, text))
+        fail_msg("expected no \"%s\"; got:\n%s", text, o->output);
 }
 
 static struct engine *ready(void **state)
@@ -263,6 +307,142 @@ static void a_dump_reads_back_as_the_history_it_was(void **state)
     expect(&o, 0, "29\n");
 }
 
+/* A rectangle is a job of its own beside the square of its variant: recorded with its shape, its samples and metrics
+ * its own (none are a figure), read back by its shape, its step named by it. */
+static void a_rectangle_is_a_job_apart_from_the_square_of_its_variant(void **state)
+{
+    struct engine *g = ready(state);
+    static struct outcome o;
+    char target[256], rows[1024];
+    new_database(g, target, sizeof target);
+    shell(&o, "%s add --db '%s' %s", tool(), target, SHAPES);
+    expect(&o, 0, "recorded in");
+    query(target, jobs_and_samples, rows, sizeof rows);
+    assert_string_equal(rows, "cublas_bf16 1024 1024 1024 1024 4\ncublas_bf16 0 8192 3072 1024 6\n");
+    query(target,
+          "SELECT j.rows, count(*), CAST(sum(m.value) AS BIGINT) FROM job j JOIN result r ON r.job_id = j.id "
+          "JOIN metric m ON m.result_id = r.id GROUP BY j.id, j.rows ORDER BY j.id",
+          rows, sizeof rows);
+    assert_string_equal(rows, "1024 1 65536\n8192 2 1576960\n");
+    query(target, "SELECT count(*) FROM figure WHERE name IN ('width', 'rows', 'cols', 'inner')", rows, sizeof rows);
+    assert_string_equal(rows, "0\n");
+    shell(&o, "%s series --db '%s' --width 8192x3072x1024 cublas_bf16", tool(), target);
+    expect(&o, 0, "# cublas_bf16 bf16 8192x3072x1024 on NVIDIA H200: 1 runs");
+    expect(&o, 0, "\t0.156836\t");
+    expect_absent(&o, "W=1024");
+    shell(&o, "%s series --db '%s' --width 1024 cublas_bf16", tool(), target);
+    expect(&o, 0, "# cublas_bf16 bf16 W=1024 on NVIDIA H200: 1 runs");
+    expect(&o, 0, "\t0.008128\t");
+    expect_absent(&o, "8192x3072x1024");
+    shell(&o, "%s add --db '%s' %s/shapes-later && %s steps --db '%s'", tool(), target, g->workdir, tool(), target);
+    expect(&o, 0, "# 1 step on NVIDIA H200");
+    expect(&o, 0, "2026-12-11T08:00:00Z 7e57ab1  cublas_bf16 bf16 8192x3072x1024  +10.0 %");
+    shell(&o, "mkdir -p %1$s/chart && %2$s chart-data --width 8192x3072x1024 --db '%3$s' %1$s/chart && "
+              "grep history_ %1$s/chart/variables.gp",
+          g->workdir, tool(), target);
+    expect(&o, 0, "history_width = 0\nhistory_label = \"8192x3072x1024\"\n");
+}
+
+/* The schema of version 1, as memscope-history made a history before version 2 (%s: the engine's key column type),
+ * and an old run in it: cublas_bf16 at 1024, the job the shapes' run records again, and naive at 2048. */
+static const char schema_1[] =
+    "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+    "INSERT INTO schema_version VALUES (1);"
+    "CREATE TABLE machine (id %1$s, host TEXT NOT NULL, gpu_name TEXT NOT NULL, gpu_uuid TEXT NOT NULL,"
+    " UNIQUE (host, gpu_name, gpu_uuid));"
+    "CREATE TABLE run (id %1$s, machine_id BIGINT NOT NULL REFERENCES machine (id), gpu_name TEXT NOT NULL,"
+    " git_commit TEXT NOT NULL, git_dirty TEXT NOT NULL, time_utc TEXT NOT NULL,"
+    " UNIQUE (gpu_name, git_commit, time_utc));"
+    "CREATE TABLE environment (run_id BIGINT NOT NULL REFERENCES run (id), key TEXT NOT NULL, value TEXT NOT NULL,"
+    " PRIMARY KEY (run_id, key));"
+    "CREATE TABLE job (id %1$s, kind TEXT NOT NULL, name TEXT NOT NULL, precision TEXT NOT NULL,"
+    " width INTEGER NOT NULL, UNIQUE (kind, name, precision, width));"
+    "CREATE TABLE result (id %1$s, run_id BIGINT NOT NULL REFERENCES run (id), job_id BIGINT NOT NULL REFERENCES job "
+    "(id), status TEXT, layout TEXT, reference TEXT, seed TEXT, samples INTEGER NOT NULL, stop_reason TEXT,"
+    " min_ms DOUBLE PRECISION, q1_ms DOUBLE PRECISION, median_ms DOUBLE PRECISION, q3_ms DOUBLE PRECISION,"
+    " max_ms DOUBLE PRECISION, mean_ms DOUBLE PRECISION, stdev_ms DOUBLE PRECISION, ci95_rel DOUBLE PRECISION,"
+    " metrics_kernel TEXT, limiter TEXT, evidence TEXT, stall_top_reason TEXT, other_gpu_work TEXT,"
+    " UNIQUE (run_id, job_id));"
+    "CREATE TABLE sample (result_id BIGINT NOT NULL REFERENCES result (id), sample INTEGER NOT NULL,"
+    " time_ms DOUBLE PRECISION NOT NULL, PRIMARY KEY (result_id, sample));"
+    "CREATE TABLE figure (result_id BIGINT NOT NULL REFERENCES result (id), name TEXT NOT NULL,"
+    " value DOUBLE PRECISION NOT NULL, PRIMARY KEY (result_id, name));"
+    "CREATE TABLE metric (result_id BIGINT NOT NULL REFERENCES result (id), kernel TEXT NOT NULL, name TEXT NOT NULL,"
+    " value DOUBLE PRECISION, unit TEXT NOT NULL);"
+    "CREATE INDEX metric_of_result ON metric (result_id);"
+    "INSERT INTO machine (host, gpu_name, gpu_uuid) VALUES ('vm', 'NVIDIA H200', 'GPU-0');"
+    "INSERT INTO run (machine_id, gpu_name, git_commit, git_dirty, time_utc)"
+    " SELECT id, gpu_name, '0dd0ld0', '0', '2026-12-01T08:00:00Z' FROM machine;"
+    "INSERT INTO job (kind, name, precision, width) VALUES ('variant', 'cublas_bf16', 'bf16', 1024),"
+    " ('variant', 'naive', 'fp32', 2048);"
+    "INSERT INTO result (run_id, job_id, samples, median_ms) SELECT run.id, job.id, 1, 0.0081 FROM run, job;"
+    "INSERT INTO sample (result_id, sample, time_ms) SELECT id, 0, median_ms FROM result;";
+
+static void make_old_history(const char *target)
+{
+    struct store *s;
+    struct error e = {0};
+    char sql[sizeof schema_1 + 256];
+    if (store_open(target, 1, &s, &e))
+        fail_msg("%s", e.message);
+    snprintf(sql, sizeof sql, schema_1, store_engine_of(s)->serial_key);
+    store_script(s, sql, &e);
+    store_close(s);
+    if (e.code)
+        fail_msg("the schema of version 1: %s", e.message);
+}
+
+/* A history of schema version 1 is brought up to date when opened, by a command that reads as by one that writes:
+ * each job's rows, cols and inner are its width (a square's), its results stay its own, and a run recorded after
+ * adds its squares to the jobs there and its rectangle beside them. */
+static void a_history_of_version_1_takes_its_widths_as_squares(void **state)
+{
+    struct engine *g = ready(state);
+    static struct outcome o;
+    char target[256], rows[1024];
+    new_database(g, target, sizeof target);
+    make_old_history(target);
+    shell(&o, "%s series --db '%s' naive", tool(), target);
+    expect(&o, 0, "# naive fp32 W=2048 on NVIDIA H200: 1 runs");
+    query(target, "SELECT version FROM schema_version", rows, sizeof rows);
+    assert_string_equal(rows, "2\n");
+    query(target, "SELECT name, width, rows, cols, \"inner\" FROM job ORDER BY id", rows, sizeof rows);
+    assert_string_equal(rows, "cublas_bf16 1024 1024 1024 1024\nnaive 2048 2048 2048 2048\n");
+    shell(&o, "%s add --db '%s' %s", tool(), target, SHAPES);
+    expect(&o, 0, "recorded in");
+    query(target, jobs_and_samples, rows, sizeof rows);
+    assert_string_equal(rows, "cublas_bf16 1024 1024 1024 1024 5\nnaive 2048 2048 2048 2048 1\n"
+                              "cublas_bf16 0 8192 3072 1024 6\n");
+    shell(&o, "%s series --db '%s' --width 1024 cublas_bf16 | cut -f2,3", tool(), target);
+    expect(&o, 0, "commit\tmedian_ms\n0dd0ld0\t0.0081\n5ac0b1e\t0.008128\n");
+}
+
+/* A history CSV exported before rows, cols and inner (its header ends at dram_gbs) holds squares: migrated, it
+ * exports as the history it came from. A rectangle goes through export and migrate unchanged. */
+static void a_history_csv_without_shapes_migrates_as_squares(void **state)
+{
+    struct engine *g = ready(state);
+    static struct outcome o;
+    char squares[256], shapes[256], again[256];
+    new_database(g, squares, sizeof squares);
+    new_database(g, shapes, sizeof shapes);
+    new_database(g, again, sizeof again);
+    shell(&o,
+          "%1$s export --db %2$s >%3$s/full.csv && cut -d, -f1-15 %3$s/full.csv >%3$s/old.csv && "
+          "head -n 1 %3$s/old.csv && %1$s migrate --db '%4$s' %3$s/old.csv && "
+          "%1$s export --db '%4$s' | cmp - %3$s/full.csv",
+          tool(), COMMITTED, g->workdir, squares);
+    expect(&o, 0, "dram_gbs\n");
+    expect(&o, 0, "old.csv: 13 runs recorded in");
+    shell(&o,
+          "%1$s add --db '%2$s' %3$s %4$s/shapes-later && %1$s export --db '%2$s' >%4$s/shapes.csv && "
+          "grep -c ',0,[0-9]*,.*,8192,3072,1024$' %4$s/shapes.csv && %1$s migrate --db '%5$s' %4$s/shapes.csv && "
+          "%1$s export --db '%5$s' | cmp - %4$s/shapes.csv",
+          tool(), shapes, SHAPES, g->workdir, again);
+    expect(&o, 0, "2\nhistory: ");
+    expect(&o, 0, "shapes.csv: 2 runs recorded in");
+}
+
 /* No server at the address, and a server that refuses the user: both exit 4, named apart. */
 static void an_unreachable_server_and_a_refused_login_are_named(void **state)
 {
@@ -337,6 +517,9 @@ int main(void)
         cmocka_unit_test(concurrent_ingests_lose_and_duplicate_nothing),
         cmocka_unit_test(eight_that_open_a_new_history_at_once_all_find_it_theirs),
         cmocka_unit_test(a_dump_reads_back_as_the_history_it_was),
+        cmocka_unit_test(a_rectangle_is_a_job_apart_from_the_square_of_its_variant),
+        cmocka_unit_test(a_history_of_version_1_takes_its_widths_as_squares),
+        cmocka_unit_test(a_history_csv_without_shapes_migrates_as_squares),
     };
     const struct CMUnitTest postgres[] = {
         cmocka_unit_test(the_same_folder_twice_adds_nothing),
@@ -344,6 +527,9 @@ int main(void)
         cmocka_unit_test(concurrent_ingests_lose_and_duplicate_nothing),
         cmocka_unit_test(eight_that_open_a_new_history_at_once_all_find_it_theirs),
         cmocka_unit_test(a_dump_reads_back_as_the_history_it_was),
+        cmocka_unit_test(a_rectangle_is_a_job_apart_from_the_square_of_its_variant),
+        cmocka_unit_test(a_history_of_version_1_takes_its_widths_as_squares),
+        cmocka_unit_test(a_history_csv_without_shapes_migrates_as_squares),
         cmocka_unit_test(an_unreachable_server_and_a_refused_login_are_named),
         cmocka_unit_test(without_libpq_sqlite_works_and_postgresql_is_refused),
     };

@@ -72,7 +72,7 @@ static void load_sources(void)
     struct series_set set;
     struct error e = {0};
     struct step_rules rules = {STEPS_DEFAULT_FLOOR, STEPS_DEFAULT_PENALTY};
-    if (history_open(COMMITTED, 0, &s, &e) || series_load(s, NULL, 0, &set, &e))
+    if (history_open(COMMITTED, 0, &s, &e) || series_load(s, NULL, (struct product_shape){0}, &set, &e))
         fail_msg("%s", e.message);
     for (int j = 0; j < set.jobs && n_sources < MOST_SOURCES; ++j) {
         const struct job_series *job = &set.job[j];
@@ -87,7 +87,9 @@ static void load_sources(void)
         src->n = job->n;
         for (int i = 0; i < job->n; ++i)
             src->deviation[i] = log(job->median_ms[i] / level[i]);
-        snprintf(src->name, sizeof src->name, "%s %s W=%d", job->variant, job->precision, job->width);
+        char label[PRODUCT_SHAPE_LEN];
+        snprintf(src->name, sizeof src->name, "%s %s %s", job->variant, job->precision,
+                 product_shape_label(job->shape, label));
         ++n_sources;
     }
     series_free(&set);

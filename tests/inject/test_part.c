@@ -129,7 +129,7 @@ static void a_replayed_launch_has_its_metrics_under_its_job(void **state)
     expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,0,kernelA(float*) #0,2,,120\n");
     expect_text("\n1,kernelA(float*),_Z7kernelAPf,,1,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #1,2,,720\n");
     read_part_file("metrics.csv");
-    expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),dram__bytes_read.sum,4096,byte\n");
+    expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),dram__bytes_read.sum,4096,byte,0,0,0\n");
     if (strstr(text, "kernelA(float*) #0"))
         fail_msg("the launch not profiled has metrics:\n%s", text);
     read_part_file("environment.csv");
@@ -162,9 +162,9 @@ static void a_sampled_launch_has_its_stalls_under_its_job(void **state)
     assert_int_equal(part_write(&c, &records, &e), 0);
 
     read_part_file("stalls.csv");
-    assert_string_equal(text, "variant,precision,width,kernel,file,line,source,reason,samples\n"
-                              "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,long_scoreboard,7\n"
-                              "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,selected,2\n");
+    assert_string_equal(text, "variant,precision,width,kernel,file,line,source,reason,samples,rows,cols,inner\n"
+                              "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,long_scoreboard,7,0,0,0\n"
+                              "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,selected,2,0,0,0\n");
     read_part_file("launches.csv");
     expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #0,3,,120\n");
     read_part_file("environment.csv");
@@ -210,9 +210,9 @@ static void a_patched_launch_has_its_lines_under_its_job(void **state)
 
     read_part_file("lines.csv");
     expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),k.cu,3,x[i * 32] = y[i];,LDG.E STG.E,"
-                "global_st_sectors,1024\n");
+                "global_st_sectors,1024,0,0,0\n");
     expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),k.cu,3,x[i * 32] = y[i];,LDG.E STG.E,"
-                "global_excess_sectors,896\n");
+                "global_excess_sectors,896,0,0,0\n");
     if (strstr(text, "#0"))
         fail_msg("the launch whose patching failed has lines:\n%s", text);
     read_part_file("instructions.csv");

@@ -309,8 +309,8 @@ static void repeated_runs_are_samples_of_the_first_runs_jobs(void **state)
     read_scratch_file("out/run-3/env.txt", env, sizeof env);
     assert_string_equal(env, "groups=none run=3\n");
     read_scratch_file("out/samples.csv", samples, sizeof samples);
-    expect_line(samples, "\nstep/k() #0,program,0,1,0.001\nstep/k() #0,program,0,2,0.002\n"
-                         "step/k() #0,program,0,3,0.003\n");
+    expect_line(samples, "\nstep/k() #0,program,0,1,0.001,0,0,0\nstep/k() #0,program,0,2,0.002,0,0,0\n"
+                         "step/k() #0,program,0,3,0.003,0,0,0\n"); /* a program's job: no product's shape */
     read_scratch_file("out/summary.csv", summary, sizeof summary);
     expect_line(summary, "\nstep/k() #0,program,,0,timed,,0,,,,3,,0.001,0.0015,0.002,0.0025,0.003,0.002,");
 }
@@ -345,9 +345,9 @@ static void the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_ow
     read_scratch_file("out/stall-sampling/env.txt", env, sizeof env);
     assert_string_equal(env, "groups=stalls run=3 first=out.partial\n");
     read_scratch_file("out/stalls.csv", stalls, sizeof stalls);
-    assert_string_equal(stalls, "variant,precision,width,kernel,file,line,source,reason,samples\n"
-                                "step/k() #0,program,0,k(),k.cu,7,x += y;,long_scoreboard,20\n"
-                                "step/k() #0,program,0,k(),k.cu,8,y *= 2;,selected,10\n");
+    assert_string_equal(stalls, "variant,precision,width,kernel,file,line,source,reason,samples,rows,cols,inner\n"
+                                "step/k() #0,program,0,k(),k.cu,7,x += y;,long_scoreboard,20,0,0,0\n"
+                                "step/k() #0,program,0,k(),k.cu,8,y *= 2;,selected,10,0,0,0\n");
     read_scratch_file("out/summary.csv", summary, sizeof summary);
     assert_non_null(strstr(summary, ",30,long_scoreboard,66.66666667,"));
 }
@@ -393,12 +393,13 @@ static void the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own
     read_scratch_file("out/source-counting/env.txt", env, sizeof env);
     assert_string_equal(env, "groups=source run=3 first=\n");
     read_scratch_file("out/lines.csv", lines, sizeof lines);
-    assert_string_equal(lines, "variant,precision,width,kernel,file,line,source,opcodes,metric,value\n"
-                               "step/k() #0,program,0,k(),k.cu,7,x[i * 32] = y;,STG.E,global_st_sectors,1048576\n"
-                               "step/k() #0,program,0,k(),k.cu,7,x[i * 32] = y;,STG.E,global_excess_sectors,917504\n");
+    assert_string_equal(lines,
+                        "variant,precision,width,kernel,file,line,source,opcodes,metric,value,rows,cols,inner\n"
+                        "step/k() #0,program,0,k(),k.cu,7,x[i * 32] = y;,STG.E,global_st_sectors,1048576,0,0,0\n"
+                        "step/k() #0,program,0,k(),k.cu,7,x[i * 32] = y;,STG.E,global_excess_sectors,917504,0,0,0\n");
     read_scratch_file("out/instructions.csv", instructions, sizeof instructions);
     expect_line(instructions, "\nstep/k() #0,program,0,k(),112,k.cu,7,STG.E,32768,0,0,0,0,0,0,0,32768,0,1048576,"
-                              "1048576,131072,917504,1048576,0,0\n");
+                              "1048576,131072,917504,1048576,0,0,0,0,0\n");
 }
 
 /* The findings name the line the source group counted, in a program as in the suite: the first run's metrics are
@@ -426,7 +427,7 @@ static void the_findings_name_the_line_the_source_group_counted(void **state)
     expect(EXIT_OK, "results: out\n");
     read_scratch_file("out/findings.csv", findings, sizeof findings);
     expect_line(findings, "\nstep/k() #0,program,0,k(),1,uncoalesced_global_stores,global,");
-    if (!strstr(findings, ",k.cu:21\n"))
+    if (!strstr(findings, ",k.cu:21,0,0,0\n"))
         fail_msg("the finding does not name k.cu:21:\n%s", findings);
     read_scratch_file("out/summary.csv", summary, sizeof summary);
     assert_non_null(strstr(summary, ",uncoalesced_global_stores,"));
@@ -519,9 +520,9 @@ static void a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both(void **
     expect_line(summary, "\n[rank 1]/step/k() #0,program,,0,profiled,");
     expect_line(summary, "\n[rank 1]/step/k() #1,program,,0,timed,");
     read_scratch_file("out/samples.csv", samples, sizeof samples);
-    expect_line(samples, "\n[rank 1]/step/k() #0,program,0,1,0.003\n");
+    expect_line(samples, "\n[rank 1]/step/k() #0,program,0,1,0.003,0,0,0\n");
     read_scratch_file("out/metrics.csv", metrics, sizeof metrics);
-    expect_line(metrics, "\n[rank 1]/step/k() #0,program,0,k(),dram__bytes_read.sum,1,byte\n");
+    expect_line(metrics, "\n[rank 1]/step/k() #0,program,0,k(),dram__bytes_read.sum,1,byte,0,0,0\n");
     read_scratch_file("out/environment.csv", env, sizeof env);
     expect_line(env, "\nkernel_launches,4\n");
     expect_line(env, "\nparts,2\npart_rank-0,rank 0\n");

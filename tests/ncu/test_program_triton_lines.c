@@ -52,7 +52,7 @@ static void the_triton_kernels_lines_are_the_generated_files(void **state)
           decode_bin());
     if (o.exit_code != 0 || !strstr(o.output, "/tmp/torchinductor_root/") ||
         !strstr(o.output, ".py,34,\"tmp0 = tl.load(in_ptr0 + (r0_1 + 1024*x0), None)\",") ||
-        !strstr(o.output, ",global_ld_sectors,524288\n"))
+        !strstr(o.output, ",global_ld_sectors,524288,0,0,0\n"))
         fail_msg("expected line 34 of Inductor's file, its text and 524,288 sectors; got %d:\n%s", o.exit_code,
                  o.output);
 }

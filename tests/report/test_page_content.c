@@ -49,7 +49,7 @@ static void the_title_page_says_what_the_run_found(void **state)
     (void)state;
     write_data(FIXTURE);
     const char *t = data_file("title.tsv");
-    assert_ptr_equal(strstr(t, "\nfound\tat W = 4096, the largest width (the checks: at every width)\n"), t);
+    assert_ptr_equal(strstr(t, "\nfound\tat W = 4096, the largest width (the checks: at every size)\n"), t);
     expect_line(t, "FP32 ladder\tbest rung icache_fit at 91.9 % of cuBLAS (47.5 of 51.7 TFLOP/s)");
     expect_line(t, "coalescing\tnaive_uncoalesced → naive: global load efficiency 12.5 % → 82.5 %, 12.3x faster");
     expect_line(t, "tiling\tnaive → tiled_32: global load requests 4,294,967,296 → 134,217,728, 1.5x faster");

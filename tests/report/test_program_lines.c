@@ -80,7 +80,10 @@ static void the_saved_capture_decodes_into_the_profiles_rows(void **state)
     (void)state;
     static struct outcome o;
     const char *decode = getenv("MEMSCOPE_DECODE_BIN");
-    shell(&o, "%s --lines " FIXTURE "/source-counting/program.source | cmp - " FIXTURE "/source-counting/lines.csv",
+    /* the recording predates the shape's three columns, which a program's job writes as zeros */
+    shell(&o,
+          "t=$(mktemp) && sed '1s/$/,rows,cols,inner/; 1!s/$/,0,0,0/' " FIXTURE "/source-counting/lines.csv >$t && "
+          "%s --lines " FIXTURE "/source-counting/program.source | cmp - $t; rc=$?; rm -f $t; exit $rc",
           decode ? decode : "build/memscope-decode");
     if (o.exit_code != 0)
         fail_msg("the decoded capture differs from the source run's lines.csv:\n%s", o.output);

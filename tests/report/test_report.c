@@ -245,7 +245,7 @@ static void truncated_samples_are_refused(void **state)
 {
     (void)state;
     require_tools();
-    expect_damage_refused("sed -i '$d' $R/samples.csv", "samples.csv: 9 samples of cublas_fp64 at width 2048, but");
+    expect_damage_refused("sed -i '$d' $R/samples.csv", "samples.csv: 9 samples of cublas_fp64 at W=2048, but");
 }
 
 static void missing_column_is_named(void **state)

@@ -48,7 +48,7 @@ static void a_marked_row_names_the_process_and_is_disturbed(void **state)
     (void)state;
     struct results_folder r;
     open_marked("pid 4242 (python3), SM 99 %", &r);
-    int naive = results_summary_row(&r, "naive", 1024), other = results_summary_row(&r, "cublas", 1024);
+    int naive = results_summary_row(&r, "naive", product_shape_square(1024)), other = results_summary_row(&r, "cublas", product_shape_square(1024));
     assert_string_equal(results_other_gpu_work(&r, naive), "pid 4242 (python3), SM 99 %");
     assert_true(results_disturbed(&r, naive));
     assert_string_equal(results_other_gpu_work(&r, other), "");
@@ -61,7 +61,7 @@ static void nvml_unable_to_tell_is_not_disturbed(void **state)
     (void)state;
     struct results_folder r;
     open_marked("unknown: NVML could not be opened", &r);
-    assert_false(results_disturbed(&r, results_summary_row(&r, "naive", 1024)));
+    assert_false(results_disturbed(&r, results_summary_row(&r, "naive", product_shape_square(1024))));
     results_folder_close(&r);
 }
 
@@ -72,7 +72,7 @@ static void a_run_before_the_column_is_not_disturbed(void **state)
     struct error e = {0};
     if (results_folder_open(FIXTURE, &r, &e))
         fail_msg("%s", e.message);
-    int naive = results_summary_row(&r, "naive", 1024);
+    int naive = results_summary_row(&r, "naive", product_shape_square(1024));
     assert_string_equal(results_other_gpu_work(&r, naive), "");
     assert_false(results_disturbed(&r, naive));
     results_folder_close(&r);

@@ -39,11 +39,15 @@ static void expect_usage_error(char **argv, const char *expected_in_message)
         fail_msg("message \"%s\" lacks \"%s\"", e.message, expected_in_message);
 }
 
+/* Squares of these widths. */
 static void expect_sizes(const struct options *o, const int *sizes, int n)
 {
     assert_int_equal(o->n_sizes, n);
-    for (int i = 0; i < n; ++i)
-        assert_int_equal(o->sizes[i], sizes[i]);
+    for (int i = 0; i < n; ++i) {
+        assert_int_equal(o->sizes[i].rows, sizes[i]);
+        assert_int_equal(o->sizes[i].cols, sizes[i]);
+        assert_int_equal(o->sizes[i].inner, sizes[i]);
+    }
 }
 
 static void expect_variants(const struct options *o, const char *const *names, int n)
@@ -129,6 +133,21 @@ static void sizes_largest_width_accepted(void **state)
     struct options o;
     parse_ok(ARGS("-s", "46340"), &o);
     expect_sizes(&o, (const int[]){46340}, 1);
+}
+
+/* A transformer block's first GEMM at 8192 tokens beside a square of the same work's width. */
+static void sizes_of_any_shape(void **state)
+{
+    (void)state;
+    struct options o;
+    parse_ok(ARGS("-s", "8192x3072x1024,1024,8192x3072x1024,1x1x46341"), &o);
+    assert_int_equal(o.n_sizes, 3);
+    assert_int_equal(o.sizes[0].rows, 8192);
+    assert_int_equal(o.sizes[0].cols, 3072);
+    assert_int_equal(o.sizes[0].inner, 1024);
+    assert_int_equal(o.sizes[1].rows, 1024);
+    assert_int_equal(o.sizes[1].inner, 1024);
+    assert_int_equal(o.sizes[2].inner, 46341); /* 1 x 46341 and 46341 x 1: far from 2^31 elements */
 }
 
 static void variants_pattern_selects_tiled(void **state)
@@ -289,6 +308,28 @@ static void error_numbers_beyond_their_type_are_too_large(void **state)
                                                                   "(at least 0)");
 }
 
+static void error_size_shape_malformed(void **state)
+{
+    (void)state;
+    expect_usage_error(ARGS("-s", "8192x3072"), "'8192x3072' is not a size");
+    expect_usage_error(ARGS("-s", "8192x3072x1024x2"), "'8192x3072x1024x2' is not a size");
+    expect_usage_error(ARGS("-s", "8192xx1024"), "'8192xx1024' is not a size");
+    expect_usage_error(ARGS("-s", "8192x-1x1024"), "'8192x-1x1024' is not a size");
+    expect_usage_error(ARGS("-s", "8192x0x1024"), "8192x0x1024 has an extent below 1");
+}
+
+/* Each matrix's elements are a 32-bit index, whichever of the three is the largest. */
+static void error_size_shape_beyond_a_32_bit_index(void **state)
+{
+    (void)state;
+    expect_usage_error(ARGS("-s", "65536x1x32768"), "M (rows x inner) has 2147483648 elements");
+    expect_usage_error(ARGS("-s", "1x65536x32768"), "N (inner x cols) has 2147483648 elements");
+    expect_usage_error(ARGS("-s", "65536x32768x1"), "P (rows x cols) has 2147483648 elements");
+    struct options o;
+    parse_ok(ARGS("-s", "65535x32768x1"), &o); /* 2^31 - 32768 elements */
+    assert_int_equal(o.n_sizes, 1);
+}
+
 static void error_size_range_backwards(void **state)
 {
     (void)state;
@@ -407,6 +448,9 @@ int main(void)
         cmocka_unit_test(defaults_select_every_variant),
         cmocka_unit_test(defaults_sizes_and_timing),
         cmocka_unit_test(sizes_list),
+        cmocka_unit_test(sizes_of_any_shape),
+        cmocka_unit_test(error_size_shape_malformed),
+        cmocka_unit_test(error_size_shape_beyond_a_32_bit_index),
         cmocka_unit_test(sizes_range_doubles_by_default),
         cmocka_unit_test(sizes_range_with_additive_step),
         cmocka_unit_test(sizes_range_with_multiplicative_step),

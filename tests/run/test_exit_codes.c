@@ -121,7 +121,9 @@ static void bad_sizes_are_usage_errors(void **state)
     (void)state;
     expect((const char *[]){"-s", "0", NULL}, 0, EXIT_USAGE, "not a valid width");
     expect((const char *[]){"-s", "-5", NULL}, 0, EXIT_USAGE, "not a valid width");
-    expect((const char *[]){"-s", "12x", NULL}, 0, EXIT_USAGE, "not a whole number");
+    expect((const char *[]){"-s", "12a", NULL}, 0, EXIT_USAGE, "not a whole number");
+    expect((const char *[]){"-s", "12x", NULL}, 0, EXIT_USAGE, "'12x' is not a size");
+    expect((const char *[]){"-s", "65536x1x32768", NULL}, 0, EXIT_USAGE, "more than a 32-bit index reaches");
     expect((const char *[]){"-s", "99999", NULL}, 0, EXIT_USAGE, "32-bit index");
 }
 

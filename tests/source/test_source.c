@@ -77,7 +77,7 @@ static void set_call(struct source_call *call, const char *variant, const char *
 {
     snprintf(call->variant, sizeof call->variant, "%s", variant);
     snprintf(call->precision, sizeof call->precision, "%s", precision);
-    call->width = width;
+    call->shape = product_shape_square(width);
 }
 
 static void line_metrics(const uint64_t sass[SASS_METRIC_COUNT], double out[LINE_METRIC_COUNT])
@@ -273,6 +273,7 @@ static void a_capture_reads_back_as_written(void **state)
     in->values[SASS_SHARED_WAVEFRONTS] = UINT64_MAX;
     add_instruction(&c.calls[0], "_Z1kPf", 0x30, "EXIT", "k.cu", 14);
     set_call(&c.calls[1], "cublas", "fp16", 33);
+    c.calls[1].shape = (struct product_shape){8192, 3072, 1024}; /* a product of any shape keeps its three extents */
     snprintf(c.calls[1].kernel, sizeof c.calls[1].kernel, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64");
     in = add_instruction(&c.calls[1], "sm90_xmma_gemm", 0x40, "?", "", 0);
     in->values[SASS_INST_EXECUTED] = 7;
@@ -287,7 +288,7 @@ static void a_capture_reads_back_as_written(void **state)
     for (int k = 0; k < 2; ++k) {
         assert_string_equal(back.calls[k].variant, c.calls[k].variant);
         assert_string_equal(back.calls[k].precision, c.calls[k].precision);
-        assert_int_equal(back.calls[k].width, c.calls[k].width);
+        assert_true(product_shape_equal(back.calls[k].shape, c.calls[k].shape));
         assert_string_equal(back.calls[k].kernel, c.calls[k].kernel); /* named by the caller, or "" */
         assert_int_equal(back.calls[k].n, c.calls[k].n);
         for (size_t i = 0; i < c.calls[k].n; ++i)
@@ -485,7 +486,10 @@ static void too_few_fields_are_refused(void **state)
 
     capture_head(text, sizeof text);
     strcat(text, "call\tv\tfp32\nend\n");
-    expect_refused(t->path, text, FIRST_BODY_LINE, "a width");
+    expect_refused(t->path, text, FIRST_BODY_LINE, "and a shape");
+    capture_head(text, sizeof text);
+    strcat(text, "call\tv\tfp32\t8192x3072\nend\n");
+    expect_refused(t->path, text, FIRST_BODY_LINE, "and a shape");
 }
 
 /* ---- source_lines and source_function_totals ---- */

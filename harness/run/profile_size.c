@@ -7,15 +7,16 @@
 #include "../source/source_rows.h"
 #include "../source/source_lines.h"
 #include "../stalls/stall_rows.h"
-#include "profile_width.h"
+#include "profile_size.h"
 #include "trace_run.h"
 
 static int metric_passes(struct job_context *ctx, struct job_result *jobs, int count, struct profiled_call *calls,
-                         int n, int width, int batch, struct error *e)
+                         int n, struct product_shape size, int batch, struct error *e)
 {
     char path[PATH_JOINED(PATH_JOINED(PATH_IN_FOLDER_LEN))];
-    snprintf(path, sizeof path, "%s/%02d-W%d.capture", ctx->capture_dir, batch, width);
-    nvtx_phase_begin(PHASE_METRICS, width);
+    char text[PRODUCT_SHAPE_LEN];
+    snprintf(path, sizeof path, "%s/%02d-W%s.capture", ctx->capture_dir, batch, product_shape_text(size, text));
+    nvtx_phase_begin(PHASE_METRICS, product_shape_width(size));
     progress_phase(ctx->progress, phase_name(PHASE_METRICS));
     int rc = metrics_collect(ctx->metrics, ctx->gpu, calls, n, path, e);
     nvtx_end();
@@ -61,15 +62,15 @@ static int keep_totals(struct job_result *r, const struct source_call *call, con
 }
 
 static int source_counters(struct job_context *ctx, struct job_result **sourced, struct profiled_call *calls, int n,
-                           int width, int batch, struct error *e)
+                           struct product_shape size, int batch, struct error *e)
 {
     static struct source_capture capture;
     struct source_cost *costs = calloc((size_t)n + 1, sizeof *costs);
-    char path[PATH_JOINED(PATH_JOINED(PATH_IN_FOLDER_LEN))];
-    snprintf(path, sizeof path, "%s/%02d-W%d.source", ctx->capture_dir, batch, width);
+    char path[PATH_JOINED(PATH_JOINED(PATH_IN_FOLDER_LEN))], text[PRODUCT_SHAPE_LEN];
+    snprintf(path, sizeof path, "%s/%02d-W%s.source", ctx->capture_dir, batch, product_shape_text(size, text));
     if (!costs)
         return error_set(e, EXIT_RUNTIME, "out of host memory");
-    nvtx_phase_begin(PHASE_SOURCE, width);
+    nvtx_phase_begin(PHASE_SOURCE, product_shape_width(size));
     progress_phase(ctx->progress, phase_name(PHASE_SOURCE));
     source_collect(ctx->source, ctx->gpu, calls, n, &capture, costs, e);
     nvtx_end();
@@ -82,7 +83,7 @@ static int source_counters(struct job_context *ctx, struct job_result **sourced,
 }
 
 static int stall_sampling(struct job_context *ctx, struct job_result **sampled, struct profiled_call *calls, int n,
-                          int width, struct error *e)
+                          struct product_shape size, struct error *e)
 {
     struct stall_call *out = calloc((size_t)n + 1, sizeof *out);
     double *median_ms = calloc((size_t)n + 1, sizeof *median_ms);
@@ -91,7 +92,7 @@ static int stall_sampling(struct job_context *ctx, struct job_result **sampled, 
     for (int i = 0; i < n && !e->code; ++i)
         median_ms[i] = sampled[i]->timing.stats.median;
     if (!e->code) {
-        nvtx_phase_begin(PHASE_STALLS, width);
+        nvtx_phase_begin(PHASE_STALLS, product_shape_width(size));
         progress_phase(ctx->progress, phase_name(PHASE_STALLS));
         stalls_collect(ctx->stalls, ctx->gpu, calls, median_ms, n, out, e);
         nvtx_end();
@@ -108,7 +109,7 @@ static int stall_sampling(struct job_context *ctx, struct job_result **sampled, 
     return e->code;
 }
 
-/* The width's jobs that kept their operands, as profiled calls; returns how many. */
+/* The size's jobs that kept their operands, as profiled calls; returns how many. */
 static int kept_calls(struct job_result *jobs, int count, struct profiled_call *calls, struct job_result **kept)
 {
     int n = 0;
@@ -120,34 +121,34 @@ static int kept_calls(struct job_result *jobs, int count, struct profiled_call *
     return n;
 }
 
-/* What is done with a width's kept calls: profiling them, or sampling their stalls. */
+/* What is done with a size's kept calls: profiling them, or sampling their stalls. */
 typedef int (*kept_work)(struct job_context *ctx, struct job_result *jobs, int count, struct job_result **kept,
-                         struct profiled_call *calls, int n, int width, int batch, struct error *e);
+                         struct profiled_call *calls, int n, struct product_shape size, int batch, struct error *e);
 
 static int profile_kept(struct job_context *ctx, struct job_result *jobs, int count, struct job_result **kept,
-                        struct profiled_call *calls, int n, int width, int batch, struct error *e)
+                        struct profiled_call *calls, int n, struct product_shape size, int batch, struct error *e)
 {
     if (trace_run_pause(e))
         return e->code;
     if (ctx->source)
         source_start_listings(ctx->source);
     if (ctx->metrics)
-        metric_passes(ctx, jobs, count, calls, n, width, batch, e);
+        metric_passes(ctx, jobs, count, calls, n, size, batch, e);
     if (ctx->source && !e->code)
-        source_counters(ctx, kept, calls, n, width, batch, e);
+        source_counters(ctx, kept, calls, n, size, batch, e);
     trace_run_resume(e);
     return e->code;
 }
 
 static int sample_kept(struct job_context *ctx, struct job_result *jobs, int count, struct job_result **kept,
-                       struct profiled_call *calls, int n, int width, int batch, struct error *e)
+                       struct profiled_call *calls, int n, struct product_shape size, int batch, struct error *e)
 {
     (void)jobs, (void)count, (void)batch;
-    return stall_sampling(ctx, kept, calls, n, width, e);
+    return stall_sampling(ctx, kept, calls, n, size, e);
 }
 
-static int with_kept_calls(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
-                           kept_work work, struct error *e)
+static int with_kept_calls(struct job_context *ctx, struct job_result *jobs, int count, struct product_shape size,
+                           int batch, kept_work work, struct error *e)
 {
     struct profiled_call *calls = calloc((size_t)count + 1, sizeof *calls);
     struct job_result **kept = calloc((size_t)count + 1, sizeof *kept);
@@ -155,21 +156,23 @@ static int with_kept_calls(struct job_context *ctx, struct job_result *jobs, int
     if (!calls || !kept)
         error_set(e, EXIT_RUNTIME, "out of host memory");
     if (n > 0 && !e->code) {
-        progress_job(ctx->progress, ctx->progress->job, "every variant", width);
-        work(ctx, jobs, count, kept, calls, n, width, batch, e);
+        char label[PRODUCT_SHAPE_LEN];
+        progress_job(ctx->progress, ctx->progress->job, "every variant", product_shape_label(size, label));
+        work(ctx, jobs, count, kept, calls, n, size, batch, e);
     }
     free(calls);
     free(kept);
     return e->code;
 }
 
-int profile_width(struct job_context *ctx, struct job_result *jobs, int count, int width, int batch,
-                  struct error *e)
+int profile_size(struct job_context *ctx, struct job_result *jobs, int count, struct product_shape size, int batch,
+                 struct error *e)
 {
-    return with_kept_calls(ctx, jobs, count, width, batch, profile_kept, e);
+    return with_kept_calls(ctx, jobs, count, size, batch, profile_kept, e);
 }
 
-int sample_stalls_width(struct job_context *ctx, struct job_result *jobs, int count, int width, struct error *e)
+int sample_stalls_size(struct job_context *ctx, struct job_result *jobs, int count, struct product_shape size,
+                       struct error *e)
 {
-    return with_kept_calls(ctx, jobs, count, width, 0, sample_kept, e);
+    return with_kept_calls(ctx, jobs, count, size, 0, sample_kept, e);
 }
