@@ -243,6 +243,10 @@ void run_print_table(FILE *f, const struct job_result *jobs, int count)
         const struct sample_stats *s = &r->timing.stats;
         char size[PRODUCT_SHAPE_LEN];
         product_shape_text(r->key, size);
+        if (r->check.refused) {
+            fprintf(f, "%-24s %14s %-8s (%s)\n", r->variant->name, size, status_of(r), r->check.refused);
+            continue;
+        }
         if (r->timing.n == 0) {
             fprintf(f, "%-24s %14s %-8s (max error %.3g, %zu non-finite)\n", r->variant->name, size, status_of(r),
                     r->check.max_error, r->check.non_finite);
