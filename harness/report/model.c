@@ -33,21 +33,6 @@ static int add_shape(struct report_model *m, struct product_shape size, struct e
     return 0;
 }
 
-static int add_width(struct report_model *m, int width, struct error *e)
-{
-    int at = 0;
-    while (at < m->widths && m->width[at] < width)
-        ++at;
-    if (at < m->widths && m->width[at] == width)
-        return 0;
-    if (m->widths == MAX_WIDTHS)
-        return error_set(e, EXIT_USAGE, "%s: more than %d widths", m->r->summary.path, MAX_WIDTHS);
-    memmove(&m->width[at + 1], &m->width[at], (size_t)(m->widths - at) * sizeof m->width[0]);
-    m->width[at] = width;
-    ++m->widths;
-    return 0;
-}
-
 int report_variant_index(const struct report_model *m, const char *name)
 {
     for (int i = 0; i < m->variants; ++i)
@@ -110,10 +95,11 @@ static int add_variants_and_widths(struct report_model *m, struct error *e)
             m->label[m->variants] = name;
             m->variant[m->variants++] = name;
         }
-        const struct product_shape size = r->summary_shape[row];
-        if (add_shape(m, size, e) == 0 && product_shape_equal(size, product_shape_square(product_shape_width(size))))
-            add_width(m, product_shape_width(size), e);
+        add_shape(m, r->summary_shape[row], e);
     }
+    for (int s = 0; s < m->shapes; ++s) /* the squares, ascending as the shapes are (a program's jobs: width 0) */
+        if (product_shape_equal(m->shape[s], product_shape_square(product_shape_width(m->shape[s]))))
+            m->width[m->widths++] = product_shape_width(m->shape[s]);
     m->largest_width = m->widths ? m->width[m->widths - 1] : 0;
     return e->code;
 }

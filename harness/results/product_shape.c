@@ -44,11 +44,9 @@ const char *product_shape_text(struct product_shape s, char out[PRODUCT_SHAPE_LE
 
 const char *product_shape_label(struct product_shape s, char out[PRODUCT_SHAPE_LEN])
 {
-    int width = product_shape_width(s);
-    if (width || s.rows == 0)
-        snprintf(out, PRODUCT_SHAPE_LEN, "W=%d", width);
-    else
-        snprintf(out, PRODUCT_SHAPE_LEN, "%dx%dx%d", s.rows, s.cols, s.inner);
+    char text[PRODUCT_SHAPE_LEN]; /* at most 32 characters: three 10-digit extents */
+    product_shape_text(s, text);
+    snprintf(out, PRODUCT_SHAPE_LEN, "%s%.40s", product_shape_width(s) || s.rows == 0 ? "W=" : "", text);
     return out;
 }
 

@@ -76,6 +76,35 @@ static void the_title_page_names_failed_checks(void **state)
     assert_null(strstr(t, "\ntiling\t"));
 }
 
+/* A run of rectangles alone (reports/shapes-h200's four transformer GEMMs, its squares' rows taken out): no page
+ * of the largest width, since there is none; its title, a summary page for each shape, named and titled by it, and
+ * the shapes page. */
+static void a_run_of_no_square_draws_its_title_summaries_and_shapes_alone(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "rm -rf %1$s && cp -r reports/shapes-h200 %1$s && for f in summary:4 samples:3; do "
+              "awk -F, -v w=${f#*:} 'NR == 1 || $w == 0' %1$s/${f%%:*}.csv > %1$s/kept && mv %1$s/kept %1$s/${f%%:*}.csv; "
+              "done",
+          scratch);
+    assert_int_equal(o.exit_code, 0);
+    write_data(scratch);
+    const char *pages = data_file("pages.tsv");
+    expect_line(pages, "summary-8192x1024x1024\tsummary.gp\tsummary_size='8192x1024x1024'");
+    expect_line(pages, "summary-8192x4096x1024\tsummary.gp\tsummary_size='8192x4096x1024'");
+    expect_line(pages, "shapes\tshapes.gp\t");
+    for (const char *const *page = (const char *const[]){"\nperformance\t", "\nsummary-8192\t", "\ntensor-ladder\t",
+                                                           "\nroofline\t", "\ndram\t", NULL};
+         *page; ++page)
+        if (strstr(pages, *page))
+            fail_msg("a page of the largest width in a run of no square:\n%s", pages);
+    expect_line(data_file("title.tsv"), "found\tno square product in the run: its pages at the largest width are left out");
+    expect_line(data_file("variables.gp"), "size_title_8192x3072x1024 = '8192 x 3072 x 1024'");
+    /* wider_tiles' median 0.071792 ms: 2 x 8192 x 3072 x 1024 flop in it, 717,902 GFLOP/s; cuBLAS's 0.073120 over it */
+    if (!strstr(data_file("summary-8192x3072x1024.tsv"), "\twider_tiles\tbf16\t0.07179\t717902\t101.8\t"))
+        fail_msg("wider_tiles' row at 8192 x 3072 x 1024:\n%s", data_file("summary-8192x3072x1024.tsv"));
+}
+
 /* ---- the summary tables (pp. 2-4) and the ladder (p. 6) ---- */
 
 /* The reference run's summary.csv at W = 1024 (the H200 reference run at 7dd9a9b): medians to four significant
@@ -368,6 +397,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_title_page_says_what_the_run_found),
         cmocka_unit_test(the_title_page_names_failed_checks),
+        cmocka_unit_test(a_run_of_no_square_draws_its_title_summaries_and_shapes_alone),
         cmocka_unit_test(summary_cells_keep_their_figures),
         cmocka_unit_test(footnotes_explain_the_marks_of_each_width),
         cmocka_unit_test(each_idea_is_followed_by_what_the_run_measured),
