@@ -143,7 +143,7 @@ int history_print_series(struct store *s, const struct history_query *q, FILE *o
             ++shown;
     if (!e->code && !shown)
         error_set(e, EXIT_USAGE, "%s: no run on %s timed %s%s", store_name(s), set.gpu,
-                  q->variant ? q->variant : "a variant", q->shape.rows ? " at that width" : "");
+                  q->variant ? q->variant : "a variant", q->shape.rows ? " at that size" : "");
     series_free(&set);
     return e->code ? e->code : written(out, e);
 }

@@ -172,21 +172,13 @@ static int add_samples(struct store *s, const struct results_folder *run, int ro
     return e->code;
 }
 
-/* The first metrics row of a summary row's job, or -1: the folder reader chains each job's rows, its first found by
- * the variant and the shape's place among the summary's shapes (folder_reader.h, metric_rows). */
-static int first_metric_row(const struct results_folder *run, int row)
-{
-    for (int k = 0; run->has_metrics && k < run->n_shapes; ++k)
-        if (product_shape_equal(run->shapes[k], run->summary_shape[row]))
-            return name_index_find(&run->metric_rows, csv_table_text(&run->summary, row, run->col_variant), k);
-    return -1;
-}
-
 static int add_metrics(struct store *s, const struct results_folder *run, int row, const char *result, struct error *e)
 {
     const struct csv_table *t = &run->metrics;
     int unit = run->has_metrics ? schema_column_or_none(t, &metrics_csv, METRICS_UNIT) : -1;
-    for (int i = first_metric_row(run, row); i >= 0 && !e->code; i = run->metric_next[i]) {
+    const char *variant = csv_table_text(&run->summary, row, run->col_variant);
+    for (int i = results_first_metric_row(run, variant, run->summary_shape[row]); i >= 0 && !e->code;
+         i = run->metric_next[i]) {
         double value;
         if (csv_table_real(t, i, run->metric_col_value, &value, e))
             return e->code;

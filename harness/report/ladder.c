@@ -140,7 +140,8 @@ static void step_row(FILE *f, const struct report_model *m, enum results_ladder 
     double median = report_summary_value(m, name, width, SUMMARY_MEDIAN_MS);
     double gflops = report_summary_value(m, name, width, SUMMARY_GFLOPS);
     report_format_number(cell[0], sizeof cell[0], gflops / p->gflops_per_unit, p->gflops_per_unit > 1 ? "%.1f" : "%.0f");
-    report_format_number(cell[1], sizeof cell[1], 100.0 * report_anchor_ms(m, v, product_shape_square(width), 1) / median, "%.1f");
+    report_format_number(cell[1], sizeof cell[1],
+                         100.0 * report_anchor_ms(m, v, product_shape_square(width), 1) / median, "%.1f");
     double roof_pct = ceiling_share_pct(gflops, roof);
     snprintf(cell[2], sizeof cell[2], isnan(roof_pct) ? "-" : "%.1f", roof_pct); /* "-": no ceiling measured */
     report_format_number(cell[3], sizeof cell[3], previous_ms / median, "%.2fx");

@@ -81,11 +81,10 @@ int report_write_pages(const struct report_model *m, const char *dir, FILE *vari
     struct page_output drawn[MAX_PAGES];
     char tsv_path[PATH_IN_FOLDER_LEN], gp_path[PATH_IN_FOLDER_LEN];
     for (size_t i = 0; i < count; ++i) {
-        drawn[i] = (struct page_output){.dir = dir, .variables = variables, .copies = 1};
-        if (pages[i].write(m, &drawn[i], e))
+        bool drawn_here = m->program || m->widths > 0 || drawn_without_a_square(&pages[i]);
+        drawn[i] = (struct page_output){.dir = dir, .variables = variables, .copies = drawn_here};
+        if (drawn_here && pages[i].write(m, &drawn[i], e))
             return e->code;
-        if (!m->program && m->widths == 0 && !drawn_without_a_square(&pages[i]))
-            drawn[i].copies = 0;
     }
     FILE *tsv = report_open(dir, "pages.tsv", tsv_path, sizeof tsv_path, e);
     FILE *gp = tsv ? report_open(dir, "pages.gp", gp_path, sizeof gp_path, e) : NULL;

@@ -1,11 +1,13 @@
 /*
  * The timeline page: where a traced run's wall time went (memscope --trace writes timeline.csv, its NVTX ranges).
- * One bar per variant, its jobs at every width summed, in segments by phase (setup, the check, warm-up and timed
+ * One bar per variant, its jobs at every size summed, in segments by phase (setup, the check, warm-up and timed
  * runs); one bar for the run's own phases (the metric passes, source counters, stall sampling and ceilings, which
- * serve every variant of a width at once); one for the run's time in no range. The bars add up to the run's wall
+ * serve every variant of a size at once); one for the run's time in no range. The bars add up to the run's wall
  * time. timeline.tsv holds them, timeline-notes.gp the page's title, colours and the largest stretches in no range.
  * No page for a run without timeline.csv, or with an empty one.
  */
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +49,7 @@ struct gap {
 /* A row of timeline.csv. */
 struct range {
     const char *name, *job;
-    int width, depth;
+    int width, depth; /* width: a square's; 0 for a rectangle and outside a job's size */
     double start_ms, duration_ms;
 };
 
@@ -80,13 +82,24 @@ static int read_range(const struct csv_table *t, const int *column, int row, str
     return 0;
 }
 
-/* The bar of a job's variant: "<variant> W=<width>" less its width. */
+/* Whether a word names a job's size as its range does (product_shape_label): "W=4096", "8192x3072x1024". */
+static bool is_size_label(const char *word)
+{
+    struct product_shape s;
+    if (strncmp(word, "W=", 2) == 0)
+        return product_shape_parse(word + 2, INT_MAX, &s) == 0;
+    return strchr(word, 'x') && product_shape_parse(word, INT_MAX, &s) == 0;
+}
+
+/* The bar of a job's variant: "<variant> W=<width>" or "<variant> <rows>x<cols>x<inner>" less its size, so that a
+ * variant's jobs at every size share one bar. */
 static int variant_bar(struct timeline *tl, const struct range *r, const char *path, struct bar **bar,
                        struct error *e)
 {
-    char suffix[32], name[sizeof tl->variant[0].label];
-    size_t n = strlen(r->job), s = (size_t)snprintf(suffix, sizeof suffix, " W=%d", r->width);
-    snprintf(name, sizeof name, "%.*s", (int)(n > s && strcmp(r->job + n - s, suffix) == 0 ? n - s : n), r->job);
+    char name[sizeof tl->variant[0].label];
+    const char *last_space = strrchr(r->job, ' ');
+    size_t n = last_space && is_size_label(last_space + 1) ? (size_t)(last_space - r->job) : strlen(r->job);
+    snprintf(name, sizeof name, "%.*s", (int)n, r->job);
     for (int v = 0; v < tl->variants; ++v)
         if (strcmp(tl->variant[v].label, name) == 0)
             return *bar = &tl->variant[v], 0;

@@ -166,7 +166,6 @@ static int find_summary_columns(struct results_folder *r, struct error *e)
     const struct csv_table *s = &r->summary;
     if (schema_column(s, &summary_csv, SUMMARY_VARIANT, &r->col_variant, e) ||
         schema_column(s, &summary_csv, SUMMARY_PRECISION, &r->col_precision, e) ||
-        schema_column(s, &summary_csv, SUMMARY_WIDTH, &r->col_width, e) ||
         schema_column(s, &summary_csv, SUMMARY_STATUS, &r->col_status, e) ||
         schema_column(s, &summary_csv, SUMMARY_SAMPLES, &r->col_samples, e) ||
         schema_column(s, &summary_csv, SUMMARY_MEDIAN_MS, &r->col_median_ms, e))
@@ -252,10 +251,10 @@ static int find_metric_columns(struct results_folder *r, struct error *e)
     struct product_shape *shape = NULL;
     if (!r->has_metrics)
         return 0;
-    if (schema_column(t, &metrics_csv, METRICS_VARIANT, &r->metric_col_variant, e) ||
-        schema_column(t, &metrics_csv, METRICS_METRIC, &r->metric_col_metric, e) ||
-        schema_column(t, &metrics_csv, METRICS_VALUE, &r->metric_col_value, e) ||
-        schema_column(t, &metrics_csv, METRICS_KERNEL, &r->metric_col_kernel, e) || read_shapes(t, &shape, e) == 0)
+    if (schema_column(t, &metrics_csv, METRICS_VARIANT, &r->metric_col_variant, e) == 0 &&
+        schema_column(t, &metrics_csv, METRICS_METRIC, &r->metric_col_metric, e) == 0 &&
+        schema_column(t, &metrics_csv, METRICS_VALUE, &r->metric_col_value, e) == 0 &&
+        schema_column(t, &metrics_csv, METRICS_KERNEL, &r->metric_col_kernel, e) == 0 && read_shapes(t, &shape, e) == 0)
         index_metric_rows(r, shape, e);
     free(shape);
     return e->code;
@@ -403,8 +402,7 @@ int results_summary_row(const struct results_folder *r, const char *variant, str
     return ordinal < 0 ? -1 : name_index_find(&r->summary_rows, variant, ordinal);
 }
 
-/* The first metrics row of (variant, shape), or -1. */
-static int first_metric_row(const struct results_folder *r, const char *variant, struct product_shape shape)
+int results_first_metric_row(const struct results_folder *r, const char *variant, struct product_shape shape)
 {
     int ordinal = shape_ordinal(r, shape);
     return !r->has_metrics || ordinal < 0 ? -1 : name_index_find(&r->metric_rows, variant, ordinal);
@@ -417,7 +415,7 @@ static int metric_value(const struct results_folder *r, const char *variant, str
     const struct csv_table *t = &r->metrics;
     int rows = 0;
     *sum = 0.0;
-    for (int row = first_metric_row(r, variant, shape); row >= 0; row = r->metric_next[row]) {
+    for (int row = results_first_metric_row(r, variant, shape); row >= 0; row = r->metric_next[row]) {
         double value;
         if (strcmp(csv_table_text(t, row, r->metric_col_metric), metric) ||
             (kernel && strcmp(csv_table_text(t, row, r->metric_col_kernel), kernel)))
@@ -459,7 +457,7 @@ int results_main_kernel_metrics(const struct results_folder *r, const char *vari
     if (row < 0 || column < 0 || !*csv_table_text(&r->summary, row, column) || !r->has_metrics)
         return 0;
     const char *kernel = csv_table_text(&r->summary, row, column);
-    for (int m = first_metric_row(r, variant, shape); m >= 0 && *n < max; m = r->metric_next[m]) {
+    for (int m = results_first_metric_row(r, variant, shape); m >= 0 && *n < max; m = r->metric_next[m]) {
         if (strcmp(csv_table_text(t, m, r->metric_col_kernel), kernel))
             continue;
         if (csv_table_real(t, m, r->metric_col_value, &values[*n], e))

@@ -21,7 +21,7 @@ struct results_folder {
     int has_metrics, has_validate, has_variants; /* variants.csv: runs from 2026-11-22 on */
     int has_findings;                            /* findings.csv: runs since issue 40 that collected metrics */
     /* Columns of the summary every reader needs. */
-    int col_variant, col_precision, col_width, col_status, col_samples, col_median_ms;
+    int col_variant, col_precision, col_status, col_samples, col_median_ms;
     struct product_shape *summary_shape; /* per summary row, parsed when the folder is opened */
     int *summary_samples;                /* likewise */
     /* The summary's shapes, each once, in the order they first appear: the rows' keys hold their index. */
@@ -102,6 +102,9 @@ int results_row_ok(const struct results_folder *r, int row);
 
 /* The summary row of a variant at a shape, or -1. */
 int results_summary_row(const struct results_folder *r, const char *variant, struct product_shape shape);
+/* The first metrics.csv row of a variant at a shape, or -1; each of its job's rows leads to the next by metric_next
+ * (-1 after the last), in the file's order. */
+int results_first_metric_row(const struct results_folder *r, const char *variant, struct product_shape shape);
 
 /* Who else used the GPU while a summary row was timed (other_gpu_work): "" when nobody was seen or the run
  * predates the column; "unknown: ..." when NVML could not tell. */

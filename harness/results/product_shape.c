@@ -14,22 +14,31 @@ int product_shape_width(struct product_shape s)
     return s.rows == s.cols && s.cols == s.inner ? s.rows : 0;
 }
 
+bool product_shape_whole(struct product_shape s)
+{
+    bool none = s.rows == 0 && s.cols == 0 && s.inner == 0;
+    return none || (s.rows > 0 && s.cols > 0 && s.inner > 0);
+}
+
 bool product_shape_equal(struct product_shape a, struct product_shape b)
 {
     return a.rows == b.rows && a.cols == b.cols && a.inner == b.inner;
 }
 
-static int order(long long a, long long b)
+static int order(double a, double b)
 {
     return (a > b) - (a < b);
 }
 
+/* The work in double: three extents a file may hold overflow any integer product. */
 int product_shape_compare(struct product_shape a, struct product_shape b)
 {
-    int by_work = order((long long)a.rows * a.cols * a.inner, (long long)b.rows * b.cols * b.inner);
+    int by_work = order((double)a.rows * a.cols * a.inner, (double)b.rows * b.cols * b.inner);
     if (by_work)
         return by_work;
-    return a.rows != b.rows ? order(a.rows, b.rows) : a.cols != b.cols ? order(a.cols, b.cols) : order(a.inner, b.inner);
+    return a.rows != b.rows   ? order(a.rows, b.rows)
+           : a.cols != b.cols ? order(a.cols, b.cols)
+                              : order(a.inner, b.inner);
 }
 
 const char *product_shape_text(struct product_shape s, char out[PRODUCT_SHAPE_LEN])
@@ -78,7 +87,11 @@ int product_shape_parse(const char *text, long max, struct product_shape *s)
     }
     if (n == 2)
         return -1;
-    *s = n == 1 ? product_shape_square(extents[0]) : (struct product_shape){extents[0], extents[1], extents[2]};
+    struct product_shape parsed =
+        n == 1 ? product_shape_square(extents[0]) : (struct product_shape){extents[0], extents[1], extents[2]};
+    if (!product_shape_whole(parsed))
+        return -1;
+    *s = parsed;
     return 0;
 }
 
@@ -91,8 +104,10 @@ int shape_columns_find(const struct csv_table *t, struct shape_columns *c, struc
     c->inner = csv_table_column_or_none(t, "inner");
     int present = (c->rows >= 0) + (c->cols >= 0) + (c->inner >= 0);
     if (present != 0 && present != 3)
-        return error_set(e, EXIT_USAGE, "%s:1: rows, cols and inner go together (a product's shape), but only %d of "
-                                        "them are there", t->path, present);
+        return error_set(e, EXIT_USAGE,
+                         "%s:1: rows, cols and inner go together (a product's shape), but only %d of "
+                         "them are there",
+                         t->path, present);
     return 0;
 }
 
@@ -109,9 +124,16 @@ int shape_columns_read(const struct csv_table *t, int row, const struct shape_co
     if (csv_table_int(t, row, c->rows, &s->rows, e) || csv_table_int(t, row, c->cols, &s->cols, e) ||
         csv_table_int(t, row, c->inner, &s->inner, e))
         return e->code;
+    if (!product_shape_whole(*s))
+        return error_set(e, EXIT_USAGE,
+                         "%s:%d: rows x cols x inner %d x %d x %d: an extent of 0 beside others (each "
+                         "at least 1, or all 0 for a job of no product)",
+                         t->path, t->line[row], s->rows, s->cols, s->inner);
     if (product_shape_width(*s) != width)
-        return error_set(e, EXIT_USAGE, "%s:%d: width %d does not match rows x cols x inner %d x %d x %d (a square's "
-                                        "width, else 0)", t->path, t->line[row], width, s->rows, s->cols, s->inner);
+        return error_set(e, EXIT_USAGE,
+                         "%s:%d: width %d does not match rows x cols x inner %d x %d x %d (a square's "
+                         "width, else 0)",
+                         t->path, t->line[row], width, s->rows, s->cols, s->inner);
     return 0;
 }
 

@@ -29,13 +29,15 @@ struct product_shape product_shape_square(int width);
 /* The square's width; 0 for a product that is not square. */
 int product_shape_width(struct product_shape s);
 bool product_shape_equal(struct product_shape a, struct product_shape b);
+/* Each extent at least 1, or all 0 (PRODUCT_SHAPE_NONE): not a product with an empty side beside others. */
+bool product_shape_whole(struct product_shape s);
 /* Orders shapes by their multiply-adds, then rows, cols and inner: squares by width. */
 int product_shape_compare(struct product_shape a, struct product_shape b);
 /* As `-s` takes it and the files' other texts hold it: "4096" for a square, "8192x3072x1024" otherwise. */
 const char *product_shape_text(struct product_shape s, char out[PRODUCT_SHAPE_LEN]);
 /* As a page, the terminal and an NVTX range name it: "W=4096" for a square, "8192x3072x1024" otherwise. */
 const char *product_shape_label(struct product_shape s, char out[PRODUCT_SHAPE_LEN]);
-/* "W" or "RxCxI" (each a whole number from 0 to max), whole text; 0, or -1 when it is neither. */
+/* "W" or "RxCxI" (each a whole number from 0 to max, product_shape_whole), whole text; 0, or -1 when it is neither. */
 int product_shape_parse(const char *text, long max, struct product_shape *s);
 
 /* Where a table keeps a row's shape: its width column, and rows, cols and inner (-1 in an older file: squares). */

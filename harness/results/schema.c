@@ -116,11 +116,6 @@ int schema_columns_before(const struct csv_table *t, const struct csv_schema *s,
     return 0;
 }
 
-int schema_columns(const struct csv_table *t, const struct csv_schema *s, int *column, struct error *e)
-{
-    return schema_columns_before(t, s, s->n, column, e);
-}
-
 int schema_column_or_none(const struct csv_table *t, const struct csv_schema *s, int id)
 {
     return csv_table_column_or_none(t, s->columns[id]);

@@ -21,87 +21,50 @@
 #include "../csv/writer.h"
 #include "value_limits.h"
 
-#define SUMMARY_CSV(X)                                                                                                 \
-    X(SUMMARY_VARIANT, "variant", TEXT)                                                                                \
-    X(SUMMARY_PRECISION, "precision", TEXT) X(SUMMARY_LAYOUT, "layout", TEXT) X(SUMMARY_WIDTH, "width", COUNT) X(      \
-        SUMMARY_STATUS, "status", TEXT) X(SUMMARY_REFERENCE, "reference", TEXT) X(SUMMARY_SEED, "seed", COUNT)         \
-        X(SUMMARY_MAX_ERROR, "max_error", RATIO) X(SUMMARY_REL_L2_ERROR, "rel_l2_error", RATIO) X(                     \
-            SUMMARY_TOLERANCE, "tolerance", RATIO) X(SUMMARY_SAMPLES, "samples",                                       \
-                                                     COUNT) X(SUMMARY_STOP_REASON, "stop_reason",                      \
-                                                              TEXT) X(SUMMARY_MIN_MS, "min_ms", TIME_MS)               \
-            X(SUMMARY_Q1_MS, "q1_ms", TIME_MS) X(SUMMARY_MEDIAN_MS, "median_ms", TIME_MS) X(                           \
-                SUMMARY_Q3_MS, "q3_ms",                                                                                \
-                TIME_MS) X(SUMMARY_MAX_MS, "max_ms",                                                                   \
-                           TIME_MS) X(SUMMARY_MEAN_MS, "mean_ms", TIME_MS)                                             \
-                X(SUMMARY_STDEV_MS, "stdev_ms", SPAN_MS) X(SUMMARY_CI95_REL, "ci95_rel", RATIO) X(                     \
-                    SUMMARY_FLOP,                                                                                      \
-                    "flop",                                                                                            \
-                    COUNT) X(SUMMARY_MIN_BYTES, "min_bytes",                                                           \
-                             COUNT) X(SUMMARY_GFLOPS, "gflops", GFLOPS)                                                \
-                    X(SUMMARY_EFFECTIVE_GBS, "effective_gbs",                                                          \
-                      GBS) X(SUMMARY_METRICS_KERNEL, "metrics_kernel",                                                 \
-                             TEXT) X(SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct",                 \
-                                     PERCENT) X(SUMMARY_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld", RATIO)       \
-                        X(SUMMARY_GLOBAL_STORE_EFFICIENCY_PCT, "global_store_efficiency_pct",                          \
-                          PERCENT) X(SUMMARY_SECTORS_PER_REQUEST_ST, "sectors_per_request_st",                         \
-                                     RATIO) X(SUMMARY_SHARED_CONFLICTS_HW, "shared_conflicts_hw", COUNT)               \
-                            X(SUMMARY_SHARED_EXCESS_ESTIMATE, "shared_excess_wavefronts_estimate", DIFFERENCE) X(      \
-                                SUMMARY_DRAM_GBS,                                                                      \
-                                "dram_gbs",                                                                            \
-                                GBS) X(SUMMARY_DRAM_PCT_OF_PEAK, "dram_pct_of_peak",                                   \
-                                       PERCENT) X(SUMMARY_ACHIEVED_GFLOPS, "achieved_gflops", GFLOPS)                  \
-                                X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct", PERCENT) X(                \
-                                    SUMMARY_SOL_SM_PCT,                                                                \
-                                    "sol_sm_pct",                                                                      \
-                                    PERCENT) X(SUMMARY_SOL_MEMORY_PCT, "sol_memory_pct",                               \
-                                               PERCENT) X(SUMMARY_SOL_L1_PCT, "sol_l1_pct", PERCENT)                   \
-                                    X(SUMMARY_SOL_L2_PCT, "sol_l2_pct", PERCENT) X(                                    \
-                                        SUMMARY_SOL_DRAM_PCT,                                                          \
-                                        "sol_dram_pct",                                                                \
-                                        PERCENT) X(SUMMARY_FMA_PIPE_PCT, "fma_pipe_pct",                               \
-                                                   PERCENT) X(SUMMARY_ISSUE_SLOTS_PCT, "issue_slots_pct", PERCENT)     \
-                                        X(SUMMARY_TENSOR_PIPE_PCT, "tensor_pipe_pct",                                  \
-                                          PERCENT) X(SUMMARY_FP64_PIPE_PCT, "fp64_pipe_pct",                           \
-                                                     PERCENT) X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms", SPAN_MS)   \
-                                            X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms",                          \
-                                              SPAN_MS) X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms",           \
-                                                         NUMBER) X(SUMMARY_REGISTERS_PER_THREAD,                       \
-                                                                   "registers_per_thread", COUNT)                      \
-                                                X(SUMMARY_STATIC_SMEM_BYTES, "static_smem_bytes", COUNT) X(            \
-                                                    SUMMARY_DYNAMIC_SMEM_BYTES,                                        \
-                                                    "dynamic_smem_bytes",                                              \
-                                                    COUNT) X(SUMMARY_THREADS_PER_BLOCK, "threads_per_block", COUNT)    \
-                                                    X(SUMMARY_THEORETICAL_OCCUPANCY_PCT, "theoretical_occupancy_pct",  \
-                                                      PERCENT) X(SUMMARY_SHARED_CONFLICTS_EXACT,                       \
-                                                                 "shared_conflicts_exact",                             \
-                                                                 DIFFERENCE) X(SUMMARY_GLOBAL_EXCESS_SECTORS,          \
-                                                                               "global_excess_sectors", DIFFERENCE)    \
-                                                        X(SUMMARY_SOURCE_WALL_MS, "source_wall_ms",                    \
-                                                          SPAN_MS) X(SUMMARY_SOURCE_GPU_MS, "source_gpu_ms",           \
-                                                                     SPAN_MS) X(SUMMARY_LIMITER, "limiter", TEXT)      \
-                                                            X(SUMMARY_EVIDENCE, "evidence", TEXT) X(                   \
-                                                                SUMMARY_STALL_SAMPLES, "stall_samples",                \
-                                                                COUNT) X(SUMMARY_STALL_TOP_REASON, "stall_top_reason", \
-                                                                         TEXT) X(SUMMARY_STALL_TOP_PCT,                \
-                                                                                 "stall_top_pct", PERCENT)             \
-                                                                X(SUMMARY_STALL_WALL_MS, "stall_wall_ms",              \
-                                                                  SPAN_MS) X(SUMMARY_OTHER_GPU_WORK, "other_gpu_work", \
-                                                                             TEXT) X(SUMMARY_FP32_ROOF_PCT,            \
-                                                                                     "fp32_roof_pct", PERCENT)         \
-                                                                    X(SUMMARY_TENSOR_TYPE, "tensor_type", TEXT)        \
-                                                                        X(SUMMARY_TENSOR_FLOP, "tensor_flop", COUNT)   \
-                                                                            X(SUMMARY_TENSOR_TFLOPS, "tensor_tflops",  \
-                                                                              GFLOPS) X(SUMMARY_TENSOR_ROOF_PCT,       \
-                                                                                        "tensor_roof_pct", PERCENT)    \
-                                                                                X(SUMMARY_FIRST_FINDING,               \
-                                                                                  "first_finding", TEXT)               \
-                                                                                    X(SUMMARY_FIRST_FINDING_GAIN_PCT,  \
-                                                                                      "first_finding_gain_pct",        \
-                                                                                      PERCENT) X(SUMMARY_ROWS, "rows", \
-                                                                                                 COUNT)                \
-                                                                                        X(SUMMARY_COLS, "cols", COUNT) \
-                                                                                            X(SUMMARY_INNER, "inner",  \
-                                                                                              COUNT)
+#define SUMMARY_CSV(X)                                                                                                \
+    X(SUMMARY_VARIANT, "variant", TEXT) X(SUMMARY_PRECISION, "precision", TEXT) X(SUMMARY_LAYOUT, "layout", TEXT)     \
+    X(SUMMARY_WIDTH, "width", COUNT) X(SUMMARY_STATUS, "status", TEXT) X(SUMMARY_REFERENCE, "reference", TEXT)        \
+    X(SUMMARY_SEED, "seed", COUNT) X(SUMMARY_MAX_ERROR, "max_error", RATIO)                                           \
+    X(SUMMARY_REL_L2_ERROR, "rel_l2_error", RATIO) X(SUMMARY_TOLERANCE, "tolerance", RATIO)                           \
+    X(SUMMARY_SAMPLES, "samples", COUNT) X(SUMMARY_STOP_REASON, "stop_reason", TEXT)                                  \
+    X(SUMMARY_MIN_MS, "min_ms", TIME_MS) X(SUMMARY_Q1_MS, "q1_ms", TIME_MS)                                           \
+    X(SUMMARY_MEDIAN_MS, "median_ms", TIME_MS) X(SUMMARY_Q3_MS, "q3_ms", TIME_MS)                                     \
+    X(SUMMARY_MAX_MS, "max_ms", TIME_MS) X(SUMMARY_MEAN_MS, "mean_ms", TIME_MS)                                       \
+    X(SUMMARY_STDEV_MS, "stdev_ms", SPAN_MS) X(SUMMARY_CI95_REL, "ci95_rel", RATIO) X(SUMMARY_FLOP, "flop", COUNT)    \
+    X(SUMMARY_MIN_BYTES, "min_bytes", COUNT) X(SUMMARY_GFLOPS, "gflops", GFLOPS)                                      \
+    X(SUMMARY_EFFECTIVE_GBS, "effective_gbs", GBS) X(SUMMARY_METRICS_KERNEL, "metrics_kernel", TEXT)                  \
+    X(SUMMARY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct", PERCENT)                                      \
+    X(SUMMARY_SECTORS_PER_REQUEST_LD, "sectors_per_request_ld", RATIO)                                                \
+    X(SUMMARY_GLOBAL_STORE_EFFICIENCY_PCT, "global_store_efficiency_pct", PERCENT)                                    \
+    X(SUMMARY_SECTORS_PER_REQUEST_ST, "sectors_per_request_st", RATIO)                                                \
+    X(SUMMARY_SHARED_CONFLICTS_HW, "shared_conflicts_hw", COUNT)                                                      \
+    X(SUMMARY_SHARED_EXCESS_ESTIMATE, "shared_excess_wavefronts_estimate", DIFFERENCE)                                \
+    X(SUMMARY_DRAM_GBS, "dram_gbs", GBS) X(SUMMARY_DRAM_PCT_OF_PEAK, "dram_pct_of_peak", PERCENT)                     \
+    X(SUMMARY_ACHIEVED_GFLOPS, "achieved_gflops", GFLOPS)                                                             \
+    X(SUMMARY_ACHIEVED_OCCUPANCY_PCT, "achieved_occupancy_pct", PERCENT) X(SUMMARY_SOL_SM_PCT, "sol_sm_pct", PERCENT) \
+    X(SUMMARY_SOL_MEMORY_PCT, "sol_memory_pct", PERCENT) X(SUMMARY_SOL_L1_PCT, "sol_l1_pct", PERCENT)                 \
+    X(SUMMARY_SOL_L2_PCT, "sol_l2_pct", PERCENT) X(SUMMARY_SOL_DRAM_PCT, "sol_dram_pct", PERCENT)                     \
+    X(SUMMARY_FMA_PIPE_PCT, "fma_pipe_pct", PERCENT) X(SUMMARY_ISSUE_SLOTS_PCT, "issue_slots_pct", PERCENT)           \
+    X(SUMMARY_TENSOR_PIPE_PCT, "tensor_pipe_pct", PERCENT) X(SUMMARY_FP64_PIPE_PCT, "fp64_pipe_pct", PERCENT)         \
+    X(SUMMARY_METRICS_WALL_MS, "metrics_wall_ms", SPAN_MS) X(SUMMARY_METRICS_REPLAY_MS, "metrics_replay_ms", SPAN_MS) \
+    X(SUMMARY_METRICS_OVERHEAD_MS, "metrics_overhead_ms", NUMBER)                                                     \
+    X(SUMMARY_REGISTERS_PER_THREAD, "registers_per_thread", COUNT)                                                    \
+    X(SUMMARY_STATIC_SMEM_BYTES, "static_smem_bytes", COUNT)                                                          \
+    X(SUMMARY_DYNAMIC_SMEM_BYTES, "dynamic_smem_bytes", COUNT)                                                        \
+    X(SUMMARY_THREADS_PER_BLOCK, "threads_per_block", COUNT)                                                          \
+    X(SUMMARY_THEORETICAL_OCCUPANCY_PCT, "theoretical_occupancy_pct", PERCENT)                                        \
+    X(SUMMARY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact", DIFFERENCE)                                           \
+    X(SUMMARY_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", DIFFERENCE)                                             \
+    X(SUMMARY_SOURCE_WALL_MS, "source_wall_ms", SPAN_MS) X(SUMMARY_SOURCE_GPU_MS, "source_gpu_ms", SPAN_MS)           \
+    X(SUMMARY_LIMITER, "limiter", TEXT) X(SUMMARY_EVIDENCE, "evidence", TEXT)                                         \
+    X(SUMMARY_STALL_SAMPLES, "stall_samples", COUNT) X(SUMMARY_STALL_TOP_REASON, "stall_top_reason", TEXT)            \
+    X(SUMMARY_STALL_TOP_PCT, "stall_top_pct", PERCENT) X(SUMMARY_STALL_WALL_MS, "stall_wall_ms", SPAN_MS)             \
+    X(SUMMARY_OTHER_GPU_WORK, "other_gpu_work", TEXT) X(SUMMARY_FP32_ROOF_PCT, "fp32_roof_pct", PERCENT) \
+    X(SUMMARY_TENSOR_TYPE, "tensor_type", TEXT) X(SUMMARY_TENSOR_FLOP, "tensor_flop", COUNT)                          \
+    X(SUMMARY_TENSOR_TFLOPS, "tensor_tflops", GFLOPS) X(SUMMARY_TENSOR_ROOF_PCT, "tensor_roof_pct", PERCENT)          \
+    X(SUMMARY_FIRST_FINDING, "first_finding", TEXT)                                                                   \
+    X(SUMMARY_FIRST_FINDING_GAIN_PCT, "first_finding_gain_pct", PERCENT)                                              \
+    X(SUMMARY_ROWS, "rows", COUNT) X(SUMMARY_COLS, "cols", COUNT) X(SUMMARY_INNER, "inner", COUNT)
 
 /* The variants a run measured, as the registry describes them; ladder_step orders the FP32 ladder (0: off it),
  * tensor_ladder_step the bf16 tensor-core ladder (a run before it had no such column: none on it). */
@@ -111,65 +74,60 @@
     X(VARIANTS_TILE_Y, "tile_y", COUNT) X(VARIANTS_LADDER_STEP, "ladder_step", COUNT)                                 \
     X(VARIANTS_DESCRIPTION, "description", TEXT) X(VARIANTS_TENSOR_LADDER_STEP, "tensor_ladder_step", COUNT)
 
-#define SAMPLES_CSV(X)                                                                                                 \
-    X(SAMPLES_VARIANT, "variant", TEXT)                                                                                \
-    X(SAMPLES_PRECISION, "precision", TEXT) X(SAMPLES_WIDTH, "width", COUNT) X(SAMPLES_SAMPLE, "sample", COUNT)        \
-        X(SAMPLES_TIME_MS, "time_ms", TIME_MS) X(SAMPLES_ROWS, "rows", COUNT) X(SAMPLES_COLS, "cols", COUNT)           \
-            X(SAMPLES_INNER, "inner", COUNT)
+#define SAMPLES_CSV(X)                                                                                                \
+    X(SAMPLES_VARIANT, "variant", TEXT) X(SAMPLES_PRECISION, "precision", TEXT) X(SAMPLES_WIDTH, "width", COUNT)      \
+    X(SAMPLES_SAMPLE, "sample", COUNT) X(SAMPLES_TIME_MS, "time_ms", TIME_MS)                                         \
+    X(SAMPLES_ROWS, "rows", COUNT) X(SAMPLES_COLS, "cols", COUNT) X(SAMPLES_INNER, "inner", COUNT)
 
-#define METRICS_CSV(X)                                                                                                 \
-    X(METRICS_VARIANT, "variant", TEXT)                                                                                \
-    X(METRICS_PRECISION, "precision", TEXT) X(METRICS_WIDTH, "width", COUNT) X(METRICS_KERNEL, "kernel", TEXT)         \
-        X(METRICS_METRIC, "metric", TEXT) X(METRICS_VALUE, "value", BY_UNIT) X(METRICS_UNIT, "unit", TEXT)             \
-            X(METRICS_ROWS, "rows", COUNT) X(METRICS_COLS, "cols", COUNT) X(METRICS_INNER, "inner", COUNT)
+#define METRICS_CSV(X)                                                                                                \
+    X(METRICS_VARIANT, "variant", TEXT) X(METRICS_PRECISION, "precision", TEXT) X(METRICS_WIDTH, "width", COUNT)      \
+    X(METRICS_KERNEL, "kernel", TEXT) X(METRICS_METRIC, "metric", TEXT) X(METRICS_VALUE, "value", BY_UNIT)            \
+    X(METRICS_UNIT, "unit", TEXT)                                                                                     \
+    X(METRICS_ROWS, "rows", COUNT) X(METRICS_COLS, "cols", COUNT) X(METRICS_INNER, "inner", COUNT)
 
 /* One row per variant, size, kernel, source line and line metric (harness/source/source_metrics.h: line metrics), zeros left
  * out; file "" and line 0 hold the instructions of a kernel built without line information. */
-#define LINES_CSV(X)                                                                                                   \
-    X(LINES_VARIANT, "variant", TEXT)                                                                                  \
-    X(LINES_PRECISION, "precision", TEXT) X(LINES_WIDTH, "width", COUNT) X(LINES_KERNEL, "kernel", TEXT)               \
-        X(LINES_FILE, "file", TEXT) X(LINES_LINE, "line", COUNT) X(LINES_SOURCE, "source", TEXT)                       \
-            X(LINES_OPCODES, "opcodes", TEXT) X(LINES_METRIC, "metric", TEXT) X(LINES_VALUE, "value", DIFFERENCE)      \
-                X(LINES_ROWS, "rows", COUNT) X(LINES_COLS, "cols", COUNT) X(LINES_INNER, "inner", COUNT)
+#define LINES_CSV(X)                                                                                                  \
+    X(LINES_VARIANT, "variant", TEXT) X(LINES_PRECISION, "precision", TEXT) X(LINES_WIDTH, "width", COUNT)            \
+    X(LINES_KERNEL, "kernel", TEXT) X(LINES_FILE, "file", TEXT) X(LINES_LINE, "line", COUNT)                          \
+    X(LINES_SOURCE, "source", TEXT) X(LINES_OPCODES, "opcodes", TEXT) X(LINES_METRIC, "metric", TEXT)                 \
+    X(LINES_VALUE, "value", DIFFERENCE)                                                                               \
+    X(LINES_ROWS, "rows", COUNT) X(LINES_COLS, "cols", COUNT) X(LINES_INNER, "inner", COUNT)
 
 /* One row per variant, size, kernel and SASS instruction of a source capture (memscope-decode --instructions),
  * in the capture's order: offset is its byte offset in the kernel (CUPTI's PC offset), opcode its SASS opcode
  * ("?" without a disassembler), then its line metrics (harness/source/source_metrics.h), in that list's order and
  * under its names: a line's lines.csv value is the sum of its instructions' here. */
-#define INSTRUCTIONS_CSV(X)                                                                                            \
-    X(INSTRUCTIONS_VARIANT, "variant", TEXT)                                                                           \
-    X(INSTRUCTIONS_PRECISION, "precision", TEXT) X(INSTRUCTIONS_WIDTH, "width", COUNT) X(INSTRUCTIONS_KERNEL,          \
-                                                                                         "kernel", TEXT)               \
-        X(INSTRUCTIONS_OFFSET, "offset", COUNT) X(INSTRUCTIONS_FILE, "file", TEXT) X(INSTRUCTIONS_LINE, "line", COUNT) \
-            X(INSTRUCTIONS_OPCODE, "opcode", TEXT) X(INSTRUCTIONS_INST_EXECUTED, "inst_executed", COUNT)               \
-                X(INSTRUCTIONS_SHARED_INSTRUCTIONS, "shared_instructions",                                             \
-                  COUNT) X(INSTRUCTIONS_SHARED_LD_WAVEFRONTS, "shared_ld_wavefronts",                                  \
-                           COUNT) X(INSTRUCTIONS_SHARED_ST_WAVEFRONTS, "shared_st_wavefronts",                         \
-                                    COUNT) X(INSTRUCTIONS_SHARED_WAVEFRONTS, "shared_wavefronts", COUNT)               \
-                    X(INSTRUCTIONS_SHARED_WAVEFRONTS_IDEAL, "shared_wavefronts_ideal",                                 \
-                      COUNT) X(INSTRUCTIONS_SHARED_EXCESS_WAVEFRONTS, "shared_excess_wavefronts",                      \
-                               DIFFERENCE) X(INSTRUCTIONS_GLOBAL_LD_REQUESTS, "global_ld_requests",                    \
-                                             COUNT) X(INSTRUCTIONS_GLOBAL_ST_REQUESTS, "global_st_requests", COUNT)    \
-                        X(INSTRUCTIONS_GLOBAL_LD_SECTORS, "global_ld_sectors", COUNT)                                  \
-                            X(INSTRUCTIONS_GLOBAL_ST_SECTORS, "global_st_sectors", COUNT)                              \
-                                X(INSTRUCTIONS_GLOBAL_SECTORS, "global_sectors", COUNT)                                \
-                                    X(INSTRUCTIONS_GLOBAL_SECTORS_IDEAL, "global_sectors_ideal", COUNT)                \
-                                        X(INSTRUCTIONS_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", DIFFERENCE)     \
-                                            X(INSTRUCTIONS_THREAD_INST_EXECUTED, "thread_inst_executed", COUNT)        \
-                                                X(INSTRUCTIONS_PREDICATED_OFF_LANES, "predicated_off_lanes", COUNT)    \
-                                                    X(INSTRUCTIONS_CONVERSIONS, "conversions", COUNT)                  \
-                                                        X(INSTRUCTIONS_ROWS, "rows", COUNT)                            \
-                                                            X(INSTRUCTIONS_COLS, "cols", COUNT)                        \
-                                                                X(INSTRUCTIONS_INNER, "inner", COUNT)
+#define INSTRUCTIONS_CSV(X)                                                                                           \
+    X(INSTRUCTIONS_VARIANT, "variant", TEXT) X(INSTRUCTIONS_PRECISION, "precision", TEXT)                             \
+    X(INSTRUCTIONS_WIDTH, "width", COUNT) X(INSTRUCTIONS_KERNEL, "kernel", TEXT)                                      \
+    X(INSTRUCTIONS_OFFSET, "offset", COUNT) X(INSTRUCTIONS_FILE, "file", TEXT) X(INSTRUCTIONS_LINE, "line", COUNT)    \
+    X(INSTRUCTIONS_OPCODE, "opcode", TEXT) X(INSTRUCTIONS_INST_EXECUTED, "inst_executed", COUNT)                      \
+    X(INSTRUCTIONS_SHARED_INSTRUCTIONS, "shared_instructions", COUNT)                                                 \
+    X(INSTRUCTIONS_SHARED_LD_WAVEFRONTS, "shared_ld_wavefronts", COUNT)                                               \
+    X(INSTRUCTIONS_SHARED_ST_WAVEFRONTS, "shared_st_wavefronts", COUNT)                                               \
+    X(INSTRUCTIONS_SHARED_WAVEFRONTS, "shared_wavefronts", COUNT)                                                     \
+    X(INSTRUCTIONS_SHARED_WAVEFRONTS_IDEAL, "shared_wavefronts_ideal", COUNT)                                         \
+    X(INSTRUCTIONS_SHARED_EXCESS_WAVEFRONTS, "shared_excess_wavefronts", DIFFERENCE)                                  \
+    X(INSTRUCTIONS_GLOBAL_LD_REQUESTS, "global_ld_requests", COUNT)                                                   \
+    X(INSTRUCTIONS_GLOBAL_ST_REQUESTS, "global_st_requests", COUNT)                                                   \
+    X(INSTRUCTIONS_GLOBAL_LD_SECTORS, "global_ld_sectors", COUNT)                                                     \
+    X(INSTRUCTIONS_GLOBAL_ST_SECTORS, "global_st_sectors", COUNT)                                                     \
+    X(INSTRUCTIONS_GLOBAL_SECTORS, "global_sectors", COUNT)                                                           \
+    X(INSTRUCTIONS_GLOBAL_SECTORS_IDEAL, "global_sectors_ideal", COUNT)                                               \
+    X(INSTRUCTIONS_GLOBAL_EXCESS_SECTORS, "global_excess_sectors", DIFFERENCE)                                        \
+    X(INSTRUCTIONS_THREAD_INST_EXECUTED, "thread_inst_executed", COUNT)                                               \
+    X(INSTRUCTIONS_PREDICATED_OFF_LANES, "predicated_off_lanes", COUNT)                                               \
+    X(INSTRUCTIONS_CONVERSIONS, "conversions", COUNT)                                                                 \
+    X(INSTRUCTIONS_ROWS, "rows", COUNT) X(INSTRUCTIONS_COLS, "cols", COUNT) X(INSTRUCTIONS_INNER, "inner", COUNT)
 
 /* One row per variant, size, kernel, source line and stall reason (cupti/pc_sampling.h), zeros left out: the
  * warp samples PC sampling took there. A kernel's share of a reason is its rows' samples over all its rows'. */
-#define STALLS_CSV(X)                                                                                                  \
-    X(STALLS_VARIANT, "variant", TEXT)                                                                                 \
-    X(STALLS_PRECISION, "precision", TEXT) X(STALLS_WIDTH, "width", COUNT) X(STALLS_KERNEL, "kernel", TEXT)            \
-        X(STALLS_FILE, "file", TEXT) X(STALLS_LINE, "line", COUNT) X(STALLS_SOURCE, "source", TEXT)                    \
-            X(STALLS_REASON, "reason", TEXT) X(STALLS_SAMPLES, "samples", COUNT) X(STALLS_ROWS, "rows", COUNT)         \
-                X(STALLS_COLS, "cols", COUNT) X(STALLS_INNER, "inner", COUNT)
+#define STALLS_CSV(X)                                                                                                 \
+    X(STALLS_VARIANT, "variant", TEXT) X(STALLS_PRECISION, "precision", TEXT) X(STALLS_WIDTH, "width", COUNT)         \
+    X(STALLS_KERNEL, "kernel", TEXT) X(STALLS_FILE, "file", TEXT) X(STALLS_LINE, "line", COUNT)                       \
+    X(STALLS_SOURCE, "source", TEXT) X(STALLS_REASON, "reason", TEXT) X(STALLS_SAMPLES, "samples", COUNT)             \
+    X(STALLS_ROWS, "rows", COUNT) X(STALLS_COLS, "cols", COUNT) X(STALLS_INNER, "inner", COUNT)
 
 #define ENVIRONMENT_CSV(X) X(ENVIRONMENT_KEY, "key", TEXT) X(ENVIRONMENT_VALUE, "value", TEXT)
 
@@ -226,13 +184,12 @@
 /* One row per kernel and finding of a profiled variant or job (harness/diagnose/findings.h), in rank order from 1:
  * its cause (a rule's name), scope (global: its unit bounds the kernel; local), estimated gain (an estimate, % of
  * the kernel's time), evidence (figures) and line ("file:line" with the most of its waste; "" where not known). */
-#define FINDINGS_CSV(X)                                                                                                \
-    X(FINDINGS_VARIANT, "variant", TEXT)                                                                               \
-    X(FINDINGS_PRECISION, "precision", TEXT) X(FINDINGS_WIDTH, "width", COUNT) X(FINDINGS_KERNEL, "kernel", TEXT)      \
-        X(FINDINGS_RANK, "rank", COUNT) X(FINDINGS_CAUSE, "cause", TEXT) X(FINDINGS_SCOPE, "scope", TEXT)              \
-            X(FINDINGS_ESTIMATED_GAIN_PCT, "estimated_gain_pct", PERCENT) X(FINDINGS_EVIDENCE, "evidence", TEXT)       \
-                X(FINDINGS_LINE, "line", TEXT) X(FINDINGS_ROWS, "rows", COUNT) X(FINDINGS_COLS, "cols", COUNT)         \
-                    X(FINDINGS_INNER, "inner", COUNT)
+#define FINDINGS_CSV(X)                                                                                               \
+    X(FINDINGS_VARIANT, "variant", TEXT) X(FINDINGS_PRECISION, "precision", TEXT) X(FINDINGS_WIDTH, "width", COUNT)   \
+    X(FINDINGS_KERNEL, "kernel", TEXT) X(FINDINGS_RANK, "rank", COUNT) X(FINDINGS_CAUSE, "cause", TEXT)               \
+    X(FINDINGS_SCOPE, "scope", TEXT) X(FINDINGS_ESTIMATED_GAIN_PCT, "estimated_gain_pct", PERCENT)                   \
+    X(FINDINGS_EVIDENCE, "evidence", TEXT) X(FINDINGS_LINE, "line", TEXT)                                             \
+    X(FINDINGS_ROWS, "rows", COUNT) X(FINDINGS_COLS, "cols", COUNT) X(FINDINGS_INNER, "inner", COUNT)
 
 #define VALIDATE_CSV(X)                                                                                               \
     X(VALIDATE_KERNEL, "kernel", TEXT) X(VALIDATE_PARAMETER, "parameter", TEXT) X(VALIDATE_METRIC, "metric", TEXT)    \
@@ -242,52 +199,44 @@
     X(VALIDATE_ESTIMATED_GAIN_PCT, "estimated_gain_pct", PERCENT)                                                     \
     X(VALIDATE_MEASURED_GAIN_PCT, "measured_gain_pct", NUMBER)
 
-#define COMPARE_CSV(X)                                                                                                 \
-    X(COMPARE_VARIANT, "variant", TEXT)                                                                                \
-    X(COMPARE_PRECISION, "precision", TEXT) X(COMPARE_WIDTH, "width", COUNT)                                           \
-        X(COMPARE_BASE_SAMPLES, "base_samples", COUNT) X(COMPARE_HEAD_SAMPLES, "head_samples", COUNT)                  \
-            X(COMPARE_BASE_MEDIAN_MS, "base_median_ms", TIME_MS) X(COMPARE_HEAD_MEDIAN_MS, "head_median_ms", TIME_MS)  \
-                X(COMPARE_CHANGE_PCT, "change_pct", NUMBER) X(COMPARE_INTERVAL_LOW_PCT, "interval_low_pct", NUMBER)    \
-                    X(COMPARE_INTERVAL_HIGH_PCT, "interval_high_pct", NUMBER) X(COMPARE_P_VALUE, "p_value", RATIO)     \
-                        X(COMPARE_VERDICT, "verdict", TEXT) X(COMPARE_REASON, "reason", TEXT)                          \
-                            X(COMPARE_FLOOR_PCT, "floor_pct", NUMBER) X(COMPARE_ROWS, "rows", COUNT)                   \
-                                X(COMPARE_COLS, "cols", COUNT) X(COMPARE_INNER, "inner", COUNT)
+#define COMPARE_CSV(X)                                                                                                \
+    X(COMPARE_VARIANT, "variant", TEXT) X(COMPARE_PRECISION, "precision", TEXT) X(COMPARE_WIDTH, "width", COUNT)      \
+    X(COMPARE_BASE_SAMPLES, "base_samples", COUNT) X(COMPARE_HEAD_SAMPLES, "head_samples", COUNT)                     \
+    X(COMPARE_BASE_MEDIAN_MS, "base_median_ms", TIME_MS) X(COMPARE_HEAD_MEDIAN_MS, "head_median_ms", TIME_MS)         \
+    X(COMPARE_CHANGE_PCT, "change_pct", NUMBER) X(COMPARE_INTERVAL_LOW_PCT, "interval_low_pct", NUMBER)               \
+    X(COMPARE_INTERVAL_HIGH_PCT, "interval_high_pct", NUMBER) X(COMPARE_P_VALUE, "p_value", RATIO)                    \
+    X(COMPARE_VERDICT, "verdict", TEXT) X(COMPARE_REASON, "reason", TEXT) X(COMPARE_FLOOR_PCT, "floor_pct", NUMBER)   \
+    X(COMPARE_ROWS, "rows", COUNT) X(COMPARE_COLS, "cols", COUNT) X(COMPARE_INNER, "inner", COUNT)
 
-#define COMPARE_METRICS_CSV(X)                                                                                         \
-    X(COMPARE_METRICS_VARIANT, "variant", TEXT)                                                                        \
-    X(COMPARE_METRICS_WIDTH, "width", COUNT) X(COMPARE_METRICS_METRIC, "metric", TEXT)                                 \
-        X(COMPARE_METRICS_BASE, "base", NUMBER) X(COMPARE_METRICS_HEAD, "head", NUMBER)                                \
-            X(COMPARE_METRICS_CHANGE_PCT, "change_pct", NUMBER) X(COMPARE_METRICS_KIND, "kind", TEXT)                  \
-                X(COMPARE_METRICS_BASE_LOW, "base_low", NUMBER) X(COMPARE_METRICS_BASE_HIGH, "base_high", NUMBER)      \
-                    X(COMPARE_METRICS_HEAD_LOW, "head_low", NUMBER) X(COMPARE_METRICS_HEAD_HIGH, "head_high", NUMBER)  \
-                        X(COMPARE_METRICS_BASE_COLLECTIONS, "base_collections", COUNT)                                 \
-                            X(COMPARE_METRICS_HEAD_COLLECTIONS, "head_collections", COUNT)                             \
-                                X(COMPARE_METRICS_ROWS, "rows", COUNT) X(COMPARE_METRICS_COLS, "cols", COUNT)          \
-                                    X(COMPARE_METRICS_INNER, "inner", COUNT)
+#define COMPARE_METRICS_CSV(X)                                                                                        \
+    X(COMPARE_METRICS_VARIANT, "variant", TEXT) X(COMPARE_METRICS_WIDTH, "width", COUNT)                              \
+    X(COMPARE_METRICS_METRIC, "metric", TEXT) X(COMPARE_METRICS_BASE, "base", NUMBER)                                 \
+    X(COMPARE_METRICS_HEAD, "head", NUMBER) X(COMPARE_METRICS_CHANGE_PCT, "change_pct", NUMBER)                       \
+    X(COMPARE_METRICS_KIND, "kind", TEXT) X(COMPARE_METRICS_BASE_LOW, "base_low", NUMBER)                             \
+    X(COMPARE_METRICS_BASE_HIGH, "base_high", NUMBER) X(COMPARE_METRICS_HEAD_LOW, "head_low", NUMBER)                 \
+    X(COMPARE_METRICS_HEAD_HIGH, "head_high", NUMBER) X(COMPARE_METRICS_BASE_COLLECTIONS, "base_collections", COUNT)  \
+    X(COMPARE_METRICS_HEAD_COLLECTIONS, "head_collections", COUNT) X(COMPARE_METRICS_ROWS, "rows", COUNT)             \
+    X(COMPARE_METRICS_COLS, "cols", COUNT) X(COMPARE_METRICS_INNER, "inner", COUNT)
 
 /* A source line's count that differs between two runs (memscope-compare -o): kind is "new" (absent in base),
  * "gone" (absent in head) or "changed". */
-#define COMPARE_LINES_CSV(X)                                                                                           \
-    X(COMPARE_LINES_VARIANT, "variant", TEXT)                                                                          \
-    X(COMPARE_LINES_WIDTH, "width", COUNT) X(COMPARE_LINES_KERNEL, "kernel", TEXT) X(COMPARE_LINES_FILE, "file", TEXT) \
-        X(COMPARE_LINES_LINE, "line", COUNT) X(COMPARE_LINES_METRIC, "metric", TEXT)                                   \
-            X(COMPARE_LINES_BASE, "base", NUMBER) X(COMPARE_LINES_HEAD, "head", NUMBER)                                \
-                X(COMPARE_LINES_KIND, "kind", TEXT) X(COMPARE_LINES_ROWS, "rows", COUNT)                               \
-                    X(COMPARE_LINES_COLS, "cols", COUNT) X(COMPARE_LINES_INNER, "inner", COUNT)
+#define COMPARE_LINES_CSV(X)                                                                                          \
+    X(COMPARE_LINES_VARIANT, "variant", TEXT) X(COMPARE_LINES_WIDTH, "width", COUNT)                                  \
+    X(COMPARE_LINES_KERNEL, "kernel", TEXT) X(COMPARE_LINES_FILE, "file", TEXT) X(COMPARE_LINES_LINE, "line", COUNT)  \
+    X(COMPARE_LINES_METRIC, "metric", TEXT) X(COMPARE_LINES_BASE, "base", NUMBER)                                     \
+    X(COMPARE_LINES_HEAD, "head", NUMBER) X(COMPARE_LINES_KIND, "kind", TEXT)                                         \
+    X(COMPARE_LINES_ROWS, "rows", COUNT) X(COMPARE_LINES_COLS, "cols", COUNT) X(COMPARE_LINES_INNER, "inner", COUNT)
 
 /* The run's key, then summary columns copied as they are (the same names); an older summary may lack the
  * columns from HISTORY_Q1_MS on. */
-#define HISTORY_CSV(X)                                                                                                 \
-    X(HISTORY_COMMIT, "commit", TEXT)                                                                                  \
-    X(HISTORY_DIRTY, "dirty", TEXT) X(HISTORY_GPU_NAME, "gpu_name", TEXT) X(HISTORY_TIME_UTC, "time_utc", TEXT)        \
-        X(HISTORY_VARIANT, "variant", TEXT) X(HISTORY_PRECISION, "precision", TEXT) X(HISTORY_WIDTH, "width", COUNT)   \
-            X(HISTORY_SAMPLES, "samples", COUNT) X(HISTORY_MEDIAN_MS, "median_ms", TIME_MS)                            \
-                X(HISTORY_Q1_MS, "q1_ms", TIME_MS) X(HISTORY_Q3_MS, "q3_ms", TIME_MS)                                  \
-                    X(HISTORY_GFLOPS, "gflops", GFLOPS)                                                                \
-                        X(HISTORY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct", PERCENT)                   \
-                            X(HISTORY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact", DIFFERENCE)                    \
-                                X(HISTORY_DRAM_GBS, "dram_gbs", GBS) X(HISTORY_ROWS, "rows", COUNT)                    \
-                                    X(HISTORY_COLS, "cols", COUNT) X(HISTORY_INNER, "inner", COUNT)
+#define HISTORY_CSV(X)                                                                                                \
+    X(HISTORY_COMMIT, "commit", TEXT) X(HISTORY_DIRTY, "dirty", TEXT) X(HISTORY_GPU_NAME, "gpu_name", TEXT)           \
+    X(HISTORY_TIME_UTC, "time_utc", TEXT) X(HISTORY_VARIANT, "variant", TEXT) X(HISTORY_PRECISION, "precision", TEXT) \
+    X(HISTORY_WIDTH, "width", COUNT) X(HISTORY_SAMPLES, "samples", COUNT) X(HISTORY_MEDIAN_MS, "median_ms", TIME_MS)  \
+    X(HISTORY_Q1_MS, "q1_ms", TIME_MS) X(HISTORY_Q3_MS, "q3_ms", TIME_MS) X(HISTORY_GFLOPS, "gflops", GFLOPS)         \
+    X(HISTORY_GLOBAL_LOAD_EFFICIENCY_PCT, "global_load_efficiency_pct", PERCENT)                                      \
+    X(HISTORY_SHARED_CONFLICTS_EXACT, "shared_conflicts_exact", DIFFERENCE) X(HISTORY_DRAM_GBS, "dram_gbs", GBS)      \
+    X(HISTORY_ROWS, "rows", COUNT) X(HISTORY_COLS, "cols", COUNT) X(HISTORY_INNER, "inner", COUNT)
 
 #define SCHEMA_ID(id, name, limit) id,
 enum summary_column { SUMMARY_CSV(SCHEMA_ID) SUMMARY_COLUMNS };
@@ -337,8 +286,6 @@ int schema_create(struct csv *c, const char *dir, const struct csv_schema *s, st
 void schema_on_stream(struct csv *c, FILE *stream, const char *name, const struct csv_schema *s, int with_header);
 /* The index in t of the schema's column id, or an error that names the file and the column. */
 int schema_column(const struct csv_table *t, const struct csv_schema *s, int id, int *column, struct error *e);
-/* The same for every column of the schema: column[id] for id from 0 to s->n - 1. */
-int schema_columns(const struct csv_table *t, const struct csv_schema *s, int *column, struct error *e);
 /* The same for the columns before end (a file from before the later ones, the shape's, were added). */
 int schema_columns_before(const struct csv_table *t, const struct csv_schema *s, int end, int *column,
                           struct error *e);

@@ -102,24 +102,19 @@ static int add_size(struct options *o, struct matmul_shape shape, struct error *
     return 0;
 }
 
-/* RxCxI: each extent at least 1, and each matrix's elements a 32-bit index, as the kernels index them. */
+/* RxCxI: each extent at least 1 (product_shape_whole: none or all 0), each matrix's elements a 32-bit index, as the
+ * kernels index them. */
 static int add_shape(struct options *o, const char *item, struct error *e)
 {
     struct product_shape s;
-    if (product_shape_parse(item, INT_MAX, &s))
-        return error_set(e, EXIT_USAGE,
-                         "--sizes: '%s' is not a size (a width W, a range A:B, or a product's shape "
-                         "RxCxI: three whole numbers joined by x)",
-                         item);
-    if (s.rows < 1 || s.cols < 1 || s.inner < 1)
-        return error_set(e, EXIT_USAGE, "--sizes: %s has an extent below 1", item);
+    if (product_shape_parse(item, INT_MAX, &s) || s.rows < 1)
+        return error_set(e, EXIT_USAGE, "--sizes: '%s' is not a size (a width W, a range A:B, or a product's shape "
+                                        "RxCxI: three whole numbers of at least 1 joined by x)", item);
     const long long elements[] = {(long long)s.rows * s.inner, (long long)s.inner * s.cols, (long long)s.rows * s.cols};
     const char *const matrix[] = {"M (rows x inner)", "N (inner x cols)", "P (rows x cols)"};
     for (int i = 0; i < 3; ++i)
         if (elements[i] > MAX_ELEMENTS)
-            return error_set(e, EXIT_USAGE,
-                             "--sizes: %s: %s has %lld elements, more than a 32-bit index reaches "
-                             "(%lld)",
+            return error_set(e, EXIT_USAGE, "--sizes: %s: %s has %lld elements, more than a 32-bit index reaches (%lld)",
                              item, matrix[i], elements[i], MAX_ELEMENTS);
     return add_size(o, (struct matmul_shape){s.rows, s.cols, s.inner}, e);
 }

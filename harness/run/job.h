@@ -3,7 +3,7 @@
  * the reference, verify against it, warm up, timed runs, copy out (and check
  * the last timed result again), release. When metrics are collected (or with
  * --keep-operands), a job that passed keeps its device operands until every
- * variant of its width has run; the metric passes then profile them all
+ * variant of its size has run; the metric passes then profile them all
  * together (see profile/collect.h).
  * Timing and metrics are separate phases because replay distorts time. A
  * variant that fails verification is recorded as failed and neither timed
@@ -39,8 +39,8 @@ struct job_context {
     struct stall_collector *stalls;  /* NULL without the stalls group */
     struct csv *stalls_csv;          /* stalls.csv, open while the run lasts, with the stalls group */
     const char *capture_dir;
-    bool keep_operands; /* until the width is done: for its metric passes, or for another profiler */
-    bool keep_sampled;  /* with the stalls group: until the width is profiled after all are sampled (they all fit) */
+    bool keep_operands; /* until the size is done: for its metric passes, or for another profiler */
+    bool keep_sampled;  /* with the stalls group: until the size is profiled after all are sampled (they all fit) */
 };
 
 struct job_result {
@@ -57,7 +57,7 @@ struct job_result {
     char other_gpu_work[256];      /* who else used the GPU then (job_judge_disturbance) */
     bool profiled;
     struct profile profile;        /* hardware metrics, when profiled */
-    struct matmul_operands kept;   /* device operands kept until the width is done (kept.p NULL: none) */
+    struct matmul_operands kept;   /* device operands kept until the size is done (kept.p NULL: none) */
     struct kernel_facts facts;     /* the kernel's resources and theoretical occupancy (not known: a library) */
     bool sourced;                  /* the source group ran */
     struct source_cost source_cost;
@@ -67,10 +67,10 @@ struct job_result {
     struct stall_summary stalls;
 };
 
-/* Device memory one job needs at this shape, for the check before anything is allocated, and what it keeps
- * until its width is done. */
 /* The key of the results rows of a product of this shape (harness/results/ knows no kernel's types). */
 struct product_shape job_key(struct matmul_shape shape);
+/* Device memory one job needs at this shape, for the check before anything is allocated, and what it keeps
+ * until its size is done. */
 size_t job_device_bytes(const struct matmul_variant *v, struct matmul_shape shape);
 size_t job_kept_bytes(const struct matmul_variant *v, struct matmul_shape shape);
 

@@ -3,9 +3,9 @@
 load scriptdir.'/common.gp'
 load datadir.'/timeline-notes.gp'
 page_title = timeline_title
-page_caption = "From timeline.csv (memscope --trace), the run's NVTX ranges. A variant's bar sums its jobs at every width, by phase: setup,\n".\
+page_caption = "From timeline.csv (memscope --trace), the run's NVTX ranges. A variant's bar sums its jobs at every size, by phase: setup,\n".\
     "the correctness check (with the reference product) and the timed runs with their warm-up. The run's own phases serve all the variants\n".\
-    "at once: the metric passes, source counters and stall sampling of each width, the ceilings of the roofline. In no range: the time\n".\
+    "at once: the metric passes, source counters and stall sampling of each size, the ceilings of the roofline. In no range: the time\n".\
     "between and around the ranges (the run's start, the collectors' set-up).\n".timeline_gaps
 load scriptdir.'/page.gp'
 set datafile columnheaders

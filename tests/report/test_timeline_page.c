@@ -63,6 +63,20 @@ static void each_variant_s_bar_sums_its_phases_at_every_width(void **state)
                                "tiled_32\t");
 }
 
+/* A product of another shape is a job of its variant too ("naive 512x512x512" named as a rectangle's job is, width
+ * 0): its ranges join the variant's bar, not a bar of their own. */
+static void a_rectangle_s_jobs_join_their_variant_s_bar(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i 's/,naive W=512,512,/,naive 512x512x512,0,/' $R/timeline.csv && "
+                     "grep -q ',naive 512x512x512,0,' $R/timeline.csv");
+    write_data(scratch);
+    file_holds("timeline.tsv", "\nnaive\t0.0278876\t0.283957\t0.0089558\t0\t0\t0\t5.7812e-05\t0.320858\t");
+    const char *t = data_file("timeline.tsv");
+    if (strstr(t, "512x512x512"))
+        fail_msg("a bar of its own for the rectangle's jobs:\n%s", t);
+}
+
 static void the_run_s_own_phases_and_its_time_in_no_range_have_bars(void **state)
 {
     (void)state;
@@ -190,6 +204,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_variant_s_bar_sums_its_phases_at_every_width),
+        cmocka_unit_test(a_rectangle_s_jobs_join_their_variant_s_bar),
         cmocka_unit_test(the_run_s_own_phases_and_its_time_in_no_range_have_bars),
         cmocka_unit_test(the_bars_add_up_to_the_run_s_wall_time),
         cmocka_unit_test(the_longest_stretches_in_no_range_are_named),

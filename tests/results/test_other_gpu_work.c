@@ -48,7 +48,8 @@ static void a_marked_row_names_the_process_and_is_disturbed(void **state)
     (void)state;
     struct results_folder r;
     open_marked("pid 4242 (python3), SM 99 %", &r);
-    int naive = results_summary_row(&r, "naive", product_shape_square(1024)), other = results_summary_row(&r, "cublas", product_shape_square(1024));
+    int naive = results_summary_row(&r, "naive", product_shape_square(1024)),
+        other = results_summary_row(&r, "cublas", product_shape_square(1024));
     assert_string_equal(results_other_gpu_work(&r, naive), "pid 4242 (python3), SM 99 %");
     assert_true(results_disturbed(&r, naive));
     assert_string_equal(results_other_gpu_work(&r, other), "");

@@ -60,7 +60,8 @@ static void anything_else_is_no_shape(void **state)
     (void)state;
     static const char *const refused[] = {"",         "x",         "8192x",     "8192x3072", "1x2x3x4", "12a",
                                           "-1",       " 12",       "12 ",       "8192X3072X1024",      "1xx2",
-                                          "4097x1x1", "2x99999999999999999999x1"};
+                                          "4097x1x1", "2x99999999999999999999x1",
+                                          "0x3072x1024", "8192x0x1024"}; /* an empty side beside others */
     struct product_shape s = {7, 7, 7};
     for (size_t i = 0; i < sizeof refused / sizeof *refused; ++i)
         if (product_shape_parse(refused[i], 4096, &s) == 0)
@@ -96,6 +97,8 @@ static void shapes_order_by_their_work(void **state)
     /* the same work: by rows, then cols */
     assert_true(product_shape_compare((struct product_shape){1024, 8192, 3072}, qkv) < 0);
     assert_true(product_shape_compare((struct product_shape){8192, 1024, 3072}, qkv) < 0);
+    /* extents a file may hold whose product no integer holds: 2e9 x 2e9 x 3 is more work than 1024^3 */
+    assert_true(product_shape_compare((struct product_shape){2000000000, 2000000000, 3}, qkv) > 0);
 }
 
 static void write_file(const char *name, const char *text)
@@ -160,6 +163,19 @@ static void a_width_that_disagrees_is_refused(void **state)
     struct csv_table t = read_table("bad.csv", &c, 0, &e);
     assert_int_equal(shape_columns_read(&t, 0, &c, &s, &e), EXIT_USAGE);
     assert_non_null(strstr(e.message, "bad.csv:2: width 1024 does not match rows x cols x inner 8192 x 3072 x 1024"));
+    csv_table_free(&t);
+}
+
+static void an_empty_side_beside_others_is_refused(void **state)
+{
+    (void)state;
+    struct shape_columns c;
+    struct product_shape s;
+    struct error e = {0};
+    write_file("empty.csv", "variant,width,rows,cols,inner\nnaive,0,0,3072,1024\n");
+    struct csv_table t = read_table("empty.csv", &c, 0, &e);
+    assert_int_equal(shape_columns_read(&t, 0, &c, &s, &e), EXIT_USAGE);
+    assert_non_null(strstr(e.message, "empty.csv:2: rows x cols x inner 0 x 3072 x 1024: an extent of 0 beside"));
     csv_table_free(&t);
 }
 
@@ -286,6 +302,7 @@ int main(void)
         cmocka_unit_test(an_older_file_holds_squares_of_its_widths),
         cmocka_unit_test(a_newer_file_holds_any_shape),
         cmocka_unit_test(a_width_that_disagrees_is_refused),
+        cmocka_unit_test(an_empty_side_beside_others_is_refused),
         cmocka_unit_test(some_of_the_three_columns_are_refused),
         cmocka_unit_test(a_capture_tag_keeps_the_shape),
         cmocka_unit_test(a_square_and_a_rectangle_of_one_variant_are_two_rows),

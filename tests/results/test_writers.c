@@ -52,7 +52,8 @@ static void write_summary(void)
     struct summary_row measured, failed;
     summary_row_init(&measured);
     measured.variant = "tiled_32", measured.precision = "fp32", measured.layout = "row_major";
-    measured.shape = product_shape_square(1024), measured.status = "passed", measured.reference = "cublas_fp64", measured.seed = 42;
+    measured.shape = product_shape_square(1024), measured.status = "passed", measured.reference = "cublas_fp64",
+    measured.seed = 42;
     measured.samples = 2, measured.stop_reason = "converged", measured.median_ms = 1.25;
     measured.metrics_kernel = "matmul_tiled_kernel<32>", measured.headline[0] = 87.5, measured.fp32_roof_pct = 21.5;
     snprintf(measured.limiter, sizeof measured.limiter, "L1/shared");
@@ -79,16 +80,16 @@ static void write_variants_and_metrics(void)
     variants_csv_row(&c, &(struct variant_row){"ldmatrix", "bf16", "row_major", 256, 1, 128, 128, 0, "ldmatrix", 2});
     expect_ok(csv_close(&c, &e), &e);
     expect_ok(metrics_csv_create(&c, dir, &e), &e);
-    metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", product_shape_square(1024), "matmul_tiled_kernel<32>", "dram_bytes_read",
-                                             4194304, "byte"});
-    metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", product_shape_square(1024), "matmul_tiled_kernel<32>", "l2_hit_rate", NAN,
-                                             "%"});
+    metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", product_shape_square(1024), "matmul_tiled_kernel<32>",
+                                             "dram_bytes_read", 4194304, "byte"});
+    metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", product_shape_square(1024), "matmul_tiled_kernel<32>",
+                                             "l2_hit_rate", NAN, "%"});
     /* a call of three kernels, the second without a value for the metric */
     const char *kernels[] = {"first", "second", "third"};
     const double written[] = {10, NAN, 5};
     for (int k = 0; k < 3; ++k)
-        metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", product_shape_square(2048), kernels[k], "dram_bytes_write", written[k],
-                                                 "byte"});
+        metrics_csv_row(&c, &(struct metric_row){"tiled_32", "fp32", product_shape_square(2048), kernels[k],
+                                                 "dram_bytes_write", written[k], "byte"});
     expect_ok(csv_close(&c, &e), &e);
 }
 
@@ -137,7 +138,7 @@ static void a_row_that_measured_nothing_reads_back_empty(void **state)
     expect_ok(results_folder_open(dir, &r, &e), &e);
     int row = results_summary_row(&r, "tiled_32", product_shape_square(2048));
     assert_int_equal(row, 1);
-    for (int column = SUMMARY_MAX_ERROR; column < SUMMARY_ROWS; ++column) /* then the key's shape */
+    for (int column = SUMMARY_MAX_ERROR; column < SUMMARY_ROWS; ++column) /* the key's shape follows */
         if (column != SUMMARY_SAMPLES && strcmp(csv_table_text(&r.summary, row, column), ""))
             fail_msg("%s is '%s', expected empty", summary_csv.columns[column], csv_table_text(&r.summary, row, column));
     assert_string_equal(csv_table_text(&r.summary, row, SUMMARY_SAMPLES), "0");
@@ -182,14 +183,15 @@ static void lines_stalls_and_validate_rows_have_one_field_per_column(void **stat
     struct csv_table t;
     struct error e = {0};
     expect_ok(lines_csv_create(&c, dir, &e), &e);
-    lines_csv_row(&c, &(struct line_row){"tiled_32", "fp32", product_shape_square(1024), "k", "kernels/a.cu", 7, "Ms[ty][tx] = M[i];",
-                                         "LDG STS", "shared_excess_wavefronts", 1015808});
+    lines_csv_row(&c, &(struct line_row){"tiled_32", "fp32", product_shape_square(1024), "k", "kernels/a.cu", 7,
+                                         "Ms[ty][tx] = M[i];", "LDG STS", "shared_excess_wavefronts", 1015808});
     expect_ok(csv_close(&c, &e), &e);
     read_one_row(&lines_csv, &t);
     assert_string_equal(csv_table_text(&t, 0, LINES_VALUE), "1015808");
     csv_table_free(&t);
     expect_ok(stalls_csv_create(&c, dir, &e), &e);
-    stalls_csv_row(&c, &(struct stall_row){"tiled_32", "fp32", product_shape_square(1024), "k", "", 0, "", "long_scoreboard", 12345});
+    stalls_csv_row(&c, &(struct stall_row){"tiled_32", "fp32", product_shape_square(1024), "k", "", 0, "",
+                                           "long_scoreboard", 12345});
     expect_ok(csv_close(&c, &e), &e);
     read_one_row(&stalls_csv, &t);
     assert_string_equal(csv_table_text(&t, 0, STALLS_SAMPLES), "12345");
@@ -216,10 +218,11 @@ static void findings_rows_read_back_as_written(void **state)
     write_environment();
     write_summary();
     expect_ok(findings_csv_create(&c, dir, &e), &e);
-    findings_csv_row(&c, &(struct finding_row){"tiled_32", "fp32", product_shape_square(1024), "k", 1, "uncoalesced_global_stores", "global",
-                                               58.3, "global stores use 12.5 %, \"32\" sectors", "k.cu:12"});
-    findings_csv_row(&c, &(struct finding_row){"tiled_32", "fp32", product_shape_square(1024), "k", 2, "l2_bound", "global", 16.7,
-                                               "limiter L2 bandwidth", ""});
+    findings_csv_row(&c, &(struct finding_row){"tiled_32", "fp32", product_shape_square(1024), "k", 1,
+                                               "uncoalesced_global_stores", "global", 58.3,
+                                               "global stores use 12.5 %, \"32\" sectors", "k.cu:12"});
+    findings_csv_row(&c, &(struct finding_row){"tiled_32", "fp32", product_shape_square(1024), "k", 2, "l2_bound",
+                                               "global", 16.7, "limiter L2 bandwidth", ""});
     expect_ok(csv_close(&c, &e), &e);
     expect_ok(results_folder_open(dir, &r, &e), &e);
     assert_true(r.has_findings);

@@ -315,7 +315,8 @@ static void error_size_shape_malformed(void **state)
     expect_usage_error(ARGS("-s", "8192x3072x1024x2"), "'8192x3072x1024x2' is not a size");
     expect_usage_error(ARGS("-s", "8192xx1024"), "'8192xx1024' is not a size");
     expect_usage_error(ARGS("-s", "8192x-1x1024"), "'8192x-1x1024' is not a size");
-    expect_usage_error(ARGS("-s", "8192x0x1024"), "8192x0x1024 has an extent below 1");
+    expect_usage_error(ARGS("-s", "8192x0x1024"), "'8192x0x1024' is not a size");
+    expect_usage_error(ARGS("-s", "0x0x0"), "three whole numbers of at least 1 joined by x");
 }
 
 /* Each matrix's elements are a 32-bit index, whichever of the three is the largest. */

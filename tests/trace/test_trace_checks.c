@@ -146,6 +146,29 @@ static void the_committed_trace_passes_trace_check(void **state)
     expect(&o, 0, "trace-check: 81 ranges, 612 kernels, 0 problems");
 }
 
+/* A product of another shape is found by its range's name ("naive 512x512x512", width 0 with rows, cols and inner in
+ * the results' last columns): the committed run with naive's jobs at 512 named so passes as it is. */
+static void a_rectangle_s_job_is_found_by_its_shape(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    copy_run_and("sed -i 's/naive W=512/naive 512x512x512/g' $T && python3 -c \"import csv, sys\n"
+                 "for name in ('summary.csv', 'samples.csv'):\n"
+                 "    path = sys.argv[1] + '/' + name\n"
+                 "    rows = list(csv.reader(open(path)))\n"
+                 "    w = rows[0].index('width')\n"
+                 "    out = [rows[0] + ['rows', 'cols', 'inner']]\n"
+                 "    for r in rows[1:]:\n"
+                 "        shape = [r[w]] * 3\n"
+                 "        if r[0] == 'naive' and r[w] == '512':\n"
+                 "            r[w] = '0'\n"
+                 "        out.append(r + shape)\n"
+                 "    csv.writer(open(path, 'w', newline=''), lineterminator='\\\\n').writerows(out)\n"
+                 "\" $(dirname $T)");
+    trace_check(&o, copy);
+    expect(&o, 0, "trace-check: 81 ranges, 612 kernels, 0 problems");
+}
+
 static void a_kernel_moved_outside_its_timed_runs_fails_trace_check(void **state)
 {
     (void)state;
@@ -230,6 +253,7 @@ int main(void)
         cmocka_unit_test(the_committed_trace_matches_the_schema),
         cmocka_unit_test(a_malformed_event_fails_the_schema),
         cmocka_unit_test(the_committed_trace_passes_trace_check),
+        cmocka_unit_test(a_rectangle_s_job_is_found_by_its_shape),
         cmocka_unit_test(a_kernel_moved_outside_its_timed_runs_fails_trace_check),
         cmocka_unit_test(a_range_that_crosses_its_job_fails_trace_check),
         cmocka_unit_test(a_missing_kernel_fails_trace_check),
