@@ -12,19 +12,6 @@
 
 #define MOST_STEPS 256
 
-/* Keeps shapes[0..*n) in product_shape_compare's order, each once, at most `most` of them. */
-static void add_shape(struct product_shape *shapes, int *n, int most, struct product_shape s)
-{
-    int at = 0;
-    while (at < *n && product_shape_compare(shapes[at], s) < 0)
-        ++at;
-    if ((at < *n && product_shape_equal(shapes[at], s)) || *n == most)
-        return;
-    memmove(shapes + at + 1, shapes + at, (size_t)(*n - at) * sizeof *shapes);
-    shapes[at] = s;
-    ++*n;
-}
-
 /* By default the largest shape the latest run measured: the one its chart can show (or, where every variant of
  * the latest run failed its check, the largest of any run). */
 static struct product_shape default_shape(const struct series_set *set)
@@ -51,7 +38,7 @@ static int check_shape(const struct store *s, const struct series_set *set, stru
     for (int j = 0; j < set->jobs; ++j) {
         if (product_shape_equal(set->job[j].shape, shape))
             return 0;
-        add_shape(shapes, &n, (int)(sizeof shapes / sizeof *shapes), set->job[j].shape);
+        product_shapes_insert(shapes, &n, (int)(sizeof shapes / sizeof *shapes), set->job[j].shape); /* the first 64 */
     }
     for (int i = 0, used = 0; i < n && used < (int)sizeof list; ++i)
         used += snprintf(list + used, sizeof list - (size_t)used, "%s%s", i ? ", " : "",

@@ -61,12 +61,10 @@ static int machine_id(struct store *s, const char *host, const char *gpu, const 
 static int job_id(struct store *s, const char *variant, const char *precision, struct product_shape shape, char *id,
                   struct error *e)
 {
-    char extents[4][16];
-    snprintf(extents[0], sizeof extents[0], "%d", shape.rows);
-    snprintf(extents[1], sizeof extents[1], "%d", shape.cols);
-    snprintf(extents[2], sizeof extents[2], "%d", shape.inner);
-    snprintf(extents[3], sizeof extents[3], "%d", product_shape_width(shape));
-    const char *params[] = {variant, precision, extents[0], extents[1], extents[2], extents[3]};
+    char extents[3][16], width[16];
+    product_shape_extents(shape, extents);
+    snprintf(width, sizeof width, "%d", product_shape_width(shape));
+    const char *params[] = {variant, precision, extents[0], extents[1], extents[2], width};
     return id_of(s,
                  "INSERT INTO job (kind, name, precision, rows, cols, \"inner\", width)"
                  " VALUES ('variant', $1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",

@@ -128,9 +128,7 @@ static const char points_sql[] =
 static int load_points(struct store *s, struct product_shape shape, struct series_set *set, struct error *e)
 {
     char extents[3][16];
-    snprintf(extents[0], sizeof extents[0], "%d", shape.rows);
-    snprintf(extents[1], sizeof extents[1], "%d", shape.cols);
-    snprintf(extents[2], sizeof extents[2], "%d", shape.inner);
+    product_shape_extents(shape, extents);
     const char *params[] = {set->gpu, extents[0], extents[1], extents[2]};
     if (store_run(s, points_sql, 4, params, &set->point_rows, e))
         return e->code;

@@ -20,16 +20,8 @@ static const struct {
 /* Each size once, in product_shape_compare's order. */
 static int add_shape(struct report_model *m, struct product_shape size, struct error *e)
 {
-    int at = 0;
-    while (at < m->shapes && product_shape_compare(m->shape[at], size) < 0)
-        ++at;
-    if (at < m->shapes && product_shape_equal(m->shape[at], size))
-        return 0;
-    if (m->shapes == MAX_WIDTHS)
+    if (product_shapes_insert(m->shape, &m->shapes, MAX_WIDTHS, size))
         return error_set(e, EXIT_USAGE, "%s: more than %d sizes", m->r->summary.path, MAX_WIDTHS);
-    memmove(&m->shape[at + 1], &m->shape[at], (size_t)(m->shapes - at) * sizeof m->shape[0]);
-    m->shape[at] = size;
-    ++m->shapes;
     return 0;
 }
 

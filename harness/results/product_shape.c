@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "product_shape.h"
 
@@ -39,6 +40,28 @@ int product_shape_compare(struct product_shape a, struct product_shape b)
     return a.rows != b.rows   ? order(a.rows, b.rows)
            : a.cols != b.cols ? order(a.cols, b.cols)
                               : order(a.inner, b.inner);
+}
+
+int product_shapes_insert(struct product_shape *shapes, int *n, int most, struct product_shape s)
+{
+    int at = 0;
+    while (at < *n && product_shape_compare(shapes[at], s) < 0)
+        ++at;
+    if (at < *n && product_shape_equal(shapes[at], s))
+        return 0;
+    if (*n == most)
+        return -1;
+    memmove(shapes + at + 1, shapes + at, (size_t)(*n - at) * sizeof *shapes);
+    shapes[at] = s;
+    ++*n;
+    return 0;
+}
+
+void product_shape_extents(struct product_shape s, char out[3][16])
+{
+    snprintf(out[0], 16, "%d", s.rows);
+    snprintf(out[1], 16, "%d", s.cols);
+    snprintf(out[2], 16, "%d", s.inner);
 }
 
 const char *product_shape_text(struct product_shape s, char out[PRODUCT_SHAPE_LEN])

@@ -37,6 +37,11 @@ int product_shape_compare(struct product_shape a, struct product_shape b);
 const char *product_shape_text(struct product_shape s, char out[PRODUCT_SHAPE_LEN]);
 /* As a page, the terminal and an NVTX range name it: "W=4096" for a square, "8192x3072x1024" otherwise. */
 const char *product_shape_label(struct product_shape s, char out[PRODUCT_SHAPE_LEN]);
+/* Inserts s into the n shapes (room for most) in product_shape_compare's order, once: 0, or -1 when it is new and
+ * there is no room. */
+int product_shapes_insert(struct product_shape *shapes, int *n, int most, struct product_shape s);
+/* The three extents as text (rows, cols, inner), as a database's parameters take them. */
+void product_shape_extents(struct product_shape s, char out[3][16]);
 /* "W" or "RxCxI" (each a whole number from 0 to max, product_shape_whole), whole text; 0, or -1 when it is neither. */
 int product_shape_parse(const char *text, long max, struct product_shape *s);
 

@@ -101,6 +101,25 @@ static void shapes_order_by_their_work(void **state)
     assert_true(product_shape_compare((struct product_shape){2000000000, 2000000000, 3}, qkv) > 0);
 }
 
+/* A list kept in that order, each shape once, no more than its room. */
+static void a_list_of_shapes_keeps_its_order_once_each(void **state)
+{
+    (void)state;
+    struct product_shape list[3];
+    int n = 0;
+    assert_int_equal(product_shapes_insert(list, &n, 3, product_shape_square(4096)), 0);
+    assert_int_equal(product_shapes_insert(list, &n, 3, qkv), 0);
+    assert_int_equal(product_shapes_insert(list, &n, 3, product_shape_square(4096)), 0);
+    assert_int_equal(product_shapes_insert(list, &n, 3, product_shape_square(1024)), 0);
+    assert_int_equal(n, 3);
+    expect_shape(list[0], 1024, 1024, 1024);
+    expect_shape(list[1], 8192, 3072, 1024);
+    expect_shape(list[2], 4096, 4096, 4096);
+    assert_int_equal(product_shapes_insert(list, &n, 3, product_shape_square(2048)), -1);
+    assert_int_equal(product_shapes_insert(list, &n, 3, qkv), 0); /* there already: no room needed */
+    assert_int_equal(n, 3);
+}
+
 static void write_file(const char *name, const char *text)
 {
     char path[256];
@@ -299,6 +318,7 @@ int main(void)
         cmocka_unit_test(anything_else_is_no_shape),
         cmocka_unit_test(a_square_reads_as_its_width),
         cmocka_unit_test(shapes_order_by_their_work),
+        cmocka_unit_test(a_list_of_shapes_keeps_its_order_once_each),
         cmocka_unit_test(an_older_file_holds_squares_of_its_widths),
         cmocka_unit_test(a_newer_file_holds_any_shape),
         cmocka_unit_test(a_width_that_disagrees_is_refused),
