@@ -47,12 +47,6 @@ static inline int matmul_is_square(struct matmul_shape s)
     return s.rows == s.cols && s.cols == s.inner;
 }
 
-/* The width of a square product, 0 for any other shape. */
-static inline int matmul_square_width(struct matmul_shape s)
-{
-    return matmul_is_square(s) ? s.rows : 0;
-}
-
 struct matmul_operands {
     const void *m;
     const void *n;
@@ -103,10 +97,6 @@ dim3 matmul_block(const struct matmul_variant *v);
 size_t matmul_element_size(enum matmul_precision precision);
 const char *matmul_precision_name(enum matmul_precision precision);
 const char *matmul_layout_name(enum matmul_layout layout);
-/* A shape as messages and ranges name it: "W=4096" for a square product, else rows x cols x inner,
- * "8192x3072x1024" (BLAS's M x N x K); text holds MATMUL_SHAPE_LABEL bytes. */
-#define MATMUL_SHAPE_LABEL 48
-const char *matmul_shape_label(struct matmul_shape shape, char *text);
 
 /* Work model: 2 x rows x cols x inner floating-point operations; at least M and N read once and P written once. */
 double matmul_flop(struct matmul_shape shape);

@@ -115,15 +115,6 @@ const char *matmul_refusal(const char *why)
     return why && strncmp(why, MATMUL_REFUSED, prefix) == 0 ? why + prefix : NULL;
 }
 
-const char *matmul_shape_label(struct matmul_shape shape, char *text)
-{
-    if (matmul_is_square(shape))
-        snprintf(text, MATMUL_SHAPE_LABEL, "W=%d", shape.rows);
-    else
-        snprintf(text, MATMUL_SHAPE_LABEL, "%dx%dx%d", shape.rows, shape.cols, shape.inner);
-    return text;
-}
-
 double matmul_flop(struct matmul_shape shape)
 {
     return 2.0 * shape.rows * (double)shape.cols * shape.inner;

@@ -125,18 +125,11 @@ void nvtx_run_begin(void)
     push(NVTX_RUN_RANGE, CATEGORY_RUN, 0xFF263238, 0);
 }
 
-void nvtx_job_begin(const char *variant, int width)
+void nvtx_job_begin(const char *variant, struct product_shape size)
 {
-    char label[32];
-    snprintf(label, sizeof label, "W=%d", width);
-    nvtx_job_begin_labelled(variant, label, width);
-}
-
-void nvtx_job_begin_labelled(const char *variant, const char *size_label, int width)
-{
-    char name[128];
-    snprintf(name, sizeof name, "%s %s", variant, size_label);
-    push(name, CATEGORY_JOB, 0xFF00897B, (uint64_t)width);
+    char name[128], label[PRODUCT_SHAPE_LEN];
+    snprintf(name, sizeof name, "%s %s", variant, product_shape_label(size, label));
+    push(name, CATEGORY_JOB, 0xFF00897B, (uint64_t)product_shape_width(size));
 }
 
 void nvtx_phase_begin(enum phase p, int width)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../results/product_shape.h"
+
 enum phase {
     PHASE_ALLOCATE,
     PHASE_COPY_IN,
@@ -33,14 +35,15 @@ enum phase {
 
 const char *phase_name(enum phase p);
 void nvtx_run_begin(void);
-void nvtx_job_begin(const char *variant, int width);
-/* A job whose size is not one width: named "<variant> <size_label>", width 0 where it has none. */
-void nvtx_job_begin_labelled(const char *variant, const char *size_label, int width);
+/* A job's range: "<variant> <size>" (product_shape_label: "W=4096", "8192x3072x1024"), its width as payload (0 for
+ * a product that is not square, and for a job of no product). */
+void nvtx_job_begin(const char *variant, struct product_shape size);
 void nvtx_phase_begin(enum phase p, int width);
 void nvtx_end(void);
 
-/* A closed range, for a trace: its name, the job ("<variant> W=<width>") it lies in ("" for the run's own and
- * the metric passes), its nesting depth (0: the run) and its ends on the clock nvtx_record_ranges was given. */
+/* A closed range, for a trace: its name, the job ("<variant> W=<width>", "<variant> 8192x3072x1024") it lies in
+ * ("" for the run's own and the metric passes), its nesting depth (0: the run) and its ends on the clock
+ * nvtx_record_ranges was given. */
 struct nvtx_range {
     char name[128];
     char job[128];

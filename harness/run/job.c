@@ -18,11 +18,6 @@ struct buffers {
     void *dm, *dn, *dp;
 };
 
-struct product_shape job_key(struct matmul_shape shape)
-{
-    return (struct product_shape){shape.rows, shape.cols, shape.inner};
-}
-
 size_t job_kept_bytes(const struct matmul_variant *v, struct matmul_shape shape)
 {
     return operands_total(shape) * matmul_element_size(v->precision);
@@ -47,9 +42,9 @@ static int allocate(struct buffers *b, const struct matmul_variant *v, struct ma
     b->ref = malloc(b->count[OPERAND_P] * sizeof(double));
     b->out = malloc(b->count[OPERAND_P] * sizeof(double));
     b->staging = malloc(largest);
-    char label[MATMUL_SHAPE_LABEL];
+    char label[PRODUCT_SHAPE_LEN];
     if (!b->m || !b->n || !b->ref || !b->out || !b->staging)
-        return error_set(e, EXIT_RUNTIME, "out of host memory for %s", matmul_shape_label(shape, label));
+        return error_set(e, EXIT_RUNTIME, "out of host memory for %s", job_size_label(shape, label));
     CUDA_TRY(e, cudaMalloc(&b->dm, b->bytes[OPERAND_M]));
     CUDA_TRY(e, cudaMalloc(&b->dn, b->bytes[OPERAND_N]));
     CUDA_TRY(e, cudaMalloc(&b->dp, b->bytes[OPERAND_P]));
@@ -117,7 +112,7 @@ static int verify(struct gpu *g, const struct matmul_variant *v, const struct ma
 
 static void phase_begin(struct progress *p, enum phase phase, struct matmul_shape shape)
 {
-    nvtx_phase_begin(phase, matmul_square_width(shape));
+    nvtx_phase_begin(phase, product_shape_width(job_key(shape)));
     progress_phase(p, phase_name(phase));
 }
 
@@ -217,18 +212,11 @@ static int read_facts(const struct gpu *g, const struct matmul_variant *v, struc
     if (!v->kernel)
         return 0;
     const void *kernel = v->kernel(shape, &dynamic_smem, &threads);
-    char label[MATMUL_SHAPE_LABEL];
+    char label[PRODUCT_SHAPE_LEN];
     if (!kernel) /* a launcher that chooses its kernel by the shape asks the device, which can fail */
         return error_set(e, EXIT_RUNTIME, "%s at %s: the device could not be asked which kernel runs", v->name,
-                         matmul_shape_label(shape, label));
+                         job_size_label(shape, label));
     return kernel_facts_read(g, kernel, (int)threads, dynamic_smem, f, e);
-}
-
-/* A job's range, named by its variant and size. */
-static void job_range_begin(const struct matmul_variant *v, struct matmul_shape shape)
-{
-    char label[MATMUL_SHAPE_LABEL];
-    nvtx_job_begin_labelled(v->name, matmul_shape_label(shape, label), matmul_square_width(shape));
 }
 
 int job_run(const struct job_context *ctx, const struct matmul_variant *v, struct matmul_shape shape, uint64_t seed,
@@ -240,7 +228,7 @@ int job_run(const struct job_context *ctx, const struct matmul_variant *v, struc
     struct matmul_operands ops;
     if (read_facts(ctx->gpu, v, shape, &r->facts, e))
         return e->code;
-    job_range_begin(v, shape);
+    nvtx_job_begin(v->name, r->key); /* a range named by its variant and size */
     if (prepare_and_verify(ctx->gpu, v, shape, seed, ctx->progress, &b, &ops, &r->check, e) == 0 && r->check.passed &&
         time_and_recheck(ctx->gpu, v, &ops, ctx->policy, ctx->progress, &b, r, e) == 0) {
         r->passed = r->recheck.passed;
@@ -282,7 +270,7 @@ int job_check(struct gpu *g, const struct matmul_variant *v, struct matmul_shape
     struct buffers b = {0};
     struct matmul_operands ops;
     struct progress silent = {0};
-    job_range_begin(v, shape);
+    nvtx_job_begin(v->name, job_key(shape));
     prepare_and_verify(g, v, shape, seed, &silent, &b, &ops, check, e);
     release_phase(&silent, shape, &b, e);
     nvtx_end();

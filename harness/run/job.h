@@ -67,8 +67,6 @@ struct job_result {
     struct stall_summary stalls;
 };
 
-/* The key of the results rows of a product of this shape (harness/results/ knows no kernel's types). */
-struct product_shape job_key(struct matmul_shape shape);
 /* Device memory one job needs at this shape, for the check before anything is allocated, and what it keeps
  * until its size is done. */
 size_t job_device_bytes(const struct matmul_variant *v, struct matmul_shape shape);

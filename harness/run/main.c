@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "../gpu/environment.h"
 #include "job.h"
+#include "launch.h"
 #include "profile_size.h"
 #include "../profile/metric_set.h"
 #include "../../cupti/subscriber.h"
@@ -58,8 +59,8 @@ static int check_memory(const struct gpu *g, const struct options *o, struct err
         const struct matmul_shape shape = o->sizes[s];
         size_t kept = 0;
         for (int v = 0; v < o->n_variants; ++v) {
-            char purpose[160], label[MATMUL_SHAPE_LABEL];
-            snprintf(purpose, sizeof purpose, "%s at %s%s", o->variants[v]->name, matmul_shape_label(shape, label),
+            char purpose[160], label[PRODUCT_SHAPE_LEN];
+            snprintf(purpose, sizeof purpose, "%s at %s%s", o->variants[v]->name, job_size_label(shape, label),
                      o->keep_operands && v > 0 ? ", with the operands of the variants before it" : "");
             if (gpu_require_free_memory(g, kept + job_device_bytes(o->variants[v], shape), purpose, e))
                 return e->code;
@@ -111,10 +112,10 @@ static int run_size(const struct options *o, struct job_context *ctx, int s, str
 {
     int first = *done, judged = first;
     const struct matmul_shape shape = o->sizes[s];
-    char label[MATMUL_SHAPE_LABEL];
+    char label[PRODUCT_SHAPE_LEN];
     for (int v = 0; v < o->n_variants && !e->code; ++v) {
         const struct matmul_variant *variant = o->variants[v];
-        progress_job(ctx->progress, *done + 1, variant->name, matmul_shape_label(shape, label));
+        progress_job(ctx->progress, *done + 1, variant->name, job_size_label(shape, label));
         uint64_t seed = job_seed(o->seed, variant->name, shape);
         if (job_run(ctx, variant, shape, seed, &jobs[*done], e) == 0)
             ++*done;

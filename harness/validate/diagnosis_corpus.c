@@ -86,7 +86,7 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, struct sourc
     r->exact = (struct exact_shared){NAN, NAN};
     r->conversions_on_lines = NAN;
     snprintf(path, sizeof path, "%s/pathology-%02d-%s.capture", capture_dir, index, c->name);
-    nvtx_job_begin(c->name, 0);
+    nvtx_job_begin(c->name, PRODUCT_SHAPE_NONE);
     nvtx_phase_begin(PHASE_METRICS, 0);
     metrics_collect(m, g, &call, 1, path, e);
     nvtx_end();

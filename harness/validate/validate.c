@@ -416,7 +416,7 @@ static int launch_only(struct gpu *g, const struct truth_case *c, const struct t
                        struct error *e)
 {
     struct launch_context x = {c, b, g->stream, g->cublas};
-    nvtx_job_begin(name, 0);
+    nvtx_job_begin(name, PRODUCT_SHAPE_NONE);
     int rc = gpu_flush_l2(g, e) ? e->code : launch_and_wait(&x, e);
     nvtx_end();
     return rc;
@@ -468,7 +468,7 @@ static int profile_case(struct gpu *g, struct metrics_collector *m, struct sourc
     snprintf(path, sizeof path, "%s/%02d-%s.capture", capture_dir, index, c->kernel);
     struct launch_context x = {c, b, g->stream, g->cublas};
     struct profiled_call call = {launch_and_wait, &x, name, case_precision(c), PRODUCT_SHAPE_NONE, &out->profile};
-    nvtx_job_begin(name, 0);
+    nvtx_job_begin(name, PRODUCT_SHAPE_NONE);
     nvtx_phase_begin(PHASE_METRICS, 0);
     metrics_collect(m, g, &call, 1, path, e);
     nvtx_end();

@@ -254,22 +254,11 @@ static void a_refusal_is_the_reason_past_its_prefix(void **state)
     assert_null(matmul_refusal(NULL));
 }
 
-static void a_shape_is_labelled_by_its_width_or_its_three_extents(void **state)
-{
-    (void)state;
-    char text[MATMUL_SHAPE_LABEL];
-    assert_string_equal(matmul_shape_label(matmul_square(4096), text), "W=4096");
-    assert_string_equal(matmul_shape_label((struct matmul_shape){8192, 3072, 1024}, text), "8192x3072x1024");
-    assert_int_equal(matmul_square_width((struct matmul_shape){8192, 3072, 1024}), 0);
-    assert_int_equal(matmul_square_width(matmul_square(33)), 33);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_are_lowercase_identifiers),
         cmocka_unit_test(grid_covers_the_columns_along_x_and_the_rows_along_y),
-        cmocka_unit_test(a_shape_is_labelled_by_its_width_or_its_three_extents),
         cmocka_unit_test(a_refusal_is_the_reason_past_its_prefix),
         cmocka_unit_test(names_are_unique),
         cmocka_unit_test(every_variant_has_description_and_launcher),

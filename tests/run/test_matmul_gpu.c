@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "../../harness/run/job.h"
+#include "../../harness/run/launch.h"
 #include "../../harness/check/operands.h"
 #include "../../harness/check/reference.h"
 #include "../support/broken_matmul.h"
@@ -222,10 +223,9 @@ int main(void)
             shapes[n++] = large_shapes[i];
         for (size_t i = 0; i < n; ++i, ++n_cases) {
             struct variant_case *c = &cases[n_cases];
-            char label[MATMUL_SHAPE_LABEL];
+            char label[PRODUCT_SHAPE_LEN];
             *c = (struct variant_case){.variant = &variants[v], .shape = shapes[i]};
-            snprintf(c->name, sizeof c->name, "%s_correct_at_%s", c->variant->name,
-                     matmul_shape_label(c->shape, label));
+            snprintf(c->name, sizeof c->name, "%s_correct_at_%s", c->variant->name, job_size_label(c->shape, label));
             tests[n_cases] = (struct CMUnitTest){c->name, variant_is_correct, NULL, NULL, c};
         }
     }

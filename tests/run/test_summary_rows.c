@@ -18,6 +18,7 @@
 
 #include "../support/remove_tree.h"
 #include "../../harness/results/schema.h"
+#include "../../harness/run/launch.h"
 #include "../../harness/run/summary_rows.h"
 
 static char dir[] = "/tmp/memscope-test-summary-rows-XXXXXX";
