@@ -2,23 +2,40 @@
  * The global-memory cases: one-shot copies whose only difference is the address pattern (uncoalesced loads or
  * stores, a partial stride, a misaligned start), the grid-stride copy loop whose only difference is what limits
  * its occupancy (registers, shared memory, block size), and a stream over an L2-resident buffer. Every kernel has
- * a name of its own, so that a profile tells the cases apart. Pointers are deliberately not __restrict__: in a
- * loop the next load cannot pass the last store, so each thread has one load in flight and the copy's speed is
- * its occupancy's.
+ * a name of its own, so that a profile tells the cases apart. Pointers are deliberately not __restrict__: a load
+ * cannot pass a store before it, so the loads a thread has in flight are the ones written before its first store.
+ * A copy is DRAM-bound only with enough bytes in flight to cover the DRAM's latency at its bandwidth (Little's
+ * law): one float per thread at full occupancy is 1 MiB on 132 SMs, enough for an H100's 3.35 TB/s to read
+ * dram_bound but not an H200's 4.8 (README.md); so the one-shot copies keep ONE_SHOT_IN_FLIGHT loads in flight a
+ * thread and the copy loop LOOP_IN_FLIGHT.
  */
 #include "../l2_only.cuh"
 #include "../launch_status.cuh"
 #include "pathology.h"
 
 #define ONE_SHOT_THREADS 256
+#define ONE_SHOT_IN_FLIGHT 4 /* elements a thread of a one-shot copy loads before it stores any */
+
+/* Element e of the ONE_SHOT_IN_FLIGHT a thread copies: the grid's threads take n / ONE_SHOT_IN_FLIGHT consecutive
+ * elements a round, so each warp request is 32 consecutive elements, as one element a thread would be. */
+__device__ __forceinline__ int one_shot_element(int e)
+{
+    return e * gridDim.x * blockDim.x + blockIdx.x * blockDim.x + threadIdx.x;
+}
 
 /* out[i * STORE] = in[i * LOAD] for i < n: LOAD or STORE 1 is a coalesced warp (4 sectors per request of 32
  * floats), 4 touches 16 sectors, 8 touches 32 (every lane its own sector). */
 template <int LOAD, int STORE> __device__ __forceinline__ void strided_copy(const float *in, float *out, int n)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        out[(size_t)i * STORE] = in[(size_t)i * LOAD];
+    float v[ONE_SHOT_IN_FLIGHT];
+#pragma unroll
+    for (int e = 0; e < ONE_SHOT_IN_FLIGHT; ++e)
+        if (one_shot_element(e) < n)
+            v[e] = in[(size_t)one_shot_element(e) * LOAD];
+#pragma unroll
+    for (int e = 0; e < ONE_SHOT_IN_FLIGHT; ++e)
+        if (one_shot_element(e) < n)
+            out[(size_t)one_shot_element(e) * STORE] = v[e];
 }
 
 __global__ void coalesced_copy_kernel(const float *in, float *out, int n)
@@ -42,9 +59,17 @@ __global__ void strided_loads_kernel(const float *in, float *out, int n)
  * sectors per request, offset 1 straddles 5 (and, rows being apart, no other warp reads the fifth). */
 template <int OFFSET> __device__ __forceinline__ void row_copy(const float *in, float *out, int n)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        out[i] = in[(size_t)(i / 32) * 64 + OFFSET + i % 32];
+    float v[ONE_SHOT_IN_FLIGHT];
+#pragma unroll
+    for (int e = 0; e < ONE_SHOT_IN_FLIGHT; ++e) {
+        const int i = one_shot_element(e);
+        if (i < n)
+            v[e] = in[(size_t)(i / 32) * 64 + OFFSET + i % 32];
+    }
+#pragma unroll
+    for (int e = 0; e < ONE_SHOT_IN_FLIGHT; ++e)
+        if (one_shot_element(e) < n)
+            out[one_shot_element(e)] = v[e];
 }
 
 __global__ void aligned_loads_kernel(const float *in, float *out, int n)
@@ -59,8 +84,8 @@ __global__ void misaligned_loads_kernel(const float *in, float *out, int n)
 #define ONE_SHOT(launcher, kernel)                                                                               \
     extern "C" const char *launcher(const struct pathology_buffers *b, cudaStream_t stream)                      \
     {                                                                                                            \
-        kernel<<<PATHOLOGY_ELEMENTS / ONE_SHOT_THREADS, ONE_SHOT_THREADS, 0, stream>>>(b->src, b->dst,           \
-                                                                                       PATHOLOGY_ELEMENTS);      \
+        kernel<<<PATHOLOGY_ELEMENTS / ONE_SHOT_IN_FLIGHT / ONE_SHOT_THREADS, ONE_SHOT_THREADS, 0, stream>>>(     \
+            b->src, b->dst, PATHOLOGY_ELEMENTS);                                                                 \
         return launch_status();                                                                                  \
     }
 ONE_SHOT(pathology_coalesced_copy, coalesced_copy_kernel)
@@ -70,11 +95,12 @@ ONE_SHOT(pathology_strided_loads, strided_loads_kernel)
 ONE_SHOT(pathology_aligned_loads, aligned_loads_kernel)
 ONE_SHOT(pathology_misaligned_loads, misaligned_loads_kernel)
 
-/* The copy loop: LOOP_THREADS threads copy PATHOLOGY_ELEMENTS floats grid-stride, LOOP_ELEMENTS each, one load
- * in flight per thread (the next load waits for the last store's address to be known not to alias). At full
+/* The copy loop: LOOP_THREADS threads copy PATHOLOGY_ELEMENTS floats grid-stride, LOOP_ELEMENTS each, LOOP_IN_FLIGHT
+ * loads in flight per thread (the next round's loads wait for this round's stores, which they may alias). At full
  * occupancy (64 warps per SM) that is enough to keep the DRAM busy; at 8 or 32 warps it is not. */
 #define LOOP_THREADS (1024 * 256)
 #define LOOP_ELEMENTS (PATHOLOGY_ELEMENTS / LOOP_THREADS)
+#define LOOP_IN_FLIGHT 2
 /* Registers the register hog keeps live across its loop: above 128, one 256-thread block per SM. */
 #define HOG_REGISTERS 192
 /* Dynamic shared memory the shared-memory hog asks for: two blocks would need more than an SM's 228 KB. */
@@ -82,14 +108,20 @@ ONE_SHOT(pathology_misaligned_loads, misaligned_loads_kernel)
 
 __device__ __forceinline__ float copy_loop(const float *in, float *out, int n)
 {
-    int stride = gridDim.x * blockDim.x;
-    float last = 0.0f;
+    const int stride = gridDim.x * blockDim.x;
+    float v[LOOP_IN_FLIGHT] = {0.0f};
 #pragma unroll 1
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        last = in[i];
-        out[i] = last;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += LOOP_IN_FLIGHT * stride) {
+#pragma unroll
+        for (int e = 0; e < LOOP_IN_FLIGHT; ++e)
+            if (i + e * stride < n)
+                v[e] = in[i + e * stride];
+#pragma unroll
+        for (int e = 0; e < LOOP_IN_FLIGHT; ++e)
+            if (i + e * stride < n)
+                out[i + e * stride] = v[e];
     }
-    return last;
+    return v[LOOP_IN_FLIGHT - 1];
 }
 
 __global__ void __launch_bounds__(256, 8) copy_loop_kernel(const float *in, float *out, int n)
