@@ -1,13 +1,60 @@
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "operands.h"
 
-/* splitmix64: tiny, fast, and good enough to make inputs that are not zeros or patterns. */
-static uint64_t next_random(uint64_t *state)
+/* Large operands are filled, packed and unpacked by several threads: one core takes a tenth of a second for a
+ * 4096 x 4096 matrix, and a run does it for every variant and size. Each thread takes a run of rows (or of
+ * elements), and every element's value depends on its index alone, so the result is one thread's. */
+#define PARALLEL_MIN_ELEMENTS (1u << 20)
+#define PARALLEL_MAX_THREADS 16
+
+typedef void (*span_body)(const void *context, size_t begin, size_t end);
+
+struct span {
+    span_body body;
+    const void *context;
+    size_t begin, end;
+};
+
+static void *run_span(void *arg)
 {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    const struct span *s = arg;
+    s->body(s->context, s->begin, s->end);
+    return NULL;
+}
+
+/* body over [0, units) in runs, one a thread (units of unit_elements elements each); a thread that cannot be
+ * started leaves its run to the caller's thread. */
+static void parallel_spans(size_t units, size_t unit_elements, span_body body, const void *context)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t threads = cores < 1 ? 1 : cores > PARALLEL_MAX_THREADS ? PARALLEL_MAX_THREADS : (size_t)cores;
+    if (units * unit_elements < PARALLEL_MIN_ELEMENTS || threads > units)
+        threads = 1;
+    struct span spans[PARALLEL_MAX_THREADS];
+    pthread_t ids[PARALLEL_MAX_THREADS];
+    bool started[PARALLEL_MAX_THREADS] = {false};
+    for (size_t t = 0; t < threads; ++t) {
+        spans[t] = (struct span){body, context, units * t / threads, units * (t + 1) / threads};
+        started[t] = t > 0 && pthread_create(&ids[t], NULL, run_span, &spans[t]) == 0;
+    }
+    for (size_t t = 0; t < threads; ++t)
+        if (!started[t])
+            run_span(&spans[t]);
+    for (size_t t = 1; t < threads; ++t)
+        if (started[t])
+            pthread_join(ids[t], NULL);
+}
+
+/* splitmix64, the index-th draw from seed: tiny, fast, and good enough to make inputs that are not zeros or
+ * patterns. Its state after n draws is seed + n times its increment, so any draw is computed alone. */
+static uint64_t random_at(uint64_t seed, size_t index)
+{
+    uint64_t z = seed + ((uint64_t)index + 1) * 0x9E3779B97F4A7C15ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
@@ -20,16 +67,27 @@ int operands_significand_bits(enum matmul_precision precision)
     return bits[precision];
 }
 
-void operands_fill_random(double *x, size_t count, uint64_t seed, enum matmul_precision precision)
+struct fill {
+    double *x;
+    uint64_t seed;
+    int bits;
+};
+
+static void fill_span(const void *context, size_t begin, size_t end)
 {
     /* Draw only as many bits as the precision holds, so 2u - 1 is exact and never rounds up to 1. */
-    int bits = operands_significand_bits(precision);
-    double scale = ldexp(1.0, -bits);
-    uint64_t state = seed;
-    for (size_t i = 0; i < count; ++i) {
-        double unit = (double)(next_random(&state) >> (64 - bits)) * scale;
-        x[i] = 2.0 * unit - 1.0;
+    const struct fill *f = context;
+    double scale = ldexp(1.0, -f->bits);
+    for (size_t i = begin; i < end; ++i) {
+        double unit = (double)(random_at(f->seed, i) >> (64 - f->bits)) * scale;
+        f->x[i] = 2.0 * unit - 1.0;
     }
+}
+
+void operands_fill_random(double *x, size_t count, uint64_t seed, enum matmul_precision precision)
+{
+    struct fill f = {x, seed, operands_significand_bits(precision)};
+    parallel_spans(count, 1, fill_span, &f);
 }
 
 void operands_extents(struct matmul_shape shape, enum operand which, int *rows, int *cols)
@@ -159,18 +217,47 @@ static double load(const void *stored, size_t i, enum matmul_precision precision
     return ((const float *)stored)[i];
 }
 
+/* A conversion between the logical doubles and the stored form, by rows of the logical matrix. */
+struct conversion {
+    const double *from_logical; /* pack's */
+    double *to_logical;         /* unpack's */
+    const void *from_stored;    /* unpack's */
+    void *to_stored;            /* pack's */
+    int rows, cols;
+    enum matmul_precision precision;
+    bool column_major;
+};
+
+static void pack_rows(const void *context, size_t begin, size_t end)
+{
+    const struct conversion *v = context;
+    for (int r = (int)begin; r < (int)end; ++r)
+        for (int c = 0; c < v->cols; ++c)
+            store(v->to_stored, stored_index(r, c, v->rows, v->cols, v->column_major), v->precision,
+                  v->from_logical[(size_t)r * v->cols + c]);
+}
+
+static void unpack_rows(const void *context, size_t begin, size_t end)
+{
+    const struct conversion *v = context;
+    for (int r = (int)begin; r < (int)end; ++r)
+        for (int c = 0; c < v->cols; ++c)
+            v->to_logical[(size_t)r * v->cols + c] =
+                load(v->from_stored, stored_index(r, c, v->rows, v->cols, v->column_major), v->precision);
+}
+
 void operands_pack(const double *logical, void *stored, int rows, int cols, enum matmul_precision precision,
                    bool column_major)
 {
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c)
-            store(stored, stored_index(r, c, rows, cols, column_major), precision, logical[(size_t)r * cols + c]);
+    struct conversion v = {.from_logical = logical, .to_stored = stored, .rows = rows, .cols = cols,
+                           .precision = precision, .column_major = column_major};
+    parallel_spans((size_t)rows, (size_t)cols, pack_rows, &v);
 }
 
 void operands_unpack(const void *stored, double *logical, int rows, int cols, enum matmul_precision precision,
                      bool column_major)
 {
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c)
-            logical[(size_t)r * cols + c] = load(stored, stored_index(r, c, rows, cols, column_major), precision);
+    struct conversion v = {.to_logical = logical, .from_stored = stored, .rows = rows, .cols = cols,
+                           .precision = precision, .column_major = column_major};
+    parallel_spans((size_t)rows, (size_t)cols, unpack_rows, &v);
 }

@@ -1,6 +1,7 @@
 /* Host operands: random inputs and the conversion to each variant's precision and storage order. */
 #include <math.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -185,6 +186,51 @@ static void column_major_per_layout_and_operand(void **state)
     assert_true(operands_column_major(MATMUL_COL_MAJOR, OPERAND_P));
 }
 
+/* Fills and packs of more than a million elements are split among threads (on a machine of 2 cores or more, as CI's):
+ * the split must not show. Two large fills split at other places agree on their common elements, and both agree with
+ * a small fill, which one thread draws. */
+#define LARGE_COUNT ((3u << 20) + 7u)
+#define LESS_LARGE_COUNT ((2u << 20) + 3u)
+
+static void a_fill_split_among_threads_draws_what_one_thread_does(void **state)
+{
+    (void)state;
+    double *large = malloc(LARGE_COUNT * sizeof *large), *less = malloc(LESS_LARGE_COUNT * sizeof *less);
+    assert_non_null(large);
+    assert_non_null(less);
+    operands_fill_random(large, LARGE_COUNT, 42, MATMUL_FP64);
+    operands_fill_random(less, LESS_LARGE_COUNT, 42, MATMUL_FP64);
+    operands_fill_random(a, COUNT, 42, MATMUL_FP64);
+    assert_memory_equal(large, less, LESS_LARGE_COUNT * sizeof *less);
+    assert_memory_equal(large, a, sizeof a);
+    free(large);
+    free(less);
+}
+
+/* A 1500 x 1001 matrix, packed column-major by threads a run of rows each: every element at its transposed place,
+ * the last row's too, and back unchanged. */
+static void a_pack_split_among_threads_puts_every_row_in_place(void **state)
+{
+    (void)state;
+    const int rows = 1500, cols = 1001;
+    const size_t count = (size_t)rows * cols;
+    double *logical = malloc(count * sizeof *logical), *back = malloc(count * sizeof *back);
+    float *stored = malloc(count * sizeof *stored);
+    assert_non_null(logical);
+    assert_non_null(back);
+    assert_non_null(stored);
+    operands_fill_random(logical, count, 7, MATMUL_FP32);
+    operands_pack(logical, stored, rows, cols, MATMUL_FP32, true);
+    for (int r = 0; r < rows; r += rows / 10 > 0 ? rows / 10 : 1)
+        assert_true(stored[(size_t)(cols - 1) * rows + r] == (float)logical[(size_t)r * cols + cols - 1]);
+    assert_true(stored[count - 1] == (float)logical[count - 1]);
+    operands_unpack(stored, back, rows, cols, MATMUL_FP32, true);
+    assert_memory_equal(back, logical, count * sizeof *back);
+    free(logical);
+    free(back);
+    free(stored);
+}
+
 static void pack_column_major_transposes(void **state)
 {
     (void)state;
@@ -297,6 +343,8 @@ int main(void)
         cmocka_unit_test(largest_draw_stays_below_one_after_rounding),
         cmocka_unit_test(random_values_are_spread),
         cmocka_unit_test(same_seed_reproduces_values),
+        cmocka_unit_test(a_fill_split_among_threads_draws_what_one_thread_does),
+        cmocka_unit_test(a_pack_split_among_threads_puts_every_row_in_place),
         cmocka_unit_test(other_seed_gives_other_values),
         cmocka_unit_test(fp32_values_are_exact_floats),
         cmocka_unit_test(fp32_values_lie_on_the_float_grid),
