@@ -50,13 +50,19 @@ void report_put_pair(FILE *f, const char *label, const char *value)
     report_put_cell(f, value && *value ? value : "unknown", 1);
 }
 
-void report_put_quoted(FILE *f, const char *text)
+/* The first length characters of text inside a gnuplot single-quoted string. */
+static void put_quoted_part(FILE *f, const char *text, size_t length)
 {
-    for (const char *p = text; *p; ++p) {
+    for (const char *p = text; p < text + length && *p; ++p) {
         if (*p == '\'')
             fputc('\'', f);
         fputc(ends_a_line(*p) ? ' ' : *p, f);
     }
+}
+
+void report_put_quoted(FILE *f, const char *text)
+{
+    put_quoted_part(f, text, strlen(text));
 }
 
 void report_format_number(char *out, size_t size, double value, const char *format)
@@ -135,6 +141,26 @@ void report_put_variable(FILE *f, const char *name, const char *value)
 {
     fprintf(f, "%s = '", name);
     report_put_quoted(f, value ? value : "unknown");
+    fputs("'\n", f);
+}
+
+void report_put_wrapped(FILE *f, const char *name, const char *text, int columns)
+{
+    fprintf(f, "%s = '", name);
+    int used = 0;
+    for (const char *word = text; *word;) {
+        int length = (int)strcspn(word, " ");
+        if (used > 0 && used + 1 + length > columns) {
+            fputs("'.\"\\n\".'", f);
+            used = 0;
+        } else if (used > 0) {
+            fputc(' ', f);
+            ++used;
+        }
+        put_quoted_part(f, word, (size_t)length);
+        used += length;
+        word += length + strspn(word + length, " ");
+    }
     fputs("'\n", f);
 }
 

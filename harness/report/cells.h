@@ -24,6 +24,9 @@ void report_put_quoted(FILE *f, const char *text);
 void report_put_value(FILE *f, double value, int last);
 /* Gnuplot assignments: name = 'text' (report_put_quoted; "unknown" for NULL), name = number (NaN where missing). */
 void report_put_variable(FILE *f, const char *name, const char *value);
+/* name = 'text' in lines of at most columns characters, broken between words (a longer word stands alone): for a
+ * caption whose words the data choose. */
+void report_put_wrapped(FILE *f, const char *name, const char *text, int columns);
 void report_put_number(FILE *f, const char *name, double value);
 void report_format_number(char *out, size_t size, double value, const char *format);
 /* A figure to so many significant digits, trailing zeros kept: 0.2480, 22.46, 275.9 (4 digits). */

@@ -64,25 +64,37 @@ static bool lines_overlap(const struct report_model *m, int a, int b)
     return shared > 0;
 }
 
-/* The caption's sentence naming the left panel's pairs of lines that lie on one another; empty for none. */
+/* The caption's lines naming the left panel's lines that lie on one another, in groups ("a = b = c": a line on
+ * another of the group), wrapped to the width of the caption (its lines are shorter; 160 characters of it fit on the
+ * page); empty for none. */
+#define CAPTION_COLUMNS 160
+
 static void write_overlap_note(FILE *f, const struct report_model *m)
 {
-    int lines[MAX_VARIANTS], count = lesson_panel(m, lines), pairs = 0;
-    char note[512] = "";
+    int lines[MAX_VARIANTS], count = lesson_panel(m, lines), group[MAX_VARIANTS], groups = 0;
+    char note[1024] = "";
     for (int i = 0; i < count; ++i)
-        for (int j = i + 1; j < count; ++j) {
-            size_t used = strlen(note);
-            if (!lines_overlap(m, lines[i], lines[j]))
+        group[i] = i;
+    for (int i = 0; i < count; ++i)
+        for (int j = i + 1; j < count; ++j)
+            if (group[j] != group[i] && lines_overlap(m, lines[i], lines[j]))
+                for (int k = 0, from = group[j]; k < count; ++k)
+                    group[k] = group[k] == from ? group[i] : group[k];
+    for (int i = 0; i < count; ++i)
+        for (int j = i + 1, members = 0; j < count; ++j) {
+            if (group[i] != i || group[j] != i)
                 continue;
-            if (pairs++ == 0)
-                used += snprintf(note, sizeof note, "On one another (within %.0f %% at every width): ",
-                                 100 * OVERLAP_FRACTION);
-            snprintf(note + used, sizeof note - used, "%s%s and %s", pairs > 1 ? "; " : "", m->variant[lines[i]],
-                     m->variant[lines[j]]);
+            size_t used = strlen(note);
+            if (members++ == 0)
+                snprintf(note + used, sizeof note - used, "%s%s", groups++ ? "; " : "", m->variant[lines[i]]);
+            used = strlen(note);
+            snprintf(note + used, sizeof note - used, " = %s", m->variant[lines[j]]);
         }
-    if (pairs)
-        snprintf(note + strlen(note), sizeof note - strlen(note), ".");
-    report_put_variable(f, "performance_overlap_note", note);
+    char sentence[sizeof note + 64] = "";
+    if (groups)
+        snprintf(sentence, sizeof sentence, "On one another (within %.0f %% at every width): %s.",
+                 100 * OVERLAP_FRACTION, note);
+    report_put_wrapped(f, "performance_overlap_note", sentence, CAPTION_COLUMNS);
 }
 
 static void write_sizes_and_variants(FILE *f, const struct report_model *m)

@@ -18,6 +18,8 @@ set rmargin at screen 0.95
 set grid ytics lc rgb "#dddddd"
 set key top left
 # The variants' names under a chart's bars, rotated, and the figures on the bars: in a smaller font where many
-# share the width (38 in the reference run, 19 points apart on the PDF), so that neighbours never meet.
+# share the width (38 bars 19 points apart on the PDF take 8 points), smaller still where more do (the reference
+# run's timeline, 44 bars 16 points apart: 7), so that neighbours never meet.
+bars_font(bars) = bars > 42 ? ",7" : bars > 28 ? ",8" : ",11"
 crowded_bars = variant_count > 28
-xtics_font = crowded_bars ? ",8" : ",11"
+xtics_font = bars_font(variant_count)

@@ -2,12 +2,11 @@
 # (lesson_linetypes); right, when the run has the ladder: its steps in order, one line per width.
 load scriptdir.'/common.gp'
 page_title = "Performance versus matrix size"
-page_caption = "GFLOP/s = 2 W^3 / median time. Higher is better. Left: the variants off the FP32 ladder, with the first and last of its steps\n".\
-    "in the run (naive and cuBLAS in the default suite). Right: the ladder's steps in order (next to each other they differ by a few\n".\
-    "per cent: against width their lines would lie on one another), one line per width. Dashed: the peak FP32 rate, dotted: the peak\n".\
-    "FP64 rate of the CUDA cores (SM count x FLOP per clock x maximum clock); cuBLAS FP64 passes its line because DGEMM runs on the\n".\
-    "FP64 tensor cores.".\
-    (performance_overlap_note eq "" ? "" : " ".performance_overlap_note)
+page_caption = "GFLOP/s = 2 W^3 / median time; higher is better. Left: the variants off the FP32 ladder, with its first and last steps in\n".\
+    "the run (naive and cuBLAS in the default suite). Right: the ladder's steps in order, one line per width (next to each other they\n".\
+    "differ by a few per cent: against width their lines would lie on one another). Dashed: the peak FP32 rate, dotted: the peak FP64\n".\
+    "rate of the CUDA cores (SMs x FLOP per clock x maximum clock); cuBLAS FP64 passes it: DGEMM runs on the FP64 tensor cores.".\
+    (performance_overlap_note eq "" ? "" : "\n".performance_overlap_note)
 load scriptdir.'/page.gp'
 peak_title(name, value) = missing(value) ? "" : sprintf("%s datasheet peak %.0f GFLOP/s", name, value)
 set datafile columnheaders

@@ -13,7 +13,8 @@ set style data histograms
 set style histogram rowstacked
 set style fill solid 0.85 border lc rgb "white"
 set boxwidth 0.7
-set xtics rotate by 35 right font xtics_font nomirror
+timeline_xtics_font = bars_font(variant_count + 2) # a bar per variant, one of the run's phases, one of no range
+set xtics rotate by 35 right font timeline_xtics_font nomirror
 set yrange [0:timeline_highest_s * 1.3]
 set ylabel "wall time (s)"
 set tmargin at screen 0.85
