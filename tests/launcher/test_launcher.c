@@ -404,7 +404,8 @@ static void the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own
 
 /* The findings name the line the source group counted, in a program as in the suite: the first run's metrics are
  * those the H200 measured for the corpus's uncoalesced_stores case (reports/reference/validate/metrics.csv, made a
- * program's job here), the source run's lines.csv puts the excess store sectors on k.cu:21. */
+ * program's job here, with its shape's columns rows, cols and inner: 0, 0, 0, as the library writes them for a
+ * program), the source run's lines.csv puts the excess store sectors on k.cu:21. */
 static void the_findings_name_the_line_the_source_group_counted(void **state)
 {
     (void)state;
@@ -417,7 +418,7 @@ static void the_findings_name_the_line_the_source_group_counted(void **state)
              "echo 'step/k() #0,program,0,k(),k.cu,21,out[i * 32] = in[i];,STG.E,global_st_sectors,33554432'; "
              "echo 'step/k() #0,program,0,k(),k.cu,21,out[i * 32] = in[i];,STG.E,global_excess_sectors,29360128'; "
              "} >\"$d/lines.csv\"; echo " INSTRUCTIONS_HEADER " >\"$d/instructions.csv\"; "
-             "else { echo variant,precision,width,kernel,metric,value,unit; "
+             "else { echo variant,precision,width,kernel,metric,value,unit,rows,cols,inner; "
              "sed -n 's/^uncoalesced_stores,fp32,0,\"uncoalesced_stores_kernel(float const\\*, float\\*, int)\",/"
              "step\\/k() #0,program,0,k(),/p' %s/reports/reference/validate/metrics.csv; } >\"$d/metrics.csv\"; fi; "
              "echo 'launches 2 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
