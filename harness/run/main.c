@@ -104,7 +104,7 @@ static int open_metrics(struct gpu *g, const struct options *o, const struct met
     if (set->n == 0)
         return 0;
     c->metrics = &metrics; /* before opening, so that stop_collectors releases what a failed open leaves behind */
-    return metrics_open(&metrics, g, set, o->validate ? 1 : o->n_variants, e);
+    return metrics_open(&metrics, g, set, o->validate ? VALIDATE_MAX_CASES : o->n_variants, e);
 }
 
 static int run_size(const struct options *o, struct job_context *ctx, int s, struct job_result *jobs, int *done,

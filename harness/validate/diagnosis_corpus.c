@@ -16,22 +16,9 @@
 #include "../results/validate_csv.h"
 #include "case_source.h"
 #include "diagnosis_corpus.h"
+#include "validate.h"
 
-struct case_context {
-    const struct pathology_case *c;
-    const struct pathology_buffers *b;
-    cudaStream_t stream;
-};
-
-static int launch_and_wait(void *context, struct error *e)
-{
-    const struct case_context *x = context;
-    const char *why = x->c->launch(x->b, x->stream);
-    if (why)
-        return error_set(e, EXIT_RUNTIME, "launching the pathology case %s: %s", x->c->name, why);
-    CUDA_TRY(e, cudaStreamSynchronize(x->stream));
-    return 0;
-}
+_Static_assert(PATHOLOGY_CASE_COUNT <= VALIDATE_MAX_CASES, "the corpus is profiled in one batch");
 
 /* What one case measured: its metric passes, its launch as the driver saw it, and with the source group its lines
  * and exact shared-memory sums. */
@@ -62,6 +49,29 @@ static int launch_of_case(const struct gpu *g, struct launch_facts *out, struct 
     return 0;
 }
 
+/* A case in the batch: what its launch needs, and where its launch facts go. */
+struct case_context {
+    const struct pathology_case *c;
+    const struct pathology_buffers *b;
+    const struct gpu *g;
+    struct case_result *r;
+    bool launch_read;
+};
+
+/* Launches the case and waits; its first launch (the first metric pass's) is read for its resources, while the
+ * profiler that sees launches is on and no other case has launched since. */
+static int launch_and_wait(void *context, struct error *e)
+{
+    struct case_context *x = context;
+    const char *why = x->c->launch(x->b, x->g->stream);
+    if (why)
+        return error_set(e, EXIT_RUNTIME, "launching the pathology case %s: %s", x->c->name, why);
+    CUDA_TRY(e, cudaStreamSynchronize(x->g->stream));
+    if (!x->launch_read && launch_of_case(x->g, &x->r->launch, e) == 0)
+        x->launch_read = true;
+    return e->code;
+}
+
 /* The source group's run of the case: its lines for the findings to name, and its exact shared-memory sums. */
 static int source_of_case(struct gpu *g, struct source_collector *s, const struct profiled_call *call,
                           const char *path, struct case_result *r, struct error *e)
@@ -75,32 +85,52 @@ static int source_of_case(struct gpu *g, struct source_collector *s, const struc
     return e->code;
 }
 
-static int profile_case(struct gpu *g, struct metrics_collector *m, struct source_collector *s,
-                        const struct pathology_case *c, const struct pathology_buffers *b, int index,
-                        const char *capture_dir, struct case_result *r, struct error *e)
+/* The case's duration, from its main kernel's metrics. */
+static double case_duration_ms(const struct profile *p)
 {
+    struct derived_metric derived[MAX_DERIVED];
+    metrics_derive(p->names, p->kernels[profile_main_kernel(p)].values, p->n_metrics, derived);
+    return derived[METRIC_DURATION_MS].value;
+}
+
+/* The cases that run, their metric passes in one batch, each case's kernel once a pass from an emptied L2, as a run
+ * profiles a size's variants (profiled one at a time, they paid the passes' fixed cost once each: docs/report.md);
+ * then each case's source counters. */
+static int profile_cases(struct gpu *g, struct metrics_collector *m, struct source_collector *s,
+                         const struct pathology_buffers *b, const char *capture_dir, const char *const *refused,
+                         struct case_result *results, struct error *e)
+{
+    static struct case_context contexts[PATHOLOGY_CASE_COUNT];
+    static struct profiled_call calls[PATHOLOGY_CASE_COUNT];
+    size_t index[PATHOLOGY_CASE_COUNT];
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    struct case_context x = {c, b, g->stream};
-    struct profiled_call call = {launch_and_wait, &x, c->name, "fp32", PRODUCT_SHAPE_NONE, &r->profile};
-    memset(r, 0, sizeof *r);
-    r->exact = (struct exact_shared){NAN, NAN};
-    r->conversions_on_lines = NAN;
-    snprintf(path, sizeof path, "%s/pathology-%02d-%s.capture", capture_dir, index, c->name);
-    nvtx_job_begin(c->name, PRODUCT_SHAPE_NONE);
+    int n = 0;
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT; ++i) {
+        struct case_result *r = &results[i];
+        if (refused[i])
+            continue;
+        memset(r, 0, sizeof *r);
+        r->exact = (struct exact_shared){NAN, NAN};
+        r->conversions_on_lines = NAN;
+        const char *name = pathology_cases[i].name;
+        contexts[n] = (struct case_context){&pathology_cases[i], b, g, r, false};
+        calls[n] = (struct profiled_call){launch_and_wait, &contexts[n], name, "fp32", PRODUCT_SHAPE_NONE, &r->profile};
+        index[n++] = i;
+    }
+    snprintf(path, sizeof path, "%s/pathology.capture", capture_dir);
     nvtx_phase_begin(PHASE_METRICS, 0);
-    metrics_collect(m, g, &call, 1, path, e);
+    if (n > 0)
+        metrics_collect(m, g, calls, n, path, e);
     nvtx_end();
-    if (!e->code)
-        launch_of_case(g, &r->launch, e);
-    snprintf(path, sizeof path, "%s/pathology-%02d-%s.source", capture_dir, index, c->name);
-    if (s && !e->code)
-        source_of_case(g, s, &call, path, r, e);
-    nvtx_end();
-    if (!e->code) {
-        struct derived_metric derived[MAX_DERIVED];
-        const struct profile *p = &r->profile;
-        metrics_derive(p->names, p->kernels[profile_main_kernel(p)].values, p->n_metrics, derived);
-        r->duration_ms = derived[METRIC_DURATION_MS].value;
+    for (int k = 0; k < n && !e->code; ++k) {
+        size_t i = index[k];
+        struct case_result *r = &results[i];
+        snprintf(path, sizeof path, "%s/pathology-%02zu-%s.source", capture_dir, i + 1, pathology_cases[i].name);
+        nvtx_job_begin(pathology_cases[i].name, PRODUCT_SHAPE_NONE);
+        if (s)
+            source_of_case(g, s, &calls[k], path, r, e);
+        nvtx_end();
+        r->duration_ms = case_duration_ms(&r->profile);
     }
     return e->code;
 }
@@ -191,18 +221,21 @@ static int run_cases(struct gpu *g, struct metrics_collector *m, struct source_c
     int n_found[PATHOLOGY_CASE_COUNT];
     double duration_ms[PATHOLOGY_CASE_COUNT];
     const char *refused[PATHOLOGY_CASE_COUNT];
-    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT && !e->code; ++i) {
-        struct case_result *r = &results[i];
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT; ++i)
+        refused[i] = NULL, duration_ms[i] = NAN;
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT && !e->code; ++i)
+        case_refused(&pathology_cases[i], b, g->stream, &refused[i], e);
+    if (e->code || profile_cases(g, m, s, b, capture_dir, refused, results, e))
+        return e->code;
+    for (size_t i = 0; i < PATHOLOGY_CASE_COUNT; ++i) {
+        const struct pathology_case *c = &pathology_cases[i];
+        const struct case_result *r = &results[i];
         const struct profile *p = &r->profile;
-        duration_ms[i] = NAN;
-        if (case_refused(&pathology_cases[i], b, g->stream, &refused[i], e) || refused[i])
+        if (refused[i])
             continue;
-        if (profile_case(g, m, s, &pathology_cases[i], b, (int)i + 1, capture_dir, r, e))
-            break;
-        profile_write_rows(metrics, pathology_cases[i].name, "fp32", PRODUCT_SHAPE_NONE, p);
+        profile_write_rows(metrics, c->name, "fp32", PRODUCT_SHAPE_NONE, p);
         n_found[i] = profile_findings(p, profile_main_kernel(p), &r->exact, env, &r->launch,
                                       r->sourced ? &r->lines : NULL, found[i], FINDING_MAX);
-        const struct pathology_case *c = &pathology_cases[i];
         profile_write_findings(findings, c->name, "fp32", PRODUCT_SHAPE_NONE, p->kernels[profile_main_kernel(p)].kernel,
                                found[i], n_found[i]);
         duration_ms[i] = r->duration_ms;

@@ -460,28 +460,43 @@ static int count_conflicts(struct gpu *g, struct source_collector *s, const stru
     return e->code;
 }
 
-static int profile_case(struct gpu *g, struct metrics_collector *m, struct source_collector *s,
-                        const struct truth_case *c, const struct truth_buffers *b, int index, const char *name,
-                        const char *capture_dir, struct measured *out, struct error *e)
+/* Every case's metric passes in one batch, each case's kernels once a pass from an emptied L2, as a run profiles a
+ * size's variants (profiled one at a time, the cases paid the passes' fixed cost once each: 0.37 s a case on an
+ * H200, docs/report.md); then the shared cases' source counters, one case at a time. */
+static int profile_cases(struct gpu *g, struct metrics_collector *m, struct source_collector *s,
+                         const struct truth_case *cases, int n, const struct truth_buffers *b, const char *capture_dir,
+                         struct measured *out, struct error *e)
 {
+    static struct launch_context contexts[VALIDATE_MAX_CASES];
+    static struct profiled_call calls[VALIDATE_MAX_CASES];
+    static char names[VALIDATE_MAX_CASES][96];
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
-    snprintf(path, sizeof path, "%s/%02d-%s.capture", capture_dir, index, c->kernel);
-    struct launch_context x = {c, b, g->stream, g->cublas};
-    struct profiled_call call = {launch_and_wait, &x, name, case_precision(c), PRODUCT_SHAPE_NONE, &out->profile};
-    nvtx_job_begin(name, PRODUCT_SHAPE_NONE);
+    for (int i = 0; i < n; ++i) {
+        snprintf(names[i], sizeof names[i], "%s[%s]", cases[i].kernel, cases[i].parameter);
+        const char *precision = case_precision(&cases[i]);
+        struct launch_context *x = &contexts[i];
+        *x = (struct launch_context){&cases[i], b, g->stream, g->cublas};
+        calls[i] = (struct profiled_call){launch_and_wait, x, names[i], precision, PRODUCT_SHAPE_NONE, &out[i].profile};
+        out[i].conflicts_exact = 0.0;
+    }
+    snprintf(path, sizeof path, "%s/truth.capture", capture_dir);
     nvtx_phase_begin(PHASE_METRICS, 0);
-    metrics_collect(m, g, &call, 1, path, e);
+    metrics_collect(m, g, calls, n, path, e);
     nvtx_end();
-    snprintf(path, sizeof path, "%s/%02d-%s.source", capture_dir, index, c->kernel);
-    if (s && is_shared(c) && !e->code)
-        count_conflicts(g, s, &call, path, &out->conflicts_exact, e);
-    nvtx_end();
+    for (int i = 0; i < n && !e->code; ++i) {
+        if (!s || !is_shared(&cases[i]))
+            continue;
+        snprintf(path, sizeof path, "%s/%02d-%s.source", capture_dir, i + 1, cases[i].kernel);
+        nvtx_job_begin(names[i], PRODUCT_SHAPE_NONE);
+        count_conflicts(g, s, &calls[i], path, &out[i].conflicts_exact, e);
+        nvtx_end();
+    }
     return e->code;
 }
 
 int validate_launch_only(struct gpu *g, struct error *e)
 {
-    static struct truth_case cases[64];
+    static struct truth_case cases[VALIDATE_MAX_CASES];
     struct truth_buffers b = {0};
     if (allocate(g, &b, e) == 0) {
         int n = build_cases(cases, b.copy_threads, (size_t)g->prop.l2CacheSize, false);
@@ -501,8 +516,8 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
                  const char *capture_dir, const struct environment *env, int *checks, int *failures,
                  struct error *e)
 {
-    static struct truth_case cases[64];
-    static struct measured measured;
+    static struct truth_case cases[VALIDATE_MAX_CASES];
+    static struct measured measured[VALIDATE_MAX_CASES];
     struct truth_buffers b = {0};
     struct csv out, metrics;
     *checks = *failures = 0;
@@ -519,15 +534,14 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
     }
     int n = build_cases(cases, b.copy_threads, (size_t)g->prop.l2CacheSize, s != NULL);
     nvtx_run_begin();
-    for (int i = 0; i < n && !e->code; ++i) {
-        char name[96];
-        snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
-        if (profile_case(g, m, s, &cases[i], &b, i + 1, name, capture_dir, &measured, e) == 0) {
-            expect_kernel_tile(&cases[i], &measured.profile);
-            report(&out, &cases[i], &measured, checks, failures);
-            profile_write_rows(&metrics, name, case_precision(&cases[i]), PRODUCT_SHAPE_NONE, &measured.profile);
+    if (profile_cases(g, m, s, cases, n, &b, capture_dir, measured, e) == 0)
+        for (int i = 0; i < n; ++i) {
+            char name[96];
+            snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
+            expect_kernel_tile(&cases[i], &measured[i].profile);
+            report(&out, &cases[i], &measured[i], checks, failures);
+            profile_write_rows(&metrics, name, case_precision(&cases[i]), PRODUCT_SHAPE_NONE, &measured[i].profile);
         }
-    }
     if (!e->code)
         corpus_validate(g, m, s, dir, capture_dir, env, &out, &metrics, checks, failures, e);
     nvtx_end();
