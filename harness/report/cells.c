@@ -50,14 +50,16 @@ void report_put_pair(FILE *f, const char *label, const char *value)
     report_put_cell(f, value && *value ? value : "unknown", 1);
 }
 
-/* The first length characters of text inside a gnuplot single-quoted string. */
+/* The first length characters of text inside a gnuplot single-quoted string. A quote closes the string, joins a
+ * double-quoted quote to it and opens the next: gnuplot 5.4 reads a doubled quote ('it''s') only after another
+ * character, and not at a string's start. */
 static void put_quoted_part(FILE *f, const char *text, size_t length)
 {
-    for (const char *p = text; p < text + length && *p; ++p) {
+    for (const char *p = text; p < text + length && *p; ++p)
         if (*p == '\'')
-            fputc('\'', f);
-        fputc(ends_a_line(*p) ? ' ' : *p, f);
-    }
+            fputs("'.\"'\".'", f);
+        else
+            fputc(ends_a_line(*p) ? ' ' : *p, f);
 }
 
 void report_put_quoted(FILE *f, const char *text)

@@ -18,7 +18,8 @@ void report_put_cell(FILE *f, const char *text, int last);
 /* A row of two cells, label and value: a title page's line ("unknown" for a value NULL or empty). */
 void report_put_pair(FILE *f, const char *label, const char *value);
 /* The inside of a gnuplot single-quoted string: every character is itself (no escapes, no `command`) but the
- * quote, written twice; a tab or line break, which would end the assignment, becomes a space. */
+ * quote, which closes the string, joins a double-quoted quote and opens the next ('it'."'".'s'); a tab or line
+ * break, which would end the assignment, becomes a space. */
 void report_put_quoted(FILE *f, const char *text);
 /* A number for a chart: NaN where missing. */
 void report_put_value(FILE *f, double value, int last);

@@ -64,6 +64,21 @@ static bool lines_overlap(const struct report_model *m, int a, int b)
     return shared > 0;
 }
 
+/* Each of the left panel's lines' group: lines on one another, directly or through others, share the lowest index
+ * among them (two groups that meet take the lower label, so that no member lies below its label). */
+static void overlap_groups(const struct report_model *m, const int *lines, int count, int *group)
+{
+    for (int i = 0; i < count; ++i)
+        group[i] = i;
+    for (int i = 0; i < count; ++i)
+        for (int j = i + 1; j < count; ++j)
+            if (group[i] != group[j] && lines_overlap(m, lines[i], lines[j])) {
+                int to = group[i] < group[j] ? group[i] : group[j], from = group[i] + group[j] - to;
+                for (int k = 0; k < count; ++k)
+                    group[k] = group[k] == from ? to : group[k];
+            }
+}
+
 /* The caption's lines naming the left panel's lines that lie on one another, in groups ("a = b = c": a line on
  * another of the group), wrapped to the width of the caption (its lines are shorter; 160 characters of it fit on the
  * page); empty for none. */
@@ -73,13 +88,7 @@ static void write_overlap_note(FILE *f, const struct report_model *m)
 {
     int lines[MAX_VARIANTS], count = lesson_panel(m, lines), group[MAX_VARIANTS], groups = 0;
     char note[1024] = "";
-    for (int i = 0; i < count; ++i)
-        group[i] = i;
-    for (int i = 0; i < count; ++i)
-        for (int j = i + 1; j < count; ++j)
-            if (group[j] != group[i] && lines_overlap(m, lines[i], lines[j]))
-                for (int k = 0, from = group[j]; k < count; ++k)
-                    group[k] = group[k] == from ? group[i] : group[k];
+    overlap_groups(m, lines, count, group);
     for (int i = 0; i < count; ++i)
         for (int j = i + 1, members = 0; j < count; ++j) {
             if (group[i] != i || group[j] != i)

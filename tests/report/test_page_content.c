@@ -144,15 +144,18 @@ static void footnotes_explain_the_marks_of_each_width(void **state)
     const char *t = data_file("variables.gp");
     expect_line(t, "no_ldg_note_4096 = 'no LDG: the kernel loads global memory only through cp.async (LDGSTS) or TMA, "
                    "which the LDG counters behind load efficiency and sectors per request leave out.'");
-    expect_line(t, "l2_fit_note_1024 = '†: M, N and P (fp32 12.6 MB, fp64 25.2 MB, bf16 6.3 MB, fp16 6.3 MB, tf32 "
-                   "12.6 MB) fit in the 62.9 MB L2 (l2_cache_bytes): the kernel''s reuse is served there, and its DRAM "
-                   "GB/s says little of its accesses.'");
-    expect_line(t, "l2_fit_note_2048 = '†: M, N and P (fp32 50.3 MB, bf16 25.2 MB, fp16 25.2 MB, tf32 50.3 MB) fit in "
-                   "the 62.9 MB L2 (l2_cache_bytes): the kernel''s reuse is served there, and its DRAM GB/s says little "
-                   "of its accesses.'");
+    expect_line(
+        t, "l2_fit_note_1024 = '†: M, N and P (fp32 12.6 MB, fp64 25.2 MB, bf16 6.3 MB, fp16 6.3 MB, tf32 "
+           "12.6 MB) fit in the 62.9 MB L2 (l2_cache_bytes): the kernel'.\"'\".'s reuse is served there, and its DRAM "
+           "GB/s says little of its accesses.'");
+    expect_line(
+        t, "l2_fit_note_2048 = '†: M, N and P (fp32 50.3 MB, bf16 25.2 MB, fp16 25.2 MB, tf32 50.3 MB) fit in "
+           "the 62.9 MB L2 (l2_cache_bytes): the kernel'.\"'\".'s reuse is served there, and its DRAM GB/s says little "
+           "of its accesses.'");
     expect_line(t, "l2_fit_note_4096 = ''");
-    expect_line(t, "library_note_4096 = '-: a library call (cuBLAS): memscope does not read its kernels'' registers, so "
-                   "it has no theoretical occupancy either.'");
+    expect_line(
+        t, "library_note_4096 = '-: a library call (cuBLAS): memscope does not read its kernels'.\"'\".' registers, so "
+           "it has no theoretical occupancy either.'");
 }
 
 /* The ideas page says, under each step's idea, what the run measured against the step before: halfwarp_lanes'
@@ -388,8 +391,9 @@ static void the_ceilings_note_says_why_they_differ_from_the_roofline(void **stat
                            "5526.8 GB/s).'"));
     copy_fixture_and("sed -i '/^ceiling_/d' $R/environment.csv");
     write_data(scratch);
-    assert_non_null(strstr(data_file("validate.gp"), "validate_ceilings_note = 'The roofline draws the datasheet''s "
-                                                     "figures instead: the run it draws measured no ceilings.'"));
+    assert_non_null(strstr(data_file("validate.gp"),
+                           "validate_ceilings_note = 'The roofline draws the datasheet'.\"'\".'s "
+                           "figures instead: the run it draws measured no ceilings.'"));
 }
 
 /* ---- the hot-lines pages ---- */

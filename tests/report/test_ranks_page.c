@@ -186,7 +186,7 @@ static void a_compiled_ddp_training_script_reads_as_its_program(void **state)
     expect_in(title, "\nProgram\ttorchrun --nproc_per_node=2 tests/inject/program_train_ddp.py\n");
     expect_in(title, "\nProcesses\t2\n");
     expect_in(data_file("kernels-1.tsv"), "\n1\tncclDevKernel_AllReduce_Sum_f32_RING_LL\t34\t848.0\t94.0\t");
-    expect_in(data_file("roofs.gp"), "roofs_note = 'Roofs measured on this GPU by memscope''s kernels");
+    expect_in(data_file("roofs.gp"), "roofs_note = 'Roofs measured on this GPU by memscope'.\"'\".'s kernels");
     expect_in(data_file("collectives.tsv"), "\n3\tncclDevKernel_AllReduce_Sum_f32_RING_LL\trank 0 (+815 ms)\t"
                                             "rank 1 815 ms\t0.425 ms\tyes: 27 launches replayed\n");
     /* what reaches past its column is cut: the line below a kernel's row, the counters named, Inductor's file names */

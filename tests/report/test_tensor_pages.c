@@ -101,8 +101,9 @@ static void a_profile_without_tensor_counts_says_it_predates_them(void **state)
 {
     (void)state;
     write_data("tests/fixtures/profile-small");
-    file_holds("roofs.gp", "roofline_flop_source = 'executed instructions; this profile predates memscope''s count of "
-                           "tensor-core operations'");
+    file_holds("roofs.gp",
+               "roofline_flop_source = 'executed instructions; this profile predates memscope'.\"'\".'s count of "
+               "tensor-core operations'");
     file_holds("kernels-1.tsv", "\t-\t");
     file_lacks("kernels-1.tsv", "TFLOP/s");
 }

@@ -106,14 +106,14 @@ static void the_bars_add_up_to_the_run_s_wall_time(void **state)
     }
     assert_int_equal(bars, 6); /* 4 variants, the run's own phases, in no range */
     assert_float_equal(sum, RUN_MS / 1000, 5e-6);
-    file_holds("timeline-notes.gp", "timeline_title = 'Where the run''s 6.71 s went'\n");
+    file_holds("timeline-notes.gp", "timeline_title = 'Where the run'.\"'\".'s 6.71 s went'\n");
 }
 
 static void the_longest_stretches_in_no_range_are_named(void **state)
 {
     (void)state;
     write_data(RUN);
-    /* gnuplot strings single-quoted, a quote doubled (report_put_variable) */
+    /* gnuplot strings single-quoted (report_put_variable) */
     file_holds("timeline-notes.gp", "timeline_gaps = 'Longest in no range: 561 ms before copy in (W = 512), 500 ms "
                                     "before stall sampling (W = 512), 496 ms before stall sampling (W = 1024).'\n");
     /* the segments drawn, by their columns' names, each in its phase's colour: a run without the roofline has no
@@ -133,7 +133,7 @@ static void ceilings_before_the_run_s_range_are_one_of_its_phases(void **state)
     (void)state;
     copy_fixture_and("sed -i '1a ceilings,,0,0,-17.5,17' $R/timeline.csv");
     write_data(scratch);
-    file_holds("timeline-notes.gp", "timeline_title = 'Where the run''s 6.73 s went'\n");
+    file_holds("timeline-notes.gp", "timeline_title = 'Where the run'.\"'\".'s 6.73 s went'\n");
     file_holds("timeline.tsv", "\tstall sampling\tceilings\tin no phase\ttotal_s\tlabel\n");
     file_holds("timeline.tsv", "\nthe run's own phases\t0.0975985\t0\t0\t0.742238\t2.00216\t0.108657\t0.017\t0\t"
                                "2.96765\t2.97 s, 44.1 %\n"
