@@ -117,7 +117,7 @@ static int profile_cases(struct gpu *g, struct metrics_collector *m, struct sour
         calls[n] = (struct profiled_call){launch_and_wait, &contexts[n], name, "fp32", PRODUCT_SHAPE_NONE, &r->profile};
         index[n++] = i;
     }
-    snprintf(path, sizeof path, "%s/pathology.capture", capture_dir);
+    snprintf(path, sizeof path, "%s/02-pathology.capture", capture_dir); /* after 01-truth.capture */
     nvtx_phase_begin(PHASE_METRICS, 0);
     if (n > 0)
         metrics_collect(m, g, calls, n, path, e);

@@ -15,11 +15,11 @@
 #include "../profile/collect.h"
 #include "../source/collect.h"
 
-/* Writes validate.csv and metrics.csv into dir and captures into capture_dir; *failures counts failed checks.
- * validate.csv ends with the plausibility of the ceilings recorded in env (harness/ceilings/), measured before. */
 /* The ground-truth cases, and the corpus's, are each profiled in one batch: at most a batch of calls. */
 #define VALIDATE_MAX_CASES MAX_BATCH
 
+/* Writes validate.csv and metrics.csv into dir and captures into capture_dir; *failures counts failed checks.
+ * validate.csv ends with the plausibility of the ceilings recorded in env (harness/ceilings/), measured before. */
 int validate_run(struct gpu *g, struct metrics_collector *m, struct source_collector *s, const char *dir,
                  const char *capture_dir, const struct environment *env, int *checks, int *failures,
                  struct error *e);
