@@ -33,8 +33,10 @@ static void parallel_spans(size_t units, size_t unit_elements, span_body body, c
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     size_t threads = cores < 1 ? 1 : cores > PARALLEL_MAX_THREADS ? PARALLEL_MAX_THREADS : (size_t)cores;
-    if (units * unit_elements < PARALLEL_MIN_ELEMENTS || threads > units)
+    if (units * unit_elements < PARALLEL_MIN_ELEMENTS)
         threads = 1;
+    else if (threads > units)
+        threads = units;
     struct span spans[PARALLEL_MAX_THREADS];
     pthread_t ids[PARALLEL_MAX_THREADS];
     bool started[PARALLEL_MAX_THREADS] = {false};

@@ -15,6 +15,8 @@
 
 #define ONE_SHOT_THREADS 256
 #define ONE_SHOT_IN_FLIGHT 4 /* elements a thread of a one-shot copy loads before it stores any */
+static_assert(PATHOLOGY_ELEMENTS % (ONE_SHOT_IN_FLIGHT * ONE_SHOT_THREADS) == 0,
+              "the one-shot grid's threads take the elements in whole rounds");
 
 /* Element e of the ONE_SHOT_IN_FLIGHT a thread copies: the grid's threads take n / ONE_SHOT_IN_FLIGHT consecutive
  * elements a round, so each warp request is 32 consecutive elements, as one element a thread would be. */
@@ -55,8 +57,9 @@ __global__ void strided_loads_kernel(const float *in, float *out, int n)
     strided_copy<PATHOLOGY_PARTIAL_STRIDE, 1>(in, out, n);
 }
 
-/* Warp w copies 32 floats of row w of a 64-float (256-byte) row pitch, starting OFFSET floats in: offset 0 is 4
- * sectors per request, offset 1 straddles 5 (and, rows being apart, no other warp reads the fifth). */
+/* Each warp request copies 32 floats of one row of a 64-float (256-byte) row pitch (element i is row i / 32's float
+ * i % 32), starting OFFSET floats in: offset 0 is 4 sectors per request, offset 1 straddles 5 (and, rows being apart,
+ * no other request reads the fifth). */
 template <int OFFSET> __device__ __forceinline__ void row_copy(const float *in, float *out, int n)
 {
     float v[ONE_SHOT_IN_FLIGHT];

@@ -221,7 +221,7 @@ static void a_pack_split_among_threads_puts_every_row_in_place(void **state)
     assert_non_null(stored);
     operands_fill_random(logical, count, 7, MATMUL_FP32);
     operands_pack(logical, stored, rows, cols, MATMUL_FP32, true);
-    for (int r = 0; r < rows; r += rows / 10 > 0 ? rows / 10 : 1)
+    for (int r = 0; r < rows; r += rows / 10)
         assert_true(stored[(size_t)(cols - 1) * rows + r] == (float)logical[(size_t)r * cols + cols - 1]);
     assert_true(stored[count - 1] == (float)logical[count - 1]);
     operands_unpack(stored, back, rows, cols, MATMUL_FP32, true);
