@@ -21,5 +21,5 @@ set key top left
 # share the width (38 bars 19 points apart on the PDF take 8 points), smaller still where more do (the reference
 # run's timeline, 44 bars 16 points apart: 7), so that neighbours never meet.
 bars_font(bars) = bars > 42 ? ",7" : bars > 28 ? ",8" : ",11"
-crowded_bars = variant_count > 28
 xtics_font = bars_font(variant_count)
+crowded_bars = xtics_font ne ",11"
