@@ -1,6 +1,7 @@
 /*
  * memscope-decode: evaluates saved captures again, offline, into the same
- * metrics.csv a run writes, or with --lines the source group's captures into
+ * metrics.csv a run writes (with the counts the run summed from the source
+ * capture of the same batch, profile/summed_counts.h), or with --lines the source group's captures into
  * the same lines.csv, or with --instructions into instructions.csv (their
  * counts per SASS instruction, which a run does not write). Needs CUPTI's host
  * library, not a GPU.
@@ -22,6 +23,7 @@
 #include "../common/args.h"
 #include "../common/paths.h"
 #include "../profile/metric_rows.h"
+#include "../profile/summed_counts.h"
 #include "../results/capture_tags.h"
 #include "../results/folder_reader.h"
 #include "../results/instructions_csv.h"
@@ -35,7 +37,8 @@
 static const char help_text[] =
     "usage: memscope-decode [--lines|--instructions] [-o FILE] RESULTS_DIR|CAPTURE...\n"
     "\n"
-    "Evaluates a run's saved captures again, offline, into the rows of metrics.csv; with --lines,\n"
+    "Evaluates a run's saved captures again, offline, into the rows of metrics.csv (a batch's\n"
+    "shared counts summed from its source capture, as the run did); with --lines,\n"
     "the source group's captures into the rows of lines.csv. A results folder's captures are\n"
     "read from its captures/ folder, in the order they were taken. Needs CUPTI's host library,\n"
     "not a GPU.\n"
@@ -64,9 +67,23 @@ static int usage(struct error *e)
                      "usage: memscope-decode [--lines|--instructions] [-o FILE] RESULTS_DIR|CAPTURE... (see --help)");
 }
 
-/* One call of a batch, evaluated from the ranges its tags name. */
+/* The source group's call of the same batch and place as a metric capture's call, or NULL. */
+static const struct source_call *same_call(const struct source_capture *source, int call,
+                                           const struct tagged_call *tagged)
+{
+    char a[PRODUCT_SHAPE_LEN], b[PRODUCT_SHAPE_LEN];
+    if (!source || call >= source->n_calls)
+        return NULL;
+    const struct source_call *s = &source->calls[call];
+    bool same = strcmp(s->variant, tagged->variant) == 0 && strcmp(s->precision, tagged->precision) == 0 &&
+                strcmp(product_shape_text(s->shape, a), product_shape_text(tagged->shape, b)) == 0;
+    return same ? s : NULL;
+}
+
+/* One call of a batch, evaluated from the ranges its tags name, with the counts the run summed from the same
+ * batch's source capture (summed_counts.h) where there is one. */
 static int decode_call(struct prof_host *host, const struct prof_capture *c, const char *path, int call,
-                       struct csv *out, struct error *e)
+                       const struct source_capture *source, struct csv *out, struct error *e)
 {
     static struct profile profile;
     static struct tagged_call tagged;
@@ -79,19 +96,40 @@ static int decode_call(struct prof_host *host, const struct prof_capture *c, con
     case TAGGED_CALL_OK:
         break;
     }
+    const struct source_call *summed_from = same_call(source, call, &tagged);
+    if (source && !summed_from)
+        return error_set(e, EXIT_USAGE, "%s: call %d (%s) is not the same batch's source call %d", path, call,
+                         tagged.variant, call);
     if (metrics_evaluate(host, c->counter_data, c->counter_data_size, tagged.first_range, (int)tagged.ranges,
-                         tagged.kernels, &c->config, &profile, e) == 0)
+                         tagged.kernels, &c->config, &profile, e) == 0 &&
+        (!summed_from || summed_counts_add(&profile, summed_from, e) == 0))
         profile_write_rows(out, tagged.variant, tagged.precision, tagged.shape, &profile);
     return e->code;
+}
+
+/* The suite's batches write NN-W<size>.capture and, with the source group, NN-W<size>.source beside it. Reads that
+ * source capture; false where there is none. */
+static bool read_same_batch_source(const char *path, struct source_capture *source, struct error *e)
+{
+    static const char suffix[] = ".capture";
+    char sibling[PATH_MAX];
+    struct stat st;
+    size_t len = strlen(path);
+    if (len <= strlen(suffix) || strcmp(path + len - strlen(suffix), suffix) != 0 || len >= sizeof sibling)
+        return false;
+    snprintf(sibling, sizeof sibling, "%.*s.source", (int)(len - strlen(suffix)), path);
+    return stat(sibling, &st) == 0 && source_capture_read(sibling, source, e) == 0;
 }
 
 static int decode_capture(const char *path, struct csv *out, struct error *e)
 {
     static struct prof_capture capture;
+    static struct source_capture source;
     struct prof_error pe = {0};
     struct prof_host *host = NULL;
     if (prof_capture_read(path, &capture, &pe))
         return error_from_profiler(e, &pe);
+    bool summed = read_same_batch_source(path, &source, e);
     int calls = capture_tags_calls(&capture, MAX_BATCH);
     if (calls < 0)
         error_set(e, EXIT_USAGE, "%s: no \"calls\" tag from 1 to %d (a capture from memscope before 2026-11-21?)",
@@ -99,10 +137,11 @@ static int decode_capture(const char *path, struct csv *out, struct error *e)
     else if (prof_host_open(capture.config.chip, &host, &pe))
         error_from_profiler(e, &pe);
     for (int i = 0; !e->code && i < calls; ++i)
-        decode_call(host, &capture, path, i, out, e);
+        decode_call(host, &capture, path, i, summed ? &source : NULL, out, e);
     if (prof_host_close(host, &pe))
         error_from_profiler(e, &pe);
     prof_capture_free(&capture);
+    source_capture_free(&source);
     return e->code;
 }
 

@@ -14,6 +14,7 @@
 #include "launch.h"
 #include "profile_size.h"
 #include "../profile/metric_set.h"
+#include "../profile/summed_counts.h"
 #include "../../cupti/subscriber.h"
 #include "../results/lines_csv.h"
 #include "../results/stalls_csv.h"
@@ -403,6 +404,10 @@ static int run(int argc, char **argv, struct error *e)
     if (set.source && set.n == 0)
         return error_set(e, EXIT_USAGE, "--metric-groups: source needs another metric group beside it (source,global "
                                         "is the cheapest)");
+    /* the source group's instructions give some of the metric passes' patched counts exactly (summed_counts.h);
+     * --validate checks the metric passes' own against ground truth */
+    if (!o.validate)
+        summed_counts_leave_out(&set);
     /* the metric passes, the source group and the stall sampling profile the size's variants together */
     /* the ground-truth checks read no stall reason */
     if (o.validate && set.stalls && set.n == 0 && !set.source)

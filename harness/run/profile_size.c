@@ -4,6 +4,7 @@
 #include "../../cupti/metric_host.h"
 #include "../common/paths.h"
 #include "../gpu/nvtx.h"
+#include "../profile/summed_counts.h"
 #include "../source/source_rows.h"
 #include "../source/source_lines.h"
 #include "../stalls/stall_rows.h"
@@ -76,7 +77,8 @@ static int source_counters(struct job_context *ctx, struct job_result **sourced,
     nvtx_end();
     if (!e->code && source_capture_write(path, &capture, e) == 0 && source_write_rows(ctx->lines, &capture, e) == 0)
         for (int i = 0; i < n && !e->code; ++i)
-            keep_totals(sourced[i], &capture.calls[i], &costs[i], e);
+            if (summed_counts_add(calls[i].out, &capture.calls[i], e) == 0)
+                keep_totals(sourced[i], &capture.calls[i], &costs[i], e);
     source_capture_free(&capture);
     free(costs);
     return e->code;

@@ -1,0 +1,36 @@
+/*
+ * The range profiler's counts that the source group's per-instruction counters sum to exactly. A run with the
+ * source group takes them from there instead of patching every kernel for them once more in its metric passes:
+ * the shared group's patched counts made the slowest lesson kernels' passes take about twice as long (tiled_32 and
+ * tiled_32_fp64 at W = 4096 on an H200, docs/metrics.md). Their rows keep their Perfworks names and units: the
+ * same count, summed over the kernel's instructions (checked against the range profiler's on a GPU,
+ * tests/source/test_summed_counts_gpu.c).
+ *
+ * The shared bytes and the ldmatrix counts stay in the metric passes: CUPTI's bytes count each distinct address of
+ * a warp's access once (a broadcast once, not per lane), which no per-instruction counter gives, and ldmatrix is
+ * told only by an opcode the disassembler may not name.
+ */
+#ifndef MEMSCOPE_SUMMED_COUNTS_H
+#define MEMSCOPE_SUMMED_COUNTS_H
+
+#include "../common/error.h"
+#include "../results/source_capture.h"
+#include "metric_set.h"
+#include "profile.h"
+
+/* X(catalog id, the SASS counter that marks an instruction counted, the SASS counter summed over those, unit) */
+#define SUMMED_COUNTS(X)                                                                                               \
+    X(SHARED_LD_WAVEFRONTS, SASS_SHARED_LD_INST, SASS_SHARED_WAVEFRONTS, "l1tex_wavefront")                            \
+    X(SHARED_ST_WAVEFRONTS, SASS_SHARED_ST_INST, SASS_SHARED_WAVEFRONTS, "l1tex_wavefront")                            \
+    X(SHARED_LD_INSTRUCTIONS, SASS_SHARED_LD_INST, SASS_SHARED_LD_INST, "instruction")                                 \
+    X(SHARED_ST_INSTRUCTIONS, SASS_SHARED_ST_INST, SASS_SHARED_ST_INST, "instruction")
+
+/* Takes the summed counts out of a set with the source group, unless nothing else would be left for the metric
+ * passes (the source group needs a pass before it: harness/run/main.c). Returns how many it took out. */
+int summed_counts_leave_out(struct metric_set *set);
+
+/* Adds to p each summed count it lacks, for each kernel from its instructions in call (matched by demangled
+ * name; NAN for a kernel with none there). A profile of no kernel is left as it is. */
+int summed_counts_add(struct profile *p, const struct source_call *call, struct error *e);
+
+#endif
