@@ -83,6 +83,11 @@ static void the_committed_profiles_print_no_figure_above_a_peak(void **state)
                          "the committed torch profile's kernels print no figure above 100 % and no gain of 100 %");
     expect_printed_clean("reports/profile-torch-bf16-h100", "kernels-*.tsv",
                          "the committed bf16 profile's kernels print no figure above 100 % and no gain of 100 %");
+    /* the same two programs profiled again on an H200 at 8ef44b2, by the rules of that commit */
+    expect_printed_clean("reports/profile-torch-h200", "kernels-*.tsv",
+                         "the H200 torch profile's kernels print no figure above 100 % and no gain of 100 %");
+    expect_printed_clean("reports/profile-torch-bf16-h200", "kernels-*.tsv",
+                         "the H200 bf16 profile's kernels print no figure above 100 % and no gain of 100 %");
 }
 
 /* A folder whose stored counters read above a peak (naive's L1 at 240 % at W = 4096, planted in a copy of the
