@@ -1,10 +1,8 @@
 /*
- * memscope-decode: evaluates saved captures again, offline, into the same
- * metrics.csv a run writes (with the counts the run summed from the source
- * capture of the same batch, profile/summed_counts.h), or with --lines the source group's captures into
- * the same lines.csv, or with --instructions into instructions.csv (their
- * counts per SASS instruction, which a run does not write). Needs CUPTI's host
- * library, not a GPU.
+ * memscope-decode: evaluates saved captures again, offline, into the same metrics.csv a run writes (with the counts
+ * the run summed from the same batch's source capture, profile/summed_counts.h), or with --lines the source group's
+ * captures into the same lines.csv, or with --instructions into instructions.csv (their counts per SASS instruction,
+ * which a run does not write). Needs CUPTI's host library, not a GPU.
  *
  *   memscope-decode [--lines|--instructions] [-o FILE] RESULTS_DIR|CAPTURE...
  *
@@ -19,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../common/args.h"
 #include "../common/paths.h"
@@ -67,12 +66,19 @@ static int usage(struct error *e)
                      "usage: memscope-decode [--lines|--instructions] [-o FILE] RESULTS_DIR|CAPTURE... (see --help)");
 }
 
-/* The source group's call of the same batch and place as a metric capture's call, or NULL. */
+/* The counts a batch's run summed from its source capture (the capture's "summed" tags), and that capture. */
+struct summed_from {
+    int n;
+    const char *names[MAX_SUMMED];
+    struct source_capture source;
+};
+
+/* The source capture's call at a metric capture's call's place, or NULL where it is another call. */
 static const struct source_call *same_call(const struct source_capture *source, int call,
                                            const struct tagged_call *tagged)
 {
     char a[PRODUCT_SHAPE_LEN], b[PRODUCT_SHAPE_LEN];
-    if (!source || call >= source->n_calls)
+    if (call >= source->n_calls)
         return NULL;
     const struct source_call *s = &source->calls[call];
     bool same = strcmp(s->variant, tagged->variant) == 0 && strcmp(s->precision, tagged->precision) == 0 &&
@@ -80,10 +86,10 @@ static const struct source_call *same_call(const struct source_capture *source, 
     return same ? s : NULL;
 }
 
-/* One call of a batch, evaluated from the ranges its tags name, with the counts the run summed from the same
- * batch's source capture (summed_counts.h) where there is one. */
+/* One call of a batch, evaluated from the ranges its tags name, with the counts its run summed from the batch's
+ * source capture (summed_counts.h). */
 static int decode_call(struct prof_host *host, const struct prof_capture *c, const char *path, int call,
-                       const struct source_capture *source, struct csv *out, struct error *e)
+                       const struct summed_from *summed, struct csv *out, struct error *e)
 {
     static struct profile profile;
     static struct tagged_call tagged;
@@ -96,52 +102,63 @@ static int decode_call(struct prof_host *host, const struct prof_capture *c, con
     case TAGGED_CALL_OK:
         break;
     }
-    const struct source_call *summed_from = same_call(source, call, &tagged);
-    if (source && !summed_from)
+    const struct source_call *from = summed->n ? same_call(&summed->source, call, &tagged) : NULL;
+    if (summed->n && !from)
         return error_set(e, EXIT_USAGE, "%s: call %d (%s) is not the same batch's source call %d", path, call,
                          tagged.variant, call);
     if (metrics_evaluate(host, c->counter_data, c->counter_data_size, tagged.first_range, (int)tagged.ranges,
                          tagged.kernels, &c->config, &profile, e) == 0 &&
-        (!summed_from || summed_counts_add(&profile, summed_from, e) == 0))
+        summed_counts_add(&profile, from, summed->names, summed->n, e) == 0)
         profile_write_rows(out, tagged.variant, tagged.precision, tagged.shape, &profile);
     return e->code;
 }
 
-/* The suite's batches write NN-W<size>.capture and, with the source group, NN-W<size>.source beside it. Reads that
- * source capture; false where there is none. */
-static bool read_same_batch_source(const char *path, struct source_capture *source, struct error *e)
+/* The counts the capture's run summed, and, where it summed any, the batch's source capture: the suite's batches
+ * write NN-W<size>.capture and NN-W<size>.source beside it. Without it the rows would lack counts the run wrote. */
+static int read_summed(const char *path, const struct prof_capture *c, struct summed_from *summed, struct error *e)
 {
     static const char suffix[] = ".capture";
     char sibling[PATH_MAX];
-    struct stat st;
-    size_t len = strlen(path);
-    if (len <= strlen(suffix) || strcmp(path + len - strlen(suffix), suffix) != 0 || len >= sizeof sibling)
-        return false;
-    snprintf(sibling, sizeof sibling, "%.*s.source", (int)(len - strlen(suffix)), path);
-    return stat(sibling, &st) == 0 && source_capture_read(sibling, source, e) == 0;
+    size_t len = strlen(path), stem = len - strlen(suffix);
+    summed->n = capture_tags_summed(c, summed->names, MAX_SUMMED);
+    if (summed->n < 0)
+        return error_set(e, EXIT_USAGE, "%s: tag summed or summed<i> missing or malformed", path);
+    if (summed->n == 0)
+        return 0;
+    if (len <= strlen(suffix) || strcmp(path + stem, suffix) != 0 || len >= sizeof sibling)
+        return error_set(e, EXIT_USAGE,
+                         "%s: its run summed %d count%s from the batch's .source capture, which "
+                         "lies beside a capture named NN-W<size>.capture",
+                         path, summed->n, summed->n == 1 ? "" : "s");
+    snprintf(sibling, sizeof sibling, "%.*s.source", (int)stem, path);
+    if (access(sibling, R_OK) != 0)
+        return error_set(e, EXIT_USAGE,
+                         "%s: its run summed %d count%s from %s, which is not there (copy the "
+                         "run's captures/ whole)",
+                         path, summed->n, summed->n == 1 ? "" : "s", sibling);
+    return source_capture_read(sibling, &summed->source, e);
 }
 
 static int decode_capture(const char *path, struct csv *out, struct error *e)
 {
     static struct prof_capture capture;
-    static struct source_capture source;
+    static struct summed_from summed;
     struct prof_error pe = {0};
     struct prof_host *host = NULL;
     if (prof_capture_read(path, &capture, &pe))
         return error_from_profiler(e, &pe);
-    bool summed = read_same_batch_source(path, &source, e);
     int calls = capture_tags_calls(&capture, MAX_BATCH);
     if (calls < 0)
         error_set(e, EXIT_USAGE, "%s: no \"calls\" tag from 1 to %d (a capture from memscope before 2026-11-21?)",
                   path, MAX_BATCH);
-    else if (prof_host_open(capture.config.chip, &host, &pe))
+    else if (read_summed(path, &capture, &summed, e) == 0 && prof_host_open(capture.config.chip, &host, &pe))
         error_from_profiler(e, &pe);
     for (int i = 0; !e->code && i < calls; ++i)
-        decode_call(host, &capture, path, i, summed ? &source : NULL, out, e);
+        decode_call(host, &capture, path, i, &summed, out, e);
     if (prof_host_close(host, &pe))
         error_from_profiler(e, &pe);
+    source_capture_free(&summed.source);
     prof_capture_free(&capture);
-    source_capture_free(&source);
     return e->code;
 }
 

@@ -51,6 +51,8 @@ int metrics_open(struct metrics_collector *m, struct gpu *g, const struct metric
     if (max_calls < 1 || max_calls > MAX_BATCH)
         return error_set(e, EXIT_USAGE, "%d calls in one profiled batch; at most %d", max_calls, MAX_BATCH);
     m->max_calls = max_calls;
+    m->n_summed = set->n_summed;
+    memcpy(m->summed, set->summed, sizeof m->summed);
     for (int i = 0; i < set->n; ++i)
         names[i] = set->names[i];
     if (prof_chip_name(g->device, chip, sizeof chip, &pe) == 0 && prof_host_open(chip, &m->host, &pe) == 0 &&
@@ -107,6 +109,8 @@ static int save_capture(const struct metrics_collector *m, const struct profiled
         for (int k = 0; k < calls[i].out->n_kernels; ++k)
             tagged[i].kernels[k] = calls[i].out->kernels[k].kernel;
     }
+    if (capture_tags_write_summed(&capture, m->summed, m->n_summed))
+        return error_set(e, EXIT_OUTPUT, "%s: more than %d capture tags", path, CAPTURE_MAX_TAGS);
     return capture_tags_save(path, &capture, tagged, n_calls, e);
 }
 

@@ -35,6 +35,8 @@ struct metrics_collector {
     struct prof_config config;
     struct prof_counter_data data; /* room for max_calls calls */
     int max_calls;
+    int n_summed;
+    const char *summed[MAX_SUMMED]; /* the set's counts left to the source group, tagged in every capture */
 };
 
 /* Validates every name for the device's chip before anything is profiled, then profiles one tiny kernel so

@@ -16,6 +16,7 @@
 #define MAX_METRICS PROF_MAX_METRICS /* the profiler's limit */
 #define METRIC_NAME_LEN 128
 #define MAX_DERIVED DERIVED_METRIC_COUNT
+#define MAX_SUMMED 8 /* summed_counts.h's table */
 
 struct metric_set {
     int n;
@@ -23,6 +24,8 @@ struct metric_set {
     bool source; /* the source group: per-instruction counters, collected apart from the metrics above */
     bool stalls; /* the stalls group: PC sampling, apart from the metrics above */
     bool roofline; /* the roofline group: the run also measures the GPU's ceilings, its roofs (harness/ceilings/) */
+    int n_summed;
+    const char *summed[MAX_SUMMED]; /* left out of names: the source group sums them (summed_counts.h) */
 };
 
 /* groups: comma-separated group names, "all" or "none"; extra: comma-separated metric names (may be NULL). */

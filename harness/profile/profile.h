@@ -29,7 +29,8 @@ struct kernel_profile {
 
 struct profile {
     int n_metrics;
-    const char *names[MAX_METRICS]; /* point into the configuration they were collected with */
+    const char *names[MAX_METRICS]; /* point into the configuration they were collected with, or the catalog
+                                     * (counts summed from the source group, summed_counts.h) */
     char units[MAX_METRICS][METRIC_UNIT_LEN];
     int n_kernels;
     struct kernel_profile kernels[MAX_PROFILED_KERNELS];

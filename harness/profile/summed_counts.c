@@ -16,30 +16,35 @@ static const struct {
 };
 #define SUMMED_COUNT (int)(sizeof summed / sizeof summed[0])
 
-static bool is_summed(const char *name)
+/* The table's row of a metric name; -1 for a name not in it. */
+static int summed_row(const char *name)
 {
     for (int s = 0; s < SUMMED_COUNT; ++s)
         if (strcmp(name, collected_metric_name(summed[s].id)) == 0)
-            return true;
-    return false;
+            return s;
+    return -1;
 }
 
 int summed_counts_leave_out(struct metric_set *set)
 {
     int kept = 0;
+    set->n_summed = 0;
     if (!set->source)
         return 0;
     for (int i = 0; i < set->n; ++i)
-        kept += !is_summed(set->names[i]);
+        kept += summed_row(set->names[i]) < 0;
     if (kept == 0 || kept == set->n)
         return 0;
-    int left_out = set->n - kept;
     kept = 0;
-    for (int i = 0; i < set->n; ++i)
-        if (!is_summed(set->names[i]))
+    for (int i = 0; i < set->n; ++i) {
+        int row = summed_row(set->names[i]);
+        if (row >= 0)
+            set->summed[set->n_summed++] = collected_metric_name(summed[row].id);
+        else
             memmove(set->names[kept++], set->names[i], METRIC_NAME_LEN);
+    }
     set->n = kept;
-    return left_out;
+    return set->n_summed;
 }
 
 /* The sum of a counter over the instructions of the kernel named so (demangled), NAN where it has none. Instructions
@@ -63,6 +68,15 @@ static double kernel_sum(const struct source_call *call, const char *kernel, enu
     return found ? sum : NAN;
 }
 
+/* Whether another kernel of the profile has kernel k's name: their instructions could not be told apart. */
+static bool name_shared(const struct profile *p, int k)
+{
+    for (int j = 0; j < p->n_kernels; ++j)
+        if (j != k && strcmp(p->kernels[j].kernel, p->kernels[k].kernel) == 0)
+            return true;
+    return false;
+}
+
 static bool has_metric(const struct profile *p, const char *name)
 {
     for (int i = 0; i < p->n_metrics; ++i)
@@ -71,19 +85,24 @@ static bool has_metric(const struct profile *p, const char *name)
     return false;
 }
 
-int summed_counts_add(struct profile *p, const struct source_call *call, struct error *e)
+int summed_counts_add(struct profile *p, const struct source_call *call, const char *const *names, int n,
+                      struct error *e)
 {
-    for (int s = 0; s < SUMMED_COUNT && p->n_kernels > 0; ++s) {
-        const char *name = collected_metric_name(summed[s].id);
+    for (int i = 0; i < n && p->n_kernels > 0; ++i) {
+        int row = summed_row(names[i]);
+        if (row < 0)
+            return error_set(e, EXIT_USAGE, "%s is not a count the source group sums", names[i]);
+        const char *name = collected_metric_name(summed[row].id);
         if (has_metric(p, name))
             continue;
         if (p->n_metrics == MAX_METRICS)
             return error_set(e, EXIT_RUNTIME, "no room for %s beside %d metrics", name, MAX_METRICS);
         int m = p->n_metrics++;
         p->names[m] = name;
-        snprintf(p->units[m], METRIC_UNIT_LEN, "%s", summed[s].unit);
+        snprintf(p->units[m], METRIC_UNIT_LEN, "%s", summed[row].unit);
         for (int k = 0; k < p->n_kernels; ++k)
-            p->kernels[k].values[m] = kernel_sum(call, p->kernels[k].kernel, summed[s].marks, summed[s].summed);
+            p->kernels[k].values[m] =
+                name_shared(p, k) ? NAN : kernel_sum(call, p->kernels[k].kernel, summed[row].marks, summed[row].summed);
     }
     return 0;
 }

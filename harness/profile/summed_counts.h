@@ -1,6 +1,7 @@
 /*
- * The range profiler's counts that the source group's per-instruction counters sum to exactly. A run with the
- * source group takes them from there instead of patching every kernel for them once more in its metric passes:
+ * The range profiler's counts that the source group's per-instruction counters sum to exactly. The suite's run with
+ * the source group (memscope's; not --validate, not memscope-profile) takes those its groups name from there instead
+ * of patching every kernel for them once more in its metric passes:
  * the shared group's patched counts made the slowest lesson kernels' passes take about twice as long (tiled_32 and
  * tiled_32_fp64 at W = 4096 on an H200, docs/metrics.md). Their rows keep their Perfworks names and units: the
  * same count, summed over the kernel's instructions (checked against the range profiler's on a GPU,
@@ -25,12 +26,15 @@
     X(SHARED_LD_INSTRUCTIONS, SASS_SHARED_LD_INST, SASS_SHARED_LD_INST, "instruction")                                 \
     X(SHARED_ST_INSTRUCTIONS, SASS_SHARED_ST_INST, SASS_SHARED_ST_INST, "instruction")
 
-/* Takes the summed counts out of a set with the source group, unless nothing else would be left for the metric
- * passes (the source group needs a pass before it: harness/run/main.c). Returns how many it took out. */
+/* Takes the summed counts out of a set with the source group into set->summed, unless nothing else would be left
+ * for the metric passes (the source group needs a pass before it: harness/run/main.c). Returns how many. */
 int summed_counts_leave_out(struct metric_set *set);
 
-/* Adds to p each summed count it lacks, for each kernel from its instructions in call (matched by demangled
- * name; NAN for a kernel with none there). A profile of no kernel is left as it is. */
-int summed_counts_add(struct profile *p, const struct source_call *call, struct error *e);
+/* Adds to p each of the n counts named (those a set left out; a capture's "summed" tags) that it lacks, for each
+ * kernel from its instructions in call, matched by demangled name: NAN for a kernel with none there, or whose name
+ * another kernel of the call shares. A profile of no kernel is left as it is. A name that is not a summed count is
+ * refused (EXIT_USAGE). */
+int summed_counts_add(struct profile *p, const struct source_call *call, const char *const *names, int n,
+                      struct error *e);
 
 #endif

@@ -45,6 +45,18 @@ int capture_tags_write(struct prof_capture *c, const struct tagged_call *calls, 
     return full ? -1 : 0;
 }
 
+int capture_tags_write_summed(struct prof_capture *c, const char *const *names, int n)
+{
+    char key[32], value[32];
+    snprintf(value, sizeof value, "%d", n);
+    int full = n > 0 && add_tag(c, "summed", value);
+    for (int i = 0; i < n && !full; ++i) {
+        snprintf(key, sizeof key, "summed%d", i);
+        full = add_tag(c, key, names[i]);
+    }
+    return full ? -1 : 0;
+}
+
 int capture_tags_save(const char *path, struct prof_capture *c, const struct tagged_call *calls, int n,
                       struct error *e)
 {
@@ -64,6 +76,22 @@ static int parse_count(const char *text, long lowest, long highest, long *value)
     errno = 0;
     *value = strtol(text, &end, 10);
     return errno || end == text || *end != '\0' || *value < lowest || *value > highest ? -1 : 0;
+}
+
+int capture_tags_summed(const struct prof_capture *c, const char **names, int max)
+{
+    long n;
+    char key[32];
+    if (!prof_capture_tag(c, "summed"))
+        return 0;
+    if (parse_count(prof_capture_tag(c, "summed"), 1, max, &n))
+        return -1;
+    for (long i = 0; i < n; ++i) {
+        snprintf(key, sizeof key, "summed%ld", i);
+        if (!(names[i] = prof_capture_tag(c, key)) || !*names[i])
+            return -1;
+    }
+    return (int)n;
 }
 
 int capture_tags_calls(const struct prof_capture *c, int max)

@@ -7,7 +7,10 @@
  *               product_shape_text writes it: "4096", "8192x3072x1024"),
  *               since a ground-truth case's name holds spaces;
  *   "range<r>"  the kernel name of each range that belongs to a call (the L2
- *               sweeps between calls have none, so a call cannot claim them).
+ *               sweeps between calls have none, so a call cannot claim them);
+ *   "summed", "summed<i>"  how many counts, and which, the run left out of the
+ *               passes and summed from the batch's source capture instead
+ *               (profile/summed_counts.h); absent where it summed none.
  */
 #ifndef MEMSCOPE_CAPTURE_TAGS_H
 #define MEMSCOPE_CAPTURE_TAGS_H
@@ -34,6 +37,11 @@ int capture_tags_write(struct prof_capture *c, const struct tagged_call *calls, 
 /* Adds them and writes the capture to path. */
 int capture_tags_save(const char *path, struct prof_capture *c, const struct tagged_call *calls, int n,
                       struct error *e);
+/* Adds the summed counts' tags (none for n 0); -1 when the capture has no room left for them. */
+int capture_tags_write_summed(struct prof_capture *c, const char *const *names, int n);
+/* The summed counts' names (pointing into the capture), at most max; 0 where the run summed none, -1 when a tag is
+ * malformed or missing. */
+int capture_tags_summed(const struct prof_capture *c, const char **names, int max);
 /* The number of calls, from 1 to max; -1 when the tag is missing or out of range. */
 int capture_tags_calls(const struct prof_capture *c, int max);
 enum tagged_call_status { TAGGED_CALL_OK, TAGGED_CALL_MALFORMED, TAGGED_CALL_NO_RANGE };

@@ -91,6 +91,7 @@ static void record_profiler(struct environment *env, const struct collectors *c)
     env_add(env, "profiler_chip", "%s", m ? m->config.chip : c->source ? c->source->chip : "none");
     env_add(env, "metric_count", "%d", m ? metrics_count(m) : 0);
     env_add(env, "metric_passes", "%zu", m ? metrics_passes(m) : (size_t)0);
+    env_add(env, "summed_counts", "%d", m ? m->n_summed : 0);
     env_add(env, "profiler_setup_ms", "%.1f", m ? m->setup_ms : 0.0);
     env_add(env, "source_group", "%s", c->source ? "on" : "off");
     env_add(env, "source_setup_ms", "%.1f", c->source ? c->source->setup_ms : 0.0);

@@ -77,7 +77,8 @@ static int source_counters(struct job_context *ctx, struct job_result **sourced,
     nvtx_end();
     if (!e->code && source_capture_write(path, &capture, e) == 0 && source_write_rows(ctx->lines, &capture, e) == 0)
         for (int i = 0; i < n && !e->code; ++i)
-            if (summed_counts_add(calls[i].out, &capture.calls[i], e) == 0)
+            if (!ctx->metrics || summed_counts_add(calls[i].out, &capture.calls[i], ctx->metrics->summed,
+                                                   ctx->metrics->n_summed, e) == 0)
                 keep_totals(sourced[i], &capture.calls[i], &costs[i], e);
     source_capture_free(&capture);
     free(costs);

@@ -307,6 +307,64 @@ static void the_command_decodes_every_call_of_a_batch(void **state)
     assert_true(first < second);
 }
 
+/* ---- the counts a run summed from its source group (harness/profile/summed_counts.h) ---- */
+
+#define EDITED_SOURCE "/tmp/memscope-decode-edited.source"
+#define SUMMED_NAME "smsp__sass_inst_executed_op_shared_ld.sum"
+
+static const struct tag_edit summed_one[] = {{"summed", "1"}, {"summed0", SUMMED_NAME}};
+
+static void decode_edited(struct outcome *o)
+{
+    shell(o, "%s %s", decode_bin(), EDITED);
+}
+
+/* A capture whose run summed a count needs the batch's .source beside it: without it the rows would lack a count
+ * the run wrote, so it is refused by the file's name; a .source of another batch is refused by its call. */
+static void a_summed_count_needs_the_batch_s_source_capture(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    remove(EDITED_SOURCE);
+    write_edited_fixture(summed_one, 2);
+    expect_edited_refused("its run summed 1 count from " EDITED_SOURCE ", which is not there");
+    shell(&o, "cp " FIXTURES "icache_fit-W256.source " EDITED_SOURCE);
+    assert_int_equal(o.exit_code, 0);
+    write_edited_fixture(summed_one, 2);
+    expect_edited_refused("call 0 (tiled_transposed) is not the same batch's source call 0");
+    static const struct tag_edit malformed[] = {{"summed", "2"}, {"summed0", SUMMED_NAME}};
+    write_edited_fixture(malformed, 2);
+    expect_edited_refused("tag summed or summed<i> missing or malformed");
+    remove(EDITED_SOURCE);
+}
+
+/* With the batch's source capture beside it the capture decodes; a count its passes collected keeps the passes'
+ * value (the fixture's run patched for every shared count), so the rows are the untagged capture's. A capture whose
+ * run summed nothing never reads the .source beside it, whatever that file holds. */
+static void the_source_capture_is_read_only_where_the_run_summed(void **state)
+{
+    (void)state;
+    static struct outcome plain, summed;
+    static struct tag_edit untouched[] = {{"none", NULL}};
+    shell(&plain, "cp " FIXTURES "tiled_transposed-W1024.source " EDITED_SOURCE);
+    assert_int_equal(plain.exit_code, 0);
+    write_edited_fixture(untouched, 1);
+    decode_edited(&plain);
+    write_edited_fixture(summed_one, 2);
+    decode_edited(&summed);
+    assert_int_equal(plain.exit_code, 0);
+    assert_int_equal(summed.exit_code, 0);
+    assert_string_equal(summed.output, plain.output);
+    assert_non_null(strstr(summed.output, "," SUMMED_NAME ","));
+    shell(&summed, "echo 'not a source capture' > " EDITED_SOURCE);
+    write_edited_fixture(untouched, 1);
+    decode_edited(&summed);
+    assert_int_equal(summed.exit_code, 0);
+    assert_string_equal(summed.output, plain.output);
+    remove(EDITED);
+    remove(EDITED_SOURCE);
+}
+
 /* A file holding text, for -o to meet. */
 static void write_text(const char *path, const char *text)
 {
@@ -400,6 +458,8 @@ int main(void)
         cmocka_unit_test(the_command_refuses_a_capture_without_its_calls),
         cmocka_unit_test(the_command_refuses_calls_outside_their_ranges),
         cmocka_unit_test(the_command_decodes_every_call_of_a_batch),
+        cmocka_unit_test(a_summed_count_needs_the_batch_s_source_capture),
+        cmocka_unit_test(the_source_capture_is_read_only_where_the_run_summed),
         cmocka_unit_test(a_failed_decode_leaves_no_output),
         cmocka_unit_test(an_existing_output_file_is_refused_and_kept),
         cmocka_unit_test(an_output_that_is_a_folder_is_refused),

@@ -45,8 +45,14 @@ static void the_source_group_takes_the_shared_counts_out_of_the_passes(void **st
     build("shared", NULL, &without);
     assert_int_equal(summed_counts_leave_out(&with), SUMMED_NAMES);
     assert_int_equal(with.n, without.n - SUMMED_NAMES);
-    for (int i = 0; i < SUMMED_NAMES; ++i)
+    assert_int_equal(with.n_summed, SUMMED_NAMES);
+    for (int i = 0; i < SUMMED_NAMES; ++i) {
         assert_int_equal(index_of(&with, summed_names[i]), -1);
+        bool listed = false;
+        for (int k = 0; k < with.n_summed; ++k)
+            listed = listed || strcmp(with.summed[k], summed_names[i]) == 0;
+        assert_true(listed);
+    }
     /* the shared group's other metrics stay, in their order: bytes (distinct addresses), ldmatrix, the hardware's */
     int last = -1;
     for (int i = 0; i < without.n; ++i) {
@@ -74,10 +80,13 @@ static void without_the_source_group_or_another_metric_nothing_leaves(void **sta
     build("source", "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum", &s);
     assert_int_equal(summed_counts_leave_out(&s), 0); /* the source group needs a metric pass before it */
     assert_int_equal(s.n, 2);
+    /* without the shared group nothing is left out, so nothing is summed in: no shared count, and no estimate of
+     * conflicts from instruction counts without the shared bytes */
     build("global,source", NULL, &s);
     n = s.n;
     assert_int_equal(summed_counts_leave_out(&s), 0);
     assert_int_equal(s.n, n);
+    assert_int_equal(s.n_summed, 0);
 }
 
 static struct source_instruction *add(struct source_call *call, const char *function, const char *opcode,
@@ -123,7 +132,7 @@ static void each_kernel_sums_its_own_instructions(void **state)
     add(&call, "_Z4tilei", "LDGSTS.E.BYPASS.128", 0, 0, 64);
     add(&call, "_Z4tilei", "FFMA", 0, 0, 0);
     add(&call, "_Z5otheri", "LDS", 7, 0, 7); /* another kernel of the module, not this call's */
-    assert_int_equal(summed_counts_add(&p, &call, &e), 0);
+    assert_int_equal(summed_counts_add(&p, &call, summed_names, SUMMED_NAMES, &e), 0);
     assert_int_equal(p.n_metrics, 1 + SUMMED_NAMES);
     assert_true(value_of(&p, 0, summed_names[0]) == 80.0);
     assert_true(value_of(&p, 0, summed_names[1]) == 256.0);
@@ -150,13 +159,57 @@ static void what_the_passes_collected_stays(void **state)
     snprintf(p.kernels[0].kernel, sizeof p.kernels[0].kernel, "tile(int)");
     call = (struct source_call){0};
     add(&call, "_Z4tilei", "LDS", 40, 0, 40);
-    assert_int_equal(summed_counts_add(&p, &call, &e), 0);
+    assert_int_equal(summed_counts_add(&p, &call, summed_names, SUMMED_NAMES, &e), 0);
     assert_int_equal(p.n_metrics, SUMMED_NAMES);
     assert_true(value_of(&p, 0, summed_names[2]) == 12.0);
     assert_true(value_of(&p, 0, summed_names[0]) == 40.0);
     p = (struct profile){0};
-    assert_int_equal(summed_counts_add(&p, &call, &e), 0);
+    assert_int_equal(summed_counts_add(&p, &call, summed_names, SUMMED_NAMES, &e), 0);
     assert_int_equal(p.n_metrics, 0);
+    free(call.instructions);
+}
+
+/* Only the counts named are added (a run leaves out those its groups name; a capture's tags say which). */
+static void only_the_counts_named_are_added(void **state)
+{
+    (void)state;
+    static struct profile p;
+    static struct source_call call;
+    struct error e = {0};
+    p = (struct profile){.n_metrics = 0, .n_kernels = 1};
+    snprintf(p.kernels[0].kernel, sizeof p.kernels[0].kernel, "tile(int)");
+    call = (struct source_call){0};
+    add(&call, "_Z4tilei", "LDS", 40, 0, 40);
+    assert_int_equal(summed_counts_add(&p, &call, summed_names + 2, 1, &e), 0);
+    assert_int_equal(p.n_metrics, 1);
+    assert_string_equal(p.names[0], summed_names[2]);
+    assert_int_equal(summed_counts_add(&p, &call, summed_names, 0, &e), 0);
+    assert_int_equal(p.n_metrics, 1);
+    const char *unknown[] = {"dram__bytes_read.sum"};
+    assert_int_equal(summed_counts_add(&p, &call, unknown, 1, &e), EXIT_USAGE);
+    assert_non_null(strstr(e.message, "dram__bytes_read.sum"));
+    free(call.instructions);
+}
+
+/* Two kernels of one call under one name (a library's kernel launched twice with other arguments): their
+ * instructions cannot be told apart, so neither gets a sum rather than each the sum of both. */
+static void kernels_of_one_name_are_not_counted(void **state)
+{
+    (void)state;
+    static struct profile p;
+    static struct source_call call;
+    struct error e = {0};
+    p = (struct profile){.n_metrics = 0, .n_kernels = 3};
+    snprintf(p.kernels[0].kernel, sizeof p.kernels[0].kernel, "tile(int)");
+    snprintf(p.kernels[1].kernel, sizeof p.kernels[1].kernel, "tile(int)");
+    snprintf(p.kernels[2].kernel, sizeof p.kernels[2].kernel, "other(int)");
+    call = (struct source_call){0};
+    add(&call, "_Z4tilei", "LDS", 40, 0, 40);
+    add(&call, "_Z5otheri", "LDS", 7, 0, 7);
+    assert_int_equal(summed_counts_add(&p, &call, summed_names, SUMMED_NAMES, &e), 0);
+    assert_true(isnan(value_of(&p, 0, summed_names[0])));
+    assert_true(isnan(value_of(&p, 1, summed_names[0])));
+    assert_true(value_of(&p, 2, summed_names[0]) == 7.0);
     free(call.instructions);
 }
 
@@ -170,7 +223,7 @@ static void a_full_profile_is_refused_by_name(void **state)
     for (int i = 0; i < MAX_METRICS; ++i)
         p.names[i] = "dram__bytes_read.sum";
     call = (struct source_call){0};
-    assert_int_equal(summed_counts_add(&p, &call, &e), EXIT_RUNTIME);
+    assert_int_equal(summed_counts_add(&p, &call, summed_names, SUMMED_NAMES, &e), EXIT_RUNTIME);
     assert_non_null(strstr(e.message, summed_names[0]));
 }
 
@@ -181,6 +234,8 @@ int main(void)
         cmocka_unit_test(without_the_source_group_or_another_metric_nothing_leaves),
         cmocka_unit_test(each_kernel_sums_its_own_instructions),
         cmocka_unit_test(what_the_passes_collected_stays),
+        cmocka_unit_test(only_the_counts_named_are_added),
+        cmocka_unit_test(kernels_of_one_name_are_not_counted),
         cmocka_unit_test(a_full_profile_is_refused_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
