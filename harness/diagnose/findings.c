@@ -884,13 +884,32 @@ const char *finding_rule_doc(int i)
     return rules[i].doc;
 }
 
+/* The inputs a rule reads beyond the one it is listed under whose lack leaves it unjudged too: the wave rules count
+ * blocks against the SMs, and the blocks an SM holds, from the GPU's facts (a profile from before memscope-profile
+ * stored them has its blocks launched and not the SMs). */
+static const struct {
+    const char *rule;
+    int input;
+} also_needs[] = {
+    {"too_few_blocks", IN_SM_COUNT}, {"partial_last_wave", IN_SM_COUNT}, {"partial_last_wave", IN_BLOCKS_BY_REGISTERS}};
+
+static bool judged(const double values[DIAGNOSIS_INPUT_COUNT], int i)
+{
+    if (rules[i].needs != NO_INPUT && isnan(values[rules[i].needs]))
+        return false;
+    for (size_t k = 0; k < sizeof also_needs / sizeof also_needs[0]; ++k)
+        if (strcmp(also_needs[k].rule, rules[i].name) == 0 && isnan(values[also_needs[k].input]))
+            return false;
+    return true;
+}
+
 int findings_unjudged(const double values[DIAGNOSIS_INPUT_COUNT], char *out, size_t len)
 {
     int n = 0;
     size_t used = 0;
     *out = '\0';
     for (int i = 0; i < N_RULES; ++i)
-        if (rules[i].needs != NO_INPUT && isnan(values[rules[i].needs]) && used < len) {
+        if (!judged(values, i) && used < len) {
             used += (size_t)snprintf(out + used, len - used, "%s%s", n ? ", " : "", rules[i].name);
             ++n;
         }

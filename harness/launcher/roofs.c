@@ -11,6 +11,12 @@
 
 #define MEMSCOPE "memscope"
 
+/* The SM's resources: the launcher's findings read them from the same environment (profile/profile_summary.c), and
+ * the report's again from the profile's (report/diagnosis_page.c). */
+static const char *const sm_resources[] = {
+    "sm_count",     "sm_max_warps",           "sm_max_blocks",
+    "sm_registers", "sm_shared_memory_bytes", "block_reserved_shared_memory_bytes"};
+
 int roofs_merge(const struct environment *ceilings, struct environment *profile, char *why, size_t len)
 {
     const char *measured = env_value(ceilings, "gpu_name"), *ran = env_value(profile, "gpu_name");
@@ -22,6 +28,9 @@ int roofs_merge(const struct environment *ceilings, struct environment *profile,
     int n = env_copy_prefixed(ceilings, "ceiling_", profile);
     if (n == 0)
         snprintf(why, len, "memscope --measure-ceilings recorded none");
+    for (size_t i = 0; n > 0 && i < sizeof sm_resources / sizeof sm_resources[0]; ++i)
+        if (env_value(ceilings, sm_resources[i]) && !env_value(profile, sm_resources[i]))
+            env_add(profile, sm_resources[i], "%s", env_value(ceilings, sm_resources[i]));
     return n;
 }
 

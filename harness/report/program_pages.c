@@ -202,6 +202,29 @@ static void rest_note(FILE *variables, const struct program_kernels *k, int show
     report_put_variable(variables, "kernels_rest_note", note);
 }
 
+/* The rules the profile's stored figures cannot judge, as its first profiled kernel has them (every launch of a
+ * profile is profiled with one set of metrics, on one GPU), for the caption: "" when it judges them all. */
+#define UNJUDGED_COLUMNS 150
+
+static int unjudged_note(const struct report_model *m, FILE *variables, struct error *e)
+{
+    struct finding f[FINDING_MAX];
+    char unjudged[FINDING_MAX * FINDING_CAUSE_LEN] = "", note[sizeof unjudged + 128] = "";
+    int n;
+    for (size_t i = 0; i < m->kernels.n; ++i)
+        if (m->kernels.at[i].profiled_row >= 0) {
+            const char *job = csv_table_text(&m->r->summary, m->kernels.at[i].profiled_row, m->r->col_variant);
+            if (report_findings(m, job, 0, f, FINDING_MAX, &n, unjudged, sizeof unjudged, e))
+                return e->code;
+            break;
+        }
+    if (*unjudged)
+        snprintf(note, sizeof note, "Not judged, what they read not stored in this profile (docs/metrics.md): %s.",
+                 unjudged);
+    report_put_wrapped(variables, "kernels_unjudged_note", note, UNJUDGED_COLUMNS);
+    return 0;
+}
+
 /* kernels-N.tsv, REPORT_KERNELS_PER_PAGE kernels a page, the busiest first, at most REPORT_KERNELS_MAX_PAGES pages. */
 int report_write_kernels(const struct report_model *m, struct page_output *out, struct error *e)
 {
@@ -214,6 +237,8 @@ int report_write_kernels(const struct report_model *m, struct page_output *out, 
     for (int page = 0; page < pages && !e->code; ++page)
         kernels_page(m, shown, page, out->dir, e);
     rest_note(out->variables, &m->kernels, shown);
+    if (unjudged_note(m, out->variables, e))
+        return e->code;
     fprintf(out->variables, "kernels_pages = %d\nkernels_table_rows = %d\n", pages, 2 * REPORT_KERNELS_PER_PAGE + 1);
     fprintf(out->variables, "kernels_total_ms = %.6g\n", m->kernels.total_ms);
     fprintf(out->variables, "kernels_grouping = '%s'\n", m->kernels.grouping == GROUP_BY_NVTX      ? "nvtx"

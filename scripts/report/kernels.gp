@@ -10,8 +10,11 @@ page_caption = sprintf("A kernel: every launch of it, over every process and run
     "is cut at its end (summary.csv and findings.csv hold what the profile found, whole). The limiter, tensor rate and first finding (an\n".\
     "estimate of the time a fix would save) are of the kernel's first launch profiled with hardware metrics, by today's rules (harness/diagnose/)\n".\
     "on the counters the profile stored; a kernel only timed had no launch selected for them (memscope-profile selects each kernel's first).".\
-    (kernels_rest_note eq "" ? "" : "\n".kernels_rest_note)
+    (kernels_rest_note eq "" ? "" : "\n".kernels_rest_note).\
+    (kernels_unjudged_note eq "" ? "" : "\n".kernels_unjudged_note)
 load scriptdir.'/page.gp'
+# The rules the profile cannot judge take two lines more, which from 0.10 ran off the page's foot.
+if (kernels_unjudged_note ne "") set label 91 at screen 0.09, screen 0.16 font ",11"
 table_rows = kernels_table_rows
 table_file = datadir.sprintf('/kernels-%d.tsv', kernels_page)
 table_x = "0.02 0.045 0.40 0.46 0.525 0.575 0.635 0.72 0.84"

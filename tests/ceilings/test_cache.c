@@ -172,7 +172,8 @@ static void an_entry_whose_contents_name_another_key_is_not_used(void **state)
     assert_non_null(strstr(e.message, "not an environment.csv"));
 }
 
-/* The committed profile (memscope-profile on an H100, no ceilings) gets the ceilings measured on its GPU. */
+/* The committed profile (memscope-profile on an H100, no ceilings) gets the ceilings measured on its GPU, and the SM
+ * resources the findings' wave and occupancy rules read, so that the report can apply them again. */
 static void a_profile_gets_the_ceilings_of_its_gpu(void **state)
 {
     (void)state;
@@ -185,12 +186,17 @@ static void a_profile_gets_the_ceilings_of_its_gpu(void **state)
     int before = profile.count;
     measured_environment(&measured);
     env_add(&measured, "ceiling_cache", "reused /x/entry");
+    env_add(&measured, "sm_max_blocks", "32");
+    env_add(&measured, "sm_clock_mhz_start", "1755"); /* the ceilings run's clock, not the program's: not copied */
     assert_int_equal(roofs_merge(&measured, &profile, why, sizeof why), 4);
-    assert_int_equal(profile.count, before + 4);
+    assert_int_equal(profile.count, before + 4 + 2);
     assert_string_equal(env_value(&profile, "ceiling_fp32_gflops"), "64362.7");
     assert_string_equal(env_value(&profile, "ceiling_tensor_bf16_gflops"), "912345.6");
     assert_string_equal(env_value(&profile, "ceiling_cache"), "reused /x/entry");
-    assert_null(env_value(&profile, "sm_count"));
+    assert_string_equal(env_value(&profile, "sm_count"), "132");
+    assert_string_equal(env_value(&profile, "sm_max_blocks"), "32");
+    assert_null(env_value(&profile, "sm_clock_mhz_start"));
+    assert_null(env_value(&profile, "sm_registers")); /* what the ceilings' run did not record stays unknown */
 }
 
 static void another_gpu_s_ceilings_are_not_copied(void **state)

@@ -359,6 +359,28 @@ static void a_few_atomics_beside_tma_are_no_contention(void **state)
 }
 
 /* 255 registers x 256 threads: 8160 registers a warp, given as 8192: 8 warps an SM, one block. */
+/* A folder that stored the blocks a kernel launched but not the SM's resources (a program's profile before
+ * memscope-profile stored them) cannot judge the wave rules: they are named among the unjudged, beside the
+ * occupancy rules, rather than passed over as if they had found nothing. */
+static void the_wave_rules_without_the_sms_are_unjudged(void **state)
+{
+    (void)state;
+    double v[DIAGNOSIS_INPUT_COUNT];
+    char unjudged[512];
+    healthy(v);
+    v[IN_BLOCKS_LAUNCHED] = 1320; /* 1.25 waves: partial_last_wave applies where it is judged */
+    assert_int_equal(findings_unjudged(v, unjudged, sizeof unjudged), 0);
+    assert_string_equal(unjudged, "");
+    v[IN_SM_COUNT] = NAN;
+    assert_int_equal(findings_unjudged(v, unjudged, sizeof unjudged), 2);
+    assert_string_equal(unjudged, "too_few_blocks, partial_last_wave");
+    healthy(v);
+    v[IN_BLOCKS_BY_REGISTERS] = v[IN_BLOCKS_BY_SHARED] = v[IN_BLOCKS_BY_BLOCK_SIZE] = NAN;
+    assert_int_equal(findings_unjudged(v, unjudged, sizeof unjudged), 4);
+    assert_string_equal(unjudged, "occupancy_registers, occupancy_shared_memory, occupancy_block_size, "
+                                  "partial_last_wave");
+}
+
 static void the_occupancy_calculator_agrees_with_the_h100(void **state)
 {
     (void)state;
@@ -774,6 +796,7 @@ int main(void)
         cmocka_unit_test(atomics_on_one_address_contend),
         cmocka_unit_test(one_atomic_a_block_is_no_contention),
         cmocka_unit_test(a_few_atomics_beside_tma_are_no_contention),
+        cmocka_unit_test(the_wave_rules_without_the_sms_are_unjudged),
         cmocka_unit_test(the_occupancy_calculator_agrees_with_the_h100),
         cmocka_unit_test(occupancy_names_the_resource_that_sets_it),
         cmocka_unit_test(too_few_blocks_and_a_partial_wave),

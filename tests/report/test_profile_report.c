@@ -186,6 +186,41 @@ static void job_labels_drop_signature_namespaces_and_deep_templates(void **state
 
 /* make report RESULTS=results as CI runs it, into reports/<its name>-report/ (removed after): a PDF of pages pages,
  * its text in o. */
+/* The rules a profile's stored figures cannot judge are named on the kernels page, not passed over. The H200 bf16
+ * profile (reports/profile-torch-bf16-h200, at 8ef44b2) stored the blocks each kernel launched but not the SM's
+ * resources, which the findings read live from the ceilings' run: the wave and occupancy rules go unjudged, and
+ * the normal distribution's kernel reads issue_bound first where the profile found partial_last_wave (its
+ * findings.csv: 20 %, 1056 blocks making 1.60 waves on 132 SMs). With the SM's resources beside it, as
+ * memscope-profile stores them since (here the H200's from the reference run's environment.csv), the page finds
+ * what the profile found, every kernel: partial_last_wave 20 %, dram_bound 13, strided_global_access 32, issue_bound
+ * 48, tensor_bound 28 (summary.csv's first_finding_gain_pct 20, 13.13, 31.99, 47.87, 28.07). */
+static void rules_the_profile_cannot_judge_are_named(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    write_data("reports/profile-torch-bf16-h200");
+    expect_in(data_file("variables.gp"), "kernels_unjudged_note = 'Not judged, what they read not stored in this "
+                                         "profile (docs/metrics.md): occupancy_registers, occupancy_shared_memory, "
+                                         "occupancy_block_size,'.\"\\n\".'too_few_blocks, partial_last_wave.'\n");
+    expect_in(data_file("kernels-1.tsv"), "\n2\tdistribution_elementwise_grid_stride_kernel<float, 4, "
+                                          "normal_and_transf…\t4\t0.1273\t7.5\t0.0368\t0.0126-0.0411\t-\t"
+                                          "instruction issue\n\tfirst finding issue_bound (est. 58 %)");
+    shell(&o,
+          "rm -rf %s && cp -r reports/profile-torch-bf16-h200 %s && grep -E '^(sm_count|sm_max_warps|"
+          "sm_max_blocks|sm_registers|sm_shared_memory_bytes|block_reserved_shared_memory_bytes),' "
+          "reports/reference/environment.csv >> %s/environment.csv",
+          scratch, scratch, scratch);
+    assert_int_equal(o.exit_code, 0);
+    write_data(scratch);
+    expect_in(data_file("variables.gp"), "kernels_unjudged_note = ''\n");
+    const char *t = data_file("kernels-1.tsv");
+    expect_in(t, "instruction issue\n\tfirst finding partial_last_wave (est. 20 %); issue slots 77 % used");
+    expect_in(t, "\tfirst finding dram_bound (est. 13 %); DRAM at 81 % of peak");
+    expect_in(t, "\tfirst finding strided_global_access (est. 32 %)");
+    expect_in(t, "\tfirst finding issue_bound (est. 48 %)");
+    expect_in(t, "\tfirst finding tensor_bound (est. 28 %)");
+}
+
 static void make_report_of(const char *results, int pages, struct outcome *o)
 {
     char report[256];
@@ -288,6 +323,7 @@ int main(void)
         cmocka_unit_test(the_committed_h100_profile_renders),
         cmocka_unit_test(the_committed_bf16_profile_renders_with_its_tensor_roofs),
         cmocka_unit_test(the_kernels_table_keeps_to_four_pages_and_says_what_it_leaves_out),
+        cmocka_unit_test(rules_the_profile_cannot_judge_are_named),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
