@@ -50,9 +50,10 @@ static const char help_text[] =
     "                      (default: standard output, written only then)\n"
     "  -h, --help          this text\n"
     "\n"
-    "Exit codes: 0 decoded; 2 bad usage, no capture, or a file that is not a capture or is\n"
-    "malformed; 4 FILE (or FILE.partial) exists, or cannot be written; 5 out of memory or a\n"
-    "CUPTI failure; 6 a chip CUPTI does not support.\n";
+    "Exit codes: 0 decoded; 2 bad usage, no capture, a file that is not a capture or is\n"
+    "malformed, or a capture without the batch's .source its run summed counts from; 4 FILE\n"
+    "(or FILE.partial) exists, or cannot be written; 5 out of memory or a CUPTI failure; 6 a\n"
+    "chip CUPTI does not support.\n";
 
 static int print_help(void)
 {
@@ -119,12 +120,17 @@ static int read_summed(const char *path, const struct prof_capture *c, struct su
 {
     static const char suffix[] = ".capture";
     char sibling[PATH_MAX];
-    size_t len = strlen(path), stem = len - strlen(suffix);
+    size_t len = strlen(path);
     summed->n = capture_tags_summed(c, summed->names, MAX_SUMMED);
     if (summed->n < 0)
         return error_set(e, EXIT_USAGE, "%s: tag summed or summed<i> missing or malformed", path);
+    for (int i = 0; i < summed->n; ++i)
+        if (!summed_counts_known(summed->names[i]))
+            return error_set(e, EXIT_USAGE, "%s: its tags name %s, not a count the source group sums", path,
+                             summed->names[i]);
     if (summed->n == 0)
         return 0;
+    size_t stem = len - strlen(suffix);
     if (len <= strlen(suffix) || strcmp(path + stem, suffix) != 0 || len >= sizeof sibling)
         return error_set(e, EXIT_USAGE,
                          "%s: its run summed %d count%s from the batch's .source capture, which "
@@ -133,9 +139,9 @@ static int read_summed(const char *path, const struct prof_capture *c, struct su
     snprintf(sibling, sizeof sibling, "%.*s.source", (int)stem, path);
     if (access(sibling, R_OK) != 0)
         return error_set(e, EXIT_USAGE,
-                         "%s: its run summed %d count%s from %s, which is not there (copy the "
+                         "%s: its run summed %d count%s from %s, which cannot be read (%s; copy the "
                          "run's captures/ whole)",
-                         path, summed->n, summed->n == 1 ? "" : "s", sibling);
+                         path, summed->n, summed->n == 1 ? "" : "s", sibling, strerror(errno));
     return source_capture_read(sibling, &summed->source, e);
 }
 

@@ -890,8 +890,11 @@ const char *finding_rule_doc(int i)
 static const struct {
     const char *rule;
     int input;
-} also_needs[] = {
-    {"too_few_blocks", IN_SM_COUNT}, {"partial_last_wave", IN_SM_COUNT}, {"partial_last_wave", IN_BLOCKS_BY_REGISTERS}};
+} also_needs[] = {{"too_few_blocks", IN_SM_COUNT},
+                  {"partial_last_wave", IN_SM_COUNT},
+                  {"partial_last_wave", IN_BLOCKS_BY_REGISTERS},
+                  {"partial_last_wave", IN_BLOCKS_BY_SHARED},
+                  {"partial_last_wave", IN_BLOCKS_BY_BLOCK_SIZE}};
 
 static bool judged(const double values[DIAGNOSIS_INPUT_COUNT], int i)
 {

@@ -84,8 +84,8 @@ void findings_launch_inputs(const struct sm_limits *sm, double sm_count, double 
 void findings_shared_inputs(const struct finding_lines *lines, double exact_wavefronts, const double estimate[2],
                             const double hardware[2], double wavefronts, double values[DIAGNOSIS_INPUT_COUNT]);
 
-/* The rules a lack of counters left unjudged (an input they need is NAN: a run before it was collected), their names
- * joined by ", " into out; how many. */
+/* The rules left unjudged for want of what they read (an input they need is NAN: a counter a run before it did not
+ * collect, or the SM's facts a profile did not store), their names joined by ", " into out; how many. */
 int findings_unjudged(const double values[DIAGNOSIS_INPUT_COUNT], char *out, size_t len);
 
 /* The rules, in order: name, the inputs it reads and what it finds and estimates, as docs/metrics.md gives them. */

@@ -15,6 +15,7 @@ static const struct {
 #undef SUMMED_ROW
 };
 #define SUMMED_COUNT (int)(sizeof summed / sizeof summed[0])
+_Static_assert(sizeof summed / sizeof summed[0] <= MAX_SUMMED, "a set lists every count it leaves out");
 
 /* The table's row of a metric name; -1 for a name not in it. */
 static int summed_row(const char *name)
@@ -23,6 +24,11 @@ static int summed_row(const char *name)
         if (strcmp(name, collected_metric_name(summed[s].id)) == 0)
             return s;
     return -1;
+}
+
+bool summed_counts_known(const char *name)
+{
+    return summed_row(name) >= 0;
 }
 
 int summed_counts_leave_out(struct metric_set *set)

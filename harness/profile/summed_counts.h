@@ -14,6 +14,8 @@
 #ifndef MEMSCOPE_SUMMED_COUNTS_H
 #define MEMSCOPE_SUMMED_COUNTS_H
 
+#include <stdbool.h>
+
 #include "../common/error.h"
 #include "../results/source_capture.h"
 #include "metric_set.h"
@@ -30,10 +32,13 @@
  * for the metric passes (the source group needs a pass before it: harness/run/main.c). Returns how many. */
 int summed_counts_leave_out(struct metric_set *set);
 
+/* Whether name is a count the source group sums (a capture's tags are checked so before anything is read). */
+bool summed_counts_known(const char *name);
+
 /* Adds to p each of the n counts named (those a set left out; a capture's "summed" tags) that it lacks, for each
  * kernel from its instructions in call, matched by demangled name: NAN for a kernel with none there, or whose name
  * another kernel of the call shares. A profile of no kernel is left as it is. A name that is not a summed count is
- * refused (EXIT_USAGE). */
+ * refused (EXIT_USAGE). call may be NULL only where n is 0. */
 int summed_counts_add(struct profile *p, const struct source_call *call, const char *const *names, int n,
                       struct error *e);
 

@@ -203,7 +203,8 @@ static void rest_note(FILE *variables, const struct program_kernels *k, int show
 }
 
 /* The rules the profile's stored figures cannot judge, as its first profiled kernel has them (every launch of a
- * profile is profiled with one set of metrics, on one GPU), for the caption: "" when it judges them all. */
+ * profile is profiled with one set of metrics, and the SM's facts are the folder's, its first part's), for the
+ * caption: "" when it judges them all. */
 #define UNJUDGED_COLUMNS 150
 
 static int unjudged_note(const struct report_model *m, FILE *variables, struct error *e)
@@ -237,7 +238,7 @@ int report_write_kernels(const struct report_model *m, struct page_output *out, 
     for (int page = 0; page < pages && !e->code; ++page)
         kernels_page(m, shown, page, out->dir, e);
     rest_note(out->variables, &m->kernels, shown);
-    if (unjudged_note(m, out->variables, e))
+    if (e->code || unjudged_note(m, out->variables, e))
         return e->code;
     fprintf(out->variables, "kernels_pages = %d\nkernels_table_rows = %d\n", pages, 2 * REPORT_KERNELS_PER_PAGE + 1);
     fprintf(out->variables, "kernels_total_ms = %.6g\n", m->kernels.total_ms);

@@ -9,7 +9,7 @@ page_caption = "The busiest unit of the speed-of-light figures (L1/shared, L2, D
     "A tensor-bound kernel: its type, TFLOP/s and share of its type's measured roof; warpgroup_arrive: warps held at a wgmma. Rules: harness/diagnose/diagnosis.c.\n".\
     "First finding: the cause today's rules (harness/diagnose/findings.c) rank first on the run's stored counters, its gain an ESTIMATE by its rule's\n".\
     "formula; global: the unit it wastes bounds the kernel; 'none': no rule fired.".\
-    (diagnosis_unjudged eq "" ? "" : "\nNot judged, their counters not collected by this run (docs/metrics.md names them):\n".diagnosis_unjudged.".")
+    (diagnosis_unjudged eq "" ? "" : "\nNot judged, what they read not collected by this run (docs/metrics.md names it):\n".diagnosis_unjudged.".")
 load scriptdir.'/page.gp'
 # Eight caption lines at 12 pt from 0.10 ran off the page's foot: the caption at 10 pt from just under the table.
 # The columns are laid out by memscope-report-data from the widths their cells take in DejaVu Sans (fixed

@@ -327,7 +327,7 @@ static void a_summed_count_needs_the_batch_s_source_capture(void **state)
     static struct outcome o;
     remove(EDITED_SOURCE);
     write_edited_fixture(summed_one, 2);
-    expect_edited_refused("its run summed 1 count from " EDITED_SOURCE ", which is not there");
+    expect_edited_refused("its run summed 1 count from " EDITED_SOURCE ", which cannot be read (No such file");
     shell(&o, "cp " FIXTURES "icache_fit-W256.source " EDITED_SOURCE);
     assert_int_equal(o.exit_code, 0);
     write_edited_fixture(summed_one, 2);
@@ -335,6 +335,9 @@ static void a_summed_count_needs_the_batch_s_source_capture(void **state)
     static const struct tag_edit malformed[] = {{"summed", "2"}, {"summed0", SUMMED_NAME}};
     write_edited_fixture(malformed, 2);
     expect_edited_refused("tag summed or summed<i> missing or malformed");
+    static const struct tag_edit unknown[] = {{"summed", "1"}, {"summed0", "dram__bytes_read.sum"}};
+    write_edited_fixture(unknown, 2);
+    expect_edited_refused(EDITED ": its tags name dram__bytes_read.sum, not a count the source group sums");
     remove(EDITED_SOURCE);
 }
 
@@ -361,6 +364,57 @@ static void the_source_capture_is_read_only_where_the_run_summed(void **state)
     decode_edited(&summed);
     assert_int_equal(summed.exit_code, 0);
     assert_string_equal(summed.output, plain.output);
+    remove(EDITED);
+    remove(EDITED_SOURCE);
+}
+
+/* A capture whose passes left two counts out, as a run with the source group writes it (its configuration names
+ * them no more, its tags do), decodes with them summed from the batch's .source: the fixture's own capture with the
+ * two names taken out of its configuration's list (the counter data is CUPTI's and evaluates the others by name),
+ * and the .source of the same kernel at the same width from another session. The sums equal what the fixture's
+ * metric passes counted for them: 67,108,864 shared load instructions and 34,603,008 shared store wavefronts. */
+static void the_counts_a_run_left_out_are_summed_back(void **state)
+{
+    (void)state;
+    static struct prof_capture edited;
+    static struct outcome o, plain;
+    static const struct tag_edit none[] = {{"none", NULL}};
+    static const char *const left_out[] = {SUMMED_NAME,
+                                           "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"};
+    struct prof_error pe = {0};
+    write_edited_fixture(none, 1);
+    decode_edited(&plain);
+    edited = capture;
+    char *kept[PROF_MAX_METRICS];
+    int n = 0;
+    for (int i = 0; i < capture.config.n_metrics; ++i)
+        if (strcmp(capture.config.metrics[i], left_out[0]) != 0 && strcmp(capture.config.metrics[i], left_out[1]) != 0)
+            kept[n++] = capture.config.metrics[i];
+    assert_int_equal(n, capture.config.n_metrics - 2);
+    edited.config.metrics = kept;
+    edited.config.n_metrics = n;
+    snprintf(edited.tag_key[edited.n_tags], sizeof edited.tag_key[0], "summed");
+    snprintf(edited.tag_value[edited.n_tags++], sizeof edited.tag_value[0], "2");
+    for (int i = 0; i < 2; ++i) {
+        snprintf(edited.tag_key[edited.n_tags], sizeof edited.tag_key[0], "summed%d", i);
+        snprintf(edited.tag_value[edited.n_tags++], sizeof edited.tag_value[0], "%s", left_out[i]);
+    }
+    assert_int_equal(prof_capture_write(EDITED, &edited, &pe), 0);
+    shell(&o, "cp " FIXTURES "tiled_transposed-W1024.source " EDITED_SOURCE);
+    assert_int_equal(o.exit_code, 0);
+    decode_edited(&o);
+    assert_int_equal(o.exit_code, 0);
+    const char *row =
+        "tiled_transposed,fp32,1024,\"void transposed_tile_kernel<0>(float const*, float const*, float*, int)\",";
+    char wanted[2][512];
+    snprintf(wanted[0], sizeof wanted[0], "%s%s,67108864,instruction,", row, left_out[0]);
+    snprintf(wanted[1], sizeof wanted[1], "%s%s,34603008,l1tex_wavefront,", row, left_out[1]);
+    for (int i = 0; i < 2; ++i) {
+        if (!strstr(plain.output, wanted[i]))
+            fail_msg("the metric passes' row is not %s", wanted[i]);
+        if (!strstr(o.output, wanted[i]))
+            fail_msg("no summed row %s in\n%s", wanted[i], o.output);
+    }
     remove(EDITED);
     remove(EDITED_SOURCE);
 }
@@ -460,6 +514,7 @@ int main(void)
         cmocka_unit_test(the_command_decodes_every_call_of_a_batch),
         cmocka_unit_test(a_summed_count_needs_the_batch_s_source_capture),
         cmocka_unit_test(the_source_capture_is_read_only_where_the_run_summed),
+        cmocka_unit_test(the_counts_a_run_left_out_are_summed_back),
         cmocka_unit_test(a_failed_decode_leaves_no_output),
         cmocka_unit_test(an_existing_output_file_is_refused_and_kept),
         cmocka_unit_test(an_output_that_is_a_folder_is_refused),

@@ -358,7 +358,6 @@ static void a_few_atomics_beside_tma_are_no_contention(void **state)
     assert_null(find(f, n, "atomic_contention")); /* 190 x (1 - 1/54.1) / 1.37 ns: 0.014 % of 1 ms */
 }
 
-/* 255 registers x 256 threads: 8160 registers a warp, given as 8192: 8 warps an SM, one block. */
 /* A folder that stored the blocks a kernel launched but not the SM's resources (a program's profile before
  * memscope-profile stored them) cannot judge the wave rules: they are named among the unjudged, beside the
  * occupancy rules, rather than passed over as if they had found nothing. */
@@ -374,13 +373,22 @@ static void the_wave_rules_without_the_sms_are_unjudged(void **state)
     v[IN_SM_COUNT] = NAN;
     assert_int_equal(findings_unjudged(v, unjudged, sizeof unjudged), 2);
     assert_string_equal(unjudged, "too_few_blocks, partial_last_wave");
-    healthy(v);
-    v[IN_BLOCKS_BY_REGISTERS] = v[IN_BLOCKS_BY_SHARED] = v[IN_BLOCKS_BY_BLOCK_SIZE] = NAN;
-    assert_int_equal(findings_unjudged(v, unjudged, sizeof unjudged), 4);
-    assert_string_equal(unjudged, "occupancy_registers, occupancy_shared_memory, occupancy_block_size, "
-                                  "partial_last_wave");
+    /* each limit on the blocks an SM holds alone: its occupancy rule and the partial wave, which needs all three */
+    static const struct {
+        int input;
+        const char *unjudged;
+    } limits[] = {{IN_BLOCKS_BY_REGISTERS, "occupancy_registers, partial_last_wave"},
+                  {IN_BLOCKS_BY_SHARED, "occupancy_shared_memory, partial_last_wave"},
+                  {IN_BLOCKS_BY_BLOCK_SIZE, "occupancy_block_size, partial_last_wave"}};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; ++i) {
+        healthy(v);
+        v[limits[i].input] = NAN;
+        assert_int_equal(findings_unjudged(v, unjudged, sizeof unjudged), 2);
+        assert_string_equal(unjudged, limits[i].unjudged);
+    }
 }
 
+/* 255 registers x 256 threads: 8160 registers a warp, given as 8192: 8 warps an SM, one block. */
 static void the_occupancy_calculator_agrees_with_the_h100(void **state)
 {
     (void)state;

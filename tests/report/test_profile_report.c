@@ -184,8 +184,6 @@ static void job_labels_drop_signature_namespaces_and_deep_templates(void **state
     assert_string_equal(file, "cxtu6hie3ghdjkpfnyplpwl…z4gzc7qcu.py");
 }
 
-/* make report RESULTS=results as CI runs it, into reports/<its name>-report/ (removed after): a PDF of pages pages,
- * its text in o. */
 /* The rules a profile's stored figures cannot judge are named on the kernels page, not passed over. The H200 bf16
  * profile (reports/profile-torch-bf16-h200, at 8ef44b2) stored the blocks each kernel launched but not the SM's
  * resources, which the findings read live from the ceilings' run: the wave and occupancy rules go unjudged, and
@@ -221,6 +219,8 @@ static void rules_the_profile_cannot_judge_are_named(void **state)
     expect_in(t, "\tfirst finding tensor_bound (est. 28 %)");
 }
 
+/* make report RESULTS=results as CI runs it, into reports/<its name>-report/ (removed after): a PDF of pages pages,
+ * its text in o. */
 static void make_report_of(const char *results, int pages, struct outcome *o)
 {
     char report[256];
