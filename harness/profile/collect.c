@@ -109,9 +109,7 @@ static int save_capture(const struct metrics_collector *m, const struct profiled
         for (int k = 0; k < calls[i].out->n_kernels; ++k)
             tagged[i].kernels[k] = calls[i].out->kernels[k].kernel;
     }
-    if (capture_tags_write_summed(&capture, m->summed, m->n_summed))
-        return error_set(e, EXIT_OUTPUT, "%s: more than %d capture tags", path, CAPTURE_MAX_TAGS);
-    return capture_tags_save(path, &capture, tagged, n_calls, e);
+    return capture_tags_save(path, &capture, tagged, n_calls, m->summed, m->n_summed, e);
 }
 
 int profiled_call_timed(const struct profiled_call *call, struct gpu *g, double *gpu_ms, struct error *e)

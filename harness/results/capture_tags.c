@@ -58,10 +58,10 @@ int capture_tags_write_summed(struct prof_capture *c, const char *const *names, 
 }
 
 int capture_tags_save(const char *path, struct prof_capture *c, const struct tagged_call *calls, int n,
-                      struct error *e)
+                      const char *const *summed, int n_summed, struct error *e)
 {
     struct prof_error pe = {0};
-    if (capture_tags_write(c, calls, n))
+    if (capture_tags_write(c, calls, n) || capture_tags_write_summed(c, summed, n_summed))
         return error_set(e, EXIT_OUTPUT, "%s: more than %d capture tags", path, CAPTURE_MAX_TAGS);
     prof_capture_write(path, c, &pe);
     return pe.status ? error_set(e, EXIT_OUTPUT, "%s", pe.message) : 0;

@@ -34,9 +34,9 @@ struct tagged_call {
 
 /* Adds the tags of n calls; -1 when the capture has no room left for them. */
 int capture_tags_write(struct prof_capture *c, const struct tagged_call *calls, int n);
-/* Adds them and writes the capture to path. */
+/* Adds them, and the summed counts' tags (capture_tags_write_summed), and writes the capture to path. */
 int capture_tags_save(const char *path, struct prof_capture *c, const struct tagged_call *calls, int n,
-                      struct error *e);
+                      const char *const *summed, int n_summed, struct error *e);
 /* Adds the summed counts' tags (none for n 0); -1 when the capture has no room left for them. */
 int capture_tags_write_summed(struct prof_capture *c, const char *const *names, int n);
 /* The summed counts' names (pointing into the capture), at most max; 0 where the run summed none, -1 when a tag is

@@ -460,6 +460,14 @@ static int count_conflicts(struct gpu *g, struct source_collector *s, const stru
     return e->code;
 }
 
+/* A case's name in the captures, the trace and metrics.csv: its kernel and its parameter. */
+#define CASE_NAME_LEN 96
+static const char *case_name(const struct truth_case *c, char name[CASE_NAME_LEN])
+{
+    snprintf(name, CASE_NAME_LEN, "%s[%s]", c->kernel, c->parameter);
+    return name;
+}
+
 /* Every case's metric passes in one batch, each case's kernels once a pass from an emptied L2, as a run profiles a
  * size's variants (profiled one at a time, the cases paid the passes' fixed cost once each: 0.37 s a case on an
  * H200, docs/report.md); then the shared cases' source counters, one case at a time. */
@@ -469,10 +477,10 @@ static int profile_cases(struct gpu *g, struct metrics_collector *m, struct sour
 {
     static struct launch_context contexts[VALIDATE_MAX_CASES];
     static struct profiled_call calls[VALIDATE_MAX_CASES];
-    static char names[VALIDATE_MAX_CASES][96];
+    static char names[VALIDATE_MAX_CASES][CASE_NAME_LEN];
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     for (int i = 0; i < n; ++i) {
-        snprintf(names[i], sizeof names[i], "%s[%s]", cases[i].kernel, cases[i].parameter);
+        case_name(&cases[i], names[i]);
         const char *precision = case_precision(&cases[i]);
         struct launch_context *x = &contexts[i];
         *x = (struct launch_context){&cases[i], b, g->stream, g->cublas};
@@ -502,9 +510,8 @@ int validate_launch_only(struct gpu *g, struct error *e)
         int n = build_cases(cases, b.copy_threads, (size_t)g->prop.l2CacheSize, false);
         nvtx_run_begin();
         for (int i = 0; i < n && !e->code; ++i) {
-            char name[96];
-            snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
-            launch_only(g, &cases[i], &b, name, e);
+            char name[CASE_NAME_LEN];
+            launch_only(g, &cases[i], &b, case_name(&cases[i], name), e);
         }
         nvtx_end();
     }
@@ -536,11 +543,11 @@ int validate_run(struct gpu *g, struct metrics_collector *m, struct source_colle
     nvtx_run_begin();
     if (profile_cases(g, m, s, cases, n, &b, capture_dir, measured, e) == 0)
         for (int i = 0; i < n; ++i) {
-            char name[96];
-            snprintf(name, sizeof name, "%s[%s]", cases[i].kernel, cases[i].parameter);
+            char name[CASE_NAME_LEN];
             expect_kernel_tile(&cases[i], &measured[i].profile);
             report(&out, &cases[i], &measured[i], checks, failures);
-            profile_write_rows(&metrics, name, case_precision(&cases[i]), PRODUCT_SHAPE_NONE, &measured[i].profile);
+            profile_write_rows(&metrics, case_name(&cases[i], name), case_precision(&cases[i]), PRODUCT_SHAPE_NONE,
+                               &measured[i].profile);
         }
     if (!e->code)
         corpus_validate(g, m, s, dir, capture_dir, env, &out, &metrics, checks, failures, e);
