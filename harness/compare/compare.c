@@ -256,11 +256,15 @@ static int collect(const struct compare_side *side, const int *rounds, int n_rou
 /* A count equal in every collection of each side is exact: any change is the code's doing. One that moved between
  * two collections of one side depends on the run's scheduling (a tile scheduler, atomics-ordered work): it is
  * listed, beside whether the head left the base's range by more than the widest spread a side showed, and never
- * gated. */
-static enum metric_change_kind judge_count(const struct collected *base, const struct collected *head)
+ * gated. A count that timing can steer is held exact only where both sides had two collections or more to agree. */
+static enum metric_change_kind judge_count(const char *metric, const struct collected *base,
+                                           const struct collected *head)
 {
-    if (base->low == base->high && head->low == head->high)
+    if (base->low == base->high && head->low == head->high) {
+        if ((base->n < 2 || head->n < 2) && metric_timing_steered(metric))
+            return METRIC_UNCONFIRMED;
         return head->low > base->low ? METRIC_REGRESSION : METRIC_IMPROVEMENT;
+    }
     double spread = fmax(base->high - base->low, head->high - head->low);
     return head->low > base->high + spread || head->high < base->low - spread ? METRIC_SCHEDULING_BEYOND
                                                                                 : METRIC_SCHEDULING;
@@ -280,7 +284,7 @@ static int compare_counts(const struct compare_side *base, const int *base_round
             collect(head, head_rounds, nh, p, job, exact[m], &y, e) || x.n == 0 || y.n == 0 ||
             (x.low == x.high && y.low == y.high && x.low == y.low))
             continue;
-        add_change(c, p, exact[m], &x, &y, judge_count(&x, &y), e);
+        add_change(c, p, exact[m], &x, &y, judge_count(exact[m], &x, &y), e);
     }
     return e->code;
 }

@@ -29,13 +29,15 @@ struct compared_pair {
 
 /* SCHEDULING: a count that moved between two collections of one side (it depends on how the run scheduled the work),
  * within the spread the sides showed; SCHEDULING_BEYOND: the head's collections left the base's range by more than
- * that spread. Neither is gated. */
+ * that spread; UNCONFIRMED: a count timing can steer (the catalog's TIMING_STEERED_METRICS) that moved between the
+ * sides where a side has one collection, which cannot show it moving. None is gated. */
 enum metric_change_kind {
     METRIC_REGRESSION,
     METRIC_IMPROVEMENT,
     METRIC_DRAM_CHANGE,
     METRIC_SCHEDULING,
-    METRIC_SCHEDULING_BEYOND
+    METRIC_SCHEDULING_BEYOND,
+    METRIC_UNCONFIRMED
 };
 
 struct metric_change {

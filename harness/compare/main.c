@@ -44,7 +44,8 @@ static const char usage_text[] =
     "\n"
     "A count the metric catalog calls deterministic is exact where it read the same in every\n"
     "collection of each side; one that moved between two collections of one side depends on\n"
-    "the run's scheduling and is listed, never gated.\n"
+    "the run's scheduling and is listed, never gated. Divergent branch targets, which a kernel's\n"
+    "timing can steer, are held exact only where both sides have two collections or more.\n"
     "\n"
     "Exit codes: 0 no regression; 1 a SLOWER verdict, a check failed in HEAD, a metric\n"
     "regression, or more bank conflicts or wasted sectors on a source line; 2 the comparison could not be made; 4 DIR cannot be written or exists; 5 out of memory.\n";

@@ -6,8 +6,8 @@
 #include "output.h"
 #include "../results/schema.h"
 
-static const char *const change_kind[] = {"regression", "improvement", "dram_change", "scheduling",
-                                          "scheduling_beyond_spread"};
+static const char *const change_kind[] = {
+    "regression", "improvement", "dram_change", "scheduling", "scheduling_beyond_spread", "unconfirmed"};
 
 const char *pair_verdict(const struct compared_pair *p)
 {
@@ -128,6 +128,9 @@ static void print_changes(FILE *out, const struct comparison *c, int width, stru
                 change_kind[m->kind]);
         if (m->kind == METRIC_SCHEDULING || m->kind == METRIC_SCHEDULING_BEYOND)
             put_ranges(out, m);
+        else if (m->kind == METRIC_UNCONFIRMED)
+            fprintf(out, " (a count timing can steer, over %d + %d collections; not gated)", m->base_collections,
+                    m->head_collections);
         fputc('\n', out);
     }
 }
@@ -151,9 +154,11 @@ static void print_collections(FILE *out, const struct comparison *c)
                  "beyond their spread\n",
             c->base_collections, c->head_collections, scheduling, changes_of(c, METRIC_SCHEDULING_BEYOND));
     if (c->base_collections < 2 || c->head_collections < 2)
-        fprintf(out, "counts: a side with one collection cannot show a count moving, so a count that moved only "
-                     "between the sides is held exact, as the catalog says (compare-revisions collects them in every "
-                     "round)\n");
+        fprintf(out,
+                "counts: a side with one collection cannot show a count moving, so a count that moved only "
+                "between the sides is held exact, as the catalog says, but for %d that timing can steer "
+                "(unconfirmed, not gated; compare-revisions collects counts in every round)\n",
+                changes_of(c, METRIC_UNCONFIRMED));
 }
 
 /* How many pairs were judged launch by launch. */

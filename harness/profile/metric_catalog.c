@@ -58,6 +58,17 @@ int deterministic_metrics(const char *names[], int max)
     return n;
 }
 
+bool metric_timing_steered(const char *name)
+{
+#define STEERED_NAME(kind, id) kind(id),
+    const char *const steered[] = {TIMING_STEERED_METRICS(STEERED_NAME)};
+#undef STEERED_NAME
+    for (size_t i = 0; i < sizeof steered / sizeof *steered; ++i)
+        if (strcmp(name, steered[i]) == 0)
+            return true;
+    return false;
+}
+
 const struct metric_group *metric_groups(int *count)
 {
     *count = (int)(sizeof groups / sizeof groups[0]);

@@ -231,6 +231,12 @@
       "atomic and reduction sectors of the L2's busiest slice (of each kind, summed: at most one slice's more)")    \
     X(BLOCKS_LAUNCHED_COUNT, "blocks_launched", "block", true, "thread blocks launched (the grid)")
 
+/* The counts of the path a kernel's warps take that its timing can steer, where warps poll (spin on a flag or a
+ * barrier) and their lanes leave the loop apart: cuBLAS's GEMMs read a few more or fewer divergent branch targets
+ * from one launch to the next with nothing changed (docs/regressions.md). The comparison holds them exact only where
+ * two collections a side or more agree. X(kind, ID): COLLECTED or DERIVED and the catalog's ID. */
+#define TIMING_STEERED_METRICS(X) X(COLLECTED, BRANCH_TARGETS_DIVERGENT) X(DERIVED, DIVERGENT_BRANCHES)
+
 /* The tensor cores' source types, X(ID, "name"): the name is summary.csv's tensor_type; each type is counted by the
  * collected TENSOR_OPS_<ID> and derived as FLOP_TENSOR_<ID>. */
 #define TENSOR_TYPES(X) X(BF16, "bf16") X(FP16, "fp16") X(TF32, "tf32") X(FP8, "fp8") X(INT8, "int8") X(FP64, "fp64")
@@ -254,6 +260,8 @@ const char *derived_metric_name(enum derived_metric_id id);
 const char *derived_metric_unit(enum derived_metric_id id);
 /* The deterministic metrics, collected then derived, in catalog order; returns how many. */
 int deterministic_metrics(const char *names[], int max);
+/* Whether a deterministic metric is one of TIMING_STEERED_METRICS. */
+bool metric_timing_steered(const char *name);
 
 /* The groups, in the order --list-metric-groups prints them. */
 const struct metric_group *metric_groups(int *count);

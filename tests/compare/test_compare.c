@@ -304,15 +304,34 @@ static void a_planted_uncoalesced_load_moves_exact_counts_and_fails(void **state
     expect(&o, 1, "4 scheduling-dependent");
 }
 
-/* With one collection a side nothing tells cuBLAS's counts from exact ones: the catalog's word holds, and says so. */
-static void one_collection_a_side_holds_the_catalogs_counts_exact_and_says_so(void **state)
+/* With one collection a side nothing tells cuBLAS's counts from exact ones: the catalog's word holds, and says so,
+ * but for the divergent branch targets, which timing can steer: cuBLAS's 131 -> 133 between the two sides' first
+ * rounds is listed as unconfirmed, not gated. */
+static void one_collection_a_side_lists_steered_counts_unconfirmed(void **state)
 {
     (void)state;
     static struct outcome o;
     shell(&o, "%s %s/same-code/base/round-1 %s/same-code/head/round-1", compare_tool(), GATE_FIXTURE, GATE_FIXTURE);
-    expect(&o, 1, "131 -> 133               +1.53% regression");
-    expect(&o, 1, "counts: a side with one collection cannot show a count moving, so a count that moved only between "
-                  "the sides is held exact");
+    expect(&o, 0,
+           "131 -> 133               +1.53% unconfirmed (a count timing can steer, over 1 + 1 collections; "
+           "not gated)");
+    expect(&o, 0, "0 metric regressions");
+    expect(&o, 0,
+           "counts: a side with one collection cannot show a count moving, so a count that moved only between "
+           "the sides is held exact, as the catalog says, but for 4 that timing can steer");
+}
+
+/* The same with the planted uncoalesced load: its sectors and requests are held exact, one collection a side, and
+ * fail the gate. */
+static void one_collection_a_side_still_gates_exact_counts(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "%s %s/same-code/base/round-1 %s/uncoalesced/head/round-1", compare_tool(), GATE_FIXTURE, GATE_FIXTURE);
+    expect(&o, 1,
+           "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum            8.38861e+06 -> 3.77487e+07"
+           "     +350.00% regression");
+    expect(&o, 1, "3 metric regressions");
 }
 
 /* cuBLAS bf16's divergent branch targets in head raised by 40: beyond the base's 131-131 by more than the widest
@@ -386,7 +405,8 @@ int main(void)
         cmocka_unit_test(nvml_unable_to_tell_leaves_the_verdict_alone),
         cmocka_unit_test(counts_that_moved_within_a_side_are_listed_and_not_gated),
         cmocka_unit_test(a_planted_uncoalesced_load_moves_exact_counts_and_fails),
-        cmocka_unit_test(one_collection_a_side_holds_the_catalogs_counts_exact_and_says_so),
+        cmocka_unit_test(one_collection_a_side_lists_steered_counts_unconfirmed),
+        cmocka_unit_test(one_collection_a_side_still_gates_exact_counts),
         cmocka_unit_test(a_move_beyond_the_spread_is_named_and_written_with_its_ranges),
     };
     return cmocka_run_group_tests_name("compare", tests, setup, teardown);
