@@ -1,7 +1,7 @@
 /*
  * Issue 47's rule over what memscope prints for what it committed: the report's tables of the reference run (what a
  * newcomer without a GPU renders: its diagnosis page and its corpus page) and of the program profiles under reports/
- * (their kernels pages) hold no limiter, finding or evidence whose figures read above 100 %, and no estimated gain
+ * and among the tests' fixtures (their kernels pages) hold no limiter, finding or evidence whose figures read above 100 %, and no estimated gain
  * that reads 100 % or more. The report applies today's rules to the counters a folder stored, so a folder taken
  * before the rules changed is held to them too. Runs without a GPU.
  */
@@ -83,11 +83,26 @@ static void the_committed_profiles_print_no_figure_above_a_peak(void **state)
                          "the committed torch profile's kernels print no figure above 100 % and no gain of 100 %");
     expect_printed_clean("reports/profile-torch-bf16-h100", "kernels-*.tsv",
                          "the committed bf16 profile's kernels print no figure above 100 % and no gain of 100 %");
-    /* the same two programs profiled again on an H200 at 8ef44b2, by the rules of that commit */
+    /* the same two programs profiled again on an H200 at cffaf3b, the SM's resources stored beside the ceilings */
     expect_printed_clean("reports/profile-torch-h200", "kernels-*.tsv",
                          "the H200 torch profile's kernels print no figure above 100 % and no gain of 100 %");
     expect_printed_clean("reports/profile-torch-bf16-h200", "kernels-*.tsv",
                          "the H200 bf16 profile's kernels print no figure above 100 % and no gain of 100 %");
+}
+
+/* The real programs' profiles the tests keep as fixtures: training scripts under torchrun on two H100s (DDP, NCCL,
+ * torch.compile's Triton kernels) and the line profiles of a CUDA program and a compiled training step on an H200. */
+static void the_committed_program_fixtures_print_no_figure_above_a_peak(void **state)
+{
+    (void)state;
+    static const char *const fixtures[] = {
+        "tests/fixtures/profile-ddp-h100",         "tests/fixtures/profile-ddp-nccl-h100",
+        "tests/fixtures/profile-ddp-compile-h100", "tests/fixtures/profile-lines-h200",
+        "tests/fixtures/profile-train-lines-h200",
+    };
+    for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; ++i)
+        expect_printed_clean(fixtures[i], "kernels-*.tsv",
+                             "a real program's committed profile prints no figure above 100 % and no gain of 100 %");
 }
 
 /* A folder whose stored counters read above a peak (naive's L1 at 240 % at W = 4096, planted in a copy of the
@@ -128,6 +143,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_rule_catches_a_ramp_and_a_whole_kernel),
         cmocka_unit_test(the_reference_run_prints_no_figure_above_a_peak),
+        cmocka_unit_test(the_committed_program_fixtures_print_no_figure_above_a_peak),
         cmocka_unit_test(the_corpus_prints_no_figure_above_a_peak),
         cmocka_unit_test(the_committed_profiles_print_no_figure_above_a_peak),
         cmocka_unit_test(a_stored_figure_above_a_peak_is_not_printed),
