@@ -2,7 +2,8 @@
  * The warp-specialized wgmma GEMM of the top rungs: warp_specialized, persistent, tma_store and cluster_multicast
  * are this one kernel with one more idea switched on each, in that order (PERSISTENT, then TMA_STORE, then
  * CLUSTER; the rung files say what each should move); even_waves is tma_store launched on another grid
- * (EVEN_WAVES, the launch's alone).
+ * (EVEN_WAVES, the launch's alone); overlapped_stores stores each tile while the next tile's first k-tile runs
+ * (OVERLAP).
  *
  * A block is three warpgroups (four in taller_tiles' 192-row tiles: CONSUMERS, ws_shape). Warpgroup 0 is the producer:
  * it gives registers back (setmaxnreg.dec to 40) and one of its threads issues the TMA copies of every k-tile into a
@@ -99,9 +100,21 @@ template <bool CLUSTER> __device__ __forceinline__ void ws_release(uint64_t *emp
  * WS_STORE_BOXES boxes back, whose buffer it is (wait_group.read leaves the later stores in flight). A tile's first
  * box is buffer 0; where its boxes are not a multiple of the buffers (64 columns: one box; 320: five), the last
  * tile's last box was buffer 0 too, the store just before: the first box waits for every store. */
-template <int BN>
+/* Output pair i of a consumer's fragment (columns 2i % 8.. of its 8 x 8 block) as a bf16 pair: from the FP32
+ * accumulators, or from pairs rounded before (OVERLAP). */
+__device__ __forceinline__ uint32_t fragment_pair(const float *d, int i)
+{
+    return bf16_pair(d[2 * i], d[2 * i + 1]);
+}
+
+__device__ __forceinline__ uint32_t fragment_pair(const uint32_t *pairs, int i)
+{
+    return pairs[i];
+}
+
+template <int BN, typename Fragment>
 __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *boxes, int row0, int col0,
-                                             const float *d, int tid_in_wg, unsigned barrier)
+                                             const Fragment *d, int tid_in_wg, unsigned barrier)
 {
     const int lane = tid_in_wg & 31, matrix = lane >> 3, i = lane & 7;
     const int row = (tid_in_wg >> 5) * 16 + (matrix & 1) * 8 + i; /* the row this lane addresses */
@@ -117,9 +130,9 @@ __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *
         named_barrier(barrier, 128);
 #pragma unroll
         for (int j = 0; j < 8; j += 2) {
-            const float *f = d + 4 * (8 * b + j); /* columns 64 b + 8 j.. and the 8 after, rows +0 and +8 */
-            stmatrix_x4(box + row * 128 + (((j + (matrix >> 1)) ^ i) << 4), bf16_pair(f[0], f[1]),
-                        bf16_pair(f[2], f[3]), bf16_pair(f[4], f[5]), bf16_pair(f[6], f[7]));
+            const int f = 2 * (8 * b + j); /* columns 64 b + 8 j.. and the 8 after, rows +0 and +8 */
+            stmatrix_x4(box + row * 128 + (((j + (matrix >> 1)) ^ i) << 4), fragment_pair(d, f),
+                        fragment_pair(d, f + 1), fragment_pair(d, f + 2), fragment_pair(d, f + 3));
         }
         fence_proxy_async();
         named_barrier(barrier, 128);
@@ -154,7 +167,11 @@ __device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, const __nv
  * schedulers of framework GEMMs do; tickets is NULL elsewhere. The ticket is the count modulo the grid's blocks, so
  * each launch deals every tile once while the counter runs on, also past its wrap at 2^32 where the grid is a power
  * of two blocks (the corpus's 512). */
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool TICKETED = false>
+/* OVERLAP (overlapped_stores): a consumer rounds its tile's outputs to bf16 pairs in registers (a quarter of the
+ * tile's columns a thread) and stores them after issuing the next tile's first k-tile of wgmma, so that the tensor
+ * pipe works through the store; the last tile's are stored after the loop. Persistent, with TMA stores. */
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool TICKETED = false,
+          bool OVERLAP = false>
 __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
                    const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P,
@@ -162,6 +179,8 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
 {
 #ifdef MEMSCOPE_SM90A
     static_assert(!TICKETED || (!PERSISTENT && !CLUSTER), "a ticket a block of the plain grid");
+    static_assert(!OVERLAP || (PERSISTENT && TMA_STORE && BN <= WS_BN), "overlapped stores: persistent, TMA stores, "
+                                                                        "pairs beside at most 128 accumulators");
     typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
     extern __shared__ uint8_t raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
@@ -214,6 +233,9 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
         const int c = wg - 1;
         uint8_t *boxes = ring + S::STAGES * S::STAGE_BYTES + c * (S::C_BYTES / CONSUMERS);
         int it = 0;
+        uint32_t pairs[OVERLAP ? BN / 4 : 1]; /* OVERLAP: the last tile's outputs, not stored yet */
+        int pending_row0 = -1, pending_col0 = 0;
+        (void)pairs, (void)pending_col0;
         for (int t = first; t < count; t += step) {
             int row0, col0;
             tile_origin(t, row0, col0);
@@ -229,6 +251,11 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                 for (int ks = 0; ks < WS_BK / 16; ++ks)
                     wgmma_half_tile<BN>(d, a_desc(a, ks), b, ks, k > 0 || ks > 0);
                 wgmma_commit();
+                if constexpr (OVERLAP)
+                    if (k == 0 && pending_row0 >= 0) { /* while this k-tile's wgmma run */
+                        ws_store_tma<BN>(&map_p, boxes, pending_row0, pending_col0, pairs, tid_in_wg, 1 + c);
+                        pending_row0 = -1;
+                    }
                 wgmma_wait<1>(); /* k-tile k-1's wgmma are done: its slot may go */
                 if (k > 0)
                     ws_release<CLUSTER>(&empty[last], tid_in_wg);
@@ -236,11 +263,19 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
             }
             wgmma_wait<0>();
             ws_release<CLUSTER>(&empty[last], tid_in_wg);
-            if (TMA_STORE)
+            if constexpr (OVERLAP) {
+#pragma unroll
+                for (int i = 0; i < BN / 4; ++i)
+                    pairs[i] = fragment_pair(d, i);
+                pending_row0 = row0 + c * 64, pending_col0 = col0;
+            } else if (TMA_STORE)
                 ws_store_tma<BN>(&map_p, boxes, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
             else
                 store_wgmma_tile<BN>(P, shape, row0 + c * 64, col0, d);
         }
+        if constexpr (OVERLAP)
+            if (pending_row0 >= 0)
+                ws_store_tma<BN>(&map_p, boxes, pending_row0, pending_col0, pairs, tid_in_wg, 1 + c);
         if (TMA_STORE && tid_in_wg == 0)
             asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
     }
@@ -294,7 +329,7 @@ static inline const char *ws_tile_on_device(struct matmul_shape shape, struct ws
  * doubling the time. The registry's grid is of WS_BM x WS_BN tiles whatever tile the kernel takes; the block is
  * the kernel's (taller_tiles gives the one its tile needs, checked against its row's). */
 template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN, int CONSUMERS = 2,
-          bool TICKETED = false>
+          bool TICKETED = false, bool OVERLAP = false>
 static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block, unsigned *tickets = nullptr)
 {
     static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
@@ -312,7 +347,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     const char *why = tensor_maps_for(o, S::BM, &maps);
     if (why)
         return why;
-    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS, TICKETED>;
+    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS, TICKETED, OVERLAP>;
     cudaError_t rc = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM);
     if (rc != cudaSuccess)
         return cudaGetErrorString(rc);
