@@ -4,12 +4,12 @@
  * boxes, the barriers among its warps, and the waits for a box's last TMA store to have read it. Here the consumer
  * rounds its outputs to bf16 pairs in registers (64 beside 128 accumulators in a 128 x 256 tile), issues the next
  * tile's first k-tile of wgmma, and stores the pairs while they run (tensor_ws.cuh, OVERLAP); the last tile's are
- * stored after the loop, as before. The tile is wider_tiles' choice (tensor_tiles.h, wider_tile); where that is the
- * 128 x 320 tile, whose 160 accumulators leave no room for the pairs, this rung is wider_tiles.
+ * stored after the loop, as before. The tile is wider_tiles' choice (tensor_tiles.h, wider_tile). Where that is the
+ * 128 x 320 tile, whose 160 accumulators leave no room for the pairs, or where every block takes one tile, with no
+ * next tile to overlap (overlaps_stores), this rung is wider_tiles.
  *
- * Counters that should move against wider_tiles where a tile of 256 columns or fewer is chosen: tensor pipe busy up
- * and time down by a store a tile but the last (most at the widths where a block takes few tiles of short k-loops),
- * registers a consumer up; nothing at the wide tile.
+ * Counters that should move against wider_tiles where the stores overlap: tensor pipe busy up and time down by a
+ * store a tile but the last (most where a block takes few tiles of short k-loops: inner 1024); nothing elsewhere.
  */
 #include "tensor_ws.cuh"
 
@@ -24,10 +24,13 @@ extern "C" const char *matmul_overlapped_stores(const struct matmul_operands *o,
     if (!tensor_shape_matches(grid, block, o->shape, WS_BM, WS_BN, TT_THREADS))
         return TENSOR_SHAPE_MISMATCH;
     struct ws_tile tile;
+    int sms;
     const char *why = ws_tile_on_device(o->shape, wider_tile, &tile);
+    if (!why)
+        why = ws_device_sms(&sms);
     if (why)
         return why;
-    if (tile.bn == WT_WIDE_BN)
+    if (!overlaps_stores(o->shape.rows, o->shape.cols, sms))
         return matmul_wider_tiles(o, grid, block);
     if (tile.bm == TT_TALL_BM)
         return launch_overlapped<128, 3>(o, grid);
@@ -48,9 +51,10 @@ extern "C" const void *matmul_overlapped_stores_kernel(struct matmul_shape shape
                                                        unsigned *threads)
 {
     struct ws_tile tile;
-    if (ws_tile_on_device(shape, wider_tile, &tile))
+    int sms;
+    if (ws_tile_on_device(shape, wider_tile, &tile) || ws_device_sms(&sms))
         return NULL;
-    if (tile.bn == WT_WIDE_BN)
+    if (!overlaps_stores(shape.rows, shape.cols, sms))
         return matmul_wider_tiles_kernel(shape, dynamic_smem_bytes, threads);
     if (tile.bm == TT_TALL_BM)
         return overlapped_kernel<128, 3>(dynamic_smem_bytes, threads);

@@ -134,4 +134,16 @@ static inline struct ws_tile wider_tile(int m, int n, int sms)
     return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
 }
 
+/* overlapped_stores' rule: whether a product of this shape, in wider_tiles' tile, stores a tile while the next tile's
+ * first k-tile runs. Not where every block takes one tile (tiles <= sms): there is no next tile, and the overlapped
+ * kernel measured slower there (docs/tensor-ladder.md); not in the 128 x 320 tile, whose 160 accumulators leave no
+ * registers for the pairs. On 132 SMs: 2048 x 2048, 128 tiles of 128 x 256 in one round, no; 8192 x 1024, 256 tiles
+ * in two rounds, yes; 5120 x 5120, the 128 x 320 tile, no. */
+static inline int overlaps_stores(int m, int n, int sms)
+{
+    const struct ws_tile t = wider_tile(m, n, sms);
+    const long long tiles = (long long)((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn);
+    return t.bn != WT_WIDE_BN && tiles > sms;
+}
+
 #endif
