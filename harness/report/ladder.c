@@ -233,12 +233,15 @@ static int put_text_rows(FILE *f, int linetype, int step, const char *variant, c
 /* A counter moved enough to be said: by this share of its value, or to or from none. */
 #define MOVED_FRACTION 0.05
 
-static void moved_counter(char *out, size_t len, const char *name, double before, double after, bool percent)
+/* Says the counter in out where it moved; returns whether the run has it on both steps. */
+static bool moved_counter(char *out, size_t len, const char *name, double before, double after, bool percent)
 {
     char from[32], to[32];
     size_t used = strlen(out);
-    if (isnan(before) || isnan(after) || before == after || used >= len)
-        return;
+    if (isnan(before) || isnan(after))
+        return false;
+    if (before == after || used >= len)
+        return true;
     if (percent) {
         if (fabs(after / before - 1) >= MOVED_FRACTION)
             snprintf(out + used, len - used, "%s%s %.0f → %.0f %%", used ? ", " : "", name, before, after);
@@ -249,6 +252,7 @@ static void moved_counter(char *out, size_t len, const char *name, double before
     } else if (fabs(after / before - 1) >= MOVED_FRACTION) {
         snprintf(out + used, len - used, "%s%s %+.0f %%", used ? ", " : "", name, 100 * (after / before - 1));
     }
+    return true;
 }
 
 /* What the run measured for step v against the step before it: the time, and the counters that moved. */
@@ -262,18 +266,21 @@ static void measured_text(char *out, size_t len, const struct report_model *m, e
     report_format_speed_change(speed, sizeof speed, before_ms, after_ms, 2);
     report_format_significant(from, sizeof from, before_ms, 4);
     report_format_significant(to, sizeof to, after_ms, 4);
-    moved_counter(moved, sizeof moved, "global load sectors", before->load_sectors, after->load_sectors, false);
-    moved_counter(moved, sizeof moved, "shared wavefronts", before->shared_wavefronts, after->shared_wavefronts,
-                  false);
-    moved_counter(moved, sizeof moved, "ldmatrix wavefronts", before->ldsm_wavefronts, after->ldsm_wavefronts, false);
-    moved_counter(moved, sizeof moved, "exact conflicts",
-                  report_summary_value(m, m->variant[previous], width, SUMMARY_SHARED_CONFLICTS_EXACT),
-                  report_summary_value(m, m->variant[v], width, SUMMARY_SHARED_CONFLICTS_EXACT), false);
-    moved_counter(moved, sizeof moved, "DRAM bytes", before->dram_bytes, after->dram_bytes, false);
+    bool collected = moved_counter(moved, sizeof moved, "global load sectors", before->load_sectors,
+                                   after->load_sectors, false);
+    collected |= moved_counter(moved, sizeof moved, "shared wavefronts", before->shared_wavefronts,
+                               after->shared_wavefronts, false);
+    collected |= moved_counter(moved, sizeof moved, "ldmatrix wavefronts", before->ldsm_wavefronts,
+                               after->ldsm_wavefronts, false);
+    collected |= moved_counter(moved, sizeof moved, "exact conflicts",
+                               report_summary_value(m, m->variant[previous], width, SUMMARY_SHARED_CONFLICTS_EXACT),
+                               report_summary_value(m, m->variant[v], width, SUMMARY_SHARED_CONFLICTS_EXACT), false);
+    collected |= moved_counter(moved, sizeof moved, "DRAM bytes", before->dram_bytes, after->dram_bytes, false);
     if (pages[ladder].says_tensor_pipe)
-        moved_counter(moved, sizeof moved, "tensor pipe busy", before->tensor_pipe_pct, after->tensor_pipe_pct, true);
+        collected |= moved_counter(moved, sizeof moved, "tensor pipe busy", before->tensor_pipe_pct,
+                                   after->tensor_pipe_pct, true);
     snprintf(out, len, "measured against %s: %s (%s → %s ms)%s%s", m->variant[previous], speed, from, to,
-             *moved ? "; " : "; the counters within 5 %", moved);
+             *moved ? "; " : collected ? "; the counters within 5 %" : "; no counters collected", moved);
 }
 
 /* Each step's idea in the registry's words, and under it what the run measured against the step before at the
