@@ -119,7 +119,7 @@ static void print_changes(FILE *out, const struct comparison *c, int width, stru
 {
     if (c->changes == 0)
         return;
-    fprintf(out, "\nmetric changes (counts that do not depend on timing; DRAM GB/s beyond its tolerance):\n");
+    fprintf(out, "\nmetric changes (the catalog's deterministic counts; DRAM GB/s beyond its tolerance):\n");
     for (int i = 0; i < c->changes; ++i) {
         const struct metric_change *m = &c->change[i];
         put_name(out, c->pair[m->pair].label, width);
@@ -153,12 +153,15 @@ static void print_collections(FILE *out, const struct comparison *c)
     fprintf(out, "counts: %d + %d collections; %d scheduling-dependent (moved within a side, not gated), %d of them "
                  "beyond their spread\n",
             c->base_collections, c->head_collections, scheduling, changes_of(c, METRIC_SCHEDULING_BEYOND));
-    if (c->base_collections < 2 || c->head_collections < 2)
-        fprintf(out,
-                "counts: a side with one collection cannot show a count moving, so a count that moved only "
-                "between the sides is held exact, as the catalog says, but for %d that timing can steer "
-                "(unconfirmed, not gated; compare-revisions collects counts in every round)\n",
-                changes_of(c, METRIC_UNCONFIRMED));
+    int unconfirmed = changes_of(c, METRIC_UNCONFIRMED);
+    char steered[96] = "";
+    if (unconfirmed)
+        snprintf(steered, sizeof steered, ", but for %d that timing can steer (unconfirmed, not gated)", unconfirmed);
+    if (c->base_collections < 2 || c->head_collections < 2 || unconfirmed)
+        fprintf(out, "counts: a side with one collection cannot show a count moving, so a count that moved only "
+                     "between the sides is held exact, as the catalog says%s (compare-revisions collects counts in "
+                     "every round)\n",
+                steered);
 }
 
 /* How many pairs were judged launch by launch. */
