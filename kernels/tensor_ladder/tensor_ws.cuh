@@ -37,26 +37,22 @@
 /* BN: the tile's columns, WS_BN (256) but in chosen_tiles and taller_tiles, which take 128 or 64 where the shape
  * asks for it (tensor_tiles.h): a k-tile is then 32 or 24 KB, and the ring takes as many stages as 48 KB k-tiles
  * would fill; and in wider_tiles' 128 x 320 tiles, whose k-tiles of 56 KB fill 3 stages, and whose consumers each
- * take their 64 x 320 outputs in two wgmma a k-step (m64n256k16 and m64n64k16: 160 accumulators a thread); and in
- * fitted_tiles' 128 x 144 tiles, one m64n144k16 over two 64-column boxes of the B k-tile and the first 16 columns of
- * a third (40 KB k-tiles, 4 stages), the last 16 columns stored from the registers (ws_store_tail).
+ * take their 64 x 320 outputs in two wgmma a k-step (m64n256k16 and m64n64k16: 160 accumulators a thread).
  * CONSUMERS: the consumer warpgroups, 2 but in taller_tiles' 192 x 128 tiles, whose third consumer takes rows 128 to
  * 191: the ring then takes the stages that fit beside three consumers' boxes (4 of 40 KB), and the 64K
  * registers of the SM leave each consumer 152 (40 x 128 + 152 x 384), too few for 64 x 256 accumulators. */
 template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2> struct ws_shape {
     static const int CM = CLUSTER ? 2 : 1; /* CTAs of a cluster, stacked along m */
     static const int BM = 64 * CONSUMERS, THREADS = 128 * (CONSUMERS + 1);
-    static const int B_BOXES = (BN + 63) / 64; /* 64-column boxes of a B k-tile, the last one read in part */
-    static const int A_BYTES = BM * WS_BK * 2, B_BYTES = WS_BK * 64 * B_BOXES * 2, STAGE_BYTES = A_BYTES + B_BYTES;
+    static const int A_BYTES = BM * WS_BK * 2, B_BYTES = WS_BK * BN * 2, STAGE_BYTES = A_BYTES + B_BYTES;
     static const int C_BYTES = TMA_STORE ? CONSUMERS * WS_STORE_BOXES * WS_BOX_BYTES : 0; /* the consumers' boxes */
     static const int RING_BYTES = WS_STAGES * (WS_BM * WS_BK * 2 + WS_BK * WS_BN * 2), FIT_BYTES = 225 * 1024 - C_BYTES;
     static const int STAGES = (RING_BYTES < FIT_BYTES ? RING_BYTES : FIT_BYTES) / STAGE_BYTES;
     static const size_t SMEM = (size_t)STAGES * STAGE_BYTES + C_BYTES + 1024; /* + 1024: the ring's alignment */
     static const int CONSUMER_REGS = CONSUMERS == 2 ? 232 : 152;
     static_assert(SMEM + 2 * STAGES * 8 <= 227 * 1024, "an H100 block has 227 KB of shared memory");
-    static_assert(BN == 64 || BN == 128 || BN == 144 || BN == 256 || BN == 320,
-                  "a consumer's wgmma is m64n64k16, m64n128k16, m64n144k16 or m64n256k16, or the last two for 320 "
-                  "columns");
+    static_assert(BN == 64 || BN == 128 || BN == 256 || BN == 320,
+                  "a consumer's wgmma is m64n64k16, m64n128k16 or m64n256k16, or the last two for 320 columns");
     static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && BN == 128 && !CLUSTER),
                   "three consumers: 64 x 128 accumulators each, no clusters");
 };
@@ -79,7 +75,7 @@ __device__ __forceinline__ void ws_issue(uint8_t *slot, uint64_t *full, const CU
     typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
     mbar_expect_bytes(full, S::STAGE_BYTES);
     tma_load(slot, map_m, full, k * WS_BK, row0);
-    for (int j = 0; j < S::B_BOXES; ++j)
+    for (int j = 0; j < BN / 64; ++j)
         if (!CLUSTER)
             tma_load(slot + S::A_BYTES + j * 8192, map_n, full, col0 + 64 * j, k * WS_BK);
         else if ((unsigned)j % 2 == rank)
@@ -96,6 +92,14 @@ template <bool CLUSTER> __device__ __forceinline__ void ws_release(uint64_t *emp
         mbar_arrive(empty);
 }
 
+/* A consumer warpgroup's 64 x BN outputs as BN / 64 boxes of 64 x 64 of P, through its WS_STORE_BOXES swizzled 8 KB
+ * shared boxes in turn (chunk c of row r at c ^ (r % 8), TMA's 128-byte swizzle). A box is written with
+ * stmatrix.x4, which takes the accumulators as they lie (the wgmma fragment of an 8 x 8 block is stmatrix's: a
+ * thread's bf16 pair of row lane / 4): a warp writes two 16 x 8 column blocks an instruction, its 8 row addresses
+ * per matrix in 8 bank groups. A buffer is written again once the store that read it is done reading: the store
+ * WS_STORE_BOXES boxes back, whose buffer it is (wait_group.read leaves the later stores in flight). A tile's first
+ * box is buffer 0; where its boxes are not a multiple of the buffers (64 columns: one box; 320: five), the last
+ * tile's last box was buffer 0 too, the store just before: the first box waits for every store. */
 /* Output pair i of a consumer's fragment (columns 2i % 8.. of its 8 x 8 block) as a bf16 pair: from the FP32
  * accumulators, or from pairs rounded before (OVERLAP). */
 __device__ __forceinline__ uint32_t fragment_pair(const float *d, int i)
@@ -108,38 +112,9 @@ __device__ __forceinline__ uint32_t fragment_pair(const uint32_t *pairs, int i)
     return pairs[i];
 }
 
-/* The columns past a tile's last whole 64-column box (144 columns: the last 16), which a box of P would store into
- * the next tile: from the fragment straight to P, a bf16 pair a thread a row of an 8-column group, guarded. */
 template <int BN, typename Fragment>
-__device__ __forceinline__ void ws_store_tail(__nv_bfloat16 *P, struct matmul_shape shape, int row0, int col0,
-                                              const Fragment *d, int tid_in_wg)
-{
-    const int lane = tid_in_wg & 31, row = row0 + (tid_in_wg >> 5) * 16 + (lane >> 2);
-#pragma unroll
-    for (int g = BN / 64 * 8; g < BN / 8; ++g) {
-        const int col = col0 + 8 * g + 2 * (lane & 3);
-        if (col < shape.cols) {
-            if (row < shape.rows)
-                *(uint32_t *)&P[(size_t)row * shape.cols + col] = fragment_pair(d, 2 * g);
-            if (row + 8 < shape.rows)
-                *(uint32_t *)&P[(size_t)(row + 8) * shape.cols + col] = fragment_pair(d, 2 * g + 1);
-        }
-    }
-}
-
-/* A consumer warpgroup's 64 x BN outputs as BN / 64 boxes of 64 x 64 of P, through its WS_STORE_BOXES swizzled 8 KB
- * shared boxes in turn (chunk c of row r at c ^ (r % 8), TMA's 128-byte swizzle). A box is written with
- * stmatrix.x4, which takes the accumulators as they lie (the wgmma fragment of an 8 x 8 block is stmatrix's: a
- * thread's bf16 pair of row lane / 4): a warp writes two 16 x 8 column blocks an instruction, its 8 row addresses
- * per matrix in 8 bank groups. A buffer is written again once the store that read it is done reading: the store
- * WS_STORE_BOXES boxes back, whose buffer it is (wait_group.read leaves the later stores in flight). A tile's first
- * box is buffer 0; where its boxes are not a multiple of the buffers (64 columns: one box; 320: five), the last
- * tile's last box was buffer 0 too, the store just before: the first box waits for every store. Columns past the last
- * whole box go straight to P (ws_store_tail). */
-template <int BN, typename Fragment>
-__device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *boxes, __nv_bfloat16 *P,
-                                             struct matmul_shape shape, int row0, int col0, const Fragment *d,
-                                             int tid_in_wg, unsigned barrier)
+__device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *boxes, int row0, int col0,
+                                             const Fragment *d, int tid_in_wg, unsigned barrier)
 {
     const int lane = tid_in_wg & 31, matrix = lane >> 3, i = lane & 7;
     const int row = (tid_in_wg >> 5) * 16 + (matrix & 1) * 8 + i; /* the row this lane addresses */
@@ -166,8 +141,6 @@ __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *
             tma_store_commit();
         }
     }
-    if constexpr (BN % 64 != 0)
-        ws_store_tail<BN>(P, shape, row0, col0, d, tid_in_wg);
 }
 
 /* One k-step ks of a consumer's half tile: d (64 x BN) += A (64 x 16) x B (16 x BN), B's k-tile at b. 320 columns
@@ -181,8 +154,6 @@ __device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, const __nv
         wgmma_m64n64k16(d + 128, a, b_desc(b + 4 * 64 * WS_BK, ks), scale_d);
     } else if constexpr (BN == 256)
         wgmma_m64n256k16(d, a, b_desc(b, ks), scale_d);
-    else if constexpr (BN == 144)
-        wgmma_m64n144k16(d, a, b_desc(b, ks), scale_d);
     else if constexpr (BN == 128)
         wgmma_m64n128k16(d, a, b_desc(b, ks), scale_d);
     else
@@ -282,7 +253,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                 wgmma_commit();
                 if constexpr (OVERLAP)
                     if (k == 0 && pending_row0 >= 0) { /* while this k-tile's wgmma run */
-                        ws_store_tma<BN>(&map_p, boxes, P, shape, pending_row0, pending_col0, pairs, tid_in_wg, 1 + c);
+                        ws_store_tma<BN>(&map_p, boxes, pending_row0, pending_col0, pairs, tid_in_wg, 1 + c);
                         pending_row0 = -1;
                     }
                 wgmma_wait<1>(); /* k-tile k-1's wgmma are done: its slot may go */
@@ -298,13 +269,13 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                     pairs[i] = fragment_pair(d, i);
                 pending_row0 = row0 + c * 64, pending_col0 = col0;
             } else if (TMA_STORE)
-                ws_store_tma<BN>(&map_p, boxes, P, shape, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
+                ws_store_tma<BN>(&map_p, boxes, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
             else
                 store_wgmma_tile<BN>(P, shape, row0 + c * 64, col0, d);
         }
         if constexpr (OVERLAP)
             if (pending_row0 >= 0)
-                ws_store_tma<BN>(&map_p, boxes, P, shape, pending_row0, pending_col0, pairs, tid_in_wg, 1 + c);
+                ws_store_tma<BN>(&map_p, boxes, pending_row0, pending_col0, pairs, tid_in_wg, 1 + c);
         if (TMA_STORE && tid_in_wg == 0)
             asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
     }
@@ -317,14 +288,14 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
 
 /* How many clusters of this kernel can be resident at once on the current device (a cluster must fit in one GPC,
  * so this can be fewer than SMs / CM), asked once per device: 0 and why, if the query fails. */
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN>
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE>
 static const char *ws_resident_clusters(cudaLaunchConfig_t *config, int *clusters)
 {
     static int device = -1, resident;
     int now;
     cudaError_t rc = cudaGetDevice(&now);
     if (rc == cudaSuccess && now != device) {
-        rc = cudaOccupancyMaxActiveClusters(&resident, ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN>, config);
+        rc = cudaOccupancyMaxActiveClusters(&resident, ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE>, config);
         device = rc == cudaSuccess ? now : -1;
     }
     *clusters = rc == cudaSuccess ? resident : 0;
@@ -362,7 +333,7 @@ template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN
 static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block, unsigned *tickets = nullptr)
 {
     static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
-    static_assert(!CLUSTER || (CONSUMERS == 2 && !OVERLAP), "clusters: ws_resident_clusters asks about this kernel");
+    static_assert(!CLUSTER || BN == WS_BN, "clusters: ws_resident_clusters asks about the 256-column kernel");
 #ifndef MEMSCOPE_SM90A
     (void)o, (void)grid, (void)block, (void)tickets;
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
@@ -395,7 +366,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
         config.attrs = &cluster, config.numAttrs = 1;
         if (PERSISTENT) {
             int clusters;
-            if ((why = ws_resident_clusters<PERSISTENT, CLUSTER, TMA_STORE, BN>(&config, &clusters)))
+            if ((why = ws_resident_clusters<PERSISTENT, CLUSTER, TMA_STORE>(&config, &clusters)))
                 return why;
             if (clusters < 1)
                 return MATMUL_REFUSED "no 2-CTA cluster of this kernel fits on the device";

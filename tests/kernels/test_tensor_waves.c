@@ -183,25 +183,20 @@ static void a_rectangle_takes_the_tile_of_its_rows_and_columns(void **state)
  * 128 x 256) take one round; 5120, 5632 and 7680 the wide tile; the other multiples of 512 two rounds or more
  * (2560: 200 tiles of 128 x 256; 3072: 384 of 192 x 128); and the transformer block's GEMMs at 8192 tokens (8192 x
  * 1024: 256 tiles of 128 x 256, two rounds). */
-static int overlaps_in_wider_tile(int m, int n, int sms)
-{
-    return overlaps_stores(wider_tile(m, n, sms), m, n, sms);
-}
-
 static void stores_overlap_where_a_block_takes_two_tiles(void **state)
 {
     (void)state;
     static const int one_round_or_wide[] = {1024, 1536, 2048, 5120, 5632, 7680};
     static const int several_rounds[] = {2560, 3072, 3584, 4096, 4608, 6144, 6656, 7168, 8192};
     for (size_t i = 0; i < sizeof one_round_or_wide / sizeof *one_round_or_wide; ++i)
-        if (overlaps_in_wider_tile(one_round_or_wide[i], one_round_or_wide[i], 132))
+        if (overlaps_stores(one_round_or_wide[i], one_round_or_wide[i], 132))
             fail_msg("W = %d overlaps", one_round_or_wide[i]);
     for (size_t i = 0; i < sizeof several_rounds / sizeof *several_rounds; ++i)
-        if (!overlaps_in_wider_tile(several_rounds[i], several_rounds[i], 132))
+        if (!overlaps_stores(several_rounds[i], several_rounds[i], 132))
             fail_msg("W = %d does not overlap", several_rounds[i]);
-    assert_true(overlaps_in_wider_tile(8192, 3072, 132) && overlaps_in_wider_tile(8192, 1024, 132) &&
-                overlaps_in_wider_tile(8192, 4096, 132));
-    assert_false(overlaps_in_wider_tile(1000, 264, 132)); /* 40 tiles of 128 x 64 */
+    assert_true(overlaps_stores(8192, 3072, 132) && overlaps_stores(8192, 1024, 132) &&
+                overlaps_stores(8192, 4096, 132));
+    assert_false(overlaps_stores(1000, 264, 132)); /* 40 tiles of 128 x 64 */
 }
 
 int main(void)
