@@ -30,7 +30,7 @@ extern "C" const char *matmul_overlapped_stores(const struct matmul_operands *o,
         why = ws_device_sms(&sms);
     if (why)
         return why;
-    if (!overlaps_stores(o->shape.rows, o->shape.cols, sms))
+    if (!overlaps_stores(tile, o->shape.rows, o->shape.cols, sms))
         return matmul_wider_tiles(o, grid, block);
     if (tile.bm == TT_TALL_BM)
         return launch_overlapped<128, 3>(o, grid);
@@ -54,7 +54,7 @@ extern "C" const void *matmul_overlapped_stores_kernel(struct matmul_shape shape
     int sms;
     if (ws_tile_on_device(shape, wider_tile, &tile) || ws_device_sms(&sms))
         return NULL;
-    if (!overlaps_stores(shape.rows, shape.cols, sms))
+    if (!overlaps_stores(tile, shape.rows, shape.cols, sms))
         return matmul_wider_tiles_kernel(shape, dynamic_smem_bytes, threads);
     if (tile.bm == TT_TALL_BM)
         return overlapped_kernel<128, 3>(dynamic_smem_bytes, threads);

@@ -13,6 +13,9 @@
  *   B (N, row-major: N-major for wgmma, so imm-trans-b = 1): BN / 64 boxes of 64 k x 64 n, box j at j x 8192
  *     bytes; descriptor: 128B swizzle, 64-column blocks 8192 bytes apart (leading byte offset), 8-row groups of k
  *     1024 bytes apart (stride byte offset), a k-step of 16 = 16 rows = 2048 bytes further.
+ *   A tile of P^T (fitted_tiles' 144 x 128) swaps the roles: wgmma's A is a 64-column box of N (M-major for it,
+ *     imm-trans-a = 1, b_desc's layout) and its B the tile's rows of M (K-major, a_desc's layout), so that the
+ *     tile's 144 rows are a wgmma's N in whole 8-row groups.
  * Out-of-bounds boxes are zero-filled by TMA on load and clipped on store, so any shape whose rows are 16-byte
  * aligned (inner and cols multiples of 8: TMA's global strides must be multiples of 16 bytes) is computed exactly.
  */
@@ -178,6 +181,15 @@ __device__ __forceinline__ void stmatrix_x4(void *row, uint32_t r0, uint32_t r1,
                  : "memory");
 }
 
+/* The same, each matrix stored transposed (STSM.16.MT88.4): lane l gives the address of row l % 8 of matrix l / 8,
+ * which receives column l % 8 of the matrix as the registers hold it. */
+__device__ __forceinline__ void stmatrix_x4_trans(void *row, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3)
+{
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(smem(row)), "r"(r0),
+                 "r"(r1), "r"(r2), "r"(r3)
+                 : "memory");
+}
+
 /* Ordinary shared-memory writes made visible to the async proxy (TMA, wgmma) that reads them next. */
 __device__ __forceinline__ void fence_proxy_async(void)
 {
@@ -282,6 +294,31 @@ __device__ __forceinline__ void wgmma_m64n128k16(float d[64], uint64_t a, uint64
                    "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
                    "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
                    "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(a), "l"(b), "r"(scale_d));
+}
+
+/* d (64 x 144, FP32, the warpgroup's fragment layout) += A (64 x 16, M-major, so transposed: the first of the two
+ * last immediates, descriptor a) x B (16 x 144, K-major, descriptor b): the operands of a tile of P^T (tensor_ws.cuh,
+ * TRANSPOSED), A a 64-column box of N and B 144 rows of M. scale_d 0 overwrites d. One HGMMA.64x144x16.F32.BF16. */
+__device__ __forceinline__ void wgmma_m64n144k16_transposed_a(float d[72], uint64_t a, uint64_t b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %74, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n144k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+                 "%64, %65, %66, %67, %68, %69, %70, %71"
+                 "}, %72, %73, p, 1, 1, 1, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+                   "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
                  : "l"(a), "l"(b), "r"(scale_d));
 }
 

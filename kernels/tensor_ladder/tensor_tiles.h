@@ -66,10 +66,16 @@ static inline int even_waves_grid(int tiles, int sms)
 #define TT_TALL_BM 192 /* taller_tiles' tall tiles: three consumer warpgroups of 64 rows */
 #define TT_THREADS 512 /* taller_tiles' row: the block of its tall tiles, a producer and three consumers */
 #define WT_WIDE_BN 320 /* wider_tiles' wide tiles: five 64-column boxes of N */
+#define FT_ROWS 144    /* fitted_tiles' tiles: 144 x 128, computed as tiles of P^T (tensor_ws.cuh, TRANSPOSED) */
+#ifndef CT_COST_144_128 /* -D: a copy whose rule takes the tile wherever it fits (its cost measured) */
+#define CT_COST_144_128 106
+#endif
 static inline int ct_cost_pct(int bm, int bn)
 {
     if (bm == TT_TALL_BM)
         return CT_COST_192_128;
+    if (bm == FT_ROWS)
+        return CT_COST_144_128;
     if (bn == WT_WIDE_BN)
         return CT_COST_128_320;
     return bn == WS_BN ? 100 : bn == 128 ? CT_COST_128 : CT_COST_64;
@@ -134,16 +140,25 @@ static inline struct ws_tile wider_tile(int m, int n, int sms)
     return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
 }
 
-/* overlapped_stores' rule: whether a product of this shape, in wider_tiles' tile, stores a tile while the next tile's
- * first k-tile runs. Not where every block takes one tile (tiles <= sms): there is no next tile, and the overlapped
- * kernel measured slower there (docs/tensor-ladder.md); not in the 128 x 320 tile, whose 160 accumulators leave no
- * registers for the pairs. On 132 SMs: 2048 x 2048, 128 tiles of 128 x 256 in one round, no; 8192 x 1024, 256 tiles
- * in two rounds, yes; 5120 x 5120, the 128 x 320 tile, no. */
-static inline int overlaps_stores(int m, int n, int sms)
+/* overlapped_stores' rule: whether a product of this shape, in tile t, stores a tile while the next tile's first
+ * k-tile runs. Not where every block takes one tile (tiles <= sms): there is no next tile, and the overlapped kernel
+ * measured slower there (docs/tensor-ladder.md); not in the 128 x 320 tile, whose 160 accumulators leave no registers
+ * for the pairs. On 132 SMs, in wider_tiles' tile: 2048 x 2048, 128 tiles of 128 x 256 in one round, no; 8192 x 1024,
+ * 256 tiles in two rounds, yes; 5120 x 5120, the 128 x 320 tile, no. */
+static inline int overlaps_stores(struct ws_tile t, int m, int n, int sms)
 {
-    const struct ws_tile t = wider_tile(m, n, sms);
     const long long tiles = (long long)((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn);
     return t.bn != WT_WIDE_BN && tiles > sms;
+}
+
+/* fitted_tiles' tile: wider_tiles' five and 144 x 128, by the same rounds and costs, in order of size. 144 rows fit
+ * 1536 x 1536 to 132 SMs: 11 x 12 tiles, one round of three quarters a 192 x 128 tile's outputs, where 192 x 128
+ * leaves 36 SMs idle (96 tiles). */
+static inline struct ws_tile fitted_tile(int m, int n, int sms)
+{
+    static const struct ws_tile by_size[] = {{WS_BM, WT_WIDE_BN}, {WS_BM, WS_BN}, {TT_TALL_BM, 128},
+                                             {FT_ROWS, 128},      {WS_BM, 128},   {WS_BM, 64}};
+    return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
 }
 
 #endif

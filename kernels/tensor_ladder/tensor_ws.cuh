@@ -3,7 +3,7 @@
  * are this one kernel with one more idea switched on each, in that order (PERSISTENT, then TMA_STORE, then
  * CLUSTER; the rung files say what each should move); even_waves is tma_store launched on another grid
  * (EVEN_WAVES, the launch's alone); overlapped_stores stores each tile while the next tile's first k-tile runs
- * (OVERLAP).
+ * (OVERLAP); fitted_tiles computes its 144 x 128 tiles as tiles of P^T (TRANSPOSED).
  *
  * A block is three warpgroups (four in taller_tiles' 192-row tiles: CONSUMERS, ws_shape). Warpgroup 0 is the producer:
  * it gives registers back (setmaxnreg.dec to 40) and one of its threads issues the TMA copies of every k-tile into a
@@ -40,10 +40,15 @@
  * take their 64 x 320 outputs in two wgmma a k-step (m64n256k16 and m64n64k16: 160 accumulators a thread).
  * CONSUMERS: the consumer warpgroups, 2 but in taller_tiles' 192 x 128 tiles, whose third consumer takes rows 128 to
  * 191: the ring then takes the stages that fit beside three consumers' boxes (4 of 40 KB), and the 64K
- * registers of the SM leave each consumer 152 (40 x 128 + 152 x 384), too few for 64 x 256 accumulators. */
-template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2> struct ws_shape {
+ * registers of the SM leave each consumer 152 (40 x 128 + 152 x 384), too few for 64 x 256 accumulators.
+ * TRANSPOSED: a tile of P^T, fitted_tiles' 144 x 128 (FT_ROWS x 128): consumer c takes columns 64 c to 64 c + 63 of
+ * all 144 rows, one wgmma m64n144k16 a k-step with a 64-column box of N as A and the tile's rows of M as B
+ * (tensor_hopper.cuh), 72 accumulators a thread, each a row of P^T: the k-tile is 18 KB of M (the "A" box of 144
+ * rows) and 16 KB of N, 5 stages; the store writes P^T's fragment transposed (ws_store_tma_transposed). */
+template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool TRANSPOSED = false> struct ws_shape {
     static const int CM = CLUSTER ? 2 : 1; /* CTAs of a cluster, stacked along m */
-    static const int BM = 64 * CONSUMERS, THREADS = 128 * (CONSUMERS + 1);
+    static const int BM = TRANSPOSED ? FT_ROWS : 64 * CONSUMERS, THREADS = 128 * (CONSUMERS + 1);
+    static const int FRAGMENT = (TRANSPOSED ? BM : BN) / 2; /* a consumer thread's accumulators */
     static const int A_BYTES = BM * WS_BK * 2, B_BYTES = WS_BK * BN * 2, STAGE_BYTES = A_BYTES + B_BYTES;
     static const int C_BYTES = TMA_STORE ? CONSUMERS * WS_STORE_BOXES * WS_BOX_BYTES : 0; /* the consumers' boxes */
     static const int RING_BYTES = WS_STAGES * (WS_BM * WS_BK * 2 + WS_BK * WS_BN * 2), FIT_BYTES = 225 * 1024 - C_BYTES;
@@ -55,6 +60,8 @@ template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2> struc
                   "a consumer's wgmma is m64n64k16, m64n128k16 or m64n256k16, or the last two for 320 columns");
     static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && BN == 128 && !CLUSTER),
                   "three consumers: 64 x 128 accumulators each, no clusters");
+    static_assert(!TRANSPOSED || (BN == 64 * CONSUMERS && CONSUMERS == 2 && !CLUSTER && TMA_STORE),
+                  "a tile of P^T: 64 columns a consumer, two consumers, no clusters, TMA stores");
 };
 
 #ifdef MEMSCOPE_SM90A
@@ -68,11 +75,11 @@ __device__ __forceinline__ void raster_tile(int t, int cluster_rows, int cols, i
 }
 
 /* The producer's copies of k-tile k of the tile at (row0, col0) into its slot, counted on full. */
-template <bool CLUSTER, bool TMA_STORE, int BN, int CONSUMERS>
+template <bool CLUSTER, bool TMA_STORE, int BN, int CONSUMERS, bool TRANSPOSED>
 __device__ __forceinline__ void ws_issue(uint8_t *slot, uint64_t *full, const CUtensorMap *map_m,
                                          const CUtensorMap *map_n, int k, int row0, int col0, unsigned rank)
 {
-    typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
+    typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS, TRANSPOSED> S;
     mbar_expect_bytes(full, S::STAGE_BYTES);
     tma_load(slot, map_m, full, k * WS_BK, row0);
     for (int j = 0; j < BN / 64; ++j)
@@ -143,6 +150,66 @@ __device__ __forceinline__ void ws_store_tma(const CUtensorMap *map_p, uint8_t *
     }
 }
 
+/* A consumer's 64 columns x ROWS rows of P (a tile of P^T, TRANSPOSED) from its fragment of P^T, whose rows are
+ * columns of P: stmatrix.trans writes each 8 x 8 block transposed, so that a box's rows are rows of P, 64 rows a box
+ * through the same two swizzled buffers as ws_store_tma; rows past the last whole box go straight to P, a bf16 at a
+ * time (a thread's pair lies along P's column). */
+template <int ROWS, typename Fragment>
+__device__ __forceinline__ void ws_store_tma_transposed(const CUtensorMap *map_p, uint8_t *boxes, __nv_bfloat16 *P,
+                                                        struct matmul_shape shape, int row0, int col0,
+                                                        const Fragment *d, int tid_in_wg, unsigned barrier)
+{
+    const int lane = tid_in_wg & 31, warp = tid_in_wg >> 5, matrix = lane >> 3, i = lane & 7;
+    const int chunk = 2 * warp + (matrix & 1); /* the 8 columns of P in this lane's matrix: its rows of P^T */
+#pragma unroll
+    for (int b = 0; b < ROWS / 64; ++b) {
+        uint8_t *box = boxes + (b % WS_STORE_BOXES) * WS_BOX_BYTES;
+        if (tid_in_wg == 0) {
+            if (b == 0 && ROWS / 64 % WS_STORE_BOXES != 0)
+                tma_store_wait_read<0>();
+            else
+                tma_store_wait_read<WS_STORE_BOXES - 1>();
+        }
+        named_barrier(barrier, 128);
+#pragma unroll
+        for (int j = 0; j < 8; j += 2) {
+            const int f = 2 * (8 * b + j), row = 8 * (j + (matrix >> 1)) + i; /* P^T's columns 64 b + 8 j.. */
+            stmatrix_x4_trans(box + row * 128 + ((chunk ^ i) << 4), fragment_pair(d, f), fragment_pair(d, f + 1),
+                              fragment_pair(d, f + 2), fragment_pair(d, f + 3));
+        }
+        fence_proxy_async();
+        named_barrier(barrier, 128);
+        if (tid_in_wg == 0) {
+            tma_store(map_p, box, col0, row0 + 64 * b);
+            tma_store_commit();
+        }
+    }
+    const int col = col0 + 16 * warp + (lane >> 2);
+#pragma unroll
+    for (int g = ROWS / 64 * 8; g < ROWS / 8; ++g)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) { /* P^T's rows lane / 4 and + 8: columns col and col + 8 of P */
+            const uint32_t pair = fragment_pair(d, 2 * g + half);
+            const int row = row0 + 8 * g + 2 * (lane & 3), c = col + 8 * half;
+            if (c < shape.cols && row < shape.rows)
+                P[(size_t)row * shape.cols + c] = __ushort_as_bfloat16((unsigned short)(pair & 0xFFFF));
+            if (c < shape.cols && row + 1 < shape.rows)
+                P[(size_t)(row + 1) * shape.cols + c] = __ushort_as_bfloat16((unsigned short)(pair >> 16));
+        }
+}
+
+/* A consumer's outputs from (row0, col0) by TMA boxes: 64 rows of BN columns, or (TRANSPOSED) 64 columns of BM rows. */
+template <int BN, int BM, bool TRANSPOSED, typename Fragment>
+__device__ __forceinline__ void ws_store(const CUtensorMap *map_p, uint8_t *boxes, __nv_bfloat16 *P,
+                                         struct matmul_shape shape, int row0, int col0, const Fragment *d,
+                                         int tid_in_wg, unsigned barrier)
+{
+    if constexpr (TRANSPOSED)
+        ws_store_tma_transposed<BM>(map_p, boxes, P, shape, row0, col0, d, tid_in_wg, barrier);
+    else
+        ws_store_tma<BN>(map_p, boxes, row0, col0, d, tid_in_wg, barrier);
+}
+
 /* One k-step ks of a consumer's half tile: d (64 x BN) += A (64 x 16) x B (16 x BN), B's k-tile at b. 320 columns
  * are 256 and the 64 of the fifth box, whose accumulators follow the first 256 columns' in the fragment layout of
  * one m64n320 (4 a group of 8 columns), so that the store takes them as one. */
@@ -171,7 +238,7 @@ __device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, const __nv
  * tile's columns a thread) and stores them after issuing the next tile's first k-tile of wgmma, so that the tensor
  * pipe works through the store; the last tile's are stored after the loop. Persistent, with TMA stores. */
 template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool TICKETED = false,
-          bool OVERLAP = false>
+          bool OVERLAP = false, bool TRANSPOSED = false>
 __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
                    const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P,
@@ -181,7 +248,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     static_assert(!TICKETED || (!PERSISTENT && !CLUSTER), "a ticket a block of the plain grid");
     static_assert(!OVERLAP || (PERSISTENT && TMA_STORE && BN <= WS_BN), "overlapped stores: persistent, TMA stores, "
                                                                         "pairs beside at most 128 accumulators");
-    typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
+    typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS, TRANSPOSED> S;
     extern __shared__ uint8_t raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     __shared__ unsigned ticket;
@@ -223,8 +290,8 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                 for (int k = 0; k < k_tiles; ++k, ++it) {
                     const int s = it % S::STAGES;
                     mbar_wait(&empty[s], ((it / S::STAGES) & 1) ^ 1);
-                    ws_issue<CLUSTER, TMA_STORE, BN, CONSUMERS>(ring + s * S::STAGE_BYTES, &full[s], &map_m, &map_n,
-                                                                k, row0, col0, rank);
+                    ws_issue<CLUSTER, TMA_STORE, BN, CONSUMERS, TRANSPOSED>(ring + s * S::STAGE_BYTES, &full[s], &map_m,
+                                                                            &map_n, k, row0, col0, rank);
                 }
             }
         }
@@ -233,27 +300,36 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
         const int c = wg - 1;
         uint8_t *boxes = ring + S::STAGES * S::STAGE_BYTES + c * (S::C_BYTES / CONSUMERS);
         int it = 0;
-        uint32_t pairs[OVERLAP ? BN / 4 : 1]; /* OVERLAP: the last tile's outputs, not stored yet */
+        uint32_t pairs[OVERLAP ? S::FRAGMENT / 2 : 1]; /* OVERLAP: the last tile's outputs, not stored yet */
         int pending_row0 = -1, pending_col0 = 0;
         (void)pairs, (void)pending_col0;
         for (int t = first; t < count; t += step) {
             int row0, col0;
             tile_origin(t, row0, col0);
-            float d[BN / 2];
+            if (TRANSPOSED) /* this consumer's outputs: its 64 columns of all rows, else its 64 rows */
+                col0 += 64 * c;
+            else
+                row0 += 64 * c;
+            float d[S::FRAGMENT];
             int last = 0;
             for (int k = 0; k < k_tiles; ++k, ++it) {
                 const int s = it % S::STAGES;
                 mbar_wait(&full[s], (it / S::STAGES) & 1);
-                const __nv_bfloat16 *a = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES) + c * 64 * WS_BK;
+                const __nv_bfloat16 *a = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES);
                 const __nv_bfloat16 *b = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES + S::A_BYTES);
                 wgmma_fence();
 #pragma unroll
                 for (int ks = 0; ks < WS_BK / 16; ++ks)
-                    wgmma_half_tile<BN>(d, a_desc(a, ks), b, ks, k > 0 || ks > 0);
+                    if constexpr (TRANSPOSED) /* N's box c as A, all of the tile's rows of M as B */
+                        wgmma_m64n144k16_transposed_a(d, b_desc(b + c * 64 * WS_BK, ks), a_desc(a, ks),
+                                                      k > 0 || ks > 0);
+                    else
+                        wgmma_half_tile<BN>(d, a_desc(a + c * 64 * WS_BK, ks), b, ks, k > 0 || ks > 0);
                 wgmma_commit();
                 if constexpr (OVERLAP)
                     if (k == 0 && pending_row0 >= 0) { /* while this k-tile's wgmma run */
-                        ws_store_tma<BN>(&map_p, boxes, pending_row0, pending_col0, pairs, tid_in_wg, 1 + c);
+                        ws_store<BN, S::BM, TRANSPOSED>(&map_p, boxes, P, shape, pending_row0, pending_col0, pairs,
+                                                        tid_in_wg, 1 + c);
                         pending_row0 = -1;
                     }
                 wgmma_wait<1>(); /* k-tile k-1's wgmma are done: its slot may go */
@@ -265,17 +341,18 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
             ws_release<CLUSTER>(&empty[last], tid_in_wg);
             if constexpr (OVERLAP) {
 #pragma unroll
-                for (int i = 0; i < BN / 4; ++i)
+                for (int i = 0; i < S::FRAGMENT / 2; ++i)
                     pairs[i] = fragment_pair(d, i);
-                pending_row0 = row0 + c * 64, pending_col0 = col0;
+                pending_row0 = row0, pending_col0 = col0;
             } else if (TMA_STORE)
-                ws_store_tma<BN>(&map_p, boxes, row0 + c * 64, col0, d, tid_in_wg, 1 + c);
+                ws_store<BN, S::BM, TRANSPOSED>(&map_p, boxes, P, shape, row0, col0, d, tid_in_wg, 1 + c);
             else
-                store_wgmma_tile<BN>(P, shape, row0 + c * 64, col0, d);
+                store_wgmma_tile<BN>(P, shape, row0, col0, d);
         }
         if constexpr (OVERLAP)
             if (pending_row0 >= 0)
-                ws_store_tma<BN>(&map_p, boxes, pending_row0, pending_col0, pairs, tid_in_wg, 1 + c);
+                ws_store<BN, S::BM, TRANSPOSED>(&map_p, boxes, P, shape, pending_row0, pending_col0, pairs, tid_in_wg,
+                                                1 + c);
         if (TMA_STORE && tid_in_wg == 0)
             asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
     }
@@ -329,7 +406,7 @@ static inline const char *ws_tile_on_device(struct matmul_shape shape, struct ws
  * doubling the time. The registry's grid is of WS_BM x WS_BN tiles whatever tile the kernel takes; the block is
  * the kernel's (taller_tiles gives the one its tile needs, checked against its row's). */
 template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN, int CONSUMERS = 2,
-          bool TICKETED = false, bool OVERLAP = false>
+          bool TICKETED = false, bool OVERLAP = false, bool TRANSPOSED = false>
 static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block, unsigned *tickets = nullptr)
 {
     static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
@@ -338,7 +415,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     (void)o, (void)grid, (void)block, (void)tickets;
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
 #else
-    typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS> S;
+    typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS, TRANSPOSED> S;
     if (!tensor_shape_matches(grid, block, o->shape, WS_BM, WS_BN, S::THREADS))
         return TENSOR_SHAPE_MISMATCH;
     if (!tensor_rows_aligned(o))
@@ -347,7 +424,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     const char *why = tensor_maps_for(o, S::BM, &maps);
     if (why)
         return why;
-    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS, TICKETED, OVERLAP>;
+    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS, TICKETED, OVERLAP, TRANSPOSED>;
     cudaError_t rc = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM);
     if (rc != cudaSuccess)
         return cudaGetErrorString(rc);

@@ -151,6 +151,29 @@ static void a_wide_tile_is_taken_where_its_rounds_take_least_time(void **state)
     assert_int_equal(wider_tile(3840, 3840, 1).bn, WT_WIDE_BN);
 }
 
+/* fitted_tiles' tile by the same reckoning, 144 x 128 (cost 106 %, measured on an H200) beside wider_tiles' five,
+ * worked out by hand in the units above (rounds x rows x columns x cost / 128): taken at 1536 (132 tiles, one round,
+ * 15,264; 192 x 128: 96, 1, 20,352) and 2560 (360, 3, 45,792; 128 x 256: 200, 2, 51,200); not at 3072 (528, 4,
+ * 61,056, tied with 192 x 128's 384, 3, 61,056: the larger tile on a tie) nor at the other multiples of 512 to 8192;
+ * and at 1533 x 1528, the rows and columns of its tiles part full (11 x 12 tiles, one round). */
+static void a_fitted_tile_is_taken_where_its_rounds_take_least_time(void **state)
+{
+    (void)state;
+    assert_int_equal(fitted_tile(1536, 1536, 132).bm, FT_ROWS);
+    assert_int_equal(fitted_tile(2560, 2560, 132).bm, FT_ROWS);
+    assert_int_equal(fitted_tile(1533, 1528, 132).bm, FT_ROWS);
+    for (int w = 1024; w <= 8192; w += 512)
+        if (w != 1536 && w != 2560 && fitted_tile(w, w, 132).bm == FT_ROWS)
+            fail_msg("W = %d takes 144 x 128", w);
+    const struct ws_tile tall = fitted_tile(3072, 3072, 132);
+    assert_true(tall.bm == TT_TALL_BM && tall.bn == 128);
+    /* where another tile is taken, it is wider_tiles' */
+    for (int w = 8; w <= 8192; w += 8) {
+        const struct ws_tile t = fitted_tile(w, w, 132), u = wider_tile(w, w, 132);
+        assert_true(t.bm == FT_ROWS || (t.bm == u.bm && t.bn == u.bn));
+    }
+}
+
 /* The rules take P's rows and columns (m x n): rectangles by the same reckoning, worked out by hand in the units
  * above (rounds x rows x columns x cost / 128). A transformer block's GEMMs at 8192 tokens take 128 x 256; and a
  * rectangle is not its transpose, since the tall tile's rows are not its columns. */
@@ -183,20 +206,25 @@ static void a_rectangle_takes_the_tile_of_its_rows_and_columns(void **state)
  * 128 x 256) take one round; 5120, 5632 and 7680 the wide tile; the other multiples of 512 two rounds or more
  * (2560: 200 tiles of 128 x 256; 3072: 384 of 192 x 128); and the transformer block's GEMMs at 8192 tokens (8192 x
  * 1024: 256 tiles of 128 x 256, two rounds). */
+static int overlaps_in_wider_tile(int m, int n, int sms)
+{
+    return overlaps_stores(wider_tile(m, n, sms), m, n, sms);
+}
+
 static void stores_overlap_where_a_block_takes_two_tiles(void **state)
 {
     (void)state;
     static const int one_round_or_wide[] = {1024, 1536, 2048, 5120, 5632, 7680};
     static const int several_rounds[] = {2560, 3072, 3584, 4096, 4608, 6144, 6656, 7168, 8192};
     for (size_t i = 0; i < sizeof one_round_or_wide / sizeof *one_round_or_wide; ++i)
-        if (overlaps_stores(one_round_or_wide[i], one_round_or_wide[i], 132))
+        if (overlaps_in_wider_tile(one_round_or_wide[i], one_round_or_wide[i], 132))
             fail_msg("W = %d overlaps", one_round_or_wide[i]);
     for (size_t i = 0; i < sizeof several_rounds / sizeof *several_rounds; ++i)
-        if (!overlaps_stores(several_rounds[i], several_rounds[i], 132))
+        if (!overlaps_in_wider_tile(several_rounds[i], several_rounds[i], 132))
             fail_msg("W = %d does not overlap", several_rounds[i]);
-    assert_true(overlaps_stores(8192, 3072, 132) && overlaps_stores(8192, 1024, 132) &&
-                overlaps_stores(8192, 4096, 132));
-    assert_false(overlaps_stores(1000, 264, 132)); /* 40 tiles of 128 x 64 */
+    assert_true(overlaps_in_wider_tile(8192, 3072, 132) && overlaps_in_wider_tile(8192, 1024, 132) &&
+                overlaps_in_wider_tile(8192, 4096, 132));
+    assert_false(overlaps_in_wider_tile(1000, 264, 132)); /* 40 tiles of 128 x 64 */
 }
 
 int main(void)
@@ -205,6 +233,7 @@ int main(void)
         cmocka_unit_test(each_shape_takes_the_tile_whose_rounds_take_least_time),
         cmocka_unit_test(a_tall_tile_is_taken_where_its_rounds_take_least_time),
         cmocka_unit_test(a_wide_tile_is_taken_where_its_rounds_take_least_time),
+        cmocka_unit_test(a_fitted_tile_is_taken_where_its_rounds_take_least_time),
         cmocka_unit_test(stores_overlap_where_a_block_takes_two_tiles),
         cmocka_unit_test(a_rectangle_takes_the_tile_of_its_rows_and_columns),
         cmocka_unit_test(the_ladder_widths_on_an_h100),
