@@ -485,24 +485,49 @@ static void levels_on_one_another(const struct chart_labels *l, int a, int b, bo
                 at[l->at[i].level] = true;
 }
 
+/* The numbers of one level in the key's last cell, in order: a run of three or more consecutive numbers as its first
+ * and last ("34-41"), so that a point among many on one another keeps a cell the page's last column holds. */
+static size_t put_numbers(char *cell, size_t len, size_t used, const bool *listed, int points)
+{
+    for (int first = 1, put = 0; first <= points && used < len; ++first) {
+        if (!listed[first])
+            continue;
+        int last = first;
+        while (last + 1 <= points && listed[last + 1])
+            ++last;
+        const char *gap = put++ ? ", " : " ";
+        if (last - first >= 2)
+            used += snprintf(cell + used, len - used, "%s%d-%d", gap, first, last);
+        else
+            used += snprintf(cell + used, len - used, last > first ? "%s%d, %d" : "%s%d", gap, first, last);
+        first = last;
+    }
+    return used;
+}
+
 /* The key's last cell: for each level, the numbers whose markers lie on this one's there ("L1/shared 16, 19, 20;
- * L2 19; DRAM 15, 16, 19"), level by level so that a crowded point's cell stays short enough for the page's last
+ * L2 19; DRAM 15-17, 19"), level by level so that a crowded point's cell stays short enough for the page's last
  * column; "-" for none (gnuplot reads an empty last cell as missing and draws another row's). */
 static void on_one_another_cell(char *cell, size_t len, const struct chart_labels *l, int number, int points)
 {
     static const char *const level_names[ROOF_LEVELS] = {"L1/shared", "L2", "DRAM"};
-    bool at[MAX_VARIANTS + 1][ROOF_LEVELS] = {{false}};
+    bool at[MAX_VARIANTS + 1][ROOF_LEVELS] = {{false}}, listed[MAX_VARIANTS + 2];
     size_t used = 0;
     snprintf(cell, len, "-");
-    for (int other = 1; other <= points && other <= MAX_VARIANTS; ++other)
+    if (points > MAX_VARIANTS)
+        points = MAX_VARIANTS;
+    for (int other = 1; other <= points; ++other)
         if (other != number)
             levels_on_one_another(l, number, other, at[other]);
-    for (int k = 0; k < ROOF_LEVELS && used < len; ++k)
-        for (int other = 1, listed = 0; other <= points && other <= MAX_VARIANTS && used < len; ++other)
-            if (at[other][k] && listed++ == 0)
-                used += snprintf(cell + used, len - used, "%s%s %d", used ? "; " : "", level_names[k], other);
-            else if (at[other][k])
-                used += snprintf(cell + used, len - used, ", %d", other);
+    for (int k = 0; k < ROOF_LEVELS && used < len; ++k) {
+        bool any = false;
+        for (int other = 1; other <= points; ++other)
+            any |= listed[other] = at[other][k];
+        if (any) {
+            used += snprintf(cell + used, len - used, "%s%s", used ? "; " : "", level_names[k]);
+            used = put_numbers(cell, len, used, listed, points);
+        }
+    }
 }
 
 static void key_row(FILE *f, const struct report_model *m, const struct point *p, int number,

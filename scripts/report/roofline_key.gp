@@ -7,7 +7,7 @@ page_caption = "bound: the roof that gives the lowest attainable GFLOP/s at the 
     "and the compute roof of its precision); bound GFLOP/s: that figure; % of bound: achieved over it. A level 'not collected' holds the ".unit_name."\n".\
     "to nothing. FLOP/B L1/shared: per byte of L1/shared data-stage wavefronts (128 B each). * FLOP from the work model 2 W^3: counted FLOP\n".\
     "under half of it or not collected. A tensor kernel: its type and TFLOP/s, its bound the roof of its type (none without one). On one another with:\n".\
-    "the numbers whose markers hide this one's, level by level (centres a quarter of a marker apart or less). Computed in harness/report/roofline.c.\n".\
+    "the numbers whose markers hide this one's, by level (centres a quarter of a marker apart or less; 34-41: 34 to 41). Computed in roofline.c.\n".\
     caption_line(roofline_tensor_note).caption_line(roofline_l2_note).caption_line(roofline_flop_note).roofs_note
 load scriptdir.'/page.gp'
 # Up to nine lines of caption: they start higher, and the table ends higher, than on the other pages.

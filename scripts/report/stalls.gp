@@ -18,7 +18,7 @@ set style data histograms
 set style histogram rowstacked
 set style fill solid 0.85 border -1
 set boxwidth 0.7
-set xtics rotate by 35 right font xtics_font nomirror
+set xtics rotate by bars_rotation(variant_count) right font xtics_font nomirror
 set yrange [0:100]
 set ylabel "share of the samples (%)"
 set tmargin at screen 0.85

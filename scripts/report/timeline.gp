@@ -13,8 +13,9 @@ set style data histograms
 set style histogram rowstacked
 set style fill solid 0.85 border lc rgb "white"
 set boxwidth 0.7
-timeline_xtics_font = bars_font(variant_count + 2) # a bar per variant, one of the run's phases, one of no range
-set xtics rotate by 35 right font timeline_xtics_font nomirror
+timeline_bars = variant_count + 2 # a bar per variant, one of the run's phases, one of no range
+timeline_xtics_font = bars_font(timeline_bars)
+set xtics rotate by bars_rotation(timeline_bars) right font timeline_xtics_font nomirror
 set yrange [0:timeline_highest_s * 1.3]
 set ylabel "wall time (s)"
 set tmargin at screen 0.85
