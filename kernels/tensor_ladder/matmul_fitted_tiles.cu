@@ -2,7 +2,7 @@
  * fitted_tiles: overlapped_stores with one more tile to choose from, 144 x 128 (tensor_tiles.h, fitted_tile). At
  * 1536 x 1536, 144 rows cut the product into 11 x 12 tiles, one for each of 132 SMs, where overlapped_stores'
  * 192 x 128 tiles are 96 and leave 36 SMs idle for the whole kernel. A wgmma's N may be any multiple of 8 up to 256,
- * but a tile whose N-major B is not whole 64-column boxes (128 x 144, 192 x 96) measured about 150 % of 128 x 256's
+ * but a tile whose N-major B is not whole 64-column boxes (128 x 144, 192 x 96) measured 132-150 % of 128 x 256's
  * time an output (docs/tensor-ladder.md, "Tried"). So the kernel computes the tile of P^T = N^T M^T (tensor_ws.cuh,
  * TRANSPOSED): each consumer's wgmma m64n144k16 takes a 64-column box of N as A (M-major for it) and the tile's 144
  * rows of M as B, K-major, 18 whole 8-row groups; its 72 accumulators are rows of P^T, which stmatrix.trans writes

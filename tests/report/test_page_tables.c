@@ -236,7 +236,7 @@ static void points_on_one_another_are_named_in_the_key(void **state)
         assert_string_equal(cell(&t, expected[i][0], "on one another with"), expected[i][1]);
 }
 
-/* The captions' sentences from the run: colours repeat past the palette's twelve (42 variants; the fixture's 7
+/* The captions' sentences from the run: colours repeat past the palette's twelve (44 variants; the fixture's 7
  * share none), the key's GFLOP/s count the executed FLOP where the summary divides 2 W^3 (cuBLAS executed
  * 137,472,507,904 FLOP, metrics.csv's flop_fp32, 2 x 4096^3 = 137,438,953,472: 0.024 % more; at W = 4096 in the
  * H200 reference run at c837e46, 51,276 GFLOP/s in its median 2.681056023 ms against summary.csv's 51,262.99; every
