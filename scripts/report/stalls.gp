@@ -1,8 +1,8 @@
 # Warp stall reasons per variant at the largest width: each reason's share of the PC samples (stacked).
 load scriptdir.'/common.gp'
 page_title = "Warp stall reasons".at_width.": where the warps wait"
-reasons_said = "long_scoreboard: waiting on global memory; lg_throttle: the load/store queue for global memory full; mio_throttle and\n".\
-    "short_scoreboard: shared memory; barrier: __syncthreads; not_selected: ready, another issued; no_instructions: waiting for instructions."
+reasons_said = "long_scoreboard: waiting on global memory; lg_throttle: its load/store queue full; mio_throttle, short_scoreboard: shared memory;\n".\
+    "barrier: __syncthreads; not_selected: ready, another issued; no_instructions: waiting for instructions; warpgroup_arrive: for a wgmma's operands."
 page_caption = program_profile ? \
     "From stalls.csv (the stalls group: CUPTI PC sampling in a run of the program of its own, a sample per SM every 2^p cycles, p chosen per\n".\
     "launch from its duration in the first run for 25,000 to 200,000 samples, and at least 9). Each bar: a kernel's first sampled launch, the share\n".\

@@ -201,16 +201,17 @@ static void a_rectangle_takes_the_tile_of_its_rows_and_columns(void **state)
     }
 }
 
-/* overlapped_stores overlaps where a block takes two tiles or more in a tile other than 128 x 320, worked out by hand
- * on 132 SMs from the tiles of the test above: 1024 (128 tiles of 128 x 64), 1536 (96 of 192 x 128) and 2048 (128 of
- * 128 x 256) take one round; 5120, 5632 and 7680 the wide tile; the other multiples of 512 two rounds or more
- * (2560: 200 tiles of 128 x 256; 3072: 384 of 192 x 128); and the transformer block's GEMMs at 8192 tokens (8192 x
- * 1024: 256 tiles of 128 x 256, two rounds). */
+/* overlapped_stores' rule in wider_tiles' tile, the tile it runs. */
 static int overlaps_in_wider_tile(int m, int n, int sms)
 {
     return overlaps_stores(wider_tile(m, n, sms), m, n, sms);
 }
 
+/* overlapped_stores overlaps where a block takes two tiles or more in a tile other than 128 x 320, worked out by hand
+ * on 132 SMs from the tiles of the test above: 1024 (128 tiles of 128 x 64), 1536 (96 of 192 x 128) and 2048 (128 of
+ * 128 x 256) take one round; 5120, 5632 and 7680 the wide tile; the other multiples of 512 two rounds or more
+ * (2560: 200 tiles of 128 x 256; 3072: 384 of 192 x 128); and the transformer block's GEMMs at 8192 tokens (8192 x
+ * 1024: 256 tiles of 128 x 256, two rounds). */
 static void stores_overlap_where_a_block_takes_two_tiles(void **state)
 {
     (void)state;
