@@ -161,11 +161,4 @@ static inline struct ws_tile fitted_tile(int m, int n, int sms)
     return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
 }
 
-/* paired_tiles' rule: whether a tile is computed in a 2-CTA cluster with the tile below it, sharing their k-tiles of N.
- * Not fitted_tiles' tile of P^T (its N boxes are its A). */
-static inline int pairs_tiles(struct ws_tile t)
-{
-    return t.bm != FT_ROWS;
-}
-
 #endif

@@ -60,7 +60,8 @@ template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool 
     static_assert(SMEM + 2 * STAGES * 8 <= 227 * 1024, "an H100 block has 227 KB of shared memory");
     static_assert(BN == 64 || BN == 128 || BN == 256 || BN == 320,
                   "a consumer's wgmma is m64n64k16, m64n128k16 or m64n256k16, or the last two for 320 columns");
-    static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && BN == 128), "three consumers: 64 x 128 accumulators each");
+    static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && BN == 128 && !CLUSTER),
+                  "three consumers: 64 x 128 accumulators each, no clusters");
     static_assert(!TRANSPOSED || (BN == 64 * CONSUMERS && CONSUMERS == 2 && !CLUSTER && TMA_STORE),
                   "a tile of P^T: 64 columns a consumer, two consumers, no clusters, TMA stores");
 };
@@ -366,15 +367,14 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
 
 /* How many clusters of this kernel can be resident at once on the current device (a cluster must fit in one GPC,
  * so this can be fewer than SMs / CM), asked once per device: 0 and why, if the query fails. */
-template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN, int CONSUMERS, bool TICKETED, bool OVERLAP>
+template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE>
 static const char *ws_resident_clusters(cudaLaunchConfig_t *config, int *clusters)
 {
     static int device = -1, resident;
     int now;
     cudaError_t rc = cudaGetDevice(&now);
     if (rc == cudaSuccess && now != device) {
-        rc = cudaOccupancyMaxActiveClusters(
-            &resident, ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS, TICKETED, OVERLAP>, config);
+        rc = cudaOccupancyMaxActiveClusters(&resident, ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE>, config);
         device = rc == cudaSuccess ? now : -1;
     }
     *clusters = rc == cudaSuccess ? resident : 0;
@@ -405,14 +405,14 @@ static inline const char *ws_tile_on_device(struct matmul_shape shape, struct ws
 /* The launch: a grid of tiles, or (persistent) one block per SM; with EVEN_WAVES the fewest blocks that take as
  * few rounds of tiles (tensor_tiles.h); with clusters, as many as can be resident at once: the tiles are dealt to
  * the blocks in advance, so a cluster that had to wait for a free GPC would run its whole share after the others,
- * doubling the time (with EVEN_WAVES too, the rounds are of clusters' pairs of tiles). The registry's grid is of
- * WS_BM x WS_BN tiles whatever tile the kernel takes; the block is the kernel's (taller_tiles gives the one its tile
- * needs, checked against its row's). */
+ * doubling the time. The registry's grid is of WS_BM x WS_BN tiles whatever tile the kernel takes; the block is
+ * the kernel's (taller_tiles gives the one its tile needs, checked against its row's). */
 template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN, int CONSUMERS = 2,
           bool TICKETED = false, bool OVERLAP = false, bool TRANSPOSED = false>
 static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block, unsigned *tickets = nullptr)
 {
-    static_assert(!EVEN_WAVES || PERSISTENT, "even waves: a persistent grid");
+    static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
+    static_assert(!CLUSTER || BN == WS_BN, "clusters: ws_resident_clusters asks about the 256-column kernel");
 #ifndef MEMSCOPE_SM90A
     (void)o, (void)grid, (void)block, (void)tickets;
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
@@ -430,37 +430,34 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     cudaError_t rc = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM);
     if (rc != cudaSuccess)
         return cudaGetErrorString(rc);
-    cudaLaunchConfig_t config = {grid, block, S::SMEM, o->stream, NULL, 0};
-    cudaLaunchAttribute cluster;
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = S::CM, cluster.val.clusterDim.y = 1, cluster.val.clusterDim.z = 1;
-    config.attrs = &cluster, config.numAttrs = CLUSTER ? 1 : 0;
     if (PERSISTENT) {
-        int sms, slots; /* the clusters (or single blocks) that run at once */
+        int sms;
         if ((why = ws_device_sms(&sms)))
             return why;
-        slots = sms / S::CM;
-        config.gridDim = dim3(slots * S::CM, 1, 1); /* what the residency query asks about: whole clusters */
-        if (CLUSTER) {
-            int resident;
-            if ((why = ws_resident_clusters<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS, TICKETED, OVERLAP>(
-                     &config, &resident)))
+        const int tiles = ((o->shape.rows + S::BM - 1) / S::BM) * ((o->shape.cols + BN - 1) / BN);
+        grid = dim3(EVEN_WAVES ? even_waves_grid(tiles, sms) : sms / S::CM * S::CM, 1, 1);
+    }
+    if (CLUSTER) {
+        cudaLaunchConfig_t config = {grid, block, S::SMEM, o->stream, NULL, 0};
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = S::CM, cluster.val.clusterDim.y = 1, cluster.val.clusterDim.z = 1;
+        config.attrs = &cluster, config.numAttrs = 1;
+        if (PERSISTENT) {
+            int clusters;
+            if ((why = ws_resident_clusters<PERSISTENT, CLUSTER, TMA_STORE>(&config, &clusters)))
                 return why;
-            if (resident < 1)
+            if (clusters < 1)
                 return MATMUL_REFUSED "no 2-CTA cluster of this kernel fits on the device";
-            slots = resident < slots ? resident : slots;
+            if ((unsigned)(clusters * S::CM) < config.gridDim.x)
+                config.gridDim.x = clusters * S::CM;
         }
-        const int tile_rows = (o->shape.rows + S::BM - 1) / S::BM, cols = (o->shape.cols + BN - 1) / BN;
-        const int cluster_tiles = (tile_rows + S::CM - 1) / S::CM * cols;
-        config.gridDim = dim3((EVEN_WAVES ? even_waves_grid(cluster_tiles, slots) : slots) * S::CM, 1, 1);
+        rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape,
+                                tickets);
+        return rc == cudaSuccess ? launch_status() : cudaGetErrorString(rc);
     }
-    if (!CLUSTER) {
-        kernel<<<config.gridDim, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p,
-                                                              o->shape, tickets);
-        return launch_status();
-    }
-    rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape, tickets);
-    return rc == cudaSuccess ? launch_status() : cudaGetErrorString(rc);
+    kernel<<<grid, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape, tickets);
+    return launch_status();
 #endif
 }
 
