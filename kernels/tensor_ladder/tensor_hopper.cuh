@@ -259,6 +259,14 @@ __device__ __forceinline__ uint64_t b_desc(const __nv_bfloat16 *tile, int ks)
     return sw128_desc(tile + ks * 16 * 64, TL_BK * 128, 1024);
 }
 
+/* desc moved by `bytes` in shared memory, its layout kept: the start address is its low 14 bits in 16-byte units,
+ * and a CTA's shared addresses (below 2^18) never carry out of them. A k-loop that moves its descriptors by adds,
+ * from ones built once, issues one add a descriptor where building it from the address takes several. */
+__device__ __forceinline__ uint64_t desc_plus(uint64_t desc, unsigned bytes)
+{
+    return desc + (bytes >> 4);
+}
+
 /* d (64 x 64, FP32, the warpgroup's fragment layout) += A (64 x 16, K-major, descriptor a) x B (16 x 64,
  * N-major, so transposed: the last immediate, descriptor b); scale_d 0 overwrites d. One HGMMA.64x64x16.F32.BF16. */
 __device__ __forceinline__ void wgmma_m64n64k16(float d[32], uint64_t a, uint64_t b, int scale_d)

@@ -212,22 +212,32 @@ __device__ __forceinline__ void ws_store(const CUtensorMap *map_p, uint8_t *boxe
         ws_store_tma<BN>(map_p, boxes, row0, col0, d, tid_in_wg, barrier);
 }
 
-/* One k-step ks of a consumer's half tile: d (64 x BN) += A (64 x 16) x B (16 x BN), B's k-tile at b. 320 columns
- * are 256 and the 64 of the fifth box, whose accumulators follow the first 256 columns' in the fragment layout of
- * one m64n320 (4 a group of 8 columns), so that the store takes them as one. */
-template <int BN>
-__device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, const __nv_bfloat16 *b, int ks, int scale_d)
+/* One k-step of a consumer's half tile: d (64 x BN) += A (64 x 16) x B (16 x BN), descriptors a and b (b_desc's, its
+ * first box). 320 columns are 256 and the 64 of the fifth box, whose accumulators follow the first 256 columns' in
+ * the fragment layout of one m64n320 (4 a group of 8 columns), so that the store takes them as one. */
+template <int BN> __device__ __forceinline__ void wgmma_half_tile(float *d, uint64_t a, uint64_t b, int scale_d)
 {
     if constexpr (BN == 320) {
-        wgmma_m64n256k16(d, a, b_desc(b, ks), scale_d);
-        wgmma_m64n64k16(d + 128, a, b_desc(b + 4 * 64 * WS_BK, ks), scale_d);
+        wgmma_m64n256k16(d, a, b, scale_d);
+        wgmma_m64n64k16(d + 128, a, desc_plus(b, 4 * 64 * WS_BK * 2), scale_d);
     } else if constexpr (BN == 256)
-        wgmma_m64n256k16(d, a, b_desc(b, ks), scale_d);
+        wgmma_m64n256k16(d, a, b, scale_d);
     else if constexpr (BN == 128)
-        wgmma_m64n128k16(d, a, b_desc(b, ks), scale_d);
+        wgmma_m64n128k16(d, a, b, scale_d);
     else
-        wgmma_m64n64k16(d, a, b_desc(b, ks), scale_d);
+        wgmma_m64n64k16(d, a, b, scale_d);
 }
+
+/* A k-tile's slot in the ring and the parity of its mbarriers' phase, stepped a k-tile at a time. */
+template <int STAGES> struct ring_pos {
+    int slot = 0;
+    unsigned phase = 0;
+    __device__ __forceinline__ void step()
+    {
+        if (++slot == STAGES)
+            slot = 0, phase ^= 1;
+    }
+};
 
 #endif
 
@@ -255,7 +265,9 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     __shared__ unsigned ticket;
     uint8_t *ring = (uint8_t *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
-    const int tid = threadIdx.x, wg = tid / 128, tid_in_wg = tid % 128;
+    /* wg from lane 0: the compiler then knows it the same across the warp, and keeps what derives from it (a
+     * consumer's descriptors) in uniform registers, where wgmma reads them */
+    const int tid = threadIdx.x, wg = __shfl_sync(0xFFFFFFFFu, tid / 128, 0), tid_in_wg = tid % 128;
     const unsigned rank = CLUSTER ? cluster_rank() : 0;
     const int k_tiles = (shape.inner + WS_BK - 1) / WS_BK, cols = (shape.cols + BN - 1) / BN;
     const int cluster_rows = ((shape.rows + S::BM - 1) / S::BM + S::CM - 1) / S::CM;
@@ -285,15 +297,14 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     if (wg == 0) {
         setmaxnreg_dec<40>();
         if (tid == 0) {
-            int it = 0;
+            ring_pos<S::STAGES> pos;
             for (int t = first; t < count; t += step) {
                 int row0, col0;
                 tile_origin(t, row0, col0);
-                for (int k = 0; k < k_tiles; ++k, ++it) {
-                    const int s = it % S::STAGES;
-                    mbar_wait(&empty[s], ((it / S::STAGES) & 1) ^ 1);
-                    ws_issue<CLUSTER, TMA_STORE, BN, CONSUMERS, TRANSPOSED>(ring + s * S::STAGE_BYTES, &full[s], &map_m,
-                                                                            &map_n, k, row0, col0, rank);
+                for (int k = 0; k < k_tiles; ++k, pos.step()) {
+                    mbar_wait(&empty[pos.slot], pos.phase ^ 1);
+                    ws_issue<CLUSTER, TMA_STORE, BN, CONSUMERS, TRANSPOSED>(
+                        ring + pos.slot * S::STAGE_BYTES, &full[pos.slot], &map_m, &map_n, k, row0, col0, rank);
                 }
             }
         }
@@ -301,7 +312,12 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
         setmaxnreg_inc<S::CONSUMER_REGS>();
         const int c = wg - 1;
         uint8_t *boxes = ring + S::STAGES * S::STAGE_BYTES + c * (S::C_BYTES / CONSUMERS);
-        int it = 0;
+        /* slot 0's descriptors of this consumer's operands, k-step 0: A its 64 rows of M (TRANSPOSED: all rows, as
+         * wgmma's B), B the tile's columns of N (TRANSPOSED: its 64, as wgmma's A) */
+        const __nv_bfloat16 *slot0 = (const __nv_bfloat16 *)ring;
+        const uint64_t a0 = a_desc(slot0 + (TRANSPOSED ? 0 : c * 64 * WS_BK), 0);
+        const uint64_t b0 = b_desc(slot0 + S::A_BYTES / 2 + (TRANSPOSED ? c * 64 * WS_BK : 0), 0);
+        ring_pos<S::STAGES> pos;
         uint32_t pairs[OVERLAP ? S::FRAGMENT / 2 : 1]; /* OVERLAP: the last tile's outputs, not stored yet */
         int pending_row0 = -1, pending_col0 = 0;
         (void)pairs, (void)pending_col0;
@@ -314,19 +330,19 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                 row0 += 64 * c;
             float d[S::FRAGMENT];
             int last = 0;
-            for (int k = 0; k < k_tiles; ++k, ++it) {
-                const int s = it % S::STAGES;
-                mbar_wait(&full[s], (it / S::STAGES) & 1);
-                const __nv_bfloat16 *a = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES);
-                const __nv_bfloat16 *b = (const __nv_bfloat16 *)(ring + s * S::STAGE_BYTES + S::A_BYTES);
+            for (int k = 0; k < k_tiles; ++k, pos.step()) {
+                mbar_wait(&full[pos.slot], pos.phase);
+                const uint64_t a_slot = desc_plus(a0, pos.slot * S::STAGE_BYTES);
+                const uint64_t b_slot = desc_plus(b0, pos.slot * S::STAGE_BYTES);
                 wgmma_fence();
 #pragma unroll
-                for (int ks = 0; ks < WS_BK / 16; ++ks)
+                for (int ks = 0; ks < WS_BK / 16; ++ks) { /* a k-step: 16 columns of A's rows, 16 rows of B's boxes */
+                    const uint64_t a = desc_plus(a_slot, ks * 32), b = desc_plus(b_slot, ks * 16 * 128);
                     if constexpr (TRANSPOSED) /* N's box c as A, all of the tile's rows of M as B */
-                        wgmma_m64n144k16_transposed_a(d, b_desc(b + c * 64 * WS_BK, ks), a_desc(a, ks),
-                                                      k > 0 || ks > 0);
+                        wgmma_m64n144k16_transposed_a(d, b, a, k > 0 || ks > 0);
                     else
-                        wgmma_half_tile<BN>(d, a_desc(a + c * 64 * WS_BK, ks), b, ks, k > 0 || ks > 0);
+                        wgmma_half_tile<BN>(d, a, b, k > 0 || ks > 0);
+                }
                 wgmma_commit();
                 if constexpr (OVERLAP)
                     if (k == 0 && pending_row0 >= 0) { /* while this k-tile's wgmma run */
@@ -337,7 +353,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                 wgmma_wait<1>(); /* k-tile k-1's wgmma are done: its slot may go */
                 if (k > 0)
                     ws_release<CLUSTER>(&empty[last], tid_in_wg);
-                last = s;
+                last = pos.slot;
             }
             wgmma_wait<0>();
             ws_release<CLUSTER>(&empty[last], tid_in_wg);
