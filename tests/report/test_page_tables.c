@@ -173,15 +173,15 @@ static void the_key_lists_every_point_with_its_bound(void **state)
     file_holds("pages.tsv", "roofline\troofline.gp\t\nroofline-key\troofline_key.gp\t\n");
 }
 
-/* The reference run's cublas_fp64 (the H200 reference run at c837e46: point 25) runs on the FP64 tensor cores
+/* The reference run's cublas_fp64 (the H200 reference run at 7351cae: point 25) runs on the FP64 tensor cores
  * (DMMA), which the chart has no roof for: its metrics.csv at W = 4096 counts 137,438,953,472 FLOP as
  * flop_tensor_fp64 (sm__ops_path_tensor_src_fp64.sum; and 16,777,216 as flop_fp64), and environment.csv holds no
  * ceiling_tensor_fp64_gflops. No memory roof is named its bound for want of a compute roof (an older key said
  * "L2, 94 %" while CUPTI put the L2 at 54 % of its peak), and the caption says why, with its tensor pipe busy
- * 97.70 % (summary.csv's tensor_pipe_pct). The L2 note names the point that moves the largest share of the measured
- * L2 roof (environment.csv: 7,439.0 GB/s): warp_specialized (point 32), 1,749,731,456 bytes of L2 traffic
- * (lts__t_bytes.sum) in its median 0.1926560029 ms, 9,082 GB/s, 122 % of the roof (tma_wgmma, the next, 114 %),
- * where CUPTI puts the L2 at 68 % of its peak (summary.csv's sol_l2_pct 67.93). */
+ * 97.79 % (summary.csv's tensor_pipe_pct). The L2 note names the point that moves the largest share of the measured
+ * L2 roof (environment.csv: 7,468.9 GB/s): warp_specialized (point 32), 1,769,513,856 bytes of L2 traffic
+ * (lts__t_bytes.sum) in its median 0.1980800033 ms, 8,933 GB/s, 119.6 % of the roof (tma_wgmma, the next, 112.7 %),
+ * where CUPTI puts the L2 at 67 % of its peak (summary.csv's sol_l2_pct 67.44). */
 static void a_tensor_core_point_is_held_to_no_memory_roof(void **state)
 {
     (void)state;
@@ -195,22 +195,22 @@ static void a_tensor_core_point_is_held_to_no_memory_roof(void **state)
                            "run measured no roof of its tensor type (environment.csv, ceiling_tensor_*).'");
     file_holds("roofs.gp",
                "roofline_l2_note = 'The L2 roof is a copy'.\"'\".'s bandwidth, not the L2'.\"'\".'s peak: 32 "
-               "(warp_specialized) moves 122 % of it, CUPTI puts the L2 at 68 % of its peak "
+               "(warp_specialized) moves 120 % of it, CUPTI puts the L2 at 67 % of its peak "
                "(lts__throughput).'");
     file_holds("roofs.gp", "roofs_note = 'Roofs measured on this GPU by memscope'.\"'\".'s kernels (environment.csv, "
                            "ceiling_*): what they reached, not the peaks; a kernel can pass one.'");
 }
 
 /* Points whose markers lie on one another at print size are named in the key, level by level, a run of three or
- * more numbers as its first and last (the H200 reference run at c837e46, its 44 points placed from metrics.csv's FLOP
+ * more numbers as its first and last (the H200 reference run at 7351cae, its 44 points placed from metrics.csv's FLOP
  * and l1_shared_wavefront_bytes, l2_bytes and dram_bytes at W = 4096 and summary.csv's medians, on the chart roofs.gp
  * gives (x 0.01 to 1000 FLOP/B, y 100 to 10^7 GFLOP/s), centres a quarter of a marker apart or less, a chain one
  * group; worked out from those files by a script of its own, which gave every row of the key as the page has it: 4 on
- * 5 at every level, 28 on 29 at every level, 23 on 24 at every level, and with 6 at L1/shared; 17 on 19, icache_fit
- * and split_k, the same kernel, at L2 and DRAM and with 16 and 20 at L1/shared; 10 on 11 at every level, and with 12
- * at L2 and DRAM and 26 at L2; 15, 16, 17 and 19 at DRAM, 15 on 16 at L2; 13 on 14 at L1/shared and L2, 20 on 21 at
- * DRAM, 32 on 33 at L1/shared; and the bf16 rungs from tma_store on with cuBLAS: 34 to 41 at L1/shared, 42 on 43
- * there, 36, 38, 39, 42 and 43 at L2, 34 on 37 and 40 on 41 there, 35 to 43 at DRAM); a point alone reads "-".
+ * 5 at every level, 28 on 29 at L1/shared and DRAM, 23 on 24 at every level, and with 6 at L1/shared; 17 on 19,
+ * icache_fit and split_k, the same kernel, at L2 and DRAM and with 16 and 20 at L1/shared; 10 on 11 at every level,
+ * and with 12 at L2 and DRAM and 26 at L2; 15, 16, 17 and 19 at DRAM, 15 on 16 at L2; 13 on 14 at L1/shared and L2,
+ * 20 on 21 at DRAM, 32 on 33 at L1/shared; and the bf16 rungs from tma_store on with cuBLAS: 34 to 41 at L1/shared,
+ * 42 on 43 there, 34 and 36 to 43 at L2, 35 to 43 at DRAM); a point alone reads "-".
  * cublas_bf16 is point 42 here (fitted_tiles, new since the run at 2785152, is 41; cublas_fp16 43). */
 static void points_on_one_another_are_named_in_the_key(void **state)
 {
@@ -226,9 +226,9 @@ static void points_on_one_another_are_named_in_the_key(void **state)
         {"large_tiles", "L2 16; DRAM 16, 17, 19"},
         {"icache_fit", "L1/shared 16, 19, 20; L2 19; DRAM 15, 16, 19"},
         {"tiled_32_fp64", "L1/shared 6, 24; L2 24; DRAM 24"},
-        {"cublas_bf16", "L1/shared 43; L2 36, 38, 39, 43; DRAM 35-41, 43"},
-        {"overlapped_stores", "L1/shared 34-39, 41; L2 41; DRAM 35-39, 41-43"},
-        {"even_waves", "L1/shared 34, 35, 37-41; L2 38, 39, 42, 43; DRAM 35, 37-43"},
+        {"cublas_bf16", "L1/shared 43; L2 34, 36-41, 43; DRAM 35-41, 43"},
+        {"overlapped_stores", "L1/shared 34-39, 41; L2 34, 36-39, 41-43; DRAM 35-39, 41-43"},
+        {"even_waves", "L1/shared 34, 35, 37-41; L2 34, 37-43; DRAM 35, 37-43"},
         {"mma_global", "L2 10-12"},
         {"cublas_fp64", "-"},
     };
@@ -239,9 +239,9 @@ static void points_on_one_another_are_named_in_the_key(void **state)
 /* The captions' sentences from the run: colours repeat past the palette's twelve (44 variants; the fixture's 7
  * share none), the key's GFLOP/s count the executed FLOP where the summary divides 2 W^3 (cuBLAS executed
  * 137,472,507,904 FLOP, metrics.csv's flop_fp32, 2 x 4096^3 = 137,438,953,472: 0.024 % more; at W = 4096 in the
- * H200 reference run at c837e46, 51,276 GFLOP/s in its median 2.681056023 ms against summary.csv's 51,262.99; every
+ * H200 reference run at 7351cae, 51,423 GFLOP/s in its median 2.673375964 ms against summary.csv's 51,410.26; every
  * other point counts 2 W^3 exactly), and the L1/shared intensity is per byte (naive: 137,438,953,472 FLOP over
- * 550,069,565,696 l1_shared_wavefront_bytes: 0.2499). */
+ * 550,074,508,672 l1_shared_wavefront_bytes: 0.2499). */
 static void the_roofline_captions_say_what_the_run_shows(void **state)
 {
     (void)state;
@@ -251,7 +251,7 @@ static void the_roofline_captions_say_what_the_run_shows(void **state)
                "roofline_colour_note = 'the palette'.\"'\".'s 12 colours repeat (variants 1 and 13 share one): "
                "read the number'");
     file_holds("roofs.gp", "roofline_flop_note = 'GFLOP/s here: the executed FLOP over the median time; the summary "
-                           "divides 2 W^3 instead, 0.024 % apart at most (cublas: 51,276 against 51,263).'");
+                           "divides 2 W^3 instead, 0.024 % apart at most (cublas: 51,423 against 51,410).'");
     read_tsv("roofline-key.tsv", &t);
     assert_string_equal(cell(&t, "naive", "FLOP/B L1/shared"), "0.25");
     write_data(FIXTURE);
@@ -356,7 +356,7 @@ static void the_roofline_numbers_do_not_overlap(void **state)
     write_data(REFERENCE);
     struct printed_chart chart = printed_chart();
     read_tsv("roofline-labels.tsv", &t);
-    /* the H200 reference run at c837e46: 44 variants passed at 4096 (summary.csv), each with traffic at all three
+    /* the H200 reference run at 7351cae: 44 variants passed at 4096 (summary.csv), each with traffic at all three
      * levels (metrics.csv: l1tex__data_pipe_lsu_wavefronts.sum, lts__t_bytes.sum, dram__bytes_read.sum and
      * _write.sum above 0 for each) */
     assert_int_equal(t.rows, 3 * 44);
@@ -454,9 +454,9 @@ static void largest_reasons(const char *results, int width, const struct tsv *ch
 
 /* The H100 reference run at 4096 at ccbbfeb: the run's nine most common reasons left cublas_fp64's largest,
  * math_pipe_throttle (42 %), in "other" (43 %). Every variant's largest reason must have a colour of its own, and
- * "other" must stay under each variant's largest named share. In the H200 reference run at 2785152 cublas_fp64's
- * largest is wait (41.87 % of its 25,242 samples at 4096 in stalls.csv: 10,570), its math_pipe_throttle 41.36 %
- * (10,440) beside it; math_pipe_throttle is only the run's tenth most common reason (its shares summed over the 43
+ * "other" must stay under each variant's largest named share. In the H200 reference run at 7351cae cublas_fp64's
+ * largest is wait (42.81 % of its 25,199 samples at 4096 in stalls.csv: 10,788), its math_pipe_throttle 41.27 %
+ * (10,399) beside it; math_pipe_throttle is only the run's eleventh most common reason (its shares summed over the 44
  * variants): named too, as cublas_fp64's second, not left in "other". */
 static void every_variant_s_largest_stall_reason_is_named(void **state)
 {
@@ -478,8 +478,8 @@ static void every_variant_s_largest_stall_reason_is_named(void **state)
             fail_msg("%s: other %s %% over its largest named share %.1f %%", t.cell[r][1],
                      cell(&t, t.cell[r][1], "other"), largest_named);
     }
-    assert_within(number(&t, "cublas_fp64", "wait"), 41.32, 0.05, "cublas_fp64 wait");
-    assert_within(number(&t, "cublas_fp64", "math_pipe_throttle"), 42.43, 0.05, "cublas_fp64 math_pipe_throttle");
+    assert_within(number(&t, "cublas_fp64", "wait"), 42.81, 0.05, "cublas_fp64 wait");
+    assert_within(number(&t, "cublas_fp64", "math_pipe_throttle"), 41.27, 0.05, "cublas_fp64 math_pipe_throttle");
 }
 
 /* Each variant's share (%) of one stall reason at width, summed from a stalls.csv row by row. */
@@ -505,16 +505,17 @@ static double reason_share(const char *results, int width, const char *variant, 
     return all > 0 ? 100.0 * named / all : NAN;
 }
 
-/* The reason a step of the ladder moves most is named, not left in "other". The H200 reference run at c837e46 at
+/* The reason a step of the ladder moves most is named, not left in "other". The H200 reference run at 7351cae at
  * W = 4096, each variant's shares summed from stalls.csv by this test (not by memscope's pages), the steps in
- * variants.csv's ladder_step order: icache_fit (step 12) against halfwarp_lanes moves not_selected most (8,086 of
- * 25,531 samples, 31.67 %, to 8,773 of 25,051, 35.02 %: +3.35 points), no_instructions, the stall the step is there
- * to cut, next (879 samples, 3.44 %, to 154, 0.61 %: -2.83 points); naive to tiled_32 mio_throttle (+38.5 points),
- * icache_fit to small_tiles not_selected (-7.60), spread_copies to cublas dispatch_stall (-5.78). Here the eleven names
- * go to the variants' largest reasons (nine: barrier, selected, long_scoreboard, mio_throttle, not_selected,
- * lg_throttle, math_pipe_throttle, short_scoreboard, wait), the reason cublas's step moved most (dispatch_stall) and
- * the tensor kernels' warpgroup_arrive (cublas_bf16's 20.65 %), so no_instructions is in "other" (halfwarp_lanes'
- * other 3.55 %, icache_fit's 0.75 %). Every variant's largest reason stays named too (above). */
+ * variants.csv's ladder_step order: icache_fit (step 12) against halfwarp_lanes moves no_instructions most, the stall
+ * the step is there to cut (886 of 25,543 samples, 3.47 %, to 169 of 25,027, 0.68 %: -2.79 points), not_selected next
+ * (8,359 samples, 32.73 %, to 8,785, 35.10 %: +2.38 points); naive to tiled_32 mio_throttle (+40.6 points),
+ * icache_fit to small_tiles not_selected (-7.83), spread_copies to cublas short_scoreboard (+5.86; dispatch_stall
+ * -5.66 next). Here the eleven names go to the variants' largest reasons (eight: barrier, selected, long_scoreboard,
+ * mio_throttle, not_selected, lg_throttle, short_scoreboard, wait), the reason icache_fit's step moved most
+ * (no_instructions), the second reason of cublas_fp64 (math_pipe_throttle) and the tensor kernels' warpgroup_arrive
+ * (cublas_bf16's 21.45 %), so dispatch_stall is in "other" (halfwarp_lanes' other 9.02 %, icache_fit's 9.32 %, of
+ * which dispatch_stall 8.91 and 9.16 %). Every variant's largest reason stays named too (above). */
 static void the_reason_a_ladder_step_moves_most_is_named(void **state)
 {
     (void)state;
@@ -541,11 +542,13 @@ static void the_reason_a_ladder_step_moves_most_is_named(void **state)
         if (most && isnan(number(&t, ladder[i], most))) /* number() fails on a missing column */
             fail_msg("%s: %s, which moved most from %s, is not named", ladder[i], most, ladder[i - 1]);
     }
-    assert_within(number(&t, "halfwarp_lanes", "not_selected"), 31.671, 0.001, "halfwarp_lanes not_selected");
-    assert_within(number(&t, "icache_fit", "not_selected"), 35.021, 0.001, "icache_fit not_selected");
-    assert_within(number(&t, "halfwarp_lanes", "other"), 3.549, 0.001, "halfwarp_lanes other");
-    assert_within(number(&t, "icache_fit", "other"), 0.754, 0.001, "icache_fit other");
-    assert_within(number(&t, "cublas_bf16", "warpgroup_arrive"), 20.649, 0.001, "cublas_bf16 warpgroup_arrive");
+    assert_within(number(&t, "halfwarp_lanes", "no_instructions"), 3.469, 0.001, "halfwarp_lanes no_instructions");
+    assert_within(number(&t, "icache_fit", "no_instructions"), 0.675, 0.001, "icache_fit no_instructions");
+    assert_within(number(&t, "halfwarp_lanes", "not_selected"), 32.725, 0.001, "halfwarp_lanes not_selected");
+    assert_within(number(&t, "icache_fit", "not_selected"), 35.102, 0.001, "icache_fit not_selected");
+    assert_within(number(&t, "halfwarp_lanes", "other"), 9.024, 0.001, "halfwarp_lanes other");
+    assert_within(number(&t, "icache_fit", "other"), 9.322, 0.001, "icache_fit other");
+    assert_within(number(&t, "cublas_bf16", "warpgroup_arrive"), 21.449, 0.001, "cublas_bf16 warpgroup_arrive");
 }
 
 static void a_run_without_stalls_has_no_stall_pages(void **state)
@@ -662,14 +665,14 @@ static void the_ladder_has_a_performance_panel_of_its_own(void **state)
 }
 
 /* The performance page names the lines of its left panel that lie on one another, in groups, from the summary's
- * GFLOP/s (the H200 reference run at c837e46, each pair's largest difference over W = 1024, 2048 and 4096, the
- * larger over the smaller: tiled_32_fp64 and colmajor_padded_fp64 at most 0.22 % apart, tiled_transposed 6.07 and
- * 6.30 % from them (at 4096); tma_store and even_waves at most 0.67 %; chosen_tiles, taller_tiles, wider_tiles,
- * overlapped_stores and fitted_tiles at most 1.18 % (chosen_tiles and fitted_tiles); not on one another:
- * ldmatrix_padded and ldmatrix_swizzled, 3.58 % apart at 1024 (60,759.50 against 58,661.60 GFLOP/s),
- * warp_specialized and persistent 5.08 % at 1024, cublas_bf16 and cublas_fp16 3.85 % at 4096, cluster_multicast
- * 5.13 % from tma_store and 5.79 % from even_waves at 1024, fitted_tiles 9.60 % from cublas_bf16 at 1024); the
- * fixture's lines lie apart. */
+ * GFLOP/s (the H200 reference run at 7351cae, each pair's largest difference over W = 1024, 2048 and 4096, the
+ * larger over the smaller: tiled_32_fp64 and colmajor_padded_fp64 at most 0.20 % apart, tiled_transposed 5.72 and
+ * 5.90 % from them (at 4096); tma_store and even_waves at most 1.24 %; chosen_tiles, taller_tiles, wider_tiles,
+ * overlapped_stores and fitted_tiles at most 1.28 % (wider_tiles and overlapped_stores); not on one another:
+ * ldmatrix_padded and ldmatrix_swizzled, 4.54 % apart at 1024 (61,596.02 against 58,919.10 GFLOP/s),
+ * warp_specialized and persistent 4.66 % at 1024, cublas_bf16 and cublas_fp16 4.44 % at 4096, cluster_multicast
+ * 4.48 % from tma_store and 5.77 % from even_waves at 1024, cublas_bf16 4.00 % from chosen_tiles and
+ * overlapped_stores, the nearest of their group, at 1024); the fixture's lines lie apart. */
 static void the_performance_page_names_lines_on_one_another(void **state)
 {
     (void)state;
