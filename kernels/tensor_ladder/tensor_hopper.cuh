@@ -261,7 +261,7 @@ __device__ __forceinline__ uint64_t b_desc(const __nv_bfloat16 *tile, int ks)
 
 /* desc moved by `bytes` in shared memory, its layout kept: the start address is its low 14 bits in 16-byte units,
  * and a CTA's shared addresses (below 2^18) never carry out of them. A k-loop that moves its descriptors by adds,
- * from ones built once, issues one add a descriptor where building it from the address takes several. */
+ * from ones built once, issues a 64-bit add a descriptor, not the mask, shifts and ors that build one. */
 __device__ __forceinline__ uint64_t desc_plus(uint64_t desc, unsigned bytes)
 {
     return desc + (bytes >> 4);
