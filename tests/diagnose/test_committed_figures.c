@@ -2,8 +2,8 @@
  * Issue 47's rule over what memscope prints for what it committed: the report's tables of the reference run (what a
  * newcomer without a GPU renders: its diagnosis page and its corpus page) and of the program profiles under reports/
  * and among the tests' fixtures (their kernels pages) hold no limiter, finding or evidence whose figures read above
- * 100 %, and no estimated gain that reads 100 % or more. The report applies today's rules to the counters a folder stored, so a folder taken
- * before the rules changed is held to them too. Runs without a GPU.
+ * 100 %, and no estimated gain that reads 100 % or more. The report applies today's rules to the counters a folder
+ * stored, so a folder taken before the rules changed is held to them too. Runs without a GPU.
  */
 #define _XOPEN_SOURCE 700
 #include <glob.h>
