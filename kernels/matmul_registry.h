@@ -145,6 +145,10 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER, MATMUL_ON_TENSOR_LADDE
            TT_THREADS, 1, WS_BN, WS_BM,                                                                            \
            "overlapped_stores choosing 144 x 128 tiles too (tiles of P^T: the 144 rows a wgmma's N, K-major) where " \
            "their rounds take least time")                                                                          \
+    KERNEL("square_tiles", matmul_square_tiles, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,           \
+           TT_THREADS, 1, WS_BN, WS_BM,                                                                            \
+           "fitted_tiles choosing 192 x 192 tiles too (three consumers of 64 x 192) where their rounds take least "  \
+           "time")                                                                                                  \
     LIBRARY("cublas_bf16", matmul_cublas_bf16, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                      \
             "cublasGemmEx, bf16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), default algorithm: the bf16 "      \
             "tensor-core anchor")                                                                                     \

@@ -58,7 +58,8 @@ static inline int even_waves_grid(int tiles, int sms)
  * either way: 64. 4096: 4 rounds of 256 against 8 of 128 and 16 of 64: 256. */
 #define CT_NARROWEST_BN 64
 /* A tile's cost an output, percent of 128 x 256's: measured on an H200 (docs/tensor-ladder.md, "chosen_tiles",
- * "taller_tiles" and "wider_tiles"), the ratio of the tile's time to what its rounds alone predict. */
+ * "taller_tiles", "wider_tiles", "fitted_tiles" and "square_tiles"), the ratio of the tile's time to what its rounds
+ * alone predict. */
 #define CT_COST_128 107
 #define CT_COST_64 176
 #define CT_COST_192_128 106
@@ -70,10 +71,14 @@ static inline int even_waves_grid(int tiles, int sms)
 #ifndef CT_COST_144_128 /* -D: a copy whose rule takes the tile wherever it fits (its cost measured) */
 #define CT_COST_144_128 106
 #endif
+#define SQ_SIDE 192 /* square_tiles' tiles: 192 x 192, three consumer warpgroups of 64 x 192 */
+#ifndef CT_COST_192_192 /* -D: a copy whose rule takes the tile wherever it fits (its cost measured) */
+#define CT_COST_192_192 102
+#endif
 static inline int ct_cost_pct(int bm, int bn)
 {
     if (bm == TT_TALL_BM)
-        return CT_COST_192_128;
+        return bn == SQ_SIDE ? CT_COST_192_192 : CT_COST_192_128;
     if (bm == FT_ROWS)
         return CT_COST_144_128;
     if (bn == WT_WIDE_BN)
@@ -143,12 +148,13 @@ static inline struct ws_tile wider_tile(int m, int n, int sms)
 /* overlapped_stores' rule: whether a product of this shape, in tile t, stores a tile while the next tile's first
  * k-tile runs. Not where every block takes one tile (tiles <= sms): there is no next tile, and the overlapped kernel
  * measured slower there (docs/tensor-ladder.md); not in the 128 x 320 tile, whose 160 accumulators leave no registers
- * for the pairs. On 132 SMs, in wider_tiles' tile: 2048 x 2048, 128 tiles of 128 x 256 in one round, no; 8192 x 1024,
- * 256 tiles in two rounds, yes; 5120 x 5120, the 128 x 320 tile, no. */
+ * for the pairs, nor in the 192 x 192 tile, whose 96 accumulators and 48 pairs do not fit beside a three-consumer
+ * block's addresses in 152 registers. On 132 SMs, in wider_tiles' tile: 2048 x 2048, 128 tiles of 128 x 256 in one
+ * round, no; 8192 x 1024, 256 tiles in two rounds, yes; 5120 x 5120, the 128 x 320 tile, no. */
 static inline int overlaps_stores(struct ws_tile t, int m, int n, int sms)
 {
     const long long tiles = (long long)((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn);
-    return t.bn != WT_WIDE_BN && tiles > sms;
+    return t.bn != WT_WIDE_BN && t.bn != SQ_SIDE && tiles > sms;
 }
 
 /* fitted_tiles' tile: wider_tiles' five and 144 x 128, by the same rounds and costs, in order of size. 144 rows fit
@@ -158,6 +164,17 @@ static inline struct ws_tile fitted_tile(int m, int n, int sms)
 {
     static const struct ws_tile by_size[] = {{WS_BM, WT_WIDE_BN}, {WS_BM, WS_BN}, {TT_TALL_BM, 128},
                                              {FT_ROWS, 128},      {WS_BM, 128},   {WS_BM, 64}};
+    return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
+}
+
+/* square_tiles' tile: fitted_tiles' six and 192 x 192 (three consumers of 64 x 192: the bytes of A and B a k-tile brings
+ * per output are 128 x 256's), by the same rounds and costs, in order of size. 3072 x 3072 on 132 SMs: 256 tiles of
+ * 192 x 192 take 2 rounds, 58,752 (rounds x rows x columns x cost / 128) against 384 of 192 x 128 in 3 rounds,
+ * 61,056. */
+static inline struct ws_tile square_tile(int m, int n, int sms)
+{
+    static const struct ws_tile by_size[] = {{WS_BM, WT_WIDE_BN}, {SQ_SIDE, SQ_SIDE}, {WS_BM, WS_BN}, {TT_TALL_BM, 128},
+                                             {FT_ROWS, 128},      {WS_BM, 128},        {WS_BM, 64}};
     return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
 }
 

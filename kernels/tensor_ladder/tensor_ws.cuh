@@ -40,9 +40,10 @@
  * asks for it (tensor_tiles.h): a k-tile is then 32 or 24 KB, and the ring takes as many stages as 48 KB k-tiles
  * would fill; and in wider_tiles' 128 x 320 tiles, whose k-tiles of 56 KB fill 3 stages, and whose consumers each
  * take their 64 x 320 outputs in two wgmma a k-step (m64n256k16 and m64n64k16: 160 accumulators a thread).
- * CONSUMERS: the consumer warpgroups, 2 but in taller_tiles' 192 x 128 tiles, whose third consumer takes rows 128 to
- * 191: the ring then takes the stages that fit beside three consumers' boxes (4 of 40 KB), and the 64K
- * registers of the SM leave each consumer 152 (40 x 128 + 152 x 384), too few for 64 x 256 accumulators.
+ * CONSUMERS: the consumer warpgroups, 2 but in taller_tiles' 192 x 128 tiles and square_tiles' 192 x 192, whose third
+ * consumer takes rows 128 to 191: the ring then takes the stages that fit beside three consumers' boxes (4 of 40 KB;
+ * 3 of 48 KB), and the 64K registers of the SM leave each consumer 152 (40 x 128 + 152 x 384), too few for 64 x 256
+ * accumulators.
  * TRANSPOSED: a tile of P^T, fitted_tiles' 144 x 128 (FT_ROWS x 128): consumer c takes columns 64 c to 64 c + 63 of
  * all 144 rows, one wgmma m64n144k16 a k-step with a 64-column box of N as A and the tile's rows of M as B
  * (tensor_hopper.cuh), 72 accumulators a thread, each a row of P^T: the k-tile is 18 KB of M (the "A" box of 144
@@ -58,10 +59,11 @@ template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool 
     static const size_t SMEM = (size_t)STAGES * STAGE_BYTES + C_BYTES + 1024; /* + 1024: the ring's alignment */
     static const int CONSUMER_REGS = CONSUMERS == 2 ? 232 : 152;
     static_assert(SMEM + 2 * STAGES * 8 <= 227 * 1024, "an H100 block has 227 KB of shared memory");
-    static_assert(BN == 64 || BN == 128 || BN == 256 || BN == 320,
-                  "a consumer's wgmma is m64n64k16, m64n128k16 or m64n256k16, or the last two for 320 columns");
-    static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && BN == 128 && !CLUSTER),
-                  "three consumers: 64 x 128 accumulators each, no clusters");
+    static_assert(BN == 64 || BN == 128 || BN == SQ_SIDE || BN == 256 || BN == 320,
+                  "a consumer's wgmma is m64n64k16, m64n128k16, m64n192k16 or m64n256k16, or the last and the first "
+                  "for 320 columns");
+    static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && (BN == 128 || BN == SQ_SIDE) && !CLUSTER),
+                  "three consumers: 64 x 128 or 64 x 192 accumulators each, no clusters");
     static_assert(!TRANSPOSED || (BN == 64 * CONSUMERS && CONSUMERS == 2 && !CLUSTER && TMA_STORE),
                   "a tile of P^T: 64 columns a consumer, two consumers, no clusters, TMA stores");
 };
@@ -222,6 +224,8 @@ template <int BN> __device__ __forceinline__ void wgmma_half_tile(float *d, uint
         wgmma_m64n64k16(d + 128, a, desc_plus(b, 4 * 64 * WS_BK * 2), scale_d);
     } else if constexpr (BN == 256)
         wgmma_m64n256k16(d, a, b, scale_d);
+    else if constexpr (BN == SQ_SIDE)
+        wgmma_m64n192k16(d, a, b, scale_d);
     else if constexpr (BN == 128)
         wgmma_m64n128k16(d, a, b, scale_d);
     else
@@ -258,8 +262,9 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
 {
 #ifdef MEMSCOPE_SM90A
     static_assert(!TICKETED || (!PERSISTENT && !CLUSTER), "a ticket a block of the plain grid");
-    static_assert(!OVERLAP || (PERSISTENT && TMA_STORE && BN <= WS_BN), "overlapped stores: persistent, TMA stores, "
-                                                                        "pairs beside at most 128 accumulators");
+    static_assert(!OVERLAP || (PERSISTENT && TMA_STORE && BN <= WS_BN && !(CONSUMERS == 3 && BN == SQ_SIDE)),
+                  "overlapped stores: persistent, TMA stores, pairs beside at most 128 accumulators (64 with three "
+                  "consumers)");
     typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS, TRANSPOSED> S;
     extern __shared__ uint8_t raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];

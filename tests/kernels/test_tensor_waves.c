@@ -174,6 +174,33 @@ static void a_fitted_tile_is_taken_where_its_rounds_take_least_time(void **state
     }
 }
 
+/* square_tiles' tile by the same reckoning, 192 x 192 (cost 102 %, measured on an H200) beside fitted_tiles' six,
+ * worked out by hand in the units above: taken at 3072 (256 tiles, 2 rounds, 58,752; 192 x 128: 384, 3, 61,056;
+ * 128 x 256: 288, 3, 76,800), not at 6144 (1024, 8, 235,008; 128 x 256: 1152, 9, 230,400) nor at the other
+ * multiples of 512 to 8192; at 2056 and 2056 x 2000, the last row and column of tiles part full (121 tiles, one round,
+ * 29,376; 144 x 128: 255 and 240 tiles, 2 rounds, 30,528; 128 x 320: 119, 1, 32,000), and at 4104 (484, 4, 117,504;
+ * 192 x 128 and 144 x 128: 122,112; 128 x 320 and 128 x 256: 128,000). Its stores are never overlapped (its
+ * registers hold no pairs). */
+static void a_square_tile_is_taken_where_its_rounds_take_least_time(void **state)
+{
+    (void)state;
+    static const int square[][2] = {{3072, 3072}, {2056, 2056}, {4104, 4104}, {2056, 2000}};
+    for (size_t i = 0; i < sizeof square / sizeof *square; ++i) {
+        const struct ws_tile t = square_tile(square[i][0], square[i][1], 132);
+        if (t.bm != SQ_SIDE || t.bn != SQ_SIDE)
+            fail_msg("%d x %d: %d x %d, not 192 x 192", square[i][0], square[i][1], t.bm, t.bn);
+        assert_false(overlaps_stores(t, square[i][0], square[i][1], 132));
+    }
+    for (int w = 1024; w <= 8192; w += 512)
+        if (w != 3072 && square_tile(w, w, 132).bn == SQ_SIDE)
+            fail_msg("W = %d takes 192 x 192", w);
+    /* where another tile is taken, it is fitted_tiles' */
+    for (int w = 8; w <= 8192; w += 8) {
+        const struct ws_tile t = square_tile(w, w, 132), u = fitted_tile(w, w, 132);
+        assert_true(t.bn == SQ_SIDE || (t.bm == u.bm && t.bn == u.bn));
+    }
+}
+
 /* The rules take P's rows and columns (m x n): rectangles by the same reckoning, worked out by hand in the units
  * above (rounds x rows x columns x cost / 128). A transformer block's GEMMs at 8192 tokens take 128 x 256; and a
  * rectangle is not its transpose, since the tall tile's rows are not its columns. */
@@ -235,6 +262,7 @@ int main(void)
         cmocka_unit_test(a_tall_tile_is_taken_where_its_rounds_take_least_time),
         cmocka_unit_test(a_wide_tile_is_taken_where_its_rounds_take_least_time),
         cmocka_unit_test(a_fitted_tile_is_taken_where_its_rounds_take_least_time),
+        cmocka_unit_test(a_square_tile_is_taken_where_its_rounds_take_least_time),
         cmocka_unit_test(stores_overlap_where_a_block_takes_two_tiles),
         cmocka_unit_test(a_rectangle_takes_the_tile_of_its_rows_and_columns),
         cmocka_unit_test(the_ladder_widths_on_an_h100),
