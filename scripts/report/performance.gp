@@ -9,6 +9,8 @@ page_caption = "GFLOP/s = 2 W^3 / median time; higher is better. Left: the varia
     (performance_overlap_note eq "" ? "" : "\n".performance_overlap_note)
 load scriptdir.'/page.gp'
 peak_title(name, value) = missing(value) ? "" : sprintf("%s datasheet peak %.0f GFLOP/s", name, value)
+# The left panel's key is two columns as wide as its longest title, between the panels: its peaks named short.
+short_peak_title(name, value) = missing(value) ? "" : sprintf("%s peak %.0f", name, value)
 set datafile columnheaders
 with_ladder = ladder_steps > 0
 set multiplot
@@ -25,13 +27,14 @@ set xrange [word(sizes, 1) / 1.3 : largest_width * 1.3]
 set format y "%.0f"
 plot for [lt in lesson_linetypes] datadir.'/performance.tsv' index (lt - 1) using "width":"gflops" \
         with linespoints lt (lt + 0) lw (word(variant_names, lt + 0) eq "cublas" ? 4 : 2) title word(variant_names, lt + 0), \
-     (missing(fp32_peak_gflops) ? 1/0 : fp32_peak_gflops) with lines dt 2 lw 2 lc rgb "black" title peak_title("FP32", fp32_peak_gflops), \
-     (missing(fp64_peak_gflops) ? 1/0 : fp64_peak_gflops) with lines dt 3 lw 2 lc rgb "#555555" title peak_title("FP64", fp64_peak_gflops)
+     (missing(fp32_peak_gflops) ? 1/0 : fp32_peak_gflops) with lines dt 2 lw 2 lc rgb "black" title short_peak_title("FP32", fp32_peak_gflops), \
+     (missing(fp64_peak_gflops) ? 1/0 : fp64_peak_gflops) with lines dt 3 lw 2 lc rgb "#555555" \
+        title short_peak_title("FP64", fp64_peak_gflops)
 if (with_ladder) {
     # The page's title and caption are drawn once, by the first panel.
     unset label
     unset logscale
-    set lmargin at screen 0.57
+    set lmargin at screen 0.63
     set rmargin at screen 0.97
     set xrange [-0.5 : ladder_steps - 0.5]
     set xtics rotate by 40 right font ",10" nomirror
