@@ -73,7 +73,7 @@ static inline int even_waves_grid(int tiles, int sms)
 #endif
 #define SQ_SIDE 192 /* square_tiles' tiles: 192 x 192, three consumer warpgroups of 64 x 192 */
 #ifndef CT_COST_192_192 /* -D: a copy whose rule takes the tile wherever it fits (its cost measured) */
-#define CT_COST_192_192 102
+#define CT_COST_192_192 102 /* chosen between two shapes' measured costs (docs/tensor-ladder.md, "square_tiles") */
 #endif
 static inline int ct_cost_pct(int bm, int bn)
 {
