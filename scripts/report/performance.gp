@@ -19,8 +19,8 @@ set logscale y 10
 set xlabel "matrix width W (log2 scale)"
 set ylabel "GFLOP/s (log scale)"
 set lmargin at screen 0.07
-set rmargin at screen (with_ladder ? 0.33 : 0.78)
-set key at screen (with_ladder ? 0.335 : 0.79), screen 0.90 left top Left reverse font ",10" samplen 2 spacing 1.6
+set rmargin at screen (with_ladder ? 0.30 : 0.78)
+set key at screen (with_ladder ? 0.305 : 0.79), screen 0.90 left top Left reverse font ",10" samplen 2 spacing 1.6
 set xtics (0)
 do for [w in sizes] { set xtics add (w w+0) }
 set xrange [word(sizes, 1) / 1.3 : largest_width * 1.3]
@@ -34,7 +34,7 @@ if (with_ladder) {
     # The page's title and caption are drawn once, by the first panel.
     unset label
     unset logscale
-    set lmargin at screen 0.63
+    set lmargin at screen 0.59
     set rmargin at screen 0.97
     set xrange [-0.5 : ladder_steps - 0.5]
     set xtics rotate by 40 right font ",10" nomirror
