@@ -2,7 +2,7 @@
  * square_tiles: fitted_tiles with one more tile to choose from, 192 x 192 (tensor_tiles.h, square_tile), the tile
  * cuBLAS runs at 3072 x 3072. Three consumer warpgroups, as in taller_tiles' 192 x 128, each taking 64 rows of 192
  * columns with one wgmma m64n192k16 a k-step (96 accumulators a thread, in the 152 registers three consumers get):
- * a k-tile is 24 KB of M and three 64-column boxes of N, 48 KB as 128 x 256's, for as many outputs again as
+ * a k-tile is 24 KB of M and three 64-column boxes of N, 48 KB as 128 x 256's, for half as many outputs again as
  * 192 x 128 brings in 40 KB; beside the three consumers' 48 KB of store boxes the ring has 3 stages. At 3072 the
  * rounds are what it changes: 256 tiles of 192 x 192 take 2 rounds (even_waves' grid: 128 blocks of two tiles), where
  * fitted_tiles' 384 tiles of 192 x 128 take 3 of two thirds the outputs. Its stores are not overlapped with the next

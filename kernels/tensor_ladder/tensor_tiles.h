@@ -58,8 +58,8 @@ static inline int even_waves_grid(int tiles, int sms)
  * either way: 64. 4096: 4 rounds of 256 against 8 of 128 and 16 of 64: 256. */
 #define CT_NARROWEST_BN 64
 /* A tile's cost an output, percent of 128 x 256's: measured on an H200 (docs/tensor-ladder.md, "chosen_tiles",
- * "taller_tiles", "wider_tiles", "fitted_tiles" and "square_tiles"), the ratio of the tile's time to what its rounds
- * alone predict. */
+ * "taller_tiles", "wider_tiles" and "fitted_tiles"), the ratio of the tile's time to what its rounds alone predict;
+ * 192 x 192's is chosen between two shapes' measured costs ("square_tiles"). */
 #define CT_COST_128 107
 #define CT_COST_64 176
 #define CT_COST_192_128 106
@@ -167,8 +167,8 @@ static inline struct ws_tile fitted_tile(int m, int n, int sms)
     return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
 }
 
-/* square_tiles' tile: fitted_tiles' six and 192 x 192 (three consumers of 64 x 192: the bytes of A and B a k-tile brings
- * per output are 128 x 256's), by the same rounds and costs, in order of size. 3072 x 3072 on 132 SMs: 256 tiles of
+/* square_tiles' tile: fitted_tiles' six and 192 x 192 (three consumers of 64 x 192: a k-tile is 128 x 256's 48 KB,
+ * for 9/8 its outputs), by the same rounds and costs, in order of size. 3072 x 3072 on 132 SMs: 256 tiles of
  * 192 x 192 take 2 rounds, 58,752 (rounds x rows x columns x cost / 128) against 384 of 192 x 128 in 3 rounds,
  * 61,056. */
 static inline struct ws_tile square_tile(int m, int n, int sms)

@@ -3,15 +3,16 @@
  * are this one kernel with one more idea switched on each, in that order (PERSISTENT, then TMA_STORE, then
  * CLUSTER; the rung files say what each should move); even_waves is tma_store launched on another grid
  * (EVEN_WAVES, the launch's alone); overlapped_stores stores each tile while the next tile's first k-tile runs
- * (OVERLAP); fitted_tiles computes its 144 x 128 tiles as tiles of P^T (TRANSPOSED).
+ * (OVERLAP); fitted_tiles computes its 144 x 128 tiles as tiles of P^T (TRANSPOSED); square_tiles' 192 x 192 tiles are
+ * three consumers of 64 x 192 (BN, CONSUMERS).
  *
- * A block is three warpgroups (four in taller_tiles' 192-row tiles: CONSUMERS, ws_shape). Warpgroup 0 is the producer:
- * it gives registers back (setmaxnreg.dec to 40) and one of its threads issues the TMA copies of every k-tile into a
- * ring of stages, waiting on each slot's "empty" mbarrier before refilling it. Warpgroups 1 and 2 are consumers (1 to
- * 3, at 152 registers, in a 192-row tile): they take registers (setmaxnreg.inc to 232), wait on each slot's "full"
- * mbarrier, multiply their 64 x 256 half of the 128 x 256 tile with four wgmma.m64n256k16 a k-tile (128 FP32
- * accumulators a thread; other tiles' wgmma below, ws_shape), keep one k-tile's wgmma in flight and release the slot
- * of the one before, then write their outputs.
+ * A block is three warpgroups (four in the 192-row tiles of taller_tiles and square_tiles: CONSUMERS, ws_shape).
+ * Warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec to 40) and one of its threads issues the TMA
+ * copies of every k-tile into a ring of stages, waiting on each slot's "empty" mbarrier before refilling it.
+ * Warpgroups 1 and 2 are consumers (1 to 3, at 152 registers, in a 192-row tile): they take registers
+ * (setmaxnreg.inc to 232), wait on each slot's "full" mbarrier, multiply their 64 x 256 half of the 128 x 256 tile
+ * with four wgmma.m64n256k16 a k-tile (128 FP32 accumulators a thread; other tiles' wgmma below, ws_shape), keep one
+ * k-tile's wgmma in flight and release the slot of the one before, then write their outputs.
  *   PERSISTENT: one block per SM (a cluster of them), each walking the tiles c, c + C, c + 2C, ... in a rasterized
  *     order: bands of RASTER cluster rows, down each column of tiles, so the blocks working at once share the
  *     columns of N and rows of M they read in the L2; the producer runs ahead into the next tile while the
@@ -38,8 +39,9 @@
 
 /* BN: the tile's columns, WS_BN (256) but in chosen_tiles and taller_tiles, which take 128 or 64 where the shape
  * asks for it (tensor_tiles.h): a k-tile is then 32 or 24 KB, and the ring takes as many stages as 48 KB k-tiles
- * would fill; and in wider_tiles' 128 x 320 tiles, whose k-tiles of 56 KB fill 3 stages, and whose consumers each
- * take their 64 x 320 outputs in two wgmma a k-step (m64n256k16 and m64n64k16: 160 accumulators a thread).
+ * would fill; in wider_tiles' 128 x 320 tiles, whose k-tiles of 56 KB fill 3 stages, and whose consumers each
+ * take their 64 x 320 outputs in two wgmma a k-step (m64n256k16 and m64n64k16: 160 accumulators a thread); and in
+ * square_tiles' 192 x 192, one wgmma m64n192k16 a consumer a k-step (96 accumulators a thread).
  * CONSUMERS: the consumer warpgroups, 2 but in taller_tiles' 192 x 128 tiles and square_tiles' 192 x 192, whose third
  * consumer takes rows 128 to 191: the ring then takes the stages that fit beside three consumers' boxes (4 of 40 KB;
  * 3 of 48 KB), and the 64K registers of the SM leave each consumer 152 (40 x 128 + 152 x 384), too few for 64 x 256
@@ -109,8 +111,8 @@ template <bool CLUSTER> __device__ __forceinline__ void ws_release(uint64_t *emp
  * thread's bf16 pair of row lane / 4): a warp writes two 16 x 8 column blocks an instruction, its 8 row addresses
  * per matrix in 8 bank groups. A buffer is written again once the store that read it is done reading: the store
  * WS_STORE_BOXES boxes back, whose buffer it is (wait_group.read leaves the later stores in flight). A tile's first
- * box is buffer 0; where its boxes are not a multiple of the buffers (64 columns: one box; 320: five), the last
- * tile's last box was buffer 0 too, the store just before: the first box waits for every store. */
+ * box is buffer 0; where its boxes are not a multiple of the buffers (64 columns: one box; 192: three; 320: five),
+ * the last tile's last box was buffer 0 too, the store just before: the first box waits for every store. */
 /* Output pair i of a consumer's fragment (columns 2i % 8.. of its 8 x 8 block) as a bf16 pair: from the FP32
  * accumulators, or from pairs rounded before (OVERLAP). */
 __device__ __forceinline__ uint32_t fragment_pair(const float *d, int i)

@@ -27,7 +27,8 @@ set xrange [word(sizes, 1) / 1.3 : largest_width * 1.3]
 set format y "%.0f"
 plot for [lt in lesson_linetypes] datadir.'/performance.tsv' index (lt - 1) using "width":"gflops" \
         with linespoints lt (lt + 0) lw (word(variant_names, lt + 0) eq "cublas" ? 4 : 2) title word(variant_names, lt + 0), \
-     (missing(fp32_peak_gflops) ? 1/0 : fp32_peak_gflops) with lines dt 2 lw 2 lc rgb "black" title short_peak_title("FP32", fp32_peak_gflops), \
+     (missing(fp32_peak_gflops) ? 1/0 : fp32_peak_gflops) with lines dt 2 lw 2 lc rgb "black" \
+        title short_peak_title("FP32", fp32_peak_gflops), \
      (missing(fp64_peak_gflops) ? 1/0 : fp64_peak_gflops) with lines dt 3 lw 2 lc rgb "#555555" \
         title short_peak_title("FP64", fp64_peak_gflops)
 if (with_ladder) {

@@ -174,13 +174,13 @@ static void a_fitted_tile_is_taken_where_its_rounds_take_least_time(void **state
     }
 }
 
-/* square_tiles' tile by the same reckoning, 192 x 192 (cost 102 %, measured on an H200) beside fitted_tiles' six,
- * worked out by hand in the units above: taken at 3072 (256 tiles, 2 rounds, 58,752; 192 x 128: 384, 3, 61,056;
- * 128 x 256: 288, 3, 76,800), not at 6144 (1024, 8, 235,008; 128 x 256: 1152, 9, 230,400) nor at the other
- * multiples of 512 to 8192; at 2056 and 2056 x 2000, the last row and column of tiles part full (121 tiles, one round,
- * 29,376; 144 x 128: 255 and 240 tiles, 2 rounds, 30,528; 128 x 320: 119, 1, 32,000), and at 4104 (484, 4, 117,504;
- * 192 x 128 and 144 x 128: 122,112; 128 x 320 and 128 x 256: 128,000). Its stores are never overlapped (its
- * registers hold no pairs). */
+/* square_tiles' tile by the same reckoning, 192 x 192 (cost 102 %, chosen between two shapes' costs measured on an
+ * H200) beside fitted_tiles' six, worked out by hand in the units above: taken at 3072 (256 tiles, 2 rounds, 58,752;
+ * 192 x 128: 384, 3, 61,056; 128 x 256: 288, 3, 76,800), not at 6144 (1024, 8, 235,008; 128 x 256: 1152, 9, 230,400)
+ * nor at the other multiples of 512 to 8192; at 2056 and 2056 x 2000, the last row and column of tiles part full
+ * (121 tiles, one round, 29,376; 144 x 128: 255 and 240 tiles, 2 rounds, 30,528; 128 x 320: 119, 1, 32,000), and at
+ * 4104 (484, 4, 117,504; 192 x 128 and 144 x 128: 122,112; 128 x 320 and 128 x 256: 128,000). Its stores are never
+ * overlapped (its registers hold no pairs). */
 static void a_square_tile_is_taken_where_its_rounds_take_least_time(void **state)
 {
     (void)state;

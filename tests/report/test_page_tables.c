@@ -43,7 +43,7 @@
 
 #define MAX_ROWS 192 /* the roofline's labels: three per variant, at most MAX_VARIANTS (64) */
 #define MAX_COLUMNS 16
-#define MAX_CELL 96 /* the key's longest cell: a bf16 rung's points on one another, 80 characters */
+#define MAX_CELL 96 /* the key's longest cell, a bf16 rung's points on one another, with room to spare */
 
 struct tsv {
     int rows, columns;
