@@ -2,17 +2,22 @@
 # (lesson_linetypes); right, when the run has the ladder: its steps in order, one line per width.
 load scriptdir.'/common.gp'
 page_title = "Performance versus matrix size"
-page_caption = "GFLOP/s = 2 W^3 / median time; higher is better. Left: the variants off the FP32 ladder, with its first and last steps in\n".\
-    "the run (naive and cuBLAS in the default suite). Right: the ladder's steps in order, one line per width (next to each other they\n".\
-    "differ by a few per cent: against width their lines would lie on one another). Dashed: the peak FP32 rate, dotted: the peak FP64\n".\
-    "rate of the CUDA cores (SMs x FLOP per clock x maximum clock); cuBLAS FP64 passes it: DGEMM runs on the FP64 tensor cores.".\
+with_ladder = ladder_steps > 0
+with_fp64_cublas = strstrt(" ".variant_names." ", " cublas_fp64 ") > 0
+page_caption = "GFLOP/s = 2 W^3 / median time; higher is better. ".\
+    (with_ladder ? "Left: the variants off the FP32 ladder, with its first and last steps in\n".\
+        "the run (naive and cuBLAS in the default suite). Right: the ladder's steps in order, one line per width ".\
+        "(next to each other they\n".\
+        "differ by a few per cent: against width their lines would lie on one another). " : "One line per variant.\n").\
+    "Dashed: the peak FP32 rate, dotted: the peak FP64".(with_ladder ? "\n" : " ").\
+    "rate of the CUDA cores (SMs x FLOP per clock x maximum clock)".\
+    (with_fp64_cublas ? "; cuBLAS FP64 passes it: DGEMM runs on the FP64 tensor cores." : ".").\
     (performance_overlap_note eq "" ? "" : "\n".performance_overlap_note)
 load scriptdir.'/page.gp'
 peak_title(name, value) = missing(value) ? "" : sprintf("%s datasheet peak %.0f GFLOP/s", name, value)
 # The left panel's key is two columns as wide as its longest title, between the panels: its peaks named short.
 short_peak_title(name, value) = missing(value) ? "" : sprintf("%s peak %.0f", name, value)
 set datafile columnheaders
-with_ladder = ladder_steps > 0
 set multiplot
 set logscale x 2
 set logscale y 10
@@ -24,6 +29,15 @@ set key at screen (with_ladder ? 0.305 : 0.79), screen 0.90 left top Left revers
 set xtics (0)
 do for [w in sizes] { set xtics add (w w+0) }
 set xrange [word(sizes, 1) / 1.3 : largest_width * 1.3]
+# The widths stand upright where two neighbours' labels would touch on the log axis (four digits take about 0.02 of
+# the page's width; the panel spans its margins).
+panel_width = (with_ladder ? 0.30 : 0.78) - 0.07
+closest = 1e9
+do for [i = 2:words(sizes)] {
+    gap = log((word(sizes, i) + 0.0) / word(sizes, i - 1))
+    closest = gap < closest ? gap : closest
+}
+if (closest / log(largest_width * 1.3 / (word(sizes, 1) / 1.3)) * panel_width < 0.025) { set xtics rotate by 90 right }
 set format y "%.0f"
 plot for [lt in lesson_linetypes] datadir.'/performance.tsv' index (lt - 1) using "width":"gflops" \
         with linespoints lt (lt + 0) lw (word(variant_names, lt + 0) eq "cublas" ? 4 : 2) title word(variant_names, lt + 0), \

@@ -761,21 +761,19 @@ struct word_box {
     char text[48];
 };
 
-/* The words of the reference run's PDF, page by page (pdftotext -bbox), and the first two on one page whose boxes
- * overlap by more than half a point each way: type set on type. Rotated labels are split by pdftotext into the
- * horizontal runs it reads, which overlap only where the labels do. */
-static void no_two_words_of_the_reference_report_overlap(void **state)
+/* The words of a results folder's report PDF, page by page (pdftotext -bbox): the first two on one page whose boxes
+ * overlap by more than half a point each way (type set on type) fail the test; its pages are counted. Rotated labels
+ * are split by pdftotext into the horizontal runs it reads, which overlap only where the labels do. */
+static int pages_with_no_word_on_another(const char *results)
 {
-    (void)state;
     static struct outcome o;
     static struct word_box words[4096];
     char line[1024], bbox[192];
     int page = 0, n = 0;
-    if (system("command -v gnuplot >/dev/null && command -v pdftotext >/dev/null") != 0)
-        skip();
     snprintf(bbox, sizeof bbox, "%s/words.html", workdir);
-    shell(&o, "scripts/report-render %s %s/report >/dev/null && pdftotext -bbox %s/report/memscope-report.pdf %s",
-          REFERENCE, workdir, workdir, bbox);
+    shell(&o, "rm -rf %s/report && scripts/report-render %s %s/report >/dev/null && "
+              "pdftotext -bbox %s/report/memscope-report.pdf %s",
+          workdir, results, workdir, workdir, bbox);
     assert_int_equal(o.exit_code, 0);
     FILE *f = fopen(bbox, "r");
     assert_non_null(f);
@@ -790,18 +788,66 @@ static void no_two_words_of_the_reference_report_overlap(void **state)
             if (fmin(w->x1, words[i].x1) - fmax(w->x0, words[i].x0) > 0.5 &&
                 fmin(w->y1, words[i].y1) - fmax(w->y0, words[i].y0) > 0.5) {
                 fclose(f);
-                fail_msg("page %d: \"%s\" and \"%s\" overlap at (%.0f, %.0f) points", page, words[i].text, w->text,
-                         w->x0, w->y0);
+                fail_msg("%s, page %d: \"%s\" and \"%s\" overlap at (%.0f, %.0f) points", results, page,
+                         words[i].text, w->text, w->x0, w->y0);
             }
         ++n;
     }
     fclose(f);
+    return page;
+}
+
+static void no_two_words_of_the_reference_report_overlap(void **state)
+{
+    (void)state;
+    if (system("command -v gnuplot >/dev/null && command -v pdftotext >/dev/null") != 0)
+        skip();
     /* every page of the reference run's pages.tsv (the H200 reference run at 7dd9a9b): the title, three summaries,
      * diagnosis, ladder, ideas, the tensor ladder and its ideas (variants.csv's tensor_ladder_step), the swizzle
      * lesson, the shapes (the top rung against cuBLAS bf16 at every size), performance, efficiency, conflicts, DRAM,
      * roofline and its key, speedup, two stall pages, three hot-lines pages, the timeline (a traced run) and six
      * ground-truth pages (160 checks, 30 a page) */
-    assert_int_equal(page, 30);
+    assert_int_equal(pages_with_no_word_on_another(REFERENCE), 30);
+}
+
+/* Whether `word` is a word of its own (pdftotext's) on the page of the words file that has `marker` as a word:
+ * labels set too close run together into one word. */
+static bool word_beside(const char *bbox, const char *marker, const char *word)
+{
+    char line[1024], text[48];
+    bool marked = false, found = false;
+    FILE *f = fopen(bbox, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f) && !(marked && strstr(line, "</page>"))) {
+        if (strstr(line, "<page "))
+            found = false;
+        const char *open = strstr(line, "\">");
+        if (!strstr(line, "<word ") || !open || sscanf(open + 2, "%47[^<]", text) != 1)
+            continue;
+        marked |= strcmp(text, marker) == 0;
+        found |= strcmp(text, word) == 0;
+    }
+    fclose(f);
+    return marked && found;
+}
+
+/* The committed shapes run (reports/shapes-h200, the README's second report): its performance page's widths lie
+ * close on a log axis (8192 / 7680 is 1.07), and it has no FP32 ladder. Its pages: the title, 19 summaries, the
+ * tensor ladder and its ideas, the shapes, performance, efficiency, conflicts, DRAM, roofline, speedup. Set side by
+ * side, 7168, 7680 and 8192 ran into one word ("716876808192"). */
+static void no_two_words_of_the_shapes_report_overlap(void **state)
+{
+    (void)state;
+    char bbox[192], width[8];
+    if (system("command -v gnuplot >/dev/null && command -v pdftotext >/dev/null") != 0)
+        skip();
+    assert_int_equal(pages_with_no_word_on_another("reports/shapes-h200"), 29);
+    snprintf(bbox, sizeof bbox, "%s/words.html", workdir);
+    for (int w = 1024; w <= 8192; w += 512) {
+        snprintf(width, sizeof width, "%d", w);
+        if (!word_beside(bbox, "versus", width))
+            fail_msg("the performance page's width %s is not a word of its own", width);
+    }
 }
 
 /* The diagnosis page's columns are laid out from the widths their cells take in the font a fresh Debian machine has
@@ -886,6 +932,7 @@ int main(void)
         cmocka_unit_test(lines_on_one_another_through_a_third_are_one_group),
         cmocka_unit_test(every_readme_figure_is_drawn_by_make_figures),
         cmocka_unit_test(no_two_words_of_the_reference_report_overlap),
+        cmocka_unit_test(no_two_words_of_the_shapes_report_overlap),
         cmocka_unit_test(the_diagnosis_columns_do_not_run_into_each_other),
         cmocka_unit_test(no_word_of_the_reference_report_leaves_its_page),
     };
