@@ -247,16 +247,21 @@ __device__ __forceinline__ uint64_t sw128_desc(const void *tile, unsigned leadin
            1ull << 62;
 }
 
+/* A k-step (16 of k) moves along a K-major tile 16 bf16 of its 128-byte rows, down an N-major one 16 rows of 128
+ * bytes: what a_desc and b_desc add for step ks, and a k-loop's descriptors by adds (tensor_ws.cuh). */
+#define TL_A_KSTEP_BYTES (16 * 2)
+#define TL_B_KSTEP_BYTES (16 * 128)
+
 /* A's k-step ks (16 of k) of a K-major tile whose rows are 128 bytes: 8-row groups 1024 bytes apart. */
 __device__ __forceinline__ uint64_t a_desc(const __nv_bfloat16 *tile, int ks)
 {
-    return sw128_desc(tile + ks * 16, 16, 1024);
+    return sw128_desc((const uint8_t *)tile + ks * TL_A_KSTEP_BYTES, 16, 1024);
 }
 
 /* B's k-step ks of an N-major tile of 64-column boxes, each TL_BK rows of 128 bytes. */
 __device__ __forceinline__ uint64_t b_desc(const __nv_bfloat16 *tile, int ks)
 {
-    return sw128_desc(tile + ks * 16 * 64, TL_BK * 128, 1024);
+    return sw128_desc((const uint8_t *)tile + ks * TL_B_KSTEP_BYTES, TL_BK * 128, 1024);
 }
 
 /* desc moved by `bytes` in shared memory, its layout kept: the start address is its low 14 bits in 16-byte units,

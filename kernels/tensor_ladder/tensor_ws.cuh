@@ -344,7 +344,8 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                 wgmma_fence();
 #pragma unroll
                 for (int ks = 0; ks < WS_BK / 16; ++ks) { /* a k-step: 16 columns of A's rows, 16 rows of B's boxes */
-                    const uint64_t a = desc_plus(a_slot, ks * 32), b = desc_plus(b_slot, ks * 16 * 128);
+                    const uint64_t a = desc_plus(a_slot, ks * TL_A_KSTEP_BYTES);
+                    const uint64_t b = desc_plus(b_slot, ks * TL_B_KSTEP_BYTES);
                     if constexpr (TRANSPOSED) /* N's box c as A, all of the tile's rows of M as B */
                         wgmma_m64n144k16_transposed_a(d, b, a, k > 0 || ks > 0);
                     else

@@ -23,21 +23,24 @@ set logscale x 2
 set logscale y 10
 set xlabel "matrix width W (log2 scale)"
 set ylabel "GFLOP/s (log scale)"
-set lmargin at screen 0.07
-set rmargin at screen (with_ladder ? 0.30 : 0.78)
+left_panel_start = 0.07
+left_panel_end = with_ladder ? 0.30 : 0.78
+set lmargin at screen left_panel_start
+set rmargin at screen left_panel_end
 set key at screen (with_ladder ? 0.305 : 0.79), screen 0.90 left top Left reverse font ",10" samplen 2 spacing 1.6
 set xtics (0)
 do for [w in sizes] { set xtics add (w w+0) }
-set xrange [word(sizes, 1) / 1.3 : largest_width * 1.3]
+smallest_x = word(sizes, 1) / 1.3
+largest_x = largest_width * 1.3
+set xrange [smallest_x : largest_x]
 # The widths stand upright where two neighbours' labels would touch on the log axis (four digits take about 0.02 of
-# the page's width; the panel spans its margins).
-panel_width = (with_ladder ? 0.30 : 0.78) - 0.07
+# the page's width).
 closest = 1e9
 do for [i = 2:words(sizes)] {
     gap = log((word(sizes, i) + 0.0) / word(sizes, i - 1))
     closest = gap < closest ? gap : closest
 }
-if (closest / log(largest_width * 1.3 / (word(sizes, 1) / 1.3)) * panel_width < 0.025) { set xtics rotate by 90 right }
+if (closest / log(largest_x / smallest_x) * (left_panel_end - left_panel_start) < 0.025) { set xtics rotate by 90 right }
 set format y "%.0f"
 plot for [lt in lesson_linetypes] datadir.'/performance.tsv' index (lt - 1) using "width":"gflops" \
         with linespoints lt (lt + 0) lw (word(variant_names, lt + 0) eq "cublas" ? 4 : 2) title word(variant_names, lt + 0), \

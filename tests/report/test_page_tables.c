@@ -761,6 +761,13 @@ struct word_box {
     char text[48];
 };
 
+/* One line of pdftotext -bbox's output as a word and its box; false for the lines that are not words. */
+static bool read_word(const char *line, struct word_box *w)
+{
+    return sscanf(line, " <word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\">%47[^<]", &w->x0, &w->y0, &w->x1,
+                  &w->y1, w->text) == 5;
+}
+
 /* The words of a results folder's report PDF, page by page (pdftotext -bbox): the first two on one page whose boxes
  * overlap by more than half a point each way (type set on type) fail the test; its pages are counted. Rotated labels
  * are split by pdftotext into the horizontal runs it reads, which overlap only where the labels do. */
@@ -781,8 +788,7 @@ static int pages_with_no_word_on_another(const char *results)
         struct word_box *w = &words[n];
         if (strstr(line, "<page "))
             ++page, n = 0;
-        if (sscanf(line, " <word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\">%47[^<]", &w->x0, &w->y0,
-                   &w->x1, &w->y1, w->text) != 5 || n == (int)(sizeof words / sizeof words[0]))
+        if (!read_word(line, w) || n == (int)(sizeof words / sizeof words[0]))
             continue;
         for (int i = 0; i < n; ++i)
             if (fmin(w->x1, words[i].x1) - fmax(w->x0, words[i].x0) > 0.5 &&
@@ -814,18 +820,18 @@ static void no_two_words_of_the_reference_report_overlap(void **state)
  * labels set too close run together into one word. */
 static bool word_beside(const char *bbox, const char *marker, const char *word)
 {
-    char line[1024], text[48];
+    char line[1024];
+    struct word_box w;
     bool marked = false, found = false;
     FILE *f = fopen(bbox, "r");
     assert_non_null(f);
     while (fgets(line, sizeof line, f) && !(marked && strstr(line, "</page>"))) {
         if (strstr(line, "<page "))
             found = false;
-        const char *open = strstr(line, "\">");
-        if (!strstr(line, "<word ") || !open || sscanf(open + 2, "%47[^<]", text) != 1)
+        if (!read_word(line, &w))
             continue;
-        marked |= strcmp(text, marker) == 0;
-        found |= strcmp(text, word) == 0;
+        marked |= strcmp(w.text, marker) == 0;
+        found |= strcmp(w.text, word) == 0;
     }
     fclose(f);
     return marked && found;
