@@ -94,6 +94,11 @@ int report_diagnose(const struct report_model *m, const char *variant, int width
 int report_findings(const struct report_model *m, const char *variant, int width, struct finding out[], int max,
                     int *n, char *unjudged, size_t len, struct error *e);
 
+/* The title page's table (title.tsv at path: labels, then values, as report_write_title and
+ * report_write_program_title write it) laid out from the widths its cells take, in title.gp's title_table_x and
+ * title_table_font_size: a long command line sets the table smaller rather than off the page. */
+int report_title_layout(FILE *variables, const char *path, struct error *e);
+
 /* For a writer whose page is drawn once per page of its table (hot-lines-1, hot-lines-2, ...): copies numbered 1 to
  * copies, in the gnuplot variable named. Refuses more than REPORT_MAX_COPIES, naming the page. */
 int report_page_numbered(struct page_output *out, const char *variable, int copies, struct error *e);

@@ -85,7 +85,9 @@ int report_write_program_title(const struct report_model *m, struct page_output 
     FILE *f = report_open(out->dir, "title.tsv", path, sizeof path, e);
     if (!f)
         return e->code;
-    return write_title_rows(f, m, e) ? (fclose(f), e->code) : report_close(f, path, e);
+    if (write_title_rows(f, m, e))
+        return fclose(f), e->code;
+    return report_close(f, path, e) || report_title_layout(out->variables, path, e) ? e->code : 0;
 }
 
 /* ---- Kernels by GPU time ---- */

@@ -387,6 +387,11 @@ static int write_findings(FILE *f, const struct report_model *m, struct error *e
     return 0;
 }
 
+int report_title_layout(FILE *variables, const char *path, struct error *e)
+{
+    return report_table_layout(variables, "title_table", path, 1, 2, 0.08, 1.0, 11.0, 6.0, e);
+}
+
 int report_write_title(const struct report_model *m, struct page_output *out, struct error *e)
 {
     const struct results_folder *r = m->r;
@@ -421,7 +426,7 @@ int report_write_title(const struct report_model *m, struct page_output *out, st
     report_put_pair(f, "Date (UTC)", report_environment_or(r, "time_utc", "unknown"));
     report_put_pair(f, "Command", report_environment_or(r, "command_line", "unknown"));
     report_put_pair(f, "Results", r->dir);
-    return report_close(f, path, e);
+    return report_close(f, path, e) || report_title_layout(out->variables, path, e) ? e->code : 0;
 }
 
 static void summary_row(FILE *f, const struct report_model *m, int v, struct product_shape size)

@@ -9,7 +9,8 @@ set label 3 source_note at screen 0.5, screen 0.73 center font ",13" tc rgb "#b2
 set tmargin at screen 0.68
 set bmargin at screen 0.10
 table_file = datadir.'/title.tsv'
-table_x = "0.08 0.24"
+table_x = title_table_x
+table_font_size = title_table_font_size
 table_first = 1
 table_colour_column = 0
 load scriptdir.'/table.gp'
