@@ -178,4 +178,50 @@ static inline struct ws_tile square_tile(int m, int n, int sms)
     return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
 }
 
+/* split_inner's choice: square_tile's tile whole, or a tile of 128 x 256 or 128 x 128 with its k-tiles cut into
+ * `splits` equal parts, each part a job of its own (tensor_ws.cuh, SPLIT), where the whole tiles leave the GPU half
+ * idle or run narrow tiles. Its time, in ct_rounds_time's units times k-tiles: the rounds of jobs times a part's
+ * k-tiles and, for each part but the owner's, SK_FIXUP_K_TILES k-tiles of the tile to write its FP32 partial and have
+ * the owner add it (an estimate, -D overridable). Only where every job runs at once (jobs <= sms: the owner waits for
+ * the others' partials) and a part has SK_MIN_K_TILES k-tiles or more. 1024 x 1024 x 8192 on 132 SMs: 128 tiles of
+ * 128 x 64 in one round, 128 k-tiles at cost 176, 184.5 million; 64 tiles of 128 x 128 in two parts, 128 jobs in one
+ * round of 64 k-tiles and 4 for the fixup at cost 107, 119.2 million; 32 of 128 x 256 in four, 32 + 12 k-tiles at
+ * cost 100, 144.2 million: 128 x 128 in two. 2048 x 2048 x 8192: 128 tiles of 128 x 256 fill a round; no split. */
+#define SK_MIN_K_TILES 16
+#define SK_MAX_SPLITS 16
+#ifndef SK_FIXUP_K_TILES
+#define SK_FIXUP_K_TILES 4
+#endif
+struct ws_split_tile {
+    struct ws_tile tile;
+    int splits; /* 1: whole tiles */
+};
+
+static inline long long split_time(int m, int n, int k, int sms, struct ws_split_tile c)
+{
+    const long long k_tiles = (k + WS_BK - 1) / WS_BK, part = (k_tiles + c.splits - 1) / c.splits;
+    const long long tiles = (long long)((m + c.tile.bm - 1) / c.tile.bm) * ((n + c.tile.bn - 1) / c.tile.bn);
+    const long long rounds = (tiles * c.splits + sms - 1) / sms;
+    return rounds * c.tile.bm * c.tile.bn * ct_cost_pct(c.tile.bm, c.tile.bn) *
+           (part + (long long)SK_FIXUP_K_TILES * (c.splits - 1));
+}
+
+static inline struct ws_split_tile split_inner_tile(int m, int n, int k, int sms)
+{
+    static const struct ws_tile by_size[] = {{WS_BM, WS_BN}, {WS_BM, 128}};
+    struct ws_split_tile best = {square_tile(m, n, sms), 1};
+    const long long k_tiles = (k + WS_BK - 1) / WS_BK;
+    for (size_t i = 0; i < sizeof by_size / sizeof *by_size; ++i) {
+        const long long tiles = (long long)((m + by_size[i].bm - 1) / by_size[i].bm) *
+                                ((n + by_size[i].bn - 1) / by_size[i].bn);
+        for (int splits = 2; splits <= SK_MAX_SPLITS && tiles * splits <= sms && k_tiles / splits >= SK_MIN_K_TILES;
+             ++splits) {
+            const struct ws_split_tile c = {by_size[i], splits};
+            if (split_time(m, n, k, sms, c) < split_time(m, n, k, sms, best))
+                best = c;
+        }
+    }
+    return best;
+}
+
 #endif
