@@ -149,10 +149,6 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER, MATMUL_ON_TENSOR_LADDE
            TT_THREADS, 1, WS_BN, WS_BM,                                                                            \
            "fitted_tiles choosing 192 x 192 tiles too (three consumers of 64 x 192) where their rounds take least "  \
            "time")                                                                                                  \
-    KERNEL("split_inner", matmul_split_inner, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,             \
-           TT_THREADS, 1, WS_BN, WS_BM,                                                                            \
-           "square_tiles cutting each tile's k-loop into parts, a job each, where whole tiles leave the GPU half "   \
-           "idle or run narrow (few outputs, a long k)")                                                            \
     LIBRARY("cublas_bf16", matmul_cublas_bf16, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                      \
             "cublasGemmEx, bf16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), default algorithm: the bf16 "      \
             "tensor-core anchor")                                                                                     \

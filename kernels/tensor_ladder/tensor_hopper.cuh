@@ -208,20 +208,6 @@ __device__ __forceinline__ unsigned cluster_rank(void)
     return r;
 }
 
-/* A flag between blocks: set with release semantics at GPU scope (the writes before it, and those a barrier ordered
- * before it, are seen by a thread that acquires it), read with acquire semantics. */
-__device__ __forceinline__ void flag_release(unsigned *flag, unsigned value)
-{
-    asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(value) : "memory");
-}
-
-__device__ __forceinline__ unsigned flag_acquire(const unsigned *flag)
-{
-    unsigned value;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(value) : "l"(flag) : "memory");
-    return value;
-}
-
 /* A barrier among the `threads` threads (whole warps) that name barrier `id` (0 is __syncthreads'). */
 __device__ __forceinline__ void named_barrier(unsigned id, unsigned threads)
 {

@@ -4,7 +4,7 @@
  * CLUSTER; the rung files say what each should move); even_waves is tma_store launched on another grid
  * (EVEN_WAVES, the launch's alone); overlapped_stores stores each tile while the next tile's first k-tile runs
  * (OVERLAP); fitted_tiles computes its 144 x 128 tiles as tiles of P^T (TRANSPOSED); square_tiles' 192 x 192 tiles are
- * three consumers of 64 x 192 (BN, CONSUMERS); split_inner cuts a tile's k-loop into parts, a job each (SPLIT).
+ * three consumers of 64 x 192 (BN, CONSUMERS).
  *
  * A block is three warpgroups (four in the 192-row tiles of taller_tiles and square_tiles: CONSUMERS, ws_shape).
  * Warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec to 40) and one of its threads issues the TMA
@@ -68,19 +68,6 @@ template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool 
                   "three consumers: 64 x 128 or 64 x 192 accumulators each, no clusters");
     static_assert(!TRANSPOSED || (BN == 64 * CONSUMERS && CONSUMERS == 2 && !CLUSTER && TMA_STORE),
                   "a tile of P^T: 64 columns a consumer, two consumers, no clusters, TMA stores");
-};
-
-/* split_inner's parts (SPLIT; the other rungs' launches pass none). Job t of the persistent order is part
- * splits - 1 - t / tiles of tile t % tiles, so that in every block's walk a tile's owner, part 0, comes after the tile's
- * other parts. A part but the owner's leaves its consumers' FP32 accumulators in partials (WS_BM x BN floats a job, each
- * consumer's in its fragment order: values 4q to 4q + 3 of thread j at float4 q x 128 + j, so that a warp's access is
- * four whole lines) and raises its flags, one a consumer, to the number of the launch (epoch), so that no launch has to
- * clear them; the owner waits for them, adds the partials to its accumulators and stores the tile. */
-struct ws_split {
-    float *partials;
-    unsigned *flags;
-    int splits;
-    unsigned epoch;
 };
 
 #ifdef MEMSCOPE_SM90A
@@ -247,58 +234,6 @@ template <int BN> __device__ __forceinline__ void wgmma_half_tile(float *d, uint
         wgmma_m64n64k16(d, a, b, scale_d);
 }
 
-/* Job t: a tile of the persistent order, its part and the part's k-tiles k0 to k1 - 1 (ws_split's order; without
- * SPLIT, tile t whole). */
-struct ws_job {
-    int tile, part, k0, k1;
-};
-
-template <bool SPLIT> __device__ __forceinline__ ws_job job_of(int t, int tiles, int k_tiles, int splits)
-{
-    if constexpr (!SPLIT) {
-        (void)tiles, (void)splits;
-        return {t, 0, 0, k_tiles};
-    } else {
-        const int part = splits - 1 - t / tiles;
-        return {t % tiles, part, part * k_tiles / splits, (part + 1) * k_tiles / splits};
-    }
-}
-
-/* SPLIT: a part but the owner's leaves consumer c's accumulators in the partials of its job and raises its flag. */
-template <int BN>
-__device__ __forceinline__ void ws_give_partial(const ws_split &split, int job, int c, const float *d, int tid_in_wg)
-{
-    float4 *mine = (float4 *)(split.partials + ((size_t)job * 2 + c) * (BN / 2) * 128);
-#pragma unroll
-    for (int q = 0; q < BN / 8; ++q)
-        __stcg(mine + q * 128 + tid_in_wg, make_float4(d[4 * q], d[4 * q + 1], d[4 * q + 2], d[4 * q + 3]));
-    named_barrier(1 + c, 128); /* the warpgroup's stores, then one release: cumulative, it publishes them all */
-    if (tid_in_wg == 0)
-        flag_release(&split.flags[job * 2 + c], split.epoch);
-}
-
-/* SPLIT: the owner of a tile adds to consumer c's accumulators the partials of the tile's other parts, each once its
- * flag is raised (all the jobs run at once: split_inner_tile takes no more than the SMs). */
-template <int BN>
-__device__ __forceinline__ void ws_take_partials(const ws_split &split, int tile, int tiles, int c, float *d,
-                                                 int tid_in_wg)
-{
-    for (int part = 1; part < split.splits; ++part) {
-        const int job = (split.splits - 1 - part) * tiles + tile;
-        const unsigned *flag = &split.flags[job * 2 + c];
-        if (tid_in_wg == 0)
-            while (flag_acquire(flag) != split.epoch)
-                ;
-        named_barrier(1 + c, 128); /* the acquire, then the warpgroup's loads */
-        const float4 *theirs = (const float4 *)(split.partials + ((size_t)job * 2 + c) * (BN / 2) * 128);
-#pragma unroll
-        for (int q = 0; q < BN / 8; ++q) {
-            const float4 v = __ldcg(theirs + q * 128 + tid_in_wg);
-            d[4 * q] += v.x, d[4 * q + 1] += v.y, d[4 * q + 2] += v.z, d[4 * q + 3] += v.w;
-        }
-    }
-}
-
 /* A k-tile's slot in the ring and the parity of its mbarriers' phase, stepped a k-tile at a time. */
 template <int STAGES> struct ring_pos {
     int slot = 0;
@@ -321,16 +256,14 @@ template <int STAGES> struct ring_pos {
  * tile's columns a thread) and stores them after issuing the next tile's first k-tile of wgmma, so that the tensor
  * pipe works through the store; the last tile's are stored after the loop. Persistent, with TMA stores. */
 template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool TICKETED = false,
-          bool OVERLAP = false, bool TRANSPOSED = false, bool SPLIT = false>
+          bool OVERLAP = false, bool TRANSPOSED = false>
 __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     ws_gemm_kernel(const __grid_constant__ CUtensorMap map_m, const __grid_constant__ CUtensorMap map_n,
                    const __grid_constant__ CUtensorMap map_p, __nv_bfloat16 *__restrict__ P,
-                   struct matmul_shape shape, unsigned *tickets, const ws_split split)
+                   struct matmul_shape shape, unsigned *tickets)
 {
 #ifdef MEMSCOPE_SM90A
     static_assert(!TICKETED || (!PERSISTENT && !CLUSTER), "a ticket a block of the plain grid");
-    static_assert(!SPLIT || (PERSISTENT && !CLUSTER && TMA_STORE && CONSUMERS == 2 && !OVERLAP && !TRANSPOSED),
-                  "parts of tiles: persistent single blocks of two consumers, TMA stores, no overlap, no P^T");
     static_assert(!OVERLAP || (PERSISTENT && TMA_STORE && BN <= WS_BN && !(CONSUMERS == 3 && BN == SQ_SIDE)),
                   "overlapped stores: persistent, TMA stores, pairs beside at most 128 accumulators (64 with three "
                   "consumers)");
@@ -347,7 +280,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     const int cluster_rows = ((shape.rows + S::BM - 1) / S::BM + S::CM - 1) / S::CM;
     /* this block's tiles: first, first + step, ... below count (one, at its grid place, unless persistent) */
     const int first = PERSISTENT ? blockIdx.x / S::CM : 0, step = PERSISTENT ? gridDim.x / S::CM : 1;
-    const int tiles = cluster_rows * cols, count = PERSISTENT ? tiles * (SPLIT ? split.splits : 1) : 1;
+    const int count = PERSISTENT ? cluster_rows * cols : 1;
     if (tid == 0) {
         if (TICKETED)
             ticket = atomicAdd(tickets, 1u) % (gridDim.x * gridDim.y);
@@ -373,10 +306,9 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
         if (tid == 0) {
             ring_pos<S::STAGES> pos;
             for (int t = first; t < count; t += step) {
-                const ws_job job = job_of<SPLIT>(t, tiles, k_tiles, split.splits);
                 int row0, col0;
-                tile_origin(job.tile, row0, col0);
-                for (int k = job.k0; k < job.k1; ++k, pos.step()) {
+                tile_origin(t, row0, col0);
+                for (int k = 0; k < k_tiles; ++k, pos.step()) {
                     mbar_wait(&empty[pos.slot], pos.phase ^ 1);
                     ws_issue<CLUSTER, TMA_STORE, BN, CONSUMERS, TRANSPOSED>(
                         ring + pos.slot * S::STAGE_BYTES, &full[pos.slot], &map_m, &map_n, k, row0, col0, rank);
@@ -397,16 +329,15 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
         int pending_row0 = -1, pending_col0 = 0;
         (void)pairs, (void)pending_col0;
         for (int t = first; t < count; t += step) {
-            const ws_job job = job_of<SPLIT>(t, tiles, k_tiles, split.splits);
             int row0, col0;
-            tile_origin(job.tile, row0, col0);
+            tile_origin(t, row0, col0);
             if (TRANSPOSED) /* this consumer's outputs: its 64 columns of all rows, else its 64 rows */
                 col0 += 64 * c;
             else
                 row0 += 64 * c;
             float d[S::FRAGMENT];
             int last = 0;
-            for (int k = job.k0; k < job.k1; ++k, pos.step()) {
+            for (int k = 0; k < k_tiles; ++k, pos.step()) {
                 mbar_wait(&full[pos.slot], pos.phase);
                 const uint64_t a_slot = desc_plus(a0, pos.slot * S::STAGE_BYTES);
                 const uint64_t b_slot = desc_plus(b0, pos.slot * S::STAGE_BYTES);
@@ -416,9 +347,9 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                     const uint64_t a = desc_plus(a_slot, ks * TL_A_KSTEP_BYTES);
                     const uint64_t b = desc_plus(b_slot, ks * TL_B_KSTEP_BYTES);
                     if constexpr (TRANSPOSED) /* N's box c as A, all of the tile's rows of M as B */
-                        wgmma_m64n144k16_transposed_a(d, b, a, k > job.k0 || ks > 0);
+                        wgmma_m64n144k16_transposed_a(d, b, a, k > 0 || ks > 0);
                     else
-                        wgmma_half_tile<BN>(d, a, b, k > job.k0 || ks > 0);
+                        wgmma_half_tile<BN>(d, a, b, k > 0 || ks > 0);
                 }
                 wgmma_commit();
                 if constexpr (OVERLAP)
@@ -428,19 +359,12 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                         pending_row0 = -1;
                     }
                 wgmma_wait<1>(); /* k-tile k-1's wgmma are done: its slot may go */
-                if (k > job.k0)
+                if (k > 0)
                     ws_release<CLUSTER>(&empty[last], tid_in_wg);
                 last = pos.slot;
             }
             wgmma_wait<0>();
             ws_release<CLUSTER>(&empty[last], tid_in_wg);
-            if constexpr (SPLIT) {
-                if (job.part > 0) {
-                    ws_give_partial<BN>(split, t, c, d, tid_in_wg);
-                    continue;
-                }
-                ws_take_partials<BN>(split, job.tile, tiles, c, d, tid_in_wg);
-            }
             if constexpr (OVERLAP) {
 #pragma unroll
                 for (int i = 0; i < S::FRAGMENT / 2; ++i)
@@ -461,7 +385,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     if (CLUSTER)
         cluster_sync(); /* no CTA leaves while its partner may still write into it or arrive on its barriers */
 #else
-    (void)map_m, (void)map_n, (void)map_p, (void)P, (void)shape, (void)tickets, (void)split;
+    (void)map_m, (void)map_n, (void)map_p, (void)P, (void)shape, (void)tickets;
 #endif
 }
 
@@ -505,18 +429,16 @@ static inline const char *ws_tile_on_device(struct matmul_shape shape, struct ws
 /* The launch: a grid of tiles, or (persistent) one block per SM; with EVEN_WAVES the fewest blocks that take as
  * few rounds of tiles (tensor_tiles.h); with clusters, as many as can be resident at once: the tiles are dealt to
  * the blocks in advance, so a cluster that had to wait for a free GPC would run its whole share after the others,
- * doubling the time; with SPLIT a tile's parts are jobs of their own, counted in the rounds, through the partials and
- * flags of `split`, whose epoch the caller numbers. The registry's grid is of WS_BM x WS_BN tiles whatever tile the
- * kernel takes; the block is the kernel's (taller_tiles gives the one its tile needs, checked against its row's). */
+ * doubling the time. The registry's grid is of WS_BM x WS_BN tiles whatever tile the kernel takes; the block is
+ * the kernel's (taller_tiles gives the one its tile needs, checked against its row's). */
 template <bool PERSISTENT, bool CLUSTER, bool TMA_STORE, bool EVEN_WAVES, int BN = WS_BN, int CONSUMERS = 2,
-          bool TICKETED = false, bool OVERLAP = false, bool TRANSPOSED = false, bool SPLIT = false>
-static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block, unsigned *tickets = nullptr,
-                                  ws_split split = {})
+          bool TICKETED = false, bool OVERLAP = false, bool TRANSPOSED = false>
+static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, dim3 block, unsigned *tickets = nullptr)
 {
     static_assert(!EVEN_WAVES || (PERSISTENT && !CLUSTER), "even waves: a persistent grid of single blocks");
     static_assert(!CLUSTER || BN == WS_BN, "clusters: ws_resident_clusters asks about the 256-column kernel");
 #ifndef MEMSCOPE_SM90A
-    (void)o, (void)grid, (void)block, (void)tickets, (void)split;
+    (void)o, (void)grid, (void)block, (void)tickets;
     return MATMUL_REFUSED TENSOR_NOT_SM90A;
 #else
     typedef ws_shape<CLUSTER, TMA_STORE, BN, CONSUMERS, TRANSPOSED> S;
@@ -528,7 +450,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
     const char *why = tensor_maps_for(o, S::BM, &maps);
     if (why)
         return why;
-    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS, TICKETED, OVERLAP, TRANSPOSED, SPLIT>;
+    auto kernel = ws_gemm_kernel<PERSISTENT, CLUSTER, TMA_STORE, BN, CONSUMERS, TICKETED, OVERLAP, TRANSPOSED>;
     cudaError_t rc = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S::SMEM);
     if (rc != cudaSuccess)
         return cudaGetErrorString(rc);
@@ -537,8 +459,7 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
         if ((why = ws_device_sms(&sms)))
             return why;
         const int tiles = ((o->shape.rows + S::BM - 1) / S::BM) * ((o->shape.cols + BN - 1) / BN);
-        const int jobs = tiles * (SPLIT ? split.splits : 1);
-        grid = dim3(EVEN_WAVES ? even_waves_grid(jobs, sms) : sms / S::CM * S::CM, 1, 1);
+        grid = dim3(EVEN_WAVES ? even_waves_grid(tiles, sms) : sms / S::CM * S::CM, 1, 1);
     }
     if (CLUSTER) {
         cudaLaunchConfig_t config = {grid, block, S::SMEM, o->stream, NULL, 0};
@@ -556,11 +477,10 @@ static const char *launch_ws_gemm(const struct matmul_operands *o, dim3 grid, di
                 config.gridDim.x = clusters * S::CM;
         }
         rc = cudaLaunchKernelEx(&config, kernel, maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape,
-                                tickets, split);
+                                tickets);
         return rc == cudaSuccess ? launch_status() : cudaGetErrorString(rc);
     }
-    kernel<<<grid, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape, tickets,
-                                                split);
+    kernel<<<grid, block, S::SMEM, o->stream>>>(maps->m, maps->n, maps->p, (__nv_bfloat16 *)o->p, o->shape, tickets);
     return launch_status();
 #endif
 }

@@ -228,65 +228,6 @@ static void a_rectangle_takes_the_tile_of_its_rows_and_columns(void **state)
     }
 }
 
-/* split_inner's choice, worked out by hand in the units of split_time (rounds x rows x columns x cost x (a part's
- * k-tiles + 4 for each part but the owner's)). A weight gradient, 1024 x 1024 x 8192 (128 k-tiles): square_tile's 128
- * tiles of 128 x 64 in one round, 1 x 128 x 64 x 176 x 128 = 184,549,376; 64 tiles of 128 x 128 in 2 parts, 128 jobs,
- * 128 x 128 x 107 x (64 + 4) = 119,209,984; 32 of 128 x 256 in 4, 128 x 256 x 100 x (32 + 12) = 144,179,200. A small
- * batch, 128 x 4096 x 4096 (64 k-tiles): 64 tiles of 128 x 64, 92,274,688; 32 of 128 x 128 in 4 parts, 16 k-tiles
- * each, 128 x 128 x 107 x (16 + 12) = 49,086,464 (in 3: 22 + 8, 52,592,640; in 2: 32 + 4, 63,111,168); 16 of
- * 128 x 256 in 4, 91,750,400. */
-static void a_long_k_of_few_outputs_is_split_into_parts(void **state)
-{
-    (void)state;
-    static const struct {
-        int m, n, k, bn, splits;
-    } cases[] = {{1024, 1024, 8192, 128, 2}, {128, 4096, 4096, 128, 4}};
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
-        const struct ws_split_tile c = split_inner_tile(cases[i].m, cases[i].n, cases[i].k, 132);
-        if (c.tile.bm != WS_BM || c.tile.bn != cases[i].bn || c.splits != cases[i].splits)
-            fail_msg("%d x %d x %d: %d x %d in %d parts, not 128 x %d in %d", cases[i].m, cases[i].n, cases[i].k,
-                     c.tile.bm, c.tile.bn, c.splits, cases[i].bn, cases[i].splits);
-    }
-}
-
-/* Whole tiles where they fill the GPU or a part would be short, by the same units: 512 x 4096 x 4096, 128 tiles of
- * 128 x 128 in one round, 128 x 128 x 107 x 64 = 112,197,632, against 64 of 128 x 256 in 2 parts, 128 x 256 x 100 x
- * (32 + 4) = 117,964,800; 2048 x 2048 x 8192, 128 tiles of 128 x 256 (two parts would be 256 jobs); 1024 x 1024 x 1024,
- * 16 k-tiles (two parts of 8, under SK_MIN_K_TILES). Whole, the tile is square_tile's: at every product of the shapes
- * run, the squares and the transformer block's. */
-static void whole_tiles_where_they_fill_the_gpu_or_a_part_would_be_short(void **state)
-{
-    (void)state;
-    static const int whole[][3] = {{512, 4096, 4096}, {2048, 2048, 8192}, {1024, 1024, 1024}, {8192, 3072, 1024},
-                                   {8192, 1024, 1024}, {8192, 4096, 1024}, {8192, 1024, 4096}};
-    for (size_t i = 0; i < sizeof whole / sizeof *whole; ++i)
-        if (split_inner_tile(whole[i][0], whole[i][1], whole[i][2], 132).splits != 1)
-            fail_msg("%d x %d x %d is split", whole[i][0], whole[i][1], whole[i][2]);
-    for (int w = 1024; w <= 8192; w += 512) {
-        const struct ws_split_tile c = split_inner_tile(w, w, w, 132);
-        const struct ws_tile t = square_tile(w, w, 132);
-        if (c.splits != 1 || c.tile.bm != t.bm || c.tile.bn != t.bn)
-            fail_msg("W = %d: %d x %d in %d parts", w, c.tile.bm, c.tile.bn, c.splits);
-    }
-}
-
-/* Every job of a split runs at once, one a block on an SM (the owner waits for the others), and a part has at least
- * SK_MIN_K_TILES k-tiles: over a grid of shapes on 132 and 114 SMs. */
-static void a_split_runs_in_one_round_of_long_parts(void **state)
-{
-    (void)state;
-    static const int sms[] = {132, 114};
-    for (size_t s = 0; s < sizeof sms / sizeof *sms; ++s)
-        for (int m = 64; m <= 4096; m *= 2)
-            for (int n = 64; n <= 4096; n *= 2)
-                for (int k = 512; k <= 32768; k *= 2) {
-                    const struct ws_split_tile c = split_inner_tile(m, n, k, sms[s]);
-                    const int tiles = ((m + c.tile.bm - 1) / c.tile.bm) * ((n + c.tile.bn - 1) / c.tile.bn);
-                    if (c.splits > 1 && (tiles * c.splits > sms[s] || (k + WS_BK - 1) / WS_BK / c.splits < SK_MIN_K_TILES))
-                        fail_msg("%d x %d x %d on %d SMs: %d tiles in %d parts", m, n, k, sms[s], tiles, c.splits);
-                }
-}
-
 /* overlapped_stores' rule in wider_tiles' tile, the tile it runs. */
 static int overlaps_in_wider_tile(int m, int n, int sms)
 {
@@ -324,9 +265,6 @@ int main(void)
         cmocka_unit_test(a_square_tile_is_taken_where_its_rounds_take_least_time),
         cmocka_unit_test(stores_overlap_where_a_block_takes_two_tiles),
         cmocka_unit_test(a_rectangle_takes_the_tile_of_its_rows_and_columns),
-        cmocka_unit_test(a_long_k_of_few_outputs_is_split_into_parts),
-        cmocka_unit_test(whole_tiles_where_they_fill_the_gpu_or_a_part_would_be_short),
-        cmocka_unit_test(a_split_runs_in_one_round_of_long_parts),
         cmocka_unit_test(the_ladder_widths_on_an_h100),
         cmocka_unit_test(never_a_round_more_than_one_block_per_sm),
     };

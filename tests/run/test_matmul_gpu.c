@@ -28,13 +28,10 @@ static const int widths[] = {1, 2, 8, 33, 64, 100, 1000, 1024, 2056, 4097, 4104}
 
 /* Rectangular products (rows x cols x inner): odd extents; multiples of 8 that fill no tile (1000 rows, 136 columns,
  * 520 deep; wide and shallow; tall; fitted_tiles' 144 x 128 tiles and square_tiles' 192 x 192 in one round, the
- * last row and column of tiles part full; split_inner's parts on 132 SMs: 128 x 128 tiles in two parts of 32 and 33
- * k-tiles, the last row and column part full, then one row of tiles of 120 rows, then 128 x 256 tiles in two parts);
- * then the four GEMMs of a transformer block's forward pass at 8192 tokens, for the variants that take other shapes
- * than squares (the others refuse the small ones already). */
+ * last row and column of tiles part full); then the four GEMMs of a transformer block's forward pass at 8192 tokens,
+ * for the variants that take other shapes than squares (the others refuse the small ones already). */
 static const struct matmul_shape small_shapes[] = {
-    {100, 33, 65},     {1000, 136, 520},   {264, 2056, 72},   {2056, 264, 1032},  {1533, 1528, 1000},
-    {2056, 2000, 264}, {1000, 1000, 4104}, {120, 2056, 2056}, {1000, 2000, 8200}};
+    {100, 33, 65}, {1000, 136, 520}, {264, 2056, 72}, {2056, 264, 1032}, {1533, 1528, 1000}, {2056, 2000, 264}};
 static const struct matmul_shape large_shapes[] = {
     {8192, 3072, 1024}, {8192, 1024, 1024}, {8192, 4096, 1024}, {8192, 1024, 4096}};
 #define N_SMALL_SHAPES (sizeof small_shapes / sizeof small_shapes[0])
