@@ -36,7 +36,7 @@ NVCCFLAGS := -O3 -g -lineinfo -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -I$
 # for 9.0, and told so (MEMSCOPE_SM90A); elsewhere they build empty kernels for CUDA_ARCH and their launchers return
 # why not.
 TENSOR_SM90A := tma_wgmma warp_specialized persistent tma_store cluster_multicast even_waves chosen_tiles taller_tiles wider_tiles \
-	overlapped_stores fitted_tiles square_tiles
+	overlapped_stores fitted_tiles square_tiles short_tiles
 SM90A := kernels/ceilings/ceiling_tensor kernels/pathology/pathology_tensor \
 	$(TENSOR_SM90A:%=kernels/tensor_ladder/matmul_%)
 $(SM90A:%=$(BUILD)/%.o): NVCCFLAGS := $(subst $(GENCODE),$(if $(filter 90,$(CUDA_ARCH)),\

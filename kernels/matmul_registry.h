@@ -149,6 +149,10 @@ enum matmul_ladder { MATMUL_OFF_LADDER, MATMUL_ON_LADDER, MATMUL_ON_TENSOR_LADDE
            TT_THREADS, 1, WS_BN, WS_BM,                                                                            \
            "fitted_tiles choosing 192 x 192 tiles too (three consumers of 64 x 192) where their rounds take least "  \
            "time")                                                                                                  \
+    KERNEL("short_tiles", matmul_short_tiles, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,             \
+           TT_THREADS, 1, WS_BN, WS_BM,                                                                            \
+           "square_tiles choosing 64 x 128 and 64 x 64 tiles too (one consumer of 64 rows) where their rounds take " \
+           "least time: products of few rows")                                                                      \
     LIBRARY("cublas_bf16", matmul_cublas_bf16, MATMUL_BF16, MATMUL_ROW_MAJOR, MATMUL_ON_TENSOR_LADDER,                      \
             "cublasGemmEx, bf16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), default algorithm: the bf16 "      \
             "tensor-core anchor")                                                                                     \

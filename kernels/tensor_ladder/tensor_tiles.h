@@ -75,8 +75,22 @@ static inline int even_waves_grid(int tiles, int sms)
 #ifndef CT_COST_192_192 /* -D: a copy whose rule takes the tile wherever it fits (its cost measured) */
 #define CT_COST_192_192 102 /* chosen between two shapes' measured costs (docs/tensor-ladder.md, "square_tiles") */
 #endif
+/* short_tiles' tiles, 64 x 128 and 64 x 64 (one consumer warpgroup). Their costs are chosen within the bounds that
+ * the fastest tile measured at nine products of few rows sets (an H200, docs/tensor-ladder.md, "short_tiles"):
+ * 64 x 128 above 107 (2048 and 512 x 4096 keep their tiles) and below 176 (1024 x 1024 x 8192, 768 x 768 x 8192 and
+ * 256 x 4096 x 4096 take it over 128 x 64); 64 x 64 above 176 (those three keep 64 x 128) and below twice 64 x 128's
+ * (64 and 128 x 4096 x 4096 take it over 64 x 128). */
+#define SH_ROWS 64
+#ifndef CT_COST_64_128 /* -D: a copy whose rule takes the tile wherever it fits (its cost measured) */
+#define CT_COST_64_128 150
+#endif
+#ifndef CT_COST_64_64
+#define CT_COST_64_64 250
+#endif
 static inline int ct_cost_pct(int bm, int bn)
 {
+    if (bm == SH_ROWS)
+        return bn == 128 ? CT_COST_64_128 : CT_COST_64_64;
     if (bm == TT_TALL_BM)
         return bn == SQ_SIDE ? CT_COST_192_192 : CT_COST_192_128;
     if (bm == FT_ROWS)
@@ -154,7 +168,7 @@ static inline struct ws_tile wider_tile(int m, int n, int sms)
 static inline int overlaps_stores(struct ws_tile t, int m, int n, int sms)
 {
     const long long tiles = (long long)((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn);
-    return t.bn != WT_WIDE_BN && t.bn != SQ_SIDE && tiles > sms;
+    return t.bn != WT_WIDE_BN && t.bn != SQ_SIDE && t.bm != SH_ROWS && tiles > sms;
 }
 
 /* fitted_tiles' tile: wider_tiles' five and 144 x 128, by the same rounds and costs, in order of size. 144 rows fit
@@ -175,6 +189,19 @@ static inline struct ws_tile square_tile(int m, int n, int sms)
 {
     static const struct ws_tile by_size[] = {{WS_BM, WT_WIDE_BN}, {SQ_SIDE, SQ_SIDE}, {WS_BM, WS_BN}, {TT_TALL_BM, 128},
                                              {FT_ROWS, 128},      {WS_BM, 128},        {WS_BM, 64}};
+    return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
+}
+
+/* short_tiles' tile: square_tiles' seven and 64 x 128 and 64 x 64 (one consumer warpgroup of 64 rows), by the same
+ * rounds and costs, in order of size (128 x 64 before 64 x 128). Where a product has few rows, 128-row tiles compute
+ * rows past its end: 64 x 4096 on 132 SMs takes 64 tiles of 128 x 64 in one round, 128 x 64 x 176 = 1,441,792, half
+ * of it rows that are not there; 64 x 128, 32 tiles, 64 x 128 x 150 = 1,228,800; 64 x 64, 64 tiles, 64 x 64 x 250 =
+ * 1,024,000. Never overlapped (overlaps_stores). */
+static inline struct ws_tile short_tile(int m, int n, int sms)
+{
+    static const struct ws_tile by_size[] = {{WS_BM, WT_WIDE_BN}, {SQ_SIDE, SQ_SIDE}, {WS_BM, WS_BN},
+                                             {TT_TALL_BM, 128},   {FT_ROWS, 128},      {WS_BM, 128},
+                                             {WS_BM, 64},         {SH_ROWS, 128},      {SH_ROWS, 64}};
     return least_time_tile(m, n, sms, by_size, sizeof by_size / sizeof *by_size);
 }
 

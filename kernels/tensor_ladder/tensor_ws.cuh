@@ -42,7 +42,8 @@
  * would fill; in wider_tiles' 128 x 320 tiles, whose k-tiles of 56 KB fill 3 stages, and whose consumers each
  * take their 64 x 320 outputs in two wgmma a k-step (m64n256k16 and m64n64k16: 160 accumulators a thread); and in
  * square_tiles' 192 x 192, one wgmma m64n192k16 a consumer a k-step (96 accumulators a thread).
- * CONSUMERS: the consumer warpgroups, 2 but in taller_tiles' 192 x 128 tiles and square_tiles' 192 x 192, whose third
+ * CONSUMERS: the consumer warpgroups, 2 but in short_tiles' 64 x 128 and 64 x 64 tiles, one consumer of 64 rows (8 or
+ * 12 stages beside its 16 KB of boxes), and in taller_tiles' 192 x 128 tiles and square_tiles' 192 x 192, whose third
  * consumer takes rows 128 to 191: the ring then takes the stages that fit beside three consumers' boxes (4 of 40 KB;
  * 3 of 48 KB), and the 64K registers of the SM leave each consumer 152 (40 x 128 + 152 x 384), too few for 64 x 256
  * accumulators.
@@ -59,13 +60,14 @@ template <bool CLUSTER, bool TMA_STORE, int BN = WS_BN, int CONSUMERS = 2, bool 
     static const int RING_BYTES = WS_STAGES * (WS_BM * WS_BK * 2 + WS_BK * WS_BN * 2), FIT_BYTES = 225 * 1024 - C_BYTES;
     static const int STAGES = (RING_BYTES < FIT_BYTES ? RING_BYTES : FIT_BYTES) / STAGE_BYTES;
     static const size_t SMEM = (size_t)STAGES * STAGE_BYTES + C_BYTES + 1024; /* + 1024: the ring's alignment */
-    static const int CONSUMER_REGS = CONSUMERS == 2 ? 232 : 152;
+    static const int CONSUMER_REGS = CONSUMERS == 3 ? 152 : 232;
     static_assert(SMEM + 2 * STAGES * 8 <= 227 * 1024, "an H100 block has 227 KB of shared memory");
     static_assert(BN == 64 || BN == 128 || BN == SQ_SIDE || BN == 256 || BN == 320,
                   "a consumer's wgmma is m64n64k16, m64n128k16, m64n192k16 or m64n256k16, or the last and the first "
                   "for 320 columns");
-    static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && (BN == 128 || BN == SQ_SIDE) && !CLUSTER),
-                  "three consumers: 64 x 128 or 64 x 192 accumulators each, no clusters");
+    static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && (BN == 128 || BN == SQ_SIDE) && !CLUSTER) ||
+                      (CONSUMERS == 1 && BN <= 128 && !CLUSTER),
+                  "three consumers: 64 x 128 or 64 x 192 accumulators each; one: 64 x 64 or 64 x 128; no clusters");
     static_assert(!TRANSPOSED || (BN == 64 * CONSUMERS && CONSUMERS == 2 && !CLUSTER && TMA_STORE),
                   "a tile of P^T: 64 columns a consumer, two consumers, no clusters, TMA stores");
 };
