@@ -4,12 +4,13 @@
  * rows, a small batch's (64 x 4096 x 4096), in 128-row tiles computes as many rows past its end as rows it has: 64
  * tiles of 128 x 64, each half zeros that TMA filled in and the tensor pipe multiplies. In 64 x 64 tiles the 64
  * blocks multiply only the rows that are there. A block is a producer and one consumer (256 threads); the ring takes
- * 8 stages of 64 x 128's 24 KB k-tiles or 12 of 64 x 64's 16 KB. Its stores are not overlapped (overlaps_stores): the
- * rule takes it where a round or two does the product. Where the rule keeps another tile, this rung is square_tiles.
+ * 8 stages of 64 x 128's 24 KB k-tiles or 12 of 64 x 64's 16 KB. Its stores are not overlapped: the rule takes it where
+ * a round or two does the product. Where the rule keeps another tile, this rung is square_tiles.
  *
  * Counters that should move against square_tiles where a short tile is chosen: time down by the rows no longer
- * computed (half at 64 rows); tensor pipe busy down per SM (one consumer); L2-to-SM bytes per operation the same
- * (a k-tile of 64 x 64 is half 128 x 64's A, all its B, for half its outputs: up) where the tile count stays.
+ * computed (half at 64 rows); tensor pipe busy down per SM (one consumer); L2-to-SM bytes the same where the tile
+ * count stays (the rows past the product's end were never read) and up where it doubles (each B k-tile read for 64
+ * rows, not 128).
  */
 #include "tensor_ws.cuh"
 

@@ -76,10 +76,10 @@ static inline int even_waves_grid(int tiles, int sms)
 #define CT_COST_192_192 102 /* chosen between two shapes' measured costs (docs/tensor-ladder.md, "square_tiles") */
 #endif
 /* short_tiles' tiles, 64 x 128 and 64 x 64 (one consumer warpgroup). Their costs are chosen within the bounds that
- * the fastest tile measured at nine products of few rows sets (an H200, docs/tensor-ladder.md, "short_tiles"):
- * 64 x 128 above 107 (2048 and 512 x 4096 keep their tiles) and below 176 (1024 x 1024 x 8192, 768 x 768 x 8192 and
- * 256 x 4096 x 4096 take it over 128 x 64); 64 x 64 above 176 (those three keep 64 x 128) and below twice 64 x 128's
- * (64 and 128 x 4096 x 4096 take it over 64 x 128). */
+ * the fastest tile measured at nine products sets (an H200, docs/tensor-ladder.md, "short_tiles"), the same nine the
+ * rule was then checked at: 64 x 128 at least 107 (512 x 4096 x 4096 keeps 128 x 128) and below 176 (1024 x 1024 x
+ * 8192, 768 x 768 x 8192 and 256 x 4096 x 4096 take it over 128 x 64); 64 x 64 at least 64 x 128's (those three and
+ * 64 x 11008 x 4096 keep 64 x 128, which a tie keeps) and below twice it (64 and 128 x 4096 x 4096 take it). */
 #define SH_ROWS 64
 #ifndef CT_COST_64_128 /* -D: a copy whose rule takes the tile wherever it fits (its cost measured) */
 #define CT_COST_64_128 150
@@ -168,7 +168,7 @@ static inline struct ws_tile wider_tile(int m, int n, int sms)
 static inline int overlaps_stores(struct ws_tile t, int m, int n, int sms)
 {
     const long long tiles = (long long)((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn);
-    return t.bn != WT_WIDE_BN && t.bn != SQ_SIDE && t.bm != SH_ROWS && tiles > sms;
+    return t.bn != WT_WIDE_BN && t.bn != SQ_SIDE && tiles > sms;
 }
 
 /* fitted_tiles' tile: wider_tiles' five and 144 x 128, by the same rounds and costs, in order of size. 144 rows fit

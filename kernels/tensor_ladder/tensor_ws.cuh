@@ -6,7 +6,8 @@
  * (OVERLAP); fitted_tiles computes its 144 x 128 tiles as tiles of P^T (TRANSPOSED); square_tiles' 192 x 192 tiles are
  * three consumers of 64 x 192 (BN, CONSUMERS).
  *
- * A block is three warpgroups (four in the 192-row tiles of taller_tiles and square_tiles: CONSUMERS, ws_shape).
+ * A block is three warpgroups (four in the 192-row tiles of taller_tiles and square_tiles, two in short_tiles' 64-row
+ * tiles: CONSUMERS, ws_shape).
  * Warpgroup 0 is the producer: it gives registers back (setmaxnreg.dec to 40) and one of its threads issues the TMA
  * copies of every k-tile into a ring of stages, waiting on each slot's "empty" mbarrier before refilling it.
  * Warpgroups 1 and 2 are consumers (1 to 3, at 152 registers, in a 192-row tile): they take registers

@@ -29,10 +29,12 @@ static const int widths[] = {1, 2, 8, 33, 64, 100, 1000, 1024, 2056, 4097, 4104}
 /* Rectangular products (rows x cols x inner): odd extents; multiples of 8 that fill no tile (1000 rows, 136 columns,
  * 520 deep; wide and shallow; tall; fitted_tiles' 144 x 128 tiles and square_tiles' 192 x 192 in one round, the
  * last row and column of tiles part full; on 132 SMs short_tiles takes 64 x 64 at 1000 x 136 x 520 and at W = 8 and
- * 64, and 64 x 128 at 264 x 2056 x 72, 2056 x 264 x 1032, W = 1000 and 1024); then the four GEMMs of a transformer block's forward pass at 8192 tokens,
- * for the variants that take other shapes than squares (the others refuse the small ones already). */
-static const struct matmul_shape small_shapes[] = {
-    {100, 33, 65}, {1000, 136, 520}, {264, 2056, 72}, {2056, 264, 1032}, {1533, 1528, 1000}, {2056, 2000, 264}};
+ * 64, 64 x 128 at 264 x 2056 x 72, 2056 x 264 x 1032, W = 1000 and 1024, all in one round, and 64 x 128 in two rounds
+ * at 152 x 8456 x 264, 201 tiles, the last row of 24 rows); then the four GEMMs of a transformer block's forward pass
+ * at 8192 tokens, for the variants that take other shapes than squares (the others refuse the small ones already). */
+static const struct matmul_shape small_shapes[] = {{100, 33, 65},      {1000, 136, 520},   {264, 2056, 72},
+                                                   {2056, 264, 1032},  {1533, 1528, 1000}, {2056, 2000, 264},
+                                                   {152, 8456, 264}};
 static const struct matmul_shape large_shapes[] = {
     {8192, 3072, 1024}, {8192, 1024, 1024}, {8192, 4096, 1024}, {8192, 1024, 4096}};
 #define N_SMALL_SHAPES (sizeof small_shapes / sizeof small_shapes[0])
