@@ -1,56 +1,9 @@
 #include <float.h>
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "operands.h"
-
-/* Large operands are filled, packed and unpacked by several threads: one core takes a tenth of a second for a
- * 4096 x 4096 matrix, and a run does it for every variant and size. Each thread takes a run of rows (or of
- * elements), and every element's value depends on its index alone, so the result is one thread's. */
-#define PARALLEL_MIN_ELEMENTS (1u << 20)
-#define PARALLEL_MAX_THREADS 16
-
-typedef void (*span_body)(const void *context, size_t begin, size_t end);
-
-struct span {
-    span_body body;
-    const void *context;
-    size_t begin, end;
-};
-
-static void *run_span(void *arg)
-{
-    const struct span *s = arg;
-    s->body(s->context, s->begin, s->end);
-    return NULL;
-}
-
-/* body over [0, units) in runs, one a thread (units of unit_elements elements each); a thread that cannot be
- * started leaves its run to the caller's thread. */
-static void parallel_spans(size_t units, size_t unit_elements, span_body body, const void *context)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t threads = cores < 1 ? 1 : cores > PARALLEL_MAX_THREADS ? PARALLEL_MAX_THREADS : (size_t)cores;
-    if (units * unit_elements < PARALLEL_MIN_ELEMENTS)
-        threads = 1;
-    else if (threads > units)
-        threads = units;
-    struct span spans[PARALLEL_MAX_THREADS];
-    pthread_t ids[PARALLEL_MAX_THREADS];
-    bool started[PARALLEL_MAX_THREADS] = {false};
-    for (size_t t = 0; t < threads; ++t) {
-        spans[t] = (struct span){body, context, units * t / threads, units * (t + 1) / threads};
-        started[t] = t > 0 && pthread_create(&ids[t], NULL, run_span, &spans[t]) == 0;
-    }
-    for (size_t t = 0; t < threads; ++t)
-        if (!started[t])
-            run_span(&spans[t]);
-    for (size_t t = 1; t < threads; ++t)
-        if (started[t])
-            pthread_join(ids[t], NULL);
-}
+#include "parallel.h"
 
 /* splitmix64, the index-th draw from seed: tiny, fast, and good enough to make inputs that are not zeros or
  * patterns. Its state after n draws is seed + n times its increment, so any draw is computed alone. */

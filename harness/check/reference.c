@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "operands.h"
+#include "parallel.h"
 #include "reference.h"
 
 static bool on_cpu(struct matmul_shape s)
@@ -54,6 +55,7 @@ static int reference_gpu(struct gpu *g, const double *m, const double *n, double
     CUDA_TRY(e, cudaMemcpyAsync(dev[1], n, bytes[1], cudaMemcpyHostToDevice, g->stream));
     if (dgemm_row_major(g, dev[0], dev[1], dev[2], s, e))
         return e->code;
+    parallel_zero(p, operands_count(s, OPERAND_P)); /* its pages in, while the product runs */
     CUDA_TRY(e, cudaMemcpyAsync(p, dev[2], bytes[2], cudaMemcpyDeviceToHost, g->stream));
     CUDA_TRY(e, cudaStreamSynchronize(g->stream));
     return 0;

@@ -192,10 +192,49 @@ static void error_is_relative_to_rms(void **state)
     assert_true(r.passed);
 }
 
+/* An output as large as 2048 x 2048 is compared by several threads (harness/check/parallel.h), each its runs of
+ * elements. The result is that of the one pass in order the test makes itself: the sums within rounding, the
+ * non-finite elements of every run counted, and of two equal largest errors, in the first run and the last, the
+ * first, whichever thread finished first. */
+#define BIG_COUNT (2048u * 2048u)
+static double big_ref[BIG_COUNT], big_out[BIG_COUNT];
+
+static void a_large_comparison_is_one_pass_in_order(void **state)
+{
+    (void)state;
+    const size_t first_worst = 100, second_worst = BIG_COUNT - 100, nans[] = {0, BIG_COUNT / 2, BIG_COUNT - 1};
+    for (size_t i = 0; i < BIG_COUNT; ++i) {
+        big_ref[i] = 1.0 + 0.5 * sin((double)i);
+        big_out[i] = big_ref[i] * (1.0 + (i % 3 ? 1e-7 : -2e-7));
+    }
+    big_ref[first_worst] = big_ref[second_worst] = 1.0; /* errors of exactly 2^-10 both */
+    big_out[first_worst] = big_out[second_worst] = 1.0 + 0x1.0p-10;
+    for (size_t k = 0; k < sizeof nans / sizeof *nans; ++k)
+        big_out[nans[k]] = NAN;
+    long double ref_sq = 0, diff_sq = 0;
+    double worst = 0;
+    for (size_t i = 0; i < BIG_COUNT; ++i) {
+        ref_sq += big_ref[i] * big_ref[i];
+        if (isfinite(big_out[i])) {
+            double diff = fabs(big_out[i] - big_ref[i]);
+            diff_sq += diff * diff;
+            worst = diff > worst ? diff : worst;
+        }
+    }
+    struct check_result r;
+    check_against_reference(big_out, big_ref, BIG_COUNT, check_tolerance(MATMUL_FP32), &r);
+    assert_int_equal(r.non_finite, 3);
+    assert_int_equal(r.worst_index, first_worst);
+    assert_true(fabs(r.max_error - (double)(worst / sqrtl(ref_sq / BIG_COUNT))) < 1e-12 * r.max_error);
+    assert_true(fabs(r.rel_l2_error - (double)sqrtl(diff_sq / ref_sq)) < 1e-12 * r.rel_l2_error);
+    assert_false(r.passed);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tolerances),
+        cmocka_unit_test(a_large_comparison_is_one_pass_in_order),
         cmocka_unit_test(a_16_bit_output_passes_its_own_tolerance),
         cmocka_unit_test(a_wrong_bf16_element_fails),
         cmocka_unit_test_setup(identical_arrays_pass_with_zero_error, fill_reference),
