@@ -875,6 +875,51 @@ static void no_two_words_of_the_shapes_report_overlap(void **state)
     }
 }
 
+/* The top of `word`'s box (points from the page's top) on the page of the words file that has `marker` as a word;
+ * the test fails where there is none. */
+static double word_top(const char *bbox, const char *marker, const char *word)
+{
+    char line[1024];
+    struct word_box w;
+    bool marked = false;
+    double top = -1;
+    FILE *f = fopen(bbox, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f) && !(marked && top >= 0 && strstr(line, "</page>"))) {
+        if (strstr(line, "<page "))
+            marked = false, top = -1;
+        if (!read_word(line, &w))
+            continue;
+        marked |= strcmp(w.text, marker) == 0;
+        if (strcmp(w.text, word) == 0 && top < 0)
+            top = w.y0;
+    }
+    fclose(f);
+    if (!marked || top < 0)
+        fail_msg("no page has both \"%s\" and \"%s\"", marker, word);
+    return top;
+}
+
+/* A table of few rows keeps the pitch of a page of 16 at the top of its page, instead of spreading them over it:
+ * the reference run's shapes page has three sizes, its fastest rungs short_tiles, taller_tiles and square_tiles (run
+ * R's summary.csv at 1024, 2048 and 4096), which stood 13.6 % of the page apart, a row at the page's middle. */
+static void a_table_of_few_rows_stays_at_the_top_of_its_page(void **state)
+{
+    (void)state;
+    char bbox[192];
+    if (system("command -v gnuplot >/dev/null && command -v pdftotext >/dev/null") != 0)
+        skip();
+    pages_with_no_word_on_another(REFERENCE);
+    snprintf(bbox, sizeof bbox, "%s/words.html", workdir);
+    double first = word_top(bbox, "across", "short_tiles"), second = word_top(bbox, "across", "taller_tiles"),
+           third = word_top(bbox, "across", "square_tiles"), height = 595.0; /* A4 landscape, in points */
+    assert_true(first < second && second < third);
+    if (second - first > 0.06 * height || third - second > 0.06 * height)
+        fail_msg("the shapes page's rows stand %.0f and %.0f points apart", second - first, third - second);
+    if (third > height / 3)
+        fail_msg("the shapes page's last row is %.0f points down a page of %.0f", third, height);
+}
+
 /* The diagnosis page's columns are laid out from the widths their cells take in the font a fresh Debian machine has
  * (DejaVu Sans): in its PNG, drawn by gnuplot, no cell runs into the next column (with fixed positions
  * "uncoalesced global loads" ran into its first finding). tests/support/png_columns.py reads the page's pixels. */
@@ -958,6 +1003,7 @@ int main(void)
         cmocka_unit_test(every_readme_figure_is_drawn_by_make_figures),
         cmocka_unit_test(no_two_words_of_the_reference_report_overlap),
         cmocka_unit_test(no_two_words_of_the_shapes_report_overlap),
+        cmocka_unit_test(a_table_of_few_rows_stays_at_the_top_of_its_page),
         cmocka_unit_test(the_diagnosis_columns_do_not_run_into_each_other),
         cmocka_unit_test(no_word_of_the_reference_report_leaves_its_page),
     };
