@@ -108,15 +108,15 @@ static void a_run_of_no_square_draws_its_title_summaries_and_shapes_alone(void *
 
 /* ---- the summary tables (pp. 2-4) and the ladder (p. 6) ---- */
 
-/* The reference run's summary.csv at W = 1024 (run R, the reference run at 089cd4a, on an H200): medians to four
- * significant figures (tiled_corner_turning 0.2514560074 ms, blocktiled_2d 0.1669280007, cublas 0.06335999817),
- * GFLOP/s as a share of cuBLAS's 33,893.37 (tiled_corner_turning 8,540.20: 25.2 %; blocktiled_2d 12,864.73: 38.0 %),
+/* The reference run's summary.csv at W = 1024 (run S, the reference run at c248597, on an H200): medians to four
+ * significant figures (tiled_corner_turning 0.2523199916 ms, blocktiled_2d 0.1641760021, cublas 0.06240000017),
+ * GFLOP/s as a share of cuBLAS's 34,414.80 (tiled_corner_turning 8,510.95: 24.7 %; blocktiled_2d 13,080.37: 38.0 %),
  * occupancy to one decimal (blocktiled_2d 12.5 % theoretical, 12.47 achieved; cublas has no theoretical figure, a
- * library call), and a DRAM figure (cublas 135.70 GB/s) marked where the three matrices (min_bytes 12,582,912) fit
- * in the L2 (environment.csv: 62,914,560 bytes); at 4096 (201,326,592 bytes) they do not (naive 361.56 GB/s,
- * 5,978.10 GFLOP/s: 11.7 % of cuBLAS's 51,191.20). The ladder at 4096 has blocktiled_2d's 27,872.75 GFLOP/s as
- * 54.4 % of cuBLAS (54.448) and 43.2 % of the run's FP32 ceiling (environment.csv: 64,467.6; summary.csv's
- * fp32_roof_pct 43.24), 1.65x blocktiled_1d (8.135 / 4.931 ms); its FFMA per global load sector and per shared
+ * library call), and a DRAM figure (cublas 137.17 GB/s) marked where the three matrices (min_bytes 12,582,912) fit
+ * in the L2 (environment.csv: 62,914,560 bytes); at 4096 (201,326,592 bytes) they do not (naive 367.45 GB/s,
+ * 6,060.17 GFLOP/s: 11.8 % of cuBLAS's 51,389.96). The ladder at 4096 has blocktiled_2d's 27,955.93 GFLOP/s as
+ * 54.4 % of cuBLAS (54.400) and 43.4 % of the run's FP32 ceiling (environment.csv: 64,407.6; summary.csv's
+ * fp32_roof_pct 43.40), 1.64x blocktiled_1d (8.063 / 4.916 ms); its FFMA per global load sector and per shared
  * wavefront (metrics.csv: 68,719,476,736 FFMA over 134,217,728 sectors and 671,088,640 + 33,554,432 wavefronts) 512
  * and 98. */
 static void summary_cells_keep_their_figures(void **state)
@@ -124,17 +124,17 @@ static void summary_cells_keep_their_figures(void **state)
     (void)state;
     write_data(REFERENCE);
     const char *t = data_file("summary-1024.tsv");
-    expect_row(t, "tiled_corner_turning\tfp32\t0.2515\t8540\t25.2\t100.0\t0\t34 †\t31\t100.0 / 93.8\tpassed");
-    expect_row(t, "blocktiled_2d\tfp32\t0.1669\t12865\t38.0\t100.0\t4,194,304\t51 †\t178\t12.5 / 12.5\tpassed");
-    expect_row(t, "cublas\tfp32\t0.06336\t33893\t100.0\tno LDG\t1,572,864\t136 †\t-\t- / 6.2\tpassed");
+    expect_row(t, "tiled_corner_turning\tfp32\t0.2523\t8511\t24.7\t100.0\t0\t34 †\t31\t100.0 / 93.8\tpassed");
+    expect_row(t, "blocktiled_2d\tfp32\t0.1642\t13080\t38.0\t100.0\t4,194,304\t52 †\t178\t12.5 / 12.5\tpassed");
+    expect_row(t, "cublas\tfp32\t0.06240\t34415\t100.0\tno LDG\t1,572,864\t137 †\t-\t- / 6.2\tpassed");
     t = data_file("summary-4096.tsv");
-    expect_row(t, "naive\tfp32\t22.99\t5978\t11.7\t82.5\t0\t362\t32\t100.0 / 99.6\tpassed");
+    expect_row(t, "naive\tfp32\t22.68\t6060\t11.8\t82.5\t0\t367\t32\t100.0 / 99.6\tpassed");
     t = data_file("ladder.tsv");
-    assert_non_null(strstr(t, "\tblocktiled_2d\t27873\t54.4\t43.2\t1.65x\t512\t98\t268,435,456\t178\t12.5 / 12.5\t"));
+    assert_non_null(strstr(t, "\tblocktiled_2d\t27956\t54.4\t43.4\t1.64x\t512\t98\t268,435,456\t178\t12.5 / 12.5\t"));
 }
 
 /* Each page that shows "no LDG", a DRAM figure marked † or a register count "-" says why in a footnote, from the
- * run (run R, the reference run at 089cd4a: summary.csv's min_bytes against environment.csv's l2_cache_bytes,
+ * run (run S, the reference run at c248597: summary.csv's min_bytes against environment.csv's l2_cache_bytes,
  * 62,914,560): at 1024 every precision fits in the L2 (FP32 and TF32 12,582,912 bytes, FP64 25,165,824, BF16 and
  * FP16 6,291,456), at 2048 all but FP64 (100,663,296; FP32 and TF32 50,331,648, BF16 and FP16 25,165,824), at
  * 4096 none (BF16 100,663,296 the smallest); cp.async kernels read "no LDG" at every width, cuBLAS has no register
@@ -161,23 +161,23 @@ static void footnotes_explain_the_marks_of_each_width(void **state)
 }
 
 /* The ideas page says, under each step's idea, what the run measured against the step before: halfwarp_lanes'
- * idea reads "fewer shared wavefronts", but the reference run's metrics.csv at W = 4096 (run R, the reference run at
- * 089cd4a) has 268,435,456 shared load wavefronts for large_tiles and 335,544,320 for it (+25 %; no shared stores in
- * either), its median 2.955 against 2.973 ms (summary.csv: 2.954895973, 2.97281599: 1.01x); pipelined, against
+ * idea reads "fewer shared wavefronts", but the reference run's metrics.csv at W = 4096 (run S, the reference run at
+ * c248597) has 268,435,456 shared load wavefronts for large_tiles and 335,544,320 for it (+25 %; no shared stores in
+ * either), its median 2.964 against 2.981 ms (summary.csv: 2.964031935, 2.980751991: 1.01x); pipelined, against
  * warptiled, loads through cp.async (global load sectors 134,217,728 to none), has 402,653,184 shared wavefronts
  * against warptiled's 402,653,184 loads and 33,554,432 stores (-8 %), 50,331,648 exact conflicts (summary.csv) where
- * warptiled has none, and moves 588,473,088 DRAM bytes (dram__bytes_read.sum and _write.sum) against 402,164,224
- * (+46 %), its median 3.162 against 3.689 ms (3.162063956, 3.688640118: 1.17x). The first step has nothing to be
+ * warptiled has none, and moves 589,652,480 DRAM bytes (dram__bytes_read.sum and _write.sum) against 394,311,168
+ * (+50 %), its median 3.167 against 3.682 ms (3.167135954, 3.681679964: 1.16x). The first step has nothing to be
  * measured against. */
 static void each_idea_is_followed_by_what_the_run_measured(void **state)
 {
     (void)state;
     write_data(REFERENCE);
     const char *t = data_file("ladder-ideas.tsv");
-    expect_line(t, "0\t\t\tmeasured against large_tiles: 1.01x faster (2.973 → 2.955 ms); shared wavefronts +25 %");
+    expect_line(t, "0\t\t\tmeasured against large_tiles: 1.01x faster (2.981 → 2.964 ms); shared wavefronts +25 %");
     /* a measurement longer than a line goes on in the row below */
-    expect_line(t, "0\t\t\tmeasured against warptiled: 1.17x faster (3.689 → 3.162 ms); global load sectors 134,217,728 "
-                   "→ 0, shared wavefronts -8 %, exact\n0\t\t\tconflicts 0 → 50,331,648, DRAM bytes +46 %");
+    expect_line(t, "0\t\t\tmeasured against warptiled: 1.16x faster (3.682 → 3.167 ms); global load sectors 134,217,728 "
+                   "→ 0, shared wavefronts -8 %, exact\n0\t\t\tconflicts 0 → 50,331,648, DRAM bytes +50 %");
     assert_null(strstr(t, "measured against naive_uncoalesced"));
     assert_non_null(strstr(data_file("variables.gp"), "\nladder_idea_rows = "));
 }
@@ -221,15 +221,15 @@ static void every_row_is_the_rules_on_the_runs_figures(void **state)
                    "top stall reason lg_throttle (94 % of samples)");
 }
 
-/* The evidence quotes the pipe a kernel's arithmetic runs on: the FP64 kernels of the reference run (run R, the
- * reference run at 089cd4a) executed FP64 operations only (metrics.csv: flop_fp64 137,438,953,472, flop_fp32 0), and
+/* The evidence quotes the pipe a kernel's arithmetic runs on: the FP64 kernels of the reference run (run S, the
+ * reference run at c248597) executed FP64 operations only (metrics.csv: flop_fp64 137,438,953,472, flop_fp32 0), and
  * that run measured the FP64 pipe apart from the tensor pipe (issue 39): at W = 4096 tiled_32_fp64's FP64 pipe was
- * busy 14.63 % of its cycles, its FMA pipe 1.85 %, its L1/shared 95.64 % of its peak, DRAM 12.50 % (summary.csv);
- * naive_fp64's L1/shared 90.76 %, FP64 pipe 11.34 % (its FMA pipe 12.06 %, busier, is not its arithmetic's), DRAM
- * 4.91 %; tiled_32's L1/shared 86.48 %, FMA pipe 14.04 %, DRAM 11.22 %. Their top stall reasons, summed from
- * stalls.csv: mio_throttle 53.55 % (14,987 of 27,988 samples), long_scoreboard 85.72 % (30,947 of 36,104),
- * mio_throttle 39.32 % (12,202 of 31,032); their first findings by today's rules: l1_bound, at most what the issue
- * slots, the next unit, leave (24.07, 25.94 and 40.12 %): 75.93, 74.06 and 59.88 % (as the run recorded them,
+ * busy 14.63 % of its cycles, its FMA pipe 1.85 %, its L1/shared 95.71 % of its peak, DRAM 12.51 % (summary.csv);
+ * naive_fp64's L1/shared 92.14 %, FP64 pipe 11.51 % (its FMA pipe 12.24 %, busier, is not its arithmetic's), DRAM
+ * 4.97 %; tiled_32's L1/shared 87.12 %, FMA pipe 14.14 %, DRAM 11.31 %. Their top stall reasons, summed from
+ * stalls.csv: mio_throttle 53.36 % (14,942 of 28,004 samples), long_scoreboard 85.73 % (30,500 of 35,578),
+ * mio_throttle 40.38 % (12,420 of 30,759); their first findings by today's rules: l1_bound, at most what the issue
+ * slots, the next unit, leave (24.08, 26.33 and 40.42 %): 75.92, 73.67 and 59.58 % (as the run recorded them,
  * summary.csv's first_finding_gain_pct).
  * naive_uncoalesced's L1 is the L1/shared unit, as everywhere (99.01 %). */
 static void the_evidence_quotes_the_kernel_s_own_arithmetic_pipe(void **state)
@@ -238,11 +238,11 @@ static void the_evidence_quotes_the_kernel_s_own_arithmetic_pipe(void **state)
     write_data(REFERENCE);
     const char *t = data_file("diagnosis.tsv");
     expect_row(t, "tiled_32_fp64\tL1/shared bandwidth\tl1_bound (est. 76 %, global)\tL1/shared at 96 % of peak; FP64 pipe "
-                   "15 %, DRAM 12 %; top stall reason mio_throttle (54 % of samples)");
-    expect_row(t, "naive_fp64\tL1/shared bandwidth\tl1_bound (est. 74 %, global)\tL1/shared at 91 % of peak; FP64 pipe 11 "
+                   "15 %, DRAM 13 %; top stall reason mio_throttle (53 % of samples)");
+    expect_row(t, "naive_fp64\tL1/shared bandwidth\tl1_bound (est. 74 %, global)\tL1/shared at 92 % of peak; FP64 pipe 12 "
                    "%, DRAM 5 %; top stall reason long_scoreboard (86 % of samples)");
-    expect_row(t, "tiled_32\tL1/shared bandwidth\tl1_bound (est. 60 %, global)\tL1/shared at 86 % of peak; FMA pipe 14 %, "
-                   "DRAM 11 %; top stall reason mio_throttle (39 % of samples)");
+    expect_row(t, "tiled_32\tL1/shared bandwidth\tl1_bound (est. 60 %, global)\tL1/shared at 87 % of peak; FMA pipe 14 %, "
+                   "DRAM 11 %; top stall reason mio_throttle (40 % of samples)");
     assert_non_null(strstr(t, "(16.5 sectors per request); L1/shared at 99 % of peak"));
 }
 
@@ -301,17 +301,17 @@ static void an_estimate_gives_no_counter_sentences(void **state)
 
 /* Each check shows its unit (the unit validate/metrics.csv records for the metric, a ceiling's own: the reference
  * run, whose validate.csv the fixture holds too, but not its metrics.csv), its rule (validate.csv's bounds) and how
- * far the measured value lies from the expected one. The reference run's validate.csv (run R, the reference run at
- * 089cd4a): the naive transpose's DRAM reads, 1,122,653,952 bytes of a 1,073,741,824-byte matrix (+4.56 %), pass
- * under a lower bound alone (1,052,266,988: 0.98 x); the shared transpose's writes, 1,052,802,560 (-1.95 %), within
- * 0.941 to 1.02 x (1,010,827,264 and 1,095,216,660); the DRAM ceiling 3,980.2 GB/s against the datasheet's 4,814.304
- * (-17.33 %), the L2's 6,963.2 between the measured DRAM and L1/shared ceilings (3,980.2 and 32,316.6). All 173 of
+ * far the measured value lies from the expected one. The reference run's validate.csv (run S, the reference run at
+ * c248597): the naive transpose's DRAM reads, 1,122,355,456 bytes of a 1,073,741,824-byte matrix (+4.53 %), pass
+ * under a lower bound alone (1,052,266,988: 0.98 x); the shared transpose's writes, 1,052,904,448 (-1.94 %), within
+ * 0.941 to 1.02 x (1,010,827,264 and 1,095,216,660); the DRAM ceiling 3,978.7 GB/s against the datasheet's 4,814.304
+ * (-17.36 %), the L2's 7,273.9 between the measured DRAM and L1/shared ceilings (3,978.7 and 32,271.4). All 173 of
  * its checks pass, the corpus cases too: coalesced_copy, planted as dram_bound, read dram_bound first (estimated gain
- * 12.90 %, no sibling: no measured gain), where the H200 run at 7dd9a9b read latency_bound and failed. cuBLAS's bf16
+ * 14.93 %, no sibling: no measured gain), where the H200 run at 7dd9a9b read latency_bound and failed. cuBLAS's bf16
  * GEMM at 1000x3000x520, which failed in the H200 run at 5ad9730 (3,623,878,656 tensor operations counted where
  * 3,538,944,000 were expected), passes here: 3,623,878,656 expected and counted, within 3,623,878,652 to
  * 3,623,878,660 (exact). misaligned_loads, the H100 run's one failure, passes here too: its first finding read
- * misaligned_global_access as planted (estimated gain 8.78 %, its aligned sibling measured 16.99 % faster). */
+ * misaligned_global_access as planted (estimated gain 8.73 %, its aligned sibling measured 16.50 % faster). */
 static void each_check_shows_its_rule_and_distance(void **state)
 {
     (void)state;
@@ -319,20 +319,20 @@ static void each_check_shows_its_rule_and_distance(void **state)
     write_data(REFERENCE);
     const char *t = data_file("validate-*.tsv");
     expect_line(t, "kernel\tparameter\tmetric\tunit\texpected\trule\tmeasured\tvs expected\tcheck");
-    expect_line(t, "transpose_naive\twidth=16384\tdram__bytes_read.sum\tbyte\t1073741824\t≥ 0.98 × expected\t1122653952"
-                   "\t+4.6 %\tpass");
+    expect_line(t, "transpose_naive\twidth=16384\tdram__bytes_read.sum\tbyte\t1073741824\t≥ 0.98 × expected\t1122355456"
+                   "\t+4.5 %\tpass");
     expect_line(t, "transpose_shared\twidth=16384\tdram__bytes_write.sum\tbyte\t1073741824\t0.941 to 1.02 × expected"
-                   "\t1052802560\t-2.0 %\tpass");
+                   "\t1052904448\t-1.9 %\tpass");
     expect_line(t, "strided_copy\tstride=2 offset=0\tglobal_load_efficiency\t%\t50\texact\t50\t0 %\tpass");
     expect_line(t, "ceilings\twithin 25 % of the datasheet\tceiling_dram_gbs\tGB/s\t4814.304\t0.75 to 1.25 × expected"
-                   "\t3980.2\t-17.3 %\tpass");
-    expect_line(t, "ceilings\tno datasheet: DRAM<L2<L1/shared\tceiling_l2_gbs\tGB/s\t-\t3980.2 to 32316.6\t6963.2\t-\t"
+                   "\t3978.7\t-17.4 %\tpass");
+    expect_line(t, "ceilings\tno datasheet: DRAM<L2<L1/shared\tceiling_l2_gbs\tGB/s\t-\t3978.7 to 32271.4\t7273.9\t-\t"
                    "pass");
     /* a metric check the H200 run at 5ad9730 failed, passed here: as it reads now */
     expect_line(t, "cublas_gemm_bf16\t1000x3000x520\tsm__ops_path_tensor_src_bf16_dst_fp32.sum\tmath_op\t3623878656\t"
                    "exact\t3623878656\t0 %\tpass");
     /* a corpus case without a sibling, passed: its gain estimated, none measured */
-    expect_line(t, "coalesced_copy\t\tfirst_finding\t-\tdram_bound\tfirst finding\tdram_bound\test. 13 % gain\tpass");
+    expect_line(t, "coalesced_copy\t\tfirst_finding\t-\tdram_bound\tfirst finding\tdram_bound\test. 15 % gain\tpass");
     /* the corpus case with a sibling, passed: its gain estimated and measured */
     expect_line(t, "misaligned_loads\tsibling=aligned_loads\tfirst_finding\t-\tmisaligned_global_access\tfirst finding"
                    "\tmisaligned_global_access\test. 9 %, measured 17 %\tpass");
@@ -355,7 +355,7 @@ static void each_check_shows_its_rule_and_distance(void **state)
     assert_int_equal(o.exit_code, 0);
     write_data(scratch);
     t = data_file("validate-*.tsv");
-    expect_line(t, "coalesced_copy\t\tfirst_finding\t-\tdram_bound\tfirst finding\tlatency_bound\test. 13 % gain"
+    expect_line(t, "coalesced_copy\t\tfirst_finding\t-\tdram_bound\tfirst finding\tlatency_bound\test. 15 % gain"
                    "\tfail");
     assert_non_null(strstr(data_file("validate.gp"), "\nvalidate_result = \"170 of 173 checks passed\"\n"));
     title = data_file("title.tsv");
