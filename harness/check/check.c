@@ -28,27 +28,30 @@ struct comparison {
     struct chunk_sums chunk[CHECK_CHUNKS];
 };
 
-static void compare_chunk(const struct comparison *c, struct chunk_sums *s, size_t begin, size_t end)
+static void compare_chunk(const struct comparison *c, struct chunk_sums *out, size_t begin, size_t end)
 {
-    *s = (struct chunk_sums){.worst_index = begin};
+    /* summed in a local and stored once: sums kept in *out would be stored and loaded again each element, since
+     * the compiler cannot tell that c's arrays do not overlap it */
+    struct chunk_sums s = {.worst_index = begin};
     for (size_t i = begin; i < end; ++i) {
-        s->ref_sq += c->ref[i] * c->ref[i];
+        s.ref_sq += c->ref[i] * c->ref[i];
         if (!isfinite(c->out[i])) {
-            s->non_finite++;
+            s.non_finite++;
             continue;
         }
         double diff = fabs(c->out[i] - c->ref[i]);
-        s->diff_sq += diff * diff;
-        if (diff > s->worst) {
-            s->worst = diff;
-            s->worst_index = i;
+        s.diff_sq += diff * diff;
+        if (diff > s.worst) {
+            s.worst = diff;
+            s.worst_index = i;
         }
     }
+    *out = s;
 }
 
-static void compare_chunks(const void *context, size_t begin, size_t end)
+static void compare_span(void *context, size_t begin, size_t end)
 {
-    struct comparison *c = (struct comparison *)context; /* each thread writes its own chunks' sums */
+    struct comparison *c = context; /* each thread writes its own chunks' sums */
     for (size_t k = begin; k < end; ++k)
         compare_chunk(c, &c->chunk[k], c->count * k / CHECK_CHUNKS, c->count * (k + 1) / CHECK_CHUNKS);
 }
@@ -57,7 +60,7 @@ void check_against_reference(const double *out, const double *ref, size_t count,
                              struct check_result *r)
 {
     struct comparison c = {.out = out, .ref = ref, .count = count};
-    parallel_spans(CHECK_CHUNKS, count / CHECK_CHUNKS, compare_chunks, &c);
+    parallel_spans(CHECK_CHUNKS, count / CHECK_CHUNKS, compare_span, &c);
     double ref_sq = 0.0, diff_sq = 0.0, worst = 0.0;
     *r = (struct check_result){.tolerance = tolerance};
     for (size_t k = 0; k < CHECK_CHUNKS; ++k) {

@@ -28,7 +28,7 @@ struct fill {
     int bits;
 };
 
-static void fill_span(const void *context, size_t begin, size_t end)
+static void fill_span(void *context, size_t begin, size_t end)
 {
     /* Draw only as many bits as the precision holds, so 2u - 1 is exact and never rounds up to 1. */
     const struct fill *f = context;
@@ -183,7 +183,7 @@ struct conversion {
     bool column_major;
 };
 
-static void pack_rows(const void *context, size_t begin, size_t end)
+static void pack_rows(void *context, size_t begin, size_t end)
 {
     const struct conversion *v = context;
     for (int r = (int)begin; r < (int)end; ++r)
@@ -192,7 +192,7 @@ static void pack_rows(const void *context, size_t begin, size_t end)
                   v->from_logical[(size_t)r * v->cols + c]);
 }
 
-static void unpack_rows(const void *context, size_t begin, size_t end)
+static void unpack_rows(void *context, size_t begin, size_t end)
 {
     const struct conversion *v = context;
     for (int r = (int)begin; r < (int)end; ++r)

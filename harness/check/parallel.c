@@ -7,7 +7,7 @@
 
 struct span {
     span_body body;
-    const void *context;
+    void *context;
     size_t begin, end;
 };
 
@@ -18,7 +18,7 @@ static void *run_span(void *arg)
     return NULL;
 }
 
-void parallel_spans(size_t units, size_t unit_elements, span_body body, const void *context)
+void parallel_spans(size_t units, size_t unit_elements, span_body body, void *context)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     size_t threads = cores < 1 ? 1 : cores > PARALLEL_MAX_THREADS ? PARALLEL_MAX_THREADS : (size_t)cores;
@@ -41,9 +41,9 @@ void parallel_spans(size_t units, size_t unit_elements, span_body body, const vo
             pthread_join(ids[t], NULL);
 }
 
-static void zero_span(const void *context, size_t begin, size_t end)
+static void zero_span(void *context, size_t begin, size_t end)
 {
-    double *x = (double *)context;
+    double *x = context;
     memset(x + begin, 0, (end - begin) * sizeof *x);
 }
 

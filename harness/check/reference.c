@@ -55,7 +55,7 @@ static int reference_gpu(struct gpu *g, const double *m, const double *n, double
     CUDA_TRY(e, cudaMemcpyAsync(dev[1], n, bytes[1], cudaMemcpyHostToDevice, g->stream));
     if (dgemm_row_major(g, dev[0], dev[1], dev[2], s, e))
         return e->code;
-    parallel_zero(p, operands_count(s, OPERAND_P)); /* its pages in, while the product runs */
+    parallel_zero(p, operands_count(s, OPERAND_P)); /* its pages in on several threads, not on the copy's one */
     CUDA_TRY(e, cudaMemcpyAsync(p, dev[2], bytes[2], cudaMemcpyDeviceToHost, g->stream));
     CUDA_TRY(e, cudaStreamSynchronize(g->stream));
     return 0;

@@ -195,7 +195,7 @@ static void error_is_relative_to_rms(void **state)
 /* An output as large as 2048 x 2048 is compared by several threads (harness/check/parallel.h), each its runs of
  * elements. The result is that of the one pass in order the test makes itself: the sums within rounding, the
  * non-finite elements of every run counted, and of two equal largest errors, in the first run and the last, the
- * first, whichever thread finished first. */
+ * first, whichever thread finishes first. */
 #define BIG_COUNT (2048u * 2048u)
 static double big_ref[BIG_COUNT], big_out[BIG_COUNT];
 

@@ -13,14 +13,15 @@
 static unsigned char visits[MOST_UNITS];
 static double values[MOST_UNITS];
 
-static void visit(const void *context, size_t begin, size_t end)
+static void visit(void *context, size_t begin, size_t end)
 {
     (void)context;
     for (size_t i = begin; i < end; ++i)
         visits[i]++;
 }
 
-/* Below the threshold (one thread), at it, above it, and with fewer units than threads. */
+/* Below the threshold (one thread), at it, above it, and 3 units of many elements (fewer units than threads where
+ * the machine has more than 3 cores). */
 static void every_unit_is_done_once(void **state)
 {
     (void)state;
