@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "../launch_status.cuh"
+#include "../wgmma_operands.cuh"
 #include "ceilings.h"
 
 #define ROW_BYTES 32
@@ -33,24 +34,11 @@ static __device__ __forceinline__ uint64_t descriptor(const void *tile)
     return ((address & 0x3FFFF) >> 4) | ((uint64_t)(128 >> 4) << 16) | ((uint64_t)(GROUP_BYTES >> 4) << 32);
 }
 
-#define ACC8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-    "+f"(d[i + 6]), "+f"(d[i + 7])
-#define ACC128 ACC8(0), ACC8(8), ACC8(16), ACC8(24), ACC8(32), ACC8(40), ACC8(48), ACC8(56), ACC8(64), ACC8(72), \
-    ACC8(80), ACC8(88), ACC8(96), ACC8(104), ACC8(112), ACC8(120)
-#define D128 \
-    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, " \
-    "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, " \
-    "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, " \
-    "%59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, " \
-    "%78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, " \
-    "%97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, " \
-    "%114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-
 /* One wgmma accumulating into d (scale-d true), A and B both from shared memory, neither transposed. */
 #define WGMMA(instruction, operands)                                                                             \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" instruction " " D128 "%128, %129, p, " operands    \
-                 ";\n}\n"                                                                                         \
-                 : ACC128                                                                                         \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" instruction " {" WG_TEXT_0_127 "}, %128, %129, p, " \
+                 operands ";\n}\n"                                                                                \
+                 : WG_D_0_127                                                                                     \
                  : "l"(a), "l"(b), "r"(1))
 
 template <int T> static __device__ __forceinline__ void wgmma(float (&d)[ACCUMULATORS], uint64_t a, uint64_t b);

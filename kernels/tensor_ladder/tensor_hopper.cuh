@@ -25,6 +25,7 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
+#include "../wgmma_operands.cuh"
 #include "tensor_common.cuh"
 
 #define TL_BK 64
@@ -272,34 +273,14 @@ __device__ __forceinline__ uint64_t desc_plus(uint64_t desc, unsigned bytes)
     return desc + (bytes >> 4);
 }
 
-/* A wgmma's accumulators are its first operands, each a "+f" register of d, named %0, %1, ... in its text: the lists
- * of the shapes below, each longer one extending the shorter, so that every operand is written out once. */
-#define WG_TEXT_0_31 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-                     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
-#define WG_TEXT_0_63 WG_TEXT_0_31 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-                     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-#define WG_TEXT_0_71 WG_TEXT_0_63 ", %64, %65, %66, %67, %68, %69, %70, %71"
-#define WG_TEXT_0_95 WG_TEXT_0_71 ", %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, " \
-                     "%88, %89, %90, %91, %92, %93, %94, %95"
-#define WG_TEXT_0_127 WG_TEXT_0_95 ", %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, " \
-                      "%110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, " \
-                      "%126, %127"
-#define WG_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-                 "+f"(d[i + 6]), "+f"(d[i + 7])
-#define WG_D32(i) WG_D8(i), WG_D8(i + 8), WG_D8(i + 16), WG_D8(i + 24)
-#define WG_D_0_31 WG_D32(0)
-#define WG_D_0_63 WG_D_0_31, WG_D32(32)
-#define WG_D_0_71 WG_D_0_63, WG_D8(64)
-#define WG_D_0_95 WG_D_0_71, WG_D8(72), WG_D8(80), WG_D8(88)
-#define WG_D_0_127 WG_D_0_95, WG_D32(96)
-/* One wgmma of bf16 inputs into FP32 accumulators d: of shape SHAPE, d named in TEXT and listed in OUTS, then
- * descriptors a and b and scale_d, the operands A, B and SCALE_D name; TRANSPOSE is the two immediates that say
- * whether A and B are transposed. scale_d 0 overwrites d. */
-#define WGMMA_BF16(SHAPE, TEXT, OUTS, A, B, SCALE_D, TRANSPOSE)                                                          \
+/* One wgmma of bf16 inputs into the wrapper's FP32 accumulators d (wgmma_operands.cuh): of shape SHAPE, d named in
+ * TEXT and listed in OUTS, then the wrapper's descriptors a and b and its scale_d, which the operands DESC_A, DESC_B
+ * and SCALE_D name; TRANSPOSE is the two immediates that say whether A and B are transposed. scale_d 0 overwrites d. */
+#define WGMMA_BF16(SHAPE, TEXT, OUTS, DESC_A, DESC_B, SCALE_D, TRANSPOSE)                                              \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE_D ", 0;\n"                                                  \
-                 "wgmma.mma_async.sync.aligned." SHAPE ".f32.bf16.bf16 {" TEXT "}, " A ", " B ", p, 1, 1, " TRANSPOSE   \
-                 ";\n}\n"                                                                                             \
-                 : OUTS                                                                                               \
+                 "wgmma.mma_async.sync.aligned." SHAPE ".f32.bf16.bf16 {" TEXT "}, " DESC_A ", " DESC_B ", p, 1, 1, "  \
+                 TRANSPOSE ";\n}\n"                                                                                    \
+                 : OUTS                                                                                                \
                  : "l"(a), "l"(b), "r"(scale_d))
 
 /* d (64 x 64, FP32, the warpgroup's fragment layout) += A (64 x 16, K-major, descriptor a) x B (16 x 64,
@@ -338,6 +319,8 @@ __device__ __forceinline__ void wgmma_m64n256k16(float d[128], uint64_t a, uint6
 {
     WGMMA_BF16("m64n256k16", WG_TEXT_0_127, WG_D_0_127, "%128", "%129", "%130", "0, 1");
 }
+
+#undef WGMMA_BF16
 
 /* The accumulator layout of wgmma m64nN (PTX ISA, "wgmma .m64nNk16 register fragment layout for D"): warp w of
  * the warpgroup holds rows 16 w + lane / 4 and + 8; register 4 j + {0, 1} is (row, 8 j + 2 (lane % 4) + {0, 1}),

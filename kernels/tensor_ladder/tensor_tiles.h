@@ -196,7 +196,8 @@ static inline struct ws_tile square_tile(int m, int n, int sms)
  * rounds and costs, in order of size (128 x 64 before 64 x 128). Where a product has few rows, 128-row tiles compute
  * rows past its end: 64 x 4096 on 132 SMs takes 64 tiles of 128 x 64 in one round, 128 x 64 x 176 = 1,441,792, half
  * of it rows that are not there; 64 x 128, 32 tiles, 64 x 128 x 150 = 1,228,800; 64 x 64, 64 tiles, 64 x 64 x 250 =
- * 1,024,000. Its stores are never overlapped: matmul_short_tiles.cu launches no overlapped kernel. */
+ * 1,024,000. The stores of its 64-row tiles are never overlapped (matmul_short_tiles.cu has no overlapped kernel of
+ * its own); where it keeps a larger tile, matmul_short_tiles.cu runs square_tiles' choice, overlapped where that is. */
 static inline struct ws_tile short_tile(int m, int n, int sms)
 {
     static const struct ws_tile by_size[] = {{WS_BM, WT_WIDE_BN}, {SQ_SIDE, SQ_SIDE}, {WS_BM, WS_BN},
