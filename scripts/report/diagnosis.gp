@@ -17,7 +17,7 @@ load scriptdir.'/page.gp'
 # smaller where the evidence would otherwise run off the page.
 set label 91 at screen 0.09, screen 0.205 font ",10"
 table_rows = diagnosis_rows + 1
-table_min_rows = 16
+table_keep_pitch = 1
 table_file = datadir.'/diagnosis.tsv'
 table_x = diagnosis_table_x
 table_first = 2

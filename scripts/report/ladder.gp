@@ -11,7 +11,7 @@ load scriptdir.'/page.gp'
 # Six lines of caption: they start higher than page.gp puts them.
 set label 91 at screen 0.09, screen 0.12
 table_rows = ladder_steps + 1
-table_min_rows = 16
+table_keep_pitch = 1
 table_file = datadir.'/ladder.tsv'
 table_x = ladder_table_x
 table_font_size = ladder_table_font_size

@@ -7,7 +7,7 @@ page_caption = sprintf("Each step's idea in the registry's words, and below it w
     "says which counters its idea should move; the page before has the figures."
 load scriptdir.'/page.gp'
 table_rows = ladder_idea_rows + 1
-table_min_rows = 16
+table_keep_pitch = 1
 table_file = datadir.'/ladder-ideas.tsv'
 table_x = "0.02 0.06 0.19"
 table_font_size = 11

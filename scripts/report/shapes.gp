@@ -6,7 +6,7 @@ page_caption = sprintf("At each size the run measured (M x N x K), the ladder's 
     "refused: the rung cannot take the size (its reason in summary.csv's stop_reason); failed: its product did not match the reference."
 load scriptdir.'/page.gp'
 table_rows = shapes_rows + 1
-table_min_rows = 16
+table_keep_pitch = 1
 table_file = datadir.'/shapes.tsv'
 table_x = "0.04 0.22 0.36 0.51 0.65 0.82"
 table_first = 2

@@ -6,7 +6,7 @@ page_caption = "From stalls.csv: the source line where PC sampling found the ".(
     ". A kernel built without line information (-lineinfo), as a library's, has none."
 load scriptdir.'/page.gp'
 table_rows = stall_rows + 1
-table_min_rows = 16
+table_keep_pitch = 1
 table_file = datadir.'/stall-lines.tsv'
 table_x = program_profile ? "0.02 0.34 0.50 0.72" : "0.02 0.17 0.42 0.68"
 table_first = 2

@@ -9,7 +9,7 @@ page_caption = "An ldmatrix.x4 reads 4 matrices of 8 rows of 16 bytes; shared me
     "counters; excess: the source group's exact count). truth rows: memscope --validate's ldmatrix kernel against the closed form of its addresses."
 load scriptdir.'/page.gp'
 table_rows = swizzle_rows + 1
-table_min_rows = 16
+table_keep_pitch = 1
 table_file = datadir.'/swizzle.tsv'
 table_x = "0.02 0.2 0.3 0.41 0.5 0.58 0.65 0.75 0.83 0.91"
 table_first = 2

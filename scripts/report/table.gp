@@ -2,17 +2,18 @@
 # table_x: left edge of each column (a word list, in screen fractions);
 # table_first: the first column drawn; table_colour_column: a column holding each
 # row's linetype (0: none), which colours the row's first drawn cell; table_font_size
-# (points, default 11) for pages whose cells hold sentences; table_min_rows for pages whose
-# rows are as many as the data has: a table of fewer rows keeps the pitch of one of that many,
-# at the top of the page, instead of spreading its few rows over the page. Both are forgotten
-# after the table: the PDF draws every page in one gnuplot session, where they would pass to
-# the pages after.
+# (points, default 11) for pages whose cells hold sentences; table_keep_pitch for pages whose
+# rows are as many as the data has: a table of fewer than table_pitch_rows rows keeps the pitch
+# of one of that many, at the top of the page, instead of spreading its few rows over the page.
+# Both are forgotten after the table: the PDF draws every page in one gnuplot session, where
+# they would pass to the pages after.
 unset border
 unset tics
 unset key
 unset grid
 set xrange [0:1]
-if (!exists("table_min_rows")) table_min_rows = 0
+table_pitch_rows = 16
+table_min_rows = exists("table_keep_pitch") ? table_pitch_rows : 0
 set yrange [-(table_rows > table_min_rows ? table_rows : table_min_rows):1]
 set lmargin at screen 0.04
 set rmargin at screen 0.98
@@ -26,4 +27,4 @@ plot for [c=table_first:table_first+table_columns-1] table_file every ::0::0 \
          using (cell_x(c)):(-$0-1):(stringcolumn(c)) with labels left font table_font, \
      table_file every ::1 using (cell_x(table_first)):(-$0-1):(stringcolumn(table_first)):(table_colour_column ? column(table_colour_column) : 0) \
          with labels left font table_font tc variable
-undefine table_font_size table_min_rows
+undefine table_font_size table_keep_pitch

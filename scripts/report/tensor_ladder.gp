@@ -10,7 +10,7 @@ page_caption = "One idea per rung (next page). % bf16 roof: TFLOP/s (2 W^3 over 
 load scriptdir.'/page.gp'
 set label 91 at screen 0.09, screen 0.12
 table_rows = tensor_ladder_steps + 1
-table_min_rows = 16
+table_keep_pitch = 1
 table_file = datadir.'/tensor-ladder.tsv'
 table_x = tensor_ladder_table_x
 table_font_size = tensor_ladder_table_font_size

@@ -7,7 +7,7 @@ page_caption = sprintf("Each rung's idea in the registry's words, and below it w
     "kernel's opening comment (kernels/tensor_ladder/) and docs/tensor-ladder.md say which counters its idea should move."
 load scriptdir.'/page.gp'
 table_rows = tensor_ladder_idea_rows + 1
-table_min_rows = 16
+table_keep_pitch = 1
 table_file = datadir.'/tensor-ladder-ideas.tsv'
 table_x = "0.02 0.06 0.19"
 table_font_size = 11

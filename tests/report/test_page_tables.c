@@ -788,18 +788,25 @@ static bool read_word(const char *line, struct word_box *w)
  * overlap by more than half a point each way (type set on type), or a word that runs off its page, fail the test; its
  * pages are counted. Rotated labels are split by pdftotext into the horizontal runs it reads, which overlap only where
  * the labels do. */
-static int pages_with_no_word_on_another(const char *results)
+/* Renders a results folder's report and writes its words with their boxes (pdftotext -bbox) to workdir/words.html,
+ * whose path goes to bbox. */
+static void report_words(const char *results, char bbox[192])
 {
     static struct outcome o;
-    static struct word_box words[4096];
-    char line[1024], bbox[192];
-    int page = 0, n = 0;
-    double width = 0, height = 0;
-    snprintf(bbox, sizeof bbox, "%s/words.html", workdir);
+    snprintf(bbox, 192, "%s/words.html", workdir);
     shell(&o, "rm -rf %s/report && scripts/report-render %s %s/report >/dev/null && "
               "pdftotext -bbox %s/report/memscope-report.pdf %s",
           workdir, results, workdir, workdir, bbox);
     assert_int_equal(o.exit_code, 0);
+}
+
+static int pages_with_no_word_on_another(const char *results)
+{
+    static struct word_box words[4096];
+    char line[1024], bbox[192];
+    int page = 0, n = 0;
+    double width = 0, height = 0;
+    report_words(results, bbox);
     FILE *f = fopen(bbox, "r");
     assert_non_null(f);
     while (fgets(line, sizeof line, f)) {
@@ -890,18 +897,18 @@ static void no_two_words_of_the_shapes_report_overlap(void **state)
     }
 }
 
-/* The top of `word`'s box (points from the page's top) on the page of the words file that has `marker` as a word;
- * the test fails where there is none. */
-static double word_top(const char *bbox, const char *marker, const char *word)
+/* The top of `word`'s box, in points from the page's top, and the page's height, on the page of the words file that
+ * has `marker` as a word; the test fails where there is none. */
+static double word_top(const char *bbox, const char *marker, const char *word, double *page_height)
 {
     char line[1024];
     struct word_box w;
     bool marked = false;
-    double top = -1;
+    double top = -1, width;
     FILE *f = fopen(bbox, "r");
     assert_non_null(f);
     while (fgets(line, sizeof line, f) && !(marked && top >= 0 && strstr(line, "</page>"))) {
-        if (strstr(line, "<page "))
+        if (sscanf(line, " <page width=\"%lf\" height=\"%lf\"", &width, page_height) == 2)
             marked = false, top = -1;
         if (!read_word(line, &w))
             continue;
@@ -923,12 +930,12 @@ static void a_table_of_few_rows_stays_at_the_top_of_its_page(void **state)
 {
     (void)state;
     char bbox[192];
+    double height;
     if (system("command -v gnuplot >/dev/null && command -v pdftotext >/dev/null") != 0)
         skip();
-    pages_with_no_word_on_another(REFERENCE);
-    snprintf(bbox, sizeof bbox, "%s/words.html", workdir);
-    double first = word_top(bbox, "across", "1024"), second = word_top(bbox, "across", "2048"),
-           third = word_top(bbox, "across", "4096"), height = 595.0; /* A4 landscape, in points */
+    report_words(REFERENCE, bbox);
+    double first = word_top(bbox, "across", "1024", &height), second = word_top(bbox, "across", "2048", &height),
+           third = word_top(bbox, "across", "4096", &height);
     assert_true(first < second && second < third);
     if (second - first > 0.06 * height || third - second > 0.06 * height)
         fail_msg("the shapes page's rows stand %.0f and %.0f points apart", second - first, third - second);
