@@ -833,25 +833,37 @@ static int pages_with_no_word_on_another(const char *results)
     return page;
 }
 
-/* Whether `word` is a word of its own (pdftotext's) on the page of the words file that has `marker` as a word:
- * labels set too close run together into one word. */
-static bool word_beside(const char *bbox, const char *marker, const char *word)
+/* `word`'s box (its first, where it stands more than once) and the page's height, on the first page of the words
+ * file that has `marker` as a word; false where that page lacks the word, or no page has the marker. */
+static bool word_on_marked_page(const char *bbox, const char *marker, const char *word, struct word_box *box,
+                                double *page_height)
 {
     char line[1024];
     struct word_box w;
     bool marked = false, found = false;
+    double width;
     FILE *f = fopen(bbox, "r");
     assert_non_null(f);
     while (fgets(line, sizeof line, f) && !(marked && strstr(line, "</page>"))) {
-        if (strstr(line, "<page "))
+        if (sscanf(line, " <page width=\"%lf\" height=\"%lf\"", &width, page_height) == 2)
             found = false;
         if (!read_word(line, &w))
             continue;
         marked |= strcmp(w.text, marker) == 0;
-        found |= strcmp(w.text, word) == 0;
+        if (!found && strcmp(w.text, word) == 0)
+            *box = w, found = true;
     }
     fclose(f);
     return marked && found;
+}
+
+/* Whether `word` is a word of its own (pdftotext's) on the page of the words file that has `marker` as a word:
+ * labels set too close run together into one word. */
+static bool word_beside(const char *bbox, const char *marker, const char *word)
+{
+    struct word_box box;
+    double height;
+    return word_on_marked_page(bbox, marker, word, &box, &height);
 }
 
 static void no_two_words_of_the_reference_report_overlap(void **state)
@@ -901,25 +913,10 @@ static void no_two_words_of_the_shapes_report_overlap(void **state)
  * has `marker` as a word; the test fails where there is none. */
 static double word_top(const char *bbox, const char *marker, const char *word, double *page_height)
 {
-    char line[1024];
-    struct word_box w;
-    bool marked = false;
-    double top = -1, width;
-    FILE *f = fopen(bbox, "r");
-    assert_non_null(f);
-    while (fgets(line, sizeof line, f) && !(marked && top >= 0 && strstr(line, "</page>"))) {
-        if (sscanf(line, " <page width=\"%lf\" height=\"%lf\"", &width, page_height) == 2)
-            marked = false, top = -1;
-        if (!read_word(line, &w))
-            continue;
-        marked |= strcmp(w.text, marker) == 0;
-        if (strcmp(w.text, word) == 0 && top < 0)
-            top = w.y0;
-    }
-    fclose(f);
-    if (!marked || top < 0)
+    struct word_box box;
+    if (!word_on_marked_page(bbox, marker, word, &box, page_height))
         fail_msg("no page has both \"%s\" and \"%s\"", marker, word);
-    return top;
+    return box.y0;
 }
 
 /* A table of few rows keeps the pitch of a page of 16 at the top of its page, instead of spreading them over it:
