@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -6,8 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../cupti/activity.h"
 #include "../common/numbers.h"
-#include "../results/launches_csv.h"
+#include "../results/schema.h"
 #include "config.h"
 #include "protocol.h"
 
@@ -50,18 +52,70 @@ static int read_selection(struct inject_config *c, struct error *e)
     return compile(INJECT_ENV_NO_REPLAY, c->no_replay_pattern, &c->no_replay, &c->user_collectives, e);
 }
 
-/* The first run's selected launches' durations, from its launches.csv. */
-static int read_stall_ms(struct inject_config *c, struct error *e)
+/* Every part of the first run (folder): its own files' where the program used CUDA, and each rank's and worker's. */
+static int read_every_part(const char *folder, struct selected_launches *s, struct error *e)
+{
+    char part[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    long number;
+    char end;
+    DIR *d = opendir(folder);
+    if (!d)
+        return error_set(e, EXIT_USAGE, "cannot read %s: %s", folder, strerror(errno));
+    snprintf(part, sizeof part, "%s/%s", folder, launches_csv.file);
+    if (access(part, F_OK) == 0)
+        launches_csv_selected(folder, s, e);
+    for (struct dirent *entry; !e->code && (entry = readdir(d));)
+        if (sscanf(entry->d_name, INJECT_RANK_PART "%c", &number, &end) == 1 ||
+            sscanf(entry->d_name, INJECT_CHILD_PART "%c", &number, &end) == 1) {
+            snprintf(part, sizeof part, "%s/%s", folder, entry->d_name);
+            launches_csv_selected(part, s, e);
+        }
+    closedir(d);
+    return e->code;
+}
+
+/* The first run's selected launches, whose durations set this run's sampling periods: those of this process's part,
+ * the program's own or its rank's; a worker's part is named by its pid, another each run, so a worker reads every
+ * part's and takes the launches of its kernels there. */
+static int read_first_run(struct inject_config *c, struct error *e)
 {
     const char *first_run = getenv(INJECT_ENV_FIRST_RUN);
+    char own[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     if (!first_run || !first_run[0])
         return error_set(e, EXIT_USAGE, "%s is not set: the stall sampling's run needs the first run's durations",
                          INJECT_ENV_FIRST_RUN);
     if (!c->child)
-        return launches_csv_selected_ms(first_run, &c->stall_ms, &c->n_stall_ms, e);
-    char own[PATH_JOINED(PATH_IN_FOLDER_LEN)]; /* a child's part of the first run: of the same name, rank-R */
-    snprintf(own, sizeof own, "%s/%s", first_run, strrchr(c->part, '/') + 1);
-    return launches_csv_selected_ms(own, &c->stall_ms, &c->n_stall_ms, e);
+        launches_csv_selected(first_run, &c->first_run, e);
+    else if (!c->rank.variable)
+        read_every_part(first_run, &c->first_run, e);
+    else {
+        snprintf(own, sizeof own, "%s/%s", first_run, strrchr(c->part, '/') + 1);
+        launches_csv_selected(own, &c->first_run, e);
+    }
+    if (!e->code && !(c->sampled = calloc(c->first_run.n + 1, 1)))
+        error_set(e, EXIT_RUNTIME, "out of memory");
+    return e->code;
+}
+
+static int same_launch(const struct selected_launch *l, const char *mangled, const unsigned grid[3],
+                       const unsigned block[3])
+{
+    for (int i = 0; i < 3; ++i)
+        if ((unsigned)l->grid[i] != grid[i] || (unsigned)l->block[i] != block[i])
+            return 0;
+    size_t kept = strlen(l->mangled); /* launches.csv keeps a symbol's first PROF_OP_NAME_LEN - 1 characters */
+    return kept >= PROF_OP_NAME_LEN - 1 ? strncmp(l->mangled, mangled, kept) == 0 : strcmp(l->mangled, mangled) == 0;
+}
+
+double inject_config_first_run_ms(const struct inject_config *c, const char *mangled, const unsigned grid[3],
+                                  const unsigned block[3])
+{
+    for (size_t i = 0; i < c->first_run.n; ++i)
+        if (!c->sampled[i] && same_launch(&c->first_run.at[i], mangled, grid, block)) {
+            c->sampled[i] = 1;
+            return c->first_run.at[i].ms;
+        }
+    return -1;
 }
 
 /* The groups the range profiler collects, or the stalls group alone, or the source group alone (each in a run of
@@ -83,7 +137,7 @@ static int read_metrics(struct inject_config *c, struct error *e)
     if (c->metrics.stalls && c->metrics.n)
         return error_set(e, EXIT_USAGE, "%s: '%s': the stalls group is sampled in a run of its own, without metrics",
                          INJECT_ENV_METRIC_GROUPS, groups);
-    return c->metrics.stalls ? read_stall_ms(c, e) : 0;
+    return c->metrics.stalls ? read_first_run(c, e) : 0;
 }
 
 int inject_config_read(struct inject_config *c, struct error *e)
@@ -128,9 +182,9 @@ int inject_config_start_part(struct inject_config *c, struct error *e)
 
 void inject_config_free(struct inject_config *c)
 {
-    free(c->stall_ms);
-    c->stall_ms = NULL;
-    c->n_stall_ms = 0;
+    selected_launches_free(&c->first_run);
+    free(c->sampled);
+    c->sampled = NULL;
     if (c->selection.kernel)
         regfree(&c->kernel);
     if (c->user_collectives)

@@ -11,6 +11,7 @@
 #include "../common/error.h"
 #include "../common/paths.h"
 #include "../profile/metric_set.h"
+#include "../results/launches_csv.h"
 #include "launches.h"
 #include "rank.h"
 
@@ -27,8 +28,9 @@ struct inject_config {
     struct metric_set metrics;  /* for the selected launches; none when the launcher asked for none */
     int run, repeat;            /* which run of the program, from 1, of how many */
     long wait_gpu_s;            /* how long to wait for the GPU's turn (harness/gpu/gpu_lock.h) */
-    double *stall_ms;           /* the stall sampling's run: each selected launch's duration in the first run */
-    size_t n_stall_ms;
+    struct selected_launches first_run; /* the stall sampling's run: the first run's selected launches (their
+                                         * durations set the sampling period), of this process's part there */
+    unsigned char *sampled;             /* which of them a launch of this run has taken */
 };
 
 /* 0 and *c filled; EXIT_USAGE when no launcher started the program (no folder named); another code, with the
@@ -38,5 +40,11 @@ int inject_config_read(struct inject_config *c, struct error *e);
  * another process took that name, and marks the part started. */
 int inject_config_start_part(struct inject_config *c, struct error *e);
 void inject_config_free(struct inject_config *c);
+
+/* The stall sampling's run: the first run's duration (ms) of a launch this run selected, that of the first launch of
+ * the same kernel, grid and block the first run selected and no launch of this run has taken, in launch order; -1
+ * where there is none (the program took another path). */
+double inject_config_first_run_ms(const struct inject_config *c, const char *mangled, const unsigned grid[3],
+                                  const unsigned block[3]);
 
 #endif

@@ -366,22 +366,23 @@ static void end_launch(struct prof_error *e)
 }
 
 /* One sample per 2^p cycles per SM, p from the launch's duration in the first run (stalls/sampling_period.h). */
-static int sampling_period(CUcontext context, unsigned *period_log2, struct prof_error *e)
+static int sampling_period(const struct prof_launch *l, unsigned *period_log2, struct prof_error *e)
 {
     uint32_t ordinal;
     CUdevice device;
     int sms, khz;
-    const struct inject_config *c = replay.config;
-    if (replay.n_sampled >= c->n_stall_ms)
-        return prof_fail(e, PROF_FAILED, "selected launch %zu was not selected in the first run (%zu were): "
-                         "the program took another path", replay.n_sampled + 1, c->n_stall_ms);
-    if (device_of(context, &ordinal, &device, e))
+    double ms = inject_config_first_run_ms(replay.config, l->symbol, l->grid, l->block);
+    if (ms < 0)
+        return prof_fail(e, PROF_FAILED, "selected launch %zu (%s, grid %ux%ux%u, block %ux%ux%u) was not selected "
+                         "in the first run: the program took another path", replay.n_sampled + 1, l->symbol,
+                         l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+    if (device_of(l->context, &ordinal, &device, e))
         return e->status;
     if (!replay.device_attribute ||
         replay.device_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) != CUDA_SUCCESS ||
         replay.device_attribute(&khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, device) != CUDA_SUCCESS)
         return prof_fail(e, PROF_FAILED, "cannot read the GPU's SM count and clock, which set the sampling period");
-    *period_log2 = stall_period_log2(c->stall_ms[replay.n_sampled], sms, khz / 1000.0);
+    *period_log2 = stall_period_log2(ms, sms, khz / 1000.0);
     return PROF_OK;
 }
 
@@ -391,7 +392,7 @@ static void begin_sampling(const struct prof_launch *l, struct prof_error *e)
     struct in_flight *f = &replay.current;
     *f = (struct in_flight){.correlation = l->correlation};
     if (take_replay_turn(l->context, &f->replay_turn, e) == PROF_OK &&
-        sampling_period(l->context, &period_log2, e) == PROF_OK && sampling_begin(l->context, period_log2, e) == 0)
+        sampling_period(l, &period_log2, e) == PROF_OK && sampling_begin(l->context, period_log2, e) == 0)
         f->sampling = 1;
     replay.n_sampled++;
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "../common/paths.h"
 #include "../csv/reader.h"
 #include "launches_csv.h"
@@ -35,32 +36,48 @@ void launches_csv_row(struct csv *c, const struct launch_row *r)
     csv_end_row(c);
 }
 
-int launches_csv_selected_ms(const char *dir, double **ms, size_t *n, struct error *e)
+static int append(struct selected_launches *s, const struct csv_table *t, int row, const int *col, struct error *e)
+{
+    double ns;
+    struct selected_launch l = {0};
+    if (csv_table_required_real(t, row, col[LAUNCHES_DURATION_NS], &ns, e))
+        return e->code;
+    for (int i = 0; i < 3; ++i)
+        if (csv_table_int(t, row, col[LAUNCHES_GRID_X + i], &l.grid[i], e) ||
+            csv_table_int(t, row, col[LAUNCHES_BLOCK_X + i], &l.block[i], e))
+            return e->code;
+    l.ms = ns > 0 ? ns / 1e6 : 1e-6;
+    if (grow_for_one_more((void **)&s->at, s->n, sizeof *s->at) != 0 ||
+        !(l.mangled = strdup(csv_table_text(t, row, col[LAUNCHES_MANGLED]))))
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    s->at[s->n++] = l;
+    return 0;
+}
+
+int launches_csv_selected(const char *dir, struct selected_launches *s, struct error *e)
 {
     char path[PATH_JOINED(PATH_LEN)];
     struct csv_table t;
-    int selected, duration, kept_back;
-    *ms = NULL;
-    *n = 0;
+    int col[LAUNCHES_COLUMNS];
     snprintf(path, sizeof path, "%s/%s", dir, launches_csv.file);
     if (csv_table_read(path, &t, e))
         return e->code;
-    if (schema_column(&t, &launches_csv, LAUNCHES_SELECTED, &selected, e) == 0 &&
-        schema_column(&t, &launches_csv, LAUNCHES_DURATION_NS, &duration, e) == 0 &&
-        !(*ms = calloc((size_t)t.rows + 1, sizeof **ms)))
-        error_set(e, EXIT_RUNTIME, "out of memory");
-    kept_back = schema_column_or_none(&t, &launches_csv, LAUNCHES_NOT_REPLAYED); /* none before issue 41 */
+    for (int id = 0; id <= LAUNCHES_SELECTED && !e->code; ++id)
+        schema_column(&t, &launches_csv, id, &col[id], e);
+    col[LAUNCHES_NOT_REPLAYED] = schema_column_or_none(&t, &launches_csv, LAUNCHES_NOT_REPLAYED); /* since issue 41 */
     for (int row = 0; row < t.rows && !e->code; ++row) {
-        double ns;
-        if (strcmp(csv_table_text(&t, row, selected), "1") == 0 && !(kept_back >= 0 && *csv_table_text(&t, row, kept_back)) &&
-            csv_table_required_real(&t, row, duration, &ns, e) == 0)
-            (*ms)[(*n)++] = ns > 0 ? ns / 1e6 : 1e-6;
+        int kept_back = col[LAUNCHES_NOT_REPLAYED] >= 0 && *csv_table_text(&t, row, col[LAUNCHES_NOT_REPLAYED]);
+        if (strcmp(csv_table_text(&t, row, col[LAUNCHES_SELECTED]), "1") == 0 && !kept_back)
+            append(s, &t, row, col, e);
     }
     csv_table_free(&t);
-    if (e->code) {
-        free(*ms);
-        *ms = NULL;
-        *n = 0;
-    }
     return e->code;
+}
+
+void selected_launches_free(struct selected_launches *s)
+{
+    for (size_t i = 0; i < s->n; ++i)
+        free(s->at[i].mangled);
+    free(s->at);
+    *s = (struct selected_launches){0};
 }

@@ -26,9 +26,23 @@ struct launch_row {
 int launches_csv_create(struct csv *c, const char *dir, struct error *e);
 void launches_csv_row(struct csv *c, const struct launch_row *r);
 
-/* The selected launches' durations in dir's launches.csv, in milliseconds and launch order (*ms malloc'd, *n of
- * them); a launch whose duration nothing measured (0: CUPTI could not replay it) counts 1 ns. A launch kept back
- * from replay (not_replayed) is not among them: the stall sampling's run keeps it back too. */
-int launches_csv_selected_ms(const char *dir, double **ms, size_t *n, struct error *e);
+/* A launch a run selected, as a later run of the same program knows it again (its kernel's mangled symbol, its grid
+ * and block), and its duration in milliseconds; one whose duration nothing measured (0: CUPTI could not replay it)
+ * counts 1 ns. */
+struct selected_launch {
+    char *mangled;
+    int grid[3], block[3];
+    double ms;
+};
+
+struct selected_launches {
+    struct selected_launch *at;
+    size_t n;
+};
+
+/* Appends dir's launches.csv's selected launches to *s, in launch order. A launch kept back from replay
+ * (not_replayed) is not among them: the stall sampling's run keeps it back too. */
+int launches_csv_selected(const char *dir, struct selected_launches *s, struct error *e);
+void selected_launches_free(struct selected_launches *s);
 
 #endif

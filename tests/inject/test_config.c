@@ -1,7 +1,8 @@
 /*
  * What the injection library reads from the environment memscope-profile gives the program (no GPU): the stall
  * sampling's run takes the stalls group alone, and the durations of the launches the first run selected from that
- * run's launches.csv; anything else the launcher would not have given is refused and named.
+ * run's launches.csv (a worker's from every part's); anything else the launcher would not have given is refused and
+ * named.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -23,24 +25,38 @@ static char first_run[] = "/tmp/memscope-test-config-XXXXXX";
 static struct inject_config c;
 static struct error e;
 
-/* The first run's launches.csv: three launches, the first and third selected, the third unmeasured (0 ns). */
-static int setup(void **state)
+#define LAUNCHES_HEADER                                                                                              \
+    "ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,block_z,"                   \
+    "dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run\n"
+
+static int write_launches(const char *part, const char *rows)
 {
-    (void)state;
     char path[128];
-    if (!mkdtemp(first_run))
-        return -1;
-    snprintf(path, sizeof path, "%s/launches.csv", first_run);
+    snprintf(path, sizeof path, "%s%s/launches.csv", first_run, part);
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    fputs("ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
-          "dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run\n"
-          "0,k(),_Z1kv,,0,1,1,1,32,1,1,0,0,8,341000,1,k() #0,1\n"
-          "1,k(),_Z1kv,,1,1,1,1,32,1,1,0,0,8,2500000,0,k() #1,1\n"
-          "2,k(),_Z1kv,,2,1,1,1,32,1,1,0,0,8,0,1,k() #2,1\n",
-          f);
+    fputs(LAUNCHES_HEADER, f);
+    fputs(rows, f);
     return fclose(f);
+}
+
+/* The first run's launches.csv: three launches, the first and third selected, the third unmeasured (0 ns); and a
+ * worker's part (process-77), whose kernel w ran at two grids. */
+static int setup(void **state)
+{
+    (void)state;
+    char worker[128];
+    if (!mkdtemp(first_run))
+        return -1;
+    snprintf(worker, sizeof worker, "%s/process-77", first_run);
+    if (mkdir(worker, 0777) != 0)
+        return -1;
+    return write_launches("", "0,k(),_Z1kv,,0,1,1,1,32,1,1,0,0,8,341000,1,k() #0,1\n"
+                              "1,k(),_Z1kv,,1,1,1,1,32,1,1,0,0,8,2500000,0,k() #1,1\n"
+                              "2,k(),_Z1kv,,2,1,1,1,32,1,1,0,0,8,0,1,k() #2,1\n") ||
+           write_launches("/process-77", "0,w(),_Z1wv,,0,8,1,1,64,1,1,0,0,8,5000,1,w() #0,1\n"
+                                         "1,w(),_Z1wv,,1,4,1,1,64,1,1,0,0,8,7000,1,w() #1,1\n");
 }
 
 static int teardown(void **state)
@@ -49,11 +65,12 @@ static int teardown(void **state)
     return remove_tree(first_run);
 }
 
-static int read_with(const char *groups, const char *folder)
+/* As the process memscope-profile started (root) or as a worker it started (not root). */
+static int read_as(const char *groups, const char *folder, int root)
 {
     e = (struct error){0};
     char pid[32];
-    snprintf(pid, sizeof pid, "%ld", (long)getpid()); /* the program's own part: a child reads its own folder */
+    snprintf(pid, sizeof pid, "%ld", root ? (long)getpid() : 1L);
     setenv(INJECT_ENV_ROOT_PID, pid, 1);
     setenv(INJECT_ENV_DIR, "/tmp/memscope-test-config", 1);
     setenv(INJECT_ENV_METRIC_GROUPS, groups, 1);
@@ -62,6 +79,17 @@ static int read_with(const char *groups, const char *folder)
     else
         unsetenv(INJECT_ENV_FIRST_RUN);
     return inject_config_read(&c, &e);
+}
+
+static int read_with(const char *groups, const char *folder)
+{
+    return read_as(groups, folder, 1);
+}
+
+static double first_run_ms(const char *mangled, unsigned grid_x, unsigned block_x)
+{
+    const unsigned grid[3] = {grid_x, 1, 1}, block[3] = {block_x, 1, 1};
+    return inject_config_first_run_ms(&c, mangled, grid, block);
 }
 
 static void expect_refused(const char *groups, const char *folder, int code, const char *text)
@@ -78,9 +106,28 @@ static void the_stall_run_reads_the_first_runs_selected_durations(void **state)
     assert_int_equal(read_with("stalls", first_run), 0);
     assert_true(c.metrics.stalls);
     assert_int_equal(c.metrics.n, 0);
-    assert_int_equal(c.n_stall_ms, 2);
-    assert_true(c.stall_ms[0] == 0.341);
-    assert_true(c.stall_ms[1] == 1e-6); /* unmeasured: 1 ns, the shortest period */
+    assert_int_equal(c.first_run.n, 2);
+    /* each launch of k takes the next selected one's duration, in launch order */
+    assert_true(first_run_ms("_Z1kv", 1, 32) == 0.341);
+    assert_true(first_run_ms("_Z1kv", 1, 32) == 1e-6); /* unmeasured: 1 ns, the shortest period */
+    assert_true(first_run_ms("_Z1kv", 1, 32) == -1);   /* a third: the program took another path */
+    assert_true(first_run_ms("_Z1wv", 8, 64) == -1);   /* the program's own part has no worker's launch */
+    inject_config_free(&c);
+}
+
+/* A worker's part is named by its pid, another in each run: it takes the durations of its launches from every part
+ * of the first run, by kernel, grid and block. */
+static void a_worker_takes_its_launches_durations_from_every_part(void **state)
+{
+    (void)state;
+    assert_int_equal(read_as("stalls", first_run, 0), 0);
+    assert_true(c.child);
+    assert_int_equal(c.first_run.n, 4);
+    assert_true(first_run_ms("_Z1wv", 4, 64) == 0.007);
+    assert_true(first_run_ms("_Z1wv", 8, 64) == 0.005);
+    assert_true(first_run_ms("_Z1wv", 8, 64) == -1);
+    assert_true(first_run_ms("_Z1wv", 8, 128) == -1); /* another block: another launch */
+    assert_true(first_run_ms("_Z1kv", 1, 32) == 0.341);
     inject_config_free(&c);
 }
 
@@ -109,6 +156,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_stall_run_reads_the_first_runs_selected_durations),
+        cmocka_unit_test(a_worker_takes_its_launches_durations_from_every_part),
         cmocka_unit_test(what_the_launcher_would_not_give_is_refused),
         cmocka_unit_test(the_source_run_counts_instructions_alone),
     };
