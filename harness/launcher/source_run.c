@@ -10,13 +10,14 @@
 #include "../results/lines_csv.h"
 #include "../results/schema.h"
 #include "merge.h"
+#include "pairing.h"
 #include "parts.h"
 #include "source_run.h"
 
 /* The folder's files, written as the parts are read. */
 struct merged {
     struct csv lines, instructions;
-    const struct name_index *jobs;
+    struct part_pairing *pairing; /* the first run's parts and jobs */
     struct source_run_outcome *out;
 };
 
@@ -24,7 +25,7 @@ struct merged {
 static const char *job_of(const struct merged *m, const char *label, const char *job, char *key, size_t len)
 {
     const char *name = merge_job_key(label, job, key, len);
-    if (name_index_find(m->jobs, name, 0) >= 0)
+    if (name_index_find(m->pairing->jobs, name, 0) >= 0)
         return name;
     ++m->out->unmatched;
     return NULL;
@@ -102,22 +103,24 @@ static int count_failures(struct merged *m, const char *dir, struct error *e)
     return 0;
 }
 
-int source_run_merge(const char *folder, const struct name_index *jobs, struct source_run_outcome *out,
+int source_run_merge(const char *folder, struct part_pairing *pairing, struct source_run_outcome *out,
                      struct error *e)
 {
     static struct part_names parts;
     char dir[PATH_LEN + 32], part[PATH_LEN + 32 + MERGE_PART_NAME_LEN];
-    struct merged m = {.jobs = jobs, .out = out};
+    struct merged m = {.pairing = pairing, .out = out};
     struct error closing = {0};
     snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_SOURCE_RUN);
     parts_drop_idle(dir);
     if (merge_move_program_part(dir, e) || merge_list_parts(dir, &parts, e) || lines_csv_create(&m.lines, folder, e))
         return e->code;
     if (instructions_csv_create(&m.instructions, folder, e) == 0) {
+        part_pairing_next_run(pairing);
         for (size_t i = 0; i < parts.n && !e->code; ++i) {
+            char label[MERGE_PART_NAME_LEN];
             snprintf(part, sizeof part, "%s/%s", dir, parts.at[i].dir);
-            if (copy_file(&m, part, parts.at[i].label, &lines_csv, e) == 0 &&
-                copy_file(&m, part, parts.at[i].label, &instructions_csv, e) == 0)
+            if (part_pairing_label(pairing, part, parts.at[i].label, label, sizeof label, e) == 0 &&
+                copy_file(&m, part, label, &lines_csv, e) == 0 && copy_file(&m, part, label, &instructions_csv, e) == 0)
                 count_failures(&m, part, e);
         }
         csv_close(&m.instructions, &closing);

@@ -1,8 +1,8 @@
 /*
  * The source group's run of a program (PROFILE_SOURCE_RUN): each part's lines.csv and instructions.csv (the
  * patched launches' counts, inject/patching.h), keyed by the first run's jobs (with the part's label where the
- * profile has several), into the folder's lines.csv and instructions.csv. The part's capture stays in its folder,
- * where memscope-decode reads it. Host-only.
+ * profile has several; a worker's, pairing.h), into the folder's lines.csv and instructions.csv. The part's capture
+ * stays in its folder, where memscope-decode reads it. Host-only.
  */
 #ifndef MEMSCOPE_LAUNCHER_SOURCE_RUN_H
 #define MEMSCOPE_LAUNCHER_SOURCE_RUN_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "../common/error.h"
-#include "../csv/name_index.h"
+#include "pairing.h"
 
 /* The source run's folder inside the profile's. */
 #define PROFILE_SOURCE_RUN "source-counting"
@@ -22,8 +22,8 @@ struct source_run_outcome {
     char first_failure[512]; /* the first part's first_patching_failure where failed */
 };
 
-/* jobs: the first run's, by key. */
-int source_run_merge(const char *folder, const struct name_index *jobs, struct source_run_outcome *out,
+/* pairing: the first run's parts and jobs (a worker's part is the first run's it pairs with). */
+int source_run_merge(const char *folder, struct part_pairing *pairing, struct source_run_outcome *out,
                      struct error *e);
 
 #endif

@@ -15,6 +15,7 @@
 #include "../results/metrics_csv.h"
 #include "../results/stalls_csv.h"
 #include "merge.h"
+#include "pairing.h"
 #include "parts.h"
 #include "source_run.h"
 #include "summary.h"
@@ -47,6 +48,7 @@ struct jobs {
     struct csv_table stall_runs[MERGE_MAX_PARTS]; /* stay open: the tallies' reasons point into them */
     size_t n_stall_runs;
     struct part_names parts;   /* of the run being read */
+    struct part_pairing pairing; /* a later run's parts as the first run's */
     struct csv_table lines;    /* the folder's lines.csv, from the source run: the findings' lines */
     int has_lines;
     struct csv merged_metrics; /* a multi-process profile's metrics.csv, every part's rows with the part in the key */
@@ -261,9 +263,12 @@ static int read_stall_run(struct jobs *j, const char *folder, size_t *unmatched,
     parts_drop_idle(dir);
     if (merge_move_program_part(dir, e) || merge_list_parts(dir, &j->parts, e) || stalls_csv_create(&c, folder, e))
         return e->code;
+    part_pairing_next_run(&j->pairing);
     for (size_t i = 0; i < j->parts.n && !e->code; ++i) {
+        char label[MERGE_PART_NAME_LEN];
         snprintf(part, sizeof part, "%s/%s", dir, j->parts.at[i].dir);
-        read_stalls(j, part, j->parts.at[i].label, &c, unmatched, e);
+        if (part_pairing_label(&j->pairing, part, j->parts.at[i].label, label, sizeof label, e) == 0)
+            read_stalls(j, part, label, &c, unmatched, e);
     }
     struct error closing = {0};
     csv_close(&c, &closing);
@@ -434,11 +439,19 @@ static int read_parts(struct jobs *j, const char *folder, int run, const char *c
     bool merged = j->parts.n > 1 || j->parts.at[0].dir[0];
     if (run == 1 && merged && metrics_csv_create(&j->merged_metrics, folder, e))
         return e->code;
+    part_pairing_next_run(&j->pairing);
     for (size_t i = 0; i < j->parts.n && !e->code; ++i) {
+        char label[MERGE_PART_NAME_LEN];
         snprintf(part, sizeof part, "%s/%s", dir, j->parts.at[i].dir);
-        if (read_run(j, part, j->parts.at[i].label, run, unmatched, e) == 0 && run == 1)
-            read_metrics(j, part, j->parts.at[i].label, e);
+        if (run > 1 && part_pairing_label(&j->pairing, part, j->parts.at[i].label, label, sizeof label, e))
+            break;
+        if (run == 1)
+            snprintf(label, sizeof label, "%s", j->parts.at[i].label);
+        if (read_run(j, part, label, run, unmatched, e) == 0 && run == 1)
+            read_metrics(j, part, label, e);
     }
+    if (run == 1)
+        part_pairing_init(&j->pairing, &j->parts, &j->by_name);
     if (run == 1 && merged) {
         struct error closing = {0};
         csv_close(&j->merged_metrics, &closing);
@@ -457,7 +470,7 @@ static int read_parts(struct jobs *j, const char *folder, int run, const char *c
 static int read_source_run(struct jobs *j, const char *folder, struct profile_unmatched *unmatched, struct error *e)
 {
     struct source_run_outcome out = {0};
-    if (source_run_merge(folder, &j->by_name, &out, e) ||
+    if (source_run_merge(folder, &j->pairing, &out, e) ||
         results_read_optional(folder, &lines_csv, &j->lines, &j->has_lines, e))
         return e->code;
     unmatched->source_rows = out.unmatched;

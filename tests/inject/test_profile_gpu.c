@@ -308,6 +308,35 @@ static void the_source_group_counts_each_selected_launch_on_its_line(void **stat
         fail_msg("a launch not selected has lines:\n%s", text);
 }
 
+/* The program as a worker of a shell, which never loads CUDA (a DataLoader's worker, a pool's): its part is
+ * process-<pid>, another pid in each of the four runs (--repeat 2, the stall sampling's, the source group's). Each
+ * later run reads it as the first run's worker: its launches are the first run's jobs' samples, its stall samples
+ * (the sampling period from the first run's durations) and its lines land on them, nothing unmatched. */
+static void a_workers_runs_are_samples_stalls_and_lines_of_the_first_runs_jobs(void **state)
+{
+    (void)state;
+    static struct outcome w;
+    skip_without_gpu();
+    shell(&w, "%s/memscope-profile --metric-groups global,stalls,source --repeat 2 -o %s/workers -- "
+              "sh -c '%s/tests/inject/program_increments; true'", build(), scratch, build());
+    if (w.exit_code != 0 || !strstr(w.output, "increments: correct") || strstr(w.output, "first run did not make") ||
+        strstr(w.output, "not made by the first run") || strstr(w.output, "could not count"))
+        fail_msg("exit %d:\n%s", w.exit_code, w.output);
+    const char *job = "]/increments/increment(int*, int) #0\",program,0,";
+    read_from("workers", "samples.csv");
+    const char *first = strstr(text, job), *second = first ? strstr(first + 1, job) : NULL;
+    if (!first || !second || strncmp(second + strlen(job), "2,", 2) != 0)
+        fail_msg("the worker's launch #0 lacks its second run's sample:\n%s", text);
+    read_from("workers", "stalls.csv");
+    if (!strstr(text, job) || !strstr(text, ",x[i] += 1;,"))
+        fail_msg("no stall samples of the worker's launch #0 on its line:\n%s", text);
+    read_from("workers", "lines.csv");
+    char sectors[64];
+    snprintf(sectors, sizeof sectors, ",global_ld_sectors,%d" NO_SHAPE, SECTORS_PER_LAUNCH);
+    if (!strstr(text, job) || !has_row(job, sectors))
+        fail_msg("the worker's launch #0 lacks its exact sectors on its line:\n%s", text);
+}
+
 /* A program's planted causes, counted exactly and named on their lines by the findings (program_lines.cu). */
 static void a_programs_planted_causes_are_named_on_their_lines(void **state)
 {
@@ -406,6 +435,7 @@ int main(void)
         cmocka_unit_test(every_replayed_launch_has_its_registers),
         cmocka_unit_test(the_stalls_group_samples_each_selected_launch_on_its_lines),
         cmocka_unit_test(the_source_group_counts_each_selected_launch_on_its_line),
+        cmocka_unit_test(a_workers_runs_are_samples_stalls_and_lines_of_the_first_runs_jobs),
         cmocka_unit_test(a_programs_planted_causes_are_named_on_their_lines),
         cmocka_unit_test(the_programs_lines_equal_nsight_computes_source_page),
         cmocka_unit_test(a_gpu_another_run_holds_is_waited_for_then_refused_with_7),

@@ -402,6 +402,48 @@ static void the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own
                               "1048576,131072,917504,1048576,0,0,0,0,0\n");
 }
 
+/* Two workers (a DataLoader's, a pool's) that launched kernels: each run gives them other pids, in another order
+ * (a's 11, then 22 and 32, b's 12, then 21 and 31). A later run's worker is the first run's whose jobs it shares, not
+ * the one of its pid or place: the second run's launches are samples of the first run's jobs, the stall samples and
+ * the lines land on them, and nothing is left unmatched. */
+#define FAKE_WORKER                                                                                                   \
+    "w() { r=${" INJECT_ENV_RUN ":-1}; g=$" INJECT_ENV_METRIC_GROUPS "; d=\"$" INJECT_ENV_DIR "/process-$1\"; "        \
+    "mkdir \"$d\" && { echo ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,"   \
+    "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run; "               \
+    "echo \"0,$2(),_Z1$2v,step,0,1,1,1,128,1,1,0,0,32,$3,1,step/$2() #0,$r\"; } >\"$d/launches.csv\"; "            \
+    "{ echo key,value; echo kind,program; echo command_line,worker; } >\"$d/environment.csv\"; "                     \
+    "if [ \"$g\" = stalls ]; then { echo variant,precision,width,kernel,file,line,source,reason,samples; "            \
+    "echo \"step/$2() #0,program,0,$2(),w.cu,7,x += y;,long_scoreboard,$3\"; } >\"$d/stalls.csv\"; fi; "           \
+    "if [ \"$g\" = source ]; then { echo variant,precision,width,kernel,file,line,source,opcodes,metric,value; "      \
+    "echo \"step/$2() #0,program,0,$2(),w.cu,7,x += y;,STG.E,global_st_sectors,$3\"; } >\"$d/lines.csv\"; "         \
+    "echo " INSTRUCTIONS_HEADER " >\"$d/instructions.csv\"; fi; "                                                  \
+    "echo 'launches 1 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"; }; "
+
+static void a_workers_later_runs_are_read_as_the_first_runs_worker_of_the_same_jobs(void **state)
+{
+    (void)state;
+    char samples[4096], stalls[4096], lines[4096];
+    write_script("workers.sh",
+                 FAKE_WORKER "r=${" INJECT_ENV_RUN ":-1}; if [ $r = 1 ]; then w 11 a 1000; w 12 b 2000; "
+                 "else w $((10 * r + 2)) a $((1000 + r)); w $((10 * r + 1)) b $((2000 + r)); fi",
+                 1);
+    profile("-o out --metric-groups global,stalls,source --repeat 2 -- ./workers.sh");
+    expect(EXIT_OK, "2 kernel launches, 2 selected\n");
+    if (strstr(o.output, "the first run did not make") || strstr(o.output, "were not made by the first run"))
+        fail_msg("a later run's worker was not paired:\n%s", o.output);
+    read_scratch_file("out/samples.csv", samples, sizeof samples);
+    expect_line(samples, "\n[process 11]/step/a() #0,program,0,1,0.001,0,0,0\n"
+                         "[process 11]/step/a() #0,program,0,2,0.001002,0,0,0\n");
+    expect_line(samples, "\n[process 12]/step/b() #0,program,0,1,0.002,0,0,0\n"
+                         "[process 12]/step/b() #0,program,0,2,0.002002,0,0,0\n");
+    read_scratch_file("out/stalls.csv", stalls, sizeof stalls);
+    expect_line(stalls, "\n[process 11]/step/a() #0,program,0,a(),w.cu,7,x += y;,long_scoreboard,1003,0,0,0\n");
+    expect_line(stalls, "\n[process 12]/step/b() #0,program,0,b(),w.cu,7,x += y;,long_scoreboard,2003,0,0,0\n");
+    read_scratch_file("out/lines.csv", lines, sizeof lines);
+    expect_line(lines, "\n[process 11]/step/a() #0,program,0,a(),w.cu,7,x += y;,STG.E,global_st_sectors,1004,0,0,0\n");
+    expect_line(lines, "\n[process 12]/step/b() #0,program,0,b(),w.cu,7,x += y;,STG.E,global_st_sectors,2004,0,0,0\n");
+}
+
 /* The findings name the line the source group counted, in a program as in the suite: the first run's metrics are
  * those the H200 measured for the corpus's uncoalesced_stores case (reports/reference/validate/metrics.csv, made a
  * program's job here, with its shape's columns rows, cols and inner: 0, 0, 0, as the library writes them for a
@@ -748,6 +790,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(a_complete_part_with_launches_is_committed, setup, teardown),
         cmocka_unit_test_setup_teardown(repeated_runs_are_samples_of_the_first_runs_jobs, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_workers_later_runs_are_read_as_the_first_runs_worker_of_the_same_jobs, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_own, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own, setup,
