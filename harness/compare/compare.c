@@ -9,6 +9,7 @@
 #include "../csv/name_index.h"
 #include "../profile/metric_catalog.h"
 #include "../program/labels.h"
+#include "../results/schema.h"
 #include "compare.h"
 #include "round_noise.h"
 
@@ -168,6 +169,40 @@ static int pool_samples(const struct compare_side *side, const struct compared_p
     return 0;
 }
 
+/* A side's launches of a program's kernel a run of the program (--repeat N runs it N times a round). */
+static double launches_a_run(const struct compare_side *side, const char *key)
+{
+    double launches = 0, runs = 0, repeat;
+    for (int i = 0; i < side->rounds; ++i) {
+        const struct program_kernel *k = program_kernels_find(&side->kernels[i], key);
+        struct error ignored = {0};
+        launches += k ? (double)k->launches : 0;
+        runs += results_environment_number(&side->round[i], "repeat", &repeat, &ignored) == 0 && repeat >= 1 ? repeat
+                                                                                                             : 1;
+    }
+    return launches / runs;
+}
+
+/* A program that does the same work launches each kernel as often each time. An autotuner (Triton's, under
+ * torch.compile) benchmarks its candidates under the kernel's own name, in a cold L2, where the compile cache was
+ * cold, and not where it was warm: hundreds of launches more, of other work. A kernel launched over LAUNCHES_ALIKE
+ * times as often a run on one side as on the other gets no verdict. */
+#define LAUNCHES_ALIKE 1.5
+
+static bool launched_unlike(const struct compare_side *base, const struct compare_side *head, struct compared_pair *p)
+{
+    if (!base->program || !head->program)
+        return false;
+    double a = launches_a_run(base, p->variant), b = launches_a_run(head, p->variant);
+    if (!(fmax(a, b) > LAUNCHES_ALIKE * fmin(a, b)))
+        return false;
+    p->timing.verdict = VERDICT_UNSURE;
+    snprintf(p->timing.reason, sizeof p->timing.reason,
+             "%.4g launches a run in base, %.4g in head: not the same work (an autotuner benchmarking its candidates, "
+             "say)", a, b);
+    return true;
+}
+
 static int compare_pair(const struct compare_side *base, const struct compare_side *head,
                         const struct compare_options *o, struct compared_pair *p, struct error *e)
 {
@@ -190,7 +225,7 @@ static int compare_pair(const struct compare_side *base, const struct compare_si
                      ? compare_timings_paired(a.pooled, b.pooled, a.n, &o->rules, floor, &p->timing)
                      : compare_timings(a.pooled, a.n, b.pooled, b.n, &o->rules, floor, &p->timing);
     }
-    if (!failed)
+    if (!failed && !launched_unlike(base, head, p))
         refuse_disturbed(base, head, p);
     free(a.pooled);
     free(b.pooled);
@@ -302,6 +337,53 @@ static int compare_dram(const struct compare_side *base, int base_round, const s
     return add_change(c, p, dram_gbs, &x, &y, METRIC_DRAM_CHANGE, e);
 }
 
+/* What a program's launch was: its block, its dynamic shared memory (summary.csv) and its grid (the blocks launched,
+ * where the groups collected them). */
+enum launch_property { LAUNCH_THREADS, LAUNCH_DYNAMIC_SMEM, LAUNCH_BLOCKS, LAUNCH_PROPERTIES };
+
+/* One launch property of job in a side's collection; NAN where the side does not say. */
+static double launch_property(const struct compare_side *side, int round, const char *job, enum launch_property what,
+                              struct error *e)
+{
+    const struct results_folder *r = &side->round[round];
+    double value = NAN;
+    if (what == LAUNCH_BLOCKS) {
+        results_metric_sum(r, job, PRODUCT_SHAPE_NONE, COLLECTED(BLOCKS_LAUNCHED), &value, e);
+        return value;
+    }
+    int column = schema_column_or_none(&r->summary, &summary_csv,
+                                       what == LAUNCH_THREADS ? SUMMARY_THREADS_PER_BLOCK : SUMMARY_DYNAMIC_SMEM_BYTES),
+        row = results_summary_row(r, job, PRODUCT_SHAPE_NONE);
+    if (column >= 0 && row >= 0)
+        csv_table_real(&r->summary, row, column, &value, e); /* empty: not known */
+    return value < 0 ? NAN : value;
+}
+
+/* A program's kernel stands for its counts by its first profiled launch, which may be another launch on each side
+ * under one job's name: an autotuner's candidate where the compile cache was cold, the configuration it chose where
+ * it was warm (Inductor's Triton kernels). A launch of another block, grid or dynamic shared memory does other work:
+ * the property that differs is listed (LAUNCH_DIFFERS, never gated), the counts are not compared. */
+static int launch_differs(const struct compare_side *base, int base_round, const struct compare_side *head,
+                          int head_round, const struct compared_pair *p, const char *job, struct comparison *c,
+                          bool *differs, struct error *e)
+{
+    static const char *const name[LAUNCH_PROPERTIES] = {"threads_per_block", "dynamic_smem_bytes", "blocks_launched"};
+    const char *head_job = compare_side_metrics_job(head, head_round, p->variant);
+    *differs = false;
+    if (!base->program || !head_job || strcmp(head_job, job) != 0)
+        return 0;
+    for (int i = 0; i < LAUNCH_PROPERTIES && !*differs && !e->code; ++i) {
+        struct collected x = {.n = 1}, y = {.n = 1};
+        x.median = x.low = x.high = launch_property(base, base_round, job, (enum launch_property)i, e);
+        y.median = y.low = y.high = launch_property(head, head_round, job, (enum launch_property)i, e);
+        if (!e->code && x.median != y.median && !isnan(x.median) && !isnan(y.median)) {
+            *differs = true;
+            add_change(c, p, name[i], &x, &y, METRIC_LAUNCH_DIFFERS, e);
+        }
+    }
+    return e->code;
+}
+
 static int compare_metrics(const struct compare_side *base, const struct compare_side *head,
                            const struct compare_options *o, struct comparison *c, struct error *e)
 {
@@ -314,7 +396,9 @@ static int compare_metrics(const struct compare_side *base, const struct compare
     for (int i = 0; i < c->pairs && !e->code; ++i) {
         const struct compared_pair *p = &c->pair[i];
         const char *job = p->state == PAIR_COMPARED ? compare_side_metrics_job(base, base_rounds[0], p->variant) : NULL;
-        if (job && !compare_counts(base, base_rounds, nb, head, head_rounds, nh, p, job, c, e))
+        bool differs = false;
+        if (job && !launch_differs(base, base_rounds[0], head, head_rounds[0], p, job, c, &differs, e) && !differs &&
+            !compare_counts(base, base_rounds, nb, head, head_rounds, nh, p, job, c, e))
             compare_dram(base, base_rounds[0], head, head_rounds[0], o, p, job, c, e);
     }
     return e->code;

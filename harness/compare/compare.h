@@ -30,14 +30,17 @@ struct compared_pair {
 /* SCHEDULING: a count that moved between two collections of one side (it depends on how the run scheduled the work),
  * within the spread the sides showed; SCHEDULING_BEYOND: the head's collections left the base's range by more than
  * that spread; UNCONFIRMED: a count timing can steer (the catalog's TIMING_STEERED_METRICS) that moved between the
- * sides where a side has one collection, which cannot show it moving. None is gated. */
+ * sides where a side has one collection, which cannot show it moving; LAUNCH_DIFFERS: a program's kernel profiled at
+ * launches of another block, grid or dynamic shared memory on the two sides, whose counts are not compared (the
+ * change names the launch property). None is gated. */
 enum metric_change_kind {
     METRIC_REGRESSION,
     METRIC_IMPROVEMENT,
     METRIC_DRAM_CHANGE,
     METRIC_SCHEDULING,
     METRIC_SCHEDULING_BEYOND,
-    METRIC_UNCONFIRMED
+    METRIC_UNCONFIRMED,
+    METRIC_LAUNCH_DIFFERS
 };
 
 struct metric_change {

@@ -46,6 +46,10 @@ static const char usage_text[] =
     "collection of each side; one that moved between two collections of one side depends on\n"
     "the run's scheduling and is listed, never gated. Divergent branch targets, which a kernel's\n"
     "timing can steer, are held exact only where both sides have two collections or more.\n"
+    "Two program profiles: a kernel launched over 1.5 times as often a run on one side gets\n"
+    "no verdict (UNSURE: other work, as an autotuner's benchmarks), and a kernel profiled at\n"
+    "launches of another block, grid or dynamic shared memory has its counts listed as\n"
+    "launch_differs, not compared.\n"
     "\n"
     "Exit codes: 0 no regression; 1 a SLOWER verdict, a check failed in HEAD, a metric\n"
     "regression, or more bank conflicts or wasted sectors on a source line; 2 the comparison could not be made; 4 DIR cannot be written or exists; 5 out of memory.\n";

@@ -7,7 +7,8 @@
 #include "../results/schema.h"
 
 static const char *const change_kind[] = {
-    "regression", "improvement", "dram_change", "scheduling", "scheduling_beyond_spread", "unconfirmed"};
+    "regression", "improvement", "dram_change", "scheduling", "scheduling_beyond_spread", "unconfirmed",
+    "launch_differs"};
 
 const char *pair_verdict(const struct compared_pair *p)
 {
@@ -119,7 +120,8 @@ static void print_changes(FILE *out, const struct comparison *c, int width, stru
 {
     if (c->changes == 0)
         return;
-    fprintf(out, "\nmetric changes (the catalog's deterministic counts; DRAM GB/s beyond its tolerance):\n");
+    fprintf(out, "\nmetric changes (the catalog's deterministic counts; DRAM GB/s beyond its tolerance; a program's "
+                 "launches that differ):\n");
     for (int i = 0; i < c->changes; ++i) {
         const struct metric_change *m = &c->change[i];
         put_name(out, c->pair[m->pair].label, width);
@@ -131,6 +133,8 @@ static void print_changes(FILE *out, const struct comparison *c, int width, stru
         else if (m->kind == METRIC_UNCONFIRMED)
             fprintf(out, " (a count timing can steer, over %d + %d collections; not gated)", m->base_collections,
                     m->head_collections);
+        else if (m->kind == METRIC_LAUNCH_DIFFERS)
+            fprintf(out, " (the profiled launches differ: their counts not compared, not gated)");
         fputc('\n', out);
     }
 }
@@ -195,6 +199,11 @@ void compare_print(FILE *out, const struct comparison *c, const struct compare_o
             count[3], count[4], c->base_collections ? "" : "metrics not compared (a side has none), ", regressions,
             o->ignore_metrics && regressions ? " (ignored)" : "");
     print_collections(out, c);
+    if (changes_of(c, METRIC_LAUNCH_DIFFERS))
+        fprintf(out, "counts: %d kernels were profiled at launches that differ between the sides (block, grid or "
+                     "dynamic shared memory: an autotuner's candidate on one side, say); their counts are not "
+                     "compared\n",
+                changes_of(c, METRIC_LAUNCH_DIFFERS));
     fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians%s; "
                  "floor %.3g %%, or a unit's rounds' noise where larger\n",
             o->rules.alpha,

@@ -162,6 +162,68 @@ static void changed_count_of_a_profiled_kernel_is_reported(void **state)
     expect_on_line(softmax, "regression");
 }
 
+/* The softmax's changed sector count again, but the head profiled it at another block (threads_per_block 1024 -> 512
+ * in its summary.csv: an autotuner's candidate on one side, the configuration it chose on the other): the launches
+ * differ, so the counts are not compared; the launch property is listed, nothing gated, exit 0. */
+static void counts_of_launches_that_differ_are_not_compared(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char path[256];
+    snprintf(path, sizeof path, "%s/other-block", workdir);
+    shell(&o, "rm -rf %s && cp -r %s %s && python3 -c 'import csv, sys\n"
+              "rows = list(csv.reader(open(sys.argv[1])))\n"
+              "column = rows[0].index(\"threads_per_block\")\n"
+              "for row in rows[1:]:\n"
+              "    if \"SoftMaxForward\" in row[0]: row[column] = str(int(row[column]) // 2)\n"
+              "csv.writer(open(sys.argv[1], \"w\", newline=\"\"), lineterminator=\"\\n\").writerows(rows)' "
+              "%s/summary.csv",
+          path, AFTER, path, path);
+    assert_int_equal(o.exit_code, 0);
+    compare(&o, "", BEFORE, path);
+    assert_int_equal(o.exit_code, 0);
+    const char *softmax = change_line(o.output, "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue> ");
+    expect_on_line(softmax, "threads_per_block");
+    expect_on_line(softmax, "1024 -> 512");
+    expect_on_line(softmax, "launch_differs (the profiled launches differ: their counts not compared, not gated)");
+    if (strstr(o.output, "global_op_ld.sum"))
+        fail_msg("the counts of launches that differ were compared:\n%s", o.output);
+    assert_non_null(strstr(o.output, "0 metric regressions"));
+    assert_non_null(strstr(o.output, "counts: 1 kernels were profiled at launches that differ between the sides"));
+}
+
+/* A kernel launched three times as often in the head (the fixture ran the program six times: 6 launches of it, one a
+ * run, against 18), the added launches 1.5 times as long (an autotuner's benchmarks
+ * in a cold L2, where the head's compile cache was cold): not the same work, no verdict, exit 0; the reason says how
+ * often each side launched it. */
+static void a_kernel_launched_far_more_often_on_one_side_gets_no_verdict(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char path[256];
+    snprintf(path, sizeof path, "%s/benchmarked", workdir);
+    shell(&o, "rm -rf %s && cp -r %s %s && python3 -c 'import csv, sys\n"
+              "def rewrite(name, change):\n"
+              "    rows = list(csv.reader(open(name)))\n"
+              "    rows = rows[:1] + [r for row in rows[1:] for r in change(row)]\n"
+              "    csv.writer(open(name, \"w\", newline=\"\"), lineterminator=\"\\n\").writerows(rows)\n"
+              "fill = lambda row: \"FillFunctor\" in row[0]\n"
+              "more = lambda row: [row] + ([[*row[:3], str(int(row[3]) + 6 * k), str(float(row[4]) * 1.5)] "
+              "for k in (1, 2)] if fill(row) else [])\n"
+              "rewrite(sys.argv[1] + \"/samples.csv\", more)\n"
+              "column = next(csv.reader(open(sys.argv[1] + \"/summary.csv\"))).index(\"samples\")\n"
+              "rewrite(sys.argv[1] + \"/summary.csv\", lambda row: [row[:column] + [\"18\"] + row[column + 1:] "
+              "if fill(row) else row])' %s",
+          path, BEFORE, path, path);
+    assert_int_equal(o.exit_code, 0);
+    compare(&o, "", BEFORE, path);
+    assert_int_equal(o.exit_code, 0);
+    const char *fill = line_of(o.output, "vectorized_elementwise_kernel<4, FillFunctor<float>, array<char*, 1ul> > ");
+    expect_on_line(fill, "UNSURE");
+    expect_on_line(fill, "1 launches a run in base, 3 in head: not the same work");
+    assert_non_null(strstr(o.output, "0 SLOWER"));
+}
+
 /* The same rule as a suite's: profiles of the program taken twice a side (folders of rounds), the GEMM's shared-load
  * wavefronts read 336150528 and 336150540 in the base's two and 336150532 and 336150528 in the head's. A count that
  * moved within a side is scheduling-dependent: listed with its ranges, not gated. */
@@ -278,6 +340,8 @@ int main(void)
         cmocka_unit_test(launches_unlike_compare_unpaired),
         cmocka_unit_test(one_launch_made_slower_is_found_by_launch),
         cmocka_unit_test(changed_count_of_a_profiled_kernel_is_reported),
+        cmocka_unit_test(counts_of_launches_that_differ_are_not_compared),
+        cmocka_unit_test(a_kernel_launched_far_more_often_on_one_side_gets_no_verdict),
         cmocka_unit_test(a_count_that_moved_between_a_sides_profiles_is_not_gated),
         cmocka_unit_test(an_older_profile_compares_by_kernel),
         cmocka_unit_test(compare_csv_names_kernels_whole),
