@@ -10,7 +10,6 @@
 #include "../results/lines_csv.h"
 #include "../results/schema.h"
 #include "merge.h"
-#include "pairing.h"
 #include "parts.h"
 #include "source_run.h"
 

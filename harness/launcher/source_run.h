@@ -1,7 +1,7 @@
 /*
  * The source group's run of a program (PROFILE_SOURCE_RUN): each part's lines.csv and instructions.csv (the
  * patched launches' counts, inject/patching.h), keyed by the first run's jobs (with the part's label where the
- * profile has several; a worker's, pairing.h), into the folder's lines.csv and instructions.csv. The part's capture
+ * profile has several; a worker's, merge.h), into the folder's lines.csv and instructions.csv. The part's capture
  * stays in its folder, where memscope-decode reads it. Host-only.
  */
 #ifndef MEMSCOPE_LAUNCHER_SOURCE_RUN_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "../common/error.h"
-#include "pairing.h"
+#include "merge.h"
 
 /* The source run's folder inside the profile's. */
 #define PROFILE_SOURCE_RUN "source-counting"

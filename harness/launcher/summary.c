@@ -15,7 +15,6 @@
 #include "../results/metrics_csv.h"
 #include "../results/stalls_csv.h"
 #include "merge.h"
-#include "pairing.h"
 #include "parts.h"
 #include "source_run.h"
 #include "summary.h"
