@@ -1,6 +1,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,25 +98,35 @@ static int read_first_run(struct inject_config *c, struct error *e)
     return e->code;
 }
 
+/* Whether l is a launch of that kernel, and with `whole` of that grid and block too. */
 static int same_launch(const struct selected_launch *l, const char *mangled, const unsigned grid[3],
-                       const unsigned block[3])
+                       const unsigned block[3], bool whole)
 {
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; whole && i < 3; ++i)
         if ((unsigned)l->grid[i] != grid[i] || (unsigned)l->block[i] != block[i])
             return 0;
     size_t kept = strlen(l->mangled); /* launches.csv keeps a symbol's first PROF_OP_NAME_LEN - 1 characters */
     return kept >= PROF_OP_NAME_LEN - 1 ? strncmp(l->mangled, mangled, kept) == 0 : strcmp(l->mangled, mangled) == 0;
 }
 
-double inject_config_first_run_ms(const struct inject_config *c, const char *mangled, const unsigned grid[3],
-                                  const unsigned block[3])
+/* The first selected launch not yet taken that is the launch (whole: kernel, grid and block) or of its kernel. */
+static double take_first(const struct inject_config *c, const char *mangled, const unsigned grid[3],
+                         const unsigned block[3], bool whole)
 {
+    static const unsigned any[3];
     for (size_t i = 0; i < c->first_run.n; ++i)
-        if (!c->sampled[i] && same_launch(&c->first_run.at[i], mangled, grid, block)) {
+        if (!c->sampled[i] && same_launch(&c->first_run.at[i], mangled, whole ? grid : any, whole ? block : any, whole)) {
             c->sampled[i] = 1;
             return c->first_run.at[i].ms;
         }
     return -1;
+}
+
+double inject_config_first_run_ms(const struct inject_config *c, const char *mangled, const unsigned grid[3],
+                                  const unsigned block[3])
+{
+    double ms = take_first(c, mangled, grid, block, true);
+    return ms >= 0 ? ms : take_first(c, mangled, grid, block, false);
 }
 
 /* The groups the range profiler collects, or the stalls group alone, or the source group alone (each in a run of

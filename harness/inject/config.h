@@ -42,8 +42,9 @@ int inject_config_start_part(struct inject_config *c, struct error *e);
 void inject_config_free(struct inject_config *c);
 
 /* The stall sampling's run: the first run's duration (ms) of a launch this run selected, that of the first launch of
- * the same kernel, grid and block the first run selected and no launch of this run has taken, in launch order; -1
- * where there is none (the program took another path). */
+ * the same kernel, grid and block the first run selected and no launch of this run has taken, in launch order, else
+ * of the first such launch of the same kernel (a first run whose compile cache was cold selected an autotuner's
+ * candidate, of another grid and block); -1 where there is none (the program took another path). */
 double inject_config_first_run_ms(const struct inject_config *c, const char *mangled, const unsigned grid[3],
                                   const unsigned block[3]);
 

@@ -116,17 +116,16 @@ static void the_stall_run_reads_the_first_runs_selected_durations(void **state)
 }
 
 /* A worker's part is named by its pid, another in each run: it takes the durations of its launches from every part
- * of the first run, by kernel, grid and block. */
+ * of the first run, by kernel, grid and block, else by kernel. */
 static void a_worker_takes_its_launches_durations_from_every_part(void **state)
 {
     (void)state;
     assert_int_equal(read_as("stalls", first_run, 0), 0);
     assert_true(c.child);
     assert_int_equal(c.first_run.n, 4);
-    assert_true(first_run_ms("_Z1wv", 4, 64) == 0.007);
-    assert_true(first_run_ms("_Z1wv", 8, 64) == 0.005);
-    assert_true(first_run_ms("_Z1wv", 8, 64) == -1);
-    assert_true(first_run_ms("_Z1wv", 8, 128) == -1); /* another block: another launch */
+    assert_true(first_run_ms("_Z1wv", 4, 64) == 0.007);  /* its own grid first, though a launch of w came before */
+    assert_true(first_run_ms("_Z1wv", 8, 128) == 0.005); /* no launch of that block: the first left of its kernel */
+    assert_true(first_run_ms("_Z1wv", 8, 64) == -1);     /* none left */
     assert_true(first_run_ms("_Z1kv", 1, 32) == 0.341);
     inject_config_free(&c);
 }
