@@ -231,6 +231,7 @@ static void write_pair(struct csv *f, const struct compared_pair *p)
     csv_text(f, pair_reason(p));
     csv_real(f, compared ? 100 * t->floor : NAN);
     csv_shape(f, p->shape);
+    csv_text(f, p->label);
     csv_end_row(f);
 }
 

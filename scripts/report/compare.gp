@@ -6,6 +6,7 @@ if (!exists("compare_file")) compare_file = datadir.'/compare.csv'
 set datafile separator ","
 set datafile columnheaders
 set termoption noenhanced
+set encoding utf8
 set label 90 "Head against base: change of the median time" at screen 0.5, screen 0.955 center font ",18"
 set label 91 "Bars: change of the median time, head against base, in %; whiskers: bootstrap 95 % interval of the ratio of medians.\n".\
     "SLOWER and FASTER need a Mann-Whitney U test significant at alpha, an interval that excludes zero, and a change beyond the\n".\
@@ -28,10 +29,16 @@ verdict_colour(v) = v eq "SLOWER" ? 0xd62728 : v eq "FASTER" ? 0x2ca02c : v eq "
 # (0 x 0 x 0) still are; has_shape, whether the header names rows, keeps column("rows") from being read there (gnuplot
 # warns of a column the header lacks).
 has_shape = 0
-stats compare_file using (has_shape = sum [i=1:64] (columnhead(i) eq "rows"), 0) nooutput
+has_label = 0
+stats compare_file using (has_shape = sum [i=1:64] (columnhead(i) eq "rows"), \
+                          has_label = sum [i=1:64] (columnhead(i) eq "label"), 0) nooutput
 size(w) = w == 0 && has_shape && column("rows") > 0 ? \
     sprintf("%dx%dx%d", column("rows"), column("cols"), column("inner")) : sprintf("W=%d", w)
-label(v, w) = sprintf("%s %s", v, size(w))
+# A program's kernel (precision "program") has no size: its bar is named as the table names it (compare.csv's label,
+# the report's shortened name, written since the label column), cut to label_chars characters.
+label_chars = 40
+short(s) = strlen(s) > label_chars ? s[1:label_chars - 1]."…" : s
+label(v, w) = strcol("precision") eq "program" ? short(has_label ? strcol("label") : v) : sprintf("%s %s", v, size(w))
 plot compare_file using 0:"change_pct":(verdict_colour(strcol("verdict"))):xtic(label(strcol("variant"), column("width"))) with boxes lc rgb variable notitle, \
      compare_file using 0:"change_pct":"interval_low_pct":"interval_high_pct" with yerrorbars lc rgb "black" pt -1 notitle, \
      compare_file using 0:(column("interval_high_pct") > 0 ? column("interval_high_pct") : 0):(strcol("verdict") eq "SAME" ? "" : strcol("verdict")) with labels offset 0, 0.8 font ",8" notitle, \

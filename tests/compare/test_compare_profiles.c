@@ -262,16 +262,25 @@ static void an_older_profile_compares_by_kernel(void **state)
 }
 
 /* compare.csv keeps each kernel's whole demangled name; the table its shortened one. */
-static void compare_csv_names_kernels_whole(void **state)
+/* compare.csv keeps each kernel's whole name, and in its label column the name the table shows, which the chart
+ * draws under its bar (a whole C++ name ran into the chart's caption; no width is drawn beside it). */
+static void compare_csv_names_kernels_whole_and_labels_them_as_the_table(void **state)
 {
     (void)state;
     static struct outcome o;
     char out[256];
     snprintf(out, sizeof out, "%s/verdict", workdir);
-    shell(&o, "rm -rf %s && build/memscope-compare -o %s %s %s >/dev/null; cut -d, -f1 %s/compare.csv", out, out,
-          BEFORE, gemm_slower(), out);
-    assert_non_null(strstr(o.output, "\nvoid cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"
-                                     "(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)\n"));
+    shell(&o, "rm -rf %s && build/memscope-compare -o %s %s %s >/dev/null; python3 -c 'import csv, sys\n"
+              "for row in csv.DictReader(open(sys.argv[1])): print(row[\"variant\"] + \" | \" + row[\"label\"])' "
+              "%s/compare.csv", out, out, BEFORE, gemm_slower(), out);
+    assert_non_null(line_of(o.output, "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"
+                                      "(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params) | " GEMM "\n"));
+    if (system("command -v gnuplot >/dev/null") != 0) {
+        print_message("gnuplot missing: the chart is not drawn\n");
+        return;
+    }
+    shell(&o, "scripts/compare-chart %s && ls %s/compare.png", out, out);
+    assert_int_equal(o.exit_code, 0);
 }
 
 static void profile_against_a_suite_run_exits_two(void **state)
@@ -344,7 +353,7 @@ int main(void)
         cmocka_unit_test(a_kernel_launched_far_more_often_on_one_side_gets_no_verdict),
         cmocka_unit_test(a_count_that_moved_between_a_sides_profiles_is_not_gated),
         cmocka_unit_test(an_older_profile_compares_by_kernel),
-        cmocka_unit_test(compare_csv_names_kernels_whole),
+        cmocka_unit_test(compare_csv_names_kernels_whole_and_labels_them_as_the_table),
         cmocka_unit_test(profile_against_a_suite_run_exits_two),
         cmocka_unit_test(different_commands_compare_with_a_note),
         cmocka_unit_test(two_profiles_compare_line_by_line),
