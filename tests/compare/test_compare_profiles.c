@@ -86,6 +86,28 @@ static const char *gemm_slower(void)
     return path;
 }
 
+/* A copy of the profile `from`, named `name` in the scratch folder, whose CSV files a Python program edits:
+ * rewrite(file, change) makes each row of the copy's file the rows change(header, row) gives; with_cell(header, row,
+ * column, value) is the row with one cell changed. */
+static const char *edited_copy(const char *name, const char *from, const char *program)
+{
+    static char path[256];
+    static struct outcome o;
+    snprintf(path, sizeof path, "%s/%s", workdir, name);
+    shell(&o, "rm -rf %s && cp -r %s %s && python3 -c 'import csv, sys\n"
+              "def rewrite(file, change):\n"
+              "    rows = list(csv.reader(open(sys.argv[1] + \"/\" + file)))\n"
+              "    rows = rows[:1] + [r for row in rows[1:] for r in change(rows[0], row)]\n"
+              "    out = open(sys.argv[1] + \"/\" + file, \"w\", newline=\"\")\n"
+              "    csv.writer(out, lineterminator=\"\\n\").writerows(rows)\n"
+              "def with_cell(header, row, column, value):\n"
+              "    return [row[:header.index(column)] + [value] + row[header.index(column) + 1:]]\n"
+              "%s' %s",
+          path, from, path, program, path);
+    assert_int_equal(o.exit_code, 0);
+    return path;
+}
+
 static void a_kernel_made_slower_in_every_launch_is_slower_and_exits_one(void **state)
 {
     (void)state;
@@ -169,17 +191,10 @@ static void counts_of_launches_that_differ_are_not_compared(void **state)
 {
     (void)state;
     static struct outcome o;
-    char path[256];
-    snprintf(path, sizeof path, "%s/other-block", workdir);
-    shell(&o, "rm -rf %s && cp -r %s %s && python3 -c 'import csv, sys\n"
-              "rows = list(csv.reader(open(sys.argv[1])))\n"
-              "column = rows[0].index(\"threads_per_block\")\n"
-              "for row in rows[1:]:\n"
-              "    if \"SoftMaxForward\" in row[0]: row[column] = str(int(row[column]) // 2)\n"
-              "csv.writer(open(sys.argv[1], \"w\", newline=\"\"), lineterminator=\"\\n\").writerows(rows)' "
-              "%s/summary.csv",
-          path, AFTER, path, path);
-    assert_int_equal(o.exit_code, 0);
+    const char *path = edited_copy("other-block", AFTER,
+                                   "rewrite(\"summary.csv\", lambda header, row: with_cell(header, row, "
+                                   "\"threads_per_block\", str(int(row[header.index(\"threads_per_block\")]) // 2)) "
+                                   "if \"SoftMaxForward\" in row[0] else [row])");
     compare(&o, "", BEFORE, path);
     assert_int_equal(o.exit_code, 0);
     const char *softmax = change_line(o.output, "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue> ");
@@ -193,29 +208,19 @@ static void counts_of_launches_that_differ_are_not_compared(void **state)
 }
 
 /* A kernel launched three times as often in the head (the fixture ran the program six times: 6 launches of it, one a
- * run, against 18), the added launches 1.5 times as long (an autotuner's benchmarks
- * in a cold L2, where the head's compile cache was cold): not the same work, no verdict, exit 0; the reason says how
- * often each side launched it. */
+ * run, against 18), the added launches 1.5 times as long (an autotuner's benchmarks in a cold L2, where the head's
+ * compile cache was cold): not the same work, no verdict, exit 0; the reason says how often each side launched it. */
 static void a_kernel_launched_far_more_often_on_one_side_gets_no_verdict(void **state)
 {
     (void)state;
     static struct outcome o;
-    char path[256];
-    snprintf(path, sizeof path, "%s/benchmarked", workdir);
-    shell(&o, "rm -rf %s && cp -r %s %s && python3 -c 'import csv, sys\n"
-              "def rewrite(name, change):\n"
-              "    rows = list(csv.reader(open(name)))\n"
-              "    rows = rows[:1] + [r for row in rows[1:] for r in change(row)]\n"
-              "    csv.writer(open(name, \"w\", newline=\"\"), lineterminator=\"\\n\").writerows(rows)\n"
-              "fill = lambda row: \"FillFunctor\" in row[0]\n"
-              "more = lambda row: [row] + ([[*row[:3], str(int(row[3]) + 6 * k), str(float(row[4]) * 1.5)] "
-              "for k in (1, 2)] if fill(row) else [])\n"
-              "rewrite(sys.argv[1] + \"/samples.csv\", more)\n"
-              "column = next(csv.reader(open(sys.argv[1] + \"/summary.csv\"))).index(\"samples\")\n"
-              "rewrite(sys.argv[1] + \"/summary.csv\", lambda row: [row[:column] + [\"18\"] + row[column + 1:] "
-              "if fill(row) else row])' %s",
-          path, BEFORE, path, path);
-    assert_int_equal(o.exit_code, 0);
+    const char *path = edited_copy("benchmarked", BEFORE,
+                                   "fill = lambda row: \"FillFunctor\" in row[0]\n"
+                                   "rewrite(\"samples.csv\", lambda header, row: [row] + ([[*row[:3], "
+                                   "str(int(row[3]) + 6 * k), str(float(row[4]) * 1.5)] for k in (1, 2)] if fill(row) "
+                                   "else []))\n"
+                                   "rewrite(\"summary.csv\", lambda header, row: with_cell(header, row, \"samples\", "
+                                   "\"18\") if fill(row) else [row])");
     compare(&o, "", BEFORE, path);
     assert_int_equal(o.exit_code, 0);
     const char *fill = line_of(o.output, "vectorized_elementwise_kernel<4, FillFunctor<float>, array<char*, 1ul> > ");
@@ -261,7 +266,6 @@ static void an_older_profile_compares_by_kernel(void **state)
     assert_non_null(strstr(o.output, "18 launches paired"));
 }
 
-/* compare.csv keeps each kernel's whole demangled name; the table its shortened one. */
 /* compare.csv keeps each kernel's whole name, and in its label column the name the table shows, which the chart
  * draws under its bar (a whole C++ name ran into the chart's caption; no width is drawn beside it). */
 static void compare_csv_names_kernels_whole_and_labels_them_as_the_table(void **state)
