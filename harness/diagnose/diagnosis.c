@@ -175,11 +175,13 @@ static int arithmetic_pipe(const double *v, const char *tensor_type)
 }
 
 /* The tensor figures: the type's name with the TFLOP/s, or the share of its measured roof; never a share without a
- * roof of that type (the run measured none: said so). */
+ * roof of that type (the run measured none: said so). Without a type both figures are one fact, said once. */
 static void put_tensor_figure(const struct figure *f, const double *v, const char *type, char *out, size_t len)
 {
-    if (!type || !*type)
+    if ((!type || !*type) && f->input == TENSOR_RATE)
         snprintf(out, len, "no tensor type (tensor operations not collected)");
+    else if (!type || !*type)
+        snprintf(out, len, "so no share of a roof");
     else if (f->input == TENSOR_RATE && isnan(v[IN_TENSOR_GFLOPS]))
         snprintf(out, len, "%s tensor, %s not collected", type, input_names[IN_TENSOR_GFLOPS]);
     else if (f->input == TENSOR_RATE)
