@@ -2,8 +2,8 @@
 load scriptdir.'/common.gp'
 page_title = "Most stalled lines".at_width
 page_caption = "From stalls.csv: the source line where PC sampling found the ".(program_profile ? "kernel's sampled launch" : "variant")."'s warps most often, its share of all its samples,\n".\
-    "and the reason most of that line's samples gave".(program_profile ? " (the file's name alone, a long one by its start and end: stalls.csv has its path)" : "").\
-    ". A kernel built without line information (-lineinfo), as a library's, has none."
+    "and the reason most of that line's samples gave".(program_profile ? " (the file's name alone, a long one by its start and end: stalls.csv has its path).\n" : ". ").\
+    "A kernel built without line information (-lineinfo), as a library's, has none."
 load scriptdir.'/page.gp'
 table_rows = stall_rows + 1
 table_keep_pitch = 1

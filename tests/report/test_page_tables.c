@@ -890,6 +890,17 @@ static void no_two_words_of_the_reference_report_overlap(void **state)
     assert_false(word_beside(bbox, "Waiting", "dispatch_stall:"));
 }
 
+/* A program's profile with the stalls group (reports/profile-torch-h100, the README's PyTorch script): the most
+ * stalled lines' caption, one line longer for a program than for the suite, ran off the page's right edge ("as a
+ * library's, has none" cut at "a libr"). Its pages: the title, the kernels, the roofline and its key, two stall pages. */
+static void no_word_of_a_programs_stall_pages_leaves_its_page(void **state)
+{
+    (void)state;
+    if (system("command -v gnuplot >/dev/null && command -v pdftotext >/dev/null") != 0)
+        skip();
+    assert_int_equal(pages_with_no_word_on_another("reports/profile-torch-h100"), 6);
+}
+
 /* The committed shapes run (reports/shapes-h200, the README's second report): its performance page's widths lie
  * close on a log axis (8192 / 7680 is 1.07), and it has no FP32 ladder. Its pages: the title, 19 summaries, the
  * tensor ladder and its ideas, the shapes, performance, efficiency, conflicts, DRAM, roofline, speedup. Set side by
@@ -1023,6 +1034,7 @@ int main(void)
         cmocka_unit_test(every_readme_figure_is_drawn_by_make_figures),
         cmocka_unit_test(no_two_words_of_the_reference_report_overlap),
         cmocka_unit_test(no_two_words_of_the_shapes_report_overlap),
+        cmocka_unit_test(no_word_of_a_programs_stall_pages_leaves_its_page),
         cmocka_unit_test(a_table_of_few_rows_stays_at_the_top_of_its_page),
         cmocka_unit_test(the_diagnosis_columns_do_not_run_into_each_other),
         cmocka_unit_test(no_word_of_the_reference_report_leaves_its_page),
