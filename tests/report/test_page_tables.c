@@ -892,7 +892,8 @@ static void no_two_words_of_the_reference_report_overlap(void **state)
 
 /* A program's profile with the stalls group (reports/profile-torch-h100, the README's PyTorch script): the most
  * stalled lines' caption, one line longer for a program than for the suite, ran off the page's right edge ("as a
- * library's, has none" cut at "a libr"). Its pages: the title, the kernels, the roofline and its key, two stall pages. */
+ * library's, has none" cut at "a libr"). Its pages: the title, the kernels, the roofline and its key, two stall
+ * pages. */
 static void no_word_of_a_programs_stall_pages_leaves_its_page(void **state)
 {
     (void)state;
