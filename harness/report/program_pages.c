@@ -50,6 +50,17 @@ static void busiest_rows(FILE *f, const struct report_model *m)
         }
 }
 
+/* The groups the first run replayed (environment.csv's metric_groups), and those that ran in a run of their own,
+ * which leave their own files: stalls (stalls.csv) and source (lines.csv). */
+static void put_metric_groups(FILE *f, const struct report_model *m)
+{
+    char value[512];
+    snprintf(value, sizeof value, "%s%s%s", report_environment_or(m->r, "metric_groups", "none"),
+             m->has_stalls ? "; stalls, sampled in a run of their own" : "",
+             m->has_lines ? "; source, counted in a run of its own" : "");
+    report_put_pair(f, "metric groups", value);
+}
+
 static int write_title_rows(FILE *f, const struct report_model *m, struct error *e)
 {
     const struct results_folder *r = m->r;
@@ -67,7 +78,7 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
              "by its first launch profiled; the rest timed", report_environment_or(r, "kernel_launches", "?"), k->n,
              count_status(k, r, PROGRAM_STATUS_PROFILED));
     report_put_pair(f, "launches", value);
-    report_put_pair(f, "metric groups", report_environment_or(r, "metric_groups", "none"));
+    put_metric_groups(f, m);
     fputs("recorded\tfrom environment.csv\n", f);
     report_put_pair(f, "Program", report_environment_or(r, "command_line", "unknown"));
     report_put_pair(f, "Processes", report_environment_or(r, "parts", "1"));

@@ -48,6 +48,18 @@ static void title_page_names_the_program_and_its_kernel_time(void **state)
     expect_in(data_file("variables.gp"), "title_heading = 'memscope: the kernels of a CUDA program'\n");
 }
 
+/* The groups that ran in runs of their own are named beside those the first run replayed (environment.csv's
+ * metric_groups lists only those): a profile with stall samples, one with lines, and one with neither (above). */
+static void title_page_names_the_groups_of_the_runs_of_their_own(void **state)
+{
+    (void)state;
+    write_data("tests/fixtures/profile-ddp-compile-h100");
+    expect_in(data_file("title.tsv"), "\nmetric groups\tglobal,shared,dram,roofline,cache,sol,tensor,causes; stalls, "
+                                      "sampled in a run of their own\n");
+    write_data("tests/fixtures/profile-train-lines-h200");
+    expect_in(data_file("title.tsv"), "\nmetric groups\tglobal,shared,sol; source, counted in a run of its own\n");
+}
+
 /* Kernels, not launches: the GEMM's two jobs are one row of 12 launches; ranked by their total time over all kernels'
  * (33.034 ms); a profiled kernel's first finding and evidence on the row below it. The figures are the fixture's
  * samples.csv's: the GEMM's 12 durations sum to 31.911 ms (6 x 2.659673 + 6 x 2.658884). The fixture predates the
@@ -314,6 +326,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(profile_pages_replace_the_suites),
         cmocka_unit_test(title_page_names_the_program_and_its_kernel_time),
+        cmocka_unit_test(title_page_names_the_groups_of_the_runs_of_their_own),
         cmocka_unit_test(kernels_are_ranked_by_total_time_with_limiter_and_evidence),
         cmocka_unit_test(kernels_group_by_nvtx_range_or_by_launch),
         cmocka_unit_test(roofline_places_profiled_kernels_without_unmeasured_roofs),
