@@ -126,7 +126,7 @@ INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler
 	cupti/subscriber.c cupti/range_profiler.c cupti/counter_data_info.c harness/profile/metric_set.c \
 	harness/profile/metric_catalog.c harness/profile/evaluate.c harness/profile/metric_rows.c \
 	harness/results/metrics_csv.c harness/results/job_name.c \
-	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/common/args.c harness/csv/writer.c harness/csv/reader.c \
+	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/common/args.c harness/csv/writer.c harness/csv/reader.c harness/csv/name_index.c \
 	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/results/environment_csv.c \
 	harness/gpu/gpu_lock.c harness/common/host_clock.c cupti/pc_sampling.c cupti/source_line.c \
 	harness/stalls/stall_lines.c harness/stalls/stall_rows.c harness/stalls/sampling_period.c \

@@ -53,8 +53,8 @@ static int read_selection(struct inject_config *c, struct error *e)
     return compile(INJECT_ENV_NO_REPLAY, c->no_replay_pattern, &c->no_replay, &c->user_collectives, e);
 }
 
-/* Every part of the first run (folder): its own files' where the program used CUDA, and each rank's and worker's. */
-static int read_every_part(const char *folder, struct selected_launches *s, struct error *e)
+/* Every worker's part of the first run (folder), and with every_part the program's own and each rank's too. */
+static int read_parts(const char *folder, bool every_part, struct selected_launches *s, struct error *e)
 {
     char part[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     long number;
@@ -63,10 +63,10 @@ static int read_every_part(const char *folder, struct selected_launches *s, stru
     if (!d)
         return error_set(e, EXIT_USAGE, "cannot read %s: %s", folder, strerror(errno));
     snprintf(part, sizeof part, "%s/%s", folder, launches_csv.file);
-    if (access(part, F_OK) == 0)
+    if (every_part && access(part, F_OK) == 0)
         launches_csv_selected(folder, s, e);
     for (struct dirent *entry; !e->code && (entry = readdir(d));)
-        if (sscanf(entry->d_name, INJECT_RANK_PART "%c", &number, &end) == 1 ||
+        if ((every_part && sscanf(entry->d_name, INJECT_RANK_PART "%c", &number, &end) == 1) ||
             sscanf(entry->d_name, INJECT_CHILD_PART "%c", &number, &end) == 1) {
             snprintf(part, sizeof part, "%s/%s", folder, entry->d_name);
             launches_csv_selected(part, s, e);
@@ -75,58 +75,91 @@ static int read_every_part(const char *folder, struct selected_launches *s, stru
     return e->code;
 }
 
+/* Each launch chained to the next of its kernel, each kernel found by its symbol (launches.csv's, which the index
+ * keeps pointing into). */
+static int index_by_kernel(struct first_run *f, struct error *e)
+{
+    size_t n = f->launches.n;
+    f->next = malloc((n + 1) * sizeof *f->next);
+    f->first = malloc((n + 1) * sizeof *f->first);
+    f->last = malloc((n + 1) * sizeof *f->last);
+    f->cursor = malloc((n + 1) * sizeof *f->cursor);
+    f->taken = calloc(n + 1, 1);
+    if (!f->next || !f->first || !f->last || !f->cursor || !f->taken || name_index_init(&f->by_kernel, n + 1) != 0)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    for (size_t i = 0; i < n; ++i) {
+        int kernel = name_index_add(&f->by_kernel, f->launches.at[i].mangled, 0, (int)f->kernels);
+        if (kernel < -1)
+            return error_set(e, EXIT_RUNTIME, "out of memory");
+        f->next[i] = SIZE_MAX;
+        if (kernel == (int)f->kernels) /* its first launch */
+            f->first[f->kernels] = f->cursor[f->kernels] = i, ++f->kernels;
+        else
+            f->next[f->last[kernel]] = i;
+        f->last[kernel] = i;
+    }
+    return 0;
+}
+
 /* The first run's selected launches, whose durations set this run's sampling periods: those of this process's part,
- * the program's own or its rank's; a worker's part is named by its pid, another each run, so a worker reads every
- * part's and takes the launches of its kernels there. */
+ * the program's own or its rank's. A worker's part is named by its pid, another each run, so a worker reads every
+ * part's; a process with a rank reads every worker's besides its rank's, since a worker that inherited the rank (a
+ * compile or DataLoader worker under torchrun) takes a part of its own, process-<pid>. */
 static int read_first_run(struct inject_config *c, struct error *e)
 {
     const char *first_run = getenv(INJECT_ENV_FIRST_RUN);
     char own[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    struct selected_launches *s = &c->first_run.launches;
     if (!first_run || !first_run[0])
         return error_set(e, EXIT_USAGE, "%s is not set: the stall sampling's run needs the first run's durations",
                          INJECT_ENV_FIRST_RUN);
     if (!c->child)
-        launches_csv_selected(first_run, &c->first_run, e);
+        launches_csv_selected(first_run, s, e);
     else if (!c->rank.variable)
-        read_every_part(first_run, &c->first_run, e);
+        read_parts(first_run, true, s, e);
     else {
         snprintf(own, sizeof own, "%s/%s", first_run, strrchr(c->part, '/') + 1);
-        launches_csv_selected(own, &c->first_run, e);
+        if (launches_csv_selected(own, s, e) == 0)
+            read_parts(first_run, false, s, e);
     }
-    if (!e->code && !(c->sampled = calloc(c->first_run.n + 1, 1)))
-        error_set(e, EXIT_RUNTIME, "out of memory");
-    return e->code;
+    return e->code ? e->code : index_by_kernel(&c->first_run, e);
 }
 
-/* Whether l is a launch of that kernel, and with `whole` of that grid and block too. */
-static int same_launch(const struct selected_launch *l, const char *mangled, const unsigned grid[3],
-                       const unsigned block[3], bool whole)
+double first_run_ms(struct first_run *f, const char *mangled, const unsigned grid[3], const unsigned block[3])
 {
-    for (int i = 0; whole && i < 3; ++i)
-        if ((unsigned)l->grid[i] != grid[i] || (unsigned)l->block[i] != block[i])
-            return 0;
-    size_t kept = strlen(l->mangled); /* launches.csv keeps a symbol's first PROF_OP_NAME_LEN - 1 characters */
-    return kept >= PROF_OP_NAME_LEN - 1 ? strncmp(l->mangled, mangled, kept) == 0 : strcmp(l->mangled, mangled) == 0;
-}
-
-/* The first selected launch not yet taken that is the launch (whole: kernel, grid and block) or of its kernel. */
-static double take_first(const struct inject_config *c, const char *mangled, const unsigned grid[3],
-                         const unsigned block[3], bool whole)
-{
-    static const unsigned any[3];
-    for (size_t i = 0; i < c->first_run.n; ++i)
-        if (!c->sampled[i] && same_launch(&c->first_run.at[i], mangled, whole ? grid : any, whole ? block : any, whole)) {
-            c->sampled[i] = 1;
-            return c->first_run.at[i].ms;
+    char kept[PROF_OP_NAME_LEN]; /* launches.csv keeps a symbol's first PROF_OP_NAME_LEN - 1 characters */
+    snprintf(kept, sizeof kept, "%s", mangled);
+    int kernel = f->kernels ? name_index_find(&f->by_kernel, kept, 0) : -1;
+    if (kernel < 0)
+        return -1;
+    size_t *cursor = &f->cursor[kernel];
+    while (*cursor != SIZE_MAX && f->taken[*cursor]) /* the kernel's launches taken from its first on */
+        *cursor = f->next[*cursor];
+    for (size_t i = *cursor; i != SIZE_MAX; i = f->next[i]) {
+        const struct selected_launch *l = &f->launches.at[i];
+        bool same = !f->taken[i];
+        for (int d = 0; same && d < 3; ++d)
+            same = (unsigned)l->grid[d] == grid[d] && (unsigned)l->block[d] == block[d];
+        if (same) {
+            f->taken[i] = 1;
+            return l->ms;
         }
-    return -1;
+    }
+    /* no launch of that grid and block left: the kernel's first launch stands in, and is left for its own */
+    return f->launches.at[f->first[kernel]].ms;
 }
 
-double inject_config_first_run_ms(const struct inject_config *c, const char *mangled, const unsigned grid[3],
-                                  const unsigned block[3])
+void first_run_free(struct first_run *f)
 {
-    double ms = take_first(c, mangled, grid, block, true);
-    return ms >= 0 ? ms : take_first(c, mangled, grid, block, false);
+    selected_launches_free(&f->launches);
+    if (f->taken)
+        name_index_free(&f->by_kernel);
+    free(f->next);
+    free(f->first);
+    free(f->last);
+    free(f->cursor);
+    free(f->taken);
+    *f = (struct first_run){0};
 }
 
 /* The groups the range profiler collects, or the stalls group alone, or the source group alone (each in a run of
@@ -170,8 +203,8 @@ int inject_config_read(struct inject_config *c, struct error *e)
     else
         snprintf(c->part, sizeof c->part, "%s", c->folder);
     if (read_selection(c, e) || read_metrics(c, e))
-        return e->code;
-    return 0;
+        inject_config_free(c); /* the library stays inert in the program: nothing of it is kept */
+    return e->code;
 }
 
 int inject_config_start_part(struct inject_config *c, struct error *e)
@@ -193,9 +226,7 @@ int inject_config_start_part(struct inject_config *c, struct error *e)
 
 void inject_config_free(struct inject_config *c)
 {
-    selected_launches_free(&c->first_run);
-    free(c->sampled);
-    c->sampled = NULL;
+    first_run_free(&c->first_run);
     if (c->selection.kernel)
         regfree(&c->kernel);
     if (c->user_collectives)

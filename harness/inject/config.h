@@ -10,10 +10,21 @@
 
 #include "../common/error.h"
 #include "../common/paths.h"
+#include "../csv/name_index.h"
 #include "../profile/metric_set.h"
 #include "../results/launches_csv.h"
 #include "launches.h"
 #include "rank.h"
+
+/* The first run's selected launches, by kernel: each launch of the stall sampling's run takes the duration of one. */
+struct first_run {
+    struct selected_launches launches; /* in launch order, of the parts read_first_run reads */
+    struct name_index by_kernel;       /* a kernel's symbol -> its number */
+    size_t kernels;
+    size_t *first, *last, *cursor; /* per kernel: its first and last launch, and its first not yet taken */
+    size_t *next;                  /* per launch: the next of its kernel, SIZE_MAX after its last */
+    unsigned char *taken;          /* per launch: taken by a launch of this run */
+};
 
 struct inject_config {
     char folder[PATH_LEN];         /* the results folder (<dir>.partial) */
@@ -28,9 +39,8 @@ struct inject_config {
     struct metric_set metrics;  /* for the selected launches; none when the launcher asked for none */
     int run, repeat;            /* which run of the program, from 1, of how many */
     long wait_gpu_s;            /* how long to wait for the GPU's turn (harness/gpu/gpu_lock.h) */
-    struct selected_launches first_run; /* the stall sampling's run: the first run's selected launches (their
-                                         * durations set the sampling period), of this process's part there */
-    unsigned char *sampled;             /* which of them a launch of this run has taken */
+    struct first_run first_run; /* the stall sampling's run: the first run's selected launches whose durations set
+                                 * its sampling periods (first_run_ms) */
 };
 
 /* 0 and *c filled; EXIT_USAGE when no launcher started the program (no folder named); another code, with the
@@ -42,10 +52,11 @@ int inject_config_start_part(struct inject_config *c, struct error *e);
 void inject_config_free(struct inject_config *c);
 
 /* The stall sampling's run: the first run's duration (ms) of a launch this run selected, that of the first launch of
- * the same kernel, grid and block the first run selected and no launch of this run has taken, in launch order, else
- * of the first such launch of the same kernel (a first run whose compile cache was cold selected an autotuner's
- * candidate, of another grid and block); -1 where there is none (the program took another path). */
-double inject_config_first_run_ms(const struct inject_config *c, const char *mangled, const unsigned grid[3],
-                                  const unsigned block[3]);
+ * the same kernel, grid and block the first run selected and no launch of this run has taken, in launch order, which
+ * it takes; else that of the kernel's first selected launch, taking none (a first run whose compile cache was cold
+ * selected an autotuner's candidate, of another grid and block); -1 where the first run selected no launch of the
+ * kernel (the program took another path). */
+double first_run_ms(struct first_run *f, const char *mangled, const unsigned grid[3], const unsigned block[3]);
+void first_run_free(struct first_run *f);
 
 #endif

@@ -43,6 +43,7 @@ struct in_flight {
 static struct {
     pthread_mutex_t lock; /* held from a selected launch's entry to its return: one replay at a time */
     const struct inject_config *config;
+    struct first_run *first_run; /* the config's, which the stall sampling's run takes launches of */
     struct selection_count count;
     struct kernel_numbers kernels;  /* numbered as launched, for the count per kernel */
     struct kept_back *kept;         /* selected launches not replayed (collectives), in launch order */
@@ -371,7 +372,7 @@ static int sampling_period(const struct prof_launch *l, unsigned *period_log2, s
     uint32_t ordinal;
     CUdevice device;
     int sms, khz;
-    double ms = inject_config_first_run_ms(replay.config, l->symbol, l->grid, l->block);
+    double ms = first_run_ms(replay.first_run, l->symbol, l->grid, l->block);
     if (ms < 0)
         return prof_fail(e, PROF_FAILED, "selected launch %zu (%s, grid %ux%ux%u, block %ux%ux%u) was not selected "
                          "in the first run: the program took another path", replay.n_sampled + 1, l->symbol,
@@ -524,10 +525,11 @@ static void find_driver(void)
     *(void **)&replay.synchronize = dlsym(driver, "cuCtxSynchronize");
 }
 
-int replay_start(const struct inject_config *c, struct error *e)
+int replay_start(struct inject_config *c, struct error *e)
 {
     struct prof_error pe = {0};
     replay.config = c;
+    replay.first_run = &c->first_run;
     for (int i = 0; i < c->metrics.n; ++i)
         if (add_name(c->metrics.names[i]) != 0)
             return error_set(e, EXIT_USAGE, "more than %d metrics", MAX_METRICS);

@@ -44,7 +44,7 @@ struct kept_back {
 
 /* Subscribes to the launches: at the first, the program takes the GPU's turn (harness/gpu/gpu_lock.h); with
  * metrics, the selected ones are profiled. */
-int replay_start(const struct inject_config *c, struct error *e);
+int replay_start(struct inject_config *c, struct error *e);
 /* Stops profiling and hands back the launches replayed, in launch order. */
 const struct replayed_launch *replay_stop(size_t *count, struct error *e);
 /* The selected launches kept back from replay, in launch order. */

@@ -62,8 +62,7 @@ int launches_csv_selected(const char *dir, struct selected_launches *s, struct e
     snprintf(path, sizeof path, "%s/%s", dir, launches_csv.file);
     if (csv_table_read(path, &t, e))
         return e->code;
-    for (int id = 0; id <= LAUNCHES_SELECTED && !e->code; ++id)
-        schema_column(&t, &launches_csv, id, &col[id], e);
+    schema_columns_before(&t, &launches_csv, LAUNCHES_SELECTED + 1, col, e);
     col[LAUNCHES_NOT_REPLAYED] = schema_column_or_none(&t, &launches_csv, LAUNCHES_NOT_REPLAYED); /* since issue 41 */
     for (int row = 0; row < t.rows && !e->code; ++row) {
         int kept_back = col[LAUNCHES_NOT_REPLAYED] >= 0 && *csv_table_text(&t, row, col[LAUNCHES_NOT_REPLAYED]);
