@@ -1,4 +1,5 @@
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,27 +269,42 @@ int merge_name_command(const char *folder, const char *command_line, struct erro
 
 #define WORKER_LABEL "process "
 
+static bool is_worker(const char *label)
+{
+    return strncmp(label, WORKER_LABEL, strlen(WORKER_LABEL)) == 0;
+}
+
+/* The program's own part: "" where it was the run's only part, "program" beside others. */
+static bool is_program(const char *label)
+{
+    return !*label || strcmp(label, "program") == 0;
+}
+
 void part_pairing_init(struct part_pairing *p, const struct part_names *first, const struct name_index *jobs)
 {
     p->first = *first;
     p->jobs = jobs;
-    part_pairing_next_run(p);
 }
 
-void part_pairing_next_run(struct part_pairing *p)
-{
-    memset(p->taken, 0, sizeof p->taken);
-}
-
-static int first_run_index(const struct part_pairing *p, const char *label)
+static int first_run_index(const struct part_pairing *p, bool (*same)(const char *, const char *), const char *label)
 {
     for (size_t i = 0; i < p->first.n; ++i)
-        if (strcmp(p->first.at[i].label, label) == 0)
+        if (same(p->first.at[i].label, label))
             return (int)i;
     return -1;
 }
 
-/* How many of the jobs in t the first run has under the label. */
+static bool equal(const char *a, const char *b)
+{
+    return strcmp(a, b) == 0;
+}
+
+static bool both_programs(const char *a, const char *b)
+{
+    return is_program(a) && is_program(b);
+}
+
+/* How many of the jobs in t (a later part's launches.csv) the first run has under the label. */
 static int jobs_held(const struct part_pairing *p, const struct csv_table *t, int job_column, const char *label)
 {
     char key[JOB_NAME_LEN + MERGE_PART_NAME_LEN];
@@ -299,36 +315,65 @@ static int jobs_held(const struct part_pairing *p, const struct csv_table *t, in
     return held;
 }
 
-/* The first run's worker not yet taken whose jobs hold the most of dir's, or -1 where none holds any. */
-static int best_worker(const struct part_pairing *p, const char *dir, struct error *e)
+/* held[f]: how many of the jobs of the later part in dir each first-run worker f holds (0 for a part that is not a
+ * worker's). */
+static int held_by_workers(const struct part_pairing *p, const char *dir, int *held, struct error *e)
 {
     struct csv_table t;
-    int present, job, best = -1, best_held = 0;
+    int present, job;
     if (results_read_optional(dir, &launches_csv, &t, &present, e) || !present)
-        return -1;
+        return e->code;
     if (schema_column(&t, &launches_csv, LAUNCHES_JOB, &job, e) == 0)
-        for (size_t i = 0; i < p->first.n; ++i) {
-            const char *label = p->first.at[i].label;
-            int held = p->taken[i] || strncmp(label, WORKER_LABEL, strlen(WORKER_LABEL)) != 0
-                           ? 0
-                           : jobs_held(p, &t, job, label);
-            if (held > best_held) {
-                best = (int)i;
-                best_held = held;
-            }
-        }
+        for (size_t f = 0; f < p->first.n; ++f)
+            held[f] = is_worker(p->first.at[f].label) ? jobs_held(p, &t, job, p->first.at[f].label) : 0;
     csv_table_free(&t);
-    return best;
+    return e->code;
 }
 
-int part_pairing_label(struct part_pairing *p, const char *dir, const char *label, char *out, size_t len,
-                       struct error *e)
+/* The later workers paired with the first run's, the pair that shares the most jobs first (on a tie, the earlier
+ * later part, then the earlier first-run one), each part of either run in one pair at most: a worker that shares few
+ * jobs does not take the partner of one that shares more. held[w * first + f]. */
+static void pair_workers(struct part_pairing *p, const struct part_names *later, const int *held)
 {
-    /* a worker by its jobs alone: its pid may be one the first run gave another worker */
-    bool worker = strncmp(label, WORKER_LABEL, strlen(WORKER_LABEL)) == 0;
-    int at = worker ? best_worker(p, dir, e) : first_run_index(p, label);
-    if (at >= 0)
-        p->taken[at] = true;
-    snprintf(out, len, "%s", at >= 0 ? p->first.at[at].label : label);
+    size_t first = p->first.n;
+    bool taken[MERGE_MAX_PARTS] = {false};
+    for (;;) {
+        int most = 0;
+        size_t best_w = 0, best_f = 0;
+        for (size_t w = 0; w < later->n; ++w)
+            for (size_t f = 0; f < first && p->paired[w] < 0; ++f)
+                if (!taken[f] && held[w * first + f] > most)
+                    most = held[w * first + f], best_w = w, best_f = f;
+        if (most == 0)
+            return;
+        p->paired[best_w] = (int)best_f;
+        taken[best_f] = true;
+    }
+}
+
+int part_pairing_run(struct part_pairing *p, const char *dir, const struct part_names *later, struct error *e)
+{
+    char part[PATH_LEN + 32 + MERGE_PART_NAME_LEN];
+    int *held = calloc(later->n * p->first.n + 1, sizeof *held);
+    if (!held)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    for (size_t w = 0; w < later->n && !e->code; ++w) {
+        const char *label = later->at[w].label;
+        /* a worker by its jobs alone: its pid may be one the first run gave another worker */
+        p->paired[w] = is_worker(label) ? -1 : first_run_index(p, equal, label);
+        if (p->paired[w] < 0 && is_program(label)) /* its part moved into program/ in one run, not the other */
+            p->paired[w] = first_run_index(p, both_programs, label);
+        snprintf(part, sizeof part, "%s/%s", dir, later->at[w].dir);
+        if (is_worker(label))
+            held_by_workers(p, part, held + w * p->first.n, e);
+    }
+    if (!e->code)
+        pair_workers(p, later, held);
+    free(held);
     return e->code;
+}
+
+const char *part_pairing_label(const struct part_pairing *p, const struct part_names *later, size_t w)
+{
+    return p->paired[w] >= 0 ? p->first.at[p->paired[w]].label : later->at[w].label;
 }

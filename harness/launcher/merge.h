@@ -52,18 +52,17 @@ int merge_name_command(const char *folder, const char *command_line, struct erro
  * stall samples and lines land on them. */
 struct part_pairing {
     struct part_names first;       /* the first run's parts */
-    bool taken[MERGE_MAX_PARTS];   /* the first run's parts a part of the run being read has been paired with */
     const struct name_index *jobs; /* the first run's jobs, keyed with their part (merge_job_key) */
+    int paired[MERGE_MAX_PARTS];   /* per part of the later run being read: its first-run part, or -1 */
 };
 
 /* Once the first run's parts are known. */
 void part_pairing_init(struct part_pairing *p, const struct part_names *first, const struct name_index *jobs);
-/* Before each later run's parts are read. */
-void part_pairing_next_run(struct part_pairing *p);
-/* The label the first run's keys give the later run's part in dir (labelled `label` in its own run), into out: a
- * worker's, the first run's worker not yet taken this run whose jobs hold the most of the jobs of dir's launches.csv
- * (the first of equals), or its own where none holds any; any other part's, its own. */
-int part_pairing_label(struct part_pairing *p, const char *dir, const char *label, char *out, size_t len,
-                       struct error *e);
+/* Pairs the parts of a later run (its folder dir) with the first run's: the program's own with the program's own
+ * ("" or program/, whichever each run has), a rank's with that rank's, each worker with the first run's worker whose
+ * jobs hold the most of its launches.csv's jobs, the pair sharing the most first. */
+int part_pairing_run(struct part_pairing *p, const char *dir, const struct part_names *later, struct error *e);
+/* The label the first run's keys give the later run's part w: its pair's, or its own where it has none. */
+const char *part_pairing_label(const struct part_pairing *p, const struct part_names *later, size_t w);
 
 #endif

@@ -111,15 +111,14 @@ int source_run_merge(const char *folder, struct part_pairing *pairing, struct so
     struct error closing = {0};
     snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_SOURCE_RUN);
     parts_drop_idle(dir);
-    if (merge_move_program_part(dir, e) || merge_list_parts(dir, &parts, e) || lines_csv_create(&m.lines, folder, e))
+    if (merge_move_program_part(dir, e) || merge_list_parts(dir, &parts, e) ||
+        part_pairing_run(pairing, dir, &parts, e) || lines_csv_create(&m.lines, folder, e))
         return e->code;
     if (instructions_csv_create(&m.instructions, folder, e) == 0) {
-        part_pairing_next_run(pairing);
         for (size_t i = 0; i < parts.n && !e->code; ++i) {
-            char label[MERGE_PART_NAME_LEN];
+            const char *label = part_pairing_label(pairing, &parts, i);
             snprintf(part, sizeof part, "%s/%s", dir, parts.at[i].dir);
-            if (part_pairing_label(pairing, part, parts.at[i].label, label, sizeof label, e) == 0 &&
-                copy_file(&m, part, label, &lines_csv, e) == 0 && copy_file(&m, part, label, &instructions_csv, e) == 0)
+            if (copy_file(&m, part, label, &lines_csv, e) == 0 && copy_file(&m, part, label, &instructions_csv, e) == 0)
                 count_failures(&m, part, e);
         }
         csv_close(&m.instructions, &closing);

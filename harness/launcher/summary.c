@@ -260,14 +260,12 @@ static int read_stall_run(struct jobs *j, const char *folder, size_t *unmatched,
     struct csv c;
     snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_STALL_RUN);
     parts_drop_idle(dir);
-    if (merge_move_program_part(dir, e) || merge_list_parts(dir, &j->parts, e) || stalls_csv_create(&c, folder, e))
+    if (merge_move_program_part(dir, e) || merge_list_parts(dir, &j->parts, e) ||
+        part_pairing_run(&j->pairing, dir, &j->parts, e) || stalls_csv_create(&c, folder, e))
         return e->code;
-    part_pairing_next_run(&j->pairing);
     for (size_t i = 0; i < j->parts.n && !e->code; ++i) {
-        char label[MERGE_PART_NAME_LEN];
         snprintf(part, sizeof part, "%s/%s", dir, j->parts.at[i].dir);
-        if (part_pairing_label(&j->pairing, part, j->parts.at[i].label, label, sizeof label, e) == 0)
-            read_stalls(j, part, label, &c, unmatched, e);
+        read_stalls(j, part, part_pairing_label(&j->pairing, &j->parts, i), &c, unmatched, e);
     }
     struct error closing = {0};
     csv_close(&c, &closing);
@@ -438,14 +436,11 @@ static int read_parts(struct jobs *j, const char *folder, int run, const char *c
     bool merged = j->parts.n > 1 || j->parts.at[0].dir[0];
     if (run == 1 && merged && metrics_csv_create(&j->merged_metrics, folder, e))
         return e->code;
-    part_pairing_next_run(&j->pairing);
+    if (run > 1 && part_pairing_run(&j->pairing, dir, &j->parts, e))
+        return e->code;
     for (size_t i = 0; i < j->parts.n && !e->code; ++i) {
-        char label[MERGE_PART_NAME_LEN];
+        const char *label = run > 1 ? part_pairing_label(&j->pairing, &j->parts, i) : j->parts.at[i].label;
         snprintf(part, sizeof part, "%s/%s", dir, j->parts.at[i].dir);
-        if (run > 1 && part_pairing_label(&j->pairing, part, j->parts.at[i].label, label, sizeof label, e))
-            break;
-        if (run == 1)
-            snprintf(label, sizeof label, "%s", j->parts.at[i].label);
         if (read_run(j, part, label, run, unmatched, e) == 0 && run == 1)
             read_metrics(j, part, label, e);
     }

@@ -406,26 +406,30 @@ static void the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own
  * (a's 11, then 22 and 32, b's 12, then 21 and 31). A later run's worker is the first run's whose jobs it shares, not
  * the one of its pid or place: the second run's launches are samples of the first run's jobs, the stall samples and
  * the lines land on them, and nothing is left unmatched. */
+/* w PART NS KERNEL...: the part's one launch of each kernel, selected, NS ns long, its stall samples (NS of them)
+ * and its line (NS sectors) in the runs of those groups; PART a folder's name in the run's folder. */
 #define FAKE_WORKER                                                                                                   \
-    "w() { r=${" INJECT_ENV_RUN ":-1}; g=$" INJECT_ENV_METRIC_GROUPS "; d=\"$" INJECT_ENV_DIR "/process-$1\"; "        \
-    "mkdir \"$d\" && { echo ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,"   \
-    "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run; "               \
-    "echo \"0,$2(),_Z1$2v,step,0,1,1,1,128,1,1,0,0,32,$3,1,step/$2() #0,$r\"; } >\"$d/launches.csv\"; "            \
-    "{ echo key,value; echo kind,program; echo command_line,worker; } >\"$d/environment.csv\"; "                     \
-    "if [ \"$g\" = stalls ]; then { echo variant,precision,width,kernel,file,line,source,reason,samples; "            \
-    "echo \"step/$2() #0,program,0,$2(),w.cu,7,x += y;,long_scoreboard,$3\"; } >\"$d/stalls.csv\"; fi; "           \
-    "if [ \"$g\" = source ]; then { echo variant,precision,width,kernel,file,line,source,opcodes,metric,value; "      \
-    "echo \"step/$2() #0,program,0,$2(),w.cu,7,x += y;,STG.E,global_st_sectors,$3\"; } >\"$d/lines.csv\"; "         \
-    "echo " INSTRUCTIONS_HEADER " >\"$d/instructions.csv\"; fi; "                                                  \
-    "echo 'launches 1 selected 1' >\"$d/" INJECT_COMPLETE_MARK "\"; }; "
+    "w() { r=${" INJECT_ENV_RUN ":-1}; g=$" INJECT_ENV_METRIC_GROUPS "; d=\"$" INJECT_ENV_DIR "/$1\"; ns=$2; "      \
+    "shift 2; mkdir -p \"$d\" && echo ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,"  \
+    "block_y,block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run "        \
+    ">\"$d/launches.csv\"; echo key,value >\"$d/environment.csv\"; "                                                \
+    "echo variant,precision,width,kernel,file,line,source,reason,samples >\"$d/stalls.csv\"; "                       \
+    "echo variant,precision,width,kernel,file,line,source,opcodes,metric,value >\"$d/lines.csv\"; "                  \
+    "echo " INSTRUCTIONS_HEADER " >\"$d/instructions.csv\"; for k in \"$@\"; do "                                  \
+    "echo \"0,$k(),_Z1${k}v,step,0,1,1,1,128,1,1,0,0,32,$ns,1,step/$k() #0,$r\" >>\"$d/launches.csv\"; "            \
+    "echo \"step/$k() #0,program,0,$k(),w.cu,7,x += y;,long_scoreboard,$ns\" >>\"$d/stalls.csv\"; "                \
+    "echo \"step/$k() #0,program,0,$k(),w.cu,7,x += y;,STG.E,global_st_sectors,$ns\" >>\"$d/lines.csv\"; done; "    \
+    "[ \"$g\" = stalls ] || rm \"$d/stalls.csv\"; [ \"$g\" = source ] || rm \"$d/lines.csv\" \"$d/instructions.csv\"; " \
+    "echo \"launches $# selected $#\" >\"$d/" INJECT_COMPLETE_MARK "\"; }; "
 
 static void a_workers_later_runs_are_read_as_the_first_runs_worker_of_the_same_jobs(void **state)
 {
     (void)state;
     char samples[4096], stalls[4096], lines[4096];
     write_script("workers.sh",
-                 FAKE_WORKER "r=${" INJECT_ENV_RUN ":-1}; if [ $r = 1 ]; then w 11 a 1000; w 12 b 2000; "
-                 "else w $((10 * r + 2)) a $((1000 + r)); w $((10 * r + 1)) b $((2000 + r)); fi",
+                 FAKE_WORKER "r=${" INJECT_ENV_RUN ":-1}; if [ $r = 1 ]; then w process-11 1000 a; "
+                 "w process-12 2000 b; else w process-$((10 * r + 2)) $((1000 + r)) a; "
+                 "w process-$((10 * r + 1)) $((2000 + r)) b; fi",
                  1);
     profile("-o out --metric-groups global,stalls,source --repeat 2 -- ./workers.sh");
     expect(EXIT_OK, "2 kernel launches, 2 selected\n");
@@ -442,6 +446,47 @@ static void a_workers_later_runs_are_read_as_the_first_runs_worker_of_the_same_j
     read_scratch_file("out/lines.csv", lines, sizeof lines);
     expect_line(lines, "\n[process 11]/step/a() #0,program,0,a(),w.cu,7,x += y;,STG.E,global_st_sectors,1004,0,0,0\n");
     expect_line(lines, "\n[process 12]/step/b() #0,program,0,b(),w.cu,7,x += y;,STG.E,global_st_sectors,2004,0,0,0\n");
+}
+
+/* Workers that share jobs: in the first run 11 launched a and b, 12 a alone; in the second 21 launched a alone, 22 a
+ * and b. Paired one at a time in folder order, 21 took 11 (each holds a) and left 22 the worse partner, and one
+ * launch of the second run was left out; paired by the most jobs shared first, 22 is 11 and 21 is 12. */
+static void workers_that_share_jobs_pair_by_the_most_shared(void **state)
+{
+    (void)state;
+    char samples[4096];
+    write_script("sharing.sh",
+                 FAKE_WORKER "r=${" INJECT_ENV_RUN ":-1}; if [ $r = 1 ]; then w process-11 1000 a b; "
+                 "w process-12 2000 a; else w process-21 1002 a; w process-22 3002 a b; fi",
+                 1);
+    profile("-o out --repeat 2 -- ./sharing.sh");
+    expect(EXIT_OK, "3 kernel launches, 3 selected\n");
+    if (strstr(o.output, "were not made by the first run"))
+        fail_msg("a later run's worker was paired with the wrong one:\n%s", o.output);
+    read_scratch_file("out/samples.csv", samples, sizeof samples);
+    expect_line(samples, "\n[process 11]/step/a() #0,program,0,1,0.001,0,0,0\n"
+                         "[process 11]/step/a() #0,program,0,2,0.003002,0,0,0\n");
+    expect_line(samples, "\n[process 12]/step/a() #0,program,0,1,0.002,0,0,0\n"
+                         "[process 12]/step/a() #0,program,0,2,0.001002,0,0,0\n");
+}
+
+/* The program's own part is program/ where a worker launched kernels beside it, and the folder itself where nothing
+ * else did: a first run with a worker (a compile cache's cold start) and a second without are one program's. */
+static void the_programs_own_part_is_itself_with_workers_or_without(void **state)
+{
+    (void)state;
+    char samples[4096];
+    write_script("alone.sh",
+                 FAKE_WORKER "r=${" INJECT_ENV_RUN ":-1}; w . $((500 * r)) k; echo 'launches 1 selected 1' "
+                 ">\"$" INJECT_ENV_DIR "/" INJECT_COMPLETE_MARK "\"; if [ $r = 1 ]; then w process-11 1000 c; fi",
+                 1);
+    profile("-o out --repeat 2 -- ./alone.sh");
+    expect(EXIT_OK, "2 kernel launches, 2 selected\n");
+    if (strstr(o.output, "were not made by the first run"))
+        fail_msg("the program's own part of the second run was not the first run's:\n%s", o.output);
+    read_scratch_file("out/samples.csv", samples, sizeof samples);
+    expect_line(samples, "\n[program]/step/k() #0,program,0,1,0.0005,0,0,0\n"
+                         "[program]/step/k() #0,program,0,2,0.001,0,0,0\n");
 }
 
 /* The findings name the line the source group counted, in a program as in the suite: the first run's metrics are
@@ -792,6 +837,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(repeated_runs_are_samples_of_the_first_runs_jobs, setup, teardown),
         cmocka_unit_test_setup_teardown(a_workers_later_runs_are_read_as_the_first_runs_worker_of_the_same_jobs, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(workers_that_share_jobs_pair_by_the_most_shared, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_programs_own_part_is_itself_with_workers_or_without, setup, teardown),
         cmocka_unit_test_setup_teardown(the_stalls_group_samples_the_first_runs_selection_in_a_run_of_its_own, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own, setup,
