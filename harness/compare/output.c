@@ -200,10 +200,10 @@ void compare_print(FILE *out, const struct comparison *c, const struct compare_o
             o->ignore_metrics && regressions ? " (ignored)" : "");
     print_collections(out, c);
     if (changes_of(c, METRIC_LAUNCH_DIFFERS))
-        fprintf(out, "counts: %d kernels were profiled at launches that differ between the sides (block, grid or "
+        fprintf(out, "counts: %d kernel%s profiled at launches that differ between the sides (block, grid or "
                      "dynamic shared memory: an autotuner's candidate on one side, say); their counts are not "
                      "compared\n",
-                changes_of(c, METRIC_LAUNCH_DIFFERS));
+                changes_of(c, METRIC_LAUNCH_DIFFERS), changes_of(c, METRIC_LAUNCH_DIFFERS) == 1 ? "" : "s");
     fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians%s; "
                  "floor %.3g %%, or a unit's rounds' noise where larger\n",
             o->rules.alpha,

@@ -818,22 +818,25 @@ int report_write_validate(const struct report_model *m, struct page_output *out,
     return report_close(f, path, e);
 }
 
-/* A comparison's compare.csv (--compare), checked against the schema and copied beside the tables for its page; no
- * page without one. One written before floor_pct, which the page does not draw, is read as well. */
+/* A comparison's compare.csv (--compare), checked against the schema and written beside the tables for its page as
+ * compare.tsv, whose names gnuplot reads whole (it cuts a quoted CSV field at its first comma: a program's kernels'
+ * names hold commas); no page without one. One written before floor_pct, which the page does not draw, is read as
+ * well. */
 int report_write_compare(const struct report_model *m, struct page_output *out, struct error *e)
 {
-    char path[PATH_IN_FOLDER_LEN], buffer[1 << 16];
+    char path[PATH_IN_FOLDER_LEN];
+    struct csv_table t;
     out->copies = m->compare_path != NULL;
-    if (!m->compare_path || results_check_header(m->compare_path, &compare_csv, COMPARE_FLOOR_PCT, e))
+    if (!m->compare_path || results_check_header(m->compare_path, &compare_csv, COMPARE_FLOOR_PCT, e) ||
+        csv_table_read(m->compare_path, &t, e))
         return e->code;
-    FILE *in = fopen(m->compare_path, "rb");
-    FILE *copy = in ? report_open(out->dir, compare_csv.file, path, sizeof path, e) : NULL;
-    if (!in)
-        return error_set(e, EXIT_USAGE, "cannot read %s: %s", m->compare_path, strerror(errno));
-    for (size_t n; copy && (n = fread(buffer, 1, sizeof buffer, in)) > 0;)
-        fwrite(buffer, 1, n, copy);
-    fclose(in);
-    return copy ? report_close(copy, path, e) : e->code;
+    FILE *f = report_open(out->dir, "compare.tsv", path, sizeof path, e);
+    for (int row = -1; f && row < t.rows; ++row)
+        for (int column = 0; column < t.columns; ++column)
+            fprintf(f, "%s%c", row < 0 ? t.header[column] : csv_table_text(&t, row, column),
+                    column + 1 < t.columns ? '\t' : '\n');
+    csv_table_free(&t);
+    return f ? report_close(f, path, e) : e->code;
 }
 
 /* What every page may read (bars.tsv, variables.gp's run-wide part), then every page's own tables and variables. */

@@ -1,9 +1,10 @@
-# The changes of a comparison (compare.csv): each variant x shape's change of the
-# median with its 95 % interval, coloured by verdict. Draws compare_file (compare-chart's),
-# else datadir's compare.csv, which memscope-report-data checked and copied there.
+# The changes of a comparison (compare.csv, as a TSV: gnuplot cuts a quoted CSV field at
+# its first comma, and a program's kernels' names hold commas): each variant x shape's
+# change of the median with its 95 % interval, coloured by verdict. Draws compare_file
+# (compare-chart's), else datadir's compare.tsv, which memscope-report-data checked and wrote there.
 reset
-if (!exists("compare_file")) compare_file = datadir.'/compare.csv'
-set datafile separator ","
+if (!exists("compare_file")) compare_file = datadir.'/compare.tsv'
+set datafile separator "\t"
 set datafile columnheaders
 set termoption noenhanced
 set encoding utf8

@@ -204,7 +204,7 @@ static void counts_of_launches_that_differ_are_not_compared(void **state)
     if (strstr(o.output, "global_op_ld.sum"))
         fail_msg("the counts of launches that differ were compared:\n%s", o.output);
     assert_non_null(strstr(o.output, "0 metric regressions"));
-    assert_non_null(strstr(o.output, "counts: 1 kernels were profiled at launches that differ between the sides"));
+    assert_non_null(strstr(o.output, "counts: 1 kernel profiled at launches that differ between the sides"));
 }
 
 /* A kernel launched three times as often in the head (the fixture ran the program six times: 6 launches of it, one a

@@ -60,6 +60,30 @@ static void title_page_names_the_groups_of_the_runs_of_their_own(void **state)
     expect_in(data_file("title.tsv"), "\nmetric groups\tglobal,shared,sol; source, counted in a run of its own\n");
 }
 
+/* A comparison of two profiles (--compare) is written for its page as a TSV, its kernels' names whole: gnuplot cuts
+ * a quoted CSV field at its first comma, and drew the softmax as "cunn_SoftMaxForward<4". */
+static void a_comparisons_names_reach_its_page_whole(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    struct results_folder r;
+    struct error e = {0};
+    char compare[192];
+    snprintf(compare, sizeof compare, "%s/cmp/compare.csv", workdir);
+    shell(&o, "rm -rf %s/cmp && build/memscope-compare -o %s/cmp %s tests/fixtures/profile-small-after >/dev/null",
+          workdir, workdir, FIXTURE);
+    shell(&o, "rm -rf %s && mkdir -p %s && test -s %s", data_dir, data_dir, compare);
+    assert_int_equal(o.exit_code, 0);
+    if (results_folder_open(FIXTURE, &r, &e) || report_data_write(&r, data_dir, "", compare, GROUP_BY_KERNEL, &e))
+        fail_msg("%s", e.message);
+    results_folder_close(&r);
+    const char *table = data_file("compare.tsv");
+    expect_in(table, "\nvariant\tprecision\twidth\t");
+    expect_in(table, "\nvoid at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
+                     "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)\tprogram\t");
+    expect_in(table, "\tcunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue>\n");
+}
+
 /* Kernels, not launches: the GEMM's two jobs are one row of 12 launches; ranked by their total time over all kernels'
  * (33.034 ms); a profiled kernel's first finding and evidence on the row below it. The figures are the fixture's
  * samples.csv's: the GEMM's 12 durations sum to 31.911 ms (6 x 2.659673 + 6 x 2.658884). The fixture predates the
@@ -327,6 +351,7 @@ int main(void)
         cmocka_unit_test(profile_pages_replace_the_suites),
         cmocka_unit_test(title_page_names_the_program_and_its_kernel_time),
         cmocka_unit_test(title_page_names_the_groups_of_the_runs_of_their_own),
+        cmocka_unit_test(a_comparisons_names_reach_its_page_whole),
         cmocka_unit_test(kernels_are_ranked_by_total_time_with_limiter_and_evidence),
         cmocka_unit_test(kernels_group_by_nvtx_range_or_by_launch),
         cmocka_unit_test(roofline_places_profiled_kernels_without_unmeasured_roofs),
