@@ -827,8 +827,7 @@ int report_write_compare(const struct report_model *m, struct page_output *out, 
     char path[PATH_IN_FOLDER_LEN];
     struct csv_table t;
     out->copies = m->compare_path != NULL;
-    if (!m->compare_path || results_check_header(m->compare_path, &compare_csv, COMPARE_FLOOR_PCT, e) ||
-        csv_table_read(m->compare_path, &t, e))
+    if (!m->compare_path || results_read_written(m->compare_path, &compare_csv, COMPARE_FLOOR_PCT, &t, e))
         return e->code;
     FILE *f = report_open(out->dir, "compare.tsv", path, sizeof path, e);
     for (int row = -1; f && row < t.rows; ++row)

@@ -90,16 +90,14 @@ int results_folder_exists(const char *dir, struct error *e)
     return 0;
 }
 
-int results_check_header(const char *path, const struct csv_schema *s, int least, struct error *e)
+int results_read_written(const char *path, const struct csv_schema *s, int least, struct csv_table *t, struct error *e)
 {
-    struct csv_table t;
-    if (csv_table_read(path, &t, e))
+    if (csv_table_read(path, t, e))
         return e->code;
-    int matches = schema_header_starts(&t, s, least);
-    csv_table_free(&t);
-    if (!matches)
-        return error_set(e, EXIT_USAGE, "%s:1: not a %s written by memscope (its header differs)", path, s->file);
-    return 0;
+    if (schema_header_starts(t, s, least))
+        return 0;
+    csv_table_free(t);
+    return error_set(e, EXIT_USAGE, "%s:1: not a %s written by memscope (its header differs)", path, s->file);
 }
 
 /* Every column a whole number: parsed once, so that lookups compare numbers, not texts. */

@@ -63,9 +63,10 @@ int results_folder_exists(const char *dir, struct error *e);
 int results_file_check(const char *path, const struct csv_schema *s, struct error *e);
 
 /* A file memscope wrote by schema s outside a results folder (memscope-compare's compare.csv, which the report
- * draws): read to check it, refused (naming the file) unless its header is the schema's first columns, at least
- * `least` of them (an older memscope's file lacks the last ones). */
-int results_check_header(const char *path, const struct csv_schema *s, int least, struct error *e);
+ * draws): read into t (the caller frees it), refused (naming the file, nothing left to free) unless its header is the
+ * schema's first columns, at least `least` of them (an older memscope's file lacks the last ones). */
+int results_read_written(const char *path, const struct csv_schema *s, int least, struct csv_table *t,
+                         struct error *e);
 
 /* A value of environment.csv, or NULL. */
 const char *results_environment(const struct results_folder *r, const char *key);
