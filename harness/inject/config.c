@@ -75,28 +75,43 @@ static int read_parts(const char *folder, bool every_part, struct selected_launc
     return e->code;
 }
 
-/* Each launch chained to the next of its kernel, each kernel found by its symbol (launches.csv's, which the index
- * keeps pointing into). */
-static int index_by_kernel(struct first_run *f, struct error *e)
+/* A launch's key in the index of launch shapes: its symbol as launches.csv keeps it (its first PROF_OP_NAME_LEN - 1
+ * characters), its grid and its block. */
+static void shape_key(const char *mangled, const unsigned grid[3], const unsigned block[3], char *key, size_t len)
+{
+    snprintf(key, len, "%.*s %u %u %u %u %u %u", PROF_OP_NAME_LEN - 1, mangled, grid[0], grid[1], grid[2], block[0],
+             block[1], block[2]);
+}
+
+/* Each launch chained to the next of its shape (kernel, grid and block), each shape found by its key, and each kernel
+ * by its symbol (launches.csv's and the keys, which the indexes keep pointing into). */
+static int index_launches(struct first_run *f, struct error *e)
 {
     size_t n = f->launches.n;
+    f->key = calloc(n + 1, sizeof *f->key);
     f->next = malloc((n + 1) * sizeof *f->next);
-    f->first = malloc((n + 1) * sizeof *f->first);
     f->last = malloc((n + 1) * sizeof *f->last);
     f->cursor = malloc((n + 1) * sizeof *f->cursor);
-    f->taken = calloc(n + 1, 1);
-    if (!f->next || !f->first || !f->last || !f->cursor || !f->taken || name_index_init(&f->by_kernel, n + 1) != 0)
+    if (!f->key || !f->next || !f->last || !f->cursor || name_index_init(&f->by_kernel, n + 1) != 0 ||
+        name_index_init(&f->by_shape, n + 1) != 0)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     for (size_t i = 0; i < n; ++i) {
-        int kernel = name_index_add(&f->by_kernel, f->launches.at[i].mangled, 0, (int)f->kernels);
-        if (kernel < -1)
+        const struct selected_launch *l = &f->launches.at[i];
+        const unsigned grid[3] = {(unsigned)l->grid[0], (unsigned)l->grid[1], (unsigned)l->grid[2]},
+                       block[3] = {(unsigned)l->block[0], (unsigned)l->block[1], (unsigned)l->block[2]};
+        char key[PROF_OP_NAME_LEN + 96];
+        shape_key(l->mangled, grid, block, key, sizeof key);
+        if (!(f->key[i] = strdup(key)))
+            return error_set(e, EXIT_RUNTIME, "out of memory");
+        int shape = name_index_add(&f->by_shape, f->key[i], 0, (int)f->shapes);
+        if (shape < -1 || name_index_add(&f->by_kernel, l->mangled, 0, (int)i) < -1)
             return error_set(e, EXIT_RUNTIME, "out of memory");
         f->next[i] = SIZE_MAX;
-        if (kernel == (int)f->kernels) /* its first launch */
-            f->first[f->kernels] = f->cursor[f->kernels] = i, ++f->kernels;
+        if (shape == (int)f->shapes) /* the shape's first launch */
+            f->cursor[f->shapes++] = i;
         else
-            f->next[f->last[kernel]] = i;
-        f->last[kernel] = i;
+            f->next[f->last[shape]] = i;
+        f->last[shape] = i;
     }
     return 0;
 }
@@ -122,43 +137,36 @@ static int read_first_run(struct inject_config *c, struct error *e)
         if (launches_csv_selected(own, s, e) == 0)
             read_parts(first_run, false, s, e);
     }
-    return e->code ? e->code : index_by_kernel(&c->first_run, e);
+    return e->code ? e->code : index_launches(&c->first_run, e);
 }
 
 double first_run_ms(struct first_run *f, const char *mangled, const unsigned grid[3], const unsigned block[3])
 {
-    char kept[PROF_OP_NAME_LEN]; /* launches.csv keeps a symbol's first PROF_OP_NAME_LEN - 1 characters */
-    snprintf(kept, sizeof kept, "%s", mangled);
-    int kernel = f->kernels ? name_index_find(&f->by_kernel, kept, 0) : -1;
-    if (kernel < 0)
-        return -1;
-    size_t *cursor = &f->cursor[kernel];
-    while (*cursor != SIZE_MAX && f->taken[*cursor]) /* the kernel's launches taken from its first on */
-        *cursor = f->next[*cursor];
-    for (size_t i = *cursor; i != SIZE_MAX; i = f->next[i]) {
-        const struct selected_launch *l = &f->launches.at[i];
-        bool same = !f->taken[i];
-        for (int d = 0; same && d < 3; ++d)
-            same = (unsigned)l->grid[d] == grid[d] && (unsigned)l->block[d] == block[d];
-        if (same) {
-            f->taken[i] = 1;
-            return l->ms;
-        }
+    char key[PROF_OP_NAME_LEN + 96];
+    shape_key(mangled, grid, block, key, sizeof key);
+    int shape = f->shapes ? name_index_find(&f->by_shape, key, 0) : -1;
+    if (shape >= 0 && f->cursor[shape] != SIZE_MAX) { /* the shape's launches are taken in order */
+        size_t taken = f->cursor[shape];
+        f->cursor[shape] = f->next[taken];
+        return f->launches.at[taken].ms;
     }
-    /* no launch of that grid and block left: the kernel's first launch stands in, and is left for its own */
-    return f->launches.at[f->first[kernel]].ms;
+    /* no launch of that grid and block left: the kernel's first stands in, and is left for a launch of its own */
+    snprintf(key, sizeof key, "%.*s", PROF_OP_NAME_LEN - 1, mangled);
+    int first = f->shapes ? name_index_find(&f->by_kernel, key, 0) : -1;
+    return first < 0 ? -1 : f->launches.at[first].ms;
 }
 
 void first_run_free(struct first_run *f)
 {
+    for (size_t i = 0; f->key && i < f->launches.n; ++i)
+        free(f->key[i]);
     selected_launches_free(&f->launches);
-    if (f->taken)
-        name_index_free(&f->by_kernel);
+    name_index_free(&f->by_kernel);
+    name_index_free(&f->by_shape);
+    free(f->key);
     free(f->next);
-    free(f->first);
     free(f->last);
     free(f->cursor);
-    free(f->taken);
     *f = (struct first_run){0};
 }
 

@@ -16,14 +16,16 @@
 #include "launches.h"
 #include "rank.h"
 
-/* The first run's selected launches, by kernel: each launch of the stall sampling's run takes the duration of one. */
+/* The first run's selected launches, by launch shape (kernel, grid and block) and by kernel: each launch of the stall
+ * sampling's run takes the duration of one. */
 struct first_run {
     struct selected_launches launches; /* in launch order, of the parts read_first_run reads */
-    struct name_index by_kernel;       /* a kernel's symbol -> its number */
-    size_t kernels;
-    size_t *first, *last, *cursor; /* per kernel: its first and last launch, and its first not yet taken */
-    size_t *next;                  /* per launch: the next of its kernel, SIZE_MAX after its last */
-    unsigned char *taken;          /* per launch: taken by a launch of this run */
+    struct name_index by_shape;        /* a shape's key -> its number */
+    struct name_index by_kernel;       /* a kernel's symbol -> its first launch */
+    size_t shapes;
+    char **key;                        /* per launch: its shape's key */
+    size_t *next;                      /* per launch: the next of its shape, SIZE_MAX after its last */
+    size_t *last, *cursor;             /* per shape: its last launch, and its first not yet taken */
 };
 
 struct inject_config {

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "../../cupti/activity.h"
 #include "../../harness/inject/config.h"
 #include "../../harness/inject/protocol.h"
 #include "../../harness/inject/rank.h"
@@ -42,6 +43,25 @@ static int write_launches(const char *part, const char *rows)
     return fclose(f);
 }
 
+/* A symbol of LONG_SYMBOL characters, 'x' after "_Z", as a launch calls it. */
+#define LONG_SYMBOL 600
+static const char *long_symbol(void)
+{
+    static char symbol[LONG_SYMBOL + 1];
+    memset(symbol, 'x', LONG_SYMBOL);
+    memcpy(symbol, "_Z", 2);
+    return symbol;
+}
+
+/* A worker's launch of it, as launches.csv keeps it: its first PROF_OP_NAME_LEN - 1 characters (3 us). */
+static int write_long_launch(void)
+{
+    char row[1024];
+    snprintf(row, sizeof row, "0,long(),%.*s,,0,1,1,1,32,1,1,0,0,8,3000,1,long() #0,1\n", PROF_OP_NAME_LEN - 1,
+             long_symbol());
+    return write_launches("/process-78", row);
+}
+
 /* The first run's launches.csv: three launches, the first and third selected, the third unmeasured (0 ns); a
  * worker's part (process-77), whose kernel w ran at two grids; and rank 0's part, whose kernel r ran once. */
 static int setup(void **state)
@@ -50,16 +70,18 @@ static int setup(void **state)
     char worker[128], rank[128];
     if (!mkdtemp(first_run))
         return -1;
+    char other[128];
     snprintf(worker, sizeof worker, "%s/process-77", first_run);
+    snprintf(other, sizeof other, "%s/process-78", first_run);
     snprintf(rank, sizeof rank, "%s/rank-0", first_run);
-    if (mkdir(worker, 0777) != 0 || mkdir(rank, 0777) != 0)
+    if (mkdir(worker, 0777) != 0 || mkdir(other, 0777) != 0 || mkdir(rank, 0777) != 0)
         return -1;
     return write_launches("", "0,k(),_Z1kv,,0,1,1,1,32,1,1,0,0,8,341000,1,k() #0,1\n"
                               "1,k(),_Z1kv,,1,1,1,1,32,1,1,0,0,8,2500000,0,k() #1,1\n"
                               "2,k(),_Z1kv,,2,1,1,1,32,1,1,0,0,8,0,1,k() #2,1\n") ||
            write_launches("/process-77", "0,w(),_Z1wv,,0,8,1,1,64,1,1,0,0,8,5000,1,w() #0,1\n"
                                          "1,w(),_Z1wv,,1,4,1,1,64,1,1,0,0,8,7000,1,w() #1,1\n") ||
-           write_launches("/rank-0", "0,r(),_Z1rv,,0,2,1,1,32,1,1,0,0,8,9000,1,r() #0,1\n");
+           write_launches("/rank-0", "0,r(),_Z1rv,,0,2,1,1,32,1,1,0,0,8,9000,1,r() #0,1\n") || write_long_launch();
 }
 
 static int teardown(void **state)
@@ -131,7 +153,7 @@ static void a_worker_takes_its_launches_durations_from_every_part(void **state)
     (void)state;
     assert_int_equal(read_as("stalls", first_run, 0, NULL), 0);
     assert_true(c.child);
-    assert_int_equal(c.first_run.launches.n, 5);
+    assert_int_equal(c.first_run.launches.n, 6);
     /* no launch of that block: the kernel's first (8 x 64, 5 us) stands in, and is left for a launch of its own */
     assert_true(taken_ms("_Z1wv", 4, 128) == 0.005);
     assert_true(taken_ms("_Z1wv", 8, 64) == 0.005);
@@ -140,6 +162,8 @@ static void a_worker_takes_its_launches_durations_from_every_part(void **state)
     assert_true(taken_ms("_Z1kv", 1, 32) == 0.341);
     assert_true(taken_ms("_Z1qv", 1, 32) == -1); /* a kernel the first run never selected */
     assert_true(taken_ms("_Z1rv", 2, 32) == 0.009); /* a rank's */
+    /* a symbol longer than launches.csv keeps: found by what it keeps */
+    assert_true(taken_ms(long_symbol(), 1, 32) == 0.003);
     inject_config_free(&c);
 }
 
@@ -149,7 +173,7 @@ static void a_rank_takes_its_launches_durations_from_its_part_and_the_workers(vo
 {
     (void)state;
     assert_int_equal(read_as("stalls", first_run, 0, "0"), 0);
-    assert_int_equal(c.first_run.launches.n, 3);
+    assert_int_equal(c.first_run.launches.n, 4);
     assert_true(taken_ms("_Z1rv", 2, 32) == 0.009);
     assert_true(taken_ms("_Z1wv", 8, 64) == 0.005);
     assert_true(taken_ms("_Z1kv", 1, 32) == -1);
