@@ -280,8 +280,10 @@ static bool is_program(const char *label)
     return !*label || strcmp(label, "program") == 0;
 }
 
-void part_pairing_init(struct part_pairing *p, const struct part_names *first, const struct name_index *jobs)
+void part_pairing_init(struct part_pairing *p, const char *first_dir, const struct part_names *first,
+                       const struct name_index *jobs)
 {
+    snprintf(p->first_dir, sizeof p->first_dir, "%s", first_dir);
     p->first = *first;
     p->jobs = jobs;
 }
@@ -351,6 +353,26 @@ static void pair_workers(struct part_pairing *p, const struct part_names *later,
     }
 }
 
+/* The program's own part of the later run (dir, labelled label) with the first run's, which, like it, is the folder
+ * itself ("") where it was the run's only part, and beside others program/ or, where it had a rank, rank-R; or a later
+ * rank-R that was the program's own, with the first run's lone "" of that rank. -1 where none. */
+static int program_pair(const struct part_pairing *p, const char *dir, const char *label)
+{
+    char rank[32], want[MERGE_PART_NAME_LEN];
+    long number;
+    if (is_program(label)) {
+        int at = first_run_index(p, both_programs, label);
+        environment_value(dir, "rank", rank, sizeof rank);
+        if (at >= 0 || *label || !*rank)
+            return at;
+        snprintf(want, sizeof want, "rank %ld", atol(rank));
+        return first_run_index(p, equal, want);
+    }
+    int alone = first_run_index(p, equal, "");
+    environment_value(p->first_dir, "rank", rank, sizeof rank);
+    return sscanf(label, "rank %ld", &number) == 1 && alone >= 0 && *rank && atol(rank) == number ? alone : -1;
+}
+
 int part_pairing_run(struct part_pairing *p, const char *dir, const struct part_names *later, struct error *e)
 {
     char part[PATH_LEN + 32 + MERGE_PART_NAME_LEN];
@@ -361,9 +383,9 @@ int part_pairing_run(struct part_pairing *p, const char *dir, const struct part_
         const char *label = later->at[w].label;
         /* a worker by its jobs alone: its pid may be one the first run gave another worker */
         p->paired[w] = is_worker(label) ? -1 : first_run_index(p, equal, label);
-        if (p->paired[w] < 0 && is_program(label)) /* its part moved into program/ in one run, not the other */
-            p->paired[w] = first_run_index(p, both_programs, label);
         snprintf(part, sizeof part, "%s/%s", dir, later->at[w].dir);
+        if (p->paired[w] < 0 && !is_worker(label)) /* moved into a folder of its own in one run, not the other */
+            p->paired[w] = program_pair(p, part, label);
         if (is_worker(label))
             held_by_workers(p, part, held + w * p->first.n, e);
     }

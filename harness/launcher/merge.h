@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "../common/error.h"
+#include "../common/paths.h"
 #include "../csv/name_index.h"
 
 #define MERGE_MAX_PARTS 1024
@@ -51,16 +52,18 @@ int merge_name_command(const char *folder, const char *command_line, struct erro
  * run's workers taken once a run, so that the later runs' launches are samples of the first run's jobs, and their
  * stall samples and lines land on them. */
 struct part_pairing {
+    char first_dir[PATH_LEN];      /* the first run's folder */
     struct part_names first;       /* the first run's parts */
     const struct name_index *jobs; /* the first run's jobs, keyed with their part (merge_job_key) */
     int paired[MERGE_MAX_PARTS];   /* per part of the later run being read: its first-run part, or -1 */
 };
 
 /* Once the first run's parts are known. */
-void part_pairing_init(struct part_pairing *p, const struct part_names *first, const struct name_index *jobs);
+void part_pairing_init(struct part_pairing *p, const char *first_dir, const struct part_names *first,
+                       const struct name_index *jobs);
 /* Pairs the parts of a later run (its folder dir) with the first run's: the program's own with the program's own
- * ("" or program/, whichever each run has), a rank's with that rank's, each worker with the first run's worker whose
- * jobs hold the most of its launches.csv's jobs, the pair sharing the most first. */
+ * ("", program/ or, where it had a rank, rank-R: whichever each run has), a rank's with that rank's, each worker with
+ * the first run's worker whose jobs hold the most of its launches.csv's jobs, the pair sharing the most first. */
 int part_pairing_run(struct part_pairing *p, const char *dir, const struct part_names *later, struct error *e);
 /* The label the first run's keys give the later run's part w: its pair's, or its own where it has none. */
 const char *part_pairing_label(const struct part_pairing *p, const struct part_names *later, size_t w);

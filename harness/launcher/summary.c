@@ -445,7 +445,7 @@ static int read_parts(struct jobs *j, const char *folder, int run, const char *c
             read_metrics(j, part, label, e);
     }
     if (run == 1)
-        part_pairing_init(&j->pairing, &j->parts, &j->by_name);
+        part_pairing_init(&j->pairing, dir, &j->parts, &j->by_name);
     if (run == 1 && merged) {
         struct error closing = {0};
         csv_close(&j->merged_metrics, &closing);

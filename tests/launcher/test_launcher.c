@@ -402,26 +402,27 @@ static void the_source_group_counts_the_first_runs_selection_in_a_run_of_its_own
                               "1048576,131072,917504,1048576,0,0,0,0,0\n");
 }
 
-/* Two workers (a DataLoader's, a pool's) that launched kernels: each run gives them other pids, in another order
- * (a's 11, then 22 and 32, b's 12, then 21 and 31). A later run's worker is the first run's whose jobs it shares, not
- * the one of its pid or place: the second run's launches are samples of the first run's jobs, the stall samples and
- * the lines land on them, and nothing is left unmatched. */
-/* w PART NS KERNEL...: the part's one launch of each kernel, selected, NS ns long, its stall samples (NS of them)
- * and its line (NS sectors) in the runs of those groups; PART a folder's name in the run's folder. */
+/* w PART NS KERNEL...: the part's one launch of each kernel (ordinals from 0), selected, NS ns long, its stall samples
+ * (NS of them) and its line (NS sectors) in the runs of those groups; PART a folder's name in the run's folder. */
 #define FAKE_WORKER                                                                                                   \
     "w() { r=${" INJECT_ENV_RUN ":-1}; g=$" INJECT_ENV_METRIC_GROUPS "; d=\"$" INJECT_ENV_DIR "/$1\"; ns=$2; "      \
     "shift 2; mkdir -p \"$d\" && echo ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,"  \
     "block_y,block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run "        \
-    ">\"$d/launches.csv\"; echo key,value >\"$d/environment.csv\"; "                                                \
+    ">\"$d/launches.csv\"; printf 'key,value\\ngpu_name,NVIDIA H200\\n' >\"$d/environment.csv\"; "             \
     "echo variant,precision,width,kernel,file,line,source,reason,samples >\"$d/stalls.csv\"; "                       \
     "echo variant,precision,width,kernel,file,line,source,opcodes,metric,value >\"$d/lines.csv\"; "                  \
-    "echo " INSTRUCTIONS_HEADER " >\"$d/instructions.csv\"; for k in \"$@\"; do "                                  \
-    "echo \"0,$k(),_Z1${k}v,step,0,1,1,1,128,1,1,0,0,32,$ns,1,step/$k() #0,$r\" >>\"$d/launches.csv\"; "            \
+    "echo " INSTRUCTIONS_HEADER " >\"$d/instructions.csv\"; o=0; for k in \"$@\"; do "                             \
+    "echo \"$o,$k(),_Z1${k}v,step,0,1,1,1,128,1,1,0,0,32,$ns,1,step/$k() #0,$r\" >>\"$d/launches.csv\"; "           \
     "echo \"step/$k() #0,program,0,$k(),w.cu,7,x += y;,long_scoreboard,$ns\" >>\"$d/stalls.csv\"; "                \
-    "echo \"step/$k() #0,program,0,$k(),w.cu,7,x += y;,STG.E,global_st_sectors,$ns\" >>\"$d/lines.csv\"; done; "    \
-    "[ \"$g\" = stalls ] || rm \"$d/stalls.csv\"; [ \"$g\" = source ] || rm \"$d/lines.csv\" \"$d/instructions.csv\"; " \
+    "echo \"step/$k() #0,program,0,$k(),w.cu,7,x += y;,STG.E,global_st_sectors,$ns\" >>\"$d/lines.csv\"; "          \
+    "o=$((o + 1)); done; [ \"$g\" = stalls ] || rm \"$d/stalls.csv\"; "                                            \
+    "[ \"$g\" = source ] || rm \"$d/lines.csv\" \"$d/instructions.csv\"; "                                         \
     "echo \"launches $# selected $#\" >\"$d/" INJECT_COMPLETE_MARK "\"; }; "
 
+/* Two workers (a DataLoader's, a pool's) that launched kernels: each run gives them other pids, in another order
+ * (a's 11, then 22 and 32, b's 12, then 21 and 31). A later run's worker is the first run's whose jobs it shares, not
+ * the one of its pid or place: the second run's launches are samples of the first run's jobs, the stall samples and
+ * the lines land on them, and nothing is left unmatched. */
 static void a_workers_later_runs_are_read_as_the_first_runs_worker_of_the_same_jobs(void **state)
 {
     (void)state;
@@ -470,23 +471,38 @@ static void workers_that_share_jobs_pair_by_the_most_shared(void **state)
                          "[process 12]/step/a() #0,program,0,2,0.001002,0,0,0\n");
 }
 
-/* The program's own part is program/ where a worker launched kernels beside it, and the folder itself where nothing
- * else did: a first run with a worker (a compile cache's cold start) and a second without are one program's. */
+/* The program's own part is the folder itself where nothing else launched kernels, and beside a worker's program/, or
+ * rank-R where it had a rank: a run with a worker (a compile cache's cold start) and one without are one program's,
+ * either way round. */
 static void the_programs_own_part_is_itself_with_workers_or_without(void **state)
 {
     (void)state;
-    char samples[4096];
-    write_script("alone.sh",
-                 FAKE_WORKER "r=${" INJECT_ENV_RUN ":-1}; w . $((500 * r)) k; echo 'launches 1 selected 1' "
-                 ">\"$" INJECT_ENV_DIR "/" INJECT_COMPLETE_MARK "\"; if [ $r = 1 ]; then w process-11 1000 c; fi",
-                 1);
-    profile("-o out --repeat 2 -- ./alone.sh");
-    expect(EXIT_OK, "2 kernel launches, 2 selected\n");
-    if (strstr(o.output, "were not made by the first run"))
-        fail_msg("the program's own part of the second run was not the first run's:\n%s", o.output);
-    read_scratch_file("out/samples.csv", samples, sizeof samples);
-    expect_line(samples, "\n[program]/step/k() #0,program,0,1,0.0005,0,0,0\n"
-                         "[program]/step/k() #0,program,0,2,0.001,0,0,0\n");
+    static const struct {
+        const char *rank_line; /* what the program's environment.csv gains: its rank, or nothing */
+        int worker_run;        /* the run in which a worker launched a kernel */
+        const char *job;       /* the program's job in the folder's files */
+    } cases[] = {
+        {"", 1, "[program]/step/k() #0"},
+        {"echo rank,0 >>\"$" INJECT_ENV_DIR "/environment.csv\"; ", 1, "[rank 0]/step/k() #0"},
+        {"echo rank,0 >>\"$" INJECT_ENV_DIR "/environment.csv\"; ", 2, "step/k() #0"},
+    };
+    char script[2048], samples[4096], line[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        snprintf(script, sizeof script,
+                 FAKE_WORKER "r=${" INJECT_ENV_RUN ":-1}; w . $((500 * r)) k; %sif [ $r = %d ]; then "
+                 "w process-11 1000 c; fi",
+                 cases[i].rank_line, cases[i].worker_run);
+        write_script("alone.sh", script, 1);
+        shell(&o, "rm -rf %s/out", workdir);
+        profile("-o out --repeat 2 -- ./alone.sh");
+        expect(EXIT_OK, "kernel launches");
+        read_scratch_file("out/samples.csv", samples, sizeof samples);
+        snprintf(line, sizeof line, "\n%s,program,0,1,0.0005,0,0,0\n%s,program,0,2,0.001,0,0,0\n", cases[i].job,
+                 cases[i].job);
+        if (!strstr(samples, line))
+            fail_msg("case %zu: the program's own part of the second run was not the first run's:\n%s\n%s", i,
+                     samples, o.output);
+    }
 }
 
 /* The findings name the line the source group counted, in a program as in the suite: the first run's metrics are

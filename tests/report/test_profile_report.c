@@ -69,9 +69,10 @@ static void a_comparisons_names_reach_its_page_whole(void **state)
     struct results_folder r;
     struct error e = {0};
     char compare[192];
+    const char *tool = getenv("MEMSCOPE_COMPARE");
     snprintf(compare, sizeof compare, "%s/cmp/compare.csv", workdir);
-    shell(&o, "rm -rf %s/cmp && build/memscope-compare -o %s/cmp %s tests/fixtures/profile-small-after >/dev/null",
-          workdir, workdir, FIXTURE);
+    shell(&o, "rm -rf %s/cmp && %s -o %s/cmp %s tests/fixtures/profile-small-after >/dev/null", workdir,
+          tool ? tool : "build/memscope-compare", workdir, FIXTURE);
     shell(&o, "rm -rf %s && mkdir -p %s && test -s %s", data_dir, data_dir, compare);
     assert_int_equal(o.exit_code, 0);
     if (results_folder_open(FIXTURE, &r, &e) || report_data_write(&r, data_dir, "", compare, GROUP_BY_KERNEL, &e))
