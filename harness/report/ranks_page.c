@@ -26,6 +26,9 @@
 #define RANKS_COUNTER_GAP 0.05
 /* Counters named per row, as the page's last column holds them; how many more differ is said. */
 #define RANKS_COUNTERS_NAMED 3
+/* A kernel a line: as many as the kernels page's rows, which take two lines each (the training script's page showed
+ * 14 of 36 kernels in the top half of the page). */
+#define RANKS_ROWS_MAX (2 * REPORT_KERNELS_PER_PAGE)
 #define RANKS_MAX_PARTS 64
 /* The collectives page's table of parts: its first parts, the rest in collectives.csv. */
 #define COLLECTIVES_PARTS_SHOWN 16
@@ -234,7 +237,7 @@ int report_write_ranks(const struct report_model *m, struct page_output *out, st
     if (f) {
         qsort(all, (size_t)n, sizeof *all, by_gap);
         fputs("kernel\tmedian ms per rank\tslowest\tover the fastest\tcounters that differ\n", f);
-        int shown = n < REPORT_KERNELS_PER_PAGE ? n : REPORT_KERNELS_PER_PAGE;
+        int shown = n < RANKS_ROWS_MAX ? n : RANKS_ROWS_MAX;
         for (int i = 0; i < shown; ++i)
             across_row(f, m, &p, &all[i]);
         out->copies = 1;

@@ -6,7 +6,7 @@ page_caption = sprintf("Each kernel that ran in two processes or more (collectiv
     "per rank over every run; the kernels whose slowest rank exceeds its fastest most come first (%d of %d shown). Counters that differ: the summary's\n".\
     "figures (DRAM, occupancy, speed of light, registers...) of the two ranks' first launches of it more than %g %% apart, three named.", ranks_rows - 1, ranks_kernels, ranks_counter_gap_pct)
 load scriptdir.'/page.gp'
-table_rows = 2 * ranks_rows + 1
+table_rows = ranks_rows + 1
 table_keep_pitch = 1
 table_file = datadir.'/ranks.tsv'
 table_x = "0.02 0.36 0.64 0.72 0.80"

@@ -192,6 +192,8 @@ static void a_compiled_ddp_training_script_reads_as_its_program(void **state)
     /* what reaches past its column is cut: the line below a kernel's row, the counters named, Inductor's file names */
     expect_in(data_file("kernels-1.tsv"), "tensor pipe 81 % of cycles; top stall reason …\n");
     expect_in(data_file("ranks.tsv"), "\tDRAM GB/s, occupancy, SM % and 6 more\n");
+    /* a kernel a line: 28 of its 35 kernels in two ranks, where the page showed 14 in its top half */
+    expect_in(data_file("variables.gp"), "ranks_rows = 29\nranks_kernels = 35\n");
     expect_in(data_file("stall-lines.tsv"), "\tcxtu6hie3g…gzc7qcu.py:25\t");
     shell(&o, "python3 -c 'import sys; [open(f, encoding=\"utf-8\").read() for f in sys.argv[1:]]' %s/stalls.tsv "
               "%s/stall-lines.tsv", data_dir, data_dir);
