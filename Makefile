@@ -201,7 +201,7 @@ report: report-setup
 	else HISTORY="$$user_history" scripts/report-run $(RUN_ARGS); fi
 # BASE=<rev> [HEAD=<rev>]: both built and run here, interleaved; or BASE_RESULTS=<dir> HEAD_RESULTS=<dir>.
 # A convenience only: make turns the scripts' status (1 a regression, 2 to 6 a broken gate) into its own 2; CI calls them.
-compare: report-setup $(BUILD)/memscope-compare
+compare: report-setup $(BUILD)/memscope-compare $(BUILD)/memscope-report-data
 	@if [ -n "$$user_base_results" ]; then scripts/compare-results "$$user_base_results" $${user_head_results:+"$$user_head_results"}; \
 	elif [ -n "$$user_base" ]; then scripts/compare-revisions $${user_rounds:+--rounds "$$user_rounds"} "$$user_base" \
 		$${user_head:+"$$user_head"}; \

@@ -4,11 +4,12 @@
  * Run by scripts/report-render; needs no GPU.
  *
  *   memscope-report-data [--note TEXT] [--compare COMPARE_CSV] [--group-by HOW] RESULTS_DIR DATA_DIR
+ *   memscope-report-data --compare COMPARE_CSV DATA_DIR
  *   memscope-report-data --check [--as FILE_NAME] RESULTS_DIR|FILE
  *
  * DATA_DIR receives the tables, variables.gp, pages.tsv (the PNG pages to
- * render: name, script, setup) and, with --compare, a checked copy of
- * COMPARE_CSV. TEXT, one line, is drawn on the title page exactly as given. HOW: how a program's launches make
+ * render: name, script, setup) and, with --compare, COMPARE_CSV checked, as
+ * compare.tsv; with --compare and no RESULTS_DIR, compare.tsv alone (compare-chart's). TEXT, one line, is drawn on the title page exactly as given. HOW: how a program's launches make
  * its kernels (program/kernels.h: kernel, nvtx or launch; default kernel).
  * --check writes nothing: it refuses what the report would refuse, a folder or
  * one of its files, by the same words; the Python scripts that read a results
@@ -30,10 +31,13 @@
 
 static const char help_text[] =
     "usage: memscope-report-data [--note TEXT] [--compare COMPARE_CSV] [--group-by HOW] RESULTS_DIR DATA_DIR\n"
+    "       memscope-report-data --compare COMPARE_CSV DATA_DIR\n"
     "       memscope-report-data --check [--as FILE_NAME] RESULTS_DIR|FILE\n"
     "\n"
     "Reads a results folder and writes into DATA_DIR, an existing folder, the tables, gnuplot\n"
     "variables and pages.tsv that scripts/report-render draws into the report. Needs no GPU.\n"
+    "With --compare and no RESULTS_DIR it writes the comparison's table alone (compare.tsv),\n"
+    "which scripts/compare-chart draws.\n"
     "With --check it writes nothing: it checks a results folder, or one file of one (by its\n"
     "name, or as FILE_NAME: --as metrics.csv), as every reader of a results folder does.\n"
     "\n"
@@ -62,7 +66,7 @@ static int usage(struct error *e)
 {
     return error_set(e, EXIT_USAGE,
                      "usage: memscope-report-data [--note TEXT] [--compare COMPARE_CSV] [--group-by HOW] RESULTS_DIR "
-                     "DATA_DIR, or "
+                     "DATA_DIR, or memscope-report-data --compare COMPARE_CSV DATA_DIR, or "
                      "memscope-report-data --check [--as FILE_NAME] RESULTS_DIR|FILE (see --help)");
 }
 
@@ -106,6 +110,8 @@ static int run(int argc, char **argv, struct error *e)
         return n != 1 || *note || compare || group_by ? usage(e) : check(paths[0], as, e);
     if (group_by && kernel_grouping_parse(group_by, &grouping, e))
         return e->code;
+    if (compare && n == 1 && !as && !*note && !group_by)
+        return report_compare_table(compare, paths[0], e);
     if (as || n != 2)
         return usage(e);
     if (strpbrk(note, "\r\n"))

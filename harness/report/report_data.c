@@ -818,24 +818,26 @@ int report_write_validate(const struct report_model *m, struct page_output *out,
     return report_close(f, path, e);
 }
 
-/* A comparison's compare.csv (--compare), checked against the schema and written beside the tables for its page as
- * compare.tsv, whose names gnuplot reads whole (it cuts a quoted CSV field at its first comma: a program's kernels'
- * names hold commas); no page without one. One written before floor_pct, which the page does not draw, is read as
- * well. */
-int report_write_compare(const struct report_model *m, struct page_output *out, struct error *e)
+int report_compare_table(const char *compare_path, const char *dir, struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN];
     struct csv_table t;
-    out->copies = m->compare_path != NULL;
-    if (!m->compare_path || results_read_written(m->compare_path, &compare_csv, COMPARE_FLOOR_PCT, &t, e))
+    if (results_read_written(compare_path, &compare_csv, COMPARE_FLOOR_PCT, &t, e))
         return e->code;
-    FILE *f = report_open(out->dir, "compare.tsv", path, sizeof path, e);
+    FILE *f = report_open(dir, "compare.tsv", path, sizeof path, e);
     for (int row = -1; f && row < t.rows; ++row)
         for (int column = 0; column < t.columns; ++column)
             fprintf(f, "%s%c", row < 0 ? t.header[column] : csv_table_text(&t, row, column),
                     column + 1 < t.columns ? '\t' : '\n');
     csv_table_free(&t);
     return f ? report_close(f, path, e) : e->code;
+}
+
+/* A comparison's compare.csv (--compare) as the table of its page; no page without one. */
+int report_write_compare(const struct report_model *m, struct page_output *out, struct error *e)
+{
+    out->copies = m->compare_path != NULL;
+    return m->compare_path ? report_compare_table(m->compare_path, out->dir, e) : 0;
 }
 
 /* What every page may read (bars.tsv, variables.gp's run-wide part), then every page's own tables and variables. */
