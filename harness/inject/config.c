@@ -84,7 +84,7 @@ static void shape_key(const char *mangled, const unsigned grid[3], const unsigne
 }
 
 /* Each launch chained to the next of its shape (kernel, grid and block), each shape found by its key, and each kernel
- * by its symbol (launches.csv's and the keys, which the indexes keep pointing into). */
+ * by its symbol (launches.csv's, and each shape's key, which the indexes keep pointing into). */
 static int index_launches(struct first_run *f, struct error *e)
 {
     size_t n = f->launches.n;
@@ -99,11 +99,15 @@ static int index_launches(struct first_run *f, struct error *e)
         const struct selected_launch *l = &f->launches.at[i];
         const unsigned grid[3] = {(unsigned)l->grid[0], (unsigned)l->grid[1], (unsigned)l->grid[2]},
                        block[3] = {(unsigned)l->block[0], (unsigned)l->block[1], (unsigned)l->block[2]};
-        char key[PROF_OP_NAME_LEN + 96];
-        shape_key(l->mangled, grid, block, key, sizeof key);
-        if (!(f->key[i] = strdup(key)))
+        char buffer[PROF_OP_NAME_LEN + 96], *key;
+        shape_key(l->mangled, grid, block, buffer, sizeof buffer);
+        if (!(key = strdup(buffer)))
             return error_set(e, EXIT_RUNTIME, "out of memory");
-        int shape = name_index_add(&f->by_shape, f->key[i], 0, (int)f->shapes);
+        int shape = name_index_add(&f->by_shape, key, 0, (int)f->shapes);
+        if (shape == (int)f->shapes)
+            f->key[shape] = key;
+        else /* a shape indexed already, by its first launch's key */
+            free(key);
         if (shape < -1 || name_index_add(&f->by_kernel, l->mangled, 0, (int)i) < -1)
             return error_set(e, EXIT_RUNTIME, "out of memory");
         f->next[i] = SIZE_MAX;
@@ -158,7 +162,7 @@ double first_run_ms(struct first_run *f, const char *mangled, const unsigned gri
 
 void first_run_free(struct first_run *f)
 {
-    for (size_t i = 0; f->key && i < f->launches.n; ++i)
+    for (size_t i = 0; f->key && i < f->launches.n; ++i) /* NULL past the shapes */
         free(f->key[i]);
     selected_launches_free(&f->launches);
     name_index_free(&f->by_kernel);
@@ -211,8 +215,8 @@ int inject_config_read(struct inject_config *c, struct error *e)
     else
         snprintf(c->part, sizeof c->part, "%s", c->folder);
     if (read_selection(c, e) || read_metrics(c, e))
-        inject_config_free(c); /* the library stays inert in the program: nothing of it is kept */
-    return e->code;
+        return e->code;
+    return 0;
 }
 
 int inject_config_start_part(struct inject_config *c, struct error *e)

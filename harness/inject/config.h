@@ -23,8 +23,8 @@ struct first_run {
     struct name_index by_shape;        /* a shape's key -> its number */
     struct name_index by_kernel;       /* a kernel's symbol -> its first launch */
     size_t shapes;
-    char **key;                        /* per launch: its shape's key */
     size_t *next;                      /* per launch: the next of its shape, SIZE_MAX after its last */
+    char **key;                        /* per shape: its key, which by_shape points into */
     size_t *last, *cursor;             /* per shape: its last launch, and its first not yet taken */
 };
 

@@ -108,7 +108,7 @@ EXPORTED int InitializeInjection(void)
     if (inject_config_read(&state.config, &e) == 0 && inject_config_start_part(&state.config, &e) == 0)
         start_recording(&e);
     else if (e.code)
-        inject_config_free(&state.config); /* no part to record into: the library stays inert, nothing kept */
+        inject_config_free(&state.config); /* no part to record into: the library stays inert, nothing of it kept */
     if (e.code)
         report_failure(&e);
     return 1;
