@@ -1,5 +1,4 @@
 #include <dirent.h>
-#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,23 +19,29 @@
 #define ORDER_PROGRAM -2
 #define ORDER_CHILD -1
 
+/* A part's label in job keys: a rank's, a worker's, the program's own beside others ("" where it is the only part).
+ * child_label writes them, the pairing of a later run's parts reads them. */
+#define RANK_LABEL "rank %ld"
+#define WORKER_LABEL "process %ld"
+#define PROGRAM_LABEL "program"
+
 /* A child's part by its folder's name: its label and its order (ranks first, by rank). */
 static int child_label(const char *name, char *label, size_t len, long *order)
 {
     long number;
     char end;
     if (sscanf(name, INJECT_RANK_PART "%c", &number, &end) == 1) {
-        snprintf(label, len, "rank %ld", number);
+        snprintf(label, len, RANK_LABEL, number);
         *order = number;
         return 1;
     }
     if (sscanf(name, INJECT_CHILD_PART "%c", &number, &end) == 1) {
-        snprintf(label, len, "process %ld", number);
+        snprintf(label, len, WORKER_LABEL, number);
         *order = ORDER_CHILD;
         return 1;
     }
     if (strcmp(name, INJECT_PROGRAM_PART) == 0) {
-        snprintf(label, len, "program");
+        snprintf(label, len, "%s", PROGRAM_LABEL);
         *order = ORDER_PROGRAM;
         return 1;
     }
@@ -267,17 +272,16 @@ int merge_name_command(const char *folder, const char *command_line, struct erro
     return env_write(&env, folder, e);
 }
 
-#define WORKER_LABEL "process "
-
 static bool is_worker(const char *label)
 {
-    return strncmp(label, WORKER_LABEL, strlen(WORKER_LABEL)) == 0;
+    long number;
+    char end;
+    return sscanf(label, WORKER_LABEL "%c", &number, &end) == 1;
 }
 
-/* The program's own part: "" where it was the run's only part, "program" beside others. */
 static bool is_program(const char *label)
 {
-    return !*label || strcmp(label, "program") == 0;
+    return !*label || strcmp(label, PROGRAM_LABEL) == 0;
 }
 
 void part_pairing_init(struct part_pairing *p, const char *first_dir, const struct part_names *first,
@@ -365,12 +369,12 @@ static int program_pair(const struct part_pairing *p, const char *dir, const cha
         environment_value(dir, "rank", rank, sizeof rank);
         if (at >= 0 || *label || !*rank)
             return at;
-        snprintf(want, sizeof want, "rank %ld", atol(rank));
+        snprintf(want, sizeof want, RANK_LABEL, atol(rank));
         return first_run_index(p, equal, want);
     }
     int alone = first_run_index(p, equal, "");
     environment_value(p->first_dir, "rank", rank, sizeof rank);
-    return sscanf(label, "rank %ld", &number) == 1 && alone >= 0 && *rank && atol(rank) == number ? alone : -1;
+    return sscanf(label, RANK_LABEL, &number) == 1 && alone >= 0 && *rank && atol(rank) == number ? alone : -1;
 }
 
 int part_pairing_run(struct part_pairing *p, const char *dir, const struct part_names *later, struct error *e)

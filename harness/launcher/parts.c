@@ -188,3 +188,11 @@ int parts_check(const struct results_dir *d, struct part *p, struct error *e)
                          d->partial_path);
     return 0;
 }
+
+int parts_open_run(const char *dir, struct part_names *parts, struct part_pairing *pairing, struct error *e)
+{
+    parts_drop_idle(dir);
+    if (merge_move_program_part(dir, e) || merge_list_parts(dir, parts, e))
+        return e->code;
+    return pairing ? part_pairing_run(pairing, dir, parts, e) : 0;
+}

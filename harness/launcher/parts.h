@@ -11,6 +11,7 @@
 
 #include "../common/error.h"
 #include "../results/partial_folder.h"
+#include "merge.h"
 
 enum part_state {
     PART_ABSENT,   /* CUDA never started in the process: the library was never called */
@@ -41,5 +42,10 @@ int parts_check_run(const char *folder, struct part *p, struct error *e);
  * whole). The program's own part in the folder goes too where another part launched kernels; otherwise it is the
  * profile. */
 void parts_drop_idle(const char *folder);
+
+/* One run's folder, once every run of the program is over, made ready to read: its idle parts dropped, the program's
+ * own moved into a folder of its own beside others (merge.h), its parts listed into *parts; a later run's (pairing
+ * not NULL) paired with the first run's. */
+int parts_open_run(const char *dir, struct part_names *parts, struct part_pairing *pairing, struct error *e);
 
 #endif

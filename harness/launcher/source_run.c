@@ -110,9 +110,7 @@ int source_run_merge(const char *folder, struct part_pairing *pairing, struct so
     struct merged m = {.pairing = pairing, .out = out};
     struct error closing = {0};
     snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_SOURCE_RUN);
-    parts_drop_idle(dir);
-    if (merge_move_program_part(dir, e) || merge_list_parts(dir, &parts, e) ||
-        part_pairing_run(pairing, dir, &parts, e) || lines_csv_create(&m.lines, folder, e))
+    if (parts_open_run(dir, &parts, pairing, e) || lines_csv_create(&m.lines, folder, e))
         return e->code;
     if (instructions_csv_create(&m.instructions, folder, e) == 0) {
         for (size_t i = 0; i < parts.n && !e->code; ++i) {

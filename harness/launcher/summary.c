@@ -259,9 +259,7 @@ static int read_stall_run(struct jobs *j, const char *folder, size_t *unmatched,
     char dir[PATH_LEN + 32], part[PATH_LEN + 32 + MERGE_PART_NAME_LEN];
     struct csv c;
     snprintf(dir, sizeof dir, "%s/%s", folder, PROFILE_STALL_RUN);
-    parts_drop_idle(dir);
-    if (merge_move_program_part(dir, e) || merge_list_parts(dir, &j->parts, e) ||
-        part_pairing_run(&j->pairing, dir, &j->parts, e) || stalls_csv_create(&c, folder, e))
+    if (parts_open_run(dir, &j->parts, &j->pairing, e) || stalls_csv_create(&c, folder, e))
         return e->code;
     for (size_t i = 0; i < j->parts.n && !e->code; ++i) {
         snprintf(part, sizeof part, "%s/%s", dir, j->parts.at[i].dir);
@@ -430,13 +428,10 @@ static int read_parts(struct jobs *j, const char *folder, int run, const char *c
 {
     char dir[PATH_LEN + 16], part[PATH_LEN + 16 + MERGE_PART_NAME_LEN];
     profile_run_folder(dir, sizeof dir, folder, run);
-    parts_drop_idle(dir);
-    if (merge_move_program_part(dir, e) || merge_list_parts(dir, &j->parts, e))
+    if (parts_open_run(dir, &j->parts, run > 1 ? &j->pairing : NULL, e))
         return e->code;
     bool merged = j->parts.n > 1 || j->parts.at[0].dir[0];
     if (run == 1 && merged && metrics_csv_create(&j->merged_metrics, folder, e))
-        return e->code;
-    if (run > 1 && part_pairing_run(&j->pairing, dir, &j->parts, e))
         return e->code;
     for (size_t i = 0; i < j->parts.n && !e->code; ++i) {
         const char *label = run > 1 ? part_pairing_label(&j->pairing, &j->parts, i) : j->parts.at[i].label;
