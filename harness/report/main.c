@@ -36,8 +36,8 @@ static const char help_text[] =
     "\n"
     "Reads a results folder and writes into DATA_DIR, an existing folder, the tables, gnuplot\n"
     "variables and pages.tsv that scripts/report-render draws into the report. Needs no GPU.\n"
-    "With --compare and no RESULTS_DIR it writes the comparison's table alone (compare.tsv),\n"
-    "which scripts/compare-chart draws.\n"
+    "With --compare and no RESULTS_DIR it writes the comparison's table alone (compare.tsv,\n"
+    "never over one already there), which scripts/compare-chart draws.\n"
     "With --check it writes nothing: it checks a results folder, or one file of one (by its\n"
     "name, or as FILE_NAME: --as metrics.csv), as every reader of a results folder does.\n"
     "\n"
@@ -54,7 +54,7 @@ static const char help_text[] =
     "\n"
     "Exit codes: 0 written (with --check: every value within its limit); 2 bad usage or a\n"
     "results folder that cannot be read (the message names the file, line, column, value and\n"
-    "limit); 4 DATA_DIR not writable.\n";
+    "limit); 4 DATA_DIR not writable (or, with --compare alone, holding a compare.tsv).\n";
 
 static int print_help(void)
 {
@@ -88,6 +88,18 @@ static int check(const char *path, const char *as, struct error *e)
     return results_file_check(path, s, e);
 }
 
+/* The comparison's table alone, into a folder the caller names (compare-chart's scratch folder): a compare.tsv there
+ * already may be someone else's, and is never written over. */
+static int compare_table(const char *compare, const char *dir, struct error *e)
+{
+    char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/compare.tsv", dir);
+    if (lstat(path, &st) == 0)
+        return error_set(e, EXIT_OUTPUT, "%s already exists: it is not overwritten", path);
+    return report_compare_table(compare, dir, e);
+}
+
 static int run(int argc, char **argv, struct error *e)
 {
     const char *note = "", *compare = NULL, *as = NULL, *group_by = NULL, *paths[2];
@@ -111,7 +123,7 @@ static int run(int argc, char **argv, struct error *e)
     if (group_by && kernel_grouping_parse(group_by, &grouping, e))
         return e->code;
     if (compare && n == 1 && !as && !*note && !group_by)
-        return report_compare_table(compare, paths[0], e);
+        return compare_table(compare, paths[0], e);
     if (as || n != 2)
         return usage(e);
     if (strpbrk(note, "\r\n"))

@@ -80,6 +80,12 @@ static void a_comparisons_names_reach_its_page_whole(void **state)
     results_folder_close(&r);
     const char *table = data_file("compare.tsv");
     expect_in(table, "\nvariant\tprecision\twidth\t");
+    /* alone (compare-chart's): the same table into a folder, never over a compare.tsv someone left there */
+    shell(&o, "w=%s && mkdir -p $w/alone $w/mine && echo notes > $w/mine/compare.tsv && "
+              "build/memscope-report-data --compare %s $w/alone && cmp $w/alone/compare.tsv %s/compare.tsv && "
+              "build/memscope-report-data --compare %s $w/mine 2>&1; echo \"exit $?\"; cat $w/mine/compare.tsv",
+          workdir, compare, data_dir, compare);
+    expect_in(o.output, "compare.tsv already exists: it is not overwritten\nexit 4\nnotes\n");
     expect_in(table, "\nvoid at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
                      "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)\tprogram\t");
     expect_in(table, "\tcunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue>\n");
