@@ -106,7 +106,8 @@ static void user_paths_reach_the_scripts_whole(void **state)
         /* The targets' prerequisites are left out (-o), and the sub-make that builds on every core with them: nothing
          * is built or installed; BUILD is the stubs' folder. */
         shell(&o, "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory -C %s -o all -o report-setup "
-                  "-o scripts/memscope-history -o scripts/memscope-compare BUILD=scripts SUB_MAKE=: %s",
+                  "-o scripts/memscope-history -o scripts/memscope-compare -o scripts/memscope-report-data BUILD=scripts "
+                  "SUB_MAKE=: %s",
               dir, cases[i].arguments);
         if (o.exit_code != 0 || strncmp(o.output, cases[i].expected, strlen(cases[i].expected)) != 0) {
             print_message("make %s: expected \"%s...\"; got %d:\n%s\n", cases[i].arguments, cases[i].expected,
