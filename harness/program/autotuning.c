@@ -1,0 +1,53 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "autotuning.h"
+
+bool autotuning_is_flush(const char *kernel)
+{
+    return strstr(kernel, "FillFunctor<int>") != NULL;
+}
+
+/* The end of the run of flush-and-candidate pairs that starts at i (i itself where none does): the candidate is the
+ * launch after the first flush, and every pair has that candidate. */
+static size_t pairs_end(const char *const *kernels, const bool *flush, size_t n, size_t i, size_t *pairs)
+{
+    size_t j = i;
+    *pairs = 0;
+    while (j + 1 < n && flush[j] && !flush[j + 1] && strcmp(kernels[j + 1], kernels[i + 1]) == 0) {
+        j += 2;
+        ++*pairs;
+    }
+    return j;
+}
+
+/* Marks [start, end) and the warm-up straight before it: flushes, and untimed runs of the candidate, back to a launch
+ * marked already (what lies before that was looked at when it was marked). */
+static void mark_timing(const char *const *kernels, const bool *flush, size_t start, size_t end, bool *autotuning)
+{
+    const char *candidate = kernels[start + 1];
+    while (start > 0 && !autotuning[start - 1] &&
+           (flush[start - 1] || strcmp(kernels[start - 1], candidate) == 0))
+        --start;
+    for (size_t i = start; i < end; ++i)
+        autotuning[i] = true;
+}
+
+int autotuning_mark(const char *const *kernels, size_t n, bool *autotuning)
+{
+    bool *flush = malloc(n + 1);
+    if (!flush)
+        return -1;
+    for (size_t i = 0; i < n; ++i) {
+        flush[i] = autotuning_is_flush(kernels[i]);
+        autotuning[i] = false;
+    }
+    for (size_t i = 0; i + 1 < n;) {
+        size_t pairs, end = pairs_end(kernels, flush, n, i, &pairs);
+        if (pairs >= AUTOTUNING_LEAST_PAIRS)
+            mark_timing(kernels, flush, i, end, autotuning);
+        i = pairs ? end : i + 1;
+    }
+    free(flush);
+    return 0;
+}
