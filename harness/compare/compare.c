@@ -14,7 +14,7 @@
 #include "round_noise.h"
 
 /* One side's units in its order: a run's variants at each shape, a program's kernels (0 x 0 x 0), the busiest
- * first. */
+ * first; a kernel only an autotuner launched is none (program/kernels.h). */
 struct unit {
     const char *name, *precision;
     struct product_shape shape;
@@ -22,7 +22,7 @@ struct unit {
 
 static int unit_count(const struct compare_side *side)
 {
-    return side->program ? (int)side->kernels[0].n : side->round[0].summary.rows;
+    return side->program ? (int)side->kernels[0].with_launches : side->round[0].summary.rows;
 }
 
 static struct unit unit_at(const struct compare_side *side, int i)
@@ -36,7 +36,8 @@ static struct unit unit_at(const struct compare_side *side, int i)
 
 static bool has_unit(const struct compare_side *side, const struct unit *u)
 {
-    return side->program ? program_kernels_find(&side->kernels[0], u->name) != NULL
+    const struct program_kernel *k = side->program ? program_kernels_find(&side->kernels[0], u->name) : NULL;
+    return side->program ? k && k->launches > 0
                          : results_summary_row(&side->round[0], u->name, u->shape) >= 0;
 }
 

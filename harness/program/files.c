@@ -1,3 +1,5 @@
+#include <math.h>
+
 #include "../results/program_csv.h"
 #include "collectives.h"
 #include "files.h"
@@ -12,12 +14,14 @@ static int write_kernels(const struct results_folder *r, struct error *e)
     if (kernels_csv_create(&c, r->dir, e) == 0) {
         for (size_t i = 0; i < k.n; ++i) {
             const struct program_kernel *x = &k.at[i];
+            double none = x->launches ? 0 : NAN; /* a kernel only an autotuner launched has no statistics */
             kernels_csv_row(&c, &(struct kernel_row){
-                                    x->kernel, x->nvtx_range, x->launches, x->share_pct, x->total_ms, x->mean_ms,
-                                    x->median_ms, x->min_ms, x->max_ms, x->stdev_ms, x->processes,
+                                    x->kernel, x->nvtx_range, x->launches, x->share_pct, x->total_ms,
+                                    x->mean_ms + none, x->median_ms + none, x->min_ms + none, x->max_ms + none,
+                                    x->stdev_ms + none, x->processes,
                                     x->profiled_row >= 0 ? csv_table_text(&r->summary, x->profiled_row, r->col_variant)
                                                          : "",
-                                    program_kernel_status(r, x)});
+                                    program_kernel_status(r, x), x->autotuning_launches, x->autotuning_ms});
         }
         csv_close(&c, e);
     }

@@ -5,6 +5,7 @@
 #include "../common/stats.h"
 #include "../results/job_name.h"
 #include "../results/schema.h"
+#include "autotuning.h"
 #include "kernels.h"
 
 int kernel_grouping_parse(const char *text, enum kernel_grouping *g, struct error *e)
@@ -73,6 +74,14 @@ static int key_of(const struct building *b, enum kernel_grouping g, int row, cha
     return *key && *range ? 0 : -1;
 }
 
+static bool same_part(const struct building *b, int row, const char *part, size_t part_len)
+{
+    const char *label, *rest;
+    size_t label_len;
+    job_name_part(csv_table_text(&b->r->summary, row, b->r->col_variant), &label, &label_len, &rest);
+    return label_len == part_len && strncmp(label, part, part_len) == 0;
+}
+
 static bool has_metrics_or_stalls(const struct results_folder *r, int row)
 {
     int top_reason = schema_column_or_none(&r->summary, &summary_csv, SUMMARY_STALL_TOP_REASON);
@@ -122,14 +131,17 @@ static int add_job(struct building *b, enum kernel_grouping g, int row)
     b->last_part[at] = label;
     b->last_part_len[at] = label_len;
     ++kernel->jobs;
-    kernel->launches += (size_t)b->r->summary_samples[row];
+    bool autotuning = b->k->autotuning_row[row];
+    *(autotuning ? &kernel->autotuning_launches : &kernel->launches) += (size_t)b->r->summary_samples[row];
     kernel->not_replayed |= strcmp(csv_table_text(&b->r->summary, row, b->r->col_status),
                                    PROGRAM_STATUS_NOT_REPLAYED) == 0;
     kernel->collective = kernel->not_replayed || job_kernel_is_nccl(kernel->kernel);
     if (has_metrics_or_stalls(b->r, row)) {
         kernel->profiled_jobs++;
-        if (kernel->profiled_row < 0)
+        if (kernel->profiled_row < 0 || (kernel->profiled_in_autotuning && !autotuning)) {
             kernel->profiled_row = row;
+            kernel->profiled_in_autotuning = autotuning;
+        }
     }
     b->kernel_of_row[row] = at;
     return 0;
@@ -150,9 +162,11 @@ static int gather_samples(struct building *b)
             return -1;
         }
     for (int s = 0; s < r->samples.rows; ++s) {
-        int i = b->kernel_of_row[r->sample_summary_row[s]];
-        if (filled[i] < k->at[i].launches) {
-            k->at[i].sample_rows[filled[i]] = r->sample_summary_row[s];
+        int row = r->sample_summary_row[s], i = b->kernel_of_row[row];
+        if (k->autotuning_row[row]) {
+            k->at[i].autotuning_ms += r->sample_ms[s];
+        } else if (filled[i] < k->at[i].launches) {
+            k->at[i].sample_rows[filled[i]] = row;
             k->at[i].samples_ms[filled[i]++] = r->sample_ms[s];
         }
     }
@@ -180,9 +194,12 @@ static int describe(struct program_kernel *kernel)
     return 0;
 }
 
+/* The busiest first; a kernel only an autotuner launched after every kernel of the program's. */
 static int by_total(const void *a, const void *b)
 {
     const struct program_kernel *x = a, *y = b;
+    if ((x->launches == 0) != (y->launches == 0))
+        return x->launches == 0 ? 1 : -1;
     if (x->total_ms != y->total_ms)
         return x->total_ms < y->total_ms ? 1 : -1;
     return x->first_row - y->first_row;
@@ -191,11 +208,15 @@ static int by_total(const void *a, const void *b)
 /* Sorted busiest first, and the index and each row's kernel made again for the kernels' new places. */
 static int rank(struct program_kernels *k, int rows)
 {
-    k->total_ms = 0;
+    k->total_ms = k->autotuning_ms = 0;
+    k->autotuning_launches = k->with_launches = 0;
     for (size_t i = 0; i < k->n; ++i) {
         if (describe(&k->at[i]) != 0)
             return -1;
         k->total_ms += k->at[i].total_ms;
+        k->autotuning_launches += k->at[i].autotuning_launches;
+        k->autotuning_ms += k->at[i].autotuning_ms;
+        k->with_launches += k->at[i].launches > 0;
     }
     qsort(k->at, k->n, sizeof *k->at, by_total);
     int *now_at = malloc((k->n + 1) * sizeof *now_at);
@@ -217,6 +238,27 @@ static int rank(struct program_kernels *k, int rows)
     return 0;
 }
 
+/* Each part's rows are its launches in the order it made them (memscope-profile writes a part's rows together):
+ * the autotuner's among them, part by part. */
+static int mark_autotuning(struct building *b)
+{
+    int rows = b->r->summary.rows;
+    const char **kernels = malloc(((size_t)rows + 1) * sizeof *kernels);
+    if (!kernels || !(b->k->autotuning_row = calloc((size_t)rows + 1, sizeof *b->k->autotuning_row)))
+        return free(kernels), -1;
+    int failed = 0;
+    for (int first = 0, row = 0; row < rows && !failed; first = row) {
+        const char *part, *rest;
+        size_t part_len;
+        job_name_part(csv_table_text(&b->r->summary, first, b->r->col_variant), &part, &part_len, &rest);
+        for (; row < rows && same_part(b, row, part, part_len); ++row)
+            kernels[row] = kernel_of(b, row);
+        failed = autotuning_mark(kernels + first, (size_t)(row - first), b->k->autotuning_row + first);
+    }
+    free(kernels);
+    return failed;
+}
+
 int program_kernels_build(const struct results_folder *r, enum kernel_grouping g, struct program_kernels *k,
                           struct error *e)
 {
@@ -224,7 +266,7 @@ int program_kernels_build(const struct results_folder *r, enum kernel_grouping g
     struct building b = {r, k, calloc((size_t)r->summary.rows + 1, sizeof *b.kernel_of_row), NULL, NULL,
                          schema_column_or_none(&r->summary, &summary_csv, SUMMARY_METRICS_KERNEL)};
     k->kernel_of_row = b.kernel_of_row;
-    int failed = !b.kernel_of_row || name_index_init(&k->by_key, 64) != 0;
+    int failed = !b.kernel_of_row || name_index_init(&k->by_key, 64) != 0 || mark_autotuning(&b) != 0;
     for (int row = 0; row < r->summary.rows && !failed; ++row)
         failed = add_job(&b, g, row) != 0;
     failed = failed || gather_samples(&b) != 0 || rank(k, r->summary.rows) != 0;
@@ -247,6 +289,7 @@ void program_kernels_free(struct program_kernels *k)
     }
     free(k->at);
     free(k->kernel_of_row);
+    free(k->autotuning_row);
     name_index_free(&k->by_key);
     *k = (struct program_kernels){0};
 }

@@ -4,7 +4,9 @@
  * process and run, each group with its launches' durations (every one a timing sample), their total, its share of all
  * kernels' time, their mean, median, least, most and spread, and the job whose hardware metrics stand for it. The
  * report, memscope-compare and memscope-profile's kernels.csv all read a profile through this one model, built from
- * summary.csv and samples.csv, so that profiles written before it existed read the same way.
+ * summary.csv and samples.csv, so that profiles written before it existed read the same way. The launches an
+ * autotuner made to time its candidates (autotuning.h) are counted apart: they are a cold compile cache's cost, not
+ * the program's work, and a kernel's samples, share and statistics are of the program's own launches.
  */
 #ifndef MEMSCOPE_PROGRAM_KERNELS_H
 #define MEMSCOPE_PROGRAM_KERNELS_H
@@ -27,14 +29,18 @@ struct program_kernel {
     char *key;              /* what groups it: the kernel, "RANGE/kernel" by NVTX range, the job by launch */
     const char *kernel;     /* its demangled name (summary.csv's metrics_kernel; the job's name where that is empty) */
     char *nvtx_range;       /* by NVTX range, the innermost one ("" none); "" otherwise */
-    double *samples_ms;     /* every timed launch's duration, over every process and run */
+    double *samples_ms;     /* every timed launch's duration, over every process and run, the autotuner's apart */
     int *sample_rows;       /* each sample's job: its summary.csv row (samples.csv's order) */
-    size_t launches;        /* how many: samples_ms's length */
+    size_t launches;        /* how many: samples_ms's length (0 for a kernel only an autotuner launched) */
+    size_t autotuning_launches; /* the launches an autotuner made of it to time it, and their total time */
+    double autotuning_ms;
     double total_ms, share_pct, mean_ms, median_ms, min_ms, max_ms, stdev_ms;
     int processes;          /* the parts (results/job_name.h) that launched it; 1 for a profile of one process */
     int jobs;               /* its jobs in summary.csv */
     int first_row;          /* the summary row of its first job */
-    int profiled_row;       /* the summary row of its first job with hardware metrics or stall samples, or -1 */
+    int profiled_row;       /* the summary row of its first job with hardware metrics or stall samples (the program's
+                               where it has one, else the autotuner's), or -1 */
+    bool profiled_in_autotuning; /* that job is an autotuner's run of a candidate, not a launch of the program's */
     int profiled_jobs;      /* how many of its jobs have them */
     bool not_replayed;      /* a collective selected and timed only (summary.csv's status "not replayed") */
     bool collective;        /* waits in itself for other ranks: NCCL's by name, or one not replayed */
@@ -44,9 +50,13 @@ struct program_kernel {
 struct program_kernels {
     struct program_kernel *at; /* the busiest first (total_ms), ties in the order the profile first has them */
     size_t n;
-    double total_ms; /* all kernels' */
+    double total_ms; /* all kernels', the program's own launches */
+    size_t autotuning_launches; /* every autotuner's launch, and their total time */
+    double autotuning_ms;
+    size_t with_launches; /* the kernels with a launch of the program's own: the first of at */
     struct name_index by_key;
     int *kernel_of_row; /* per summary row: its kernel, an index in at */
+    bool *autotuning_row; /* per summary row: the job is an autotuner's launch */
     enum kernel_grouping grouping;
 };
 

@@ -60,7 +60,7 @@ static int check_numbers(const struct csv_table *t, struct error *e)
 static void add_program_variants(struct report_model *m)
 {
     const struct results_folder *r = m->r;
-    for (size_t i = 0; i < m->kernels.n && m->variants < MAX_VARIANTS; ++i) {
+    for (size_t i = 0; i < m->kernels.with_launches && m->variants < MAX_VARIANTS; ++i) {
         const struct program_kernel *k = &m->kernels.at[i];
         if (k->profiled_row < 0)
             continue;

@@ -61,6 +61,19 @@ static void put_metric_groups(FILE *f, const struct report_model *m)
     report_put_pair(f, "metric groups", value);
 }
 
+/* The launches autotuners made to time their candidates (program/autotuning.h), which the kernels leave out. */
+static void put_autotuning(FILE *f, const struct program_kernels *k)
+{
+    char value[512];
+    if (k->autotuning_launches == 0)
+        return;
+    snprintf(value, sizeof value, "%zu launches, %.3f ms (%.1f %% of all the kernels' time), were autotuners timing "
+             "candidates, each after an L2 flush (FillFunctor<int>): left out of the kernels here (kernels.csv: "
+             "autotuning_launches); a warm compile cache makes none", k->autotuning_launches, k->autotuning_ms,
+             100 * k->autotuning_ms / (k->total_ms + k->autotuning_ms));
+    report_put_pair(f, "autotuning", value);
+}
+
 static int write_title_rows(FILE *f, const struct report_model *m, struct error *e)
 {
     const struct results_folder *r = m->r;
@@ -78,6 +91,7 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
              "by its first launch profiled; the rest timed", report_environment_or(r, "kernel_launches", "?"), k->n,
              count_status(k, r, PROGRAM_STATUS_PROFILED));
     report_put_pair(f, "launches", value);
+    put_autotuning(f, k);
     put_metric_groups(f, m);
     fputs("recorded\tfrom environment.csv\n", f);
     report_put_pair(f, "Program", report_environment_or(r, "command_line", "unknown"));
@@ -144,11 +158,13 @@ static int diagnose_kernel(const struct report_model *m, const struct program_ke
         return e->code;
     char gain[16];
     report_format_gain(gain, sizeof gain, n > 0 ? f[0].gain_pct : NAN);
+    /* an autotuned kernel's first launch is the autotuner's: a candidate, maybe not the configuration it chose */
+    const char *whose = k->profiled_in_autotuning ? "an autotuner's candidate run: " : "";
     if (n > 0)
-        snprintf(below, size, "first finding %s (est. %s %%)%s%s", f[0].cause, gain, *d->evidence ? "; " : "",
-                 d->evidence);
+        snprintf(below, size, "%sfirst finding %s (est. %s %%)%s%s", whose, f[0].cause, gain,
+                 *d->evidence ? "; " : "", d->evidence);
     else
-        snprintf(below, size, "%s", d->evidence);
+        snprintf(below, size, "%s%s", whose, d->evidence);
     cut_to_line(below);
     return 0;
 }
@@ -204,13 +220,14 @@ static void rest_note(FILE *variables, const struct program_kernels *k, int show
     double rest = 0;
     size_t launches = 0;
     char note[256] = "";
-    for (size_t i = (size_t)shown; i < k->n; ++i) {
+    for (size_t i = (size_t)shown; i < k->with_launches; ++i) {
         rest += k->at[i].total_ms;
         launches += k->at[i].launches;
     }
-    if ((size_t)shown < k->n)
+    if ((size_t)shown < k->with_launches)
         snprintf(note, sizeof note, "The %d busiest of %zu kernels: the other %zu (%zu launches) take %.1f %% of the "
-                 "GPU time (every kernel: kernels.csv).", shown, k->n, k->n - (size_t)shown, launches,
+                 "GPU time (every kernel: kernels.csv).", shown, k->with_launches, k->with_launches - (size_t)shown,
+                 launches,
                  k->total_ms > 0 ? 100.0 * rest / k->total_ms : 0.0);
     report_put_variable(variables, "kernels_rest_note", note);
 }
@@ -242,7 +259,7 @@ static int unjudged_note(const struct report_model *m, FILE *variables, struct e
 /* kernels-N.tsv, REPORT_KERNELS_PER_PAGE kernels a page, the busiest first, at most REPORT_KERNELS_MAX_PAGES pages. */
 int report_write_kernels(const struct report_model *m, struct page_output *out, struct error *e)
 {
-    int shown = (int)m->kernels.n;
+    int shown = (int)m->kernels.with_launches;
     if (shown > REPORT_KERNELS_MAX_PAGES * REPORT_KERNELS_PER_PAGE)
         shown = REPORT_KERNELS_MAX_PAGES * REPORT_KERNELS_PER_PAGE;
     int pages = (shown + REPORT_KERNELS_PER_PAGE - 1) / REPORT_KERNELS_PER_PAGE;

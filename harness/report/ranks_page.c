@@ -106,7 +106,8 @@ static struct in_part *spread_samples(const struct report_model *m, struct parts
     for (size_t i = 0; i < m->kernels.n * RANKS_MAX_PARTS; ++i)
         cells[i].first_row = -1;
     for (int row = 0; row < r->summary.rows; ++row) {
-        part_of_row[row] = part_of(p, csv_table_text(&r->summary, row, r->col_variant));
+        part_of_row[row] = m->kernels.autotuning_row[row] ? -1 /* not the program's */
+                                                          : part_of(p, csv_table_text(&r->summary, row, r->col_variant));
         if (part_of_row[row] < 0)
             continue;
         struct in_part *c = &cells[(size_t)m->kernels.kernel_of_row[row] * RANKS_MAX_PARTS + (size_t)part_of_row[row]];

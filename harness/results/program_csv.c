@@ -21,6 +21,8 @@ void kernels_csv_row(struct csv *c, const struct kernel_row *r)
     csv_int(c, r->processes);
     csv_text(c, r->profiled_job);
     csv_text(c, r->status);
+    csv_uint(c, r->autotuning_launches);
+    csv_real(c, r->autotuning_ms);
     csv_end_row(c);
 }
 

@@ -18,6 +18,8 @@ struct kernel_row {
     double share_pct, total_ms, mean_ms, median_ms, min_ms, max_ms, stdev_ms;
     int processes;
     const char *profiled_job, *status;
+    uint64_t autotuning_launches; /* an autotuner's timing runs of the kernel, apart from launches */
+    double autotuning_ms;
 };
 
 struct collective_row {

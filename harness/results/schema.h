@@ -167,7 +167,8 @@
     X(KERNELS_MEAN_MS, "mean_ms", SPAN_MS) X(KERNELS_MEDIAN_MS, "median_ms", SPAN_MS)                                \
     X(KERNELS_MIN_MS, "min_ms", SPAN_MS) X(KERNELS_MAX_MS, "max_ms", SPAN_MS) X(KERNELS_STDEV_MS, "stdev_ms", SPAN_MS) \
     X(KERNELS_PROCESSES, "processes", COUNT) X(KERNELS_PROFILED_JOB, "profiled_job", TEXT)                           \
-    X(KERNELS_STATUS, "status", TEXT)
+    X(KERNELS_STATUS, "status", TEXT) X(KERNELS_AUTOTUNING_LAUNCHES, "autotuning_launches", COUNT)                   \
+    X(KERNELS_AUTOTUNING_MS, "autotuning_ms", TOTAL_MS)
 
 /* A multi-process program's collectives (harness/program/collectives.h), one row per collective and rank: the
  * collective's number (from 0, in each rank's call order), its kernel, the part, its start on the common clock (ms
