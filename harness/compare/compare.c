@@ -289,16 +289,27 @@ static int collect(const struct compare_side *side, const int *rounds, int n_rou
     return 0;
 }
 
+/* A program's kernel counts what the program gave it, and a program's data need not be the same twice (reductions in
+ * the order atomics land, cuDNN's and NCCL's choices, a DataLoader's): two profiles of one training script, one after
+ * the other, moved a fused Adam kernel's predicated-on FFMAs by 24 of 335 million and a cuDNN weight-gradient
+ * kernel's global loads by 0.06 % (two H200s, docs/regressions.md). A count of a program's that moved by less than
+ * this, where a side has one collection, is not gated. */
+#define PROGRAM_COUNT_NOISE 0.01
+
 /* A count equal in every collection of each side is exact: any change is the code's doing. One that moved between
  * two collections of one side depends on the run's scheduling (a tile scheduler, atomics-ordered work): it is
  * listed, beside whether the head left the base's range by more than the widest spread a side showed, and never
- * gated. A count that timing can steer is held exact only where both sides had two collections or more to agree. */
-static enum metric_change_kind judge_count(const char *metric, const struct collected *base,
+ * gated. A count that timing can steer, or a program's moved a little, is held exact only where both sides had two
+ * collections or more to agree. */
+static enum metric_change_kind judge_count(const char *metric, bool program, const struct collected *base,
                                            const struct collected *head)
 {
     if (base->low == base->high && head->low == head->high) {
-        if ((base->n < 2 || head->n < 2) && metric_timing_steered(metric))
+        bool one_collection = base->n < 2 || head->n < 2;
+        if (one_collection && metric_timing_steered(metric))
             return METRIC_UNCONFIRMED;
+        if (one_collection && program && fabs(head->low - base->low) < PROGRAM_COUNT_NOISE * fabs(base->low))
+            return METRIC_INPUTS;
         return head->low > base->low ? METRIC_REGRESSION : METRIC_IMPROVEMENT;
     }
     double spread = fmax(base->high - base->low, head->high - head->low);
@@ -320,7 +331,7 @@ static int compare_counts(const struct compare_side *base, const int *base_round
             collect(head, head_rounds, nh, p, job, exact[m], &y, e) || x.n == 0 || y.n == 0 ||
             (x.low == x.high && y.low == y.high && x.low == y.low))
             continue;
-        add_change(c, p, exact[m], &x, &y, judge_count(exact[m], &x, &y), e);
+        add_change(c, p, exact[m], &x, &y, judge_count(exact[m], base->program, &x, &y), e);
     }
     return e->code;
 }

@@ -32,7 +32,8 @@ struct compared_pair {
  * that spread; UNCONFIRMED: a count timing can steer (the catalog's TIMING_STEERED_METRICS) that moved between the
  * sides where a side has one collection, which cannot show it moving; LAUNCH_DIFFERS: a program's kernel profiled at
  * launches of another block, grid or dynamic shared memory on the two sides, whose counts are not compared (the
- * change names the launch property). None is gated. */
+ * change names the launch property); INPUTS: a program's count that moved by under PROGRAM_COUNT_NOISE between sides
+ * of one collection (the program's data need not be the same twice). None is gated. */
 enum metric_change_kind {
     METRIC_REGRESSION,
     METRIC_IMPROVEMENT,
@@ -40,7 +41,8 @@ enum metric_change_kind {
     METRIC_SCHEDULING,
     METRIC_SCHEDULING_BEYOND,
     METRIC_UNCONFIRMED,
-    METRIC_LAUNCH_DIFFERS
+    METRIC_LAUNCH_DIFFERS,
+    METRIC_INPUTS
 };
 
 struct metric_change {

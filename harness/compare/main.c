@@ -49,7 +49,8 @@ static const char usage_text[] =
     "Two program profiles: a kernel launched over 1.5 times as often a run on one side gets\n"
     "no verdict (UNSURE: other work, as an autotuner's benchmarks), and a kernel profiled at\n"
     "launches of another block, grid or dynamic shared memory has its counts listed as\n"
-    "launch_differs, not compared.\n"
+    "launch_differs, not compared; a program's count that moved by under 1 % where a side has\n"
+    "one collection is listed as unconfirmed_inputs (the program's data can), not gated.\n"
     "\n"
     "Exit codes: 0 no regression; 1 a SLOWER verdict, a check failed in HEAD, a metric\n"
     "regression, or more bank conflicts or wasted sectors on a source line; 2 the comparison could not be made; 4 DIR cannot be written or exists; 5 out of memory.\n";

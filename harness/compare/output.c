@@ -8,7 +8,7 @@
 
 static const char *const change_kind[] = {
     "regression", "improvement", "dram_change", "scheduling", "scheduling_beyond_spread", "unconfirmed",
-    "launch_differs"};
+    "launch_differs", "unconfirmed_inputs"};
 
 const char *pair_verdict(const struct compared_pair *p)
 {
@@ -135,6 +135,9 @@ static void print_changes(FILE *out, const struct comparison *c, int width, stru
                     m->head_collections);
         else if (m->kind == METRIC_LAUNCH_DIFFERS)
             fprintf(out, " (the profiled launches differ: their counts not compared, not gated)");
+        else if (m->kind == METRIC_INPUTS)
+            fprintf(out, " (a program's count, moved under 1 %% over %d + %d collections: its data can; not gated)",
+                    m->base_collections, m->head_collections);
         fputc('\n', out);
     }
 }
@@ -204,6 +207,10 @@ void compare_print(FILE *out, const struct comparison *c, const struct compare_o
                      "dynamic shared memory: an autotuner's candidate on one side, say); their counts are not "
                      "compared\n",
                 changes_of(c, METRIC_LAUNCH_DIFFERS), changes_of(c, METRIC_LAUNCH_DIFFERS) == 1 ? "" : "s");
+    if (changes_of(c, METRIC_INPUTS))
+        fprintf(out, "counts: %d of a program's kernels' counts moved by under 1 %% between the sides: the program's "
+                     "data need not be the same twice; not gated\n",
+                changes_of(c, METRIC_INPUTS));
     fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians%s; "
                  "floor %.3g %%, or a unit's rounds' noise where larger\n",
             o->rules.alpha,

@@ -18,7 +18,7 @@
 static int count_status(const struct program_kernels *k, const struct results_folder *r, const char *status)
 {
     int n = 0;
-    for (size_t i = 0; i < k->n; ++i)
+    for (size_t i = 0; i < k->with_launches; ++i)
         n += k->at[i].profiled_row >= 0 && strcmp(program_kernel_status(r, &k->at[i]), status) == 0;
     return n;
 }
@@ -42,7 +42,7 @@ static void busiest_rows(FILE *f, const struct report_model *m)
     report_put_pair(f, "busiest", value);
     if (!k->at[0].collective)
         return;
-    for (size_t i = 1; i < k->n; ++i)
+    for (size_t i = 1; i < k->with_launches; ++i)
         if (!k->at[i].collective) {
             share_of(m, i, value, sizeof value);
             report_put_pair(f, "collectives apart", value);
@@ -88,7 +88,8 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
              k->total_ms / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
     report_put_pair(f, "kernel time", value);
     snprintf(value, sizeof value, "%s launches per run, %zu kernels; %d kernels profiled with hardware metrics, each "
-             "by its first launch profiled; the rest timed", report_environment_or(r, "kernel_launches", "?"), k->n,
+             "by its first launch profiled; the rest timed", report_environment_or(r, "kernel_launches", "?"),
+             k->with_launches,
              count_status(k, r, PROGRAM_STATUS_PROFILED));
     report_put_pair(f, "launches", value);
     put_autotuning(f, k);
@@ -242,7 +243,7 @@ static int unjudged_note(const struct report_model *m, FILE *variables, struct e
     struct finding f[FINDING_MAX];
     char unjudged[FINDING_MAX * FINDING_CAUSE_LEN] = "", note[sizeof unjudged + 128] = "";
     int n;
-    for (size_t i = 0; i < m->kernels.n; ++i)
+    for (size_t i = 0; i < m->kernels.with_launches; ++i)
         if (m->kernels.at[i].profiled_row >= 0) {
             const char *job = csv_table_text(&m->r->summary, m->kernels.at[i].profiled_row, m->r->col_variant);
             if (report_findings(m, job, 0, f, FINDING_MAX, &n, unjudged, sizeof unjudged, e))

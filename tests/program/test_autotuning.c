@@ -66,16 +66,16 @@ static void expect_marks(const struct launches *l)
     assert_int_equal(autotuning_mark(l->kernel, l->n, marked), 0);
     for (size_t i = 0; i < l->n; ++i)
         if (marked[i] != l->expected[i])
-            fail_msg("launch %zu (%s): %s, expected %s", i, l->kernel[i], marked[i] ? "the autotuner's" : "the program's",
-                     l->expected[i] ? "the autotuner's" : "the program's");
+            fail_msg("launch %zu (%s): %s, expected %s", i, l->kernel[i], marked[i] ? "the autotuner's" : "its own",
+                     l->expected[i] ? "the autotuner's" : "its own");
 }
 
 static void the_flush_is_pytorchs_int_fill(void **state)
 {
     (void)state;
     assert_true(autotuning_is_flush(FLUSH));
-    assert_false(autotuning_is_flush("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-                                     "std::array<char*, 1ul> >"));
+    assert_false(autotuning_is_flush("void at::native::vectorized_elementwise_kernel<4, "
+                                     "at::native::FillFunctor<float>, std::array<char*, 1ul> >"));
     assert_false(autotuning_is_flush("triton_poi_fused_fill_0"));
 }
 

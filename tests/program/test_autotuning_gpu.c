@@ -1,10 +1,11 @@
 /*
  * A program that autotunes, profiled for real (GPU; skipped without one, or without PyTorch and Triton):
- * tests/inject/program_autotune.py calls a Triton kernel under @triton.autotune and a torch.compile'd layer norm and
- * GELU 7 times each. Profiled with Inductor's cache empty, then again with it warm, each of its Triton kernels is
- * the program's 7 times, the candidates' timing counted apart (kernels.csv: autotuning_launches), the L2 flush none
- * of the program's; with the cache warm Inductor times nothing, and @triton.autotune (no cache across processes)
- * times its kernel again. The two profiles compare kernel by kernel with no kernel launched unlike.
+ * tests/inject/program_autotune.py calls a Triton kernel under @triton.autotune, a torch.compile'd layer norm
+ * and GELU and a torch.compile'd cast 7 times each. Profiled with Inductor's cache empty, then again with it
+ * warm, each of its Triton kernels is the program's 7 times, the candidates' timing counted apart (kernels.csv:
+ * autotuning_launches), the L2 flush none of the program's; with the cache warm Inductor times nothing, and
+ * @triton.autotune (no cache across processes) times its kernel again. The two profiles compare kernel by kernel
+ * with no kernel launched unlike.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -72,32 +73,36 @@ static void skip_unless_runnable(void)
 static const char *counts(const char *name, const char *piece)
 {
     static struct outcome o;
-    shell(&o, "python3 -c 'import csv, sys; [print(r[\"kernel\"][:40].replace(\" \", \"_\"), r[\"launches\"], r[\"autotuning_launches\"]) "
-              "for r in csv.DictReader(open(sys.argv[1])) if sys.argv[2] in r[\"kernel\"]]' %s/%s/kernels.csv '%s'",
+    shell(&o, "python3 -c 'import csv, sys; [print(r[\"kernel\"][:40].replace(\" \", \"_\"), r[\"launches\"], "
+              "r[\"autotuning_launches\"]) for r in csv.DictReader(open(sys.argv[1])) "
+              "if sys.argv[2] in r[\"kernel\"]]' %s/%s/kernels.csv '%s'",
           workdir, name, piece);
     assert_int_equal(o.exit_code, 0);
     return o.output;
 }
 
-/* Each matching kernel launched 7 times by the program, and timed by an autotuner (at least its five estimating
- * runs of each of two candidates) or not. */
-static void expect_each(const char *name, const char *piece, int least_autotuning, int most_autotuning)
+/* Each matching kernel launched 7 times by the program; the autotuners' launches of them all, returned. */
+static unsigned expect_each(const char *name, const char *piece)
 {
     const char *text = counts(name, piece);
-    int kernels = 0;
+    unsigned kernels = 0, all_autotuning = 0;
     for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
         char kernel[64];
         unsigned launches, autotuning;
         if (sscanf(line, "%63s %u %u", kernel, &launches, &autotuning) != 3)
             fail_msg("%s: unreadable line in:\n%s", name, text);
-        if (launches != 7 || (int)autotuning < least_autotuning || (int)autotuning > most_autotuning)
-            fail_msg("%s: %s launched %u times by the program and %u by an autotuner; expected 7 and %d to %d", name,
-                     kernel, launches, autotuning, least_autotuning, most_autotuning);
+        if (launches != 7)
+            fail_msg("%s: %s launched %u times by the program; expected 7", name, kernel, launches);
+        all_autotuning += autotuning;
         ++kernels;
     }
     if (kernels == 0)
         fail_msg("%s: no kernel named %s in kernels.csv", name, piece);
+    return all_autotuning;
 }
+
+/* Timed by an autotuner: at least the five estimating runs, and a flush before each, of two candidates. */
+#define LEAST_TIMING 20
 
 static void the_cold_profile_counts_the_programs_launches_apart_from_the_timing(void **state)
 {
@@ -105,11 +110,11 @@ static void the_cold_profile_counts_the_programs_launches_apart_from_the_timing(
     skip_unless_runnable();
     if (cold.exit_code != 0 || !strstr(cold.output, "calls 7 sum"))
         fail_msg("exit %d:\n%s", cold.exit_code, cold.output);
-    expect_each("cold", "scale_kernel", 12, 1000000);
-    expect_each("cold", "triton_", 12, 1000000);
+    assert_in_range(expect_each("cold", "scale_kernel"), LEAST_TIMING, UINT32_MAX);
+    assert_in_range(expect_each("cold", "triton_"), LEAST_TIMING, UINT32_MAX); /* the cast's */
     const char *flush = counts("cold", "FillFunctor<int>");
     unsigned launches = 1, autotuning = 0;
-    if (sscanf(flush, "%*s %u %u", &launches, &autotuning) != 2 || launches != 0 || autotuning < 24)
+    if (sscanf(flush, "%*s %u %u", &launches, &autotuning) != 2 || launches != 0 || autotuning < 2 * LEAST_TIMING)
         fail_msg("the L2 flush: expected no launch of the program's and the autotuners' many:\n%s", flush);
 }
 
@@ -119,8 +124,8 @@ static void with_the_cache_warm_only_triton_autotune_times_again(void **state)
     skip_unless_runnable();
     if (warm.exit_code != 0)
         fail_msg("exit %d:\n%s", warm.exit_code, warm.output);
-    expect_each("warm", "scale_kernel", 12, 1000000);
-    expect_each("warm", "triton_", 0, 0);
+    assert_in_range(expect_each("warm", "scale_kernel"), LEAST_TIMING, UINT32_MAX);
+    assert_int_equal(expect_each("warm", "triton_"), 0);
 }
 
 static void cold_and_warm_compare_kernel_by_kernel(void **state)
