@@ -659,8 +659,9 @@ static void a_worker_that_launched_no_kernel_adds_no_part(void **state)
     expect_line(env, "\ncommand_line,./compiled.sh --epochs 1\n");
     read_scratch_file("out/kernels.csv", kernels, sizeof kernels);
     expect_line(kernels, "kernel,nvtx_range,launches,share_pct,total_ms,mean_ms,median_ms,min_ms,max_ms,stdev_ms,"
-                         "processes,profiled_job,status\nk(),,2,100,0.004,0.002,0.002,0.001,0.003,");
-    expect_line(kernels, ",1,,timed\n");
+                         "processes,profiled_job,status,autotuning_launches,autotuning_ms\n"
+                         "k(),,2,100,0.004,0.002,0.002,0.001,0.003,");
+    expect_line(kernels, ",1,,timed,0,0\n"); /* no autotuner timed it */
 }
 
 /* A worker's folder that holds a file memscope did not write (a user's notes) is not memscope's to remove: the part
