@@ -1,6 +1,6 @@
 /*
  * The launches an autotuner made to time its candidates, told from a program's own. Triton's do_bench (behind
- * @triton.autotune) and Inductor's benchmarker (behind torch.compile, whenever its cache is cold) time each
+ * @triton.autotune) and Inductor's benchmarker (behind torch.compile, where its cache holds no choice yet) time each
  * candidate kernel after emptying the L2: before every timed run they zero an int buffer larger than the L2, which
  * is PyTorch's fill kernel for ints (at::native::FillFunctor<int>). A process's launches then run flush, K, flush, K
  * ... with one kernel K for five pairs or more (both time five runs to estimate, then many more), after an untimed
