@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +102,81 @@ static bool is_collective(const struct csv_table *t, int row, int kernel, const 
     return job_kernel_is_nccl(csv_table_text(t, row, kernel)) || kept(k, csv_table_text(t, row, kernel));
 }
 
+/* Where to mark a part's launches that ran beside its collectives: the profile's summary rows. */
+struct beside_marks {
+    const struct results_folder *r;
+    bool *row;
+    size_t *marked;
+};
+
+static int by_start(const void *x, const void *y)
+{
+    const int64_t *a = x, *b = y; /* {start, end} */
+    return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* The part's collectives as {start, end} pairs sorted by start, each end raised to the latest end before it, so that
+ * one search tells whether any collective that started before a time had not ended by another. */
+static int64_t (*collective_spans(const struct part_side *s))[2]
+{
+    int64_t(*span)[2] = malloc((s->n + 1) * sizeof *span);
+    if (!span)
+        return NULL;
+    for (size_t i = 0; i < s->n; ++i) {
+        span[i][0] = s->start_ns[i];
+        span[i][1] = s->start_ns[i] + (int64_t)s->duration_ns[i];
+    }
+    qsort(span, s->n, sizeof *span, by_start);
+    for (size_t i = 1; i < s->n; ++i)
+        span[i][1] = span[i][1] > span[i - 1][1] ? span[i][1] : span[i - 1][1];
+    return span;
+}
+
+/* Whether [start, end) overlaps a collective: the latest end of those that started before end is past start. */
+static bool overlaps(int64_t (*span)[2], size_t n, int64_t start, int64_t end)
+{
+    size_t low = 0, high = n; /* the collectives that started before end: span[0, low) */
+    while (low < high) {
+        size_t middle = (low + high) / 2;
+        if (span[middle][0] < end)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low > 0 && span[low - 1][1] > start;
+}
+
+/* Each launch of the part (t: its launches.csv) that is no collective and overlapped one, marked at its job's row. */
+static int mark_beside(const struct csv_table *t, int kernel, int duration, int start_column, int64_t offset,
+                       const struct part_side *s, const struct kept_kernels *k, struct beside_marks *m)
+{
+    int job = schema_column_or_none(t, &launches_csv, LAUNCHES_JOB);
+    int64_t(*span)[2] = collective_spans(s);
+    char key[JOB_NAME_LEN + COLLECTIVE_PART_LABEL_LEN];
+    if (!span)
+        return -1;
+    for (int row = 0; row < t->rows && job >= 0; ++row) {
+        double ns;
+        struct error ignored = {0};
+        if (is_collective(t, row, kernel, k) || csv_table_real(t, row, duration, &ns, &ignored) || isnan(ns))
+            continue;
+        int64_t start = (int64_t)strtoull(csv_table_text(t, row, start_column), NULL, 10) + offset;
+        if (!overlaps(span, s->n, start, start + (int64_t)ns) ||
+            job_name_with_part(key, sizeof key, s->label, csv_table_text(t, row, job)) != 0)
+            continue;
+        int at = results_summary_row(m->r, key, PRODUCT_SHAPE_NONE);
+        if (at >= 0 && !m->row[at]) {
+            m->row[at] = true;
+            ++*m->marked;
+        }
+    }
+    free(span);
+    return 0;
+}
+
 /* Each collective of the part, with the launches replayed since the one before (where its run replayed any). */
-static int read_launches(const char *dir, int64_t offset, bool replayed, struct part_side *s, struct error *e)
+static int read_launches(const char *dir, int64_t offset, bool replayed, struct part_side *s, struct beside_marks *m,
+                         struct error *e)
 {
     struct csv_table t;
     struct kept_kernels k = {0};
@@ -129,6 +203,8 @@ static int read_launches(const char *dir, int64_t offset, bool replayed, struct 
             error_set(e, EXIT_RUNTIME, "out of memory for the collectives of %s", dir);
         replays = 0;
     }
+    if (!e->code && s->has_start && s->n && m->row && mark_beside(&t, kernel, duration, start, offset, s, &k, m))
+        error_set(e, EXIT_RUNTIME, "out of memory for the launches of %s", dir);
     free(k.name);
     csv_table_free(&t);
     return e->code;
@@ -136,7 +212,8 @@ static int read_launches(const char *dir, int64_t offset, bool replayed, struct 
 
 /* Each part the profile's environment.csv names (part_<dir>: its label) with its collectives; those without any are
  * not kept. */
-static int read_sides(const struct results_folder *r, struct part_side **sides, size_t *n, struct error *e)
+static int read_sides(const struct results_folder *r, struct part_side **sides, size_t *n, struct beside_marks *m,
+                      struct error *e)
 {
     const struct csv_table *env = &r->environment;
     for (int row = 0; row < env->rows && !e->code; ++row) {
@@ -149,11 +226,12 @@ static int read_sides(const struct results_folder *r, struct part_side **sides, 
         bool known, replayed;
         snprintf(s.label, sizeof s.label, "%s", csv_table_text(env, row, ENVIRONMENT_VALUE));
         snprintf(dir, sizeof dir, "%s/%s", r->dir, key + 5);
-        if (read_part_environment(dir, &offset, &known, &replayed, e) || read_launches(dir, offset, replayed, &s, e)) {
+        if (read_part_environment(dir, &offset, &known, &replayed, e) == 0)
+            s.has_start = known;
+        if (e->code || read_launches(dir, offset, replayed, &s, m, e)) {
             side_free(&s);
             break;
         }
-        s.has_start = s.has_start && known;
         if (s.n == 0)
             side_free(&s);
         else if (grow_for_one_more((void **)sides, *n, sizeof **sides) != 0) {
@@ -243,8 +321,11 @@ int program_collectives_build(const struct results_folder *r, struct program_col
 {
     struct part_side *sides = NULL;
     size_t n = 0;
-    *c = (struct program_collectives){0};
-    if (read_sides(r, &sides, &n, e) == 0) {
+    *c = (struct program_collectives){.beside_row = calloc((size_t)r->summary.rows + 1, sizeof *c->beside_row)};
+    struct beside_marks marks = {r, c->beside_row, &c->beside_launches};
+    if (!c->beside_row)
+        return error_set(e, EXIT_RUNTIME, "out of memory");
+    if (read_sides(r, &sides, &n, &marks, e) == 0) {
         const char *why = unsplittable(sides, n);
         if (why)
             snprintf(c->not_split, sizeof c->not_split, "%s", why);
@@ -267,5 +348,6 @@ void program_collectives_free(struct program_collectives *c)
     free(c->part);
     free(c->arrival);
     free(c->last);
+    free(c->beside_row);
     *c = (struct program_collectives){0};
 }

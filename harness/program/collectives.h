@@ -10,10 +10,17 @@
  * before the last arrival did not wait for it (a broadcast's root can finish once its data is in the peers' NCCL
  * buffers): its whole duration is transfer. Where the straggler had launches replayed by memscope since its
  * collective before, the wait is memscope's (replays_before).
+ *
+ * A rank's collective waits on its GPU's SMs while the rank's other kernels run beside it (DDP overlaps the gradients'
+ * all-reduce with the backward pass), and slows them: on a training script's two ranks, a cuBLAS weight-gradient GEMM
+ * took 60 us beside a collective and 32 us alone, on either rank. The rank that waits longer, the one that did not
+ * straggle, runs more of its launches beside one. Each launch of the first run is marked where it overlapped one of
+ * its part's collectives (beside_row), so that ranks are compared on their launches alone.
  */
 #ifndef MEMSCOPE_PROGRAM_COLLECTIVES_H
 #define MEMSCOPE_PROGRAM_COLLECTIVES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +45,9 @@ struct program_collectives {
     size_t n;                             /* collectives matched */
     int64_t first_start_ns;               /* the earliest start of any */
     char unmatched[512];                  /* why matching stopped before a part's last collective; "" if it did not */
+    bool *beside_row;                     /* per summary row: its launch (the first run's) overlapped, on its part's
+                                             GPU, one of the part's collectives; none where no part has start times */
+    size_t beside_launches;               /* how many are */
     char not_split[256];                  /* why nothing could be split ("": it was): too few parts, no start times */
 };
 

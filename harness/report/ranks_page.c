@@ -4,7 +4,10 @@
  * much it exceeds the fastest, and which of the summary's counters (of each part's first launch of it) differ between
  * those two by more than RANKS_COUNTER_GAP of the larger; the kernels whose parts differ most come first. A
  * collective's duration is mostly waiting for the other ranks, so collectives are not compared there but on
- * "Collectives: wait and transfer" (program/collectives.h): per part, its time in collectives split into waiting for
+ * "Collectives: wait and transfer" (program/collectives.h). A launch that ran beside one of its rank's collectives
+ * shares the SMs with the collective's wait (program/collectives.h) and is slower for it, the more so on the rank
+ * that waited more: the medians are of the launches alone, and how many ran beside one is said per rank. The
+ * collectives page: per part, its time in collectives split into waiting for
  * the last arrival and the transfer after it, and how often it arrived last; then the collectives with the longest
  * waits, each with the rank that arrived last (the straggler) and whether memscope's replay of that rank's launches
  * since its collective before made it late.
@@ -57,11 +60,13 @@ struct parts {
     int n;
 };
 
-/* One kernel in each part: its launches' durations there and its first job there. */
+/* One kernel in each part: the durations of its launches there that ran alone, its first job there, and how many of
+ * its first run's launches there ran beside a collective, of how many. */
 struct in_part {
     double *ms;
     size_t n;
     int first_row;
+    size_t beside, first_run;
 };
 
 /* One kernel across parts: its median per part, and its spread. */
@@ -71,6 +76,7 @@ struct across {
     int part[RANKS_MAX_PARTS];
     double median[RANKS_MAX_PARTS];
     int first_row[RANKS_MAX_PARTS];
+    size_t beside[RANKS_MAX_PARTS], first_run[RANKS_MAX_PARTS];
     int slowest, fastest;     /* indices in part[] */
     double gap;               /* the slowest's median over the fastest's, less 1 */
 };
@@ -92,8 +98,10 @@ static int part_of(struct parts *p, const char *job)
     return p->n++;
 }
 
-/* Every timed launch into its kernel's list in its part; cells[kernel * RANKS_MAX_PARTS + part]. */
-static struct in_part *spread_samples(const struct report_model *m, struct parts *p, struct error *e)
+/* Every timed launch into its kernel's list in its part, those beside a collective (beside: per summary row) only
+ * counted; cells[kernel * RANKS_MAX_PARTS + part]. */
+static struct in_part *spread_samples(const struct report_model *m, const bool *beside, struct parts *p,
+                                      struct error *e)
 {
     const struct results_folder *r = m->r;
     struct in_part *cells = calloc(m->kernels.n * RANKS_MAX_PARTS + 1, sizeof *cells);
@@ -113,10 +121,12 @@ static struct in_part *spread_samples(const struct report_model *m, struct parts
         struct in_part *c = &cells[(size_t)m->kernels.kernel_of_row[row] * RANKS_MAX_PARTS + (size_t)part_of_row[row]];
         if (c->first_row < 0)
             c->first_row = row;
+        c->beside += beside[row];
+        c->first_run++;
     }
     for (int s = 0; s < r->samples.rows && !e->code; ++s) {
         int row = r->sample_summary_row[s];
-        if (part_of_row[row] < 0)
+        if (part_of_row[row] < 0 || beside[row]) /* a job's every run, as its first run's launch was */
             continue;
         struct in_part *c = &cells[(size_t)m->kernels.kernel_of_row[row] * RANKS_MAX_PARTS + (size_t)part_of_row[row]];
         if (grow_for_one_more((void **)&c->ms, c->n, sizeof *c->ms) != 0)
@@ -147,6 +157,8 @@ static int gather_one(const struct report_model *m, const struct in_part *cells,
             continue;
         a->part[a->n] = p;
         a->median[a->n] = median(c->ms, c->n);
+        a->beside[a->n] = c->beside;
+        a->first_run[a->n] = c->first_run;
         a->first_row[a->n++] = c->first_row;
     }
     if (a->n < 2)
@@ -209,6 +221,11 @@ static void across_row(FILE *f, const struct report_model *m, const struct parts
     report_put_cell(f, slowest, 0);
     report_format_number(gap, sizeof gap, 100 * a->gap, "+%.1f %%");
     report_put_cell(f, gap, 0);
+    used = 0;
+    for (int i = 0; i < a->n && used < sizeof cell; ++i)
+        used += (size_t)snprintf(cell + used, sizeof cell - used, "%s%zu/%zu", i ? ", " : "", a->beside[i],
+                                 a->first_run[i]);
+    report_put_cell(f, cell, 0);
     differing(m, a, cell, sizeof cell);
     report_put_cell(f, cell, 1);
 }
@@ -224,11 +241,14 @@ int report_write_ranks(const struct report_model *m, struct page_output *out, st
 {
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     struct parts p = {.n = 0};
+    struct program_collectives collectives;
     int n = 0;
     out->copies = 0;
     if (!m->program || m->kernels.grouping == GROUP_BY_LAUNCH) /* a launch is in one part: nothing to set beside it */
         return 0;
-    struct in_part *cells = spread_samples(m, &p, e);
+    if (program_collectives_build(m->r, &collectives, e))
+        return e->code;
+    struct in_part *cells = spread_samples(m, collectives.beside_row, &p, e);
     struct across *all = cells ? calloc(m->kernels.n + 1, sizeof *all) : NULL;
     if (cells && !all)
         error_set(e, EXIT_RUNTIME, "out of memory");
@@ -237,7 +257,8 @@ int report_write_ranks(const struct report_model *m, struct page_output *out, st
     FILE *f = n > 0 && !e->code ? report_open(out->dir, "ranks.tsv", path, sizeof path, e) : NULL;
     if (f) {
         qsort(all, (size_t)n, sizeof *all, by_gap);
-        fputs("kernel\tmedian ms per rank\tslowest\tover the fastest\tcounters that differ\n", f);
+        fputs("kernel\tmedian ms per rank, alone\tslowest\tover the fastest\tbeside a collective\t"
+              "counters that differ\n", f);
         int shown = n < RANKS_ROWS_MAX ? n : RANKS_ROWS_MAX;
         for (int i = 0; i < shown; ++i)
             across_row(f, m, &p, &all[i]);
@@ -248,6 +269,7 @@ int report_write_ranks(const struct report_model *m, struct page_output *out, st
     }
     free(all);
     free_cells(cells, m->kernels.n * RANKS_MAX_PARTS);
+    program_collectives_free(&collectives);
     return e->code;
 }
 
