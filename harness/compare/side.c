@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "../common/paths.h"
+#include "../results/job_name.h"
 #include "../results/schema.h"
 #include "side.h"
 
@@ -193,14 +194,15 @@ int compare_side_round_samples(const struct compare_side *side, int round, const
                          : append_round(&side->round[round], variant, shape, samples, count);
 }
 
-/* The job of a side's n-th launch of a kernel, counted over its rounds in order; NULL past its last. */
-static const char *nth_launch_job(const struct compare_side *side, const char *key, size_t n)
+/* The job of a side's n-th launch of a kernel, counted over its rounds in order, as the program's own launches
+ * number it (an autotuner's launches before it on one side only do not shift it); NULL past its last. */
+static const char *nth_launch_job(const struct compare_side *side, const char *key, size_t n, char *out, size_t size)
 {
     for (int i = 0; i < side->rounds; ++i) {
         const struct program_kernel *k = program_kernels_find(&side->kernels[i], key);
         size_t here = k ? k->launches : 0;
         if (n < here)
-            return csv_table_text(&side->round[i].summary, k->sample_rows[n], side->round[i].col_variant);
+            return program_kernels_launch_name(&side->kernels[i], &side->round[i], k->sample_rows[n], out, size);
         n -= here;
     }
     return NULL;
@@ -211,13 +213,16 @@ bool compare_sides_launch_alike(const struct compare_side *base, const struct co
     if (!base->program || !head->program)
         return false;
     size_t n = 0;
-    const char *a, *b, *first = nth_launch_job(base, key, 0);
+    char first_name[JOB_NAME_LEN], a_name[JOB_NAME_LEN], b_name[JOB_NAME_LEN];
+    const char *a, *b, *first = nth_launch_job(base, key, 0, first_name, sizeof first_name);
     bool several = false;
-    while ((a = nth_launch_job(base, key, n)) && (b = nth_launch_job(head, key, n)) && strcmp(a, b) == 0) {
+    while ((a = nth_launch_job(base, key, n, a_name, sizeof a_name)) &&
+           (b = nth_launch_job(head, key, n, b_name, sizeof b_name)) && strcmp(a, b) == 0) {
         several = several || strcmp(a, first) != 0;
         ++n;
     }
-    return several && !nth_launch_job(base, key, n) && !nth_launch_job(head, key, n);
+    return several && !nth_launch_job(base, key, n, a_name, sizeof a_name) &&
+           !nth_launch_job(head, key, n, b_name, sizeof b_name);
 }
 
 int compare_side_metric_rounds(const struct compare_side *side, int rounds[COMPARE_MAX_ROUNDS])

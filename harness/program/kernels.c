@@ -259,6 +259,56 @@ static int mark_autotuning(struct building *b)
     return failed;
 }
 
+/* The length of job's name without its ordinal (" #K"). */
+static size_t without_ordinal(const char *job)
+{
+    const char *mark = strrchr(job, '#');
+    return mark && mark > job + 1 ? (size_t)(mark - 1 - job) : strlen(job);
+}
+
+/* Each program launch's ordinal among the program's launches of its kernel at its part and path, in row order. */
+static int number_program_launches(const struct results_folder *r, struct program_kernels *k)
+{
+    int rows = r->summary.rows, failed = 0;
+    char **prefix = calloc((size_t)rows + 1, sizeof *prefix);
+    int *count = calloc((size_t)rows + 1, sizeof *count);
+    struct name_index seen;
+    k->program_ordinal = malloc(((size_t)rows + 1) * sizeof *k->program_ordinal);
+    if (!prefix || !count || !k->program_ordinal || name_index_init(&seen, (size_t)rows) != 0) {
+        free(prefix);
+        free(count);
+        return -1;
+    }
+    for (int row = 0; row < rows && !failed; ++row) {
+        const char *job = csv_table_text(&r->summary, row, r->col_variant);
+        k->program_ordinal[row] = -1;
+        if (k->autotuning_row[row])
+            continue;
+        if (!(prefix[row] = strndup(job, without_ordinal(job)))) {
+            failed = 1;
+            break;
+        }
+        int first = name_index_add(&seen, prefix[row], 0, row);
+        failed = first < -1;
+        if (!failed)
+            k->program_ordinal[row] = count[first]++;
+    }
+    for (int row = 0; row < rows; ++row)
+        free(prefix[row]);
+    free(prefix);
+    free(count);
+    name_index_free(&seen);
+    return failed ? -1 : 0;
+}
+
+static bool any(const bool *flags, int n)
+{
+    for (int i = 0; i < n; ++i)
+        if (flags[i])
+            return true;
+    return false;
+}
+
 int program_kernels_build(const struct results_folder *r, enum kernel_grouping g, struct program_kernels *k,
                           struct error *e)
 {
@@ -266,7 +316,8 @@ int program_kernels_build(const struct results_folder *r, enum kernel_grouping g
     struct building b = {r, k, calloc((size_t)r->summary.rows + 1, sizeof *b.kernel_of_row), NULL, NULL,
                          schema_column_or_none(&r->summary, &summary_csv, SUMMARY_METRICS_KERNEL)};
     k->kernel_of_row = b.kernel_of_row;
-    int failed = !b.kernel_of_row || name_index_init(&k->by_key, 64) != 0 || mark_autotuning(&b) != 0;
+    int failed = !b.kernel_of_row || name_index_init(&k->by_key, 64) != 0 || mark_autotuning(&b) != 0 ||
+                 (any(k->autotuning_row, r->summary.rows) && number_program_launches(r, k) != 0);
     for (int row = 0; row < r->summary.rows && !failed; ++row)
         failed = add_job(&b, g, row) != 0;
     failed = failed || gather_samples(&b) != 0 || rank(k, r->summary.rows) != 0;
@@ -290,6 +341,7 @@ void program_kernels_free(struct program_kernels *k)
     free(k->at);
     free(k->kernel_of_row);
     free(k->autotuning_row);
+    free(k->program_ordinal);
     name_index_free(&k->by_key);
     *k = (struct program_kernels){0};
 }
@@ -298,6 +350,16 @@ const struct program_kernel *program_kernels_find(const struct program_kernels *
 {
     int at = name_index_find(&k->by_key, key, 0);
     return at < 0 ? NULL : &k->at[at];
+}
+
+const char *program_kernels_launch_name(const struct program_kernels *k, const struct results_folder *r, int row,
+                                        char *out, size_t size)
+{
+    const char *job = csv_table_text(&r->summary, row, r->col_variant);
+    if (!k->program_ordinal || k->program_ordinal[row] < 0)
+        return job;
+    snprintf(out, size, "%.*s #%d", (int)without_ordinal(job), job, k->program_ordinal[row]);
+    return out;
 }
 
 const char *program_kernel_status(const struct results_folder *r, const struct program_kernel *k)

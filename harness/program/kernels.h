@@ -57,6 +57,9 @@ struct program_kernels {
     struct name_index by_key;
     int *kernel_of_row; /* per summary row: its kernel, an index in at */
     bool *autotuning_row; /* per summary row: the job is an autotuner's launch */
+    int *program_ordinal; /* per summary row: its ordinal among the program's own launches of its kernel at its part
+                             and NVTX path (the job's own, counting the autotuner's, where none came before); -1 for
+                             an autotuner's launch. NULL where the profile has no autotuner's launch. */
     enum kernel_grouping grouping;
 };
 
@@ -66,6 +69,12 @@ int program_kernels_build(const struct results_folder *r, enum kernel_grouping g
 void program_kernels_free(struct program_kernels *k);
 /* The kernel of that key, or NULL. */
 const struct program_kernel *program_kernels_find(const struct program_kernels *k, const char *key);
+
+/* The name of the job at row as the program's own launches number it: its job's name, the ordinal counted among the
+ * program's launches alone (program_ordinal), into out where that differs. Two profiles that launched alike have the
+ * same names in the same order, the autotuner's launches apart. */
+const char *program_kernels_launch_name(const struct program_kernels *k, const struct results_folder *r, int row,
+                                        char *out, size_t size);
 
 /* The status summary.csv gives the kernel's profiled job, or its first job's: profiled, timed, not replayed. */
 const char *program_kernel_status(const struct results_folder *r, const struct program_kernel *k);
