@@ -21,16 +21,32 @@ static size_t pairs_end(const char *const *kernels, const bool *flush, size_t n,
     return j;
 }
 
-/* Marks [start, end) and the warm-up straight before it: flushes, and untimed runs of the candidate, back to a launch
- * marked already (what lies before that was looked at when it was marked). */
+/* Marks [start, end) and what straight before it is the autotuner's: flushes (Inductor's memory warm-up), back to a
+ * launch marked already, then one untimed run of the candidate (both autotuners' first call). One only: a program
+ * that calls an autotuned kernel and then calls it with a new key, which the autotuner times anew, launches it just
+ * before that first call. */
 static void mark_timing(const char *const *kernels, const bool *flush, size_t start, size_t end, bool *autotuning)
 {
     const char *candidate = kernels[start + 1];
-    while (start > 0 && !autotuning[start - 1] &&
-           (flush[start - 1] || strcmp(kernels[start - 1], candidate) == 0))
+    while (start > 0 && !autotuning[start - 1] && flush[start - 1])
+        --start;
+    if (start > 0 && !autotuning[start - 1] && !flush[start - 1] && strcmp(kernels[start - 1], candidate) == 0)
         --start;
     for (size_t i = start; i < end; ++i)
         autotuning[i] = true;
+}
+
+/* After do_bench's five estimating runs (end: past them), its untimed warm-up runs of the candidate and then its
+ * timed runs, however few (a candidate slower than 20 ms gets fewer than five): the end of those, or end. */
+static size_t after_estimate(const char *const *kernels, const bool *flush, size_t n, size_t end)
+{
+    const char *candidate = kernels[end - 1];
+    size_t bare = end, pairs;
+    while (bare < n && !flush[bare] && strcmp(kernels[bare], candidate) == 0)
+        ++bare;
+    if (bare == end || bare + 1 >= n || !flush[bare] || strcmp(kernels[bare + 1], candidate) != 0)
+        return end;
+    return pairs_end(kernels, flush, n, bare, &pairs);
 }
 
 int autotuning_mark(const char *const *kernels, size_t n, bool *autotuning)
@@ -46,6 +62,12 @@ int autotuning_mark(const char *const *kernels, size_t n, bool *autotuning)
         size_t pairs, end = pairs_end(kernels, flush, n, i, &pairs);
         if (pairs >= AUTOTUNING_LEAST_PAIRS)
             mark_timing(kernels, flush, i, end, autotuning);
+        if (pairs == AUTOTUNING_LEAST_PAIRS) { /* an estimate: do_bench's warm-up and timed runs may follow */
+            size_t timed = after_estimate(kernels, flush, n, end);
+            for (size_t t = end; t < timed; ++t)
+                autotuning[t] = true;
+            end = timed;
+        }
         i = pairs ? end : i + 1;
     }
     free(flush);

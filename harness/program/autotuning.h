@@ -9,7 +9,9 @@
  * program's they ranked the flush second of its kernels and multiplied its Triton kernels' launches by 27.
  *
  * A program of its own that zeroes an int tensor before each launch of one kernel, five times in a row with no other
- * launch between, reads the same way: the pattern is the autotuners' whole signature, not their intent.
+ * launch between, reads the same way: the pattern is the autotuners' whole signature, not their intent. So does a
+ * launch of the program's own between do_bench's five estimating runs and its timed ones (its warm-up runs are the
+ * same kernel): a program that calls an autotuned kernel right after one autotuning of it and right before another.
  */
 #ifndef MEMSCOPE_PROGRAM_AUTOTUNING_H
 #define MEMSCOPE_PROGRAM_AUTOTUNING_H
@@ -24,8 +26,9 @@
 bool autotuning_is_flush(const char *kernel);
 
 /* kernels[0..n): one process's launches in the order it made them, by demangled name. Sets autotuning[i] for each
- * launch the autotuner made (the pairs, and the flushes and candidate runs straight before them) and clears it for
- * the rest. -1 out of memory. */
+ * launch the autotuner made (the pairs; the flushes and the one untimed candidate run straight before them; after
+ * five pairs, an estimate, the untimed and timed runs of do_bench that follow) and clears it for the rest. -1 out of
+ * memory. */
 int autotuning_mark(const char *const *kernels, size_t n, bool *autotuning);
 
 #endif

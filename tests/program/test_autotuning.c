@@ -110,6 +110,34 @@ static void triton_do_bench_warm_up_runs_are_the_autotuners(void **state)
     expect_marks(&l);
 }
 
+/* do_bench times a candidate slower than 20 ms fewer than five times after its estimate (rep / estimate, 100 ms),
+ * after one warm-up run: those are the autotuner's too. */
+static void a_slow_candidates_few_timed_runs_are_the_autotuners(void **state)
+{
+    (void)state;
+    static struct launches l;
+    l.n = 0;
+    launch(&l, "prologue", false, 1);
+    do_bench(&l, "huge_gemm", 1, 2);
+    launch(&l, "huge_gemm", false, 1);
+    launch(&l, "epilogue", false, 1);
+    expect_marks(&l);
+}
+
+/* A program that calls an autotuned kernel, then calls it with a new key (another size), which @triton.autotune
+ * times anew: its own call between the two timings is its own. */
+static void a_call_between_two_timings_of_one_kernel_is_the_programs(void **state)
+{
+    (void)state;
+    static struct launches l;
+    l.n = 0;
+    do_bench(&l, "matmul_kernel", 25, 100);
+    launch(&l, "matmul_kernel", false, 1);
+    do_bench(&l, "matmul_kernel", 25, 100);
+    launch(&l, "matmul_kernel", false, 1);
+    expect_marks(&l);
+}
+
 /* A program zeroing an int tensor before a kernel four times in a row is not timing anything. */
 static void four_fills_and_launches_in_a_row_are_the_programs(void **state)
 {
@@ -168,6 +196,8 @@ int main(void)
         cmocka_unit_test(the_flush_is_pytorchs_int_fill),
         cmocka_unit_test(inductors_candidates_are_the_autotuners_and_the_chosen_runs_the_programs),
         cmocka_unit_test(triton_do_bench_warm_up_runs_are_the_autotuners),
+        cmocka_unit_test(a_slow_candidates_few_timed_runs_are_the_autotuners),
+        cmocka_unit_test(a_call_between_two_timings_of_one_kernel_is_the_programs),
         cmocka_unit_test(four_fills_and_launches_in_a_row_are_the_programs),
         cmocka_unit_test(fills_in_steps_of_several_kernels_are_the_programs),
         cmocka_unit_test(a_flush_before_each_of_different_kernels_is_the_programs),
