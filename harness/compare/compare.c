@@ -262,18 +262,20 @@ static int add_change(struct comparison *c, const struct compared_pair *p, const
     return 0;
 }
 
-/* metric's value in each of a side's collections that has it for job (0, or the error's code). The pair's metrics
- * are its job's: a run's variant, or the job that stands for a program's kernel in the base's first collection; a
- * collection where the kernel's job is another launch is left out (two launches of one kernel may do different
- * work). */
+/* metric's value in each of a side's collections that has it for launch (0, or the error's code). The pair's
+ * metrics are its launch's: a run's variant, or the job that stands for a program's kernel in the base's first
+ * collection, as the sides match it (compare_side_metrics_launch); a collection where the kernel's job is another
+ * launch is left out (two launches of one kernel may do different work). */
 static int collect(const struct compare_side *side, const int *rounds, int n_rounds, const struct compared_pair *p,
-                   const char *job, const char *metric, struct collected *out, struct error *e)
+                   const char *launch, const char *metric, struct collected *out, struct error *e)
 {
     out->n = 0;
     for (int i = 0; i < n_rounds && !e->code; ++i) {
-        const char *here = compare_side_metrics_job(side, rounds[i], p->variant);
+        char name[JOB_NAME_LEN];
+        const char *here = compare_side_metrics_job(side, rounds[i], p->variant),
+                   *as = compare_side_metrics_launch(side, rounds[i], p->variant, name, sizeof name);
         double x;
-        if (!here || strcmp(here, job) != 0 ||
+        if (!here || !as || strcmp(as, launch) != 0 ||
             results_metric_sum(&side->round[rounds[i]], here, p->shape, metric, &x, e) || isnan(x))
             continue;
         out->value[out->n++] = x;
@@ -319,7 +321,7 @@ static enum metric_change_kind judge_count(const char *metric, bool program, con
 
 static int compare_counts(const struct compare_side *base, const int *base_rounds, int nb,
                           const struct compare_side *head, const int *head_rounds, int nh,
-                          const struct compared_pair *p, const char *job, struct comparison *c, struct error *e)
+                          const struct compared_pair *p, const char *launch, struct comparison *c, struct error *e)
 {
     const char *exact[COLLECTED_METRIC_COUNT + DERIVED_METRIC_COUNT];
     int n_exact = deterministic_metrics(exact, COLLECTED_METRIC_COUNT + DERIVED_METRIC_COUNT);
@@ -327,8 +329,8 @@ static int compare_counts(const struct compare_side *base, const int *base_round
      * missing from either side is not compared (older runs have the hardware global counts instead). */
     for (int m = 0; m < n_exact && !e->code; ++m) {
         struct collected x, y;
-        if (collect(base, base_rounds, nb, p, job, exact[m], &x, e) ||
-            collect(head, head_rounds, nh, p, job, exact[m], &y, e) || x.n == 0 || y.n == 0 ||
+        if (collect(base, base_rounds, nb, p, launch, exact[m], &x, e) ||
+            collect(head, head_rounds, nh, p, launch, exact[m], &y, e) || x.n == 0 || y.n == 0 ||
             (x.low == x.high && y.low == y.high && x.low == y.low))
             continue;
         add_change(c, p, exact[m], &x, &y, judge_count(exact[m], base->program, &x, &y), e);
@@ -339,11 +341,12 @@ static int compare_counts(const struct compare_side *base, const int *base_round
 /* DRAM GB/s depends on timing: the first collection of each side, reported beyond its tolerance. */
 static int compare_dram(const struct compare_side *base, int base_round, const struct compare_side *head,
                         int head_round, const struct compare_options *o, const struct compared_pair *p,
-                        const char *job, struct comparison *c, struct error *e)
+                        const char *launch, struct comparison *c, struct error *e)
 {
     struct collected x, y;
     const char *dram_gbs = DERIVED(DRAM_GBS);
-    if (collect(base, &base_round, 1, p, job, dram_gbs, &x, e) || collect(head, &head_round, 1, p, job, dram_gbs, &y, e) ||
+    if (collect(base, &base_round, 1, p, launch, dram_gbs, &x, e) ||
+        collect(head, &head_round, 1, p, launch, dram_gbs, &y, e) ||
         x.n == 0 || y.n == 0 || !(x.median > 0) || fabs(y.median / x.median - 1) <= o->dram_tolerance)
         return e->code;
     return add_change(c, p, dram_gbs, &x, &y, METRIC_DRAM_CHANGE, e);
@@ -376,18 +379,21 @@ static double launch_property(const struct compare_side *side, int round, const 
  * it was warm (Inductor's Triton kernels). A launch of another block, grid or dynamic shared memory does other work:
  * the property that differs is listed (LAUNCH_DIFFERS, never gated), the counts are not compared. */
 static int launch_differs(const struct compare_side *base, int base_round, const struct compare_side *head,
-                          int head_round, const struct compared_pair *p, const char *job, struct comparison *c,
+                          int head_round, const struct compared_pair *p, const char *launch, struct comparison *c,
                           bool *differs, struct error *e)
 {
     static const char *const name[LAUNCH_PROPERTIES] = {"threads_per_block", "dynamic_smem_bytes", "blocks_launched"};
-    const char *head_job = compare_side_metrics_job(head, head_round, p->variant);
+    char as[JOB_NAME_LEN];
+    const char *head_launch = compare_side_metrics_launch(head, head_round, p->variant, as, sizeof as),
+               *base_job = compare_side_metrics_job(base, base_round, p->variant),
+               *head_job = compare_side_metrics_job(head, head_round, p->variant);
     *differs = false;
-    if (!base->program || !head_job || strcmp(head_job, job) != 0)
+    if (!base->program || !head_launch || !base_job || !head_job || strcmp(head_launch, launch) != 0)
         return 0;
     for (int i = 0; i < LAUNCH_PROPERTIES && !*differs && !e->code; ++i) {
         struct collected x = {.n = 1}, y = {.n = 1};
-        x.median = x.low = x.high = launch_property(base, base_round, job, (enum launch_property)i, e);
-        y.median = y.low = y.high = launch_property(head, head_round, job, (enum launch_property)i, e);
+        x.median = x.low = x.high = launch_property(base, base_round, base_job, (enum launch_property)i, e);
+        y.median = y.low = y.high = launch_property(head, head_round, head_job, (enum launch_property)i, e);
         if (!e->code && x.median != y.median && !isnan(x.median) && !isnan(y.median)) {
             *differs = true;
             add_change(c, p, name[i], &x, &y, METRIC_LAUNCH_DIFFERS, e);
@@ -407,11 +413,14 @@ static int compare_metrics(const struct compare_side *base, const struct compare
     c->head_collections = nh;
     for (int i = 0; i < c->pairs && !e->code; ++i) {
         const struct compared_pair *p = &c->pair[i];
-        const char *job = p->state == PAIR_COMPARED ? compare_side_metrics_job(base, base_rounds[0], p->variant) : NULL;
+        char as[JOB_NAME_LEN];
+        const char *launch = p->state == PAIR_COMPARED
+                                 ? compare_side_metrics_launch(base, base_rounds[0], p->variant, as, sizeof as)
+                                 : NULL;
         bool differs = false;
-        if (job && !launch_differs(base, base_rounds[0], head, head_rounds[0], p, job, c, &differs, e) && !differs &&
-            !compare_counts(base, base_rounds, nb, head, head_rounds, nh, p, job, c, e))
-            compare_dram(base, base_rounds[0], head, head_rounds[0], o, p, job, c, e);
+        if (launch && !launch_differs(base, base_rounds[0], head, head_rounds[0], p, launch, c, &differs, e) &&
+            !differs && !compare_counts(base, base_rounds, nb, head, head_rounds, nh, p, launch, c, e))
+            compare_dram(base, base_rounds[0], head, head_rounds[0], o, p, launch, c, e);
     }
     return e->code;
 }

@@ -160,11 +160,14 @@ static void print_collections(FILE *out, const struct comparison *c)
     fprintf(out, "counts: %d + %d collections; %d scheduling-dependent (moved within a side, not gated), %d of them "
                  "beyond their spread\n",
             c->base_collections, c->head_collections, scheduling, changes_of(c, METRIC_SCHEDULING_BEYOND));
-    int unconfirmed = changes_of(c, METRIC_UNCONFIRMED);
-    char steered[96] = "";
+    int unconfirmed = changes_of(c, METRIC_UNCONFIRMED), inputs = changes_of(c, METRIC_INPUTS);
+    char steered[192] = "";
     if (unconfirmed)
         snprintf(steered, sizeof steered, ", but for %d that timing can steer (unconfirmed, not gated)", unconfirmed);
-    if (c->base_collections < 2 || c->head_collections < 2 || unconfirmed)
+    if (inputs)
+        snprintf(steered + strlen(steered), sizeof steered - strlen(steered), "%s %d of a program's that moved under "
+                 "1 %% (unconfirmed_inputs, not gated)", unconfirmed ? " and" : ", but for", inputs);
+    if (c->base_collections < 2 || c->head_collections < 2 || unconfirmed || inputs)
         fprintf(out, "counts: a side with one collection cannot show a count moving, so a count that moved only "
                      "between the sides is held exact, as the catalog says%s (compare-revisions collects counts in "
                      "every round)\n",

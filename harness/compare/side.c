@@ -242,3 +242,14 @@ const char *compare_side_metrics_job(const struct compare_side *side, int round,
     const struct results_folder *r = &side->round[round];
     return k && k->profiled_row >= 0 ? csv_table_text(&r->summary, k->profiled_row, r->col_variant) : NULL;
 }
+
+const char *compare_side_metrics_launch(const struct compare_side *side, int round, const char *variant, char *out,
+                                        size_t size)
+{
+    if (!side->program)
+        return variant;
+    const struct program_kernel *k = program_kernels_find(&side->kernels[round], variant);
+    return k && k->profiled_row >= 0
+               ? program_kernels_launch_name(&side->kernels[round], &side->round[round], k->profiled_row, out, size)
+               : NULL;
+}

@@ -48,5 +48,10 @@ int compare_side_metric_rounds(const struct compare_side *side, int rounds[COMPA
 /* What holds variant's metrics in round: the variant itself in a run of the suite; the job whose metrics stand for a
  * program's kernel (its first profiled launch), NULL where it has none. */
 const char *compare_side_metrics_job(const struct compare_side *side, int round, const char *variant);
+/* That launch as the two sides match it: the variant; a program's job named among the program's own launches
+ * (program/kernels.h, program_kernels_launch_name: an autotuner's timing on one side does not shift it), into out
+ * where that differs; NULL where it has none. */
+const char *compare_side_metrics_launch(const struct compare_side *side, int round, const char *variant, char *out,
+                                        size_t size);
 
 #endif

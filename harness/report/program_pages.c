@@ -38,6 +38,10 @@ static void busiest_rows(FILE *f, const struct report_model *m)
 {
     const struct program_kernels *k = &m->kernels;
     char value[1024];
+    if (k->with_launches == 0) { /* every launch an autotuner's (a script that only benchmarks) */
+        report_put_pair(f, "busiest", "none: the program launched no kernel of its own (autotuning, below)");
+        return;
+    }
     share_of(m, 0, value, sizeof value);
     report_put_pair(f, "busiest", value);
     if (!k->at[0].collective)
@@ -61,16 +65,19 @@ static void put_metric_groups(FILE *f, const struct report_model *m)
     report_put_pair(f, "metric groups", value);
 }
 
-/* The launches autotuners made to time their candidates (program/autotuning.h), which the kernels leave out. */
-static void put_autotuning(FILE *f, const struct program_kernels *k)
+/* The launches autotuners made to time their candidates (program/autotuning.h), which the kernels and their time
+ * leave out: over every run, as the kernel time is. */
+static void put_autotuning(FILE *f, const struct report_model *m)
 {
+    const struct program_kernels *k = &m->kernels;
     char value[512];
     if (k->autotuning_launches == 0)
         return;
-    snprintf(value, sizeof value, "%zu launches, %.3f ms (%.1f %% of all the kernels' time), were autotuners timing "
-             "candidates, each after an L2 flush (FillFunctor<int>): left out of the kernels here (kernels.csv: "
-             "autotuning_launches); fewer with a warm compile cache",
-             k->autotuning_launches, k->autotuning_ms, 100 * k->autotuning_ms / (k->total_ms + k->autotuning_ms));
+    snprintf(value, sizeof value, "%zu launches in %s runs, %.3f ms (%.1f %% of all kernel time; not in the kernel "
+             "time above), were autotuners timing candidates after an L2 flush (FillFunctor<int>): kernels.csv's "
+             "autotuning_launches; fewer with a warm compile cache", k->autotuning_launches,
+             report_environment_or(m->r, "repeat", "?"), k->autotuning_ms,
+             100 * k->autotuning_ms / (k->total_ms + k->autotuning_ms));
     report_put_pair(f, "autotuning", value);
 }
 
@@ -92,7 +99,7 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
              k->with_launches,
              count_status(k, r, PROGRAM_STATUS_PROFILED));
     report_put_pair(f, "launches", value);
-    put_autotuning(f, k);
+    put_autotuning(f, m);
     put_metric_groups(f, m);
     fputs("recorded\tfrom environment.csv\n", f);
     report_put_pair(f, "Program", report_environment_or(r, "command_line", "unknown"));

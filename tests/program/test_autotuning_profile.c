@@ -22,7 +22,7 @@ static void the_title_page_counts_the_timing_apart(void **state)
 {
     (void)state;
     write_data(FIXTURE);
-    file_holds("title.tsv", "\nautotuning\t2769 launches, ");
+    file_holds("title.tsv", "\nautotuning\t2769 launches in 1 runs, ");
     file_holds("title.tsv", "\nlaunches\t2789 launches per run, 7 kernels;");
 }
 
