@@ -431,6 +431,10 @@ int compare_run(const struct compare_side *base, const struct compare_side *head
     memset(c, 0, sizeof *c);
     if (compare_sides_match(base, head, o->force, e) || list_pairs(base, head, c, e))
         return e->code;
+    if (c->pairs == 0 && base->program) /* a gate that compared nothing must not pass */
+        return error_set(e, EXIT_USAGE, "%s, %s: no kernel launched by the program itself on either side (every "
+                         "launch an autotuner's timing of candidates): nothing to compare", base->round[0].dir,
+                         head->round[0].dir);
     for (int i = 0; i < c->pairs && !e->code; ++i)
         compare_pair(base, head, o, &c->pair[i], e);
     if (!e->code)

@@ -54,12 +54,38 @@ static void cold_and_warm_compare_kernel_by_kernel(void **state)
                  o.exit_code, o.output);
 }
 
+/* A profile whose every launch was an autotuner's (a script that only times candidates): the cold profile without
+ * the program's 20 launches. Its title names no busiest kernel, and two such profiles compared exit 2: a gate that
+ * compared nothing does not pass. */
+static void a_profile_of_timing_alone_names_no_kernel_and_compares_nothing(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    copy_fixture_and("python3 -c 'import csv, sys\n"
+                     "d = sys.argv[1]\n"
+                     "own = lambda job: not (\"FillFunctor<int>\" in job or "
+                     "(job.startswith(\"scale_kernel #\") and int(job.split(\"#\")[1]) < 1538))\n"
+                     "for name in (\"summary.csv\", \"samples.csv\", \"metrics.csv\"):\n"
+                     "    rows = list(csv.reader(open(d + \"/\" + name)))\n"
+                     "    rows = rows[:1] + [r for r in rows[1:] if not own(r[0])]\n"
+                     "    csv.writer(open(d + \"/\" + name, \"w\", newline=\"\"), lineterminator=\"\\n\")"
+                     ".writerows(rows)' $R");
+    write_data(scratch);
+    file_holds("title.tsv", "\nbusiest\tnone: the program launched no kernel of its own (autotuning, below)\n");
+    file_holds("title.tsv", "\nautotuning\t2769 launches in 1 runs, ");
+    const char *compare = getenv("MEMSCOPE_COMPARE");
+    shell(&o, "%s %s %s", compare ? compare : "build/memscope-compare", scratch, scratch);
+    if (o.exit_code != 2 || !strstr(o.output, "no kernel launched by the program itself on either side"))
+        fail_msg("expected exit 2, nothing to compare; got %d:\n%s", o.exit_code, o.output);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_title_page_counts_the_timing_apart),
         cmocka_unit_test(the_kernels_are_the_programs_own_launches),
         cmocka_unit_test(cold_and_warm_compare_kernel_by_kernel),
+        cmocka_unit_test(a_profile_of_timing_alone_names_no_kernel_and_compares_nothing),
     };
     return cmocka_run_group_tests_name("a real profile of a program that autotunes", tests, setup, teardown);
 }
