@@ -106,7 +106,6 @@ static bool is_collective(const struct csv_table *t, int row, int kernel, const 
 struct beside_marks {
     const struct results_folder *r;
     bool *row;
-    size_t *marked;
 };
 
 static int by_start(const void *x, const void *y)
@@ -165,10 +164,8 @@ static int mark_beside(const struct csv_table *t, int kernel, int duration, int 
             job_name_with_part(key, sizeof key, s->label, csv_table_text(t, row, job)) != 0)
             continue;
         int at = results_summary_row(m->r, key, PRODUCT_SHAPE_NONE);
-        if (at >= 0 && !m->row[at]) {
+        if (at >= 0)
             m->row[at] = true;
-            ++*m->marked;
-        }
     }
     free(span);
     return 0;
@@ -322,7 +319,7 @@ int program_collectives_build(const struct results_folder *r, struct program_col
     struct part_side *sides = NULL;
     size_t n = 0;
     *c = (struct program_collectives){.beside_row = calloc((size_t)r->summary.rows + 1, sizeof *c->beside_row)};
-    struct beside_marks marks = {r, c->beside_row, &c->beside_launches};
+    struct beside_marks marks = {r, c->beside_row};
     if (!c->beside_row)
         return error_set(e, EXIT_RUNTIME, "out of memory");
     if (read_sides(r, &sides, &n, &marks, e) == 0) {

@@ -47,7 +47,6 @@ struct program_collectives {
     char unmatched[512];                  /* why matching stopped before a part's last collective; "" if it did not */
     bool *beside_row;                     /* per summary row: its launch (the first run's) overlapped, on its part's
                                              GPU, one of the part's collectives; none where no part has start times */
-    size_t beside_launches;               /* how many are */
     char not_split[256];                  /* why nothing could be split ("": it was): too few parts, no start times */
 };
 
