@@ -25,6 +25,7 @@ struct compared_pair {
     struct product_shape shape; /* a program's kernel: 0 x 0 x 0 */
     enum pair_state state;
     struct timing_comparison timing;
+    bool refused; /* its timing given no verdict (other work, or another process on the GPU): not in the family */
 };
 
 /* SCHEDULING: a count that moved between two collections of one side (it depends on how the run scheduled the work),
@@ -32,7 +33,7 @@ struct compared_pair {
  * that spread; UNCONFIRMED: a count timing can steer (the catalog's TIMING_STEERED_METRICS) that moved between the
  * sides where a side has one collection, which cannot show it moving; LAUNCH_DIFFERS: a program's kernel profiled at
  * launches of another block, grid or dynamic shared memory on the two sides, whose counts are not compared (the
- * change names the launch property); INPUTS: a program's count that moved by under PROGRAM_COUNT_NOISE between sides
+ * change names the launch property); INPUTS: a program's count that moved between sides
  * of one collection (the program's data need not be the same twice). None is gated. */
 enum metric_change_kind {
     METRIC_REGRESSION,
@@ -68,7 +69,12 @@ struct comparison {
     struct metric_change change[COMPARE_MAX_METRIC_CHANGES];
     int changes;
     int base_collections, head_collections; /* rounds that collected metrics, a side; 0 on both when either has none */
+    int base_rounds, head_rounds;           /* results folders a side */
 };
+
+/* Whether a pair's timing ran its rank test and is judged by it (in Holm's family): compared, not refused, enough
+ * samples. */
+bool compared_pair_tested(const struct compared_pair *p);
 
 int compare_run(const struct compare_side *base, const struct compare_side *head, const struct compare_options *o,
                 struct comparison *c, struct error *e);

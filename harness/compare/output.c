@@ -136,7 +136,8 @@ static void print_changes(FILE *out, const struct comparison *c, int width, stru
         else if (m->kind == METRIC_LAUNCH_DIFFERS)
             fprintf(out, " (the profiled launches differ: their counts not compared, not gated)");
         else if (m->kind == METRIC_INPUTS)
-            fprintf(out, " (a program's count, moved under 1 %% over %d + %d collections: its data can; not gated)",
+            fprintf(out, " (a program's count, over %d + %d collections: its data need not be the same twice; "
+                         "not gated)",
                     m->base_collections, m->head_collections);
         fputc('\n', out);
     }
@@ -160,18 +161,24 @@ static void print_collections(FILE *out, const struct comparison *c)
     fprintf(out, "counts: %d + %d collections; %d scheduling-dependent (moved within a side, not gated), %d of them "
                  "beyond their spread\n",
             c->base_collections, c->head_collections, scheduling, changes_of(c, METRIC_SCHEDULING_BEYOND));
-    int unconfirmed = changes_of(c, METRIC_UNCONFIRMED), inputs = changes_of(c, METRIC_INPUTS);
-    char steered[192] = "";
+    int unconfirmed = changes_of(c, METRIC_UNCONFIRMED);
+    char steered[96] = "";
     if (unconfirmed)
         snprintf(steered, sizeof steered, ", but for %d that timing can steer (unconfirmed, not gated)", unconfirmed);
-    if (inputs)
-        snprintf(steered + strlen(steered), sizeof steered - strlen(steered), "%s %d of a program's that moved under "
-                 "1 %% (unconfirmed_inputs, not gated)", unconfirmed ? " and" : ", but for", inputs);
-    if (c->base_collections < 2 || c->head_collections < 2 || unconfirmed || inputs)
+    if (c->base_collections < 2 || c->head_collections < 2 || unconfirmed)
         fprintf(out, "counts: a side with one collection cannot show a count moving, so a count that moved only "
                      "between the sides is held exact, as the catalog says%s (compare-revisions collects counts in "
                      "every round)\n",
                 steered);
+}
+
+/* How many units' tests were weighed together (verdict.h, Holm). */
+static int family_size(const struct comparison *c)
+{
+    for (int i = 0; i < c->pairs; ++i)
+        if (compared_pair_tested(&c->pair[i]))
+            return c->pair[i].timing.family;
+    return 0;
 }
 
 /* How many pairs were judged launch by launch. */
@@ -211,15 +218,20 @@ void compare_print(FILE *out, const struct comparison *c, const struct compare_o
                      "compared\n",
                 changes_of(c, METRIC_LAUNCH_DIFFERS), changes_of(c, METRIC_LAUNCH_DIFFERS) == 1 ? "" : "s");
     if (changes_of(c, METRIC_INPUTS))
-        fprintf(out, "counts: %d of a program's kernels' counts moved by under 1 %% between the sides: the program's "
-                     "data need not be the same twice; not gated\n",
+        fprintf(out, "counts: %d counts of a program's kernels moved between sides of one collection: listed as "
+                     "unconfirmed_inputs, not gated (its data, allocations and other streams need not be the same "
+                     "twice); two profiles a side (a folder of profiles each) gate those that agree within a side\n",
                 changes_of(c, METRIC_INPUTS));
     fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians%s; "
-                 "floor %.3g %%, or a unit's rounds' noise where larger\n",
+                 "Holm's correction over the %d units tested; floor %.3g %%, or a unit's rounds' noise where larger\n",
             o->rules.alpha,
             paired_pairs(c) ? "; launches paired: Wilcoxon signed-rank on their ratios, an interval of their median"
                             : "",
-            100 * o->rules.floor);
+            family_size(c), 100 * o->rules.floor);
+    if (of_program(c) && (c->base_rounds < 2 || c->head_rounds < 2))
+        fprintf(out, "noise: one profile a side cannot show a run's own shift of a kernel, which moves all its "
+                     "launches at once; two profiles a side or more (a folder of profiles each) set each kernel's "
+                     "floor from it\n");
 }
 
 static void write_pair(struct csv *f, const struct compared_pair *p)
@@ -242,6 +254,7 @@ static void write_pair(struct csv *f, const struct compared_pair *p)
     csv_real(f, compared ? 100 * t->floor : NAN);
     csv_shape(f, p->shape);
     csv_text(f, p->label);
+    csv_real(f, compared ? t->p_family : NAN);
     csv_end_row(f);
 }
 

@@ -138,22 +138,39 @@ static void say_other_command(const struct results_folder *a, const struct resul
                 x ? x : "(not recorded)", a->dir, y ? y : "(not recorded)", b->dir);
 }
 
+/* A timing measures its GPU too: two H200s ran the same Triton kernels 10 to 26 % apart (docs/regressions.md). Said
+ * once, for the first folder on other GPUs than the base's first. */
+static void say_other_gpus(const struct results_folder *a, const struct results_folder *b, bool *said)
+{
+    char x[512], y[512];
+    results_gpu_uuids(a, x, sizeof x);
+    results_gpu_uuids(b, y, sizeof y);
+    if (*said || !x[0] || !y[0] || strcmp(x, y) == 0)
+        return;
+    *said = true;
+    fprintf(stderr, "memscope-compare: note: other GPUs of the same kind: %s in %s, %s in %s; a change between "
+                    "them may be the GPUs' (time both sides on the same GPUs, or give each side rounds from several)\n",
+            x, a->dir, y, b->dir);
+}
+
 static int rounds_match(const struct results_folder *first, const struct results_folder *other, int force,
-                        struct error *e)
+                        bool *said_gpus, struct error *e)
 {
     if (kinds_match(first, other, e) || fields_match(first, other, force, e))
         return e->code;
     say_other_command(first, other);
+    say_other_gpus(first, other, said_gpus);
     return 0;
 }
 
 int compare_sides_match(const struct compare_side *base, const struct compare_side *head, int force, struct error *e)
 {
     const struct results_folder *first = &base->round[0];
+    bool said_gpus = false;
     for (int i = 1; i < base->rounds && !e->code; ++i)
-        rounds_match(first, &base->round[i], force, e);
+        rounds_match(first, &base->round[i], force, &said_gpus, e);
     for (int i = 0; i < head->rounds && !e->code; ++i)
-        rounds_match(first, &head->round[i], force, e);
+        rounds_match(first, &head->round[i], force, &said_gpus, e);
     return e->code;
 }
 

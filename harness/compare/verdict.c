@@ -194,16 +194,26 @@ static const char *floor_words(const struct timing_comparison *c)
     return words;
 }
 
+/* "p = 0.0015", or where a family weighed it "p = 0.0015, 0.16 by Holm over 109 units". */
+static const char *p_words(const struct timing_comparison *c)
+{
+    static char words[64];
+    int n = snprintf(words, sizeof words, "p = %.2g", c->p_value);
+    if (c->family > 1)
+        snprintf(words + n, sizeof words - (size_t)n, ", %.2g by Holm over %d units", c->p_family, c->family);
+    return words;
+}
+
 /* SAME needs the whole interval within the rules' floor, however noisy the unit: a floor its rounds' noise raised
  * only keeps a change from being called SLOWER or FASTER, and a change under it is UNSURE, not the same. */
 static void judge(const struct verdict_rules *rules, struct timing_comparison *c)
 {
     double spread = fmax(c->base_spread, c->head_spread), size = fabs(c->change);
-    int significant = c->p_value < rules->alpha && (c->interval_low > 0 || c->interval_high < 0);
+    int significant = c->p_family < rules->alpha && (c->interval_low > 0 || c->interval_high < 0);
     if (significant && size > c->floor && size > spread) {
         c->verdict = c->change > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
-        snprintf(c->reason, sizeof c->reason, "%s p = %.2g; change beyond %s and the spread", test_name(c),
-                 c->p_value, floor_words(c));
+        snprintf(c->reason, sizeof c->reason, "%s %s; change beyond %s and the spread", test_name(c), p_words(c),
+                 floor_words(c));
     } else if (c->interval_low >= -rules->floor && c->interval_high <= rules->floor) {
         c->verdict = VERDICT_SAME;
         snprintf(c->reason, sizeof c->reason, "interval within the %.3g %% floor", 100 * rules->floor);
@@ -216,7 +226,7 @@ static void judge(const struct verdict_rules *rules, struct timing_comparison *c
         snprintf(c->reason, sizeof c->reason, "change %.2f %% is within %s", 100 * c->change, floor_words(c));
     } else if ((c->interval_low > 0 || c->interval_high < 0) && size > c->floor) {
         c->verdict = VERDICT_UNSURE; /* few samples: a rank test's p cannot fall below alpha */
-        snprintf(c->reason, sizeof c->reason, "%s p = %.2g, not below alpha %.3g", test_name(c), c->p_value,
+        snprintf(c->reason, sizeof c->reason, "%s %s, not below alpha %.3g", test_name(c), p_words(c),
                  rules->alpha);
     } else {
         c->verdict = VERDICT_UNSURE;
@@ -237,7 +247,8 @@ static int begin(int base_n, int head_n, const struct verdict_rules *rules, doub
     out->floor_from_rounds = round_floor > rules->floor;
     out->base_n = base_n;
     out->head_n = head_n;
-    out->interval_low = out->interval_high = out->p_value = NAN;
+    out->interval_low = out->interval_high = out->p_value = out->p_family = NAN;
+    out->family = 1;
     if (base_n >= rules->min_samples && head_n >= rules->min_samples)
         return 0;
     out->verdict = VERDICT_UNSURE;
@@ -260,7 +271,7 @@ int compare_timings(const double *base, int base_n, const double *head, int head
         return 0;
     out->base_spread = (b.q3 - b.q1) / b.median;
     out->head_spread = (h.q3 - h.q1) / h.median;
-    out->p_value = mann_whitney_p(base, base_n, head, head_n);
+    out->p_value = out->p_family = mann_whitney_p(base, base_n, head, head_n);
     double low, high;
     if (isnan(out->p_value) || bootstrap_median_ratio(base, base_n, head, head_n, rules->resamples, 1, &low, &high))
         return -1;
@@ -287,7 +298,7 @@ static int judge_paired(const struct verdict_rules *rules, const double *ratios,
 {
     double low, high;
     out->base_spread = out->head_spread = (r->q3 - r->q1) / r->median;
-    out->p_value = wilcoxon_signed_rank_p(logs, n);
+    out->p_value = out->p_family = wilcoxon_signed_rank_p(logs, n);
     if (isnan(out->p_value) || bootstrap(ratios, n, NULL, 0, rules->resamples, 1, &low, &high))
         return -1;
     out->interval_low = low - 1;
@@ -314,4 +325,28 @@ int compare_timings_paired(const double *base, const double *head, int n, const 
     free(ratios);
     free(logs);
     return failed ? -1 : 0;
+}
+
+static int by_p_value(const void *a, const void *b)
+{
+    return by_value(&(*(struct timing_comparison *const *)a)->p_value,
+                    &(*(struct timing_comparison *const *)b)->p_value);
+}
+
+int verdict_holm(struct timing_comparison **units, int m, const struct verdict_rules *rules)
+{
+    struct timing_comparison **sorted = malloc((size_t)(m + 1) * sizeof *sorted);
+    if (!sorted)
+        return -1;
+    memcpy(sorted, units, (size_t)m * sizeof *sorted);
+    qsort(sorted, (size_t)m, sizeof *sorted, by_p_value);
+    double running = 0;
+    for (int i = 0; i < m; ++i) {
+        running = fmax(running, fmin(1.0, (m - i) * sorted[i]->p_value));
+        sorted[i]->p_family = running;
+        sorted[i]->family = m;
+        judge(rules, sorted[i]);
+    }
+    free(sorted);
+    return 0;
 }

@@ -14,6 +14,11 @@
  * the reason: too few samples, a spread wider than the change, or an interval
  * that reaches past the floor.
  *
+ * Many units at once (verdict_holm): a comparison tests every unit it pairs, and at alpha each a hundred units of
+ * noise would call one of them changed. Holm's step-down correction holds the chance that any unit's test rejects
+ * by chance at alpha: the i-th smallest of m p-values is weighed as (m - i + 1) p, never less than the one before
+ * it, and that family p stands for p in the rules above.
+ *
  * Paired (compare_timings_paired): where the two sides' samples are the same
  * launches in the same order (a program's kernel, each launch of it on both
  * sides), each launch's ratio head / base is the measure: the Wilcoxon
@@ -41,6 +46,8 @@ struct timing_comparison {
     double change;                   /* head_median / base_median - 1 */
     double interval_low, interval_high; /* of head_median / base_median - 1, 95 % */
     double p_value;
+    double p_family;        /* p weighed by Holm over the family of units tested (verdict_holm); p_value alone */
+    int family;             /* the units tested in that family; 1 alone */
     int paired;             /* 1 where launches were paired: change, interval and spreads are of their ratios */
     double floor;           /* the floor applied: the rules', or the rounds' noise floor where larger */
     int floor_from_rounds;  /* 1 where the rounds' noise set it */
@@ -65,6 +72,10 @@ double wilcoxon_signed_rank_p(const double *d, int n);
 /* The same verdict on n launches paired: base[i] and head[i] are one launch's time on each side. */
 int compare_timings_paired(const double *base, const double *head, int n, const struct verdict_rules *rules,
                            double round_floor, struct timing_comparison *out);
+
+/* The units of one comparison that ran a test, judged again on their family p (Holm's step-down over all m of them).
+ * Returns 0, or -1 when memory cannot be had. */
+int verdict_holm(struct timing_comparison **units, int m, const struct verdict_rules *rules);
 
 /* round_floor: the unit's noise floor from its rounds (round_noise.h; 0 where unmeasured). Returns 0, or -1 when
  * memory cannot be had. */

@@ -370,6 +370,25 @@ const char *results_environment(const struct results_folder *r, const char *key)
     return NULL;
 }
 
+/* Whether key names a part's GPUs (part_<name>_gpu_uuids) or the run's (gpu_uuid). */
+static bool names_gpus(const char *key)
+{
+    static const char part[] = "part_", suffix[] = "_gpu_uuids";
+    size_t n = strlen(key);
+    return strcmp(key, "gpu_uuid") == 0 || (strncmp(key, part, strlen(part)) == 0 && n > strlen(suffix) &&
+                                            strcmp(key + n - strlen(suffix), suffix) == 0);
+}
+
+void results_gpu_uuids(const struct results_folder *r, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int row = 0; row < r->environment.rows && used < size; ++row)
+        if (names_gpus(csv_table_text(&r->environment, row, ENVIRONMENT_KEY)))
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "",
+                                     csv_table_text(&r->environment, row, ENVIRONMENT_VALUE));
+}
+
 int results_environment_number(const struct results_folder *r, const char *key, double *value, struct error *e)
 {
     *value = NAN;

@@ -208,7 +208,7 @@
     X(COMPARE_INTERVAL_HIGH_PCT, "interval_high_pct", NUMBER) X(COMPARE_P_VALUE, "p_value", RATIO)                    \
     X(COMPARE_VERDICT, "verdict", TEXT) X(COMPARE_REASON, "reason", TEXT) X(COMPARE_FLOOR_PCT, "floor_pct", NUMBER)   \
     X(COMPARE_ROWS, "rows", COUNT) X(COMPARE_COLS, "cols", COUNT) X(COMPARE_INNER, "inner", COUNT)                    \
-    X(COMPARE_LABEL, "label", TEXT)
+    X(COMPARE_LABEL, "label", TEXT) X(COMPARE_P_HOLM, "p_holm", RATIO)
 
 #define COMPARE_METRICS_CSV(X)                                                                                        \
     X(COMPARE_METRICS_VARIANT, "variant", TEXT) X(COMPARE_METRICS_WIDTH, "width", COUNT)                              \

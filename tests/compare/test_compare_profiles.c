@@ -2,13 +2,15 @@
  * memscope-compare on two program profiles (memscope-profile), kernel by kernel (issue 48): every launch of a kernel,
  * over every process and run, is a sample of it. The fixture's cutlass GEMM runs twice a step (launches #0 and #1 at
  * step 1/matmul); in the "after" profile its #1 launch is 20 % slower: as one kernel of 12 launches, half of them
- * slower, it is UNSURE (its spread wider than the floor), and with --group-by launch the #1 launch alone is SLOWER
- * (exit 1), as profiles compared before issue 48. A copy where every launch of the GEMM is 20 % slower is SLOWER by
- * kernel, its launches paired one by one with the base's (verdict.h); launches of other jobs are not paired; a
- * profile against itself has no SLOWER or FASTER. The softmax's changed global sector count is reported
- * under its kernel. A profile against a run of the suite is refused (exit 2); profiles of different commands
- * compare, with a note on stderr. Two profiles with the source group's lines compare line by line: a job's line
- * whose wasted sectors grew is a regression (exit 1), named by its file and line.
+ * slower, it is UNSURE (its spread wider than the floor), and with --group-by launch, two profiles a side, the #1
+ * launch alone is SLOWER (exit 1). A copy where every launch of the GEMM is 20 % slower is SLOWER by kernel over two
+ * profiles a side, its launches paired one by one with the base's (verdict.h), and UNSURE over one, where Holm's
+ * correction over the 5 kernels asks more than 12 launches can give; launches of other jobs are not paired; a
+ * profile against itself has no SLOWER or FASTER. The softmax's changed global sector count is listed under its
+ * kernel, and gated where each side has two profiles. A profile against a run of the suite is refused (exit 2);
+ * profiles of different commands compare, with a note on stderr, and so do profiles on other GPUs. Two profiles
+ * with the source group's lines compare line by line: a job's line whose wasted sectors grew is a regression (exit
+ * 1), named by its file and line.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -74,6 +76,19 @@ static const char *change_line(const char *output, const char *kernel)
     return line_of(changes, kernel);
 }
 
+/* A folder of two copies of the profile, name/1 and name/2 in the scratch folder: a side of two profiles (rounds). */
+static const char *two_profiles(const char *name, const char *profile)
+{
+    static char paths[2][256];
+    static int next;
+    static struct outcome o;
+    char *path = paths[next++ % 2];
+    snprintf(path, sizeof paths[0], "%s/%s", workdir, name);
+    shell(&o, "rm -rf %s && mkdir -p %s && cp -r %s %s/1 && cp -r %s %s/2", path, path, profile, path, profile, path);
+    assert_int_equal(o.exit_code, 0);
+    return path;
+}
+
 /* A copy of BEFORE whose every launch of the GEMM took 1.2 times as long: its samples.csv's rows of the kernel. */
 static const char *gemm_slower(void)
 {
@@ -112,13 +127,13 @@ static void a_kernel_made_slower_in_every_launch_is_slower_and_exits_one(void **
 {
     (void)state;
     static struct outcome o;
-    compare(&o, "", BEFORE, gemm_slower());
+    compare(&o, "", two_profiles("base-twice", BEFORE), two_profiles("slower-twice", gemm_slower()));
     assert_int_equal(o.exit_code, 1);
     expect_on_line(line_of(o.output, GEMM " "), "SLOWER");
     expect_on_line(line_of(o.output, GEMM " "), "+20.00%");
     assert_non_null(strstr(o.output, "1 SLOWER"));
     assert_int_equal(strncmp(o.output, "kernel ", strlen("kernel ")), 0); /* the table's first column's heading */
-    expect_on_line(line_of(o.output, GEMM " "), "12 launches paired"); /* #0 and #1 alike on both sides */
+    expect_on_line(line_of(o.output, GEMM " "), "24 launches paired"); /* #0 and #1 alike, twice a side */
     /* a program's kernels have no width: no column of zeros; the first figure after the GEMM's name is its base
      * median */
     char heading[256], row[512];
@@ -128,6 +143,23 @@ static void a_kernel_made_slower_in_every_launch_is_slower_and_exits_one(void **
     snprintf(row, sizeof row, "%.*s", (int)strcspn(gemm, "\n"), gemm);
     if (strstr(heading, "width") || sscanf(row + strlen(GEMM), "%lf", &first) != 1 || first == 0)
         fail_msg("a program's table has a width column:\n%s", o.output);
+}
+
+/* One profile a side: the 12 launches' signed-rank test reads p = 0.0025 (the ratios all 1.2 but for awk's rounding,
+ * no two equal: the normal approximation, z = 38.5 / sqrt(162.5)), and Holm's correction over the 5 kernels tested
+ * makes it 0.0125, not below alpha: UNSURE, exit 0, the reason giving both. A run's own shift of a kernel moves all
+ * its launches at once, which one profile a side cannot tell from a change. */
+static void one_profile_a_side_weighs_the_kernels_together(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    compare(&o, "", BEFORE, gemm_slower());
+    assert_int_equal(o.exit_code, 0);
+    const char *gemm = line_of(o.output, GEMM " ");
+    expect_on_line(gemm, "UNSURE");
+    expect_on_line(gemm, "signed-rank test p = 0.0025, 0.013 by Holm over 5 units, not below alpha 0.01");
+    expect_on_line(gemm, "12 launches paired");
+    assert_non_null(strstr(o.output, "Holm's correction over the 5 units tested"));
 }
 
 static void a_profile_against_itself_has_no_slower_or_faster(void **state)
@@ -158,7 +190,8 @@ static void launches_unlike_compare_unpaired(void **state)
         fail_msg("launches of other jobs were paired:\n%s", o.output);
 }
 
-/* Half the GEMM's launches 20 % slower: no verdict on the kernel, whose launches now spread 18 %; by launch, the #1
+/* Half the GEMM's launches 20 % slower: no verdict on the kernel, whose launches now spread 18 %; by launch, over two
+ * profiles a side (12 runs: 6 a side is too few for the U test's p under Holm's correction over 6 launches), the #1
  * launch alone is SLOWER and the #0 launch SAME. */
 static void one_launch_made_slower_is_found_by_launch(void **state)
 {
@@ -166,20 +199,29 @@ static void one_launch_made_slower_is_found_by_launch(void **state)
     static struct outcome o;
     compare(&o, "", BEFORE, AFTER);
     expect_on_line(line_of(o.output, GEMM " "), "UNSURE");
-    compare(&o, "--group-by launch", BEFORE, AFTER);
+    compare(&o, "--group-by launch", two_profiles("base-twice", BEFORE), two_profiles("after-twice", AFTER));
     assert_int_equal(o.exit_code, 1);
     expect_on_line(line_of(o.output, GEMM " #1 (step 1/matmul)"), "SLOWER");
     expect_on_line(line_of(o.output, GEMM " #1 (step 1/matmul)"), "+20.00%");
     expect_on_line(line_of(o.output, GEMM " #0 (step 1/matmul)"), "SAME");
 }
 
+/* The softmax's global load sectors 0 -> 262144: one profile a side cannot show that the program's own count holds,
+ * so it is listed as unconfirmed_inputs, exit 0 (the GEMM's half-slower launches are UNSURE); two profiles a side
+ * that agree within each side make it a regression, exit 1. */
 static void changed_count_of_a_profiled_kernel_is_reported(void **state)
 {
     (void)state;
     static struct outcome o;
+    const char *softmax;
     compare(&o, "", BEFORE, AFTER);
+    assert_int_equal(o.exit_code, 0);
+    softmax = change_line(o.output, "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue> ");
+    expect_on_line(softmax, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
+    expect_on_line(softmax, "unconfirmed_inputs (a program's count, over 1 + 1 collections");
+    compare(&o, "", two_profiles("base-twice", BEFORE), two_profiles("after-twice", AFTER));
     assert_int_equal(o.exit_code, 1);
-    const char *softmax = change_line(o.output, "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue> ");
+    softmax = change_line(o.output, "cunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue> ");
     expect_on_line(softmax, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum");
     expect_on_line(softmax, "regression");
 }
@@ -252,16 +294,16 @@ static void a_count_that_moved_between_a_sides_profiles_is_not_gated(void **stat
     assert_non_null(strstr(o.output, "0 metric regressions"));
 }
 
-/* A program's count that moved a little between two profiles of one collection each may be the program's data
- * (compare.c, PROGRAM_COUNT_NOISE: two profiles of one training script moved a cuDNN kernel's global loads by
- * 0.06 %): the GEMM's shared-load wavefronts 336150528 -> 336352218 (+0.06 %) are listed, not gated, exit 0; the
- * same count 2 % higher is a regression, exit 1. */
-static void a_programs_count_moved_under_one_percent_is_not_gated(void **state)
+/* A program's count that moved between two profiles of one collection each may be the program's (two profiles of
+ * one training script, a minute apart, moved its fused Adam kernel's HMMA count by 33 %, docs/regressions.md): the
+ * GEMM's shared-load wavefronts 336150528 -> 336352218 (+0.06 %), 342873539 (+2 %) and 447080202 (+33 %) are each
+ * listed, not gated, exit 0. */
+static void a_programs_count_over_one_profile_a_side_is_not_gated(void **state)
 {
     (void)state;
     static struct outcome o;
-    static const char *const moved[] = {"336352218", "342873539"};
-    for (int i = 0; i < 2; ++i) {
+    static const char *const moved[] = {"336352218", "342873539", "447080202"};
+    for (int i = 0; i < 3; ++i) {
         char head[300];
         snprintf(head, sizeof head, "%s/moved", workdir);
         shell(&o, "rm -rf %s && cp -r %s %s && sed -i 's/,336150528,/,%s,/' %s/metrics.csv", head, BEFORE, head,
@@ -270,11 +312,12 @@ static void a_programs_count_moved_under_one_percent_is_not_gated(void **state)
         compare(&o, "", BEFORE, head);
         const char *gemm = change_line(o.output, GEMM " ");
         expect_on_line(gemm, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
-        assert_int_equal(o.exit_code, i);
-        expect_on_line(gemm, i == 0 ? "unconfirmed_inputs (a program's count, moved under 1 % over 1 + 1 collections"
-                                    : "+2.00% regression");
+        assert_int_equal(o.exit_code, 0);
+        expect_on_line(gemm, "unconfirmed_inputs (a program's count, over 1 + 1 collections: its data need not be the "
+                             "same twice; not gated)");
+        assert_non_null(strstr(o.output, "0 metric regressions"));
+        assert_non_null(strstr(o.output, "two profiles a side (a folder of profiles each) gate those that agree"));
     }
-    assert_non_null(strstr(o.output, "1 metric regressions"));
 }
 
 /* Profiles written before kernels were the unit (reports/profile-torch-h100, at 25a8748) compare by kernel too: its
@@ -370,10 +413,36 @@ static void two_profiles_compare_line_by_line(void **state)
         fail_msg("expected the line's regression and exit 1; got %d:\n%s", o.exit_code, o.output);
 }
 
+/* The two-rank fixture against two copies whose rank 1 ran on another GPU: the note names both sides' GPUs, once
+ * (not for each copy), on stderr, and the comparison goes on (exit 0); against itself, no note. */
+static void profiles_on_other_gpus_are_noted(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char path[256];
+    snprintf(path, sizeof path, "%s/other-gpu", workdir);
+    shell(&o, "rm -rf %s && cp -r tests/fixtures/profile-two-ranks %s && "
+              "sed -i 's/GPU-00000001-hand-made-fixture/GPU-00000002-hand-made-fixture/' %s/environment.csv",
+          path, path, path);
+    assert_int_equal(o.exit_code, 0);
+    compare(&o, "", "tests/fixtures/profile-two-ranks", two_profiles("other-gpus", path));
+    assert_int_equal(o.exit_code, 0);
+    const char *note = strstr(o.output, "memscope-compare: note: other GPUs of the same kind: "
+                                        "GPU-00000000-hand-made-fixture GPU-00000001-hand-made-fixture in "
+                                        "tests/fixtures/profile-two-ranks, GPU-00000000-hand-made-fixture "
+                                        "GPU-00000002-hand-made-fixture in ");
+    assert_non_null(note);
+    assert_null(strstr(strstr(note, "other GPUs") + 1, "other GPUs")); /* said once */
+    compare(&o, "", "tests/fixtures/profile-two-ranks", "tests/fixtures/profile-two-ranks");
+    assert_null(strstr(o.output, "other GPUs"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_kernel_made_slower_in_every_launch_is_slower_and_exits_one),
+        cmocka_unit_test(one_profile_a_side_weighs_the_kernels_together),
+        cmocka_unit_test(profiles_on_other_gpus_are_noted),
         cmocka_unit_test(a_profile_against_itself_has_no_slower_or_faster),
         cmocka_unit_test(launches_unlike_compare_unpaired),
         cmocka_unit_test(one_launch_made_slower_is_found_by_launch),
@@ -381,7 +450,7 @@ int main(void)
         cmocka_unit_test(counts_of_launches_that_differ_are_not_compared),
         cmocka_unit_test(a_kernel_launched_far_more_often_on_one_side_gets_no_verdict),
         cmocka_unit_test(a_count_that_moved_between_a_sides_profiles_is_not_gated),
-        cmocka_unit_test(a_programs_count_moved_under_one_percent_is_not_gated),
+        cmocka_unit_test(a_programs_count_over_one_profile_a_side_is_not_gated),
         cmocka_unit_test(an_older_profile_compares_by_kernel),
         cmocka_unit_test(compare_csv_names_kernels_whole_and_labels_them_as_the_table),
         cmocka_unit_test(profile_against_a_suite_run_exits_two),

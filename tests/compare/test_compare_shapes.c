@@ -75,11 +75,13 @@ static void a_rectangle_pairs_with_the_rectangle_not_the_square(void **state)
     assert_true(on_line(o.output, "shape     base_ms")); /* the size column's title, over shapes */
     shell(&o, "cat %s/shapes/compare.csv", workdir);
     expect(&o, 0, "variant,precision,width,base_samples,head_samples,base_median_ms,head_median_ms,change_pct,"
-                  "interval_low_pct,interval_high_pct,p_value,verdict,reason,floor_pct,rows,cols,inner,label\n"
+                  "interval_low_pct,interval_high_pct,p_value,verdict,reason,floor_pct,rows,cols,inner,label,p_holm\n"
                   "cublas_bf16,bf16,1024,388,335,0.007968000136,0.007968000136,0,");
-    expect(&o, 0, ",SAME,interval within the 2 % floor,2,1024,1024,1024,cublas_bf16\n"
+    /* p_holm: Holm's step-down over the two units, the smaller p twice over, the larger as it is */
+    expect(&o, 0, ",2.178080773e-09,SAME,interval within the 2 % floor,2,1024,1024,1024,cublas_bf16,4.356161545e-09\n"
                   "cublas_bf16,bf16,0,10,10,0.0731359981,0.08043199778,9.97");
-    expect(&o, 0, ",2,8192,3072,1024,cublas_bf16\n");
+    expect(&o, 0, ",0.0001806347208,SLOWER,");
+    expect(&o, 0, ",2,8192,3072,1024,cublas_bf16,0.0001806347208\n");
     shell(&o, "head -n 1 %s/shapes/compare-metrics.csv", workdir);
     expect(&o, 0, ",base_collections,head_collections,rows,cols,inner\n");
 }
@@ -169,11 +171,12 @@ static void the_chart_names_a_rectangle_by_its_shape_and_reads_an_older_file(voi
     shell(&o, "%s -o %s %s tests/fixtures/profile-small-after", compare_tool(), dir, PROFILE_BEFORE_SHAPES);
     chart_text(&o, dir);
     expect(&o, 0, "Kernel2<cutlass_80_simt_sgemm_256x128_8…cunn_SoftMaxForward<4,float,float,fl…");
-    /* A program's compare.csv as memscope-compare wrote it before the shape columns and the label (the last four,
-     * cut): its kernels' bars by their whole names, cut the same way, with no warning of a column the file lacks. */
+    /* A program's compare.csv as memscope-compare wrote it before the shape columns, the label and Holm's p (the last
+     * five, cut): its kernels' bars by their whole names, cut the same way, with no warning of a column the file
+     * lacks. */
     snprintf(dir, sizeof dir, "%s/older-chart", workdir);
-    shell(&o, "%s -o %s %s %s && cd %s && sed -E '1s/,rows,cols,inner,label$//; "
-              "2,$s/(,[0-9]+){3},(\"[^\"]*\"|[^,]*)$//' compare.csv > cut && mv cut compare.csv",
+    shell(&o, "%s -o %s %s %s && cd %s && sed -E '1s/,rows,cols,inner,label,p_holm$//; "
+              "2,$s/(,[0-9]+){3},(\"[^\"]*\"|[^,]*),[^,]*$//' compare.csv > cut && mv cut compare.csv",
           compare_tool(), dir, PROFILE_BEFORE_SHAPES, PROFILE_BEFORE_SHAPES, dir);
     expect(&o, 0, NULL);
     shell(&o, "head -n 1 %s/compare.csv", dir);

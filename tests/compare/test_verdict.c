@@ -282,10 +282,53 @@ static void a_change_under_the_rounds_floor_is_unsure_not_same(void **state)
     assert_non_null(strstr(c.reason, "floor of its rounds' noise"));
 }
 
+/* Holm's step-down by hand: p = 0.03, 0.001, 0.2, 0.004 over 4 units sort to 0.001, 0.004, 0.03, 0.2 and weigh
+ * 4 x 0.001 = 0.004, 3 x 0.004 = 0.012, 2 x 0.03 = 0.06, 1 x 0.2 = 0.2 (each at least the one before). Every unit
+ * changed by +10 % (interval +8 to +12 %, spread 1 %): at alpha 0.01 only the first stays SLOWER; the second, alone
+ * significant, is UNSURE and its reason gives both p. */
+static void holm_weighs_a_family_of_units(void **state)
+{
+    (void)state;
+    static const double p[] = {0.03, 0.001, 0.2, 0.004}, family_p[] = {0.06, 0.004, 0.2, 0.012};
+    struct timing_comparison unit[4], *family[4];
+    for (int i = 0; i < 4; ++i) {
+        unit[i] = (struct timing_comparison){.base_n = 30, .head_n = 30, .base_median = 1, .head_median = 1.1,
+                                             .base_spread = 0.01, .head_spread = 0.01, .change = 0.1,
+                                             .interval_low = 0.08, .interval_high = 0.12, .p_value = p[i],
+                                             .floor = 0.02};
+        family[i] = &unit[i];
+    }
+    assert_int_equal(verdict_holm(family, 4, &VERDICT_RULES_DEFAULT), 0);
+    for (int i = 0; i < 4; ++i) {
+        assert_float_equal(unit[i].p_family, family_p[i], 1e-12);
+        assert_int_equal(unit[i].family, 4);
+        assert_int_equal(unit[i].verdict, i == 1 ? VERDICT_SLOWER : VERDICT_UNSURE);
+    }
+    assert_string_equal(unit[3].reason, "U test p = 0.004, 0.012 by Holm over 4 units, not below alpha 0.01");
+    assert_string_equal(unit[1].reason, "U test p = 0.001, 0.004 by Holm over 4 units; change beyond the 2 % floor "
+                                        "and the spread");
+}
+
+/* Alone, a unit's family p is its p: compare_timings judges it so, and Holm over one unit changes nothing. */
+static void one_unit_is_its_own_family(void **state)
+{
+    (void)state;
+    struct timing_comparison c, *alone = &c;
+    assert_int_equal(judge(0.05, 0.005, N, 2, &c), VERDICT_SLOWER);
+    assert_float_equal(c.p_family, c.p_value, 0);
+    assert_int_equal(c.family, 1);
+    assert_int_equal(verdict_holm(&alone, 1, &VERDICT_RULES_DEFAULT), 0);
+    assert_float_equal(c.p_family, c.p_value, 0);
+    assert_int_equal(c.verdict, VERDICT_SLOWER);
+    assert_null(strstr(c.reason, "Holm"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(identical_distributions_are_never_slower_or_faster),
+        cmocka_unit_test(holm_weighs_a_family_of_units),
+        cmocka_unit_test(one_unit_is_its_own_family),
         cmocka_unit_test(five_percent_slower_with_small_noise_is_slower),
         cmocka_unit_test(five_percent_faster_is_faster),
         cmocka_unit_test(t_quantiles_match_the_tables),

@@ -88,7 +88,8 @@ static void a_comparisons_names_reach_its_page_whole(void **state)
     expect_in(o.output, "compare.tsv already exists: it is not overwritten\nexit 4\nnotes\n");
     expect_in(table, "\nvoid at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
                      "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)\tprogram\t");
-    expect_in(table, "\tcunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue>\n");
+    /* its label, then p_holm */
+    expect_in(table, "\tcunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue>\t1\n");
 }
 
 /* Kernels, not launches: the GEMM's two jobs are one row of 12 launches; ranked by their total time over all kernels'
