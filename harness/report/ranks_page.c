@@ -74,11 +74,11 @@ struct across {
     int kernel;
     int n;                    /* parts that launched it */
     int part[RANKS_MAX_PARTS];
-    double median[RANKS_MAX_PARTS];
+    double median[RANKS_MAX_PARTS]; /* of its launches there that ran alone; NAN where each ran beside a collective */
     int first_row[RANKS_MAX_PARTS];
     size_t beside[RANKS_MAX_PARTS], first_run[RANKS_MAX_PARTS];
-    int slowest, fastest;     /* indices in part[] */
-    double gap;               /* the slowest's median over the fastest's, less 1 */
+    int slowest, fastest;     /* indices in part[], of the parts with a median; -1 where fewer than two have one */
+    double gap;               /* the slowest's median over the fastest's, less 1; NAN without them */
 };
 
 static int part_of(struct parts *p, const char *job)
@@ -144,31 +144,38 @@ static double median(const double *ms, size_t n)
     return n && stats_compute(ms, (int)n, &s) == 0 ? s.median : NAN;
 }
 
-/* The kernel (not a collective) in every part that timed it; 0 where fewer than two did. */
+/* The kernel (not a collective) in every part that launched it, its median there over the launches that ran alone (NAN
+ * where every one ran beside a collective); the slowest and fastest of those with a median, and the gap between them
+ * (NAN, slowest and fastest -1, where fewer than two have one). 0 where fewer than two parts launched it. */
 static int gather_one(const struct report_model *m, const struct in_part *cells, int parts, int kernel,
                       struct across *a)
 {
-    *a = (struct across){.kernel = kernel};
+    *a = (struct across){.kernel = kernel, .slowest = -1, .fastest = -1, .gap = NAN};
     if (m->kernels.at[kernel].collective)
         return 0;
     for (int p = 0; p < parts; ++p) {
         const struct in_part *c = &cells[(size_t)kernel * RANKS_MAX_PARTS + (size_t)p];
-        if (c->n == 0)
+        if (c->first_row < 0)
             continue;
         a->part[a->n] = p;
-        a->median[a->n] = median(c->ms, c->n);
+        a->median[a->n] = c->n ? median(c->ms, c->n) : NAN;
         a->beside[a->n] = c->beside;
         a->first_run[a->n] = c->first_run;
         a->first_row[a->n++] = c->first_row;
     }
-    if (a->n < 2)
-        return 0;
-    for (int i = 1; i < a->n; ++i) {
-        a->slowest = a->median[i] > a->median[a->slowest] ? i : a->slowest;
-        a->fastest = a->median[i] < a->median[a->fastest] ? i : a->fastest;
+    int timed = 0;
+    for (int i = 0; i < a->n; ++i) {
+        if (isnan(a->median[i]))
+            continue;
+        a->slowest = timed == 0 || a->median[i] > a->median[a->slowest] ? i : a->slowest;
+        a->fastest = timed == 0 || a->median[i] < a->median[a->fastest] ? i : a->fastest;
+        ++timed;
     }
-    a->gap = a->median[a->fastest] > 0 ? a->median[a->slowest] / a->median[a->fastest] - 1 : NAN;
-    return 1;
+    if (timed < 2)
+        a->slowest = a->fastest = -1;
+    else if (a->median[a->fastest] > 0)
+        a->gap = a->median[a->slowest] / a->median[a->fastest] - 1;
+    return a->n >= 2;
 }
 
 static int by_gap(const void *x, const void *y)
@@ -212,21 +219,33 @@ static void across_row(FILE *f, const struct report_model *m, const struct parts
     report_put_cell(f, name, 0);
     cell[0] = '\0';
     for (int i = 0; i < a->n && used < sizeof cell; ++i) {
-        report_format_significant(ms, sizeof ms, a->median[i], 3);
+        if (isnan(a->median[i]))
+            snprintf(ms, sizeof ms, "none alone");
+        else
+            report_format_significant(ms, sizeof ms, a->median[i], 3);
         used += (size_t)snprintf(cell + used, sizeof cell - used, "%s%.*s %s", i ? ", " : "",
                                  (int)p->len[a->part[i]], p->label[a->part[i]], ms);
     }
     report_put_cell(f, cell, 0);
-    snprintf(slowest, sizeof slowest, "%.*s", (int)p->len[a->part[a->slowest]], p->label[a->part[a->slowest]]);
+    if (a->slowest < 0)
+        snprintf(slowest, sizeof slowest, "-");
+    else
+        snprintf(slowest, sizeof slowest, "%.*s", (int)p->len[a->part[a->slowest]], p->label[a->part[a->slowest]]);
     report_put_cell(f, slowest, 0);
-    report_format_number(gap, sizeof gap, 100 * a->gap, "+%.1f %%");
+    if (isnan(a->gap))
+        snprintf(gap, sizeof gap, "-");
+    else
+        report_format_number(gap, sizeof gap, 100 * a->gap, "+%.1f %%");
     report_put_cell(f, gap, 0);
     used = 0;
     for (int i = 0; i < a->n && used < sizeof cell; ++i)
         used += (size_t)snprintf(cell + used, sizeof cell - used, "%s%zu/%zu", i ? ", " : "", a->beside[i],
                                  a->first_run[i]);
     report_put_cell(f, cell, 0);
-    differing(m, a, cell, sizeof cell);
+    if (a->slowest < 0)
+        snprintf(cell, sizeof cell, "-");
+    else
+        differing(m, a, cell, sizeof cell);
     report_put_cell(f, cell, 1);
 }
 

@@ -62,6 +62,24 @@ static void a_launch_beside_a_collective_is_left_out_of_its_ranks_median(void **
                                       "rank 0\t+0.0 %\t0/2, 1/2\tDRAM GB/s, DRAM %\n");
 }
 
+/* A rank whose every launch of a kernel ran beside a collective keeps its place on the row: rank 1's two GEMM
+ * launches (#0 3.31 ms, #1 2.65 ms) moved to start 1 and 0.5 ms before its all-reduce read "none alone", counted 2/2
+ * beside it; with one rank's median left, no rank is the slowest, and the row sorts after the kernels that have
+ * one. */
+static void a_rank_with_no_launch_alone_keeps_its_place_on_the_row(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i -e 's/,122990013061$/,122999000000/' -e 's/,122993324830$/,122999500000/' "
+                     "$R/rank-1/launches.csv");
+    write_data(scratch);
+    const char *ranks = data_file("ranks.tsv");
+    expect_in(ranks, "\nKernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>\trank 0 2.66, rank 1 none alone\t-\t-\t"
+                     "0/2, 2/2\t-\n");
+    if (strstr(ranks, "Kernel2<") < strstr(ranks, "vectorized_layer_norm_kernel"))
+        fail_msg("a row without a slowest rank sorted before one with:\n%s", ranks);
+    expect_in(data_file("variables.gp"), "ranks_rows = 6\nranks_kernels = 5\n");
+}
+
 /* The straggler by arrival: rank 0 started the all-reduce last, 0.395 ms after rank 1, which waited all that time
  * (65.3 % of its 0.605 ms) and moved data for 0.210 ms, as rank 0 did; rank 0 had launches replayed by memscope
  * since its collective before, so that wait is memscope's. */
@@ -238,6 +256,7 @@ int main(void)
         cmocka_unit_test(the_ranks_pages_follow_the_kernels),
         cmocka_unit_test(each_kernel_shows_its_ranks_the_slowest_and_what_differs),
         cmocka_unit_test(a_launch_beside_a_collective_is_left_out_of_its_ranks_median),
+        cmocka_unit_test(a_rank_with_no_launch_alone_keeps_its_place_on_the_row),
         cmocka_unit_test(the_collectives_page_names_the_last_arrival_and_splits_wait_from_transfer),
         cmocka_unit_test(a_rank_done_before_the_last_arrival_did_not_wait),
         cmocka_unit_test(collectives_that_do_not_match_are_matched_up_to_the_first_that_differs),
