@@ -441,6 +441,7 @@ static int judge_as_a_family(struct comparison *c, const struct compare_options 
             tested[m++] = &c->pair[i].timing;
     int failed = verdict_holm(tested, m, &o->rules);
     free(tested);
+    c->tested = m;
     return failed ? error_set(e, EXIT_RUNTIME, "out of memory") : 0;
 }
 

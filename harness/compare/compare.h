@@ -70,6 +70,7 @@ struct comparison {
     int changes;
     int base_collections, head_collections; /* rounds that collected metrics, a side; 0 on both when either has none */
     int base_rounds, head_rounds;           /* results folders a side */
+    int tested;                             /* pairs whose rank test ran and judged them: Holm's family */
 };
 
 /* Whether a pair's timing ran its rank test and is judged by it (in Holm's family): compared, not refused, enough

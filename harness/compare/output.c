@@ -161,24 +161,23 @@ static void print_collections(FILE *out, const struct comparison *c)
     fprintf(out, "counts: %d + %d collections; %d scheduling-dependent (moved within a side, not gated), %d of them "
                  "beyond their spread\n",
             c->base_collections, c->head_collections, scheduling, changes_of(c, METRIC_SCHEDULING_BEYOND));
-    int unconfirmed = changes_of(c, METRIC_UNCONFIRMED);
+    int unconfirmed = changes_of(c, METRIC_UNCONFIRMED), inputs = changes_of(c, METRIC_INPUTS);
+    if (c->base_collections >= 2 && c->head_collections >= 2 && !unconfirmed)
+        return;
+    if (of_program(c)) {
+        fprintf(out, "counts: a side with one collection cannot show a count moving, so no count of a program's "
+                     "kernels that moved is gated: %d unconfirmed_inputs (its data, allocations and other streams need "
+                     "not be the same twice), %d unconfirmed (timing can steer them); two profiles a side (a folder of "
+                     "profiles each) gate those that agree within a side\n",
+                inputs, unconfirmed);
+        return;
+    }
     char steered[96] = "";
     if (unconfirmed)
         snprintf(steered, sizeof steered, ", but for %d that timing can steer (unconfirmed, not gated)", unconfirmed);
-    if (c->base_collections < 2 || c->head_collections < 2 || unconfirmed)
-        fprintf(out, "counts: a side with one collection cannot show a count moving, so a count that moved only "
-                     "between the sides is held exact, as the catalog says%s (compare-revisions collects counts in "
-                     "every round)\n",
-                steered);
-}
-
-/* How many units' tests were weighed together (verdict.h, Holm). */
-static int family_size(const struct comparison *c)
-{
-    for (int i = 0; i < c->pairs; ++i)
-        if (compared_pair_tested(&c->pair[i]))
-            return c->pair[i].timing.family;
-    return 0;
+    fprintf(out, "counts: a side with one collection cannot show a count moving, so a count that moved only between "
+                 "the sides is held exact, as the catalog says%s (compare-revisions collects counts in every round)\n",
+            steered);
 }
 
 /* How many pairs were judged launch by launch. */
@@ -217,21 +216,16 @@ void compare_print(FILE *out, const struct comparison *c, const struct compare_o
                      "dynamic shared memory: an autotuner's candidate on one side, say); their counts are not "
                      "compared\n",
                 changes_of(c, METRIC_LAUNCH_DIFFERS), changes_of(c, METRIC_LAUNCH_DIFFERS) == 1 ? "" : "s");
-    if (changes_of(c, METRIC_INPUTS))
-        fprintf(out, "counts: %d counts of a program's kernels moved between sides of one collection: listed as "
-                     "unconfirmed_inputs, not gated (its data, allocations and other streams need not be the same "
-                     "twice); two profiles a side (a folder of profiles each) gate those that agree within a side\n",
-                changes_of(c, METRIC_INPUTS));
     fprintf(out, "test: Mann-Whitney U (alpha %.3g) and a bootstrap 95 %% interval of the ratio of medians%s; "
-                 "Holm's correction over the %d units tested; floor %.3g %%, or a unit's rounds' noise where larger\n",
+                 "Holm's correction over the %d unit%s tested; floor %.3g %%, or a unit's rounds' noise where larger\n",
             o->rules.alpha,
             paired_pairs(c) ? "; launches paired: Wilcoxon signed-rank on their ratios, an interval of their median"
                             : "",
-            family_size(c), 100 * o->rules.floor);
+            c->tested, c->tested == 1 ? "" : "s", 100 * o->rules.floor);
     if (of_program(c) && (c->base_rounds < 2 || c->head_rounds < 2))
-        fprintf(out, "noise: one profile a side cannot show a run's own shift of a kernel, which moves all its "
-                     "launches at once; two profiles a side or more (a folder of profiles each) set each kernel's "
-                     "floor from it\n");
+        fprintf(out, "noise: one profile a side cannot show a run's own shift of a kernel (all its launches move at "
+                     "once), so a kernel of few launches cannot be SLOWER; two profiles a side or more (a folder of "
+                     "profiles each) set each kernel's floor from its runs\n");
 }
 
 static void write_pair(struct csv *f, const struct compared_pair *p)
@@ -254,7 +248,7 @@ static void write_pair(struct csv *f, const struct compared_pair *p)
     csv_real(f, compared ? 100 * t->floor : NAN);
     csv_shape(f, p->shape);
     csv_text(f, p->label);
-    csv_real(f, compared ? t->p_family : NAN);
+    csv_real(f, compared_pair_tested(p) ? t->p_family : NAN);
     csv_end_row(f);
 }
 

@@ -142,13 +142,13 @@ static void say_other_command(const struct results_folder *a, const struct resul
  * once, for the first folder on other GPUs than the base's first. */
 static void say_other_gpus(const struct results_folder *a, const struct results_folder *b, bool *said)
 {
-    char x[512], y[512];
+    char x[4096], y[4096];
     results_gpu_uuids(a, x, sizeof x);
     results_gpu_uuids(b, y, sizeof y);
     if (*said || !x[0] || !y[0] || strcmp(x, y) == 0)
         return;
     *said = true;
-    fprintf(stderr, "memscope-compare: note: other GPUs of the same kind: %s in %s, %s in %s; a change between "
+    fprintf(stderr, "memscope-compare: note: other GPUs of the same kind: %s in %s; %s in %s; a change between "
                     "them may be the GPUs' (time both sides on the same GPUs, or give each side rounds from several)\n",
             x, a->dir, y, b->dir);
 }

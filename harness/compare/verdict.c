@@ -194,13 +194,13 @@ static const char *floor_words(const struct timing_comparison *c)
     return words;
 }
 
-/* "p = 0.0015", or where a family weighed it "p = 0.0015, 0.16 by Holm over 109 units". */
+/* "p = 0.0015", or where a family weighed it "p = 0.0015 (0.15 by Holm over 108 units)". */
 static const char *p_words(const struct timing_comparison *c)
 {
     static char words[64];
     int n = snprintf(words, sizeof words, "p = %.2g", c->p_value);
     if (c->family > 1)
-        snprintf(words + n, sizeof words - (size_t)n, ", %.2g by Holm over %d units", c->p_family, c->family);
+        snprintf(words + n, sizeof words - (size_t)n, " (%.2g by Holm over %d units)", c->p_family, c->family);
     return words;
 }
 
@@ -225,7 +225,7 @@ static void judge(const struct verdict_rules *rules, struct timing_comparison *c
         c->verdict = VERDICT_UNSURE;
         snprintf(c->reason, sizeof c->reason, "change %.2f %% is within %s", 100 * c->change, floor_words(c));
     } else if ((c->interval_low > 0 || c->interval_high < 0) && size > c->floor) {
-        c->verdict = VERDICT_UNSURE; /* few samples: a rank test's p cannot fall below alpha */
+        c->verdict = VERDICT_UNSURE; /* few samples, or many units weighed by Holm: p does not fall below alpha */
         snprintf(c->reason, sizeof c->reason, "%s %s, not below alpha %.3g", test_name(c), p_words(c),
                  rules->alpha);
     } else {

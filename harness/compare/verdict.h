@@ -52,7 +52,7 @@ struct timing_comparison {
     double floor;           /* the floor applied: the rules', or the rounds' noise floor where larger */
     int floor_from_rounds;  /* 1 where the rounds' noise set it */
     enum verdict verdict;
-    char reason[160];
+    char reason[192];
 };
 
 extern const struct verdict_rules VERDICT_RULES_DEFAULT;

@@ -370,23 +370,34 @@ const char *results_environment(const struct results_folder *r, const char *key)
     return NULL;
 }
 
-/* Whether key names a part's GPUs (part_<name>_gpu_uuids) or the run's (gpu_uuid). */
-static bool names_gpus(const char *key)
+/* Whether key names GPUs: a run's (gpu_uuid), a program's of one process (gpu_uuids), or a part's
+ * (part_<name>_gpu_uuids: *part and *part_len name the part; empty for the others). */
+static bool names_gpus(const char *key, const char **part, size_t *part_len)
 {
-    static const char part[] = "part_", suffix[] = "_gpu_uuids";
-    size_t n = strlen(key);
-    return strcmp(key, "gpu_uuid") == 0 || (strncmp(key, part, strlen(part)) == 0 && n > strlen(suffix) &&
-                                            strcmp(key + n - strlen(suffix), suffix) == 0);
+    static const char prefix[] = "part_", suffix[] = "_gpu_uuids";
+    size_t n = strlen(key), p = strlen(prefix), q = strlen(suffix);
+    *part = key;
+    *part_len = 0;
+    if (strcmp(key, "gpu_uuid") == 0 || strcmp(key, "gpu_uuids") == 0)
+        return true;
+    if (n <= p + q || strncmp(key, prefix, p) != 0 || strcmp(key + n - q, suffix) != 0)
+        return false;
+    *part = key + p;
+    *part_len = n - p - q;
+    return true;
 }
 
 void results_gpu_uuids(const struct results_folder *r, char *out, size_t size)
 {
     size_t used = 0;
     out[0] = '\0';
-    for (int row = 0; row < r->environment.rows && used < size; ++row)
-        if (names_gpus(csv_table_text(&r->environment, row, ENVIRONMENT_KEY)))
-            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "",
-                                     csv_table_text(&r->environment, row, ENVIRONMENT_VALUE));
+    for (int row = 0; row < r->environment.rows && used < size; ++row) {
+        const char *part;
+        size_t len;
+        if (names_gpus(csv_table_text(&r->environment, row, ENVIRONMENT_KEY), &part, &len))
+            used += (size_t)snprintf(out + used, size - used, "%s%.*s%s%s", used ? ", " : "", (int)len, part,
+                                     len ? " " : "", csv_table_text(&r->environment, row, ENVIRONMENT_VALUE));
+    }
 }
 
 int results_environment_number(const struct results_folder *r, const char *key, double *value, struct error *e)

@@ -70,8 +70,9 @@ int results_read_written(const char *path, const struct csv_schema *s, int least
 
 /* A value of environment.csv, or NULL. */
 const char *results_environment(const struct results_folder *r, const char *key);
-/* The GPUs the folder's timings ran on, into out: a run's gpu_uuid, or each part's of a program (its
- * part_<name>_gpu_uuids), space-separated in the file's order; "" where none is recorded. */
+/* The GPUs the folder's timings ran on, into out: a run's gpu_uuid, a program's gpu_uuids, or each part's of a
+ * program of several ("rank-0 GPU-..., rank-1 GPU-...", from its part_<name>_gpu_uuids), in the file's order; ""
+ * where none is recorded. */
 void results_gpu_uuids(const struct results_folder *r, char *out, size_t size);
 /* A number of environment.csv; NAN when the key is absent, an error naming the line when it is not a number. */
 int results_environment_number(const struct results_folder *r, const char *key, double *value, struct error *e);

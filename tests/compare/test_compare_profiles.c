@@ -157,7 +157,7 @@ static void one_profile_a_side_weighs_the_kernels_together(void **state)
     assert_int_equal(o.exit_code, 0);
     const char *gemm = line_of(o.output, GEMM " ");
     expect_on_line(gemm, "UNSURE");
-    expect_on_line(gemm, "signed-rank test p = 0.0025, 0.013 by Holm over 5 units, not below alpha 0.01");
+    expect_on_line(gemm, "signed-rank test p = 0.0025 (0.013 by Holm over 5 units), not below alpha 0.01");
     expect_on_line(gemm, "12 launches paired");
     assert_non_null(strstr(o.output, "Holm's correction over the 5 units tested"));
 }
@@ -269,6 +269,16 @@ static void a_kernel_launched_far_more_often_on_one_side_gets_no_verdict(void **
     expect_on_line(fill, "UNSURE");
     expect_on_line(fill, "1 launches a run in base, 3 in head: not the same work");
     assert_non_null(strstr(o.output, "0 SLOWER"));
+    assert_non_null(strstr(o.output, "Holm's correction over the 4 units tested")); /* not the refused kernel */
+    /* compare.csv: its p as the test gave it, and no p_holm, which only the family's units have */
+    char out[300];
+    snprintf(out, sizeof out, "%s/benchmarked-verdict", workdir);
+    shell(&o, "rm -rf %s && build/memscope-compare -o %s %s %s >/dev/null; python3 -c 'import csv, sys\n"
+              "for row in csv.DictReader(open(sys.argv[1])):\n"
+              "    if \"FillFunctor<float>\" in row[\"variant\"]:\n"
+              "        print(bool(row[\"p_value\"]), repr(row[\"p_holm\"]))' "
+              "%s/compare.csv", out, out, BEFORE, path, out);
+    assert_string_equal(o.output, "True ''\n");
 }
 
 /* The same rule as a suite's: profiles of the program taken twice a side (folders of rounds), the GEMM's shared-load
@@ -428,13 +438,20 @@ static void profiles_on_other_gpus_are_noted(void **state)
     compare(&o, "", "tests/fixtures/profile-two-ranks", two_profiles("other-gpus", path));
     assert_int_equal(o.exit_code, 0);
     const char *note = strstr(o.output, "memscope-compare: note: other GPUs of the same kind: "
-                                        "GPU-00000000-hand-made-fixture GPU-00000001-hand-made-fixture in "
-                                        "tests/fixtures/profile-two-ranks, GPU-00000000-hand-made-fixture "
-                                        "GPU-00000002-hand-made-fixture in ");
+                                        "rank-0 GPU-00000000-hand-made-fixture, rank-1 GPU-00000001-hand-made-fixture "
+                                        "in tests/fixtures/profile-two-ranks; rank-0 GPU-00000000-hand-made-fixture, "
+                                        "rank-1 GPU-00000002-hand-made-fixture in ");
     assert_non_null(note);
     assert_null(strstr(strstr(note, "other GPUs") + 1, "other GPUs")); /* said once */
     compare(&o, "", "tests/fixtures/profile-two-ranks", "tests/fixtures/profile-two-ranks");
     assert_null(strstr(o.output, "other GPUs"));
+    /* a program of one process records its GPUs as gpu_uuids */
+    shell(&o, "rm -rf %s && cp -r tests/fixtures/profile-lines-h200 %s && "
+              "sed -i 's/^gpu_uuids,GPU-[0-9a-f-]*$/gpu_uuids,GPU-00000003-hand-made-fixture/' %s/environment.csv",
+          path, path, path);
+    assert_int_equal(o.exit_code, 0);
+    compare(&o, "", "tests/fixtures/profile-lines-h200", path);
+    expect_on_line(strstr(o.output, "memscope-compare: note: other GPUs"), "GPU-00000003-hand-made-fixture in ");
 }
 
 int main(void)

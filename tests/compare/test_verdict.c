@@ -304,9 +304,29 @@ static void holm_weighs_a_family_of_units(void **state)
         assert_int_equal(unit[i].family, 4);
         assert_int_equal(unit[i].verdict, i == 1 ? VERDICT_SLOWER : VERDICT_UNSURE);
     }
-    assert_string_equal(unit[3].reason, "U test p = 0.004, 0.012 by Holm over 4 units, not below alpha 0.01");
-    assert_string_equal(unit[1].reason, "U test p = 0.001, 0.004 by Holm over 4 units; change beyond the 2 % floor "
+    assert_string_equal(unit[3].reason, "U test p = 0.004 (0.012 by Holm over 4 units), not below alpha 0.01");
+    assert_string_equal(unit[1].reason, "U test p = 0.001 (0.004 by Holm over 4 units); change beyond the 2 % floor "
                                         "and the spread");
+}
+
+/* Step-down, never less than the one before: p = 0.0041 and 0.004 weigh 2 x 0.004 = 0.008 and then 0.0041, which
+ * rises to 0.008 (a larger p never passes where a smaller failed); both SLOWER at alpha 0.01. */
+static void holm_keeps_the_family_p_in_order(void **state)
+{
+    (void)state;
+    static const double p[] = {0.0041, 0.004};
+    struct timing_comparison unit[2], *family[2];
+    for (int i = 0; i < 2; ++i) {
+        unit[i] = (struct timing_comparison){.base_n = 30, .head_n = 30, .base_median = 1, .head_median = 1.1,
+                                             .base_spread = 0.01, .head_spread = 0.01, .change = 0.1,
+                                             .interval_low = 0.08, .interval_high = 0.12, .p_value = p[i],
+                                             .floor = 0.02};
+        family[i] = &unit[i];
+    }
+    assert_int_equal(verdict_holm(family, 2, &VERDICT_RULES_DEFAULT), 0);
+    assert_float_equal(unit[0].p_family, 0.008, 1e-12);
+    assert_float_equal(unit[1].p_family, 0.008, 1e-12);
+    assert_int_equal(unit[0].verdict, VERDICT_SLOWER);
 }
 
 /* Alone, a unit's family p is its p: compare_timings judges it so, and Holm over one unit changes nothing. */
@@ -328,6 +348,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(identical_distributions_are_never_slower_or_faster),
         cmocka_unit_test(holm_weighs_a_family_of_units),
+        cmocka_unit_test(holm_keeps_the_family_p_in_order),
         cmocka_unit_test(one_unit_is_its_own_family),
         cmocka_unit_test(five_percent_slower_with_small_noise_is_slower),
         cmocka_unit_test(five_percent_faster_is_faster),
