@@ -298,8 +298,8 @@ static int collect(const struct compare_side *side, const int *rounds, int n_rou
  * gated. Where a side has one collection nothing shows a count moving, and two kinds are held exact only where both
  * sides had two collections or more to agree: a count that timing can steer, and any count of a program's kernel,
  * which counts what the program gave it. A program's data, its allocations and its other streams need not be the
- * same twice: two profiles of one training script, a minute apart, moved its fused Adam kernel's HMMA count by 33 %
- * at the same launch and grid (docs/regressions.md). */
+ * same twice, and profiles of one training script a minute apart read a kernel's count far apart at the same launch
+ * and grid (docs/regressions.md). */
 static enum metric_change_kind judge_count(const char *metric, bool program, const struct collected *base,
                                            const struct collected *head)
 {
@@ -428,8 +428,8 @@ bool compared_pair_tested(const struct compared_pair *p)
 }
 
 /* Every unit whose test ran, weighed together (verdict.h, Holm): a gate over a program's hundred kernels, each at
- * alpha, would fail on noise in most comparisons; together it fails on noise at most at alpha, as far as each
- * side's samples are independent. */
+ * alpha, fails on noise now and then (docs/regressions.md measures how often); together it fails on noise at most at
+ * alpha, as far as each side's samples are independent. */
 static int judge_as_a_family(struct comparison *c, const struct compare_options *o, struct error *e)
 {
     struct timing_comparison **tested = malloc((size_t)(c->pairs + 1) * sizeof *tested);

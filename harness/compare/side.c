@@ -138,9 +138,9 @@ static void say_other_command(const struct results_folder *a, const struct resul
                 x ? x : "(not recorded)", a->dir, y ? y : "(not recorded)", b->dir);
 }
 
-/* A timing measures its machine too: profiles of one training script a day apart, on other H200s, ran the same
- * Triton kernels 10 to 26 % apart (docs/regressions.md). Said once, for the first folder on other GPUs than the
- * base's first. */
+/* A timing measures its machine too: profiles of one training script a day apart, on other GPUs of one kind, ran
+ * the same kernels far apart (docs/regressions.md). Said once, for the first folder on other GPUs than the base's
+ * first. */
 static void say_other_gpus(const struct results_folder *a, const struct results_folder *b, bool *said)
 {
     char x[4096], y[4096];
