@@ -88,15 +88,18 @@ static int check(const char *path, const char *as, struct error *e)
     return results_file_check(path, s, e);
 }
 
-/* The comparison's table alone, into a folder the caller names (compare-chart's scratch folder): a compare.tsv there
- * already may be someone else's, and is never written over. */
+/* The comparison's table alone, into a folder the caller names (compare-chart's scratch folder): a compare.tsv or
+ * compare-variables.gp there already may be someone else's, and is never written over. */
 static int compare_table(const char *compare, const char *dir, struct error *e)
 {
+    static const char *const written[] = {"compare.tsv", "compare-variables.gp"};
     char path[PATH_JOINED(PATH_IN_FOLDER_LEN)];
     struct stat st;
-    snprintf(path, sizeof path, "%s/compare.tsv", dir);
-    if (lstat(path, &st) == 0)
-        return error_set(e, EXIT_OUTPUT, "%s already exists: it is not overwritten", path);
+    for (size_t i = 0; i < sizeof written / sizeof written[0]; ++i) {
+        snprintf(path, sizeof path, "%s/%s", dir, written[i]);
+        if (lstat(path, &st) == 0)
+            return error_set(e, EXIT_OUTPUT, "%s already exists: it is not overwritten", path);
+    }
     return report_compare_table(compare, dir, e);
 }
 

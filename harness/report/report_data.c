@@ -84,6 +84,10 @@ static void overlap_groups(const struct report_model *m, const int *lines, int c
  * page); empty for none. */
 #define CAPTION_COLUMNS 160
 
+/* The most bars a comparison's page draws: the suite's 39 units at one width fit, a program's hundred kernels do
+ * not. */
+#define COMPARE_BARS_MAX 40
+
 static void write_overlap_note(FILE *f, const struct report_model *m)
 {
     int lines[MAX_VARIANTS], count = lesson_panel(m, lines), group[MAX_VARIANTS], groups = 0;
@@ -818,19 +822,74 @@ int report_write_validate(const struct report_model *m, struct page_output *out,
     return report_close(f, path, e);
 }
 
+/* A unit's time in the base, its median times its samples; 0 where either is not a number. */
+static double base_time(const struct csv_table *t, int row, int median, int samples)
+{
+    char *end;
+    double ms = median < 0 ? 0 : strtod(csv_table_text(t, row, median), &end);
+    double n = samples < 0 ? 0 : strtod(csv_table_text(t, row, samples), &end);
+    return isfinite(ms * n) ? ms * n : 0;
+}
+
+static const struct csv_table *ranking;
+static int ranked_median, ranked_samples;
+static int by_base_time(const void *a, const void *b)
+{
+    double x = base_time(ranking, *(const int *)a, ranked_median, ranked_samples),
+           y = base_time(ranking, *(const int *)b, ranked_median, ranked_samples);
+    return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
+}
+
+/* Which rows the page draws (shown[row]), how many: all of a comparison of COMPARE_BARS_MAX units or fewer; of a
+ * larger one (a program's hundred kernels, whose bars and names ran together), every SLOWER, FASTER and FAILED unit,
+ * then those of most time in the base that have an interval (a unit of too few samples has none, and its change of
+ * two samples set the scale). Returns how many, or -1 when memory ran out. */
+static int choose_bars(const struct csv_table *t, bool *shown)
+{
+    int verdict = csv_table_column_or_none(t, "verdict"), low = csv_table_column_or_none(t, "interval_low_pct");
+    int n = 0, candidates = 0, *order = malloc(((size_t)t->rows + 1) * sizeof *order);
+    if (!order)
+        return -1;
+    for (int row = 0; row < t->rows; ++row) {
+        const char *v = verdict < 0 ? "" : csv_table_text(t, row, verdict);
+        bool decided = strcmp(v, "SLOWER") == 0 || strcmp(v, "FASTER") == 0 || strcmp(v, "FAILED") == 0;
+        shown[row] = t->rows <= COMPARE_BARS_MAX || decided;
+        n += shown[row];
+        if (!shown[row] && low >= 0 && *csv_table_text(t, row, low))
+            order[candidates++] = row;
+    }
+    ranking = t;
+    ranked_median = csv_table_column_or_none(t, "base_median_ms");
+    ranked_samples = csv_table_column_or_none(t, "base_samples");
+    qsort(order, (size_t)candidates, sizeof *order, by_base_time);
+    for (int i = 0; i < candidates && n < COMPARE_BARS_MAX; ++i, ++n)
+        shown[order[i]] = true;
+    free(order);
+    return n;
+}
+
 int report_compare_table(const char *compare_path, const char *dir, struct error *e)
 {
     char path[PATH_IN_FOLDER_LEN];
     struct csv_table t;
     if (results_read_written(compare_path, &compare_csv, COMPARE_FLOOR_PCT, &t, e))
         return e->code;
-    FILE *f = report_open(dir, "compare.tsv", path, sizeof path, e);
+    bool *shown = malloc(((size_t)t.rows + 1) * sizeof *shown);
+    int n = shown ? choose_bars(&t, shown) : -1;
+    FILE *f = n < 0 ? NULL : report_open(dir, "compare.tsv", path, sizeof path, e);
+    if (n < 0)
+        error_set(e, EXIT_RUNTIME, "out of memory");
     for (int row = -1; f && row < t.rows; ++row)
-        for (int column = 0; column < t.columns; ++column)
+        for (int column = 0; column < t.columns && (row < 0 || shown[row]); ++column)
             fprintf(f, "%s%c", row < 0 ? t.header[column] : csv_table_text(&t, row, column),
                     column + 1 < t.columns ? '\t' : '\n');
+    if (f && !report_close(f, path, e) && (f = report_open(dir, "compare-variables.gp", path, sizeof path, e))) {
+        fprintf(f, "compare_units = %d\ncompare_shown = %d\n", t.rows, n);
+        report_close(f, path, e);
+    }
+    free(shown);
     csv_table_free(&t);
-    return f ? report_close(f, path, e) : e->code;
+    return e->code;
 }
 
 /* A comparison's compare.csv (--compare) as the table of its page; no page without one. */

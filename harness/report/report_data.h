@@ -21,7 +21,9 @@ int report_data_write(const struct results_folder *r, const char *out_dir, const
 
 /* A comparison's compare.csv (memscope-compare -o), checked against its schema, written into dir as compare.tsv:
  * gnuplot cuts a quoted CSV field at its first comma, and a program's kernels' names hold commas. One written before
- * floor_pct, which the chart does not draw, is read as well. The comparison page's table, and compare-chart's. */
+ * floor_pct, which the chart does not draw, is read as well. The comparison page's table, and compare-chart's: of a
+ * comparison of many units, the bars worth drawing (report_data.c, choose_bars), and compare-variables.gp saying how
+ * many of how many. */
 int report_compare_table(const char *compare_path, const char *dir, struct error *e);
 
 #endif

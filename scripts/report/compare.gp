@@ -4,15 +4,21 @@
 # (compare-chart's), else datadir's compare.tsv, which memscope-report-data checked and wrote there.
 reset
 if (!exists("compare_file")) compare_file = datadir.'/compare.tsv'
+# compare_units and compare_shown: of a comparison of many units, the file holds the bars worth drawing
+if (!exists("compare_variables")) compare_variables = datadir.'/compare-variables.gp'
+load compare_variables
 set datafile separator "\t"
 set datafile columnheaders
 set termoption noenhanced
 set encoding utf8
 set label 90 "Head against base: change of the median time" at screen 0.5, screen 0.955 center font ",18"
+shown_words = compare_shown < compare_units ? \
+    sprintf("\n%d of the %d units drawn: every SLOWER, FASTER and FAILED one, then those of most time in the base with an interval.", \
+            compare_shown, compare_units) : ""
 set label 91 "Bars: change of the median time, head against base, in %; whiskers: bootstrap 95 % interval of the ratio of medians.\n".\
-    "SLOWER and FASTER need a Mann-Whitney U test significant at alpha, an interval that excludes zero, and a change beyond the\n".\
-    "noise floor (--floor, or the unit's rounds' noise where larger: compare.csv's floor_pct) and beyond either side's spread.\n".\
-    "Grey bars, unlabelled, are SAME: the whole interval lies within --floor (2 % unless set)." \
+    "SLOWER and FASTER need a rank test significant at alpha over all units together (Holm), an interval that excludes zero,\n".\
+    "and a change beyond the noise floor (--floor, or the unit's rounds' noise where larger) and beyond either side's spread.\n".\
+    "Grey bars, unlabelled, are SAME: the whole interval lies within --floor (2 % unless set).".shown_words \
     at screen 0.09, screen 0.10 left font ",12"
 set tmargin at screen 0.90
 set bmargin at screen 0.30

@@ -92,6 +92,47 @@ static void a_comparisons_names_reach_its_page_whole(void **state)
     expect_in(table, "\tcunn_SoftMaxForward<4, float, float, float, SoftMaxForwardEpilogue>\t1\n");
 }
 
+/* A program's comparison of many kernels draws 40 bars, not one per kernel (the bars and names of a training script's
+ * 109 ran together): 62 units made from the fixture's comparison, kernel k SAME at k ms a launch over 10 launches
+ * (k = 1..60), one SLOWER at the least time, one of too few samples (no interval) at the most. Drawn: the SLOWER one,
+ * then the 39 SAME ones of most base time (k = 22..60); not the one without an interval; compare-variables.gp says
+ * 40 of 62, and is never written over. */
+static void a_comparison_of_many_kernels_draws_the_bars_worth_drawing(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *tool = getenv("MEMSCOPE_COMPARE");
+    shell(&o, "w=%s/many && rm -rf $w && mkdir -p $w/data && %s -o $w/cmp %s tests/fixtures/profile-small-after "
+              ">/dev/null; python3 -c 'import csv, sys\n"
+              "rows = list(csv.DictReader(open(sys.argv[1])))\n"
+              "out = csv.DictWriter(open(sys.argv[2], \"w\", newline=\"\"), rows[0].keys(), lineterminator=\"\\n\")\n"
+              "out.writeheader()\n"
+              "def unit(name, ms, n, verdict, low):\n"
+              "    r = dict(rows[0], variant=name, label=name, verdict=verdict)\n"
+              "    r.update(base_median_ms=str(ms), base_samples=str(n), interval_low_pct=low)\n"
+              "    out.writerow(r)\n"
+              "for k in range(1, 61): unit(\"k%%d\" %% k, k, 10, \"SAME\", \"-0.5\")\n"
+              "unit(\"slower\", 0.5, 10, \"SLOWER\", \"5\")\n"
+              "unit(\"few\", 1000, 2, \"UNSURE\", \"\")' $w/cmp/compare.csv $w/many.csv && "
+              "build/memscope-report-data --compare $w/many.csv $w/data && cat $w/data/compare-variables.gp && "
+              "cut -f 1 $w/data/compare.tsv | tr '\\n' ' '",
+          workdir, tool ? tool : "build/memscope-compare", FIXTURE);
+    assert_int_equal(o.exit_code, 0);
+    expect_in(o.output, "compare_units = 62\ncompare_shown = 40\n");
+    char drawn[1024] = "variant ";
+    for (int k = 22; k <= 60; ++k)
+        snprintf(drawn + strlen(drawn), sizeof drawn - strlen(drawn), "k%d ", k);
+    strcat(drawn, "slower ");
+    expect_in(o.output, drawn);
+    /* alone, never over a compare-variables.gp someone left there */
+    shell(&o, "w=%s/many && mkdir -p $w/mine && echo notes > $w/mine/compare-variables.gp && "
+              "build/memscope-report-data --compare $w/many.csv $w/mine 2>&1; echo \"exit $?\"; "
+              "cat $w/mine/compare-variables.gp; ls $w/mine",
+          workdir);
+    expect_in(o.output, "compare-variables.gp already exists: it is not overwritten\nexit 4\nnotes\n"
+                        "compare-variables.gp\n");
+}
+
 /* Kernels, not launches: the GEMM's two jobs are one row of 12 launches; ranked by their total time over all kernels'
  * (33.034 ms); a profiled kernel's first finding and evidence on the row below it. The figures are the fixture's
  * samples.csv's: the GEMM's 12 durations sum to 31.911 ms (6 x 2.659673 + 6 x 2.658884). The fixture predates the
@@ -360,6 +401,7 @@ int main(void)
         cmocka_unit_test(title_page_names_the_program_and_its_kernel_time),
         cmocka_unit_test(title_page_names_the_groups_of_the_runs_of_their_own),
         cmocka_unit_test(a_comparisons_names_reach_its_page_whole),
+        cmocka_unit_test(a_comparison_of_many_kernels_draws_the_bars_worth_drawing),
         cmocka_unit_test(kernels_are_ranked_by_total_time_with_limiter_and_evidence),
         cmocka_unit_test(kernels_group_by_nvtx_range_or_by_launch),
         cmocka_unit_test(roofline_places_profiled_kernels_without_unmeasured_roofs),
