@@ -282,6 +282,15 @@ static void a_change_under_the_rounds_floor_is_unsure_not_same(void **state)
     assert_non_null(strstr(c.reason, "floor of its rounds' noise"));
 }
 
+/* A unit 10 % slower (interval +8 to +12 %, spread 1 %, floor 2 %) whose test read p. */
+static struct timing_comparison *ten_percent_slower(struct timing_comparison *unit, double p)
+{
+    *unit = (struct timing_comparison){.base_n = 30, .head_n = 30, .base_median = 1, .head_median = 1.1,
+                                       .base_spread = 0.01, .head_spread = 0.01, .change = 0.1, .interval_low = 0.08,
+                                       .interval_high = 0.12, .p_value = p, .floor = 0.02};
+    return unit;
+}
+
 /* Holm's step-down by hand: p = 0.03, 0.001, 0.2, 0.004 over 4 units sort to 0.001, 0.004, 0.03, 0.2 and weigh
  * 4 x 0.001 = 0.004, 3 x 0.004 = 0.012, 2 x 0.03 = 0.06, 1 x 0.2 = 0.2 (each at least the one before). Every unit
  * changed by +10 % (interval +8 to +12 %, spread 1 %): at alpha 0.01 only the first stays SLOWER; the second, alone
@@ -291,13 +300,8 @@ static void holm_weighs_a_family_of_units(void **state)
     (void)state;
     static const double p[] = {0.03, 0.001, 0.2, 0.004}, family_p[] = {0.06, 0.004, 0.2, 0.012};
     struct timing_comparison unit[4], *family[4];
-    for (int i = 0; i < 4; ++i) {
-        unit[i] = (struct timing_comparison){.base_n = 30, .head_n = 30, .base_median = 1, .head_median = 1.1,
-                                             .base_spread = 0.01, .head_spread = 0.01, .change = 0.1,
-                                             .interval_low = 0.08, .interval_high = 0.12, .p_value = p[i],
-                                             .floor = 0.02};
-        family[i] = &unit[i];
-    }
+    for (int i = 0; i < 4; ++i)
+        family[i] = ten_percent_slower(&unit[i], p[i]);
     assert_int_equal(verdict_holm(family, 4, &VERDICT_RULES_DEFAULT), 0);
     for (int i = 0; i < 4; ++i) {
         assert_float_equal(unit[i].p_family, family_p[i], 1e-12);
@@ -316,13 +320,8 @@ static void holm_keeps_the_family_p_in_order(void **state)
     (void)state;
     static const double p[] = {0.0041, 0.004};
     struct timing_comparison unit[2], *family[2];
-    for (int i = 0; i < 2; ++i) {
-        unit[i] = (struct timing_comparison){.base_n = 30, .head_n = 30, .base_median = 1, .head_median = 1.1,
-                                             .base_spread = 0.01, .head_spread = 0.01, .change = 0.1,
-                                             .interval_low = 0.08, .interval_high = 0.12, .p_value = p[i],
-                                             .floor = 0.02};
-        family[i] = &unit[i];
-    }
+    for (int i = 0; i < 2; ++i)
+        family[i] = ten_percent_slower(&unit[i], p[i]);
     assert_int_equal(verdict_holm(family, 2, &VERDICT_RULES_DEFAULT), 0);
     assert_float_equal(unit[0].p_family, 0.008, 1e-12);
     assert_float_equal(unit[1].p_family, 0.008, 1e-12);
