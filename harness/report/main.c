@@ -9,8 +9,9 @@
  *
  * DATA_DIR receives the tables, variables.gp, pages.tsv (the PNG pages to
  * render: name, script, setup) and, with --compare, COMPARE_CSV checked, as
- * compare.tsv; with --compare and no RESULTS_DIR, compare.tsv alone (compare-chart's). TEXT, one line, is drawn on the title page exactly as given. HOW: how a program's launches make
- * its kernels (program/kernels.h: kernel, nvtx or launch; default kernel).
+ * compare.tsv with compare-variables.gp; with --compare and no RESULTS_DIR, those two alone (compare-chart's).
+ * TEXT, one line, is drawn on the title page exactly as given. HOW: how a program's launches make its kernels
+ * (program/kernels.h: kernel, nvtx or launch; default kernel).
  * --check writes nothing: it refuses what the report would refuse, a folder or
  * one of its files, by the same words; the Python scripts that read a results
  * folder ask it, so that the limits of its values have one definition.
@@ -36,8 +37,8 @@ static const char help_text[] =
     "\n"
     "Reads a results folder and writes into DATA_DIR, an existing folder, the tables, gnuplot\n"
     "variables and pages.tsv that scripts/report-render draws into the report. Needs no GPU.\n"
-    "With --compare and no RESULTS_DIR it writes the comparison's table alone (compare.tsv,\n"
-    "never over one already there), which scripts/compare-chart draws.\n"
+    "With --compare and no RESULTS_DIR it writes the comparison's table alone (compare.tsv and\n"
+    "compare-variables.gp, never over either already there), which scripts/compare-chart draws.\n"
     "With --check it writes nothing: it checks a results folder, or one file of one (by its\n"
     "name, or as FILE_NAME: --as metrics.csv), as every reader of a results folder does.\n"
     "\n"
@@ -54,7 +55,8 @@ static const char help_text[] =
     "\n"
     "Exit codes: 0 written (with --check: every value within its limit); 2 bad usage or a\n"
     "results folder that cannot be read (the message names the file, line, column, value and\n"
-    "limit); 4 DATA_DIR not writable (or, with --compare alone, holding a compare.tsv).\n";
+    "limit); 4 DATA_DIR not writable (or, with --compare alone, holding a compare.tsv or a\n"
+    "compare-variables.gp).\n";
 
 static int print_help(void)
 {
