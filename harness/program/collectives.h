@@ -12,9 +12,9 @@
  * collective before, the wait is memscope's (replays_before).
  *
  * A rank's collective waits on its GPU's SMs while the rank's other kernels run beside it (DDP overlaps the gradients'
- * all-reduce with the backward pass), and slows them: on a training script's two ranks, a cuBLAS weight-gradient GEMM
- * took 60 us beside a collective and 32 us alone, on either rank. The rank that waits longer, the one that did not
- * straggle, runs more of its launches beside one. Each launch of the first run is marked where it overlapped one of
+ * all-reduce with the backward pass), and slows them, on either rank (docs/profile.md measures a cuBLAS GEMM's
+ * launches beside a collective and alone). The rank that waits longer, the one that did not straggle, runs more of
+ * its launches beside one. Each launch of the first run is marked where it overlapped one of
  * its part's collectives (beside_row), so that ranks are compared on their launches alone.
  */
 #ifndef MEMSCOPE_PROGRAM_COLLECTIVES_H

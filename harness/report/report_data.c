@@ -822,22 +822,25 @@ int report_write_validate(const struct report_model *m, struct page_output *out,
     return report_close(f, path, e);
 }
 
-/* A unit's time in the base, its median times its samples; 0 where either is not a number. */
+/* A unit that may be drawn, and its time in the base (its median times its samples; 0 where either is not a
+ * number). */
+struct candidate_bar {
+    double base_ms;
+    int row;
+};
+
 static double base_time(const struct csv_table *t, int row, int median, int samples)
 {
-    char *end;
-    double ms = median < 0 ? 0 : strtod(csv_table_text(t, row, median), &end);
-    double n = samples < 0 ? 0 : strtod(csv_table_text(t, row, samples), &end);
+    double ms = median < 0 ? 0 : strtod(csv_table_text(t, row, median), NULL);
+    double n = samples < 0 ? 0 : strtod(csv_table_text(t, row, samples), NULL);
     return isfinite(ms * n) ? ms * n : 0;
 }
 
-static const struct csv_table *ranking;
-static int ranked_median, ranked_samples;
+/* Most time first; a tie keeps the file's order. */
 static int by_base_time(const void *a, const void *b)
 {
-    double x = base_time(ranking, *(const int *)a, ranked_median, ranked_samples),
-           y = base_time(ranking, *(const int *)b, ranked_median, ranked_samples);
-    return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
+    const struct candidate_bar *x = a, *y = b;
+    return x->base_ms < y->base_ms ? 1 : x->base_ms > y->base_ms ? -1 : x->row - y->row;
 }
 
 /* Which rows the page draws (shown[row]), how many: all of a comparison of COMPARE_BARS_MAX units or fewer; of a
@@ -847,8 +850,10 @@ static int by_base_time(const void *a, const void *b)
 static int choose_bars(const struct csv_table *t, bool *shown)
 {
     int verdict = csv_table_column_or_none(t, "verdict"), low = csv_table_column_or_none(t, "interval_low_pct");
-    int n = 0, candidates = 0, *order = malloc(((size_t)t->rows + 1) * sizeof *order);
-    if (!order)
+    int median = csv_table_column_or_none(t, "base_median_ms"), samples = csv_table_column_or_none(t, "base_samples");
+    int n = 0, candidates = 0;
+    struct candidate_bar *bar = malloc(((size_t)t->rows + 1) * sizeof *bar);
+    if (!bar)
         return -1;
     for (int row = 0; row < t->rows; ++row) {
         const char *v = verdict < 0 ? "" : csv_table_text(t, row, verdict);
@@ -856,15 +861,12 @@ static int choose_bars(const struct csv_table *t, bool *shown)
         shown[row] = t->rows <= COMPARE_BARS_MAX || decided;
         n += shown[row];
         if (!shown[row] && low >= 0 && *csv_table_text(t, row, low))
-            order[candidates++] = row;
+            bar[candidates++] = (struct candidate_bar){base_time(t, row, median, samples), row};
     }
-    ranking = t;
-    ranked_median = csv_table_column_or_none(t, "base_median_ms");
-    ranked_samples = csv_table_column_or_none(t, "base_samples");
-    qsort(order, (size_t)candidates, sizeof *order, by_base_time);
+    qsort(bar, (size_t)candidates, sizeof *bar, by_base_time);
     for (int i = 0; i < candidates && n < COMPARE_BARS_MAX; ++i, ++n)
-        shown[order[i]] = true;
-    free(order);
+        shown[bar[i].row] = true;
+    free(bar);
     return n;
 }
 
