@@ -11,9 +11,7 @@
 
 #include <regex.h>
 
-/* launches.csv's not_replayed values: why a selected launch was not replayed. */
-#define NOT_REPLAYED_NCCL "NCCL kernel"
-#define NOT_REPLAYED_OPTION "--no-replay"
+#include "../results/launches_csv.h" /* NOT_REPLAYED_*: launches.csv's not_replayed values */
 
 /* NULL when kernel (demangled) may be replayed; else the reason. user: --no-replay's expression, or NULL. */
 const char *collective_reason(const char *kernel, const regex_t *user);

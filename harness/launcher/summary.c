@@ -11,6 +11,7 @@
 #include "../program/line_findings.h"
 #include "../results/folder_reader.h"
 #include "../results/job_name.h"
+#include "../results/launches_csv.h"
 #include "../results/schema.h"
 #include "../results/metrics_csv.h"
 #include "../results/stalls_csv.h"
@@ -34,7 +35,7 @@ struct job {
     double *samples_ms;
     int n_samples;
     struct profile *profile; /* NULL: not profiled (a profile is some 11 KB: most of a program's jobs have none) */
-    bool not_replayed;      /* selected, and kept back from replay: a collective (launches.csv: not_replayed) */
+    bool not_replayed;      /* selected, and kept back from replay as a collective (launches.csv: not_replayed) */
     struct stall_tally stalls;
     struct finding_lines *lines; /* a profiled job's lines as its findings name them (none without the source run) */
     struct exact_shared exact;   /* the shared wavefronts its lines count exactly (NAN: none) */
@@ -90,7 +91,7 @@ static int new_job(struct jobs *j, const struct csv_table *t, int row, const int
     job->threads_per_block = known(t, row, col[LAUNCHES_BLOCK_X], e) * known(t, row, col[LAUNCHES_BLOCK_Y], e) *
                              known(t, row, col[LAUNCHES_BLOCK_Z], e);
     if (col[LAUNCHES_NOT_REPLAYED] >= 0)
-        job->not_replayed = *csv_table_text(t, row, col[LAUNCHES_NOT_REPLAYED]);
+        job->not_replayed = not_replayed_is_collective(csv_table_text(t, row, col[LAUNCHES_NOT_REPLAYED]));
     return e->code;
 }
 

@@ -7,6 +7,7 @@
 #include "../common/grow.h"
 #include "../common/paths.h"
 #include "../results/job_name.h"
+#include "../results/launches_csv.h"
 #include "../results/schema.h"
 #include "collectives.h"
 
@@ -68,8 +69,8 @@ static int read_part_environment(const char *dir, int64_t *offset, bool *known, 
     return 0;
 }
 
-/* The kernels a part kept back from replay (not_replayed: NCCL's, or one --no-replay named): every launch of them
- * waits in itself, though only the selected ones say so. */
+/* The kernels a part kept back from replay as collectives (not_replayed: NCCL's, or one --no-replay named): every
+ * launch of them waits in itself, though only the selected ones say so. */
 struct kept_kernels {
     const char **name; /* point into the part's launches.csv */
     size_t n;
@@ -87,7 +88,7 @@ static int gather_kept(const struct csv_table *t, int kernel, int not_replayed, 
 {
     for (int row = 0; not_replayed >= 0 && row < t->rows; ++row) {
         const char *name = csv_table_text(t, row, kernel);
-        if (!*csv_table_text(t, row, not_replayed) || kept(k, name))
+        if (!not_replayed_is_collective(csv_table_text(t, row, not_replayed)) || kept(k, name))
             continue;
         if (grow_for_one_more((void **)&k->name, k->n, sizeof *k->name) != 0)
             return -1;

@@ -8,6 +8,11 @@
 #include "launches_csv.h"
 #include "schema.h"
 
+bool not_replayed_is_collective(const char *why)
+{
+    return *why && strcmp(why, NOT_REPLAYED_COLLECTIVE_RUNNING) != 0;
+}
+
 int launches_csv_create(struct csv *c, const char *dir, struct error *e)
 {
     return schema_create(c, dir, &launches_csv, e);
@@ -65,8 +70,9 @@ int launches_csv_selected(const char *dir, struct selected_launches *s, struct e
     schema_columns_before(&t, &launches_csv, LAUNCHES_SELECTED + 1, col, e);
     col[LAUNCHES_NOT_REPLAYED] = schema_column_or_none(&t, &launches_csv, LAUNCHES_NOT_REPLAYED); /* since issue 41 */
     for (int row = 0; row < t.rows && !e->code; ++row) {
-        int kept_back = col[LAUNCHES_NOT_REPLAYED] >= 0 && *csv_table_text(&t, row, col[LAUNCHES_NOT_REPLAYED]);
-        if (strcmp(csv_table_text(&t, row, col[LAUNCHES_SELECTED]), "1") == 0 && !kept_back)
+        bool collective = col[LAUNCHES_NOT_REPLAYED] >= 0 &&
+                          not_replayed_is_collective(csv_table_text(&t, row, col[LAUNCHES_NOT_REPLAYED]));
+        if (strcmp(csv_table_text(&t, row, col[LAUNCHES_SELECTED]), "1") == 0 && !collective)
             append(s, &t, row, col, e);
     }
     csv_table_free(&t);

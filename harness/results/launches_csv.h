@@ -5,6 +5,7 @@
 #ifndef MEMSCOPE_LAUNCHES_CSV_H
 #define MEMSCOPE_LAUNCHES_CSV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,9 +20,19 @@ struct launch_row {
     int selected;
     const char *job; /* the launch's key in the profile's other files (job_name.h) */
     int run;         /* which run of the program, from 1 (--repeat) */
-    const char *not_replayed; /* a selected launch timed only, never replayed: why (a collective); "" otherwise */
+    const char *not_replayed; /* a selected launch timed only, never replayed: why (NOT_REPLAYED_*); "" otherwise */
     uint64_t start_ns;        /* on CUPTI's clock (environment.csv's clock_offset_ns makes it the host's) */
 };
+
+/* not_replayed's values. A collective is kept back for what it is: NCCL's kernels, and those --no-replay names (it
+ * waits in itself for its peers). Any other kernel is kept back for when it ran: while a collective of the program
+ * ran on this host, which its replay would have undone (gpu/peers.h). */
+#define NOT_REPLAYED_NCCL "NCCL kernel"
+#define NOT_REPLAYED_OPTION "--no-replay"
+#define NOT_REPLAYED_COLLECTIVE_RUNNING "a collective running"
+
+/* Whether a not_replayed value says the launch is a collective's. */
+bool not_replayed_is_collective(const char *why);
 
 int launches_csv_create(struct csv *c, const char *dir, struct error *e);
 void launches_csv_row(struct csv *c, const struct launch_row *r);
@@ -40,8 +51,8 @@ struct selected_launches {
     size_t n;
 };
 
-/* Appends dir's launches.csv's selected launches to *s, in launch order. A launch kept back from replay
- * (not_replayed) is not among them: the stall sampling's run keeps it back too. */
+/* Appends dir's launches.csv's selected launches to *s, in launch order. A collective kept back from replay is not
+ * among them: the stall sampling's run keeps it back too. */
 int launches_csv_selected(const char *dir, struct selected_launches *s, struct error *e);
 void selected_launches_free(struct selected_launches *s);
 
