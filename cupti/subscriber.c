@@ -59,6 +59,12 @@ static int is_ex_launch(CUpti_CallbackId id)
     return id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
 }
 
+static int is_per_thread(CUpti_CallbackId id)
+{
+    return id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
+           id == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+}
+
 /* The plain and cooperative launches (and their _ptsz forms) share one layout of parameters; the Ex forms carry
  * a launch configuration. */
 static struct prof_launch launch_of(CUpti_CallbackId id, const CUpti_CallbackData *call)
@@ -74,13 +80,15 @@ static struct prof_launch launch_of(CUpti_CallbackId id, const CUpti_CallbackDat
         if (c)
             l = (struct prof_launch){l.entering, l.symbol, l.context, l.function, l.correlation,
                                      {c->gridDimX, c->gridDimY, c->gridDimZ},
-                                     {c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes};
+                                     {c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes, c->hStream};
     } else {
         const cuLaunchKernel_params *p = call->functionParams;
         l = (struct prof_launch){l.entering, l.symbol, l.context, p->f, l.correlation,
                                  {p->gridDimX, p->gridDimY, p->gridDimZ},
-                                 {p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes};
+                                 {p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes, p->hStream};
     }
+    if (!l.stream && is_per_thread(id))
+        l.stream = CU_STREAM_PER_THREAD;
     return l;
 }
 

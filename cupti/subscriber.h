@@ -18,6 +18,7 @@
 
 struct CUctx_st;
 struct CUfunc_st;
+struct CUstream_st;
 
 /* A kernel launch as the driver call that makes it shows it, on entry to the call and again on its return. */
 struct prof_launch {
@@ -28,6 +29,7 @@ struct prof_launch {
     uint32_t correlation;         /* the driver call's: CUPTI's records of the call carry it too */
     unsigned grid[3], block[3];
     unsigned dynamic_shared;      /* bytes per block */
+    struct CUstream_st *stream;   /* the stream it is queued on (a _ptsz call's default: CU_STREAM_PER_THREAD) */
 };
 
 typedef void (*prof_launch_listener)(void *context, const struct prof_launch *launch);
