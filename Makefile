@@ -128,7 +128,7 @@ INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler
 	harness/results/metrics_csv.c harness/results/job_name.c \
 	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/common/args.c harness/csv/writer.c harness/csv/reader.c harness/csv/name_index.c \
 	harness/results/schema.c harness/results/trace.c harness/results/launches_csv.c harness/results/environment_csv.c \
-	harness/gpu/gpu_lock.c harness/common/host_clock.c cupti/pc_sampling.c cupti/source_line.c \
+	harness/gpu/gpu_lock.c harness/gpu/peers.c harness/common/host_clock.c cupti/pc_sampling.c cupti/source_line.c \
 	harness/stalls/stall_lines.c harness/stalls/stall_rows.c harness/stalls/sampling_period.c \
 	harness/source/locate.c harness/results/stalls_csv.c cupti/sass_metrics.c harness/source/placement.c \
 	harness/source/disassembly.c harness/source/source_lines.c harness/source/source_metrics.c \

@@ -226,6 +226,15 @@ static void describe_patching(const struct part_writing *t, struct environment *
     env_add(env, "patching_failures", "%zu", failed);
 }
 
+/* Selected launches timed only because a collective was running (replay.c, gpu/peers.h), not for what they are. */
+static size_t timed_only(const struct part_writing *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->records->n_kept; ++i)
+        n += !not_replayed_is_collective(t->records->kept[i].reason);
+    return n;
+}
+
 static void describe_failures(const struct part_writing *t, struct environment *env)
 {
     size_t failed = 0;
@@ -233,7 +242,8 @@ static void describe_failures(const struct part_writing *t, struct environment *
         if (t->records->replayed[i].failure[0] && failed++ == 0)
             env_add(env, "first_replay_failure", "%s", t->records->replayed[i].failure);
     env_add(env, "replay_failures", "%zu", failed);
-    env_add(env, "kept_back_from_replay", "%zu", t->records->n_kept);
+    env_add(env, "kept_back_from_replay", "%zu", t->records->n_kept - timed_only(t));
+    env_add(env, "not_replayed_collective_running", "%zu", timed_only(t));
     if (t->config->metrics.source)
         describe_patching(t, env);
     if (!t->config->metrics.stalls)
@@ -381,7 +391,7 @@ static int write_mark(const struct part_writing *t, struct error *e)
     FILE *f = fopen(path, "w");
     if (!f)
         return error_set(e, EXIT_OUTPUT, "cannot create %s", path);
-    fprintf(f, "launches %zu selected %zu\n", t->launches.n, t->launches.n_selected);
+    fprintf(f, "launches %zu selected %zu timed_only %zu\n", t->launches.n, t->launches.n_selected, timed_only(t));
     if (fclose(f) != 0)
         return error_set(e, EXIT_OUTPUT, "cannot write %s", path);
     return 0;

@@ -12,17 +12,22 @@
 #include "../../cupti/subscriber.h"
 #include "../common/grow.h"
 #include "../gpu/gpu_lock.h"
+#include "../gpu/peers.h"
 #include "../profile/metric_catalog.h"
 #include "../stalls/sampling_period.h"
 #include "collectives.h"
 #include "nvtx_hook.h"
 #include "patching.h"
+#include "protocol.h"
 #include "replay.h"
 #include "sampling.h"
 
 #define MAX_CONTEXTS 16
 #define MAX_GPUS 16
 #define DURATION_METRIC "gpu__time_duration.sum"
+/* How long a replay waits for the collectives running on this host to finish (gpu/peers.h); past it, and while
+ * none has finished since, a selected launch is timed only. */
+#define PEERS_WAIT_S 2.0
 
 /* A range profiler per context the program launches on; one configuration for them all (one kind of GPU). */
 struct context_session {
@@ -69,6 +74,8 @@ static struct {
     CUresult (*device_uuid)(CUuuid *, CUdevice);
     CUresult (*device_attribute)(int *, CUdevice_attribute, CUdevice);
     CUresult (*synchronize)(void);
+    CUresult (*is_capturing)(CUstream, CUstreamCaptureStatus *);
+    CUresult (*launch_host_func)(CUstream, CUhostFn, void *);
     size_t n_sampled; /* selected launches sampled so far: the index of the next one's duration in the first run */
     char gpu_name[128];
 } replay = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -295,12 +302,17 @@ static void record_call(const struct prof_launch *l, struct prof_gpu_op *op)
     snprintf(op->name, sizeof op->name, "%s", l->symbol);
 }
 
-/* Whether the selection takes the launch; a collective it takes is kept back: timed, never replayed. */
-static int selected(const struct prof_launch *l, struct prof_error *e)
+static void keep_back(uint32_t correlation, const char *reason)
 {
-    char kernel[PROF_OP_NAME_LEN], path[1024];
+    if (grow_for_one_more((void **)&replay.kept, replay.n_kept, sizeof *replay.kept) == 0)
+        replay.kept[replay.n_kept++] = (struct kept_back){correlation, reason};
+}
+
+/* Whether the selection takes the launch; a collective it takes is kept back: timed, never replayed. */
+static int selected(const struct prof_launch *l, const char *kernel, const char *collective, struct prof_error *e)
+{
+    char path[1024];
     size_t number = 0;
-    prof_demangle(l->symbol, kernel, sizeof kernel);
     nvtx_hook_current_path(path, sizeof path);
     const struct selection *s = &replay.config->selection;
     int takes = s->per_kernel > 0 && kernel_number(&replay.kernels, kernel, &number) != 0
@@ -308,11 +320,63 @@ static int selected(const struct prof_launch *l, struct prof_error *e)
                     : selection_takes(s, &replay.count, number, selection_name_matches(s, kernel), path);
     if (takes < 0)
         return prof_fail(e, PROF_FAILED, "out of host memory counting the launches of each kernel"), 0;
-    const char *reason = takes ? collective_reason(kernel, replay.config->user_collectives) : NULL;
-    if (!reason)
+    if (!takes || !collective)
         return takes;
-    if (grow_for_one_more((void **)&replay.kept, replay.n_kept, sizeof *replay.kept) == 0)
-        replay.kept[replay.n_kept++] = (struct kept_back){l->correlation, reason};
+    keep_back(l->correlation, collective);
+    return 0;
+}
+
+/* ---- the program's other processes (gpu/peers.h): no replay beside a collective ---- */
+
+/* Replays restore the device memory (kernel replay); the stall and source runs never replay. */
+static int guards_replays(void)
+{
+    const struct metric_set *m = &replay.config->metrics;
+    return m->n && !m->stalls && !m->source;
+}
+
+static int join_peers(struct prof_error *e)
+{
+    char path[PATH_IN_FOLDER_LEN];
+    struct error joined = {0};
+    snprintf(path, sizeof path, "%s/%s", replay.config->folder, INJECT_PEERS_FILE);
+    if (peers_join(path, &joined))
+        return prof_fail(e, PROF_FAILED, "%s", joined.message);
+    return PROF_OK;
+}
+
+/* A collective's launch, on entry: counted, unless it is captured into a graph (it runs when the graph does, which
+ * no launch of ours sees). Returns what its finish adds to, or NULL. */
+static void *count_collective(const struct prof_launch *l, struct prof_error *e)
+{
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (replay.is_capturing && replay.is_capturing(l->stream, &capture) == CUDA_SUCCESS &&
+        capture != CU_STREAM_CAPTURE_STATUS_NONE)
+        return NULL;
+    if (join_peers(e))
+        return NULL;
+    return peers_collective_launching();
+}
+
+/* On the collective's return: its finish is counted by a host function queued behind it on its stream; where none
+ * can be queued it is counted finished at once, and a replay beside it is not prevented. */
+static void queue_finish(const struct prof_launch *l, void *counter)
+{
+    if (!replay.launch_host_func ||
+        replay.launch_host_func(l->stream, peers_collective_finished, counter) != CUDA_SUCCESS)
+        peers_collective_finished(counter);
+}
+
+/* 1 when the selected launch may be replayed now; 0 when it is timed only (kept back, and why). */
+static int clear_to_replay(const struct prof_launch *l, struct prof_error *e)
+{
+    if (!guards_replays())
+        return 1;
+    if (join_peers(e))
+        return 0;
+    if (peers_replay_begin(PEERS_WAIT_S) == PEERS_CLEAR)
+        return 1;
+    keep_back(l->correlation, NOT_REPLAYED_COLLECTIVE_RUNNING);
     return 0;
 }
 
@@ -358,6 +422,7 @@ static void end_launch(struct prof_error *e)
     f->launch.op.end_ns = f->launch.op.start_ns + (uint64_t)(duration_ns > 0 ? duration_ns : 0);
     resume_activity();
     gpu_replay_turn_give(f->replay_turn);
+    peers_replay_end();
     if (e->status) {
         snprintf(f->launch.failure, sizeof f->launch.failure, "%.255s", e->message);
         f->launch.profile.n_metrics = 0;
@@ -462,15 +527,25 @@ static int breaks_everything(const struct prof_error *e)
 static void on_launch(void *context, const struct prof_launch *l)
 {
     static _Thread_local struct prof_error failed;
-    static _Thread_local int mine; /* this thread holds the lock for a launch in flight */
+    static _Thread_local int mine;          /* this thread holds the lock for a launch in flight */
+    static _Thread_local void *finishing;   /* a collective's counter, for its finish (gpu/peers.h) */
     (void)context;
     if (l->entering) {
+        char kernel[PROF_OP_NAME_LEN];
         pthread_mutex_lock(&replay.lock);
         failed = (struct prof_error){0};
         const struct metric_set *m = &replay.config->metrics;
         if (!replay.broken.status)
             take_turn(l->context, &replay.broken);
-        if (replay.broken.status || !(m->n || m->stalls || m->source) || !selected(l, &failed)) {
+        if (replay.broken.status || !(m->n || m->stalls || m->source)) {
+            pthread_mutex_unlock(&replay.lock);
+            return;
+        }
+        prof_demangle(l->symbol, kernel, sizeof kernel);
+        const char *collective = collective_reason(kernel, replay.config->user_collectives);
+        if (collective && guards_replays())
+            finishing = count_collective(l, &failed);
+        if (failed.status || !selected(l, kernel, collective, &failed) || !clear_to_replay(l, &failed)) {
             if (failed.status)
                 replay.broken = failed;
             pthread_mutex_unlock(&replay.lock);
@@ -483,6 +558,9 @@ static void on_launch(void *context, const struct prof_launch *l)
         else
             begin_launch(l, &failed);
         mine = 1;
+    } else if (finishing) {
+        queue_finish(l, finishing);
+        finishing = NULL;
     } else if (mine) {
         mine = 0;
         if (replay.config->metrics.stalls)
@@ -523,6 +601,8 @@ static void find_driver(void)
     *(void **)&replay.device_uuid = dlsym(driver, "cuDeviceGetUuid_v2");
     *(void **)&replay.device_attribute = dlsym(driver, "cuDeviceGetAttribute");
     *(void **)&replay.synchronize = dlsym(driver, "cuCtxSynchronize");
+    *(void **)&replay.is_capturing = dlsym(driver, "cuStreamIsCapturing");
+    *(void **)&replay.launch_host_func = dlsym(driver, "cuLaunchHostFunc");
 }
 
 int replay_start(struct inject_config *c, struct error *e)

@@ -63,8 +63,11 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     };
     const struct prof_api_call calls[] = {{100, 110, 1, 100, 1}, {60, 65, 3, 200, 2}, {700, 710, 5, 100, 1}};
     const struct kept_range ranges[] = {{"train", 100, 0, 50, 1000}, {"load", 200, 0, 10, 90}};
+    /* the selected launch was timed only: a collective of the program was running (gpu/peers.h) */
+    const struct kept_back kept[] = {{5, NOT_REPLAYED_COLLECTIVE_RUNNING}};
     const struct part_records records = {.ops = ops, .n_ops = 3, .calls = calls, .n_calls = 3, .ranges = ranges,
-                                         .n_ranges = 2, .exit_ns = 2000, .clock_offset_ns = -5};
+                                         .n_ranges = 2, .kept = kept, .n_kept = 1, .exit_ns = 2000,
+                                         .clock_offset_ns = -5};
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(regcomp(&c.kernel, "kernelA", REG_EXTENDED | REG_NOSUB), 0);
     c.kernel_pattern = "kernelA";
@@ -80,10 +83,11 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
                         "0,kernelA(float*),_Z7kernelAPf,train,0,4,1,1,128,1,1,256,1024,32,40,0,"
                         "train/kernelA(float*) #0,1,,120\n"
                         "1,kernelA(float*),_Z7kernelAPf,train,1,4,1,1,128,1,1,256,1024,32,40,1,"
-                        "train/kernelA(float*) #1,1,,720\n");
+                        "train/kernelA(float*) #1,1,a collective running,720\n");
     read_part_file("environment.csv");
     expect_text("\nkernel_launches,2\n");
     expect_text("\nselected_launches,1\n");
+    expect_text("\nkept_back_from_replay,0\nnot_replayed_collective_running,1\n"); /* not a collective */
     expect_text("\ngpu_records,3\n");
     expect_text("\nnvtx_ranges,2\n");
     expect_text("\nselection_kernel,kernelA\n");
@@ -98,7 +102,7 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     expect_text("\"cat\":\"memcpy\",\"name\":\"memcpy HtoD\",\"pid\":2,\"tid\":7,\"ts\":0.060,\"dur\":0.010,"
                 "\"args\":{\"job\":\"\",\"phase\":\"load\"");
     read_part_file(INJECT_COMPLETE_MARK);
-    assert_string_equal(text, "launches 2 selected 1\n");
+    assert_string_equal(text, "launches 2 selected 1 timed_only 1\n");
 }
 
 /* A launch profiled by kernel replay has no activity record: the library made one from its call. Its metrics go
