@@ -27,6 +27,7 @@
 #include "../inject/protocol.h"
 #include "../profile/metric_set.h"
 #include "../program/files.h"
+#include "../results/launches_csv.h"
 #include "../results/partial_folder.h"
 #include "driver.h"
 #include "parts.h"
@@ -305,6 +306,14 @@ static int nothing_collected(const char *said, struct error *e)
                                              "folder is left", said);
 }
 
+/* The file the program's processes shared while it ran (INJECT_PEERS_FILE): its work is over once they exited. */
+static void remove_peers_file(const char *run_folder)
+{
+    char path[PATH_JOINED(PATH_LEN)];
+    snprintf(path, sizeof path, "%s/%s", run_folder, INJECT_PEERS_FILE);
+    unlink(path);
+}
+
 /* How the program ended, as our exit code: its own status is said in words, never passed on. */
 static int program_outcome(const struct cli *c, const struct results_dir *d, const struct program_end *end,
                            struct error *e)
@@ -339,6 +348,7 @@ static int run_again(const struct cli *c, const struct results_dir *d, const cha
         return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
     fflush(NULL);
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
+    remove_peers_file(dir);
     if (program_outcome(c, d, &end, e))
         return e->code;
     if (parts_check_run(dir, &p, e)) {
@@ -403,6 +413,7 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
     struct profile_unmatched unmatched;
     fflush(NULL); /* nothing of ours is written twice by the child */
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
+    remove_peers_file(absolute);
     if (program_outcome(c, d, &end, e) || parts_check(d, &p, e) ||
         (c->roofline && roofs_add(d->partial_path, c->wait_gpu_s, &roofs, e)))
         return e->code;
@@ -429,6 +440,11 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
                "every launch; --kernel, --nvtx-include, --launch-skip and --launch-count select as Nsight Compute "
                "does); every launch is timed\n");
     printf("results: %s\n", d->final_path);
+    if (p.timed_only)
+        fprintf(stderr, "memscope-profile: %zu selected launches were timed only, not replayed: a collective of the "
+                        "program was running on this host, whose writes a replay would have undone (launches.csv: "
+                        "not_replayed \"" NOT_REPLAYED_COLLECTIVE_RUNNING "\"; docs/profile.md)\n",
+                p.timed_only);
     return 0;
 }
 

@@ -21,7 +21,7 @@ static FILE *open_in(const char *dir, const char *name)
 void part_read(const char *dir, struct part *p)
 {
     FILE *f;
-    *p = (struct part){PART_ABSENT, 0, 0, 0, ""};
+    *p = (struct part){PART_ABSENT, 0, 0, 0, 0, ""};
     if ((f = open_in(dir, INJECT_ERROR_FILE))) {
         p->state = PART_FAILED;
         if (fscanf(f, "%d ", &p->code) != 1 || !fgets(p->message, sizeof p->message, f))
@@ -32,8 +32,11 @@ void part_read(const char *dir, struct part *p)
         return;
     }
     if ((f = open_in(dir, INJECT_COMPLETE_MARK))) {
-        if (fscanf(f, "launches %zu selected %zu", &p->launches, &p->selected) == 2)
+        if (fscanf(f, "launches %zu selected %zu", &p->launches, &p->selected) == 2) {
             p->state = PART_COMPLETE;
+            if (fscanf(f, " timed_only %zu", &p->timed_only) != 1)
+                p->timed_only = 0;
+        }
         fclose(f);
         if (p->state == PART_COMPLETE)
             return;
@@ -79,6 +82,7 @@ static int check_children(const char *folder, int *children, struct part *sum, s
             part_error(dir, &p, e);
         sum->launches += p.launches;
         sum->selected += p.selected;
+        sum->timed_only += p.timed_only;
     }
     return e->code;
 }
@@ -161,7 +165,7 @@ void parts_drop_idle(const char *folder)
 int parts_check_run(const char *folder, struct part *p, struct error *e)
 {
     int children;
-    struct part sum = {PART_COMPLETE, 0, 0, 0, ""};
+    struct part sum = {PART_COMPLETE, 0, 0, 0, 0, ""};
     part_read(folder, p);
     if (check_children(folder, &children, &sum, e))
         return e->code;
@@ -172,6 +176,7 @@ int parts_check_run(const char *folder, struct part *p, struct error *e)
     p->state = PART_COMPLETE;
     p->launches += sum.launches;
     p->selected += sum.selected;
+    p->timed_only += sum.timed_only;
     return 0;
 }
 

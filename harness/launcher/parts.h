@@ -23,6 +23,7 @@ enum part_state {
 struct part {
     enum part_state state;
     size_t launches, selected; /* PART_COMPLETE */
+    size_t timed_only;         /* of the selected, not replayed: a collective was running (gpu/peers.h) */
     int code;                  /* PART_FAILED: an exit code of error.h, and its message */
     char message[1024];
 };

@@ -635,6 +635,24 @@ static void a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both(void **
     expect_line(env, "\ncommand_line,./torchrun.sh\n");      /* the command the user ran, not a rank's */
 }
 
+/* gpu/peers.h's shape: the ranks shared the run's file while they ran, and each kept one selected launch from replay
+ * because a collective was running (its mark's timed_only): the launcher says how many on stderr and removes the
+ * file, which is not part of the results. */
+static void launches_kept_from_replay_beside_a_collective_are_counted_and_the_shared_file_removed(void **state)
+{
+    (void)state;
+    write_script("peers.sh",
+                 FAKE_RANK "top=\"$" INJECT_ENV_DIR "\"; : >\"$top/" INJECT_PEERS_FILE "\"; "
+                 "rank 0 1000 500 && rank 1 3000 500 && for r in 0 1; do "
+                 "echo 'launches 2 selected 1 timed_only 1' >\"$top/rank-$r/" INJECT_COMPLETE_MARK "\"; done",
+                 1);
+    profile("-o out -- ./peers.sh");
+    expect(EXIT_OK, "memscope-profile: 2 selected launches were timed only, not replayed: a collective of the program "
+                    "was running on this host");
+    assert_true(exists("out"));
+    assert_false(exists("out/" INJECT_PEERS_FILE));
+}
+
 /* torch.compile's shape: the program launches kernels, and a worker process it started loaded CUDA and launched
  * none (Inductor's compile worker, a DataLoader worker): the worker adds no part (its folder removed), so the profile
  * is the program's own, keyed without a part, named by the command the user ran; kernels.csv reads it by kernel. */
@@ -866,6 +884,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_librarys_error_is_said_with_its_code, setup, teardown),
         cmocka_unit_test_setup_teardown(a_part_started_but_never_written_stays_partial, setup, teardown),
         cmocka_unit_test_setup_teardown(an_unfinished_childs_part_keeps_the_folder_partial, setup, teardown),
+        cmocka_unit_test_setup_teardown(launches_kept_from_replay_beside_a_collective_are_counted_and_the_shared_file_removed,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(the_programs_own_part_beside_a_ranks_is_moved_into_its_own_folder, setup,
