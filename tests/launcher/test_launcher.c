@@ -644,13 +644,18 @@ static void launches_kept_from_replay_beside_a_collective_are_counted_and_the_sh
     write_script("peers.sh",
                  FAKE_RANK "top=\"$" INJECT_ENV_DIR "\"; : >\"$top/" INJECT_PEERS_FILE "\"; "
                  "rank 0 1000 500 && rank 1 3000 500 && for r in 0 1; do "
-                 "echo 'launches 2 selected 1 timed_only 1' >\"$top/rank-$r/" INJECT_COMPLETE_MARK "\"; done",
+                 "echo 'launches 2 selected 1 timed_only 1' >\"$top/rank-$r/" INJECT_COMPLETE_MARK "\"; "
+                 "echo not_replayed_collective_running,1 >>\"$top/rank-$r/environment.csv\"; done",
                  1);
     profile("-o out -- ./peers.sh");
     expect(EXIT_OK, "memscope-profile: 2 selected launches were timed only, not replayed: a collective of the program "
                     "was running on this host");
     assert_true(exists("out"));
     assert_false(exists("out/" INJECT_PEERS_FILE));
+    char env[4096];
+    read_scratch_file("out/environment.csv", env, sizeof env);
+    expect_line(env, "\nnot_replayed_collective_running,2\n"); /* the parts' summed */
+    expect_line(env, "\npart_rank-1_not_replayed_collective_running,1\n");
 }
 
 /* torch.compile's shape: the program launches kernels, and a worker process it started loaded CUDA and launched
