@@ -118,10 +118,12 @@ static bool joined(void)
 
 void *peers_collective_launching(void)
 {
-    if (!joined() || lock(LOCK_SH) != 0)
+    if (!joined())
         return NULL;
+    int locked = lock(LOCK_SH) == 0; /* without the lock, counted all the same: a replay then sees it */
     __atomic_add_fetch(&peers.mine->launched, 1, __ATOMIC_RELEASE);
-    lock(LOCK_UN);
+    if (locked)
+        lock(LOCK_UN);
     return &peers.mine->finished;
 }
 
@@ -137,7 +139,8 @@ struct survey {
     uint64_t launched, finished; /* this process's launches, and every live process's finished collectives */
 };
 
-/* Under the lock alone: whether another process launched more collectives than this one, or any still runs. */
+/* Under the lock alone: whether a collective still runs, and whether another process that launched more than this
+ * one has one running (a finished one had every process it needed). */
 static struct survey survey(void)
 {
     struct survey s = {QUIET, __atomic_load_n(&peers.mine->launched, __ATOMIC_ACQUIRE), 0};
@@ -148,10 +151,11 @@ static struct survey survey(void)
             continue;
         uint64_t launched = __atomic_load_n(&slot->launched, __ATOMIC_ACQUIRE);
         uint64_t finished = __atomic_load_n(&slot->finished, __ATOMIC_ACQUIRE);
+        bool running = finished < launched;
         s.finished += finished;
-        if (slot != peers.mine && launched > s.launched)
-            s.state = AHEAD;
-        else if (finished < launched)
+        if (slot != peers.mine && running && launched > s.launched)
+            s.state = AHEAD; /* one of its collectives may be one this process has not launched yet */
+        else if (running)
             s.state = RUNNING;
     }
     return s;
@@ -169,7 +173,7 @@ enum peers_answer peers_replay_begin(double wait_s)
         return PEERS_CLEAR;
     for (;;) {
         if (lock(LOCK_EX) != 0)
-            return PEERS_STILL_BUSY;
+            return PEERS_NO_LOCK;
         struct survey s = survey();
         if (s.state == QUIET) {
             peers.held = true;

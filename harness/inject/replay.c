@@ -1,4 +1,5 @@
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -367,14 +368,19 @@ static void queue_finish(const struct prof_launch *l, void *counter)
         peers_collective_finished(counter);
 }
 
-/* 1 when the selected launch may be replayed now; 0 when it is timed only (kept back, and why). */
+/* 1 when the selected launch may be replayed now; 0 when it is timed only (kept back, and why), or on failure. */
 static int clear_to_replay(const struct prof_launch *l, struct prof_error *e)
 {
     if (!guards_replays())
         return 1;
     if (join_peers(e))
         return 0;
-    if (peers_replay_begin(PEERS_WAIT_S) == PEERS_CLEAR)
+    enum peers_answer answer = peers_replay_begin(PEERS_WAIT_S);
+    if (answer == PEERS_NO_LOCK)
+        return prof_fail(e, PROF_FAILED, "cannot lock %s/%s, through which the program's processes keep replays from "
+                                         "their collectives: %s", replay.config->folder, INJECT_PEERS_FILE,
+                         strerror(errno)), 0;
+    if (answer == PEERS_CLEAR)
         return 1;
     keep_back(l->correlation, NOT_REPLAYED_COLLECTIVE_RUNNING);
     return 0;
@@ -537,16 +543,17 @@ static void on_launch(void *context, const struct prof_launch *l)
         const struct metric_set *m = &replay.config->metrics;
         if (!replay.broken.status)
             take_turn(l->context, &replay.broken);
-        if (replay.broken.status || !(m->n || m->stalls || m->source)) {
+        if (!(m->n || m->stalls || m->source)) {
             pthread_mutex_unlock(&replay.lock);
             return;
         }
         prof_demangle(l->symbol, kernel, sizeof kernel);
         const char *collective = collective_reason(kernel, replay.config->user_collectives);
-        if (collective && guards_replays())
+        if (collective && guards_replays()) /* where this process's profiling stopped too: its peers' replays */
             finishing = count_collective(l, &failed);
-        if (failed.status || !selected(l, kernel, collective, &failed) || !clear_to_replay(l, &failed)) {
-            if (failed.status)
+        if (replay.broken.status || failed.status || !selected(l, kernel, collective, &failed) ||
+            !clear_to_replay(l, &failed)) {
+            if (failed.status && !replay.broken.status)
                 replay.broken = failed;
             pthread_mutex_unlock(&replay.lock);
             return;

@@ -1,7 +1,8 @@
 /*
  * The processes of one program take turns between replays and collectives (harness/gpu/peers.h): a replay waits
- * for a running collective and then runs, is kept back at once where a peer launched a collective this process has
- * not, does not wait again while nothing moved, and a collective's launch waits for a replay to end. The peers are
+ * for a running collective and then runs, is kept back at once where a peer that launched more collectives has one
+ * running (not where they finished), does not wait again while nothing moved, and a collective's launch waits for a
+ * replay to end. The peers are
  * child processes, as a program's ranks are; no GPU is needed.
  */
 #define _XOPEN_SOURCE 700
@@ -130,6 +131,23 @@ static void a_peer_ahead_keeps_the_replay_back_at_once(void **state)
     assert_true(waited < 1.0);
 }
 
+/* A collective that finished had every process it needed: one ahead of this process and finished bars nothing (a
+ * pipeline's stages, a subgroup's collectives, launch unlike numbers for good). */
+static void a_peer_ahead_whose_collectives_finished_bars_nothing(void **state)
+{
+    (void)state;
+    join();
+    launch_finished(1);
+    pid_t peer = start_peer(3, 0, 5000);
+    pause_ms(100); /* its three finished */
+    double start = host_seconds();
+    assert_int_equal(peers_replay_begin(5.0), PEERS_CLEAR);
+    double waited = host_seconds() - start;
+    peers_replay_end();
+    stop_peer(peer);
+    assert_true(waited < 1.0);
+}
+
 static void a_wait_that_ran_out_is_not_repeated_while_nothing_moved(void **state)
 {
     (void)state;
@@ -199,6 +217,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(a_replay_waits_for_a_running_collective_then_runs, make_folder),
         cmocka_unit_test_setup(a_peer_ahead_keeps_the_replay_back_at_once, make_folder),
+        cmocka_unit_test_setup(a_peer_ahead_whose_collectives_finished_bars_nothing, make_folder),
         cmocka_unit_test_setup(a_wait_that_ran_out_is_not_repeated_while_nothing_moved, make_folder),
         cmocka_unit_test_setup(a_collective_waits_for_a_replay_to_end, make_folder),
         cmocka_unit_test_setup(an_exited_process_leaves_its_collectives_out, make_folder),

@@ -22,6 +22,7 @@
 
 #include "../../harness/common/error.h"
 #include "../../harness/inject/protocol.h"
+#include "../../harness/results/launches_csv.h"
 #include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
@@ -635,26 +636,38 @@ static void a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both(void **
     expect_line(env, "\ncommand_line,./torchrun.sh\n");      /* the command the user ran, not a rank's */
 }
 
-/* gpu/peers.h's shape: the ranks shared the run's file while they ran, and each kept one selected launch from replay
- * because a collective was running (its mark's timed_only): the launcher says how many on stderr and removes the
- * file, which is not part of the results. */
+/* gpu/peers.h's shape: the ranks shared the run's file while they ran; rank 1's selected launch was timed only
+ * because a collective was running (its mark's timed_only), rank 0's is NCCL's, kept back as a collective: the
+ * launcher says how many on stderr, removes the file (not part of the results), and calls only rank 0's job
+ * "not replayed" (a collective), rank 1's "timed". */
+#define KEPT_BACK(reason)                                                                                            \
+    "{ echo ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,block_z,"          \
+    "dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run,not_replayed; "          \
+    "echo \"0,k(),_Z1kv,step,0,1,1,1,128,1,1,0,0,32,1000,1,step/k() #0,1," reason "\"; "                            \
+    "echo \"1,k(),_Z1kv,step,1,1,1,1,128,1,1,0,0,32,500,0,step/k() #1,1,\"; } >\"$d/launches.csv\"; "              \
+    "echo variant,precision,width,kernel,metric,value,unit >\"$d/metrics.csv\"; "
+
 static void launches_kept_from_replay_beside_a_collective_are_counted_and_the_shared_file_removed(void **state)
 {
     (void)state;
+    char summary[4096], env[4096];
     write_script("peers.sh",
                  FAKE_RANK "top=\"$" INJECT_ENV_DIR "\"; : >\"$top/" INJECT_PEERS_FILE "\"; "
-                 "rank 0 1000 500 && rank 1 3000 500 && for r in 0 1; do "
-                 "echo 'launches 2 selected 1 timed_only 1' >\"$top/rank-$r/" INJECT_COMPLETE_MARK "\"; "
-                 "echo not_replayed_collective_running,1 >>\"$top/rank-$r/environment.csv\"; done",
+                 "rank 0 1000 500 && " KEPT_BACK(NOT_REPLAYED_NCCL) "rank 1 1000 500 && "
+                 KEPT_BACK(NOT_REPLAYED_COLLECTIVE_RUNNING) "for r in 0 1; do "
+                 "echo 'launches 2 selected 1 timed_only '$r >\"$top/rank-$r/" INJECT_COMPLETE_MARK "\"; "
+                 "echo not_replayed_collective_running,$r >>\"$top/rank-$r/environment.csv\"; done",
                  1);
     profile("-o out -- ./peers.sh");
-    expect(EXIT_OK, "memscope-profile: 2 selected launches were timed only, not replayed: a collective of the program "
+    expect(EXIT_OK, "memscope-profile: 1 selected launches were timed only, not replayed: a collective of the program "
                     "was running on this host");
     assert_true(exists("out"));
     assert_false(exists("out/" INJECT_PEERS_FILE));
-    char env[4096];
+    read_scratch_file("out/summary.csv", summary, sizeof summary);
+    expect_line(summary, "\n[rank 0]/step/k() #0,program,,0,not replayed,");
+    expect_line(summary, "\n[rank 1]/step/k() #0,program,,0,timed,");
     read_scratch_file("out/environment.csv", env, sizeof env);
-    expect_line(env, "\nnot_replayed_collective_running,2\n"); /* the parts' summed */
+    expect_line(env, "\nnot_replayed_collective_running,1\n"); /* the parts' summed */
     expect_line(env, "\npart_rank-1_not_replayed_collective_running,1\n");
 }
 
@@ -889,8 +902,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_librarys_error_is_said_with_its_code, setup, teardown),
         cmocka_unit_test_setup_teardown(a_part_started_but_never_written_stays_partial, setup, teardown),
         cmocka_unit_test_setup_teardown(an_unfinished_childs_part_keeps_the_folder_partial, setup, teardown),
-        cmocka_unit_test_setup_teardown(launches_kept_from_replay_beside_a_collective_are_counted_and_the_shared_file_removed,
-                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            launches_kept_from_replay_beside_a_collective_are_counted_and_the_shared_file_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(the_programs_own_part_beside_a_ranks_is_moved_into_its_own_folder, setup,
