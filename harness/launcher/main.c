@@ -306,7 +306,8 @@ static int nothing_collected(const char *said, struct error *e)
                                              "folder is left", said);
 }
 
-/* The file the program's processes shared while it ran (INJECT_PEERS_FILE): its work is over once they exited. */
+/* The file the program's processes shared while the first run replayed (INJECT_PEERS_FILE; the later runs replay
+ * nothing): its work is over once they exited. */
 static void remove_peers_file(const char *run_folder)
 {
     char path[PATH_JOINED(PATH_LEN)];
@@ -348,7 +349,6 @@ static int run_again(const struct cli *c, const struct results_dir *d, const cha
         return error_set(e, EXIT_RUNTIME, "cannot set the program's environment: %s", strerror(errno));
     fflush(NULL);
     program_run(c->program, INJECT_ENV_ROOT_PID, &end);
-    remove_peers_file(dir);
     if (program_outcome(c, d, &end, e))
         return e->code;
     if (parts_check_run(dir, &p, e)) {

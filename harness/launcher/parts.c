@@ -34,7 +34,7 @@ void part_read(const char *dir, struct part *p)
     if ((f = open_in(dir, INJECT_COMPLETE_MARK))) {
         if (fscanf(f, "launches %zu selected %zu", &p->launches, &p->selected) == 2) {
             p->state = PART_COMPLETE;
-            if (fscanf(f, " timed_only %zu", &p->timed_only) != 1)
+            if (fscanf(f, " timed_only %zu", &p->timed_only) != 1) /* a mark written before 2026-11-30 */
                 p->timed_only = 0;
         }
         fclose(f);
