@@ -36,6 +36,7 @@ struct job {
     int n_samples;
     struct profile *profile; /* NULL: not profiled (a profile is some 11 KB: most of a program's jobs have none) */
     bool not_replayed;      /* selected, and kept back from replay as a collective (launches.csv: not_replayed) */
+    bool kept_back;         /* selected, and kept back from replay beside a running collective (the same) */
     struct stall_tally stalls;
     struct finding_lines *lines; /* a profiled job's lines as its findings name them (none without the source run) */
     struct exact_shared exact;   /* the shared wavefronts its lines count exactly (NAN: none) */
@@ -90,8 +91,11 @@ static int new_job(struct jobs *j, const struct csv_table *t, int row, const int
     job->dynamic_smem = known(t, row, col[LAUNCHES_DYNAMIC_SMEM_BYTES], e);
     job->threads_per_block = known(t, row, col[LAUNCHES_BLOCK_X], e) * known(t, row, col[LAUNCHES_BLOCK_Y], e) *
                              known(t, row, col[LAUNCHES_BLOCK_Z], e);
-    if (col[LAUNCHES_NOT_REPLAYED] >= 0)
-        job->not_replayed = not_replayed_is_collective(csv_table_text(t, row, col[LAUNCHES_NOT_REPLAYED]));
+    if (col[LAUNCHES_NOT_REPLAYED] >= 0) {
+        const char *why = csv_table_text(t, row, col[LAUNCHES_NOT_REPLAYED]);
+        job->not_replayed = not_replayed_is_collective(why);
+        job->kept_back = not_replayed_is_kept_back(why);
+    }
     return e->code;
 }
 
@@ -376,9 +380,10 @@ static int write_summary(const struct jobs *j, const char *folder, const struct 
         summary_row_init(&row);
         row.variant = job->name;
         row.precision = PROGRAM_PRECISION;
-        row.status = job->profile ? PROGRAM_STATUS_PROFILED
-                     : job->not_replayed    ? PROGRAM_STATUS_NOT_REPLAYED
-                                            : PROGRAM_STATUS_TIMED;
+        row.status = job->profile        ? PROGRAM_STATUS_PROFILED
+                     : job->not_replayed ? PROGRAM_STATUS_NOT_REPLAYED
+                     : job->kept_back    ? PROGRAM_STATUS_KEPT_BACK
+                                         : PROGRAM_STATUS_TIMED;
         row.metrics_kernel = job->kernel;
         row.registers_per_thread = job->registers;
         row.static_smem_bytes = job->static_smem;

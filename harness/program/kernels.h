@@ -43,6 +43,7 @@ struct program_kernel {
     bool profiled_in_autotuning; /* that job is an autotuner's run of a candidate, not a launch of the program's */
     int profiled_jobs;      /* how many of its jobs have them */
     bool not_replayed;      /* a collective selected and timed only (summary.csv's status "not replayed") */
+    bool kept_back;         /* a job of it selected and timed only beside a running collective ("kept back") */
     bool collective;        /* waits in itself for other ranks: NCCL's by name, or one not replayed */
     size_t found_as;        /* its place in the order the profile first has the kernels */
 };
@@ -76,7 +77,8 @@ const struct program_kernel *program_kernels_find(const struct program_kernels *
 const char *program_kernels_launch_name(const struct program_kernels *k, const struct results_folder *r, int row,
                                         char *out, size_t size);
 
-/* The status summary.csv gives the kernel's profiled job, or its first job's: profiled, timed, not replayed. */
+/* The status summary.csv gives the kernel's profiled job, or its first job's: profiled, timed, not replayed, kept
+ * back. */
 const char *program_kernel_status(const struct results_folder *r, const struct program_kernel *k);
 
 #endif

@@ -15,11 +15,12 @@
 #include "pages.h"
 #include "tensor.h"
 
+/* The kernels whose status (program_kernel_status: their profiled job's, else their first's) is that one. */
 static int count_status(const struct program_kernels *k, const struct results_folder *r, const char *status)
 {
     int n = 0;
     for (size_t i = 0; i < k->with_launches; ++i)
-        n += k->at[i].profiled_row >= 0 && strcmp(program_kernel_status(r, &k->at[i]), status) == 0;
+        n += strcmp(program_kernel_status(r, &k->at[i]), status) == 0;
     return n;
 }
 
@@ -94,10 +95,13 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
     snprintf(value, sizeof value, "%.3f ms in all, %.3f ms per run of the program (%s runs)", k->total_ms,
              k->total_ms / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
     report_put_pair(f, "kernel time", value);
+    int kept_back = count_status(k, r, PROGRAM_STATUS_KEPT_BACK);
+    char kept[128] = "";
+    if (kept_back > 0)
+        snprintf(kept, sizeof kept, "; %d kept back from replay beside a running collective", kept_back);
     snprintf(value, sizeof value, "%s launches per run, %zu kernels; %d kernels profiled with hardware metrics, each "
-             "by its first launch profiled; the rest timed", report_environment_or(r, "kernel_launches", "?"),
-             k->with_launches,
-             count_status(k, r, PROGRAM_STATUS_PROFILED));
+             "by its first launch profiled%s; the rest timed", report_environment_or(r, "kernel_launches", "?"),
+             k->with_launches, count_status(k, r, PROGRAM_STATUS_PROFILED), kept);
     report_put_pair(f, "launches", value);
     put_autotuning(f, m);
     put_metric_groups(f, m);
@@ -138,6 +142,17 @@ static void cut_to_line(char *below)
     snprintf(space, BELOW_LINE_MAX + 1 - (size_t)(space - below), " …");
 }
 
+/* What the line below a kernel's row says first of the launch that stands for it, where it is not the program's own
+ * launch replayed for metrics. */
+static const char *whose_launch(const struct results_folder *r, const struct program_kernel *k)
+{
+    if (k->profiled_in_autotuning) /* an autotuned kernel's first launch is the autotuner's: maybe not its choice */
+        return "an autotuner's candidate run: ";
+    if (strcmp(program_kernel_status(r, k), PROGRAM_STATUS_KEPT_BACK) == 0) /* the stall run sampled it */
+        return "kept back from replay beside a running collective (stall samples only): ";
+    return "";
+}
+
 /* The limiter of the kernel's profiled launch, and what stands on the line below it: its first finding with the
  * finding's estimated gain, then the limiter's evidence. A kernel only timed says why. */
 static int diagnose_kernel(const struct report_model *m, const struct program_kernel *k, struct diagnosis *d,
@@ -154,6 +169,12 @@ static int diagnose_kernel(const struct report_model *m, const struct program_ke
                  k->not_replayed ? "; never replayed for metrics" : "");
         return 0;
     }
+    if (k->profiled_row < 0 && k->kept_back) {
+        snprintf(d->limiter, sizeof d->limiter, "not replayed");
+        snprintf(below, size, "kept back from replay: a collective of the program ran on this host at its selected "
+                 "launches, and a replay would have undone its writes");
+        return 0;
+    }
     if (k->profiled_row < 0)
         return 0;
     const char *job = csv_table_text(&r->summary, k->profiled_row, r->col_variant);
@@ -166,8 +187,7 @@ static int diagnose_kernel(const struct report_model *m, const struct program_ke
         return e->code;
     char gain[16];
     report_format_gain(gain, sizeof gain, n > 0 ? f[0].gain_pct : NAN);
-    /* an autotuned kernel's first launch is the autotuner's: a candidate, maybe not the configuration it chose */
-    const char *whose = k->profiled_in_autotuning ? "an autotuner's candidate run: " : "";
+    const char *whose = whose_launch(r, k);
     if (n > 0)
         snprintf(below, size, "%sfirst finding %s (est. %s %%)%s%s", whose, f[0].cause, gain,
                  *d->evidence ? "; " : "", d->evidence);

@@ -16,6 +16,9 @@
 #define PROGRAM_STATUS_TIMED "timed"
 /* A job selected and timed only, kept back from replay: a collective (launches.csv's not_replayed says why). */
 #define PROGRAM_STATUS_NOT_REPLAYED "not replayed"
+/* A job selected and timed only because a collective of the program was running on this host at its launch, which a
+ * replay would have undone (launches.csv's not_replayed "a collective running"; gpu/peers.h). */
+#define PROGRAM_STATUS_KEPT_BACK "kept back"
 /* The longest job name a reader keeps (a demangled template kernel can be long): memscope-compare refuses longer. */
 #define JOB_NAME_LEN 1024
 

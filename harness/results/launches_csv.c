@@ -10,7 +10,12 @@
 
 bool not_replayed_is_collective(const char *why)
 {
-    return *why && strcmp(why, NOT_REPLAYED_COLLECTIVE_RUNNING) != 0;
+    return *why && !not_replayed_is_kept_back(why);
+}
+
+bool not_replayed_is_kept_back(const char *why)
+{
+    return strcmp(why, NOT_REPLAYED_COLLECTIVE_RUNNING) == 0;
 }
 
 int launches_csv_create(struct csv *c, const char *dir, struct error *e)

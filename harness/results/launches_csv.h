@@ -31,8 +31,9 @@ struct launch_row {
 #define NOT_REPLAYED_OPTION "--no-replay"
 #define NOT_REPLAYED_COLLECTIVE_RUNNING "a collective running"
 
-/* Whether a not_replayed value says the launch is a collective's. */
+/* Whether a not_replayed value says the launch is a collective's; whether it says a collective ran beside it. */
 bool not_replayed_is_collective(const char *why);
+bool not_replayed_is_kept_back(const char *why);
 
 int launches_csv_create(struct csv *c, const char *dir, struct error *e);
 void launches_csv_row(struct csv *c, const struct launch_row *r);

@@ -104,6 +104,10 @@ static void launches_are_profiled_and_those_kept_back_say_why(void **state)
     if (!strstr(profiled.output, "selected launches were timed only, not replayed: a collective of the program was "
                                  "running on this host"))
         fail_msg("stderr does not count them:\n%s", profiled.output);
+    static struct outcome kept;
+    shell(&kept, "grep -c '^\"*\\[rank 0\\]/.*,program,,0,kept back,' %s/peers/summary.csv", workdir);
+    if (kept.exit_code != 0)
+        fail_msg("summary.csv calls none of rank 0's jobs \"kept back\":\n%s", kept.output);
 }
 
 int main(void)

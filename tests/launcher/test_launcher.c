@@ -638,8 +638,8 @@ static void a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both(void **
 
 /* gpu/peers.h's shape: the ranks shared the run's file while they ran; rank 1's selected launch was timed only
  * because a collective was running (its mark's timed_only), rank 0's is NCCL's, kept back as a collective: the
- * launcher says how many on stderr, removes the file (not part of the results), and calls only rank 0's job
- * "not replayed" (a collective), rank 1's "timed". */
+ * launcher says how many on stderr, removes the file (not part of the results), and calls rank 0's job "not
+ * replayed" (a collective), rank 1's "kept back" (not a collective: the readers time it as any kernel). */
 #define KEPT_BACK(reason)                                                                                            \
     "{ echo ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,block_z,"          \
     "dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,job,run,not_replayed; "          \
@@ -665,7 +665,7 @@ static void launches_kept_from_replay_beside_a_collective_are_counted_and_the_sh
     assert_false(exists("out/" INJECT_PEERS_FILE));
     read_scratch_file("out/summary.csv", summary, sizeof summary);
     expect_line(summary, "\n[rank 0]/step/k() #0,program,,0,not replayed,");
-    expect_line(summary, "\n[rank 1]/step/k() #0,program,,0,timed,");
+    expect_line(summary, "\n[rank 1]/step/k() #0,program,,0,kept back,");
     read_scratch_file("out/environment.csv", env, sizeof env);
     expect_line(env, "\nnot_replayed_collective_running,1\n"); /* the parts' summed */
     expect_line(env, "\npart_rank-1_not_replayed_collective_running,1\n");

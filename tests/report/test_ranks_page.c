@@ -150,6 +150,33 @@ static void the_kernels_page_says_a_collective_was_not_replayed(void **state)
                                           "ranks; never replayed for metrics\n");
 }
 
+/* A kernel whose selected launches were all kept back from replay beside a running collective (summary.csv's "kept
+ * back": rank 0's and rank 1's add) reads "not replayed" and says why, not "timed only"; the title page counts it. */
+static void the_kernels_page_says_why_a_kernel_was_kept_back(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i '/CUDAFunctor_add/s/,timed,/,kept back,/' $R/summary.csv");
+    write_data(scratch);
+    expect_in(data_file("kernels-1.tsv"), "CUDAFunctor_add<…>, array<…> >\t12\t");
+    expect_in(data_file("kernels-1.tsv"), "\tnot replayed\n\tkept back from replay: a collective of the program ran on "
+                                          "this host at its selected launches, and a replay would have undone its "
+                                          "writes\n");
+    expect_in(data_file("title.tsv"), "kernels profiled with hardware metrics, each by its first launch profiled; 1 "
+                                      "kept back from replay beside a running collective; the rest timed");
+}
+
+/* Where the stall run sampled it (it keeps no launch back), the line below says whence its figures come. */
+static void a_kept_back_kernel_with_stall_samples_says_it_has_no_metrics(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i -e '/CUDAFunctor_add/s/,timed,/,kept back,/' "
+                     "-e '/CUDAFunctor_add/s/,128,,,,,,,,,,,$/,128,,,,,,,,400,long_scoreboard,55,1.0/' $R/summary.csv");
+    write_data(scratch);
+    expect_in(data_file("kernels-1.tsv"), "CUDAFunctor_add<…>, array<…> >\t12\t");
+    expect_in(data_file("kernels-1.tsv"), "\n\tkept back from replay beside a running collective (stall samples "
+                                          "only): ");
+}
+
 static void a_profile_of_one_process_has_no_ranks_page(void **state)
 {
     (void)state;
@@ -263,6 +290,8 @@ int main(void)
         cmocka_unit_test(a_profile_without_start_times_has_no_collectives_page),
         cmocka_unit_test(the_kernels_page_counts_every_ranks_launches),
         cmocka_unit_test(the_kernels_page_says_a_collective_was_not_replayed),
+        cmocka_unit_test(the_kernels_page_says_why_a_kernel_was_kept_back),
+        cmocka_unit_test(a_kept_back_kernel_with_stall_samples_says_it_has_no_metrics),
         cmocka_unit_test(a_profile_of_one_process_has_no_ranks_page),
         cmocka_unit_test(a_profile_whose_jobs_ran_in_one_part_has_no_ranks_page),
         cmocka_unit_test(a_real_two_rank_profile_compares_its_kernels),
