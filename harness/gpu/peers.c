@@ -35,7 +35,13 @@ static struct {
     /* where the last wait ran out: while nothing has moved since, the next replay does not wait again */
     bool stalled;
     uint64_t stalled_launched, stalled_finished;
+    uint64_t replay_wait_ns, launch_wait_ns; /* peers_waited's, added to by any thread */
 } peers = {.fd = -1};
+
+static void add_wait(uint64_t *total, double since_s)
+{
+    __atomic_add_fetch(total, (uint64_t)((host_seconds() - since_s) * 1e9), __ATOMIC_RELAXED);
+}
 
 static int lock(int operation)
 {
@@ -104,6 +110,7 @@ int peers_join(const char *path, struct error *e)
     if (peers.mine && peers.pid == getpid() && strcmp(peers.path, path) == 0)
         return 0;
     peers.mine = NULL;
+    peers.replay_wait_ns = peers.launch_wait_ns = 0; /* a forked child's own, not its parent's */
     if (map_file(path, e) || take_slot(path, e))
         return e->code;
     peers.pid = getpid();
@@ -120,7 +127,9 @@ void *peers_collective_launching(void)
 {
     if (!joined())
         return NULL;
+    double since = host_seconds();
     int locked = lock(LOCK_SH) == 0; /* without the lock, counted all the same: a replay then sees it */
+    add_wait(&peers.launch_wait_ns, since);
     __atomic_add_fetch(&peers.mine->launched, 1, __ATOMIC_RELEASE);
     if (locked)
         lock(LOCK_UN);
@@ -166,11 +175,9 @@ static bool still_stalled(const struct survey *s)
     return peers.stalled && s->launched == peers.stalled_launched && s->finished == peers.stalled_finished;
 }
 
-enum peers_answer peers_replay_begin(double wait_s)
+static enum peers_answer replay_begin(double wait_s)
 {
     double deadline = host_seconds() + wait_s;
-    if (!joined())
-        return PEERS_CLEAR;
     for (;;) {
         if (lock(LOCK_EX) != 0)
             return PEERS_NO_LOCK;
@@ -192,6 +199,22 @@ enum peers_answer peers_replay_begin(double wait_s)
         }
         nanosleep(&(struct timespec){0, POLL_NANOSECONDS}, NULL);
     }
+}
+
+enum peers_answer peers_replay_begin(double wait_s)
+{
+    if (!joined())
+        return PEERS_CLEAR;
+    double since = host_seconds();
+    enum peers_answer answer = replay_begin(wait_s);
+    add_wait(&peers.replay_wait_ns, since);
+    return answer;
+}
+
+struct peers_waits peers_waited(void)
+{
+    return (struct peers_waits){__atomic_load_n(&peers.replay_wait_ns, __ATOMIC_RELAXED) / 1e6,
+                                __atomic_load_n(&peers.launch_wait_ns, __ATOMIC_RELAXED) / 1e6};
 }
 
 void peers_replay_end(void)

@@ -46,4 +46,11 @@ enum peers_answer {
 enum peers_answer peers_replay_begin(double wait_s);
 void peers_replay_end(void);
 
+/* What the protocol cost this process, in milliseconds: its replays' waits in peers_replay_begin (for the lock and
+ * for collectives to finish), and its collectives' launches' waits for the lock (for a peer's replay to end). */
+struct peers_waits {
+    double replay_ms, launch_ms;
+};
+struct peers_waits peers_waited(void);
+
 #endif

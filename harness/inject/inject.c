@@ -16,6 +16,7 @@
 
 #include "../../cupti/activity.h"
 #include "../common/host_clock.h"
+#include "../gpu/peers.h"
 #include "config.h"
 #include "nvtx_hook.h"
 #include "part.h"
@@ -64,6 +65,9 @@ static void finish(void)
     r.clock_offset_ns = (int64_t)host_ns - (int64_t)r.exit_ns;
     r.replayed = replay_stop(&r.n_replayed, &profiling);
     r.kept = replay_kept_back(&r.n_kept);
+    struct peers_waits waited = peers_waited();
+    r.replay_wait_ms = waited.replay_ms;
+    r.collective_launch_wait_ms = waited.launch_ms;
     r.sampled = sampling_results(&r.n_sampled, &r.reasons);
     r.patched = patching_results(&r.n_patched, &r.texts);
     r.ranges = nvtx_hook_stop(&r.n_ranges, &r.ranges_lost);

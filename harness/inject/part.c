@@ -244,6 +244,8 @@ static void describe_failures(const struct part_writing *t, struct environment *
     env_add(env, "replay_failures", "%zu", failed);
     env_add(env, "kept_back_from_replay", "%zu", t->records->n_kept - timed_only(t));
     env_add(env, "not_replayed_collective_running", "%zu", timed_only(t));
+    env_add(env, "replay_wait_ms", "%.0f", t->records->replay_wait_ms);
+    env_add(env, "collective_launch_wait_ms", "%.0f", t->records->collective_launch_wait_ms);
     if (t->config->metrics.source)
         describe_patching(t, env);
     if (!t->config->metrics.stalls)

@@ -33,6 +33,7 @@ struct part_records {
     size_t n_replayed;
     const struct kept_back *kept; /* selected launches never replayed (collectives) */
     size_t n_kept;
+    double replay_wait_ms, collective_launch_wait_ms; /* what no replay beside a collective cost (gpu/peers.h) */
     const struct sampled_launch *sampled; /* the stall sampling's run: the launches sampled */
     size_t n_sampled;
     const struct stall_reasons *reasons; /* what their samples count */

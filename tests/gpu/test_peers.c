@@ -2,8 +2,8 @@
  * The processes of one program take turns between replays and collectives (harness/gpu/peers.h): a replay waits
  * for a running collective and then runs, is kept back at once where a peer that launched more collectives has one
  * running (not where they finished), does not wait again while nothing moved, and a collective's launch waits for a
- * replay to end. The peers are
- * child processes, as a program's ranks are; no GPU is needed.
+ * replay to end; each process adds up what it waited. The peers are child processes, as a program's ranks are; no
+ * GPU is needed.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -109,13 +109,16 @@ static void a_replay_waits_for_a_running_collective_then_runs(void **state)
     join();
     launch_finished(1);
     pid_t peer = start_peer(1, 300, 5000); /* level with this process, its collective running for 300 ms */
+    double before_ms = peers_waited().replay_ms;
     double start = host_seconds();
     assert_int_equal(peers_replay_begin(5.0), PEERS_CLEAR);
     double waited = host_seconds() - start;
     peers_replay_end();
+    double counted_ms = peers_waited().replay_ms - before_ms;
     stop_peer(peer);
     assert_true(waited > 0.2);
     assert_true(waited < 4.0);
+    assert_true(counted_ms > 200 && counted_ms <= waited * 1000);
 }
 
 static void a_peer_ahead_keeps_the_replay_back_at_once(void **state)
@@ -183,8 +186,8 @@ static void a_collective_waits_for_a_replay_to_end(void **state)
             _exit(1);
         double start = host_seconds();
         peers_collective_launching();
-        double waited = host_seconds() - start;
-        _exit(write(done[1], &waited, sizeof waited) == sizeof waited ? 0 : 1);
+        double waited[2] = {host_seconds() - start, peers_waited().launch_ms};
+        _exit(write(done[1], waited, sizeof waited) == sizeof waited ? 0 : 1);
     }
     char joined = 0;
     assert_int_equal(read(done[0], &joined, 1), 1);
@@ -192,14 +195,15 @@ static void a_collective_waits_for_a_replay_to_end(void **state)
     assert_int_equal(write(go[1], "g", 1), 1);
     pause_ms(300);
     peers_replay_end();
-    double waited = 0;
-    assert_int_equal(read(done[0], &waited, sizeof waited), sizeof waited);
+    double waited[2] = {0}; /* as the child timed it, and as it counted it */
+    assert_int_equal(read(done[0], waited, sizeof waited), sizeof waited);
     close(go[0]);
     close(go[1]);
     close(done[0]);
     close(done[1]);
     waitpid(pid, NULL, 0);
-    assert_true(waited > 0.2);
+    assert_true(waited[0] > 0.2);
+    assert_true(waited[1] > 200 && waited[1] <= waited[0] * 1000);
 }
 
 static void an_exited_process_leaves_its_collectives_out(void **state)

@@ -67,7 +67,8 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     const struct kept_back kept[] = {{5, NOT_REPLAYED_COLLECTIVE_RUNNING}};
     const struct part_records records = {.ops = ops, .n_ops = 3, .calls = calls, .n_calls = 3, .ranges = ranges,
                                          .n_ranges = 2, .kept = kept, .n_kept = 1, .exit_ns = 2000,
-                                         .clock_offset_ns = -5};
+                                         .clock_offset_ns = -5, .replay_wait_ms = 1234.4,
+                                         .collective_launch_wait_ms = 56.6};
     snprintf(c.part, sizeof c.part, "%s", scratch);
     assert_int_equal(regcomp(&c.kernel, "kernelA", REG_EXTENDED | REG_NOSUB), 0);
     c.kernel_pattern = "kernelA";
@@ -88,6 +89,7 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     expect_text("\nkernel_launches,2\n");
     expect_text("\nselected_launches,1\n");
     expect_text("\nkept_back_from_replay,0\nnot_replayed_collective_running,1\n"); /* not a collective */
+    expect_text("\nreplay_wait_ms,1234\ncollective_launch_wait_ms,57\n");
     expect_text("\ngpu_records,3\n");
     expect_text("\nnvtx_ranges,2\n");
     expect_text("\nselection_kernel,kernelA\n");

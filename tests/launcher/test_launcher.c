@@ -656,7 +656,8 @@ static void launches_kept_from_replay_beside_a_collective_are_counted_and_the_sh
                  "rank 0 1000 500 && " KEPT_BACK(NOT_REPLAYED_NCCL) "rank 1 1000 500 && "
                  KEPT_BACK(NOT_REPLAYED_COLLECTIVE_RUNNING) "for r in 0 1; do "
                  "echo 'launches 2 selected 1 timed_only '$r >\"$top/rank-$r/" INJECT_COMPLETE_MARK "\"; "
-                 "echo not_replayed_collective_running,$r >>\"$top/rank-$r/environment.csv\"; done",
+                 "printf 'not_replayed_collective_running,%s\\nreplay_wait_ms,%s\\n' $r 1$r >>\"$top/rank-$r/"
+                 "environment.csv\"; done",
                  1);
     profile("-o out -- ./peers.sh");
     expect(EXIT_OK, "memscope-profile: 1 selected launches were timed only, not replayed: a collective of the program "
@@ -669,6 +670,8 @@ static void launches_kept_from_replay_beside_a_collective_are_counted_and_the_sh
     read_scratch_file("out/environment.csv", env, sizeof env);
     expect_line(env, "\nnot_replayed_collective_running,1\n"); /* the parts' summed */
     expect_line(env, "\npart_rank-1_not_replayed_collective_running,1\n");
+    expect_line(env, "\nreplay_wait_ms,21\n"); /* 10 + 11 */
+    expect_line(env, "\npart_rank-1_replay_wait_ms,11\n");
 }
 
 /* torch.compile's shape: the program launches kernels, and a worker process it started loaded CUDA and launched
