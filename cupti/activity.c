@@ -72,7 +72,8 @@ static void keep_kernel(const CUpti_ActivityKernel10 *k)
         return;
     *op = (struct prof_gpu_op){PROF_OP_KERNEL, k->start, k->end, k->deviceId, k->streamId, k->correlationId,
                                {k->gridX, k->gridY, k->gridZ}, {k->blockX, k->blockY, k->blockZ},
-                               k->registersPerThread, k->staticSharedMemory, k->dynamicSharedMemory, 0, 0, ""};
+                               k->registersPerThread, k->staticSharedMemory, k->dynamicSharedMemory, 0, 0, "",
+                               k->graphId};
     strncpy(op->name, k->name ? k->name : "", sizeof op->name - 1);
 }
 

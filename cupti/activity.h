@@ -33,6 +33,7 @@ struct prof_gpu_op {
     uint64_t bytes;                                   /* memcpy and memset */
     int copy_kind;                                    /* memcpy: CUpti_ActivityMemcpyKind */
     char name[PROF_OP_NAME_LEN];                      /* kernels: the symbol as CUPTI gives it, mangled */
+    uint32_t graph; /* kernels: the CUDA graph that launched it (CUPTI's graph id), 0 for a launch of its own */
 };
 
 /* A CUDA runtime or driver call, kept compactly: what a GPU record's correlation id leads to, the host thread

@@ -89,7 +89,8 @@ static int write_launches(const struct part_writing *t, struct error *e)
                                  {op->grid[0], op->grid[1], op->grid[2]}, {op->block[0], op->block[1], op->block[2]},
                                  op->dynamic_shared, op->static_shared, op->registers,
                                  op->end_ns > op->start_ns ? op->end_ns - op->start_ns : 0, row->selected, job,
-                                 t->config->run, row->selected ? kept_back(t, row->op) : NULL, op->start_ns});
+                                 t->config->run, row->selected ? kept_back(t, row->op) : NULL, op->start_ns,
+                                 op->graph});
     }
     return csv_close(&c, e);
 }
@@ -217,6 +218,15 @@ static void mark_profiled(struct part_writing *t)
     }
 }
 
+/* Kernels a CUDA graph launched: the selection never sees them (replay.c), so they are timed only. */
+static size_t graph_launches(const struct part_writing *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->launches.n; ++i)
+        n += t->ops[t->launches.rows[i].op].graph != 0;
+    return n;
+}
+
 static void describe_patching(const struct part_writing *t, struct environment *env)
 {
     size_t failed = 0;
@@ -300,6 +310,7 @@ static int write_environment(const struct part_writing *t, struct error *e)
     env_add(&env, "kernel_launches", "%zu", t->launches.n);
     env_add(&env, "selected_launches", "%zu", t->launches.n_selected);
     env_add(&env, "kernels", "%zu", t->launches.n_kernels);
+    env_add(&env, "graph_launches", "%zu", graph_launches(t));
     env_add(&env, "gpu_records", "%zu", t->records->n_ops);
     env_add(&env, "dropped_records", "%llu", (unsigned long long)t->records->dropped);
     env_add(&env, "records_without_call", "%zu", t->placement.unplaced);
@@ -393,7 +404,8 @@ static int write_mark(const struct part_writing *t, struct error *e)
     FILE *f = fopen(path, "w");
     if (!f)
         return error_set(e, EXIT_OUTPUT, "cannot create %s", path);
-    fprintf(f, "launches %zu selected %zu timed_only %zu\n", t->launches.n, t->launches.n_selected, timed_only(t));
+    fprintf(f, "launches %zu selected %zu timed_only %zu graph %zu\n", t->launches.n, t->launches.n_selected,
+            timed_only(t), graph_launches(t));
     if (fclose(f) != 0)
         return error_set(e, EXIT_OUTPUT, "cannot write %s", path);
     return 0;

@@ -303,6 +303,18 @@ static void record_call(const struct prof_launch *l, struct prof_gpu_op *op)
     snprintf(op->name, sizeof op->name, "%s", l->symbol);
 }
 
+/* Whether the launch is captured into a CUDA graph: it runs nothing now, and runs when the graph is launched, which
+ * no callback of a kernel's launch sees. A replay of it would end the program's capture with an error; the selection
+ * does not count it. CAPTURE_IMPLICIT: the legacy stream, queried while another stream captures. */
+static bool captured(const struct prof_launch *l)
+{
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!replay.is_capturing)
+        return false;
+    CUresult r = replay.is_capturing(l->stream, &capture);
+    return r == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT || (r == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE);
+}
+
 static void keep_back(uint32_t correlation, const char *reason)
 {
     if (grow_for_one_more((void **)&replay.kept, replay.n_kept, sizeof *replay.kept) == 0)
@@ -346,14 +358,9 @@ static int join_peers(struct prof_error *e)
     return PROF_OK;
 }
 
-/* A collective's launch, on entry: counted, unless it is captured into a graph (it runs when the graph does, which
- * no launch of ours sees). Returns what its finish adds to, or NULL. */
-static void *count_collective(const struct prof_launch *l, struct prof_error *e)
+/* A collective's launch, on entry, not captured: counted. Returns what its finish adds to, or NULL. */
+static void *count_collective(struct prof_error *e)
 {
-    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (replay.is_capturing && replay.is_capturing(l->stream, &capture) == CUDA_SUCCESS &&
-        capture != CU_STREAM_CAPTURE_STATUS_NONE)
-        return NULL;
     if (join_peers(e))
         return NULL;
     return peers_collective_launching();
@@ -549,9 +556,10 @@ static void on_launch(void *context, const struct prof_launch *l)
         }
         prof_demangle(l->symbol, kernel, sizeof kernel);
         const char *collective = collective_reason(kernel, replay.config->user_collectives);
-        if (collective && guards_replays()) /* where this process's profiling stopped too: its peers' replays */
-            finishing = count_collective(l, &failed);
-        if (replay.broken.status || failed.status || !selected(l, kernel, collective, &failed) ||
+        bool in_graph = captured(l);
+        if (collective && !in_graph && guards_replays()) /* where this process's profiling stopped too: its peers' */
+            finishing = count_collective(&failed);
+        if (in_graph || replay.broken.status || failed.status || !selected(l, kernel, collective, &failed) ||
             !clear_to_replay(l, &failed)) {
             if (failed.status && !replay.broken.status)
                 replay.broken = failed;

@@ -21,7 +21,7 @@ static FILE *open_in(const char *dir, const char *name)
 void part_read(const char *dir, struct part *p)
 {
     FILE *f;
-    *p = (struct part){PART_ABSENT, 0, 0, 0, 0, ""};
+    *p = (struct part){.state = PART_ABSENT};
     if ((f = open_in(dir, INJECT_ERROR_FILE))) {
         p->state = PART_FAILED;
         if (fscanf(f, "%d ", &p->code) != 1 || !fgets(p->message, sizeof p->message, f))
@@ -34,8 +34,9 @@ void part_read(const char *dir, struct part *p)
     if ((f = open_in(dir, INJECT_COMPLETE_MARK))) {
         if (fscanf(f, "launches %zu selected %zu", &p->launches, &p->selected) == 2) {
             p->state = PART_COMPLETE;
-            if (fscanf(f, " timed_only %zu", &p->timed_only) != 1) /* a mark written before 2026-11-30 */
-                p->timed_only = 0;
+            if (fscanf(f, " timed_only %zu", &p->timed_only) != 1 || /* marks written before 2026-11-30 */
+                fscanf(f, " graph %zu", &p->graph) != 1)
+                p->graph = 0;
         }
         fclose(f);
         if (p->state == PART_COMPLETE)
@@ -83,6 +84,7 @@ static int check_children(const char *folder, int *children, struct part *sum, s
         sum->launches += p.launches;
         sum->selected += p.selected;
         sum->timed_only += p.timed_only;
+        sum->graph += p.graph;
     }
     return e->code;
 }
@@ -165,7 +167,7 @@ void parts_drop_idle(const char *folder)
 int parts_check_run(const char *folder, struct part *p, struct error *e)
 {
     int children;
-    struct part sum = {PART_COMPLETE, 0, 0, 0, 0, ""};
+    struct part sum = {.state = PART_COMPLETE};
     part_read(folder, p);
     if (check_children(folder, &children, &sum, e))
         return e->code;
@@ -177,6 +179,7 @@ int parts_check_run(const char *folder, struct part *p, struct error *e)
     p->launches += sum.launches;
     p->selected += sum.selected;
     p->timed_only += sum.timed_only;
+    p->graph += sum.graph;
     return 0;
 }
 

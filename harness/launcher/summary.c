@@ -37,6 +37,7 @@ struct job {
     struct profile *profile; /* NULL: not profiled (a profile is some 11 KB: most of a program's jobs have none) */
     bool not_replayed;      /* selected, and kept back from replay as a collective (launches.csv: not_replayed) */
     bool kept_back;         /* selected, and kept back from replay beside a running collective (the same) */
+    bool in_graph;          /* a CUDA graph launched it (launches.csv: graph) */
     struct stall_tally stalls;
     struct finding_lines *lines; /* a profiled job's lines as its findings name them (none without the source run) */
     struct exact_shared exact;   /* the shared wavefronts its lines count exactly (NAN: none) */
@@ -96,6 +97,8 @@ static int new_job(struct jobs *j, const struct csv_table *t, int row, const int
         job->not_replayed = not_replayed_is_collective(why);
         job->kept_back = not_replayed_is_kept_back(why);
     }
+    if (col[LAUNCHES_GRAPH] >= 0)
+        job->in_graph = strcmp(csv_table_text(t, row, col[LAUNCHES_GRAPH]), "0") != 0;
     return e->code;
 }
 
@@ -120,7 +123,7 @@ static int read_run(struct jobs *j, const char *dir, const char *label, int run,
         return error_set(e, EXIT_RUNTIME, "%s/%s is missing, though the part is marked complete", dir,
                          launches_csv.file);
     for (int id = 0; id < LAUNCHES_COLUMNS && !e->code; ++id)
-        if (id >= LAUNCHES_NOT_REPLAYED) /* not_replayed written since issue 41, start_ns since issue 48 */
+        if (id >= LAUNCHES_NOT_REPLAYED) /* not_replayed since issue 41, start_ns since issue 48, graph 2026-11-30 */
             col[id] = schema_column_or_none(&t, &launches_csv, id);
         else
             schema_column(&t, &launches_csv, id, &col[id], e);
@@ -383,6 +386,7 @@ static int write_summary(const struct jobs *j, const char *folder, const struct 
         row.status = job->profile        ? PROGRAM_STATUS_PROFILED
                      : job->not_replayed ? PROGRAM_STATUS_NOT_REPLAYED
                      : job->kept_back    ? PROGRAM_STATUS_KEPT_BACK
+                     : job->in_graph     ? PROGRAM_STATUS_IN_GRAPH
                                          : PROGRAM_STATUS_TIMED;
         row.metrics_kernel = job->kernel;
         row.registers_per_thread = job->registers;

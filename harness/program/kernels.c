@@ -133,9 +133,10 @@ static int add_job(struct building *b, enum kernel_grouping g, int row)
     ++kernel->jobs;
     bool autotuning = b->k->autotuning_row[row];
     *(autotuning ? &kernel->autotuning_launches : &kernel->launches) += (size_t)b->r->summary_samples[row];
-    kernel->not_replayed |= strcmp(csv_table_text(&b->r->summary, row, b->r->col_status),
-                                   PROGRAM_STATUS_NOT_REPLAYED) == 0;
-    kernel->kept_back |= strcmp(csv_table_text(&b->r->summary, row, b->r->col_status), PROGRAM_STATUS_KEPT_BACK) == 0;
+    const char *status = csv_table_text(&b->r->summary, row, b->r->col_status);
+    kernel->kept_back |= strcmp(status, PROGRAM_STATUS_KEPT_BACK) == 0;
+    kernel->graph_jobs += strcmp(status, PROGRAM_STATUS_IN_GRAPH) == 0;
+    kernel->not_replayed |= strcmp(status, PROGRAM_STATUS_NOT_REPLAYED) == 0;
     kernel->collective = kernel->not_replayed || job_kernel_is_nccl(kernel->kernel);
     if (has_metrics_or_stalls(b->r, row)) {
         kernel->profiled_jobs++;

@@ -44,6 +44,7 @@ struct program_kernel {
     int profiled_jobs;      /* how many of its jobs have them */
     bool not_replayed;      /* a collective selected and timed only (summary.csv's status "not replayed") */
     bool kept_back;         /* a job of it selected and timed only beside a running collective ("kept back") */
+    int graph_jobs;         /* its jobs a CUDA graph launched ("in a graph"): never selected */
     bool collective;        /* waits in itself for other ranks: NCCL's by name, or one not replayed */
     size_t found_as;        /* its place in the order the profile first has the kernels */
 };
@@ -78,7 +79,7 @@ const char *program_kernels_launch_name(const struct program_kernels *k, const s
                                         char *out, size_t size);
 
 /* The status summary.csv gives the kernel's profiled job, or its first job's: profiled, timed, not replayed, kept
- * back. */
+ * back, in a graph. */
 const char *program_kernel_status(const struct results_folder *r, const struct program_kernel *k);
 
 #endif

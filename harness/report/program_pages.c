@@ -24,6 +24,15 @@ static int count_status(const struct program_kernels *k, const struct results_fo
     return n;
 }
 
+/* The kernels every launch of which a CUDA graph ran. */
+static int count_only_in_graphs(const struct program_kernels *k)
+{
+    int n = 0;
+    for (size_t i = 0; i < k->with_launches; ++i)
+        n += k->at[i].graph_jobs == k->at[i].jobs;
+    return n;
+}
+
 /* "KERNEL takes N % of the kernels' GPU time (L launches, T ms)" of the kernel at i. */
 static void share_of(const struct report_model *m, size_t i, char *value, size_t size)
 {
@@ -95,10 +104,12 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
     snprintf(value, sizeof value, "%.3f ms in all, %.3f ms per run of the program (%s runs)", k->total_ms,
              k->total_ms / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
     report_put_pair(f, "kernel time", value);
-    int kept_back = count_status(k, r, PROGRAM_STATUS_KEPT_BACK);
-    char kept[128] = "";
+    int kept_back = count_status(k, r, PROGRAM_STATUS_KEPT_BACK), in_graph = count_only_in_graphs(k);
+    char kept[192] = "";
     if (kept_back > 0)
         snprintf(kept, sizeof kept, "; %d kept back from replay beside a running collective", kept_back);
+    if (in_graph > 0)
+        snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "; %d launched only inside CUDA graphs", in_graph);
     snprintf(value, sizeof value, "%s launches per run, %zu kernels; %d kernels profiled with hardware metrics, each "
              "by its first launch profiled%s; the rest timed", report_environment_or(r, "kernel_launches", "?"),
              k->with_launches, count_status(k, r, PROGRAM_STATUS_PROFILED), kept);
@@ -169,10 +180,13 @@ static int diagnose_kernel(const struct report_model *m, const struct program_ke
                  k->not_replayed ? "; never replayed for metrics" : "");
         return 0;
     }
-    if (k->profiled_row < 0 && k->kept_back) {
+    if (k->profiled_row < 0 && (k->kept_back || k->graph_jobs == k->jobs)) {
         snprintf(d->limiter, sizeof d->limiter, "not replayed");
-        snprintf(below, size, "kept back from replay: a collective of the program ran on this host at its selected "
-                 "launches, and a replay would have undone its writes");
+        snprintf(below, size, "%s", k->kept_back ? "kept back from replay: a collective of the program ran on this "
+                                                   "host at its selected launches, and a replay would have undone its "
+                                                   "writes"
+                                                 : "launched only inside CUDA graphs, whose kernels memscope does not "
+                                                   "replay: run it once outside a graph to profile it");
         return 0;
     }
     if (k->profiled_row < 0)

@@ -420,7 +420,8 @@ int results_row_ok(const struct results_folder *r, int row)
     const char *status = csv_table_text(&r->summary, row, r->col_status);
     if (results_is_program(r))
         return strcmp(status, PROGRAM_STATUS_PROFILED) == 0 || strcmp(status, PROGRAM_STATUS_TIMED) == 0 ||
-               strcmp(status, PROGRAM_STATUS_NOT_REPLAYED) == 0 || strcmp(status, PROGRAM_STATUS_KEPT_BACK) == 0;
+               strcmp(status, PROGRAM_STATUS_NOT_REPLAYED) == 0 || strcmp(status, PROGRAM_STATUS_KEPT_BACK) == 0 ||
+               strcmp(status, PROGRAM_STATUS_IN_GRAPH) == 0;
     return strcmp(status, "passed") == 0;
 }
 

@@ -19,6 +19,9 @@
 /* A job selected and timed only because a collective of the program was running on this host at its launch, which a
  * replay would have undone (launches.csv's not_replayed "a collective running"; gpu/peers.h). */
 #define PROGRAM_STATUS_KEPT_BACK "kept back"
+/* A job a CUDA graph launched: timed only, never selected (a graph's kernels are not launched one by one, and a launch
+ * captured into a graph runs nothing then; launches.csv's graph). */
+#define PROGRAM_STATUS_IN_GRAPH "in a graph"
 /* The longest job name a reader keeps (a demangled template kernel can be long): memscope-compare refuses longer. */
 #define JOB_NAME_LEN 1024
 

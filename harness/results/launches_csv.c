@@ -43,6 +43,7 @@ void launches_csv_row(struct csv *c, const struct launch_row *r)
     csv_int(c, r->run);
     csv_text(c, r->not_replayed ? r->not_replayed : "");
     csv_uint(c, r->start_ns);
+    csv_uint(c, r->graph);
     csv_end_row(c);
 }
 

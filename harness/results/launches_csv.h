@@ -22,6 +22,7 @@ struct launch_row {
     int run;         /* which run of the program, from 1 (--repeat) */
     const char *not_replayed; /* a selected launch timed only, never replayed: why (NOT_REPLAYED_*); "" otherwise */
     uint64_t start_ns;        /* on CUPTI's clock (environment.csv's clock_offset_ns makes it the host's) */
+    uint32_t graph;           /* the CUDA graph that launched it (CUPTI's id), 0 for a launch of its own */
 };
 
 /* not_replayed's values. A collective is kept back for what it is: NCCL's kernels, and those --no-replay names (it

@@ -154,7 +154,7 @@
     X(LAUNCHES_REGISTERS_PER_THREAD, "registers_per_thread", COUNT)                                                   \
     X(LAUNCHES_DURATION_NS, "duration_ns", DURATION_NS) X(LAUNCHES_SELECTED, "selected", COUNT)                       \
     X(LAUNCHES_JOB, "job", TEXT) X(LAUNCHES_RUN, "run", COUNT) X(LAUNCHES_NOT_REPLAYED, "not_replayed", TEXT)       \
-    X(LAUNCHES_START_NS, "start_ns", COUNT)
+    X(LAUNCHES_START_NS, "start_ns", COUNT) X(LAUNCHES_GRAPH, "graph", COUNT)
 
 /* A program's profile read by kernel (harness/program/kernels.h), one row per kernel (nvtx_range: the innermost NVTX
  * range it ran in where the rows are grouped by range, "" otherwise), the busiest first, as Nsight Systems'

@@ -30,7 +30,7 @@ static char text[1 << 14];
 static struct prof_gpu_op kernel_a(uint32_t correlation, uint64_t start)
 {
     return (struct prof_gpu_op){PROF_OP_KERNEL, start, start + 40, 0, 7, correlation, {4, 1, 1}, {128, 1, 1},
-                                32, 1024, 256, 0, 0, "_Z7kernelAPf"};
+                                32, 1024, 256, 0, 0, "_Z7kernelAPf", 0};
 }
 
 static void read_part_file(const char *name)
@@ -80,11 +80,11 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     assert_string_equal(text,
                         "ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,grid_z,block_x,block_y,"
                         "block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,duration_ns,selected,"
-                        "job,run,not_replayed,start_ns\n"
+                        "job,run,not_replayed,start_ns,graph\n"
                         "0,kernelA(float*),_Z7kernelAPf,train,0,4,1,1,128,1,1,256,1024,32,40,0,"
-                        "train/kernelA(float*) #0,1,,120\n"
+                        "train/kernelA(float*) #0,1,,120,0\n"
                         "1,kernelA(float*),_Z7kernelAPf,train,1,4,1,1,128,1,1,256,1024,32,40,1,"
-                        "train/kernelA(float*) #1,1,a collective running,720\n");
+                        "train/kernelA(float*) #1,1,a collective running,720,0\n");
     read_part_file("environment.csv");
     expect_text("\nkernel_launches,2\n");
     expect_text("\nselected_launches,1\n");
@@ -109,14 +109,15 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
 
 /* A launch profiled by kernel replay has no activity record: the library made one from its call. Its metrics go
  * to metrics.csv under its job, it alone is selected (whatever the offline rule says), and it is placed, numbered
- * and traced like the others. */
+ * and traced like the others. The other, a CUDA graph's (its record's graph id), says which graph. */
 static void a_replayed_launch_has_its_metrics_under_its_job(void **state)
 {
     (void)state;
     struct inject_config c = {.run = 2, .metric_groups = "dram"};
     struct error e = {0};
     static struct replayed_launch replayed;
-    const struct prof_gpu_op ops[] = {kernel_a(1, 120)};
+    struct prof_gpu_op ops[] = {kernel_a(1, 120)};
+    ops[0].graph = 3;
     const struct prof_api_call calls[] = {{100, 110, 1, 100, 1}, {700, 710, 5, 100, 1}};
     replayed.op = kernel_a(5, 720);
     replayed.profile = (struct profile){.n_metrics = 2, .names = {"dram__bytes_read.sum", "gpu__time_duration.sum"},
@@ -132,8 +133,10 @@ static void a_replayed_launch_has_its_metrics_under_its_job(void **state)
     assert_int_equal(part_write(&c, &records, &e), 0);
 
     read_part_file("launches.csv");
-    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,0,kernelA(float*) #0,2,,120\n");
-    expect_text("\n1,kernelA(float*),_Z7kernelAPf,,1,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #1,2,,720\n");
+    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,0,kernelA(float*) #0,2,,120,3\n");
+    expect_text("\n1,kernelA(float*),_Z7kernelAPf,,1,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #1,2,,720,0\n");
+    read_part_file("environment.csv");
+    expect_text("\ngraph_launches,1\n");
     read_part_file("metrics.csv");
     expect_text("\nkernelA(float*) #1,program,0,kernelA(float*),dram__bytes_read.sum,4096,byte,0,0,0\n");
     if (strstr(text, "kernelA(float*) #0"))
@@ -172,7 +175,7 @@ static void a_sampled_launch_has_its_stalls_under_its_job(void **state)
                               "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,long_scoreboard,7,0,0,0\n"
                               "kernelA(float*) #1,program,0,kernelA(float*),k.cu,3,,selected,2,0,0,0\n");
     read_part_file("launches.csv");
-    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #0,3,,120\n");
+    expect_text("\n0,kernelA(float*),_Z7kernelAPf,,0,4,1,1,128,1,1,256,1024,32,40,1,kernelA(float*) #0,3,,120,0\n");
     read_part_file("environment.csv");
     expect_text("\nselected_launches,2\n");
     expect_text("\nfirst_sampling_failure,PC sampling dropped 3 of 9 samples\n");

@@ -674,6 +674,34 @@ static void launches_kept_from_replay_beside_a_collective_are_counted_and_the_sh
     expect_line(env, "\npart_rank-1_replay_wait_ms,11\n");
 }
 
+/* A CUDA graph's kernels (launches.csv's graph, not 0): never selected, their jobs "in a graph", and memscope-profile
+ * says how many launches ran in graphs and what to do for a kernel launched only there. */
+static void kernels_a_cuda_graph_ran_are_timed_in_a_graph(void **state)
+{
+    (void)state;
+    char summary[4096], kernels[4096];
+    write_script("graph.sh",
+                 "d=\"$" INJECT_ENV_DIR "\"; { echo ordinal,kernel,mangled,nvtx_path,kernel_ordinal,grid_x,grid_y,"
+                 "grid_z,block_x,block_y,block_z,dynamic_smem_bytes,static_smem_bytes,registers_per_thread,"
+                 "duration_ns,selected,job,run,not_replayed,start_ns,graph; "
+                 "echo '0,k(),_Z1kv,,0,1,1,1,128,1,1,0,0,32,1000,1,k() #0,1,,10,0'; "
+                 "echo '1,g(),_Z1gv,,0,1,1,1,128,1,1,0,0,32,500,0,g() #0,1,,20,7'; "
+                 "echo '2,g(),_Z1gv,,1,1,1,1,128,1,1,0,0,32,500,0,g() #1,1,,30,7'; } >\"$d/launches.csv\"; "
+                 "{ echo key,value; echo kind,program; echo gpu_name,NVIDIA H100 80GB HBM3; echo graph_launches,2; } "
+                 ">\"$d/environment.csv\"; "
+                 "echo 'launches 3 selected 1 timed_only 0 graph 2' >\"$d/" INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out -- ./graph.sh");
+    expect(EXIT_OK, "memscope-profile: 2 of the kernel launches ran inside CUDA graphs and were timed only");
+    expect(EXIT_OK, "a kernel launched only inside graphs has no metrics: run the work once outside a graph");
+    read_scratch_file("out/summary.csv", summary, sizeof summary);
+    expect_line(summary, "\nk() #0,program,,0,timed,");
+    expect_line(summary, "\ng() #0,program,,0,in a graph,");
+    expect_line(summary, "\ng() #1,program,,0,in a graph,");
+    read_scratch_file("out/kernels.csv", kernels, sizeof kernels);
+    expect_line(kernels, ",1,,in a graph,0,0\n");
+}
+
 /* torch.compile's shape: the program launches kernels, and a worker process it started loaded CUDA and launched
  * none (Inductor's compile worker, a DataLoader worker): the worker adds no part (its folder removed), so the profile
  * is the program's own, keyed without a part, named by the command the user ran; kernels.csv reads it by kernel. */
@@ -911,6 +939,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(the_programs_own_part_beside_a_ranks_is_moved_into_its_own_folder, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(kernels_a_cuda_graph_ran_are_timed_in_a_graph, setup, teardown),
         cmocka_unit_test_setup_teardown(a_worker_that_launched_no_kernel_adds_no_part, setup, teardown),
         cmocka_unit_test_setup_teardown(idle_parts_are_dropped_after_the_stall_sampling_has_read_them, setup,
                                         teardown),

@@ -177,6 +177,19 @@ static void a_kept_back_kernel_with_stall_samples_says_it_has_no_metrics(void **
                                           "only): ");
 }
 
+/* A kernel every launch of which a CUDA graph ran (every job "in a graph") reads "not replayed", says why and what to
+ * do; the title page counts it. */
+static void the_kernels_page_says_a_kernel_ran_only_in_cuda_graphs(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i '/CUDAFunctor_add/s/,timed,/,in a graph,/' $R/summary.csv");
+    write_data(scratch);
+    expect_in(data_file("kernels-1.tsv"), "\tnot replayed\n\tlaunched only inside CUDA graphs, whose kernels memscope "
+                                          "does not replay: run it once outside a graph to profile it\n");
+    expect_in(data_file("title.tsv"), "each by its first launch profiled; 1 launched only inside CUDA graphs; the "
+                                      "rest timed");
+}
+
 static void a_profile_of_one_process_has_no_ranks_page(void **state)
 {
     (void)state;
@@ -292,6 +305,7 @@ int main(void)
         cmocka_unit_test(the_kernels_page_says_a_collective_was_not_replayed),
         cmocka_unit_test(the_kernels_page_says_why_a_kernel_was_kept_back),
         cmocka_unit_test(a_kept_back_kernel_with_stall_samples_says_it_has_no_metrics),
+        cmocka_unit_test(the_kernels_page_says_a_kernel_ran_only_in_cuda_graphs),
         cmocka_unit_test(a_profile_of_one_process_has_no_ranks_page),
         cmocka_unit_test(a_profile_whose_jobs_ran_in_one_part_has_no_ranks_page),
         cmocka_unit_test(a_real_two_rank_profile_compares_its_kernels),

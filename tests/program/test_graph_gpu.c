@@ -1,0 +1,117 @@
+/*
+ * A program whose kernels run inside a CUDA graph, profiled for real (GPU; skipped without one, or without
+ * PyTorch): tests/inject/program_graph.py warms its work up eagerly, captures it with one kernel more into a graph
+ * and replays the graph. Profiled with every launch selected, the program still captures and replays its graph and
+ * computes right: a launch captured into a graph runs nothing then, and is never replayed (a replay would end the
+ * capture with an error). The eager launches are profiled; the graph's kernels are timed, "in a graph", and the
+ * kernel launched only inside it says so.
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../support/gpu_present.h"
+#include "../support/remove_tree.h"
+#include "../support/run_shell.h"
+
+static char workdir[] = "/tmp/memscope-graph-XXXXXX";
+static struct outcome profiled;
+static int runnable;
+
+static const char *build(void)
+{
+    const char *b = getenv("MEMSCOPE_BUILD");
+    return b && *b ? b : "build";
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    static struct outcome torch;
+    if (!mkdtemp(workdir))
+        return -1;
+    shell(&torch, "python3 -c 'import torch; assert torch.cuda.is_available()'");
+    runnable = gpu_present() && torch.exit_code == 0;
+    if (runnable)
+        shell(&profiled, "%s/memscope-profile --launch-count-per-kernel 0 --metric-groups dram -o %s/graph -- python3 "
+                         "tests/inject/program_graph.py",
+              build(), workdir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return remove_tree(workdir);
+}
+
+static void skip_unless_runnable(void)
+{
+    if (!runnable) {
+        print_message("no GPU, or no PyTorch: no program to profile\n");
+        skip();
+    }
+}
+
+static void the_program_captures_and_replays_its_graph_and_computes_right(void **state)
+{
+    (void)state;
+    skip_unless_runnable();
+    if (profiled.exit_code != 0 || !strstr(profiled.output, "graph replayed 4 times, result right"))
+        fail_msg("exit %d:\n%s", profiled.exit_code, profiled.output);
+    if (!strstr(profiled.output, "of the kernel launches ran inside CUDA graphs and were timed only"))
+        fail_msg("memscope-profile does not say that launches ran inside graphs:\n%s", profiled.output);
+}
+
+/* "status kernel" for each kernel of the profile, one a line, from kernels.csv. */
+static const char *kernel_statuses(void)
+{
+    static struct outcome o;
+    shell(&o, "python3 -c 'import csv, sys; [print(r[\"status\"].replace(\" \", \"_\"), r[\"kernel\"][:60]) "
+              "for r in csv.DictReader(open(sys.argv[1]))]' %s/graph/kernels.csv",
+          workdir);
+    assert_int_equal(o.exit_code, 0);
+    return o.output;
+}
+
+static void eager_launches_are_profiled_and_the_graphs_kernels_timed_in_it(void **state)
+{
+    (void)state;
+    skip_unless_runnable();
+    const char *statuses = kernel_statuses();
+    const char *sigmoid = strstr(statuses, "sigmoid");
+    if (!sigmoid)
+        fail_msg("no sigmoid kernel:\n%s", statuses);
+    while (sigmoid > statuses && sigmoid[-1] != '\n')
+        --sigmoid;
+    if (strncmp(sigmoid, "in_a_graph ", 11) != 0)
+        fail_msg("the kernel launched only inside the graph is not \"in a graph\":\n%s", statuses);
+    if (!strstr(statuses, "profiled ") || !strstr(statuses, "tanh"))
+        fail_msg("the eager launches were not profiled:\n%s", statuses);
+    static struct outcome selected_in_graph;
+    shell(&selected_in_graph, "python3 -c 'import csv, sys; rows = list(csv.DictReader(open(sys.argv[1]))); "
+                              "print(sum(r[\"graph\"] != \"0\" for r in rows), "
+                              "sum(r[\"graph\"] != \"0\" and r[\"selected\"] == \"1\" for r in rows))' "
+                              "%s/graph/launches.csv",
+          workdir);
+    assert_int_equal(selected_in_graph.exit_code, 0);
+    if (strncmp(selected_in_graph.output, "0 ", 2) == 0 || !strstr(selected_in_graph.output, " 0\n"))
+        fail_msg("launches.csv: graph launches, then those selected (want some, then 0): %s",
+                 selected_in_graph.output);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_program_captures_and_replays_its_graph_and_computes_right),
+        cmocka_unit_test(eager_launches_are_profiled_and_the_graphs_kernels_timed_in_it),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
