@@ -104,7 +104,7 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     expect_text("\"cat\":\"memcpy\",\"name\":\"memcpy HtoD\",\"pid\":2,\"tid\":7,\"ts\":0.060,\"dur\":0.010,"
                 "\"args\":{\"job\":\"\",\"phase\":\"load\"");
     read_part_file(INJECT_COMPLETE_MARK);
-    assert_string_equal(text, "launches 2 selected 1 timed_only 1\n");
+    assert_string_equal(text, "launches 2 selected 1 timed_only 1 graph 0\n");
 }
 
 /* A launch profiled by kernel replay has no activity record: the library made one from its call. Its metrics go
