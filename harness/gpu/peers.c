@@ -213,6 +213,8 @@ enum peers_answer peers_replay_begin(double wait_s)
 
 struct peers_waits peers_waited(void)
 {
+    if (peers.pid != getpid()) /* a forked child that never joined: its parent's waits are not its own */
+        return (struct peers_waits){0, 0};
     return (struct peers_waits){__atomic_load_n(&peers.replay_wait_ns, __ATOMIC_RELAXED) / 1e6,
                                 __atomic_load_n(&peers.launch_wait_ns, __ATOMIC_RELAXED) / 1e6};
 }

@@ -401,7 +401,10 @@ int selection_name_matches(const struct selection *s, const char *kernel)
 }
 
 /* The name is matched once per kernel, not per launch. */
-static int select_launches(const struct placement *p, const struct selection *s, struct launches *l)
+/* The selection's rule applied to the records, as replay.c applies it to the launches as they are made: a kernel a
+ * CUDA graph ran was not launched on its own, so the rule neither takes nor counts it. */
+static int select_launches(const struct prof_gpu_op *ops, const struct placement *p, const struct selection *s,
+                           struct launches *l)
 {
     int *name_matches = malloc((l->n_kernels + 1) * sizeof *name_matches);
     struct selection_count count = {0};
@@ -412,6 +415,8 @@ static int select_launches(const struct placement *p, const struct selection *s,
     int failed = 0;
     for (size_t i = 0; i < l->n && !failed; ++i) {
         struct launch *row = &l->rows[i];
+        if (ops[row->op].graph != 0)
+            continue;
         row->selected = selection_takes(s, &count, row->kernel, name_matches[row->kernel], p->paths[p->path[row->op]]);
         failed = row->selected < 0;
     }
@@ -426,7 +431,7 @@ int launches_build(const struct prof_gpu_op *ops, size_t n_ops, const struct pla
 {
     *out = (struct launches){0};
     if (order_launches(ops, n_ops, out) != 0 || name_kernels(ops, out) != 0 ||
-        number_per_kernel_and_path(p, out) != 0 || select_launches(p, s, out) != 0) {
+        number_per_kernel_and_path(p, out) != 0 || select_launches(ops, p, s, out) != 0) {
         launches_free(out);
         return error_set(e, EXIT_RUNTIME, "out of host memory numbering %zu kernel launches", n_ops);
     }

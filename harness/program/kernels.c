@@ -89,6 +89,19 @@ static bool has_metrics_or_stalls(const struct results_folder *r, int row)
            (top_reason >= 0 && *csv_table_text(&r->summary, row, top_reason));
 }
 
+/* Whether the job at row, with metrics or stall samples, stands for its kernel before the one that does: the program's
+ * own launch before an autotuner's, then one with hardware metrics before one with stall samples alone (a launch kept
+ * back from replay in one process, replayed in another), then the first. */
+static bool stands_before(const struct results_folder *r, const struct program_kernel *k, int row, bool autotuning)
+{
+    if (k->profiled_row < 0 || (k->profiled_in_autotuning && !autotuning))
+        return true;
+    if (autotuning && !k->profiled_in_autotuning)
+        return false;
+    return strcmp(csv_table_text(&r->summary, row, r->col_status), PROGRAM_STATUS_PROFILED) == 0 &&
+           strcmp(csv_table_text(&r->summary, k->profiled_row, r->col_status), PROGRAM_STATUS_PROFILED) != 0;
+}
+
 static int new_kernel(struct building *b, char *key, char *range, int row)
 {
     struct program_kernels *k = b->k;
@@ -140,7 +153,7 @@ static int add_job(struct building *b, enum kernel_grouping g, int row)
     kernel->collective = kernel->not_replayed || job_kernel_is_nccl(kernel->kernel);
     if (has_metrics_or_stalls(b->r, row)) {
         kernel->profiled_jobs++;
-        if (kernel->profiled_row < 0 || (kernel->profiled_in_autotuning && !autotuning)) {
+        if (stands_before(b->r, kernel, row, autotuning)) {
             kernel->profiled_row = row;
             kernel->profiled_in_autotuning = autotuning;
         }

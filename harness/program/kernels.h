@@ -39,7 +39,7 @@ struct program_kernel {
     int jobs;               /* its jobs in summary.csv */
     int first_row;          /* the summary row of its first job */
     int profiled_row;       /* the summary row of its first job with hardware metrics or stall samples (the program's
-                               where it has one, else the autotuner's), or -1 */
+                               where it has one, else the autotuner's; with metrics where one has them), or -1 */
     bool profiled_in_autotuning; /* that job is an autotuner's run of a candidate, not a launch of the program's */
     int profiled_jobs;      /* how many of its jobs have them */
     bool not_replayed;      /* a collective selected and timed only (summary.csv's status "not replayed") */

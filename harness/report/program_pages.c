@@ -24,13 +24,27 @@ static int count_status(const struct program_kernels *k, const struct results_fo
     return n;
 }
 
-/* The kernels every launch of which a CUDA graph ran. */
-static int count_only_in_graphs(const struct program_kernels *k)
+/* Every launch of it a CUDA graph ran (a collective's row says what it is instead). */
+static bool only_in_graphs(const struct program_kernel *k)
 {
-    int n = 0;
-    for (size_t i = 0; i < k->with_launches; ++i)
-        n += k->at[i].graph_jobs == k->at[i].jobs;
-    return n;
+    return !k->collective && k->graph_jobs == k->jobs;
+}
+
+/* A launch of it was kept back from replay beside a running collective, and none has hardware metrics. */
+static bool kept_back_alone(const struct results_folder *r, const struct program_kernel *k)
+{
+    return k->kept_back && (k->profiled_row < 0 || strcmp(program_kernel_status(r, k), PROGRAM_STATUS_PROFILED) != 0);
+}
+
+/* How many kernels have no hardware metrics for those two reasons. */
+static void count_not_replayed(const struct program_kernels *k, const struct results_folder *r, int *kept_back,
+                               int *in_graphs)
+{
+    *kept_back = *in_graphs = 0;
+    for (size_t i = 0; i < k->with_launches; ++i) {
+        *kept_back += kept_back_alone(r, &k->at[i]);
+        *in_graphs += only_in_graphs(&k->at[i]);
+    }
 }
 
 /* "KERNEL takes N % of the kernels' GPU time (L launches, T ms)" of the kernel at i. */
@@ -104,7 +118,8 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
     snprintf(value, sizeof value, "%.3f ms in all, %.3f ms per run of the program (%s runs)", k->total_ms,
              k->total_ms / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
     report_put_pair(f, "kernel time", value);
-    int kept_back = count_status(k, r, PROGRAM_STATUS_KEPT_BACK), in_graph = count_only_in_graphs(k);
+    int kept_back, in_graph;
+    count_not_replayed(k, r, &kept_back, &in_graph);
     char kept[192] = "";
     if (kept_back > 0)
         snprintf(kept, sizeof kept, "; %d kept back from replay beside a running collective", kept_back);
@@ -159,7 +174,7 @@ static const char *whose_launch(const struct results_folder *r, const struct pro
 {
     if (k->profiled_in_autotuning) /* an autotuned kernel's first launch is the autotuner's: maybe not its choice */
         return "an autotuner's candidate run: ";
-    if (strcmp(program_kernel_status(r, k), PROGRAM_STATUS_KEPT_BACK) == 0) /* the stall run sampled it */
+    if (kept_back_alone(r, k)) /* the stall run sampled it */
         return "kept back from replay beside a running collective (stall samples only): ";
     return "";
 }
@@ -180,7 +195,7 @@ static int diagnose_kernel(const struct report_model *m, const struct program_ke
                  k->not_replayed ? "; never replayed for metrics" : "");
         return 0;
     }
-    if (k->profiled_row < 0 && (k->kept_back || k->graph_jobs == k->jobs)) {
+    if (k->profiled_row < 0 && (k->kept_back || only_in_graphs(k))) {
         snprintf(d->limiter, sizeof d->limiter, "not replayed");
         snprintf(below, size, "%s", k->kept_back ? "kept back from replay: a collective of the program ran on this "
                                                    "host at its selected launches, and a replay would have undone its "

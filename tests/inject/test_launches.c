@@ -2,7 +2,7 @@
  * The injection library's bookkeeping on records made up here, as CUPTI and the NVTX hook would hand them over
  * (no GPU): each GPU record placed on its call's thread and in the NVTX ranges open there at the call, launches
  * numbered in call order, overall and per kernel and path, and the selection of --kernel, --nvtx-include,
- * --launch-skip and --launch-count.
+ * --launch-skip and --launch-count, which neither takes nor counts a kernel a CUDA graph ran.
  *
  * Thread 100 opens "train" [50, 1000), "step" [250, 600) and "fwd" [280, 320) inside it, and "pre" [60, 100),
  * which ends as the first call begins; thread 200 opens "worker" at 340, never closed. The calls:
@@ -185,6 +185,22 @@ static void a_skip_past_every_match_selects_nothing(void **state)
     expect_selected(NULL, 0);
 }
 
+/* kernelA's launch on thread 200 (ordinal 2) ran in a graph: the second kernelA the rule counts is ordinal 3. */
+static void a_kernel_a_graph_ran_is_neither_taken_nor_counted(void **state)
+{
+    (void)state;
+    static const long second_own_a[] = {3};
+    struct error e = {0};
+    regex_t pattern;
+    assert_int_equal(regcomp(&pattern, "kernelA", REG_EXTENDED | REG_NOSUB), 0);
+    struct selection s = {&pattern, NULL, 1, -1, 0};
+    place();
+    f.ops[3].graph = 3;
+    assert_int_equal(launches_build(f.ops, 6, &f.placement, &s, &f.launches, &e), 0);
+    regfree(&pattern);
+    expect_selected(second_own_a, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +211,7 @@ int main(void)
                                   teardown),
         cmocka_unit_test_teardown(the_nvtx_include_selects_the_launches_whose_path_contains_it, teardown),
         cmocka_unit_test_teardown(a_skip_past_every_match_selects_nothing, teardown),
+        cmocka_unit_test_teardown(a_kernel_a_graph_ran_is_neither_taken_nor_counted, teardown),
     };
     return cmocka_run_group_tests_name("launches", tests, NULL, NULL);
 }

@@ -177,6 +177,19 @@ static void a_kept_back_kernel_with_stall_samples_says_it_has_no_metrics(void **
                                           "only): ");
 }
 
+/* Rank 0's layer norm kept back with stall samples, rank 1's profiled: rank 1's hardware metrics stand for the kernel,
+ * though rank 0's job comes first, and nothing says it was kept back. */
+static void a_profiled_job_stands_before_a_kept_back_one_with_stall_samples(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i '/\\[rank 0\\]\\/step 1\\/layer_norm/{s/,profiled,/,kept back,/;"
+                     "s/,,,,$/,400,long_scoreboard,55,1.0/}' $R/summary.csv");
+    write_data(scratch);
+    expect_in(data_file("kernels-1.tsv"), "vectorized_layer_norm_kernel<float, float>\t12\t0.6267\t0.8\t0.0522\t"
+                                          "0.0521-0.0524\t-\tDRAM bandwidth\n\tfirst finding dram_bound");
+    assert_null(strstr(data_file("title.tsv"), "kept back"));
+}
+
 /* A kernel every launch of which a CUDA graph ran (every job "in a graph") reads "not replayed", says why and what to
  * do; the title page counts it. */
 static void the_kernels_page_says_a_kernel_ran_only_in_cuda_graphs(void **state)
@@ -306,6 +319,7 @@ int main(void)
         cmocka_unit_test(the_kernels_page_says_why_a_kernel_was_kept_back),
         cmocka_unit_test(a_kept_back_kernel_with_stall_samples_says_it_has_no_metrics),
         cmocka_unit_test(the_kernels_page_says_a_kernel_ran_only_in_cuda_graphs),
+        cmocka_unit_test(a_profiled_job_stands_before_a_kept_back_one_with_stall_samples),
         cmocka_unit_test(a_profile_of_one_process_has_no_ranks_page),
         cmocka_unit_test(a_profile_whose_jobs_ran_in_one_part_has_no_ranks_page),
         cmocka_unit_test(a_real_two_rank_profile_compares_its_kernels),
