@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "../support/build_dir.h"
 #include "../support/findings.h"
 #include "../support/run_shell.h"
 
@@ -102,7 +103,6 @@ static void read_forms(struct command *c, const char *cell)
 /* The programs' sections, then the Scripts table's rows. */
 static void read_commands(struct findings *found)
 {
-    const char *build = getenv("MEMSCOPE_BUILD");
     FILE *f = fopen(COMMAND_LINE_DOC, "r");
     if (!f)
         fail_msg(COMMAND_LINE_DOC ": cannot be read");
@@ -116,7 +116,7 @@ static void read_commands(struct findings *found)
             in_scripts = !strcmp(line + 3, "Scripts");
             /* a program's section is titled by its one-word name; "What memscope writes" is prose */
             bool named = !in_scripts && !strchr(line + 3, ' ');
-            program = named ? add_command(line + 3, "%s/%s", build && *build ? build : "build") : NULL;
+            program = named ? add_command(line + 3, "%s/%s", build_dir()) : NULL;
         } else if (program && !strcmp(line, "```")) {
             want_usage = !program->n_forms;
         } else if (want_usage) {

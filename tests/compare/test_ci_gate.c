@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "../support/build_dir.h"
 #include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
@@ -257,7 +258,7 @@ static void two_comparisons_in_one_second_get_two_folders(void **state)
     char here[256], build[300], cwd[300];
     assert_non_null(getcwd(here, sizeof here));
     /* realpath's own allocation: a buffer of ours must hold PATH_MAX (glibc's fortified check aborts otherwise) */
-    char *real = realpath(getenv("MEMSCOPE_BUILD") ? getenv("MEMSCOPE_BUILD") : "build", NULL);
+    char *real = realpath(build_dir(), NULL);
     assert_non_null(real);
     snprintf(build, sizeof build, "%s", real);
     free(real);

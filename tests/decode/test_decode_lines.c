@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "../../harness/csv/reader.h"
+#include "../support/build_dir.h"
 #include "../support/process_path.h"
 #include "../support/run_shell.h"
 
@@ -32,9 +33,8 @@ static struct csv_table lines;
 
 static const char *decode_bin(void)
 {
-    const char *build = getenv("MEMSCOPE_BUILD");
     static char path[512];
-    snprintf(path, sizeof path, "%s/memscope-decode", build ? build : "build");
+    snprintf(path, sizeof path, "%s/memscope-decode", build_dir());
     return path;
 }
 

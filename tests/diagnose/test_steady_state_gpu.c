@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "../../harness/csv/reader.h"
+#include "../support/build_dir.h"
 #include "../support/gpu_present.h"
 #include "../support/peak_figures.h"
 #include "../support/remove_tree.h"
@@ -26,12 +27,6 @@
 static char scratch[] = "/tmp/memscope-steady-XXXXXX";
 static struct outcome o;
 static struct csv_table summary;
-
-static const char *build(void)
-{
-    const char *dir = getenv("MEMSCOPE_BUILD");
-    return dir && *dir ? dir : "build";
-}
 
 static int setup(void **state)
 {
@@ -42,8 +37,8 @@ static int setup(void **state)
         return -1;
     if (!gpu_present())
         return 0;
-    shell(&o, "%s/memscope-profile --launch-count-per-kernel 0 -o %s/ramp -- %s/tests/diagnose/program_ramp", build(),
-          scratch, build());
+    shell(&o, "%s/memscope-profile --launch-count-per-kernel 0 -o %s/ramp -- %s/tests/diagnose/program_ramp",
+          build_dir(), scratch, build_dir());
     snprintf(path, sizeof path, "%s/ramp/summary.csv", scratch);
     if (o.exit_code != 0 || csv_table_read(path, &summary, &e) != 0) {
         fprintf(stderr, "memscope-profile exited %d: %s\n%s\n", o.exit_code, e.message, o.output);

@@ -15,20 +15,15 @@
 
 #include <cmocka.h>
 
+#include "../support/build_dir.h"
 #include "../support/run_shell.h"
-
-static const char *build(void)
-{
-    const char *dir = getenv("MEMSCOPE_BUILD");
-    return dir && *dir ? dir : "build";
-}
 
 /* Runs the program under the library (or without it: library NULL); the ranges kept go to dump. */
 static void run_program(const char *library, const char *dump, long *pid, long *worker)
 {
     static struct outcome o;
     shell(&o, "rm -f %s && %s%s MEMSCOPE_INJECT_SELFTEST=%s %s/tests/inject/program_nvtx", dump,
-          library ? "NVTX_INJECTION64_PATH=" : "", library ? library : "", dump, build());
+          library ? "NVTX_INJECTION64_PATH=" : "", library ? library : "", dump, build_dir());
     assert_int_equal(o.exit_code, 0);
     if (sscanf(o.output, "main %ld\nworker %ld", pid, worker) != 2)
         fail_msg("the program said:\n%s", o.output);
@@ -49,7 +44,7 @@ static void ranges_reach_the_library_with_their_threads_depths_and_domains(void 
     (void)state;
     char library[512], dump[64], kept[4096], expected[1024];
     long pid, worker;
-    snprintf(library, sizeof library, "%s/libmemscope-inject.so", build());
+    snprintf(library, sizeof library, "%s/libmemscope-inject.so", build_dir());
     snprintf(dump, sizeof dump, "/tmp/memscope-nvtx-hook-%ld.txt", (long)getpid());
     run_program(library, dump, &pid, &worker);
     read_file(dump, kept, sizeof kept);

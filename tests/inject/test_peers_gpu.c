@@ -18,18 +18,13 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
+#include "../support/build_dir.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
 
 static char workdir[] = "/tmp/memscope-peers-gpu-XXXXXX";
 static struct outcome profiled;
 static int runnable;
-
-static const char *build(void)
-{
-    const char *b = getenv("MEMSCOPE_BUILD");
-    return b && *b ? b : "build";
-}
 
 static int setup(void **state)
 {
@@ -46,7 +41,7 @@ static int setup(void **state)
     /* killed with its whole process group where it hangs: the ranks then free their GPUs */
     shell(&profiled, "timeout -s KILL 300 %s/memscope-profile --launch-count-per-kernel 0 -o %s/peers -- torchrun "
                      "--standalone --nproc_per_node=2 tests/inject/program_peers.py 0 0.005 0.01 0.02 0.04 0.08",
-          build(), workdir);
+          build_dir(), workdir);
     return 0;
 }
 

@@ -22,6 +22,7 @@
 #include <cuda_runtime_api.h>
 
 #include "../../harness/gpu/gpu_lock.h"
+#include "../support/build_dir.h"
 #include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
@@ -32,12 +33,6 @@
 static char scratch[] = "/tmp/memscope-profile-gpu-XXXXXX";
 static struct outcome o;
 static char text[1 << 16];
-
-static const char *build(void)
-{
-    const char *dir = getenv("MEMSCOPE_BUILD");
-    return dir && *dir ? dir : "build";
-}
 
 static struct outcome sampled, counted, lined;
 
@@ -74,13 +69,13 @@ static int setup(void **state)
     if (!gpu_present())
         return 0;
     shell(&o, "%s/memscope-profile --metric-groups global --launch-count-per-kernel 0 -o %s/profile -- "
-              "%s/tests/inject/program_increments", build(), scratch, build());
+              "%s/tests/inject/program_increments", build_dir(), scratch, build_dir());
     shell(&sampled, "%s/memscope-profile --metric-groups global,stalls --launch-count-per-kernel 0 -o %s/stalls -- "
-                    "%s/tests/inject/program_increments", build(), scratch, build());
+                    "%s/tests/inject/program_increments", build_dir(), scratch, build_dir());
     shell(&counted, "%s/memscope-profile --metric-groups source --kernel increment --launch-skip 1 -o %s/counted -- "
-                    "%s/tests/inject/program_increments", build(), scratch, build());
+                    "%s/tests/inject/program_increments", build_dir(), scratch, build_dir());
     shell(&lined, "%s/memscope-profile --metric-groups global,shared,sol,source -o %s/lines -- "
-                  "%s/tests/inject/program_lines", build(), scratch, build());
+                  "%s/tests/inject/program_lines", build_dir(), scratch, build_dir());
     return 0;
 }
 
@@ -113,7 +108,8 @@ static void the_default_selection_replays_each_kernels_first_launch(void **state
               "grep -E '^(selected_launches|kernel_launches),' %s/default/environment.csv && "
               "python3 -c 'import csv, sys; print(\"selected\", *(r[\"selected\"] for r in csv.DictReader(open("
               "sys.argv[1])))); print(sum(int(r[\"launches\"]) for r in csv.DictReader(open(sys.argv[2]))))' "
-              "%s/default/launches.csv %s/default/kernels.csv", build(), scratch, build(), scratch, scratch, scratch);
+              "%s/default/launches.csv %s/default/kernels.csv",
+          build_dir(), scratch, build_dir(), scratch, scratch, scratch);
     if (d.exit_code != 0)
         fail_msg("exit %d:\n%s", d.exit_code, d.output);
     if (!strstr(d.output, "selected: the first launch of each kernel in each process") ||
@@ -180,7 +176,7 @@ static void counts_equal_nsight_computes_for_the_same_program(void **state)
           "csv.DictReader(open(sys.argv[1])) if \"__\" in r[\"metric\"])))' %s/profile/metrics.csv) && "
           "ncu --csv --print-units base --clock-control none --cache-control none --metrics \"$metrics\" "
           "%s/tests/inject/program_increments > %s/ncu.csv && scripts/compare-ncu %s/profile %s/ncu.csv",
-          scratch, build(), scratch, scratch, scratch);
+          scratch, build_dir(), scratch, scratch, scratch);
     if (!strstr(ncu.output, "exact         20/20 agree\n") ||
         !strstr(ncu.output, "launches      5 of 5 of memscope's paired with ncu's (ncu profiled 5)\n"))
         fail_msg("expected 20 of 20 counts equal over 5 paired launches; got %d:\n%s", ncu.exit_code, ncu.output);
@@ -318,7 +314,7 @@ static void a_workers_runs_are_samples_stalls_and_lines_of_the_first_runs_jobs(v
     static struct outcome w;
     skip_without_gpu();
     shell(&w, "%s/memscope-profile --metric-groups global,stalls,source --repeat 2 -o %s/workers -- "
-              "sh -c '%s/tests/inject/program_increments; true'", build(), scratch, build());
+              "sh -c '%s/tests/inject/program_increments; true'", build_dir(), scratch, build_dir());
     if (w.exit_code != 0 || !strstr(w.output, "increments: correct") || strstr(w.output, "first run did not make") ||
         strstr(w.output, "not made by the first run") || strstr(w.output, "could not count"))
         fail_msg("exit %d:\n%s", w.exit_code, w.output);
@@ -377,7 +373,7 @@ static void the_programs_lines_equal_nsight_computes_source_page(void **state)
     shell(&ncu, "ncu --section SourceCounters --clock-control none -c 2 -o %s/lines-ncu %s/tests/inject/program_lines "
                 "&& ncu -i %s/lines-ncu.ncu-rep --page source --csv --print-source cuda,sass > %s/lines-ncu.csv && "
                 "scripts/compare-ncu-lines %s/lines/source-counting/program.source %s/lines-ncu.csv",
-          scratch, build(), scratch, scratch, scratch, scratch);
+          scratch, build_dir(), scratch, scratch, scratch, scratch);
     if (ncu.exit_code != 0)
         fail_msg("compare-ncu-lines exit %d:\n%s", ncu.exit_code, ncu.output);
 }
@@ -400,7 +396,7 @@ static void a_gpu_another_run_holds_is_waited_for_then_refused_with_7(void **sta
                      0);
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
         shell(&busy, "%s/memscope-profile --metric-groups %s --wait-gpu 1 -o %s/busy-%s -- "
-                     "%s/tests/inject/program_increments", build(), groups[g], scratch, groups[g], build());
+                     "%s/tests/inject/program_increments", build_dir(), groups[g], scratch, groups[g], build_dir());
         if (busy.exit_code != 7 || !strstr(busy.output, "test_profile_gpu holding the GPU") ||
             !strstr(busy.output, "increments: correct"))
             fail_msg("--metric-groups %s: expected exit 7 naming the holder, the program ending right; got %d:\n%s",

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "../../kernels/pathology/pathology.h"
+#include "../support/build_dir.h"
 #include "../support/gpu_fixture.h"
 #include "../support/run_shell.h"
 
@@ -351,8 +352,7 @@ static void the_framework_cases_compute_their_values(void **state)
 static char *sass_of(const char *cuobjdump, const char *object, const char *kernel)
 {
     static struct outcome o;
-    const char *build = getenv("MEMSCOPE_BUILD");
-    shell(&o, "%s -sass %s/kernels/pathology/%s.o", cuobjdump, build ? build : "build", object);
+    shell(&o, "%s -sass %s/kernels/pathology/%s.o", cuobjdump, build_dir(), object);
     if (o.exit_code != 0)
         fail_msg("cuobjdump -sass %s.o exited %d:\n%.2000s", object, o.exit_code, o.output);
     for (char *f = o.output; (f = strstr(f, "Function : ")) != NULL; ++f) {
@@ -414,7 +414,7 @@ static void the_sass_holds_each_planted_pathology(void **state)
     s = sass_of(cuobjdump, "pathology_global", "register_hog_copy_kernel");
     assert_int_equal(count_of(s, "LDL") + count_of(s, "STL"), 0);
     shell(&o, "%s -res-usage %s/kernels/pathology/pathology_global.o | grep -A1 register_hog_copy_kernel", cuobjdump,
-          getenv("MEMSCOPE_BUILD") ? getenv("MEMSCOPE_BUILD") : "build");
+          build_dir());
     const char *reg = strstr(o.output, "REG:");
     assert_non_null(reg);
     if (atoi(reg + 4) <= 128)

@@ -23,6 +23,7 @@
 #include "../../harness/common/error.h"
 #include "../../harness/inject/protocol.h"
 #include "../../harness/results/launches_csv.h"
+#include "../support/build_dir.h"
 #include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
@@ -156,11 +157,10 @@ static void a_cuda_program_without_a_gpu_exits_3_says_so_and_leaves_nothing(void
 {
     (void)state;
     char program[PATH_MAX + 64];
-    const char *build = getenv("MEMSCOPE_BUILD");
     if (gpu_present())
         skip();
-    if (!realpath(build && *build ? build : "build", program))
-        fail_msg("the build folder %s is missing", build && *build ? build : "build");
+    if (!realpath(build_dir(), program))
+        fail_msg("the build folder %s is missing", build_dir());
     strcat(program, "/tests/inject/program_increments");
     shell(&o, "cd %s && %s -o out -- %s", workdir, launcher, program);
     expect(EXIT_NO_GPU, "the program exited with status 2 before CUDA started in it; nothing was profiled");

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "../support/build_dir.h"
 #include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
@@ -26,17 +27,11 @@ static char workdir[] = "/tmp/memscope-autotuning-XXXXXX";
 static struct outcome cold, warm, compared;
 static int runnable;
 
-static const char *build(void)
-{
-    const char *b = getenv("MEMSCOPE_BUILD");
-    return b && *b ? b : "build";
-}
-
 static void profile(struct outcome *o, const char *name)
 {
     shell(o, "TORCHINDUCTOR_CACHE_DIR=%s/inductor %s/memscope-profile --metric-groups global,sol -o %s/%s -- python3 "
              "tests/inject/program_autotune.py",
-          workdir, build(), workdir, name);
+          workdir, build_dir(), workdir, name);
 }
 
 static int setup(void **state)
@@ -51,7 +46,7 @@ static int setup(void **state)
         return 0;
     profile(&cold, "cold");
     profile(&warm, "warm");
-    shell(&compared, "%s/memscope-compare %s/cold %s/warm", build(), workdir, workdir);
+    shell(&compared, "%s/memscope-compare %s/cold %s/warm", build_dir(), workdir, workdir);
     return 0;
 }
 

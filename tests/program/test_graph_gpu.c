@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "../support/build_dir.h"
 #include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
@@ -24,12 +25,6 @@
 static char workdir[] = "/tmp/memscope-graph-XXXXXX";
 static struct outcome profiled;
 static int runnable;
-
-static const char *build(void)
-{
-    const char *b = getenv("MEMSCOPE_BUILD");
-    return b && *b ? b : "build";
-}
 
 static int setup(void **state)
 {
@@ -42,7 +37,7 @@ static int setup(void **state)
     if (runnable)
         shell(&profiled, "%s/memscope-profile --launch-count-per-kernel 0 --metric-groups dram -o %s/graph -- python3 "
                          "tests/inject/program_graph.py",
-              build(), workdir);
+              build_dir(), workdir);
     return 0;
 }
 

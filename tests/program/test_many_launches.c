@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "../support/build_dir.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
 
@@ -38,8 +39,7 @@ static int setup(void **state)
 {
     (void)state;
     static struct outcome o;
-    const char *b = getenv("MEMSCOPE_BUILD");
-    if (!mkdtemp(workdir) || !realpath(b && *b ? b : "build", build) ||
+    if (!mkdtemp(workdir) || !realpath(build_dir(), build) ||
         !realpath("tests/program/make_profile_parts.py", generator))
         return -1;
     snprintf(profile, sizeof profile, "%s/profile", workdir);

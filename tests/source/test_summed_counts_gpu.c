@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "../support/build_dir.h"
 #include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
@@ -27,17 +28,11 @@
 
 static char workdir[] = "/tmp/memscope-summed-XXXXXX";
 
-static const char *build(void)
-{
-    const char *dir = getenv("MEMSCOPE_BUILD");
-    return dir ? dir : "build";
-}
-
 static void run(const char *groups, const char *out)
 {
     static struct outcome o;
     shell(&o, "%s/memscope -v " VARIANTS " -s 256,512 --min-samples 2 --max-samples 2 --metric-groups %s -o %s/%s",
-          build(), groups, workdir, out);
+          build_dir(), groups, workdir, out);
     if (o.exit_code != 0)
         fail_msg("memscope --metric-groups %s exited %d:\n%s", groups, o.exit_code, o.output);
 }
@@ -91,7 +86,7 @@ static void decode_gives_the_summed_counts_back(void **state)
     shell(&o,
           "%s/memscope-decode -o %s/decoded.csv %s/summed && sort %s/summed/metrics.csv > %s/run.sorted && "
           "sort %s/decoded.csv > %s/decoded.sorted && diff %s/run.sorted %s/decoded.sorted",
-          build(), workdir, workdir, workdir, workdir, workdir, workdir, workdir, workdir);
+          build_dir(), workdir, workdir, workdir, workdir, workdir, workdir, workdir, workdir);
     if (o.exit_code != 0)
         fail_msg("memscope-decode did not give the run's metrics.csv back:\n%s", o.output);
 }

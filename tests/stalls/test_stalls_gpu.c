@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "../support/build_dir.h"
 #include "../support/gpu_present.h"
 #include "../support/remove_tree.h"
 #include "../support/run_shell.h"
@@ -27,12 +28,6 @@ static const char *binary(void)
 {
     const char *path = getenv("MEMSCOPE_BIN");
     return path ? path : "build/memscope";
-}
-
-static const char *build(void)
-{
-    const char *dir = getenv("MEMSCOPE_BUILD");
-    return dir ? dir : "build";
 }
 
 /* groups NULL: the default set, which has the stalls group. */
@@ -90,7 +85,7 @@ static void operands_made_again_change_no_count(void **state)
               "grep -q held %s/held.txt || { cat %s/held.txt; kill $holder; exit 99; }; "
               "%s " LARGE_JOBS " --metric-groups stalls,global -o %s/pressed; status=$?; "
               "kill $holder; wait $holder; exit $status; }",
-          build(), workdir, workdir, workdir, workdir, binary(), workdir);
+          build_dir(), workdir, workdir, workdir, workdir, binary(), workdir);
     if (o.exit_code != 0)
         fail_msg("memscope beside the memory holder exited %d:\n%s", o.exit_code, o.output);
     shell(&o, "grep -c '^sampled_operands,made again$' %s/pressed/environment.csv", workdir);
