@@ -446,10 +446,10 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
                         "not_replayed \"" NOT_REPLAYED_COLLECTIVE_RUNNING "\"; docs/profile.md)\n",
                 p.timed_only);
     if (p.graph)
-        fprintf(stderr, "memscope-profile: %zu of the kernel launches ran inside CUDA graphs and were timed only: memscope "
-                        "replays a kernel at its own launch, which a graph's kernels do not have (launches.csv: "
-                        "graph; docs/profile.md); a kernel launched only inside graphs has no metrics: run the work "
-                        "once outside a graph to profile it\n",
+        fprintf(stderr, "memscope-profile: %zu of the kernel launches ran inside CUDA graphs and were timed only: "
+                        "memscope replays a kernel at its own launch, which a graph's kernels do not have "
+                        "(launches.csv: graph; docs/profile.md); a kernel launched only inside graphs has no metrics: "
+                        "run the work once outside a graph to profile it\n",
                 p.graph);
     return 0;
 }

@@ -177,8 +177,7 @@ static const char *const part_keys[] = {"pid", "rank", "rank_variable", "gpu_uui
                                         "collective_launch_wait_ms", "replay_failures", "command_line"};
 /* Summed over the parts in the folder's own rows. */
 static const char *const summed_keys[] = {"kernel_launches", "selected_launches", "graph_launches", "gpu_records",
-                                          "dropped_records",
-                                          "records_without_call", "nvtx_ranges", "nvtx_ranges_lost",
+                                          "dropped_records", "records_without_call", "nvtx_ranges", "nvtx_ranges_lost",
                                           "replay_failures", "kept_back_from_replay",
                                           "not_replayed_collective_running", "replay_wait_ms",
                                           "collective_launch_wait_ms"};

@@ -20,39 +20,31 @@
 
 #include "../../harness/common/host_clock.h"
 #include "../../harness/gpu/gpu_lock.h"
+#include "../support/ready_child.h"
 #include "../support/remove_tree.h"
 
 static char folder[] = "/tmp/memscope-lock-XXXXXX";
 static const char *key = "GPU-test";
 
-/* A child takes the lock, says so through a pipe, and holds it until killed. */
-static pid_t start_holder(void)
+/* The holder: takes the lock, says so, and holds it until killed. */
+static void hold_the_lock(int ready_fd, const void *arg)
 {
-    int ready[2];
-    assert_int_equal(pipe(ready), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        struct error e = {0};
-        double waited;
-        char byte = gpu_lock_take(folder, key, "memscope -v naive", 0, stderr, &waited, &e) == 0 ? 'y' : 'n';
-        if (write(ready[1], &byte, 1) != 1)
-            _exit(1);
-        pause();
-        _exit(0);
-    }
-    char byte = 0;
-    close(ready[1]);
-    assert_int_equal(read(ready[0], &byte, 1), 1);
-    close(ready[0]);
-    assert_int_equal(byte, 'y');
-    return pid;
+    struct error e = {0};
+    double waited;
+    (void)arg;
+    char byte = gpu_lock_take(folder, key, "memscope -v naive", 0, stderr, &waited, &e) == 0 ? 'y' : 'n';
+    if (write(ready_fd, &byte, 1) != 1)
+        _exit(1);
+    pause();
+    _exit(0);
 }
 
-static void stop_holder(pid_t pid)
+static pid_t start_holder(void)
 {
-    kill(pid, SIGKILL); /* however the holder ends, the kernel gives its lock back */
-    waitpid(pid, NULL, 0);
+    char said;
+    pid_t pid = start_ready_child(hold_the_lock, NULL, &said);
+    assert_int_equal(said, 'y');
+    return pid;
 }
 
 static void a_held_gpu_is_refused_at_once_with_no_wait(void **state)
@@ -67,7 +59,7 @@ static void a_held_gpu_is_refused_at_once_with_no_wait(void **state)
     assert_non_null(strstr(e.message, who));
     assert_non_null(strstr(e.message, "memscope -v naive"));
     assert_non_null(strstr(e.message, "--wait-gpu 0 refuses at once"));
-    stop_holder(holder);
+    stop_child(holder);
 }
 
 static void a_held_gpu_is_waited_for_then_refused(void **state)
@@ -86,14 +78,14 @@ static void a_held_gpu_is_waited_for_then_refused(void **state)
     assert_non_null(strstr(e.message, "still in use by another memscope run"));
     assert_non_null(strstr(e.message, "memscope -v naive"));
     free(said);
-    stop_holder(holder);
+    stop_child(holder);
 }
 
 static void the_gpu_is_taken_once_its_holder_exits(void **state)
 {
     (void)state;
     pid_t holder = start_holder();
-    stop_holder(holder);
+    stop_child(holder);
     struct error e = {0};
     double waited;
     assert_int_equal(gpu_lock_take(folder, key, "second", 5, stderr, &waited, &e), 0);

@@ -22,6 +22,7 @@
 
 #include "../../harness/common/host_clock.h"
 #include "../../harness/gpu/peers.h"
+#include "../support/ready_child.h"
 #include "../support/remove_tree.h"
 
 static char folder[] = "/tmp/memscope-peers-XXXXXX";
@@ -55,42 +56,38 @@ static void pause_ms(long ms)
     nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL);
 }
 
-/* A peer: joins, launches `collectives`, says so on the pipe, then finishes them after finish_ms (-1: never), and
- * exits after live_ms. */
-static pid_t start_peer(int collectives, long finish_ms, long live_ms)
+struct peer {
+    int collectives;
+    long finish_ms, live_ms;
+};
+
+/* A peer: joins, launches its collectives, says so, then finishes them after finish_ms (-1: never), and exits after
+ * live_ms. */
+static void run_peer(int ready_fd, const void *arg)
 {
-    int ready[2];
-    assert_int_equal(pipe(ready), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        struct error e = {0};
-        void *counter = NULL;
-        if (peers_join(path, &e) != 0)
-            _exit(1);
-        for (int i = 0; i < collectives; ++i)
-            counter = peers_collective_launching();
-        if (write(ready[1], "y", 1) != 1)
-            _exit(1);
-        if (finish_ms >= 0) {
-            pause_ms(finish_ms);
-            for (int i = 0; i < collectives; ++i)
-                peers_collective_finished(counter);
-        }
-        pause_ms(live_ms);
-        _exit(0);
+    const struct peer *p = arg;
+    struct error e = {0};
+    void *counter = NULL;
+    if (peers_join(path, &e) != 0)
+        _exit(1);
+    for (int i = 0; i < p->collectives; ++i)
+        counter = peers_collective_launching();
+    if (write(ready_fd, "y", 1) != 1)
+        _exit(1);
+    if (p->finish_ms >= 0) {
+        pause_ms(p->finish_ms);
+        for (int i = 0; i < p->collectives; ++i)
+            peers_collective_finished(counter);
     }
-    char byte = 0;
-    close(ready[1]);
-    assert_int_equal(read(ready[0], &byte, 1), 1);
-    close(ready[0]);
-    return pid;
+    pause_ms(p->live_ms);
+    _exit(0);
 }
 
-static void stop_peer(pid_t pid)
+static pid_t start_peer(int collectives, long finish_ms, long live_ms)
 {
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
+    char said;
+    struct peer p = {collectives, finish_ms, live_ms};
+    return start_ready_child(run_peer, &p, &said);
 }
 
 /* This process launches n collectives, finished at once. */
@@ -115,7 +112,7 @@ static void a_replay_waits_for_a_running_collective_then_runs(void **state)
     double waited = host_seconds() - start;
     peers_replay_end();
     double counted_ms = peers_waited().replay_ms - before_ms;
-    stop_peer(peer);
+    stop_child(peer);
     assert_true(waited > 0.2);
     assert_true(waited < 4.0);
     assert_true(counted_ms > 200 && counted_ms <= waited * 1000);
@@ -130,7 +127,7 @@ static void a_peer_ahead_keeps_the_replay_back_at_once(void **state)
     double start = host_seconds();
     assert_int_equal(peers_replay_begin(5.0), PEERS_PEER_AHEAD);
     double waited = host_seconds() - start;
-    stop_peer(peer);
+    stop_child(peer);
     assert_true(waited < 1.0);
 }
 
@@ -147,7 +144,7 @@ static void a_peer_ahead_whose_collectives_finished_bars_nothing(void **state)
     assert_int_equal(peers_replay_begin(5.0), PEERS_CLEAR);
     double waited = host_seconds() - start;
     peers_replay_end();
-    stop_peer(peer);
+    stop_child(peer);
     assert_true(waited < 1.0);
 }
 
