@@ -236,12 +236,21 @@ static void describe_patching(const struct part_writing *t, struct environment *
     env_add(env, "patching_failures", "%zu", failed);
 }
 
-/* Selected launches timed only because a collective was running (replay.c, gpu/peers.h), not for what they are. */
-static size_t timed_only(const struct part_writing *t)
+/* Selected launches kept back from replay for that reason (a not_replayed value, results/launches_csv.h). */
+static size_t kept_for(const struct part_writing *t, const char *reason)
 {
     size_t n = 0;
     for (size_t i = 0; i < t->records->n_kept; ++i)
-        n += !not_replayed_is_collective(t->records->kept[i].reason);
+        n += strcmp(t->records->kept[i].reason, reason) == 0;
+    return n;
+}
+
+/* Selected collectives kept back from replay for what they are (NCCL's, --no-replay's). */
+static size_t kept_as_collectives(const struct part_writing *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->records->n_kept; ++i)
+        n += not_replayed_is_collective(t->records->kept[i].reason);
     return n;
 }
 
@@ -252,8 +261,9 @@ static void describe_failures(const struct part_writing *t, struct environment *
         if (t->records->replayed[i].failure[0] && failed++ == 0)
             env_add(env, "first_replay_failure", "%s", t->records->replayed[i].failure);
     env_add(env, "replay_failures", "%zu", failed);
-    env_add(env, "kept_back_from_replay", "%zu", t->records->n_kept - timed_only(t));
-    env_add(env, "not_replayed_collective_running", "%zu", timed_only(t));
+    env_add(env, "kept_back_from_replay", "%zu", kept_as_collectives(t));
+    env_add(env, "not_replayed_collective_running", "%zu", kept_for(t, NOT_REPLAYED_COLLECTIVE_RUNNING));
+    env_add(env, "not_replayed_capturing", "%zu", kept_for(t, NOT_REPLAYED_CAPTURING));
     env_add(env, "replay_wait_ms", "%.0f", t->records->replay_wait_ms);
     env_add(env, "collective_launch_wait_ms", "%.0f", t->records->collective_launch_wait_ms);
     if (t->config->metrics.source)
@@ -404,8 +414,9 @@ static int write_mark(const struct part_writing *t, struct error *e)
     FILE *f = fopen(path, "w");
     if (!f)
         return error_set(e, EXIT_OUTPUT, "cannot create %s", path);
-    fprintf(f, "launches %zu selected %zu timed_only %zu graph %zu\n", t->launches.n, t->launches.n_selected,
-            timed_only(t), graph_launches(t));
+    fprintf(f, "launches %zu selected %zu timed_only %zu graph %zu capturing %zu\n", t->launches.n,
+            t->launches.n_selected, kept_for(t, NOT_REPLAYED_COLLECTIVE_RUNNING), graph_launches(t),
+            kept_for(t, NOT_REPLAYED_CAPTURING));
     if (fclose(f) != 0)
         return error_set(e, EXIT_OUTPUT, "cannot write %s", path);
     return 0;

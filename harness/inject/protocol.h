@@ -36,9 +36,9 @@
 #define INJECT_PEERS_FILE ".memscope-peers"
 /* Written into a process's part when recording starts in it (CUDA started). */
 #define INJECT_STARTED_MARK ".memscope-profile-started"
-/* Written last into a process's part: "launches N selected M timed_only K graph G" (K of the M selected were not
- * replayed: a collective was running, gpu/peers.h; G of the N a CUDA graph ran). Its absence means the part is
- * incomplete. */
+/* Written last into a process's part: "launches N selected M timed_only K graph G capturing C" (K of the M selected
+ * were not replayed: a collective was running, gpu/peers.h; G of the N a CUDA graph ran; C of the M were not replayed:
+ * a graph was being captured, cupti/stream_capture.h). Its absence means the part is incomplete. */
 #define INJECT_COMPLETE_MARK ".memscope-profile-complete"
 /* Written instead when the library could not record or write: "CODE MESSAGE", CODE an exit code of error.h. */
 #define INJECT_ERROR_FILE ".memscope-profile-error"

@@ -10,6 +10,7 @@
 #include <cuda.h>
 #include <cupti_activity.h>
 
+#include "../../cupti/stream_capture.h"
 #include "../../cupti/subscriber.h"
 #include "../common/grow.h"
 #include "../gpu/gpu_lock.h"
@@ -375,6 +376,16 @@ static void queue_finish(const struct prof_launch *l, void *counter)
         peers_collective_finished(counter);
 }
 
+/* 1 when the selected launch may synchronize now; 0 when a graph's capture forbids it (stream_capture.h): a replay,
+ * or the synchronize around sampling or patching, would end the program's capture with an error. Kept back. */
+static int clear_of_captures(const struct prof_launch *l)
+{
+    if (!prof_capture_forbids_sync())
+        return 1;
+    keep_back(l->correlation, NOT_REPLAYED_CAPTURING);
+    return 0;
+}
+
 /* 1 when the selected launch may be replayed now; 0 when it is timed only (kept back, and why), or on failure. */
 static int clear_to_replay(const struct prof_launch *l, struct prof_error *e)
 {
@@ -560,7 +571,7 @@ static void on_launch(void *context, const struct prof_launch *l)
         if (collective && !in_graph && guards_replays()) /* where this process's profiling stopped too: its peers' */
             finishing = count_collective(&failed);
         if (in_graph || replay.broken.status || failed.status || !selected(l, kernel, collective, &failed) ||
-            !clear_to_replay(l, &failed)) {
+            !clear_of_captures(l) || !clear_to_replay(l, &failed)) {
             if (failed.status && !replay.broken.status)
                 replay.broken = failed;
             pthread_mutex_unlock(&replay.lock);

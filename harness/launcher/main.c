@@ -403,6 +403,28 @@ static void say_unmatched(const struct profile_unmatched *u)
                 u->uncounted, u->first_uncounted);
 }
 
+/* The launches timed only that a user would expect replayed: why, and where it is written. */
+static void say_not_replayed(const struct part *p)
+{
+    if (p->timed_only)
+        fprintf(stderr, "memscope-profile: %zu selected launches were timed only, not replayed: a collective of the "
+                        "program was running on this host, whose writes a replay would have undone (launches.csv: "
+                        "not_replayed \"" NOT_REPLAYED_COLLECTIVE_RUNNING "\"; docs/profile.md)\n",
+                p->timed_only);
+    if (p->capturing)
+        fprintf(stderr, "memscope-profile: %zu selected launches were timed only, not replayed: the program was "
+                        "capturing a CUDA graph in a mode that forbids the calls a replay makes, which would have "
+                        "ended its capture with an error (launches.csv: not_replayed \"" NOT_REPLAYED_CAPTURING
+                        "\"; docs/profile.md)\n",
+                p->capturing);
+    if (p->graph)
+        fprintf(stderr, "memscope-profile: %zu of the kernel launches ran inside CUDA graphs and were timed only: "
+                        "memscope replays a kernel at its own launch, which a graph's kernels do not have "
+                        "(launches.csv: graph; docs/profile.md); a kernel launched only inside graphs has no metrics: "
+                        "run the work once outside a graph to profile it\n",
+                p->graph);
+}
+
 /* The first run collects; the later ones time, with stalls one more samples them and with source one more counts
  * their instructions; then the summary, and the folder is committed. */
 static int profile(const struct cli *c, struct results_dir *d, const char *absolute, struct error *e)
@@ -440,17 +462,7 @@ static int profile(const struct cli *c, struct results_dir *d, const char *absol
                "every launch; --kernel, --nvtx-include, --launch-skip and --launch-count select as Nsight Compute "
                "does); every launch is timed\n");
     printf("results: %s\n", d->final_path);
-    if (p.timed_only)
-        fprintf(stderr, "memscope-profile: %zu selected launches were timed only, not replayed: a collective of the "
-                        "program was running on this host, whose writes a replay would have undone (launches.csv: "
-                        "not_replayed \"" NOT_REPLAYED_COLLECTIVE_RUNNING "\"; docs/profile.md)\n",
-                p.timed_only);
-    if (p.graph)
-        fprintf(stderr, "memscope-profile: %zu of the kernel launches ran inside CUDA graphs and were timed only: "
-                        "memscope replays a kernel at its own launch, which a graph's kernels do not have "
-                        "(launches.csv: graph; docs/profile.md); a kernel launched only inside graphs has no metrics: "
-                        "run the work once outside a graph to profile it\n",
-                p.graph);
+    say_not_replayed(&p);
     return 0;
 }
 

@@ -173,14 +173,14 @@ int merge_move_program_part(const char *folder, struct error *e)
 /* Per part, what tells it apart. */
 static const char *const part_keys[] = {"pid", "rank", "rank_variable", "gpu_uuids", "gpu_name", "kernel_launches",
                                         "selected_launches", "graph_launches", "kept_back_from_replay",
-                                        "not_replayed_collective_running", "replay_wait_ms",
+                                        "not_replayed_collective_running", "not_replayed_capturing", "replay_wait_ms",
                                         "collective_launch_wait_ms", "replay_failures", "command_line"};
 /* Summed over the parts in the folder's own rows. */
 static const char *const summed_keys[] = {"kernel_launches", "selected_launches", "graph_launches", "gpu_records",
                                           "dropped_records", "records_without_call", "nvtx_ranges", "nvtx_ranges_lost",
                                           "replay_failures", "kept_back_from_replay",
-                                          "not_replayed_collective_running", "replay_wait_ms",
-                                          "collective_launch_wait_ms"};
+                                          "not_replayed_collective_running", "not_replayed_capturing",
+                                          "replay_wait_ms", "collective_launch_wait_ms"};
 
 static int listed(const char *key, const char *const *keys, size_t n)
 {

@@ -18,6 +18,16 @@ static FILE *open_in(const char *dir, const char *name)
     return fopen(path, "r");
 }
 
+/* The mark's counts after the selected, in the order they were added; a mark written before one was added ends
+ * before it (2026-11-30 added graph, then capturing), and the counts it lacks stay 0. */
+static void read_later_counts(FILE *f, struct part *p)
+{
+    const char *const formats[] = {" timed_only %zu", " graph %zu", " capturing %zu"};
+    size_t *const counts[] = {&p->timed_only, &p->graph, &p->capturing};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0] && fscanf(f, formats[i], counts[i]) == 1; ++i)
+        continue;
+}
+
 void part_read(const char *dir, struct part *p)
 {
     FILE *f;
@@ -34,9 +44,7 @@ void part_read(const char *dir, struct part *p)
     if ((f = open_in(dir, INJECT_COMPLETE_MARK))) {
         if (fscanf(f, "launches %zu selected %zu", &p->launches, &p->selected) == 2) {
             p->state = PART_COMPLETE;
-            if (fscanf(f, " timed_only %zu", &p->timed_only) != 1 || /* marks written before 2026-11-30 */
-                fscanf(f, " graph %zu", &p->graph) != 1)
-                p->graph = 0;
+            read_later_counts(f, p);
         }
         fclose(f);
         if (p->state == PART_COMPLETE)
@@ -85,6 +93,7 @@ static int check_children(const char *folder, int *children, struct part *sum, s
         sum->selected += p.selected;
         sum->timed_only += p.timed_only;
         sum->graph += p.graph;
+        sum->capturing += p.capturing;
     }
     return e->code;
 }
@@ -180,6 +189,7 @@ int parts_check_run(const char *folder, struct part *p, struct error *e)
     p->selected += sum.selected;
     p->timed_only += sum.timed_only;
     p->graph += sum.graph;
+    p->capturing += sum.capturing;
     return 0;
 }
 

@@ -25,6 +25,7 @@ struct part {
     size_t launches, selected; /* PART_COMPLETE */
     size_t timed_only;         /* of the selected, not replayed: a collective was running (gpu/peers.h) */
     size_t graph;              /* of the launches, those a CUDA graph ran: never selected */
+    size_t capturing;          /* of the selected, not replayed: a graph was being captured (cupti/stream_capture.h) */
     int code;                  /* PART_FAILED: an exit code of error.h, and its message */
     char message[1024];
 };

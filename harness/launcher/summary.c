@@ -36,7 +36,8 @@ struct job {
     int n_samples;
     struct profile *profile; /* NULL: not profiled (a profile is some 11 KB: most of a program's jobs have none) */
     bool not_replayed;      /* selected, and kept back from replay as a collective (launches.csv: not_replayed) */
-    bool kept_back;         /* selected, and kept back from replay beside a running collective (the same) */
+    bool kept_back;         /* selected, and kept back from replay for when it ran (the same): */
+    bool in_capture;        /* during a graph's capture, not beside a running collective */
     bool in_graph;          /* a CUDA graph launched it (launches.csv: graph) */
     struct stall_tally stalls;
     struct finding_lines *lines; /* a profiled job's lines as its findings name them (none without the source run) */
@@ -96,6 +97,7 @@ static int new_job(struct jobs *j, const struct csv_table *t, int row, const int
         const char *why = csv_table_text(t, row, col[LAUNCHES_NOT_REPLAYED]);
         job->not_replayed = not_replayed_is_collective(why);
         job->kept_back = not_replayed_is_kept_back(why);
+        job->in_capture = strcmp(why, NOT_REPLAYED_CAPTURING) == 0;
     }
     if (col[LAUNCHES_GRAPH] >= 0)
         job->in_graph = strcmp(csv_table_text(t, row, col[LAUNCHES_GRAPH]), "0") != 0;
@@ -385,6 +387,7 @@ static int write_summary(const struct jobs *j, const char *folder, const struct 
         row.precision = PROGRAM_PRECISION;
         row.status = job->profile        ? PROGRAM_STATUS_PROFILED
                      : job->not_replayed ? PROGRAM_STATUS_NOT_REPLAYED
+                     : job->in_capture   ? PROGRAM_STATUS_KEPT_BACK_IN_CAPTURE
                      : job->kept_back    ? PROGRAM_STATUS_KEPT_BACK
                      : job->in_graph     ? PROGRAM_STATUS_IN_GRAPH
                                          : PROGRAM_STATUS_TIMED;

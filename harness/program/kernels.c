@@ -147,7 +147,9 @@ static int add_job(struct building *b, enum kernel_grouping g, int row)
     bool autotuning = b->k->autotuning_row[row];
     *(autotuning ? &kernel->autotuning_launches : &kernel->launches) += (size_t)b->r->summary_samples[row];
     const char *status = csv_table_text(&b->r->summary, row, b->r->col_status);
-    kernel->kept_back |= strcmp(status, PROGRAM_STATUS_KEPT_BACK) == 0;
+    bool in_capture = strcmp(status, PROGRAM_STATUS_KEPT_BACK_IN_CAPTURE) == 0;
+    kernel->kept_back |= in_capture || strcmp(status, PROGRAM_STATUS_KEPT_BACK) == 0;
+    kernel->kept_in_capture |= in_capture;
     kernel->graph_jobs += strcmp(status, PROGRAM_STATUS_IN_GRAPH) == 0;
     kernel->not_replayed |= strcmp(status, PROGRAM_STATUS_NOT_REPLAYED) == 0;
     kernel->collective = kernel->not_replayed || job_kernel_is_nccl(kernel->kernel);

@@ -43,7 +43,9 @@ struct program_kernel {
     bool profiled_in_autotuning; /* that job is an autotuner's run of a candidate, not a launch of the program's */
     int profiled_jobs;      /* how many of its jobs have them */
     bool not_replayed;      /* a collective selected and timed only (summary.csv's status "not replayed") */
-    bool kept_back;         /* a job of it selected and timed only beside a running collective ("kept back") */
+    bool kept_back;         /* a job of it selected and timed only for when it ran: */
+    bool kept_in_capture;   /* during a graph's capture ("kept back in a capture"), else beside a running collective
+                               ("kept back") */
     int graph_jobs;         /* its jobs a CUDA graph launched ("in a graph"): never selected */
     bool collective;        /* waits in itself for other ranks: NCCL's by name, or one not replayed */
     size_t found_as;        /* its place in the order the profile first has the kernels */

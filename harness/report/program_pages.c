@@ -30,21 +30,33 @@ static bool only_in_graphs(const struct program_kernel *k)
     return !k->collective && k->graph_jobs == k->jobs;
 }
 
-/* A launch of it was kept back from replay beside a running collective, and none has hardware metrics. */
+/* A launch of it was kept back from replay for when it ran, and none has hardware metrics. */
 static bool kept_back_alone(const struct results_folder *r, const struct program_kernel *k)
 {
     return k->kept_back && (k->profiled_row < 0 || strcmp(program_kernel_status(r, k), PROGRAM_STATUS_PROFILED) != 0);
 }
 
-/* How many kernels have no hardware metrics for those two reasons. */
-static void count_not_replayed(const struct program_kernels *k, const struct results_folder *r, int *kept_back,
-                               int *in_graphs)
+/* When its launches were kept back from replay. */
+static const char *kept_back_when(const struct program_kernel *k)
 {
-    *kept_back = *in_graphs = 0;
+    return k->kept_in_capture ? "during a CUDA graph's capture" : "beside a running collective";
+}
+
+/* How many kernels have no hardware metrics for those reasons: kept back beside a collective, kept back during a
+ * capture, launched only inside graphs. */
+struct not_replayed_counts {
+    int beside_collective, in_capture, in_graphs;
+};
+
+static struct not_replayed_counts count_not_replayed(const struct program_kernels *k, const struct results_folder *r)
+{
+    struct not_replayed_counts n = {0};
     for (size_t i = 0; i < k->with_launches; ++i) {
-        *kept_back += kept_back_alone(r, &k->at[i]);
-        *in_graphs += only_in_graphs(&k->at[i]);
+        const struct program_kernel *x = &k->at[i];
+        *(x->kept_in_capture ? &n.in_capture : &n.beside_collective) += kept_back_alone(r, x);
+        n.in_graphs += only_in_graphs(x);
     }
+    return n;
 }
 
 /* "KERNEL takes N % of the kernels' GPU time (L launches, T ms)" of the kernel at i. */
@@ -118,13 +130,16 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
     snprintf(value, sizeof value, "%.3f ms in all, %.3f ms per run of the program (%s runs)", k->total_ms,
              k->total_ms / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
     report_put_pair(f, "kernel time", value);
-    int kept_back, in_graph;
-    count_not_replayed(k, r, &kept_back, &in_graph);
-    char kept[192] = "";
-    if (kept_back > 0)
-        snprintf(kept, sizeof kept, "; %d kept back from replay beside a running collective", kept_back);
-    if (in_graph > 0)
-        snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "; %d launched only inside CUDA graphs", in_graph);
+    struct not_replayed_counts n = count_not_replayed(k, r);
+    char kept[256] = "";
+    if (n.beside_collective > 0)
+        snprintf(kept, sizeof kept, "; %d kept back from replay beside a running collective", n.beside_collective);
+    if (n.in_capture > 0)
+        snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "; %d kept back from replay during a CUDA graph's "
+                 "capture", n.in_capture);
+    if (n.in_graphs > 0)
+        snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "; %d launched only inside CUDA graphs",
+                 n.in_graphs);
     snprintf(value, sizeof value, "%s launches per run, %zu kernels; %d kernels profiled with hardware metrics, each "
              "by its first launch profiled%s; the rest timed", report_environment_or(r, "kernel_launches", "?"),
              k->with_launches, count_status(k, r, PROGRAM_STATUS_PROFILED), kept);
@@ -174,9 +189,25 @@ static const char *whose_launch(const struct results_folder *r, const struct pro
 {
     if (k->profiled_in_autotuning) /* an autotuned kernel's first launch is the autotuner's: maybe not its choice */
         return "an autotuner's candidate run: ";
-    if (kept_back_alone(r, k)) /* the stall run sampled it */
-        return "kept back from replay beside a running collective (stall samples only): ";
+    static char kept[96];
+    if (kept_back_alone(r, k)) { /* the stall run sampled it */
+        snprintf(kept, sizeof kept, "kept back from replay %s (stall samples only): ", kept_back_when(k));
+        return kept;
+    }
     return "";
+}
+
+/* Why a kernel kept back, or launched only inside graphs, has no hardware metrics. */
+static const char *why_not_replayed(const struct program_kernel *k)
+{
+    if (!k->kept_back)
+        return "launched only inside CUDA graphs, whose kernels memscope does not replay: run it once outside a graph "
+               "to profile it";
+    if (k->kept_in_capture)
+        return "kept back from replay: the program was capturing a CUDA graph at its selected launches, in a mode "
+               "that forbids the calls a replay makes";
+    return "kept back from replay: a collective of the program ran on this host at its selected launches, and a "
+           "replay would have undone its writes";
 }
 
 /* The limiter of the kernel's profiled launch, and what stands on the line below it: its first finding with the
@@ -197,11 +228,7 @@ static int diagnose_kernel(const struct report_model *m, const struct program_ke
     }
     if (k->profiled_row < 0 && (k->kept_back || only_in_graphs(k))) {
         snprintf(d->limiter, sizeof d->limiter, "not replayed");
-        snprintf(below, size, "%s", k->kept_back ? "kept back from replay: a collective of the program ran on this "
-                                                   "host at its selected launches, and a replay would have undone its "
-                                                   "writes"
-                                                 : "launched only inside CUDA graphs, whose kernels memscope does not "
-                                                   "replay: run it once outside a graph to profile it");
+        snprintf(below, size, "%s", why_not_replayed(k));
         return 0;
     }
     if (k->profiled_row < 0)

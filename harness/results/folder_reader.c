@@ -418,11 +418,15 @@ int results_is_program(const struct results_folder *r)
 int results_row_ok(const struct results_folder *r, int row)
 {
     const char *status = csv_table_text(&r->summary, row, r->col_status);
-    if (results_is_program(r))
-        return strcmp(status, PROGRAM_STATUS_PROFILED) == 0 || strcmp(status, PROGRAM_STATUS_TIMED) == 0 ||
-               strcmp(status, PROGRAM_STATUS_NOT_REPLAYED) == 0 || strcmp(status, PROGRAM_STATUS_KEPT_BACK) == 0 ||
-               strcmp(status, PROGRAM_STATUS_IN_GRAPH) == 0;
-    return strcmp(status, "passed") == 0;
+    static const char *const program_statuses[] = {PROGRAM_STATUS_PROFILED, PROGRAM_STATUS_TIMED,
+                                                   PROGRAM_STATUS_NOT_REPLAYED, PROGRAM_STATUS_KEPT_BACK,
+                                                   PROGRAM_STATUS_KEPT_BACK_IN_CAPTURE, PROGRAM_STATUS_IN_GRAPH};
+    if (!results_is_program(r))
+        return strcmp(status, "passed") == 0;
+    for (size_t i = 0; i < sizeof program_statuses / sizeof program_statuses[0]; ++i)
+        if (strcmp(status, program_statuses[i]) == 0)
+            return 1;
+    return 0;
 }
 
 int results_summary_row(const struct results_folder *r, const char *variant, struct product_shape shape)

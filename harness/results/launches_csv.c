@@ -15,7 +15,7 @@ bool not_replayed_is_collective(const char *why)
 
 bool not_replayed_is_kept_back(const char *why)
 {
-    return strcmp(why, NOT_REPLAYED_COLLECTIVE_RUNNING) == 0;
+    return strcmp(why, NOT_REPLAYED_COLLECTIVE_RUNNING) == 0 || strcmp(why, NOT_REPLAYED_CAPTURING) == 0;
 }
 
 int launches_csv_create(struct csv *c, const char *dir, struct error *e)

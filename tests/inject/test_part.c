@@ -63,10 +63,12 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     };
     const struct prof_api_call calls[] = {{100, 110, 1, 100, 1}, {60, 65, 3, 200, 2}, {700, 710, 5, 100, 1}};
     const struct kept_range ranges[] = {{"train", 100, 0, 50, 1000}, {"load", 200, 0, 10, 90}};
-    /* the selected launch was timed only: a collective of the program was running (gpu/peers.h) */
-    const struct kept_back kept[] = {{5, NOT_REPLAYED_COLLECTIVE_RUNNING}};
+    /* the selected launch was timed only: a collective of the program was running (gpu/peers.h); a third, kept back
+     * during a graph's capture (cupti/stream_capture.h), has no record here (its correlation none of the ops') but is
+     * counted */
+    const struct kept_back kept[] = {{5, NOT_REPLAYED_COLLECTIVE_RUNNING}, {9, NOT_REPLAYED_CAPTURING}};
     const struct part_records records = {.ops = ops, .n_ops = 3, .calls = calls, .n_calls = 3, .ranges = ranges,
-                                         .n_ranges = 2, .kept = kept, .n_kept = 1, .exit_ns = 2000,
+                                         .n_ranges = 2, .kept = kept, .n_kept = 2, .exit_ns = 2000,
                                          .clock_offset_ns = -5, .replay_wait_ms = 1234.4,
                                          .collective_launch_wait_ms = 56.6};
     snprintf(c.part, sizeof c.part, "%s", scratch);
@@ -88,7 +90,7 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     read_part_file("environment.csv");
     expect_text("\nkernel_launches,2\n");
     expect_text("\nselected_launches,1\n");
-    expect_text("\nkept_back_from_replay,0\nnot_replayed_collective_running,1\n"); /* not a collective */
+    expect_text("\nkept_back_from_replay,0\nnot_replayed_collective_running,1\nnot_replayed_capturing,1\n");
     expect_text("\nreplay_wait_ms,1234\ncollective_launch_wait_ms,57\n");
     expect_text("\ngpu_records,3\n");
     expect_text("\nnvtx_ranges,2\n");
@@ -104,7 +106,7 @@ static void the_part_holds_launches_environment_trace_and_mark(void **state)
     expect_text("\"cat\":\"memcpy\",\"name\":\"memcpy HtoD\",\"pid\":2,\"tid\":7,\"ts\":0.060,\"dur\":0.010,"
                 "\"args\":{\"job\":\"\",\"phase\":\"load\"");
     read_part_file(INJECT_COMPLETE_MARK);
-    assert_string_equal(text, "launches 2 selected 1 timed_only 1 graph 0\n");
+    assert_string_equal(text, "launches 2 selected 1 timed_only 1 graph 0 capturing 1\n");
 }
 
 /* A launch profiled by kernel replay has no activity record: the library made one from its call. Its metrics go

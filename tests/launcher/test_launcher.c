@@ -674,6 +674,29 @@ static void launches_kept_from_replay_beside_a_collective_are_counted_and_the_sh
     expect_line(env, "\npart_rank-1_replay_wait_ms,11\n");
 }
 
+/* A launch kept back during a graph's capture (the mark's capturing): its job "kept back in a capture", and
+ * memscope-profile says how many and why; its part's count summed. */
+static void launches_kept_from_replay_during_a_capture_are_counted_and_said(void **state)
+{
+    (void)state;
+    char summary[4096], env[4096];
+    write_script("capture.sh",
+                 "d=\"$" INJECT_ENV_DIR "\"; " KEPT_BACK(NOT_REPLAYED_CAPTURING)
+                 "{ echo key,value; echo kind,program; echo gpu_name,NVIDIA H100 80GB HBM3; "
+                 "echo not_replayed_capturing,1; } >\"$d/environment.csv\"; "
+                 "echo 'launches 2 selected 1 timed_only 0 graph 0 capturing 1' >\"$d/" INJECT_COMPLETE_MARK "\"",
+                 1);
+    profile("-o out -- ./capture.sh");
+    expect(EXIT_OK, "memscope-profile: 1 selected launches were timed only, not replayed: the program was capturing "
+                    "a CUDA graph in a mode that forbids the calls a replay makes");
+    if (strstr(o.output, "a collective of the program was running"))
+        fail_msg("a launch kept back during a capture is said to be kept back beside a collective:\n%s", o.output);
+    read_scratch_file("out/summary.csv", summary, sizeof summary);
+    expect_line(summary, "\nstep/k() #0,program,,0,kept back in a capture,");
+    read_scratch_file("out/environment.csv", env, sizeof env);
+    expect_line(env, "\nnot_replayed_capturing,1\n");
+}
+
 /* A CUDA graph's kernels (launches.csv's graph, not 0): never selected, their jobs "in a graph", and memscope-profile
  * says how many launches ran in graphs and what to do for a kernel launched only there. */
 static void kernels_a_cuda_graph_ran_are_timed_in_a_graph(void **state)
@@ -938,6 +961,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_program_whose_ranks_alone_used_cuda_is_one_profile_of_both, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(the_programs_own_part_beside_a_ranks_is_moved_into_its_own_folder, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(launches_kept_from_replay_during_a_capture_are_counted_and_said, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(kernels_a_cuda_graph_ran_are_timed_in_a_graph, setup, teardown),
         cmocka_unit_test_setup_teardown(a_worker_that_launched_no_kernel_adds_no_part, setup, teardown),

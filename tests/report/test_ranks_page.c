@@ -165,6 +165,21 @@ static void the_kernels_page_says_why_a_kernel_was_kept_back(void **state)
                                       "kept back from replay beside a running collective; the rest timed");
 }
 
+/* A kernel whose selected launches were kept back while the program captured a CUDA graph ("kept back in a
+ * capture") says that reason, not a collective's; the title page counts it apart. */
+static void the_kernels_page_says_a_kernel_was_kept_back_during_a_capture(void **state)
+{
+    (void)state;
+    copy_fixture_and("sed -i '/CUDAFunctor_add/s/,timed,/,kept back in a capture,/' $R/summary.csv");
+    write_data(scratch);
+    expect_in(data_file("kernels-1.tsv"), "\tnot replayed\n\tkept back from replay: the program was capturing a CUDA "
+                                          "graph at its selected launches, in a mode that forbids the calls a replay "
+                                          "makes\n");
+    expect_in(data_file("title.tsv"), "each by its first launch profiled; 1 kept back from replay during a CUDA "
+                                      "graph's capture; the rest timed");
+    assert_null(strstr(data_file("title.tsv"), "beside a running collective"));
+}
+
 /* Where the stall run sampled it (it keeps no launch back), the line below says whence its figures come. */
 static void a_kept_back_kernel_with_stall_samples_says_it_has_no_metrics(void **state)
 {
@@ -317,6 +332,7 @@ int main(void)
         cmocka_unit_test(the_kernels_page_counts_every_ranks_launches),
         cmocka_unit_test(the_kernels_page_says_a_collective_was_not_replayed),
         cmocka_unit_test(the_kernels_page_says_why_a_kernel_was_kept_back),
+        cmocka_unit_test(the_kernels_page_says_a_kernel_was_kept_back_during_a_capture),
         cmocka_unit_test(a_kept_back_kernel_with_stall_samples_says_it_has_no_metrics),
         cmocka_unit_test(the_kernels_page_says_a_kernel_ran_only_in_cuda_graphs),
         cmocka_unit_test(a_profiled_job_stands_before_a_kept_back_one_with_stall_samples),
