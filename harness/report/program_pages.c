@@ -59,6 +59,26 @@ static struct not_replayed_counts count_not_replayed(const struct program_kernel
     return n;
 }
 
+/* Appends "; " (none before the first) and the count and what it counts, where the count is not 0. */
+static void append_count(char *value, size_t size, int count, const char *what)
+{
+    size_t used = strlen(value);
+    if (count > 0)
+        snprintf(value + used, size - used, "%s%d %s", used ? "; " : "", count, what);
+}
+
+/* Of the kernels timed only, those a user would expect profiled, by why they were not; no line where none. */
+static void put_not_replayed(FILE *f, const struct program_kernels *k, const struct results_folder *r)
+{
+    struct not_replayed_counts n = count_not_replayed(k, r);
+    char value[256] = "";
+    append_count(value, sizeof value, n.beside_collective, "kept back from replay beside a running collective");
+    append_count(value, sizeof value, n.in_capture, "kept back from replay during a CUDA graph's capture");
+    append_count(value, sizeof value, n.in_graphs, "launched only inside CUDA graphs");
+    if (*value)
+        report_put_pair(f, "not replayed", value);
+}
+
 /* "KERNEL takes N % of the kernels' GPU time (L launches, T ms)" of the kernel at i. */
 static void share_of(const struct report_model *m, size_t i, char *value, size_t size)
 {
@@ -130,20 +150,11 @@ static int write_title_rows(FILE *f, const struct report_model *m, struct error 
     snprintf(value, sizeof value, "%.3f ms in all, %.3f ms per run of the program (%s runs)", k->total_ms,
              k->total_ms / (isnan(repeat) || repeat < 1 ? 1 : repeat), report_environment_or(r, "repeat", "?"));
     report_put_pair(f, "kernel time", value);
-    struct not_replayed_counts n = count_not_replayed(k, r);
-    char kept[256] = "";
-    if (n.beside_collective > 0)
-        snprintf(kept, sizeof kept, "; %d kept back from replay beside a running collective", n.beside_collective);
-    if (n.in_capture > 0)
-        snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "; %d kept back from replay during a CUDA graph's "
-                 "capture", n.in_capture);
-    if (n.in_graphs > 0)
-        snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "; %d launched only inside CUDA graphs",
-                 n.in_graphs);
     snprintf(value, sizeof value, "%s launches per run, %zu kernels; %d kernels profiled with hardware metrics, each "
-             "by its first launch profiled%s; the rest timed", report_environment_or(r, "kernel_launches", "?"),
-             k->with_launches, count_status(k, r, PROGRAM_STATUS_PROFILED), kept);
+             "by its first launch profiled; the rest timed", report_environment_or(r, "kernel_launches", "?"),
+             k->with_launches, count_status(k, r, PROGRAM_STATUS_PROFILED));
     report_put_pair(f, "launches", value);
+    put_not_replayed(f, k, r);
     put_autotuning(f, m);
     put_metric_groups(f, m);
     fputs("recorded\tfrom environment.csv\n", f);
