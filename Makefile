@@ -123,7 +123,8 @@ $(BUILD)/memscope-profile: $(BUILD)/harness/launcher/main.o $(call lib,launcher 
 # apart in $(BUILD)/pic/ (the room archives are not PIC) from only the sources it links; only its two entry points
 # are visible outside it, so that nothing of ours takes the place of the program's own functions or theirs of ours.
 INJECT_SOURCES := $(wildcard harness/inject/*.c) cupti/activity.c cupti/profiler_error.c cupti/metric_host.cpp \
-	cupti/subscriber.c cupti/stream_capture.c cupti/range_profiler.c cupti/counter_data_info.c harness/profile/metric_set.c \
+	cupti/subscriber.c cupti/stream_capture.c cupti/range_profiler.c cupti/counter_data_info.c \
+	harness/profile/metric_set.c \
 	harness/profile/metric_catalog.c harness/profile/evaluate.c harness/profile/metric_rows.c \
 	harness/results/metrics_csv.c harness/results/job_name.c \
 	harness/common/error.c harness/common/grow.c harness/common/numbers.c harness/common/args.c harness/csv/writer.c harness/csv/reader.c harness/csv/name_index.c \

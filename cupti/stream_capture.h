@@ -1,28 +1,32 @@
 /*
- * The CUDA graph captures in progress in the process, as the subscriber sees their driver calls begin and end
- * (subscriber.c), and what they forbid. While a stream is captured in global mode, CUDA forbids every thread the
- * calls that may synchronize (a blocking copy, a context synchronize); in thread-local mode, the capturing thread
- * alone; in relaxed mode, none. Such a call ends the capture with an error (cudaErrorStreamCaptureInvalidated), and a
- * kernel replay, or the synchronize around PC sampling or SASS patching, makes them: a launch selected while they
- * are forbidden must be kept back. Needs no GPU: tests drive it by the two notes below.
+ * The CUDA graph captures in progress in the process, from the driver's calls that begin and end them (the
+ * subscriber passes them here), and the replays they must not meet. While a stream is captured, CUDA forbids
+ * synchronizing its context, and in global mode (PyTorch's default) every call that may synchronize, in any thread;
+ * such a call ends the capture with an error (cudaErrorStreamCaptureInvalidated). A kernel replay saves and restores
+ * device memory, and the stall and source runs synchronize around their launch: no launch is replayed, sampled or
+ * patched while any capture is in progress, whatever its mode, and no capture begins while one is. Needs no GPU:
+ * tests make the calls' callback data themselves.
  */
 #ifndef MEMSCOPE_STREAM_CAPTURE_H
 #define MEMSCOPE_STREAM_CAPTURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-struct CUstream_st;
+#include <cupti_callbacks.h>
 
-/* cuda.h's CUstreamCaptureMode, in its order. */
-enum prof_capture_mode { PROF_CAPTURE_GLOBAL, PROF_CAPTURE_THREAD_LOCAL, PROF_CAPTURE_RELAXED };
+/* The driver calls that begin or end a stream's capture (*ids), and how many; whether id is one. */
+size_t prof_capture_calls(const CUpti_CallbackId **ids);
+bool prof_capture_call(CUpti_CallbackId id);
 
-/* The calling thread began capturing stream (its begin call succeeded); and a capture of stream ended (whatever the
- * end call returned: the stream captures no longer). */
-void prof_capture_begun(struct CUstream_st *stream, enum prof_capture_mode mode);
-void prof_capture_ended(struct CUstream_st *stream);
+/* Notes such a call, on entry and on return. A begin is noted on entry, once no launch is held (below), so that no
+ * replay meets the capture it begins, and dropped on return where it failed. An end is noted on return unless the
+ * capture goes on: an end called from another thread than the capture allows, or of a stream not capturing. */
+void prof_capture_note(CUpti_CallbackId id, const CUpti_CallbackData *call);
 
-/* Whether the calling thread may not synchronize now: a global-mode capture in progress in any thread, or a
- * thread-local one in this thread. A thread that exchanged its own mode for relaxed is answered as if it had not. */
-bool prof_capture_forbids_sync(void);
+/* For a launch about to be replayed, sampled or patched: true when no capture is in progress, and then no capture
+ * begins until prof_capture_release; false, holding nothing, while one is. */
+bool prof_capture_hold(void);
+void prof_capture_release(void);
 
 #endif

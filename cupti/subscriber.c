@@ -36,14 +36,6 @@ static const CUpti_CallbackId launch_callbacks[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
 };
 
-/* The calls that begin and end a stream's capture into a CUDA graph (stream_capture.h). */
-static const CUpti_CallbackId capture_callbacks[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,     CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,          CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
-};
-
 static void keep_cubin(const CUpti_ModuleResourceData *module)
 {
     struct prof_cubin *c = &subscriber.cubins[subscriber.n_cubins];
@@ -102,46 +94,14 @@ static struct prof_launch launch_of(CUpti_CallbackId id, const CUpti_CallbackDat
     return l;
 }
 
-static bool is_capture_call(CUpti_CallbackId id)
-{
-    for (size_t i = 0; i < sizeof capture_callbacks / sizeof capture_callbacks[0]; ++i)
-        if (capture_callbacks[i] == id)
-            return true;
-    return false;
-}
-
-/* On the call's return: a begin noted where it succeeded (the first begin call had no mode: global, as CUDA 10.0
- * captured), an end whatever it returned. The calls' parameters begin with the stream, then the _v2 begin's mode;
- * BeginCaptureToGraph carries its mode last. */
-static void note_capture(CUpti_CallbackId id, const CUpti_CallbackData *call)
-{
-    CUstream stream = *(const CUstream *)call->functionParams;
-    if (call->callbackSite != CUPTI_API_EXIT)
-        return;
-    if (id == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture || id == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz) {
-        prof_capture_ended(stream);
-        return;
-    }
-    if (*(const CUresult *)call->functionReturnValue != CUDA_SUCCESS)
-        return;
-    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
-    if (id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2 ||
-        id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz)
-        mode = ((const cuStreamBeginCapture_v2_params *)call->functionParams)->mode;
-    else if (id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph ||
-             id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz)
-        mode = ((const cuStreamBeginCaptureToGraph_params *)call->functionParams)->mode;
-    prof_capture_begun(stream, (enum prof_capture_mode)mode);
-}
-
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data)
 {
     (void)userdata;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
         const CUpti_ResourceData *resource = data;
         keep_cubin(resource->resourceDescriptor);
-    } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && is_capture_call(id)) {
-        note_capture(id, data);
+    } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && prof_capture_call(id)) {
+        prof_capture_note(id, data);
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && subscriber.listener) {
         struct prof_launch launch = launch_of(id, data);
         if (launch.entering) {
@@ -176,16 +136,16 @@ static int enable_callbacks(const CUpti_CallbackId *ids, size_t n, bool on, cons
 
 int prof_subscriber_listen(prof_launch_listener listener, void *context, struct prof_error *e)
 {
+    const CUpti_CallbackId *captures;
+    size_t n_captures = prof_capture_calls(&captures);
     if (!subscriber.handle)
         return prof_fail(e, PROF_FAILED, "the CUPTI subscriber is not started");
     subscriber.listener = listener;
     subscriber.context = context;
-    return enable_callbacks(launch_callbacks, sizeof launch_callbacks / sizeof launch_callbacks[0], listener != NULL,
-                            "cuptiEnableCallback (launches)", e) ||
-                   enable_callbacks(capture_callbacks, sizeof capture_callbacks / sizeof capture_callbacks[0],
-                                    listener != NULL, "cuptiEnableCallback (stream captures)", e)
-               ? e->status
-               : PROF_OK;
+    if (enable_callbacks(launch_callbacks, sizeof launch_callbacks / sizeof launch_callbacks[0], listener != NULL,
+                         "cuptiEnableCallback (launches)", e))
+        return e->status;
+    return enable_callbacks(captures, n_captures, listener != NULL, "cuptiEnableCallback (stream captures)", e);
 }
 
 int prof_last_launch(struct prof_launch *out)

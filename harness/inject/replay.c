@@ -376,11 +376,12 @@ static void queue_finish(const struct prof_launch *l, void *counter)
         peers_collective_finished(counter);
 }
 
-/* 1 when the selected launch may synchronize now; 0 when a graph's capture forbids it (stream_capture.h): a replay,
- * or the synchronize around sampling or patching, would end the program's capture with an error. Kept back. */
+/* 1 when no graph's capture is in progress, and then none begins until the launch returns (prof_capture_release);
+ * 0 while one is (stream_capture.h): a replay, or the synchronize around sampling or patching, would end the
+ * program's capture with an error. Kept back. */
 static int clear_of_captures(const struct prof_launch *l)
 {
-    if (!prof_capture_forbids_sync())
+    if (prof_capture_hold())
         return 1;
     keep_back(l->correlation, NOT_REPLAYED_CAPTURING);
     return 0;
@@ -570,8 +571,11 @@ static void on_launch(void *context, const struct prof_launch *l)
         bool in_graph = captured(l);
         if (collective && !in_graph && guards_replays()) /* where this process's profiling stopped too: its peers' */
             finishing = count_collective(&failed);
+        int held = 0;
         if (in_graph || replay.broken.status || failed.status || !selected(l, kernel, collective, &failed) ||
-            !clear_of_captures(l) || !clear_to_replay(l, &failed)) {
+            !(held = clear_of_captures(l)) || !clear_to_replay(l, &failed)) {
+            if (held)
+                prof_capture_release();
             if (failed.status && !replay.broken.status)
                 replay.broken = failed;
             pthread_mutex_unlock(&replay.lock);
@@ -595,6 +599,7 @@ static void on_launch(void *context, const struct prof_launch *l)
             end_patched(&failed);
         else
             end_launch(&failed);
+        prof_capture_release();
         if (failed.status && breaks_everything(&failed))
             replay.broken = failed;
         pthread_mutex_unlock(&replay.lock);

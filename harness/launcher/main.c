@@ -413,9 +413,8 @@ static void say_not_replayed(const struct part *p)
                 p->timed_only);
     if (p->capturing)
         fprintf(stderr, "memscope-profile: %zu selected launches were timed only, not replayed: the program was "
-                        "capturing a CUDA graph in a mode that forbids the calls a replay makes, which would have "
-                        "ended its capture with an error (launches.csv: not_replayed \"" NOT_REPLAYED_CAPTURING
-                        "\"; docs/profile.md)\n",
+                        "capturing a CUDA graph, which a replay's calls would have ended with an error (launches.csv: "
+                        "not_replayed \"" NOT_REPLAYED_CAPTURING "\"; docs/profile.md)\n",
                 p->capturing);
     if (p->graph)
         fprintf(stderr, "memscope-profile: %zu of the kernel launches ran inside CUDA graphs and were timed only: "

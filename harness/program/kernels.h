@@ -81,7 +81,7 @@ const char *program_kernels_launch_name(const struct program_kernels *k, const s
                                         char *out, size_t size);
 
 /* The status summary.csv gives the kernel's profiled job, or its first job's: profiled, timed, not replayed, kept
- * back, in a graph. */
+ * back, kept back in a capture, in a graph. */
 const char *program_kernel_status(const struct results_folder *r, const struct program_kernel *k);
 
 #endif

@@ -36,12 +36,6 @@ static bool kept_back_alone(const struct results_folder *r, const struct program
     return k->kept_back && (k->profiled_row < 0 || strcmp(program_kernel_status(r, k), PROGRAM_STATUS_PROFILED) != 0);
 }
 
-/* When its launches were kept back from replay. */
-static const char *kept_back_when(const struct program_kernel *k)
-{
-    return k->kept_in_capture ? "during a CUDA graph's capture" : "beside a running collective";
-}
-
 /* How many kernels have no hardware metrics for those reasons: kept back beside a collective, kept back during a
  * capture, launched only inside graphs. */
 struct not_replayed_counts {
@@ -200,11 +194,9 @@ static const char *whose_launch(const struct results_folder *r, const struct pro
 {
     if (k->profiled_in_autotuning) /* an autotuned kernel's first launch is the autotuner's: maybe not its choice */
         return "an autotuner's candidate run: ";
-    static char kept[96];
-    if (kept_back_alone(r, k)) { /* the stall run sampled it */
-        snprintf(kept, sizeof kept, "kept back from replay %s (stall samples only): ", kept_back_when(k));
-        return kept;
-    }
+    if (kept_back_alone(r, k)) /* the stall run sampled it */
+        return k->kept_in_capture ? "kept back from replay during a CUDA graph's capture (stall samples only): "
+                                  : "kept back from replay beside a running collective (stall samples only): ";
     return "";
 }
 
@@ -215,8 +207,8 @@ static const char *why_not_replayed(const struct program_kernel *k)
         return "launched only inside CUDA graphs, whose kernels memscope does not replay: run it once outside a graph "
                "to profile it";
     if (k->kept_in_capture)
-        return "kept back from replay: the program was capturing a CUDA graph at its selected launches, in a mode "
-               "that forbids the calls a replay makes";
+        return "kept back from replay: the program was capturing a CUDA graph at its selected launches, which a "
+               "replay's calls would have ended with an error";
     return "kept back from replay: a collective of the program ran on this host at its selected launches, and a "
            "replay would have undone its writes";
 }

@@ -102,8 +102,8 @@ const char *results_description(const struct results_folder *r, const char *vari
  * not a run of the suite (no kind key). */
 int results_is_program(const struct results_folder *r);
 /* Whether a summary row's timing counts: a suite product that matched its reference ("passed"), or a program's job,
- * which has no check to fail ("profiled" with hardware metrics; "timed", "not replayed", "kept back", "in a graph"
- * without). */
+ * which has no check to fail ("profiled" with hardware metrics; "timed", "not replayed", "kept back", "kept back in a
+ * capture", "in a graph" without). */
 int results_row_ok(const struct results_folder *r, int row);
 
 /* The summary row of a variant at a shape, or -1. */

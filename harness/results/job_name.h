@@ -19,8 +19,8 @@
 /* A job selected and timed only because a collective of the program was running on this host at its launch, which a
  * replay would have undone (launches.csv's not_replayed "a collective running"; gpu/peers.h). */
 #define PROGRAM_STATUS_KEPT_BACK "kept back"
-/* A job selected and timed only because the program was capturing a CUDA graph at its launch, in a mode that forbids
- * the synchronizing calls a replay makes (launches.csv's not_replayed "a graph being captured";
+/* A job selected and timed only because the program was capturing a CUDA graph at its launch, which the calls a
+ * replay makes would have ended with an error (launches.csv's not_replayed "a graph being captured";
  * cupti/stream_capture.h). */
 #define PROGRAM_STATUS_KEPT_BACK_IN_CAPTURE "kept back in a capture"
 /* A job a CUDA graph launched: timed only, never selected (a graph's kernels are not launched one by one, and a launch

@@ -27,8 +27,8 @@ struct launch_row {
 
 /* not_replayed's values. A collective is kept back for what it is: NCCL's kernels, and those --no-replay names (it
  * waits in itself for its peers). Any other kernel is kept back for when it ran: while a collective of the program
- * ran on this host, which its replay would have undone (gpu/peers.h); or while the program captured a CUDA graph in a
- * mode that forbids the replay's synchronizing calls (cupti/stream_capture.h). */
+ * ran on this host, which its replay would have undone (gpu/peers.h); or while the program captured a CUDA graph,
+ * which the replay's calls would have ended with an error (cupti/stream_capture.h). */
 #define NOT_REPLAYED_NCCL "NCCL kernel"
 #define NOT_REPLAYED_OPTION "--no-replay"
 #define NOT_REPLAYED_COLLECTIVE_RUNNING "a collective running"

@@ -6,7 +6,8 @@
  * warp-level instructions each way per launch. While another memscope run holds the GPU (this test, through the
  * lock memscope's runs take), the program waits --wait-gpu seconds at its first profiled launch, then runs on
  * unprofiled and memscope-profile exits 7. With the stalls group, one more run samples the launches on their
- * source lines. Nsight Compute, where it is installed, counts the same. Skipped, never passed, without a GPU.
+ * source lines. Nsight Compute, where it is installed, counts the same. Replays are undone in memory from every
+ * allocator CUDA has (program_allocators.cu). Skipped, never passed, without a GPU.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -95,6 +96,25 @@ static void the_program_ends_right_after_every_pass_was_replayed(void **state)
         fail_msg("exit %d:\n%s", o.exit_code, o.output);
     expect_in("environment.csv", "\nselected_launches,5\n");
     expect_in("environment.csv", "\nreplay_failures,0\n");
+}
+
+/* Memory from each of CUDA's other allocators (program_allocators.cu: a stream-ordered pool, driver-mapped virtual
+ * memory, managed memory, mapped pinned host memory) incremented in place and every launch replayed over several
+ * passes: each increment counts once. */
+static void replays_are_undone_in_memory_from_every_allocator(void **state)
+{
+    (void)state;
+    static struct outcome a;
+    skip_without_gpu();
+    shell(&a, "%s/memscope-profile --metric-groups global,dram,cache,sol --launch-count-per-kernel 0 -o %s/allocators "
+              "-- %s/tests/inject/program_allocators && grep -E '^(replay_passes|replay_failures),' "
+              "%s/allocators/environment.csv",
+          build_dir(), scratch, build_dir(), scratch);
+    if (a.exit_code != 0 || !strstr(a.output, "allocators: correct") || !strstr(a.output, "\nreplay_failures,0\n"))
+        fail_msg("exit %d:\n%s", a.exit_code, a.output);
+    const char *passes = strstr(a.output, "replay_passes,");
+    if (!passes || atoi(passes + strlen("replay_passes,")) < 2)
+        fail_msg("the launches were replayed in fewer than two passes: nothing to undo\n%s", a.output);
 }
 
 /* Without a selection option, the first launch of each of its two kernels is replayed (2 of 5), every launch timed,
@@ -424,6 +444,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_program_ends_right_after_every_pass_was_replayed),
+        cmocka_unit_test(replays_are_undone_in_memory_from_every_allocator),
         cmocka_unit_test(the_default_selection_replays_each_kernels_first_launch),
         cmocka_unit_test(each_launch_has_its_nvtx_path_grid_and_block),
         cmocka_unit_test(increments_counts_equal_their_closed_form),

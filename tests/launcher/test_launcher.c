@@ -656,8 +656,8 @@ static void launches_kept_from_replay_beside_a_collective_are_counted_and_the_sh
                  "rank 0 1000 500 && " KEPT_BACK(NOT_REPLAYED_NCCL) "rank 1 1000 500 && "
                  KEPT_BACK(NOT_REPLAYED_COLLECTIVE_RUNNING) "for r in 0 1; do "
                  "echo 'launches 2 selected 1 timed_only '$r >\"$top/rank-$r/" INJECT_COMPLETE_MARK "\"; "
-                 "printf 'not_replayed_collective_running,%s\\nreplay_wait_ms,%s\\n' $r 1$r >>\"$top/rank-$r/"
-                 "environment.csv\"; done",
+                 "printf 'not_replayed_collective_running,%s\\nnot_replayed_capturing,%s\\nreplay_wait_ms,%s\\n' "
+                 "$r $r 1$r >>\"$top/rank-$r/environment.csv\"; done",
                  1);
     profile("-o out -- ./peers.sh");
     expect(EXIT_OK, "memscope-profile: 1 selected launches were timed only, not replayed: a collective of the program "
@@ -670,6 +670,8 @@ static void launches_kept_from_replay_beside_a_collective_are_counted_and_the_sh
     read_scratch_file("out/environment.csv", env, sizeof env);
     expect_line(env, "\nnot_replayed_collective_running,1\n"); /* the parts' summed */
     expect_line(env, "\npart_rank-1_not_replayed_collective_running,1\n");
+    expect_line(env, "\nnot_replayed_capturing,1\n"); /* summed, and per part */
+    expect_line(env, "\npart_rank-1_not_replayed_capturing,1\n");
     expect_line(env, "\nreplay_wait_ms,21\n"); /* 10 + 11 */
     expect_line(env, "\npart_rank-1_replay_wait_ms,11\n");
 }
@@ -688,7 +690,7 @@ static void launches_kept_from_replay_during_a_capture_are_counted_and_said(void
                  1);
     profile("-o out -- ./capture.sh");
     expect(EXIT_OK, "memscope-profile: 1 selected launches were timed only, not replayed: the program was capturing "
-                    "a CUDA graph in a mode that forbids the calls a replay makes");
+                    "a CUDA graph, which a replay's calls would have ended with an error");
     if (strstr(o.output, "a collective of the program was running"))
         fail_msg("a launch kept back during a capture is said to be kept back beside a collective:\n%s", o.output);
     read_scratch_file("out/summary.csv", summary, sizeof summary);

@@ -174,8 +174,8 @@ static void the_kernels_page_says_a_kernel_was_kept_back_during_a_capture(void *
     copy_fixture_and("sed -i '/CUDAFunctor_add/s/,timed,/,kept back in a capture,/' $R/summary.csv");
     write_data(scratch);
     expect_in(data_file("kernels-1.tsv"), "\tnot replayed\n\tkept back from replay: the program was capturing a CUDA "
-                                          "graph at its selected launches, in a mode that forbids the calls a replay "
-                                          "makes\n");
+                                          "graph at its selected launches, which a replay's calls would have ended "
+                                          "with an error\n");
     expect_in(data_file("title.tsv"), "not replayed\t1 kept back from replay during a CUDA graph's capture\n");
     assert_null(strstr(data_file("title.tsv"), "beside a running collective"));
 }
