@@ -22,7 +22,8 @@ int history_open(const char *target, int writing, struct store **s, struct error
 /* Writes the history as SQL (a schema version line, then one INSERT per row): what history_open reads back. */
 int history_dump(struct store *s, FILE *out, struct error *e);
 
-/* Refuses a run without the environment keys it is known by (GPU, commit and start time). */
+/* Refuses a run without the environment keys it is known by (GPU, commit and start time), and a program's profile
+ * (its jobs are a program's launches, which the history does not record). */
 int history_check_run(const struct results_folder *run, struct error *e);
 /* Records runs, all in one transaction; a run recorded already (the same commit, GPU and start time), by this
  * process or another, is left as it is: added[i] says whether runs[i] was added. */

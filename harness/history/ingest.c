@@ -102,6 +102,9 @@ static int add_figure(struct store *s, const char *result, const char *name, con
 
 int history_check_run(const struct results_folder *run, struct error *e)
 {
+    if (results_is_program(run)) /* its jobs are launches of a program's kernels, not a variant at a shape */
+        return error_set(e, EXIT_USAGE, "%s: a program's profile (memscope-profile): the history records runs of "
+                                        "the suite; compare two profiles with memscope-compare", run->dir);
     for (size_t k = 0; k < sizeof run_key / sizeof *run_key; ++k)
         if (!results_environment(run, run_key[k]) || !*results_environment(run, run_key[k]))
             return error_set(e, EXIT_USAGE, "%s: no %s (a run is known by its GPU, commit and start time)",

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "../common/args.h"
+#include "../results/partial_folder.h"
 #include "../results/product_shape.h"
 #include "history.h"
 #include "steps.h"
@@ -206,6 +207,8 @@ static int print_dump(struct store *s, const struct history_query *q, FILE *out,
 static int chart_data(struct invocation *in, struct error *e)
 {
     const char *db = in->n == 2 ? in->args[0] : in->db;
+    if (output_path_given("DATA_DIR", in->args[in->n - 1], e))
+        return e->code;
     return history_chart_data(db, in->q.gpu, in->q.shape, in->q.floor, in->args[in->n - 1], e);
 }
 

@@ -27,6 +27,7 @@
 
 #include "../common/args.h"
 #include "../results/folder_reader.h"
+#include "../results/partial_folder.h"
 #include "../results/schema.h"
 #include "report_data.h"
 
@@ -126,6 +127,8 @@ static int run(int argc, char **argv, struct error *e)
     if (checking)
         return n != 1 || *note || compare || group_by ? usage(e) : check(paths[0], as, e);
     if (group_by && kernel_grouping_parse(group_by, &grouping, e))
+        return e->code;
+    if (n > 0 && !checking && output_path_given("DATA_DIR", paths[n - 1], e))
         return e->code;
     if (compare && n == 1 && !as && !*note && !group_by)
         return compare_table(compare, paths[0], e);

@@ -44,8 +44,15 @@ static void default_path(char *buf, size_t len)
         snprintf(buf, len, "%s/%s-%d", DEFAULT_RESULTS_ROOT, stamp, i);
 }
 
+int output_path_given(const char *what, const char *path, struct error *e)
+{
+    return *path ? 0 : error_set(e, EXIT_USAGE, "%s: empty path", what);
+}
+
 int results_dir_plan(struct results_dir *r, const char *requested, struct error *e)
 {
+    if (requested && output_path_given("--out", requested, e))
+        return e->code;
     if (requested) {
         if (strlen(requested) >= sizeof r->final_path)
             return error_set(e, EXIT_OUTPUT, "--out: path too long");
@@ -87,6 +94,8 @@ int results_dir_commit(const struct results_dir *r, struct error *e)
 int partial_file_open(struct partial_file *f, const char *path, struct error *e)
 {
     f->stream = NULL;
+    if (output_path_given("--out", path, e))
+        return e->code;
     if (snprintf(f->final_path, sizeof f->final_path, "%s", path) >= (int)sizeof f->final_path)
         return error_set(e, EXIT_OUTPUT, "%s: path too long", path);
     snprintf(f->partial_path, sizeof f->partial_path, "%s.partial", path);

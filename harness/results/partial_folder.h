@@ -27,6 +27,10 @@ struct results_dir {
     bool in_default_root; /* DEFAULT_RESULTS_ROOT is created on demand */
 };
 
+/* A path given for output, refused when empty (EXIT_USAGE, naming the option or argument): "" would write into the
+ * current folder as ".partial", or, with a file name joined to it, into the root. */
+int output_path_given(const char *what, const char *path, struct error *e);
+
 /* Chooses and validates the paths without creating anything (NULL: a fresh timestamped folder). */
 int results_dir_plan(struct results_dir *r, const char *requested, struct error *e);
 int results_dir_create(const struct results_dir *r, struct error *e);

@@ -176,6 +176,16 @@ static void list_valid_names(char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", v[i].name);
 }
 
+/* One of the variants' precisions (matmul.h), or "all". */
+static bool precision_known(const char *precision)
+{
+    const enum matmul_precision known[] = {MATMUL_FP32, MATMUL_FP64, MATMUL_BF16, MATMUL_FP16, MATMUL_TF32};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i)
+        if (strcmp(precision, matmul_precision_name(known[i])) == 0)
+            return true;
+    return strcmp(precision, "all") == 0;
+}
+
 static bool precision_allowed(const char *precision, const struct matmul_variant *v)
 {
     return strcmp(precision, "all") == 0 || strcmp(precision, matmul_precision_name(v->precision)) == 0;
@@ -313,8 +323,8 @@ int cli_parse(int argc, char **argv, struct options *o, struct error *e)
     if (o->help || o->list || o->list_metric_groups)
         return 0;
     const char *precision = g.precision ? g.precision : "all";
-    if (strcmp(precision, "fp32") && strcmp(precision, "fp64") && strcmp(precision, "all"))
-        return error_set(e, EXIT_USAGE, "--precision: '%s' is not fp32, fp64 or all", precision);
+    if (!precision_known(precision))
+        return error_set(e, EXIT_USAGE, "--precision: '%s' is not fp32, fp64, bf16, fp16, tf32 or all", precision);
     if (refuse_conflicts(o, &g, e))
         return e->code;
     if (o->out_dir && o->out_dir[0] == '\0')

@@ -329,6 +329,31 @@ static void a_width_the_history_lacks_is_refused_naming_those_it_has(void **stat
     assert_string_equal(o.output, "0\n");
 }
 
+/* A program's profile is refused before the database is touched (its jobs are launches, not variants at a shape). */
+static void a_programs_profile_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "%s add --db %s/program.db tests/fixtures/profile-small", tool(), workdir);
+    assert_int_equal(o.exit_code, 2);
+    if (!strstr(o.output, "tests/fixtures/profile-small: a program's profile (memscope-profile)"))
+        fail_msg("%s", o.output);
+    shell(&o, "test -e %s/program.db && echo written || echo absent", workdir);
+    assert_string_equal(o.output, "absent\n");
+}
+
+/* An empty DATA_DIR would put the chart's tables into the root ("" joined to a file name): refused, nothing
+ * written. */
+static void an_empty_data_dir_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "%s chart-data --db %s ''", tool(), history);
+    assert_int_equal(o.exit_code, 2);
+    if (!strstr(o.output, "DATA_DIR: empty path"))
+        fail_msg("%s", o.output);
+}
+
 /* The tree as a fresh clone has it: memscope-results/history.db does not exist there, and make history draws the
  * committed H100 history instead, from its SQL dump, saying so. The programs are this build's (MEMSCOPE_HISTORY),
  * not rebuilt. */
@@ -434,6 +459,8 @@ int main(void)
         cmocka_unit_test(text_from_the_history_cannot_run_as_gnuplot),
         cmocka_unit_test(a_width_the_history_lacks_is_refused_naming_those_it_has),
         cmocka_unit_test(an_unknown_command_is_named),
+        cmocka_unit_test(a_programs_profile_is_refused),
+        cmocka_unit_test(an_empty_data_dir_is_refused),
         cmocka_unit_test(a_directory_given_as_the_database_is_called_one),
         cmocka_unit_test(an_empty_file_is_written_only_by_a_command_that_writes),
         cmocka_unit_test(migrating_a_bad_csv_leaves_no_database),

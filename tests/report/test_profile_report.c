@@ -86,6 +86,11 @@ static void a_comparisons_names_reach_its_page_whole(void **state)
               "build/memscope-report-data --compare %s $w/mine 2>&1; echo \"exit $?\"; cat $w/mine/compare.tsv",
           workdir, compare, data_dir, compare);
     expect_in(o.output, "compare.tsv already exists: it is not overwritten\nexit 4\nnotes\n");
+    /* an empty DATA_DIR would put the tables into the root: refused, whichever form */
+    shell(&o, "build/memscope-report-data --compare %s '' 2>&1; echo \"exit $?\"; "
+              "build/memscope-report-data %s '' 2>&1; echo \"exit $?\"",
+          compare, FIXTURE);
+    expect_in(o.output, "DATA_DIR: empty path\nexit 2\nmemscope-report-data: DATA_DIR: empty path\nexit 2\n");
     expect_in(table, "\nvoid at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
                      "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)\tprogram\t");
     /* its label, then p_holm */

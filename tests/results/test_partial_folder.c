@@ -144,6 +144,22 @@ static void plan_refuses_missing_parent(void **state)
     expect_plan_error("missing/out", "folder missing");
 }
 
+/* "" would make ".partial" here, and a file joined to it would land in the root: refused as bad usage, and neither
+ * the folder's output nor a file's is begun. */
+static void an_empty_output_path_is_refused(void **state)
+{
+    (void)state;
+    struct results_dir r;
+    struct partial_file f;
+    struct error e = {0};
+    assert_int_equal(results_dir_plan(&r, "", &e), EXIT_USAGE);
+    assert_string_equal(e.message, "--out: empty path");
+    e = (struct error){0};
+    assert_int_equal(partial_file_open(&f, "", &e), EXIT_USAGE);
+    assert_string_equal(e.message, "--out: empty path");
+    assert_false(exists(".partial"));
+}
+
 static void create_then_commit_renames_partial(void **state)
 {
     (void)state;
@@ -212,6 +228,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(plan_refuses_leftover_partial, enter_scratch, leave_scratch),
         cmocka_unit_test_setup_teardown(plan_refuses_parent_that_is_a_file, enter_scratch, leave_scratch),
         cmocka_unit_test_setup_teardown(plan_refuses_missing_parent, enter_scratch, leave_scratch),
+        cmocka_unit_test_setup_teardown(an_empty_output_path_is_refused, enter_scratch, leave_scratch),
         cmocka_unit_test_setup_teardown(create_then_commit_renames_partial, enter_scratch, leave_scratch),
         cmocka_unit_test_setup_teardown(plan_refuses_path_committed_before, enter_scratch, leave_scratch),
         cmocka_unit_test_setup_teardown(default_path_lands_under_results_root, enter_scratch, leave_scratch),

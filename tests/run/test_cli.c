@@ -360,7 +360,22 @@ static void error_sizes_empty(void **state)
 static void error_precision_unknown(void **state)
 {
     (void)state;
-    expect_usage_error(ARGS("-p", "fp16"), "'fp16' is not fp32, fp64 or all");
+    expect_usage_error(ARGS("-p", "fp8"), "'fp8' is not fp32, fp64, bf16, fp16, tf32 or all");
+}
+
+/* Each precision --help offers selects its variants, and only them (there are bf16, fp16 and tf32 variants). */
+static void every_precision_offered_selects_its_variants(void **state)
+{
+    (void)state;
+    const enum matmul_precision offered[] = {MATMUL_BF16, MATMUL_FP16, MATMUL_TF32};
+    char *names[] = {"bf16", "fp16", "tf32"};
+    for (size_t k = 0; k < sizeof offered / sizeof offered[0]; ++k) {
+        struct options o;
+        parse_ok(ARGS("-p", names[k]), &o);
+        assert_true(o.n_variants > 0);
+        for (int i = 0; i < o.n_variants; ++i)
+            assert_int_equal(o.variants[i]->precision, offered[k]);
+    }
 }
 
 static void error_unknown_option(void **state)
@@ -478,6 +493,7 @@ int main(void)
         cmocka_unit_test(error_size_range_malformed),
         cmocka_unit_test(error_sizes_empty),
         cmocka_unit_test(error_precision_unknown),
+        cmocka_unit_test(every_precision_offered_selects_its_variants),
         cmocka_unit_test(error_unknown_option),
         cmocka_unit_test(error_missing_value),
         cmocka_unit_test(error_min_samples_above_max),
