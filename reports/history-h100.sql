@@ -3131,3 +3131,4 @@ INSERT INTO figure VALUES ('600', 'dram_gbs', '694.1898232');
 INSERT INTO figure VALUES ('600', 'gflops', '59717.43415');
 INSERT INTO figure VALUES ('600', 'global_load_efficiency_pct', '0.0');
 INSERT INTO figure VALUES ('600', 'shared_conflicts_exact', '0.0');
+-- end of memscope history dump: 3132 rows

@@ -19,7 +19,8 @@
  * not there is created. A SQLite target ending in .sql is a dump (history_dump), read into memory: for reading
  * only. Refuses what is not a memscope history, and a schema newer than this program knows. */
 int history_open(const char *target, int writing, struct store **s, struct error *e);
-/* Writes the history as SQL (a schema version line, then one INSERT per row): what history_open reads back. */
+/* Writes the history as SQL (a schema version line, one INSERT per row, a line counting the rows): what
+ * history_open reads back. */
 int history_dump(struct store *s, FILE *out, struct error *e);
 
 /* Refuses a run without the environment keys it is known by (GPU, commit and start time), and a program's profile

@@ -166,6 +166,8 @@ static int bring_up_to_date(struct store *s, int writing, struct error *e)
 /* ---- the dump ---- */
 
 static const char dump_header[] = "-- memscope history dump, schema version %d";
+/* Its last line, written since 2026-11-30: a dump cut short at a line's end reads as a smaller history otherwise. */
+static const char dump_end[] = "\n-- end of memscope history dump: %zu rows";
 
 static void put_literal(FILE *out, const char *text)
 {
@@ -182,7 +184,8 @@ static void put_literal(FILE *out, const char *text)
     fputc('\'', out);
 }
 
-static int dump_table(struct store *s, const char *table, const char *order, FILE *out, struct error *e)
+static int dump_table(struct store *s, const char *table, const char *order, FILE *out, size_t *rows_written,
+                      struct error *e)
 {
     char sql[256];
     struct store_rows rows;
@@ -197,6 +200,7 @@ static int dump_table(struct store *s, const char *table, const char *order, FIL
         }
         fputs(");\n", out);
     }
+    *rows_written += (size_t)rows.rows;
     store_rows_free(&rows);
     return 0;
 }
@@ -205,9 +209,12 @@ int history_dump(struct store *s, FILE *out, struct error *e)
 {
     fprintf(out, dump_header, HISTORY_SCHEMA_VERSION);
     fputs(" (memscope-history dump): memscope-history --db THIS_FILE reads it.\n", out);
+    size_t rows = 0;
     for (size_t t = 0; t < sizeof dumped_tables / sizeof *dumped_tables; ++t)
-        if (dump_table(s, dumped_tables[t][0], dumped_tables[t][1], out, e))
+        if (dump_table(s, dumped_tables[t][0], dumped_tables[t][1], out, &rows, e))
             return e->code;
+    fprintf(out, dump_end + 1, rows); /* its own line: the rows end with a line break */
+    fputc('\n', out);
     if (fflush(out) || ferror(out))
         return error_set(e, EXIT_OUTPUT, "writing the dump failed: %s", strerror(errno));
     return 0;
@@ -265,8 +272,8 @@ static int known_insert(const char *statement)
 }
 
 /* A dump is data, not a program: each statement must be an INSERT into a table of the history, and runs on its
- * own (so that nothing can ATTACH a file or change a setting). */
-static int run_inserts(struct store *s, const char *path, char *body, struct error *e)
+ * own (so that nothing can ATTACH a file or change a setting). One the database refuses is the file's fault. */
+static int run_inserts(struct store *s, const char *path, char *body, size_t *rows, struct error *e)
 {
     int line = 1; /* body starts with the header line's line break */
     for (char *at = body; *at && !e->code;) {
@@ -276,14 +283,38 @@ static int run_inserts(struct store *s, const char *path, char *body, struct err
             break;
         char *end = statement_end(at), kept = *end;
         *end = '\0';
+        struct error refused = {0};
         if (!known_insert(at))
             error_set(e, EXIT_USAGE, "%s:%d: not an INSERT of a memscope history dump", path, line);
+        else if (store_run(s, at, 0, NULL, NULL, &refused))
+            error_set(e, EXIT_USAGE, "%s:%d: damaged (cut short?): %s", path, line, refused.message);
         else
-            store_run(s, at, 0, NULL, NULL, e);
+            ++*rows;
         for (char *c = at; c < end; ++c)
             line += *c == '\n';
         at = kept ? end + 1 : end;
     }
+    return e->code;
+}
+
+/* Cuts the end line off the body and checks the rows read against it. Without one (a dump written before
+ * 2026-11-30, or one cut short at a line's end) the rows are read as they are, and stderr says so. */
+static char *end_of_dump(char *body, size_t *rows_said)
+{
+    char *end = strstr(body, "\n-- end of memscope history dump: ");
+    if (!end || sscanf(end, dump_end, rows_said) != 1)
+        return NULL;
+    end[1] = '\0';
+    return end;
+}
+
+static int check_rows(const char *path, const char *end, size_t said, size_t read, struct error *e)
+{
+    if (!end)
+        fprintf(stderr, "memscope-history: %s has no end line (a dump written before 2026-11-30, or one cut short): "
+                        "its %zu rows are read as they are\n", path, read);
+    else if (said != read)
+        error_set(e, EXIT_USAGE, "%s: %zu rows, where its end line says %zu: cut short or edited", path, read, said);
     return e->code;
 }
 
@@ -293,14 +324,16 @@ static int load_dump(struct store *s, const char *path, struct error *e)
     if (!text)
         return e->code;
     int version = 0;
+    size_t said = 0, rows = 0;
     char *body = strchr(text, '\n');
+    const char *end = body ? end_of_dump(body, &said) : NULL;
     if (sscanf(text, dump_header, &version) != 1 || version < 1 || !body)
         error_set(e, EXIT_USAGE, "%s:1: not a memscope history dump (it starts with \"-- memscope history dump\")",
                   path);
     else if (version > HISTORY_SCHEMA_VERSION)
         refuse_newer(s, version, e);
-    else if (!store_begin_writing(s, e) && !migrate(s, 0, version, e) && !run_inserts(s, path, body, e) &&
-             !migrate(s, version, HISTORY_SCHEMA_VERSION, e))
+    else if (!store_begin_writing(s, e) && !migrate(s, 0, version, e) && !run_inserts(s, path, body, &rows, e) &&
+             !check_rows(path, end, said, rows, e) && !migrate(s, version, HISTORY_SCHEMA_VERSION, e))
         store_commit(s, e);
     if (e->code)
         store_rollback(s);

@@ -231,6 +231,25 @@ static void a_dump_reads_back_as_the_history_it_was(void **state)
     expect(&o, 2, "history.sql:2: not an INSERT of a memscope history dump");
 }
 
+/* A dump ends with a line that counts its rows: one cut short at a line's end, its end line kept, is refused; one cut
+ * inside a statement is refused at that line, exit 2 (the file's fault, not the database's); one without an end line
+ * (written before it had one) is read, and stderr says so. */
+static void a_dump_cut_short_is_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "d=%s && %s dump --db %s >$d/whole.sql && tail -n 1 $d/whole.sql", workdir, tool(), history);
+    expect(&o, 0, "-- end of memscope history dump: ");
+    shell(&o, "d=%s && { head -n 20 $d/whole.sql; tail -n 1 $d/whole.sql; } >$d/cut.sql && %s runs --db $d/cut.sql",
+          workdir, tool());
+    expect(&o, 2, "cut.sql: 19 rows, where its end line says ");
+    shell(&o, "d=%s && head -c 1500 $d/whole.sql >$d/torn.sql && %s runs --db $d/torn.sql", workdir, tool());
+    expect(&o, 2, "torn.sql:");
+    expect(&o, 2, ": damaged (cut short?): ");
+    shell(&o, "d=%s && head -n 20 $d/whole.sql >$d/old.sql && %s runs --db $d/old.sql", workdir, tool());
+    expect(&o, 0, "old.sql has no end line (a dump written before 2026-11-30, or one cut short): its 19 rows are read");
+}
+
 /* The history before the database: a CSV, migrated by one command, exported back byte for byte. */
 static void a_csv_history_migrates_and_exports_back_unchanged(void **state)
 {
@@ -455,6 +474,7 @@ int main(void)
         cmocka_unit_test(what_is_no_history_database_is_refused),
         cmocka_unit_test(a_schema_newer_than_the_program_is_refused),
         cmocka_unit_test(a_dump_reads_back_as_the_history_it_was),
+        cmocka_unit_test(a_dump_cut_short_is_refused),
         cmocka_unit_test(a_csv_history_migrates_and_exports_back_unchanged),
         cmocka_unit_test(text_from_the_history_cannot_run_as_gnuplot),
         cmocka_unit_test(a_width_the_history_lacks_is_refused_naming_those_it_has),
