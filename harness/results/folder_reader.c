@@ -70,13 +70,38 @@ static int check_other_files(const struct results_folder *r, struct error *e)
     return e->code;
 }
 
+/* The columns the readers look up in each file, in the order they are found (the file's other columns may be
+ * absent: written before them). */
+enum { NEEDED_MAX = 5 };
+static const struct needed_columns {
+    const struct csv_schema *schema;
+    int n, id[NEEDED_MAX];
+} needed[] = {
+    {&summary_csv, 5, {SUMMARY_VARIANT, SUMMARY_PRECISION, SUMMARY_STATUS, SUMMARY_SAMPLES, SUMMARY_MEDIAN_MS}},
+    {&samples_csv, 2, {SAMPLES_VARIANT, SAMPLES_TIME_MS}},
+    {&metrics_csv, 4, {METRICS_VARIANT, METRICS_METRIC, METRICS_VALUE, METRICS_KERNEL}},
+};
+
+/* column[i]: where the file has the schema's i-th needed column; an error naming the first it lacks. */
+static int find_needed(const struct csv_table *t, const struct csv_schema *s, int column[NEEDED_MAX],
+                       struct error *e)
+{
+    for (size_t k = 0; k < sizeof needed / sizeof needed[0]; ++k)
+        for (int i = 0; needed[k].schema == s && i < needed[k].n; ++i)
+            if (schema_column(t, s, needed[k].id[i], &column[i], e))
+                return e->code;
+    return 0;
+}
+
 int results_file_check(const char *path, const struct csv_schema *s, struct error *e)
 {
     struct csv_table t;
+    int column[NEEDED_MAX];
     if (read_checked(path, s, &t, e))
         return e->code;
+    find_needed(&t, s, column, e);
     csv_table_free(&t);
-    return 0;
+    return e->code;
 }
 
 int results_folder_exists(const char *dir, struct error *e)
@@ -162,12 +187,14 @@ static int index_summary_rows(struct results_folder *r, struct error *e)
 static int find_summary_columns(struct results_folder *r, struct error *e)
 {
     const struct csv_table *s = &r->summary;
-    if (schema_column(s, &summary_csv, SUMMARY_VARIANT, &r->col_variant, e) ||
-        schema_column(s, &summary_csv, SUMMARY_PRECISION, &r->col_precision, e) ||
-        schema_column(s, &summary_csv, SUMMARY_STATUS, &r->col_status, e) ||
-        schema_column(s, &summary_csv, SUMMARY_SAMPLES, &r->col_samples, e) ||
-        schema_column(s, &summary_csv, SUMMARY_MEDIAN_MS, &r->col_median_ms, e))
+    int column[NEEDED_MAX];
+    if (find_needed(s, &summary_csv, column, e))
         return e->code;
+    r->col_variant = column[0];
+    r->col_precision = column[1];
+    r->col_status = column[2];
+    r->col_samples = column[3];
+    r->col_median_ms = column[4];
     if (s->rows == 0)
         return error_set(e, EXIT_USAGE, "%s: no rows (the run measured nothing)", s->path);
     if (read_shapes(s, &r->summary_shape, e) || read_ints(s, r->col_samples, &r->summary_samples, e))
@@ -181,12 +208,12 @@ static int check_sample_counts(struct results_folder *r, struct error *e)
     const struct csv_table *s = &r->samples;
     struct product_shape *shape = NULL;
     char label[PRODUCT_SHAPE_LEN];
-    int variant, time;
-    if (schema_column(s, &samples_csv, SAMPLES_VARIANT, &variant, e) ||
-        schema_column(s, &samples_csv, SAMPLES_TIME_MS, &time, e) || read_shapes(s, &shape, e)) {
+    int column[NEEDED_MAX];
+    if (find_needed(s, &samples_csv, column, e) || read_shapes(s, &shape, e)) {
         free(shape);
         return e->code;
     }
+    int variant = column[0], time = column[1];
     r->sample_summary_row = calloc((size_t)s->rows + 1, sizeof *r->sample_summary_row);
     r->sample_ms = calloc((size_t)s->rows + 1, sizeof *r->sample_ms);
     int *counted = calloc((size_t)r->summary.rows, sizeof *counted);
@@ -247,12 +274,16 @@ static int find_metric_columns(struct results_folder *r, struct error *e)
 {
     const struct csv_table *t = &r->metrics;
     struct product_shape *shape = NULL;
+    int column[NEEDED_MAX];
     if (!r->has_metrics)
         return 0;
-    if (schema_column(t, &metrics_csv, METRICS_VARIANT, &r->metric_col_variant, e) == 0 &&
-        schema_column(t, &metrics_csv, METRICS_METRIC, &r->metric_col_metric, e) == 0 &&
-        schema_column(t, &metrics_csv, METRICS_VALUE, &r->metric_col_value, e) == 0 &&
-        schema_column(t, &metrics_csv, METRICS_KERNEL, &r->metric_col_kernel, e) == 0 && read_shapes(t, &shape, e) == 0)
+    if (find_needed(t, &metrics_csv, column, e))
+        return e->code;
+    r->metric_col_variant = column[0];
+    r->metric_col_metric = column[1];
+    r->metric_col_value = column[2];
+    r->metric_col_kernel = column[3];
+    if (read_shapes(t, &shape, e) == 0)
         index_metric_rows(r, shape, e);
     free(shape);
     return e->code;

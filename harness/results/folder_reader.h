@@ -59,7 +59,7 @@ int results_read_optional(const char *dir, const struct csv_schema *s, struct cs
 int results_folder_exists(const char *dir, struct error *e);
 
 /* One file of a results folder, wherever it lies (a copy the Python scripts are given), read as a file of schema s
- * and its values checked, as the folder reader checks it. */
+ * and its values and the columns its readers need checked, as the folder reader checks them. */
 int results_file_check(const char *path, const struct csv_schema *s, struct error *e);
 
 /* A file memscope wrote by schema s outside a results folder (memscope-compare's compare.csv, which the report

@@ -122,6 +122,25 @@ static void compare_ncu_says_a_csv_cut_short_is_truncated(void **state)
     expect(&o, 2, "cut.csv: the last line has no line end (a truncated file?)");
 }
 
+/* A file checked alone must have the columns its readers look up, as in its folder: a summary.csv whose median_ms
+ * is renamed, and a file of two columns of its own given as one, are refused by name. */
+static void a_file_checked_alone_needs_the_columns_its_readers_need(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    shell(&o, "sed '1s/,median_ms,/,middle_ms,/' %s/summary.csv > %s/summary.csv && "
+              "build/memscope-report-data --check %s/summary.csv",
+          RUN_FIXTURE, workdir, workdir);
+    expect(&o, 2, "median_ms");
+    shell(&o, "printf 'hello,world\\n1,2\\n' > %s/g.csv && "
+              "build/memscope-report-data --check --as samples.csv %s/g.csv",
+          workdir, workdir);
+    expect(&o, 2, "variant");
+    shell(&o, "build/memscope-report-data --check %s/summary.csv && build/memscope-report-data --check %s/metrics.csv",
+          RUN_FIXTURE, RUN_FIXTURE);
+    expect(&o, 0, "");
+}
+
 static void an_unknown_option_is_named_as_one(void **state)
 {
     (void)state;
@@ -166,6 +185,7 @@ int main(void)
         cmocka_unit_test(a_value_the_readers_refuse_is_refused_alike_by_the_scripts),
         cmocka_unit_test(compare_ncu_refuses_the_suites_ncu_run_for_a_programs_profile),
         cmocka_unit_test(compare_ncu_says_a_csv_cut_short_is_truncated),
+        cmocka_unit_test(a_file_checked_alone_needs_the_columns_its_readers_need),
         cmocka_unit_test(an_unknown_option_is_named_as_one),
         cmocka_unit_test(every_comparison_answers_help_on_stdout),
     };
