@@ -75,10 +75,19 @@ static bool is_directory(const char *name)
     return strchr(name, '/') && stat(name, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A path to a file that is there: ENOENT of it means its #! interpreter (or a library its loader needs) is not. */
+static bool is_file_there(const char *name)
+{
+    struct stat st;
+    return strchr(name, '/') && stat(name, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 void program_describe(const char *name, const struct program_end *end, char *text, size_t len)
 {
     const char *hint = "";
-    if (end->not_started == ENOENT)
+    if (end->not_started == ENOENT && is_file_there(name))
+        hint = " (the file is there: the interpreter its #! line names, or its ELF loader, is not)";
+    else if (end->not_started == ENOENT)
         hint = strchr(name, '/') ? " (no such file)" : " (not found in PATH)";
     else if (end->not_started == EACCES && is_directory(name))
         hint = " (it is a directory, not a program)";

@@ -124,6 +124,19 @@ static void a_directory_given_as_the_program_is_called_one(void **state)
     expect_no_folder();
 }
 
+/* A script whose #! interpreter does not exist fails with ENOENT, as a missing file does: said as what it is. */
+static void a_script_whose_interpreter_is_missing_is_called_one(void **state)
+{
+    (void)state;
+    shell(&o, "printf '#!/memscope/no/such/interpreter\\necho hi\\n' >%s/badinterp && chmod +x %s/badinterp", workdir,
+          workdir);
+    assert_int_equal(o.exit_code, 0);
+    profile("-o out -- ./badinterp");
+    expect(EXIT_PROGRAM_NOT_STARTED, "cannot start the program './badinterp': No such file or directory (the file is "
+                                     "there: the interpreter its #! line names, or its ELF loader, is not)");
+    expect_no_folder();
+}
+
 /* Without -o, a run that leaves no folder leaves no memscope-results/ either, unless it was there before. */
 static void a_run_without_out_that_leaves_nothing_removes_the_root_it_created(void **state)
 {
@@ -930,6 +943,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_program_that_exits_3_exits_8_and_says_its_status, setup, teardown),
         cmocka_unit_test_setup_teardown(a_program_killed_by_a_signal_exits_8_and_names_it, setup, teardown),
         cmocka_unit_test_setup_teardown(a_directory_given_as_the_program_is_called_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_script_whose_interpreter_is_missing_is_called_one, setup, teardown),
         cmocka_unit_test_setup_teardown(a_run_without_out_that_leaves_nothing_removes_the_root_it_created, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_failed_program_that_never_started_cuda_leaves_no_folder, setup, teardown),

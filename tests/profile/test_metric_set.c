@@ -91,6 +91,19 @@ static void none_is_empty(void **state)
     assert_int_equal(s.n, 0);
 }
 
+/* "none" beside a group would collect the group's metrics silently: refused, wherever in the list it stands. */
+static void none_stands_alone(void **state)
+{
+    (void)state;
+    struct error e;
+    const char *lists[] = {"none,global", "global,none", "dram,none,global"};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; ++i) {
+        build_fails(lists[i], NULL, &e);
+        if (!strstr(e.message, "'none' with other groups"))
+            fail_msg("%s: %s", lists[i], e.message);
+    }
+}
+
 /* The source group alone is a program's source run (memscope's own run refuses it: tests/run/test_exit_codes.c). */
 static void the_source_group_stands_alone_and_all_includes_it(void **state)
 {
@@ -529,6 +542,7 @@ int main(void)
         cmocka_unit_test(the_xu_conversion_share_is_a_share_or_nothing),
         cmocka_unit_test(all_includes_sample_metrics),
         cmocka_unit_test(none_is_empty),
+        cmocka_unit_test(none_stands_alone),
         cmocka_unit_test(the_source_group_stands_alone_and_all_includes_it),
         cmocka_unit_test(the_roofline_group_asks_for_the_ceilings_and_each_levels_bytes),
         cmocka_unit_test(dram_is_exactly_four_metrics),
