@@ -32,17 +32,22 @@ static const CUpti_CallbackId calls[] = {
 };
 #define BEGIN_CALLS 6
 
-static bool is_begin(CUpti_CallbackId id)
+static bool in_calls(CUpti_CallbackId id, size_t from, size_t to)
 {
-    for (size_t i = 0; i < BEGIN_CALLS; ++i)
+    for (size_t i = from; i < to; ++i)
         if (calls[i] == id)
             return true;
     return false;
 }
 
+static bool is_begin(CUpti_CallbackId id)
+{
+    return in_calls(id, 0, BEGIN_CALLS);
+}
+
 static bool is_end(CUpti_CallbackId id)
 {
-    return id == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture || id == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz;
+    return in_calls(id, BEGIN_CALLS, sizeof calls / sizeof calls[0]);
 }
 
 size_t prof_capture_calls(const CUpti_CallbackId **ids)

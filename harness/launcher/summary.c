@@ -35,10 +35,7 @@ struct job {
     double *samples_ms;
     int n_samples;
     struct profile *profile; /* NULL: not profiled (a profile is some 11 KB: most of a program's jobs have none) */
-    bool not_replayed;      /* selected, and kept back from replay as a collective (launches.csv: not_replayed) */
-    bool kept_back;         /* selected, and kept back from replay for when it ran (the same): */
-    bool in_capture;        /* during a graph's capture, not beside a running collective */
-    bool in_graph;          /* a CUDA graph launched it (launches.csv: graph) */
+    const char *timed_status; /* its status where it has no hardware metrics (timed_status_of) */
     struct stall_tally stalls;
     struct finding_lines *lines; /* a profiled job's lines as its findings name them (none without the source run) */
     struct exact_shared exact;   /* the shared wavefronts its lines count exactly (NAN: none) */
@@ -79,6 +76,18 @@ static double known(const struct csv_table *t, int row, int column, struct error
     return value < 0 ? NAN : value;
 }
 
+/* A job's status without hardware metrics, from its launch's row: why it was not replayed (launches.csv's
+ * not_replayed, "" for none), else whether a CUDA graph ran it. */
+static const char *timed_status_of(const char *not_replayed, bool in_graph)
+{
+    if (not_replayed_is_collective(not_replayed))
+        return PROGRAM_STATUS_NOT_REPLAYED;
+    if (strcmp(not_replayed, NOT_REPLAYED_CAPTURING) == 0)
+        return PROGRAM_STATUS_KEPT_BACK_IN_CAPTURE;
+    if (not_replayed_is_kept_back(not_replayed))
+        return PROGRAM_STATUS_KEPT_BACK;
+    return in_graph ? PROGRAM_STATUS_IN_GRAPH : PROGRAM_STATUS_TIMED;
+}
 static int new_job(struct jobs *j, const struct csv_table *t, int row, const int *col, const char *name,
                    struct error *e)
 {
@@ -93,14 +102,9 @@ static int new_job(struct jobs *j, const struct csv_table *t, int row, const int
     job->dynamic_smem = known(t, row, col[LAUNCHES_DYNAMIC_SMEM_BYTES], e);
     job->threads_per_block = known(t, row, col[LAUNCHES_BLOCK_X], e) * known(t, row, col[LAUNCHES_BLOCK_Y], e) *
                              known(t, row, col[LAUNCHES_BLOCK_Z], e);
-    if (col[LAUNCHES_NOT_REPLAYED] >= 0) {
-        const char *why = csv_table_text(t, row, col[LAUNCHES_NOT_REPLAYED]);
-        job->not_replayed = not_replayed_is_collective(why);
-        job->kept_back = not_replayed_is_kept_back(why);
-        job->in_capture = strcmp(why, NOT_REPLAYED_CAPTURING) == 0;
-    }
-    if (col[LAUNCHES_GRAPH] >= 0)
-        job->in_graph = strcmp(csv_table_text(t, row, col[LAUNCHES_GRAPH]), "0") != 0;
+    const char *why = col[LAUNCHES_NOT_REPLAYED] >= 0 ? csv_table_text(t, row, col[LAUNCHES_NOT_REPLAYED]) : "";
+    bool in_graph = col[LAUNCHES_GRAPH] >= 0 && strcmp(csv_table_text(t, row, col[LAUNCHES_GRAPH]), "0") != 0;
+    job->timed_status = timed_status_of(why, in_graph);
     return e->code;
 }
 
@@ -385,12 +389,7 @@ static int write_summary(const struct jobs *j, const char *folder, const struct 
         summary_row_init(&row);
         row.variant = job->name;
         row.precision = PROGRAM_PRECISION;
-        row.status = job->profile        ? PROGRAM_STATUS_PROFILED
-                     : job->not_replayed ? PROGRAM_STATUS_NOT_REPLAYED
-                     : job->in_capture   ? PROGRAM_STATUS_KEPT_BACK_IN_CAPTURE
-                     : job->kept_back    ? PROGRAM_STATUS_KEPT_BACK
-                     : job->in_graph     ? PROGRAM_STATUS_IN_GRAPH
-                                         : PROGRAM_STATUS_TIMED;
+        row.status = job->profile ? PROGRAM_STATUS_PROFILED : job->timed_status;
         row.metrics_kernel = job->kernel;
         row.registers_per_thread = job->registers;
         row.static_smem_bytes = job->static_smem;

@@ -62,10 +62,9 @@ static int for_each_item(const char *list, struct metric_set *s, struct error *e
 /* "none" beside a group says two things at once: which was meant is the user's to say. */
 static int none_stands_alone(const char *group_list, struct error *e)
 {
-    size_t n = strlen(group_list);
-    bool named = strcmp(group_list, "none") == 0 || strncmp(group_list, "none,", 5) == 0 ||
-                 strstr(group_list, ",none,") || (n > 5 && strcmp(group_list + n - 5, ",none") == 0);
-    if (named && strcmp(group_list, "none") != 0)
+    char items[4096 + 2]; /* ",LIST,": each item between commas */
+    snprintf(items, sizeof items, ",%s,", group_list);
+    if (strstr(items, ",none,") && strcmp(group_list, "none") != 0)
         return error_set(e, EXIT_USAGE, "--metric-groups: 'none' with other groups in '%s' (none collects no "
                                         "metric: give it alone, or leave it out)", group_list);
     return 0;
